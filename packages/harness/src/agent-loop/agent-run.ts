@@ -1,0 +1,56 @@
+import {
+  type JsonValue,
+  type Message,
+  type ModelResponse,
+  type ResolvedModel,
+  text,
+  type UsageTotals,
+} from "@tinyagents/inference";
+import type { CostTotals } from "../cost/cost.js";
+
+/** One model turn of a run and the tool calls it asked for. */
+export interface RunStep {
+  index: number;
+  /** The model call id (`{runId}-model-{n}`). */
+  callId: string;
+  model: string;
+  toolCallIds: string[];
+  finishReason?: string;
+}
+
+/** Why a run ended. */
+export type StopReason =
+  | "completed"
+  | "stop_with_final"
+  | "interrupted"
+  | "limit:model_calls"
+  | "limit:tool_calls";
+
+/**
+ * The outcome of a run. Plain JSON data. Partial runs (failed, cancelled) have the same shape:
+ * `messages` holds everything up to the failure.
+ */
+export interface AgentRun {
+  runId: string;
+  threadId?: string;
+  /** The transcript: loaded history, the input, and everything the run added (no system prompt). */
+  messages: Message[];
+  /** Index in `messages` where this run's input starts (history before it). */
+  inputStart: number;
+  finalResponse?: ModelResponse;
+  /** The parsed structured output, kept apart from the chat messages. */
+  structured?: JsonValue;
+  usage: UsageTotals;
+  cost: CostTotals;
+  modelCalls: number;
+  toolCalls: number;
+  steps: RunStep[];
+  /** The model that served the last call. */
+  resolvedModel?: ResolvedModel;
+  stopReason: StopReason;
+}
+
+/** The final answer text of a run ("" when it has none). */
+export function runText(run: AgentRun): string {
+  return text(run.finalResponse?.message);
+}

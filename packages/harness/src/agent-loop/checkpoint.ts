@@ -1,0 +1,36 @@
+import { assistant } from "@tinyagents/inference";
+import { abortError } from "./abort.js";
+import type { LoopSession } from "./loop-session.js";
+
+/** What a checkpoint decided: keep going, or end the run the way a control request asked. */
+export type CheckpointOutcome = "continue" | "stopped" | "interrupted";
+
+/**
+ * The safe point at the top of every turn (and after each model call): abort signal, pending
+ * middleware control (interrupt > stop-with-final), then the wall-clock deadline.
+ * Throws `cancelled` or `timeout`; applies control requests to the run.
+ */
+export function checkpoint<State, Ctx>(s: LoopSession<State, Ctx>): CheckpointOutcome {
+  const { ctx } = s;
+  if (ctx.signal.aborted) throw abortError(ctx.signal, "at a checkpoint");
+  const control = ctx.takeControl();
+  if (control?.kind === "interrupt") {
+    ctx.emit({ type: "control.applied", control: "interrupt", detail: control.reason });
+    s.run.stopReason = "interrupted";
+    return "interrupted";
+  }
+  if (control?.kind === "stop_with_final") {
+    ctx.emit({ type: "control.applied", control: "stop_with_final", detail: control.text });
+    const final = assistant(control.text);
+    s.transcript.push(final);
+    s.run.finalResponse = { message: final, finishReason: "stop" };
+    s.run.stopReason = "stop_with_final";
+    return "stopped";
+  }
+  const late = ctx.limits.checkDeadline(ctx.clock.now());
+  if (late !== undefined) {
+    ctx.emit({ type: "limit.reached", limit: "wall_clock", value: ctx.limits.limits.timeoutMs ?? 0, count: ctx.clock.now() - ctx.limits.startedAt });
+    throw late;
+  }
+  return "continue";
+}

@@ -1,0 +1,93 @@
+import { type JsonValue, TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
+import type { AnyTool, ToolExecutionContext, ToolResult } from "../tool/tool.js";
+import { errorToolResult, resultSizeBytes, toToolResult } from "../tool/tool-result.js";
+import { abortError, linkedController, raceAbort } from "./abort.js";
+import type { LoopSession } from "./loop-session.js";
+
+/**
+ * Run one admitted tool call through the `wrapToolCall` onion: `tool.started`, execute with the
+ * run's abort signal and the tool's timeout, then `tool.completed` or `tool.failed`.
+ *
+ * A tool error becomes an error result (or fails the run) per the tool's error policy; a
+ * timeout always becomes an error result so the model can try something else. Cancellation of
+ * the run always propagates, even when the tool ignores its signal.
+ */
+export async function executeToolCall<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  call: ToolCall,
+  tool: AnyTool<State, Ctx>,
+  args: unknown,
+): Promise<ToolResult> {
+  const { ctx } = s;
+  ctx.emit({ type: "tool.started", callId: call.id, toolName: tool.name, arguments: call.arguments });
+  s.status.toolStarted(call.id);
+  const inner = (wrapped: ToolCall) => runTool(s, wrapped, tool, wrapped === call ? args : wrapped.arguments);
+  try {
+    const run = s.parts.middleware.with("wrapToolCall").length > 0 ? s.parts.middleware.wrapTool(s.hook, inner) : inner;
+    return await run(call);
+  } finally {
+    s.status.toolEnded(call.id);
+  }
+}
+
+async function runTool<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  call: ToolCall,
+  tool: AnyTool<State, Ctx>,
+  args: unknown,
+): Promise<ToolResult> {
+  const { ctx } = s;
+  const timeoutMs = s.parts.toolTimeouts.resolve(tool.timeout);
+  const timeoutError = () =>
+    new TinyAgentsError("timeout", `tool "${tool.name}" timed out after ${timeoutMs} ms`, {
+      details: { scope: "tool", tool: tool.name, value: timeoutMs ?? 0 },
+    });
+  const link = linkedController(ctx.signal, timeoutMs, timeoutError);
+  const started = ctx.clock.now();
+  const progressHooks = s.parts.middleware.with("onToolDelta");
+  const execution: ToolExecutionContext<State, Ctx> = {
+    state: s.state,
+    run: ctx,
+    callId: call.id,
+    signal: link.signal,
+    progress: (message: string, data?: JsonValue) => {
+      const progress = { callId: call.id, toolName: tool.name, message, ...(data === undefined ? {} : { data }) };
+      ctx.emit({ type: "tool.progress", ...progress });
+      for (const m of progressHooks) m.onToolDelta?.(s.hook, progress);
+    },
+  };
+  try {
+    const output = await raceAbort(Promise.resolve().then(() => tool.execute(args, execution)), link.signal, "during a tool call");
+    const result = toToolResult(output, call.id, tool.name, ctx.clock.now() - started);
+    ctx.emit({
+      type: "tool.completed",
+      callId: call.id,
+      toolName: tool.name,
+      durationMs: result.elapsedMs,
+      isError: result.isError,
+      outputBytes: resultSizeBytes(result),
+    });
+    return result;
+  } catch (thrown) {
+    const durationMs = ctx.clock.now() - started;
+    if (ctx.signal.aborted) throw abortError(ctx.signal, "during a tool call");
+    const error = link.signal.aborted ? abortError(link.signal, "during a tool call") : toTinyAgentsError(thrown, "tool");
+    ctx.emit({ type: "tool.failed", callId: call.id, toolName: tool.name, durationMs, error: error.toJSON() });
+    const policy = tool.errorPolicy ?? "return_error";
+    if (error.code === "timeout") {
+      return errorToolResult(call.id, tool.name, `Error: ${error.message}. Try a smaller request or another tool.`, durationMs);
+    }
+    if (policy === "fail") {
+      throw TinyAgentsError.isInstance(thrown)
+        ? thrown
+        : new TinyAgentsError("tool", `tool "${tool.name}" failed: ${error.message}`, {
+            cause: thrown,
+            details: { tool: tool.name, callId: call.id },
+          });
+    }
+    const message = typeof policy === "object" ? policy.message : `Error: tool "${tool.name}" failed: ${error.message}`;
+    return errorToolResult(call.id, tool.name, message, durationMs);
+  } finally {
+    link.dispose();
+  }
+}

@@ -1,0 +1,3 @@
+export type { AgentRun, RunStep, StopReason } from "./agent-run.js";
+export { runText } from "./agent-run.js";
+export type { RunOutcome } from "./run-loop.js";

@@ -1,0 +1,61 @@
+import { emptyUsageTotals, type Message } from "@tinyagents/inference";
+import type { RunContext } from "../context/run-context.js";
+import { emptyCost } from "../cost/cost.js";
+import type { ShortTermMemory } from "../memory/short-term-memory.js";
+import type { HookContext } from "../middleware/middleware.js";
+import type { MiddlewareStack } from "../middleware/middleware-stack.js";
+import type { ModelRegistry } from "../model-registry/model-registry.js";
+import type { RunPolicy } from "../runtime/run-policy.js";
+import type { RunStatusTracker } from "../status/run-status.js";
+import type { ToolRegistry } from "../tool/tool-registry.js";
+import type { ToolTimeoutSettings } from "../tool/timeout-settings.js";
+import type { AgentRun } from "./agent-run.js";
+
+/** The harness pieces a run reads (never writes). */
+export interface HarnessParts<State, Ctx> {
+  models: ModelRegistry<State>;
+  tools: ToolRegistry<State, Ctx>;
+  middleware: MiddlewareStack<State, Ctx>;
+  policy: RunPolicy;
+  toolTimeouts: ToolTimeoutSettings;
+  memory?: ShortTermMemory;
+  /** System prompt placed before the transcript on every request (never stored in memory). */
+  instructions?: string;
+  /** The agent's default model (set with `setDefaultModel`). */
+  agentDefaultModel?: string;
+}
+
+/** The mutable state of one run, shared by the loop's phases. */
+export interface LoopSession<State, Ctx> {
+  parts: HarnessParts<State, Ctx>;
+  ctx: RunContext<Ctx>;
+  hook: HookContext<State, Ctx>;
+  state: State;
+  /** Model calls go through `stream` and deltas are emitted. */
+  streaming: boolean;
+  /** The run's transcript (history + input + generated); `run.messages` is this array. */
+  transcript: Message[];
+  run: AgentRun;
+  status: RunStatusTracker;
+  /** Tool call ids already used in this run (ids must be unique to correlate results). */
+  usedToolCallIds: Set<string>;
+  /** The registry name of the model that served the previous call. */
+  previousModel?: string;
+}
+
+/** A fresh AgentRun for a run that has not started. */
+export function emptyRun(runId: string, threadId: string | undefined, transcript: Message[]): AgentRun {
+  const run: AgentRun = {
+    runId,
+    messages: transcript,
+    inputStart: 0,
+    usage: emptyUsageTotals(),
+    cost: emptyCost(),
+    modelCalls: 0,
+    toolCalls: 0,
+    steps: [],
+    stopReason: "completed",
+  };
+  if (threadId !== undefined) run.threadId = threadId;
+  return run;
+}

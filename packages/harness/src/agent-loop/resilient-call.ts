@@ -1,0 +1,136 @@
+import {
+  type FallbackAttempt,
+  type ModelRequest,
+  type ModelResponse,
+  type ResolvedModel,
+  TinyAgentsError,
+  toTinyAgentsError,
+} from "@tinyagents/inference";
+import type { ModelRegistration } from "../model-registry/model-registry.js";
+import { backoffFor, isRetryable, shouldFallback } from "../retry/retry-policy.js";
+import { abortError } from "./abort.js";
+import type { LoopSession } from "./loop-session.js";
+import { type AttemptInfo, providerAttempt } from "./provider-attempt.js";
+
+/**
+ * The innermost model handler: resolve the model, call it with retry and backoff, and walk the
+ * fallback chain when it keeps failing. Every attempt is bracketed by `model.started` and
+ * `model.completed` / `model.failed`; every retry emits `retry.scheduled`, every switch
+ * `fallback.selected`. The response records the `ResolvedModel` with its fallback history.
+ */
+export async function resilientModelCall<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  callId: string,
+  request: ModelRequest,
+): Promise<ModelResponse> {
+  const { parts, ctx } = s;
+  const selection = {
+    ...(request.model === undefined ? {} : { override: request.model }),
+    ...(s.previousModel === undefined ? {} : { previous: s.previousModel }),
+    ...(request.reusePreviousModel === undefined ? {} : { reusePrevious: request.reusePreviousModel }),
+    ...(request.modelHints === undefined ? {} : { hints: request.modelHints }),
+    ...(parts.agentDefaultModel === undefined ? {} : { agentDefault: parts.agentDefaultModel }),
+    ...(request.requiredCapabilities === undefined ? {} : { required: request.requiredCapabilities }),
+  };
+  const binding = parts.models.resolve(selection);
+  for (const skip of binding.skipped) {
+    if (skip.source === "request_override") {
+      ctx.emit({
+        type: "model.override_skipped",
+        callId,
+        requested: skip.name,
+        resolved: binding.resolved.name,
+        reason: skip.reason,
+      });
+    }
+  }
+  ctx.emit({ type: "route.selected", callId, model: binding.resolved.name, source: binding.resolved.source });
+
+  const chain: ModelRegistration<State>[] = [binding.registration];
+  for (const name of parts.policy.fallback) {
+    if (name !== binding.registration.name) chain.push(parts.models.require(name));
+  }
+  const maxRetries = Math.min(
+    request.retry?.maxRetries ?? parts.policy.retry.maxRetries,
+    parts.policy.limits.maxRetriesPerCall,
+  );
+  const history: FallbackAttempt[] = [];
+  let lastError: TinyAgentsError | undefined;
+  for (let index = 0; index < chain.length; index++) {
+    const registration = chain[index] as ModelRegistration<State>;
+    if (index > 0 && lastError !== undefined) {
+      const from = (chain[index - 1] as ModelRegistration<State>).name;
+      ctx.emit({ type: "fallback.selected", callId, from, to: registration.name, error: lastError.toJSON() });
+    }
+    for (let attempt = 1; attempt <= maxRetries + 1; attempt++) {
+      if (ctx.signal.aborted) throw abortError(ctx.signal, "before a model call");
+      const info: AttemptInfo = { callId, attempt, emittedDeltas: false };
+      const started = ctx.clock.now();
+      ctx.emit({
+        type: "model.started",
+        callId,
+        model: registration.name,
+        provider: registration.model.provider,
+        providerModelId: registration.model.modelId,
+        attempt,
+      });
+      try {
+        const response = await providerAttempt(s, registration, request, info);
+        response.resolvedModel = resolvedFor(binding.resolved, registration, index, history);
+        s.previousModel = registration.name;
+        const completed = {
+          type: "model.completed" as const,
+          callId,
+          model: registration.name,
+          durationMs: ctx.clock.now() - started,
+          toolCalls: response.message.toolCalls.length,
+          servedFromCache: response.servedFromCache === true,
+          ...(response.usage === undefined ? {} : { usage: response.usage }),
+          ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
+        };
+        ctx.emit(completed);
+        return response;
+      } catch (thrown) {
+        const error = toTinyAgentsError(thrown, "provider");
+        ctx.emit({
+          type: "model.failed",
+          callId,
+          model: registration.name,
+          durationMs: ctx.clock.now() - started,
+          attempt,
+          error: error.toJSON(),
+        });
+        if (ctx.signal.aborted) throw abortError(ctx.signal, "during a model call");
+        lastError = error;
+        if (attempt > maxRetries || !isRetryable(error) || info.emittedDeltas) break;
+        const delayMs = backoffFor(parts.policy.retry, attempt, error);
+        ctx.emit({ type: "retry.scheduled", callId, attempt: attempt + 1, delayMs, error: error.toJSON() });
+        try {
+          await ctx.clock.sleep(delayMs, ctx.signal);
+        } catch {
+          throw abortError(ctx.signal, "during retry backoff");
+        }
+      }
+    }
+    if (lastError === undefined || !shouldFallback(lastError) || index === chain.length - 1) break;
+    history.push({ name: registration.name, error: lastError.message, code: lastError.code });
+  }
+  throw lastError ?? new TinyAgentsError("internal", "model call ended without a response or an error");
+}
+
+function resolvedFor<State>(
+  primary: ResolvedModel,
+  registration: ModelRegistration<State>,
+  index: number,
+  history: FallbackAttempt[],
+): ResolvedModel {
+  if (index === 0) return { ...primary, fallbackHistory: [] };
+  return {
+    name: registration.name,
+    provider: registration.model.provider,
+    providerModelId: registration.model.modelId,
+    source: "fallback",
+    requested: primary.name,
+    fallbackHistory: history.slice(),
+  };
+}

@@ -1,0 +1,151 @@
+import { type Message, TinyAgentsError, toTinyAgentsError, type ToolCall } from "@tinyagents/inference";
+import type { HarnessRunStatus } from "../status/run-status.js";
+import { loadHistory } from "../memory/short-term-memory.js";
+import type { AgentRun } from "./agent-run.js";
+import { buildRequest } from "./build-request.js";
+import { checkpoint } from "./checkpoint.js";
+import type { LoopSession } from "./loop-session.js";
+import { runModelPhase } from "./model-phase.js";
+import { extractStructured } from "./structured-output.js";
+import { runToolPhase } from "./tool-phase.js";
+
+/** The outcome of a run: never loses the partial transcript, even on failure. */
+export interface RunOutcome {
+  run: AgentRun;
+  status: HarnessRunStatus;
+  error?: TinyAgentsError;
+}
+
+/**
+ * THE agent loop (model -> tool -> model). Every entry point, unary or streaming, runs this
+ * function; streaming differs only in how model calls are made and events consumed.
+ * It never throws: failures come back in `outcome.error` with the partial run.
+ */
+export async function executeRun<State, Ctx>(s: LoopSession<State, Ctx>, input: Message[]): Promise<RunOutcome> {
+  const { ctx, parts, run } = s;
+  try {
+    s.status.start();
+    ctx.emit({ type: "run.started", input: input.length, ...(ctx.threadId === undefined ? {} : { threadId: ctx.threadId }) });
+    await loadMemory(s);
+    run.inputStart = s.transcript.length;
+    for (const message of input) s.transcript.push(message);
+    s.status.phase("middleware");
+    await parts.middleware.beforeAgent(s.hook);
+
+    let step = 0;
+    for (;;) {
+      const gate = checkpoint(s);
+      if (gate !== "continue") break;
+      const hit = ctx.limits.admitModelCall();
+      if (hit !== undefined) {
+        ctx.emit({ type: "limit.reached", limit: hit.limit, value: hit.value, count: hit.count });
+        if (parts.policy.limits.onCap !== "stop_with_partial") throw hit.error;
+        run.stopReason = "limit:model_calls";
+        break;
+      }
+      s.status.phase("building_request");
+      const callId = `${ctx.runId}-model-${step + 1}`;
+      const response = await runModelPhase(s, callId, buildRequest(s));
+      run.modelCalls++;
+      run.finalResponse = response;
+      if (response.resolvedModel !== undefined) run.resolvedModel = response.resolvedModel;
+      const calls = uniqueToolCallIds(s, response.message.toolCalls, callId);
+      s.transcript.push(response.message);
+      run.steps.push({
+        index: step,
+        callId,
+        model: response.resolvedModel?.name ?? "",
+        toolCallIds: calls.map((c) => c.id),
+        ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
+      });
+      ctx.emit({ type: "state.updated", step, messages: s.transcript.length });
+      step++;
+
+      if (calls.length === 0) {
+        finishAnswer(s);
+        break;
+      }
+      const tools = await runToolPhase(s, calls);
+      for (const message of tools.messages) s.transcript.push(message);
+      ctx.emit({ type: "state.updated", step: step - 1, messages: s.transcript.length });
+      if (tools.capReached) {
+        run.stopReason = "limit:tool_calls";
+        break;
+      }
+    }
+
+    if (run.stopReason === "interrupted") {
+      const reason = "interrupted by a control request";
+      ctx.emit({ type: "run.interrupted", reason });
+      s.status.finish("interrupted");
+      return { run, status: s.status.snapshot() };
+    }
+    s.status.phase("middleware");
+    const finished = await parts.middleware.runValueHook(s.hook, "afterAgent", run);
+    await saveMemory(s, finished);
+    ctx.emit({
+      type: "run.completed",
+      modelCalls: finished.modelCalls,
+      toolCalls: finished.toolCalls,
+      usage: finished.usage,
+      cost: finished.cost,
+    });
+    s.status.finish("completed");
+    return { run: finished, status: s.status.snapshot() };
+  } catch (thrown) {
+    const error = toTinyAgentsError(thrown);
+    ctx.emit({ type: "run.failed", error: error.toJSON() });
+    s.status.finish(error.code === "cancelled" ? "cancelled" : "failed", error.toJSON());
+    await parts.middleware.onError(s.hook, error);
+    return { run, status: s.status.snapshot(), error };
+  }
+}
+
+function finishAnswer<State, Ctx>(s: LoopSession<State, Ctx>): void {
+  const response = s.run.finalResponse;
+  if (response === undefined) return;
+  const blank = response.message.content.every((b) => b.type !== "text" || b.text.trim() === "");
+  if (blank && s.parts.policy.errorOnEmptyResponse) {
+    throw new TinyAgentsError("empty_response", "the model returned an empty final answer", {
+      details: { finishReason: response.finishReason ?? "unknown" },
+    });
+  }
+  const structured = extractStructured(s.parts.policy.responseFormat, response);
+  if (structured !== undefined) s.run.structured = structured;
+}
+
+/** Tool call ids must be unique within a run; re-key duplicates (some providers reuse `call_0`). */
+function uniqueToolCallIds<State, Ctx>(s: LoopSession<State, Ctx>, calls: ToolCall[], callId: string): ToolCall[] {
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i] as ToolCall;
+    if (s.usedToolCallIds.has(call.id)) calls[i] = { ...call, id: `${callId}-tool-${i}` };
+    s.usedToolCallIds.add((calls[i] as ToolCall).id);
+  }
+  return calls;
+}
+
+async function loadMemory<State, Ctx>(s: LoopSession<State, Ctx>): Promise<void> {
+  const memory = s.parts.memory;
+  const threadId = s.ctx.threadId;
+  if (memory === undefined || threadId === undefined) return;
+  const history = await loadHistory(memory, threadId);
+  for (const message of history) s.transcript.push(message);
+  s.ctx.emit({ type: "memory.loaded", threadId, messages: history.length });
+}
+
+async function saveMemory<State, Ctx>(s: LoopSession<State, Ctx>, run: AgentRun): Promise<void> {
+  const memory = s.parts.memory;
+  const threadId = s.ctx.threadId;
+  if (memory === undefined || threadId === undefined) return;
+  s.status.phase("persisting");
+  const added = run.messages.slice(run.inputStart);
+  try {
+    await memory.history.append(threadId, added);
+  } catch (error) {
+    throw new TinyAgentsError("storage", `saving thread "${threadId}" failed; existing history is untouched`, {
+      cause: error,
+      details: { threadId },
+    });
+  }
+  s.ctx.emit({ type: "memory.saved", threadId, messages: added.length });
+}

@@ -1,0 +1,86 @@
+import { type JsonObject, TinyAgentsError, type ToolCall } from "@tinyagents/inference";
+import type { ToolRecovery } from "../events/agent-event.js";
+import { normalizeToolArguments } from "../tool/normalize-arguments.js";
+import type { AnyTool } from "../tool/tool.js";
+import type { LoopSession } from "./loop-session.js";
+
+/** A call cleared to run: the tool and its validated arguments. */
+export interface AdmittedCall<State, Ctx> {
+  kind: "run";
+  call: ToolCall;
+  tool: AnyTool<State, Ctx>;
+  args: unknown;
+}
+
+/** A call answered without running anything (unknown tool, invalid arguments). */
+export interface RejectedCall {
+  kind: "reject";
+  call: ToolCall;
+  message: string;
+}
+
+/**
+ * Decide what to do with one tool call, applying the unknown-tool and invalid-arguments policies.
+ * Every recovery emits an event; `fail` policies throw.
+ */
+export async function admitToolCall<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  call: ToolCall,
+): Promise<AdmittedCall<State, Ctx> | RejectedCall> {
+  const { parts, ctx } = s;
+  let tool = parts.tools.get(call.name);
+  if (tool === undefined) {
+    const policy = parts.policy.unknownTool;
+    const available = parts.tools.names().join(", ") || "(none)";
+    const rewriteTarget = typeof policy === "object" ? parts.tools.get(policy.rewrite) : undefined;
+    const recovery: ToolRecovery = policy === "fail" ? "fail" : rewriteTarget ? "rewrite" : "return_tool_error";
+    ctx.emit({
+      type: "tool.unknown",
+      callId: call.id,
+      requestedName: call.name,
+      recovery,
+      ...(rewriteTarget ? { rewrittenTo: rewriteTarget.name } : {}),
+    });
+    if (policy === "fail") {
+      throw new TinyAgentsError("tool_not_found", `the model called unknown tool "${call.name}"; registered tools: ${available}`, {
+        details: { tool: call.name, callId: call.id },
+      });
+    }
+    if (rewriteTarget === undefined) {
+      return { kind: "reject", call, message: `Error: unknown tool "${call.name}". Available tools: ${available}.` };
+    }
+    tool = rewriteTarget;
+  }
+
+  let args: JsonObject = call.arguments;
+  let problem = call.invalid ? `arguments are not valid JSON (${call.invalid.error})` : undefined;
+  let validation = problem === undefined ? await tool.validate(args) : undefined;
+  if (validation !== undefined && !validation.ok) problem = validation.issues.join("; ");
+  if (problem === undefined && validation?.ok) return { kind: "run", call, tool, args: validation.value };
+
+  const policy = parts.policy.invalidArgs;
+  if (policy === "normalize_then_return_tool_error") {
+    const normalized = normalizeToolArguments(call, tool.parameters);
+    if (normalized.changed) {
+      args = normalized.arguments;
+      validation = await tool.validate(args);
+      if (validation.ok) {
+        ctx.emit({ type: "tool.invalid_args", callId: call.id, toolName: tool.name, error: problem ?? "", recovery: "normalized" });
+        return { kind: "run", call: { ...call, arguments: args }, tool, args: validation.value };
+      }
+      problem = validation.issues.join("; ");
+    }
+  }
+  const recovery: ToolRecovery = policy === "fail" ? "fail" : "return_tool_error";
+  ctx.emit({ type: "tool.invalid_args", callId: call.id, toolName: tool.name, error: problem ?? "", recovery });
+  if (policy === "fail") {
+    throw new TinyAgentsError("validation", `invalid arguments for tool "${tool.name}": ${problem}`, {
+      details: { tool: tool.name, callId: call.id },
+    });
+  }
+  return {
+    kind: "reject",
+    call,
+    message: `Error: invalid arguments for tool "${tool.name}": ${problem}. Fix the arguments to match the tool's schema and call it again.`,
+  };
+}

@@ -1,0 +1,78 @@
+import { type Message, type ToolCall, TinyAgentsError } from "@tinyagents/inference";
+import { errorToolResult, toolResultMessage } from "../tool/tool-result.js";
+import type { ToolResult } from "../tool/tool.js";
+import { throwIfAborted } from "./abort.js";
+import type { LoopSession } from "./loop-session.js";
+import { type AdmittedCall, admitToolCall, type RejectedCall } from "./tool-admission.js";
+import { executeToolCall } from "./execute-tool.js";
+
+/** The tool messages of one turn, and whether a tool-call cap stopped the run (partial mode). */
+export interface ToolPhaseOutcome {
+  messages: Message[];
+  capReached: boolean;
+}
+
+/**
+ * Run the tool calls of one assistant turn.
+ *
+ * Admission is serial and in call order (cap, `beforeTool`, unknown tool, argument validation);
+ * execution is concurrent up to `maxConcurrency` (tool wraps keep it concurrent); results are
+ * folded in call order through `afterTool` and appended as tool messages. Every call gets an
+ * answer, so the transcript stays valid even when the cap stops the run.
+ */
+export async function runToolPhase<State, Ctx>(s: LoopSession<State, Ctx>, calls: ToolCall[]): Promise<ToolPhaseOutcome> {
+  const { ctx, parts } = s;
+  s.status.phase("tools");
+  const plans: (AdmittedCall<State, Ctx> | RejectedCall)[] = [];
+  let capReached = false;
+  for (const original of calls) {
+    throwIfAborted(ctx.signal, "before a tool call");
+    if (capReached) {
+      plans.push({ kind: "reject", call: original, message: "Not executed: the run's tool-call limit was reached." });
+      continue;
+    }
+    const hit = ctx.limits.admitToolCall();
+    if (hit !== undefined) {
+      ctx.emit({ type: "limit.reached", limit: hit.limit, value: hit.value, count: hit.count });
+      if (parts.policy.limits.onCap !== "stop_with_partial") throw hit.error;
+      capReached = true;
+      plans.push({ kind: "reject", call: original, message: "Not executed: the run's tool-call limit was reached." });
+      continue;
+    }
+    s.run.toolCalls++;
+    const call = await parts.middleware.runValueHook(s.hook, "beforeTool", original);
+    if (call.id !== original.id) {
+      throw new TinyAgentsError("middleware", `beforeTool changed the id of tool call "${original.id}"; ids must stay stable`);
+    }
+    plans.push(await admitToolCall(s, call));
+  }
+
+  const results = await runBounded(plans, parts.policy.limits.maxConcurrency, (plan) =>
+    plan.kind === "run"
+      ? executeToolCall(s, plan.call, plan.tool, plan.args)
+      : Promise.resolve(errorToolResult(plan.call.id, plan.call.name, plan.message, 0)),
+  );
+
+  const messages: Message[] = [];
+  for (const raw of results) {
+    const result = await parts.middleware.runValueHook(s.hook, "afterTool", raw);
+    messages.push(toolResultMessage(result));
+  }
+  return { messages, capReached };
+}
+
+/** Map `items` through `fn` with at most `limit` in flight; results keep input order. */
+async function runBounded<T>(items: T[], limit: number, fn: (item: T) => Promise<ToolResult>): Promise<ToolResult[]> {
+  if (items.length === 1) return [await fn(items[0] as T)];
+  const results = new Array<ToolResult>(items.length);
+  let nextIndex = 0;
+  const worker = async () => {
+    while (nextIndex < items.length) {
+      const index = nextIndex++;
+      results[index] = await fn(items[index] as T);
+    }
+  };
+  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker);
+  await Promise.all(workers);
+  return results;
+}

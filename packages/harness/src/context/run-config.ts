@@ -1,0 +1,53 @@
+import { type JsonObject, validationError } from "@tinyagents/inference";
+
+/**
+ * Stable identity and policy of one run. Plain JSON data.
+ * Caps here override the harness's `RunLimits` for this run only.
+ */
+export interface RunConfig {
+  runId: string;
+  threadId?: string;
+  tags: string[];
+  metadata: JsonObject;
+  /** Wall-clock deadline for the whole run, in milliseconds. */
+  timeoutMs?: number;
+  maxModelCalls?: number;
+  maxToolCalls?: number;
+  /** Nesting depth: 0 for a top-level run, parent + 1 for a sub-agent. */
+  depth: number;
+  maxDepth: number;
+  parentRunId?: string;
+  rootRunId?: string;
+}
+
+/** Default maximum sub-agent nesting depth. */
+export const DEFAULT_MAX_DEPTH = 8;
+
+/** Build a RunConfig from partial input, validating it. */
+export function runConfig(input: Partial<RunConfig> & { runId: string }): RunConfig {
+  const config: RunConfig = {
+    ...input,
+    runId: input.runId,
+    tags: input.tags ?? [],
+    metadata: input.metadata ?? {},
+    depth: input.depth ?? 0,
+    maxDepth: input.maxDepth ?? DEFAULT_MAX_DEPTH,
+  };
+  validateRunConfig(config);
+  return config;
+}
+
+function validateRunConfig(config: RunConfig): void {
+  if (typeof config.runId !== "string" || config.runId === "") {
+    throw validationError("RunConfig.runId must be a non-empty string", { field: "runId" });
+  }
+  for (const key of ["timeoutMs", "maxModelCalls", "maxToolCalls"] as const) {
+    const value = config[key];
+    if (value !== undefined && (!Number.isFinite(value) || value < 0)) {
+      throw validationError(`RunConfig.${key} must be a non-negative finite number, got ${String(value)}`, {
+        field: key,
+      });
+    }
+  }
+  if (!Array.isArray(config.tags)) throw validationError("RunConfig.tags must be an array of strings", { field: "tags" });
+}

@@ -1,0 +1,116 @@
+import type { Clock } from "@tinyagents/inference";
+import type { AgentEvent } from "../events/agent-event.js";
+import type { EventScope, EventSink } from "../events/event-sink.js";
+import type { IdGenerator } from "../ids/id-generator.js";
+import type { LimitTracker } from "../limits/limit-tracker.js";
+import type { HarnessRunStatus, RunStatusTracker } from "../status/run-status.js";
+import type { StoreRegistry } from "../store/store-registry.js";
+import { type ControlRequest, controlPrecedence } from "./control.js";
+import type { RunConfig } from "./run-config.js";
+
+/** Everything a RunContext is built from. */
+export interface RunContextInit<Ctx> {
+  config: RunConfig;
+  data: Ctx;
+  stores: StoreRegistry;
+  events: EventSink;
+  clock: Clock;
+  ids: IdGenerator;
+  /** Aborting it cancels the run; `signal` is its signal. */
+  controller: AbortController;
+  limits: LimitTracker;
+  /** Steering handle slot (filled by the steering module). */
+  steering?: unknown;
+  /** Workspace descriptor slot (filled by the workspace module). */
+  workspace?: unknown;
+}
+
+/**
+ * The per-run dependency bag: config, the caller's data, stores, the event sink, clock, ids,
+ * abort signal, limit tracker, and slots for steering and workspace. No global state: two runs
+ * never share a RunContext (a sub-agent gets its own, sharing the parent's sink and signal).
+ */
+export class RunContext<Ctx = unknown> {
+  readonly config: RunConfig;
+  readonly data: Ctx;
+  readonly stores: StoreRegistry;
+  readonly events: EventSink;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly signal: AbortSignal;
+  readonly limits: LimitTracker;
+  private readonly controller: AbortController;
+  private statusTracker: RunStatusTracker | undefined;
+  steering: unknown;
+  workspace: unknown;
+  /** The envelope every event of this run carries. */
+  readonly scope: EventScope;
+  private pendingControl: ControlRequest | undefined;
+
+  constructor(init: RunContextInit<Ctx>) {
+    this.config = init.config;
+    this.data = init.data;
+    this.stores = init.stores;
+    this.events = init.events;
+    this.clock = init.clock;
+    this.ids = init.ids;
+    this.controller = init.controller;
+    this.signal = init.controller.signal;
+    this.limits = init.limits;
+    this.steering = init.steering;
+    this.workspace = init.workspace;
+    const scope: EventScope = {
+      runId: init.config.runId,
+      rootRunId: init.config.rootRunId ?? init.config.runId,
+      depth: init.config.depth,
+    };
+    if (init.config.parentRunId !== undefined) scope.parentRunId = init.config.parentRunId;
+    this.scope = scope;
+  }
+
+  get runId(): string {
+    return this.config.runId;
+  }
+
+  get threadId(): string | undefined {
+    return this.config.threadId;
+  }
+
+  get depth(): number {
+    return this.config.depth;
+  }
+
+  /** Cancel the run: every checkpoint, model call, stream and tool sees the abort. */
+  cancel(reason?: unknown): void {
+    this.controller.abort(reason);
+  }
+
+  /** The live status record of the run executing in this context (a copy). */
+  status(): HarnessRunStatus | undefined {
+    return this.statusTracker?.snapshot();
+  }
+
+  /** @internal Attach the status tracker of the run executing in this context. */
+  attachStatus(tracker: RunStatusTracker): void {
+    this.statusTracker = tracker;
+  }
+
+  /** Emit an event on this run's sink; returns its offset. */
+  emit(event: AgentEvent): number {
+    return this.events.emit(this.scope, event);
+  }
+
+  /** Ask the loop to stop or pause at its next checkpoint. A lower-precedence request never replaces a higher one. */
+  requestControl(request: ControlRequest): void {
+    if (this.pendingControl === undefined || controlPrecedence(request) >= controlPrecedence(this.pendingControl)) {
+      this.pendingControl = request;
+    }
+  }
+
+  /** Take (and clear) the pending control request. */
+  takeControl(): ControlRequest | undefined {
+    const request = this.pendingControl;
+    this.pendingControl = undefined;
+    return request;
+  }
+}

@@ -1,0 +1,1 @@
+export { addCost, type CostTotals, emptyCost, estimateCost, type ModelPricing } from "./cost.js";

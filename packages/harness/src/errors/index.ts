@@ -1,0 +1,1 @@
+export { cancelled, type LimitName, limitExceeded, runTimeout } from "./factories.js";

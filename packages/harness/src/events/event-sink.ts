@@ -1,0 +1,97 @@
+import type { AgentEvent, EventRecord } from "./agent-event.js";
+
+/** Receives every event record emitted on a sink. */
+export type EventListener = (record: EventRecord) => void;
+
+/** Who is emitting: the run-identity part of the envelope. */
+export interface EventScope {
+  runId: string;
+  parentRunId?: string;
+  rootRunId: string;
+  depth: number;
+}
+
+/**
+ * The event bus of a run tree. A parent run and its children share one sink, so one stream
+ * shows the whole call tree; offsets are monotonic across it.
+ *
+ * - Emitting with no listener only bumps the offset (no record is built).
+ * - A listener that throws is reported to `onListenerError` and never breaks the run.
+ * - An emit from inside a listener is queued and delivered after the current one, in order.
+ */
+export class EventSink {
+  readonly streamId: string;
+  private readonly listeners = new Set<EventListener>();
+  private nextOffset = 0;
+  private delivering = false;
+  private readonly queue: EventRecord[] = [];
+  private readonly now: () => number;
+  private readonly onListenerError: (error: unknown, record: EventRecord) => void;
+
+  constructor(
+    streamId: string,
+    options: { now?: () => number; onListenerError?: (error: unknown, record: EventRecord) => void } = {},
+  ) {
+    this.streamId = streamId;
+    this.now = options.now ?? Date.now;
+    this.onListenerError = options.onListenerError ?? (() => {});
+  }
+
+  /** Add a listener; returns a function that removes it. */
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.unsubscribe(listener);
+  }
+
+  unsubscribe(listener: EventListener): void {
+    this.listeners.delete(listener);
+  }
+
+  /** Whether anyone listens (lets callers skip building expensive payloads). */
+  get hasListeners(): boolean {
+    return this.listeners.size > 0;
+  }
+
+  /** The offset the next event will get. */
+  get offset(): number {
+    return this.nextOffset;
+  }
+
+  /** The id the last emitted event got, if any. */
+  get lastEventId(): string | undefined {
+    return this.nextOffset === 0 ? undefined : `${this.streamId}-evt-${this.nextOffset - 1}`;
+  }
+
+  /** Emit an event for `scope`; returns its offset. */
+  emit(scope: EventScope, event: AgentEvent): number {
+    const offset = this.nextOffset++;
+    if (this.listeners.size === 0) return offset;
+    const record: EventRecord = {
+      id: `${this.streamId}-evt-${offset}`,
+      offset,
+      ts: this.now(),
+      runId: scope.runId,
+      rootRunId: scope.rootRunId,
+      depth: scope.depth,
+      event,
+    };
+    if (scope.parentRunId !== undefined) record.parentRunId = scope.parentRunId;
+    this.queue.push(record);
+    if (this.delivering) return offset;
+    this.delivering = true;
+    try {
+      for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
+        for (const listener of this.listeners) {
+          try {
+            listener(next);
+          } catch (error) {
+            this.onListenerError(error, next);
+          }
+        }
+      }
+    } finally {
+      this.delivering = false;
+    }
+    return offset;
+  }
+}

@@ -1,0 +1,1 @@
+export { createRandomIds, type IdGenerator } from "./id-generator.js";

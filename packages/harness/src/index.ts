@@ -1,0 +1,28 @@
+/**
+ * @tinyagents/harness — the agent harness: the model -> tool -> model loop and everything
+ * around it. The testkit lives at `@tinyagents/harness/testkit`.
+ */
+
+// The harness and its entry points
+export * from "./runtime/index.js";
+export * from "./agent-loop/index.js";
+// Run identity and per-run dependencies
+export * from "./context/index.js";
+export * from "./ids/index.js";
+// Tools
+export * from "./tool/index.js";
+// Middleware
+export * from "./middleware/index.js";
+// Models
+export * from "./model-registry/index.js";
+// Limits, retry, cost
+export * from "./limits/index.js";
+export * from "./retry/index.js";
+export * from "./cost/index.js";
+export * from "./errors/index.js";
+// Events and status
+export * from "./events/index.js";
+export * from "./status/index.js";
+// Memory and stores
+export * from "./memory/index.js";
+export * from "./store/index.js";

@@ -1,0 +1,2 @@
+export { type EffectiveLimits, type LimitHit, LimitTracker } from "./limit-tracker.js";
+export { DEFAULT_RUN_LIMITS, type RunLimits } from "./run-limits.js";

@@ -1,0 +1,107 @@
+import { TinyAgentsError, toTinyAgentsError, type ModelRequest, type ModelResponse, type ToolCall } from "@tinyagents/inference";
+import type { MiddlewareHook } from "../events/agent-event.js";
+import type { ToolResult } from "../tool/tool.js";
+import type { HookContext, Middleware, ModelCallNext, ToolCallNext } from "./middleware.js";
+
+type ValueHook = "beforeModel" | "afterModel" | "beforeTool" | "afterTool" | "afterAgent";
+
+/**
+ * Runs middleware hooks in the documented order, bracketing each with `middleware.started` /
+ * `middleware.completed` (or `middleware.failed`) events. Errors are wrapped as `middleware`
+ * errors naming the middleware and hook, unless they already are tinyagents errors.
+ */
+export class MiddlewareStack<State, Ctx> {
+  readonly list: readonly Middleware<State, Ctx>[];
+  /** Middleware that implement each hook, precomputed once (hot-path friendly). */
+  private readonly byHook = new Map<keyof Middleware<State, Ctx>, Middleware<State, Ctx>[]>();
+
+  constructor(list: readonly Middleware<State, Ctx>[]) {
+    this.list = list;
+  }
+
+  /** The middleware implementing `hook`, in registration order. */
+  with(hook: keyof Middleware<State, Ctx>): Middleware<State, Ctx>[] {
+    let found = this.byHook.get(hook);
+    if (found === undefined) {
+      found = this.list.filter((m) => typeof m[hook] === "function");
+      this.byHook.set(hook, found);
+    }
+    return found;
+  }
+
+  async beforeAgent(ctx: HookContext<State, Ctx>): Promise<void> {
+    for (const m of this.with("beforeAgent")) {
+      await this.bracket(ctx, m, "beforeAgent", () => m.beforeAgent?.(ctx));
+    }
+  }
+
+  /** Run a value hook: `before*` in order, `after*` in reverse; each may edit or replace the value. */
+  async runValueHook<T>(ctx: HookContext<State, Ctx>, hook: ValueHook, value: T): Promise<T> {
+    const chain = this.with(hook);
+    if (chain.length === 0) return value;
+    const ordered = hook.startsWith("after") ? [...chain].reverse() : chain;
+    let current = value;
+    for (const m of ordered) {
+      const fn = m[hook] as (c: HookContext<State, Ctx>, v: T) => T | undefined | Promise<T | undefined>;
+      const replaced = await this.bracket(ctx, m, hook, () => fn.call(m, ctx, current));
+      if (replaced !== undefined && replaced !== null) current = replaced;
+    }
+    return current;
+  }
+
+  /** Compose the model-call onion around `inner` (first registered = outermost). */
+  wrapModel(ctx: HookContext<State, Ctx>, inner: ModelCallNext): ModelCallNext {
+    let next = inner;
+    for (const m of [...this.with("wrapModelCall")].reverse()) {
+      const downstream = next;
+      next = (request: ModelRequest): Promise<ModelResponse> =>
+        this.bracket(ctx, m, "wrapModelCall", () => m.wrapModelCall!(ctx, request, downstream));
+    }
+    return next;
+  }
+
+  /** Compose the tool-call onion around `inner` (first registered = outermost). */
+  wrapTool(ctx: HookContext<State, Ctx>, inner: ToolCallNext): ToolCallNext {
+    let next = inner;
+    for (const m of [...this.with("wrapToolCall")].reverse()) {
+      const downstream = next;
+      next = (call: ToolCall): Promise<ToolResult> =>
+        this.bracket(ctx, m, "wrapToolCall", () => m.wrapToolCall!(ctx, call, downstream));
+    }
+    return next;
+  }
+
+  /** Every middleware's `onError`, once each; their own failures are reported as events and swallowed. */
+  async onError(ctx: HookContext<State, Ctx>, error: TinyAgentsError): Promise<void> {
+    for (const m of this.with("onError")) {
+      try {
+        await this.bracket(ctx, m, "onError", () => m.onError?.(ctx, error));
+      } catch {
+        // The original error is what the caller gets; the failure is already on the event stream.
+      }
+    }
+  }
+
+  private async bracket<T>(
+    ctx: HookContext<State, Ctx>,
+    m: Middleware<State, Ctx>,
+    hook: MiddlewareHook,
+    fn: () => T | Promise<T>,
+  ): Promise<T> {
+    ctx.run.emit({ type: "middleware.started", name: m.name, hook });
+    try {
+      const result = await fn();
+      ctx.run.emit({ type: "middleware.completed", name: m.name, hook });
+      return result;
+    } catch (thrown) {
+      const error = TinyAgentsError.isInstance(thrown)
+        ? thrown
+        : new TinyAgentsError("middleware", `middleware "${m.name}" failed in ${hook}: ${toTinyAgentsError(thrown).message}`, {
+            cause: thrown,
+            details: { middleware: m.name, hook },
+          });
+      ctx.run.emit({ type: "middleware.failed", name: m.name, hook, error: error.toJSON() });
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,7 @@
+export {
+  type ModelRegistration,
+  ModelRegistry,
+  type ModelSelection,
+  type ResolvedModelBinding,
+  type SkippedCandidate,
+} from "./model-registry.js";

@@ -1,0 +1,396 @@
+import {
+  type ChatModel,
+  type Clock,
+  type ModelRequest,
+  type ModelResponse,
+  systemClock,
+  TinyAgentsError,
+  validateModelRequest,
+} from "@tinyagents/inference";
+import type { AgentRun } from "../agent-loop/agent-run.js";
+import { AsyncQueue } from "../agent-loop/async-queue.js";
+import { emptyRun, type HarnessParts, type LoopSession } from "../agent-loop/loop-session.js";
+import { runModelPhase } from "../agent-loop/model-phase.js";
+import { executeRun, type RunOutcome } from "../agent-loop/run-loop.js";
+import type { RunConfig } from "../context/run-config.js";
+import type { RunContext } from "../context/run-context.js";
+import type { ModelPricing } from "../cost/cost.js";
+import { runTimeout } from "../errors/factories.js";
+import type { EventRecord } from "../events/agent-event.js";
+import { createRandomIds, type IdGenerator } from "../ids/id-generator.js";
+import type { ShortTermMemory } from "../memory/short-term-memory.js";
+import type { Middleware } from "../middleware/middleware.js";
+import { MiddlewareStack } from "../middleware/middleware-stack.js";
+import { ModelRegistry } from "../model-registry/model-registry.js";
+import { type HarnessComponent, type HarnessRunStatus, RunStatusTracker } from "../status/run-status.js";
+import type { StoreRegistry } from "../store/store-registry.js";
+import { ToolTimeoutSettings } from "../tool/timeout-settings.js";
+import type { AnyTool } from "../tool/tool.js";
+import { ToolRegistry } from "../tool/tool-registry.js";
+import { type AgentInput, normalizeInput } from "./agent-input.js";
+import { type ContextOptions, createRunContext } from "./create-context.js";
+import { defaultRunPolicy, mergeRunPolicy, type RunPolicy, type RunPolicyInput } from "./run-policy.js";
+
+/** Construction options of an AgentHarness. */
+export interface AgentHarnessOptions<Ctx> {
+  /** System prompt sent first on every model call (the stable, cacheable prefix). */
+  instructions?: string;
+  policy?: RunPolicyInput;
+  memory?: ShortTermMemory;
+  clock?: Clock;
+  ids?: IdGenerator;
+  stores?: StoreRegistry;
+  toolTimeouts?: ToolTimeoutSettings;
+  /** Context data for entry points that take none (`invokeDefault`, `callModel`). */
+  defaultContext?: () => Ctx;
+}
+
+/** One item of a streaming run: every event as it happens, then exactly one terminal item. */
+export type AgentStreamItem =
+  | { type: "event"; record: EventRecord }
+  | { type: "completed"; run: AgentRun; status: HarnessRunStatus }
+  | { type: "failed"; error: TinyAgentsError; run: AgentRun; status: HarnessRunStatus };
+
+/** A run's result with its final status record. */
+export interface RunWithStatus {
+  run: AgentRun;
+  status: HarnessRunStatus;
+}
+
+/**
+ * The agent harness: models, tools, middleware and policy, and the entry points that run the
+ * model -> tool -> model loop. Every entry point runs the same loop (`executeRun`).
+ *
+ * `State` is the caller's application state handed to models, tools and middleware;
+ * `Ctx` is the per-run context data carried on the RunContext.
+ */
+export class AgentHarness<State = unknown, Ctx = undefined> {
+  readonly models = new ModelRegistry<State>();
+  readonly tools = new ToolRegistry<State, Ctx>();
+  private readonly middlewareList: Middleware<State, Ctx>[] = [];
+  private stack: MiddlewareStack<State, Ctx> = new MiddlewareStack([]);
+  private policyValue: RunPolicy;
+  private toolTimeoutSettings: ToolTimeoutSettings;
+  private memory: ShortTermMemory | undefined;
+  private instructions: string | undefined;
+  private agentDefaultModel: string | undefined;
+  private readonly clock: Clock;
+  private readonly ids: IdGenerator;
+  private readonly stores: StoreRegistry | undefined;
+  private readonly defaultContext: (() => Ctx) | undefined;
+
+  constructor(options: AgentHarnessOptions<Ctx> = {}) {
+    this.policyValue = mergeRunPolicy(defaultRunPolicy(), options.policy ?? {});
+    this.toolTimeoutSettings = options.toolTimeouts ?? new ToolTimeoutSettings();
+    this.memory = options.memory;
+    this.instructions = options.instructions;
+    this.clock = options.clock ?? systemClock;
+    this.ids = options.ids ?? createRandomIds();
+    this.stores = options.stores;
+    this.defaultContext = options.defaultContext;
+  }
+
+  // ---- registration -------------------------------------------------------------------
+
+  /** Register a model under `name`; the first registered becomes the default. */
+  registerModel(name: string, model: ChatModel<State>, options: { pricing?: ModelPricing } = {}): this {
+    this.models.register(name, model, options);
+    return this;
+  }
+
+  /** Make a registered model the agent's default. */
+  setDefaultModel(name: string): this {
+    this.models.require(name);
+    this.agentDefaultModel = name;
+    return this;
+  }
+
+  registerTool(tool: AnyTool<State, Ctx>): this {
+    this.tools.register(tool);
+    return this;
+  }
+
+  /** Add middleware. Order matters: `before*` run in this order, `after*` in reverse, wraps outermost-first. */
+  use(middleware: Middleware<State, Ctx>): this {
+    if (typeof middleware?.name !== "string" || middleware.name === "") {
+      throw new TinyAgentsError("validation", "middleware needs a non-empty `name` (it appears in events and errors)", {
+        details: { field: "name" },
+      });
+    }
+    this.middlewareList.push(middleware);
+    this.stack = new MiddlewareStack([...this.middlewareList]);
+    return this;
+  }
+
+  /** Merge a partial policy over the current one. */
+  withPolicy(policy: RunPolicyInput): this {
+    this.policyValue = mergeRunPolicy(this.policyValue, policy);
+    return this;
+  }
+
+  withToolTimeoutSettings(settings: ToolTimeoutSettings): this {
+    this.toolTimeoutSettings = settings;
+    return this;
+  }
+
+  withMemory(memory: ShortTermMemory): this {
+    this.memory = memory;
+    return this;
+  }
+
+  withInstructions(instructions: string): this {
+    this.instructions = instructions;
+    return this;
+  }
+
+  get policy(): RunPolicy {
+    return this.policyValue;
+  }
+
+  // ---- contexts -------------------------------------------------------------------------
+
+  /** Build a RunContext for the `...InContext` entry points (or a sub-agent). */
+  createContext(config: Partial<RunConfig>, data: Ctx, options: ContextOptions = {}): RunContext<Ctx> {
+    return createRunContext(this.contextDefaults(), config, data, options).ctx;
+  }
+
+  // ---- unary entry points -----------------------------------------------------------------
+
+  /** Run the agent and return the finished run; throws the run's error (see `invokeCollectingPartial`). */
+  async invoke(state: State, data: Ctx, config: Partial<RunConfig>, input: AgentInput, options?: ContextOptions): Promise<AgentRun> {
+    return (await this.invokeWithStatus(state, data, config, input, options)).run;
+  }
+
+  /** `invoke` with a generated run id and the default context data. */
+  invokeDefault(state: State, input: AgentInput, options?: ContextOptions): Promise<AgentRun> {
+    return this.invoke(state, this.defaultData(), {}, input, options);
+  }
+
+  /** `invoke`, also returning the final status record. */
+  async invokeWithStatus(
+    state: State,
+    data: Ctx,
+    config: Partial<RunConfig>,
+    input: AgentInput,
+    options?: ContextOptions,
+  ): Promise<RunWithStatus> {
+    return unwrap(await this.invokeCollectingPartial(state, data, config, input, options));
+  }
+
+  /** Run in a caller-built context (shared sink, signal, stores, depth). */
+  async invokeInContext(state: State, ctx: RunContext<Ctx>, input: AgentInput): Promise<AgentRun> {
+    return (await this.invokeInContextWithStatus(state, ctx, input)).run;
+  }
+
+  async invokeInContextWithStatus(state: State, ctx: RunContext<Ctx>, input: AgentInput): Promise<RunWithStatus> {
+    return unwrap(await this.runInContext(state, ctx, normalizeInput(input), false));
+  }
+
+  /** Never throws for run failures: returns the partial run, the status and the error. */
+  async invokeCollectingPartial(
+    state: State,
+    data: Ctx,
+    config: Partial<RunConfig>,
+    input: AgentInput,
+    options?: ContextOptions,
+  ): Promise<RunOutcome> {
+    const messages = normalizeInput(input);
+    const { ctx, release } = createRunContext(this.contextDefaults(), config, data, options);
+    try {
+      return await this.runInContext(state, ctx, messages, false);
+    } finally {
+      release();
+    }
+  }
+
+  // ---- streaming entry points ---------------------------------------------------------------
+
+  /**
+   * Run the agent, yielding every event as it happens (model deltas included), then one
+   * `completed` or `failed` item carrying the run. The run starts when iteration starts;
+   * breaking out of the loop cancels it.
+   */
+  invokeStreaming(
+    state: State,
+    data: Ctx,
+    config: Partial<RunConfig>,
+    input: AgentInput,
+    options?: ContextOptions,
+  ): AsyncIterable<AgentStreamItem> {
+    const messages = normalizeInput(input);
+    return {
+      [Symbol.asyncIterator]: () => {
+        const { ctx, release } = createRunContext(this.contextDefaults(), config, data, options);
+        return this.streamRun(state, ctx, messages, release);
+      },
+    };
+  }
+
+  invokeStreamingDefault(state: State, input: AgentInput, options?: ContextOptions): AsyncIterable<AgentStreamItem> {
+    return this.invokeStreaming(state, this.defaultData(), {}, input, options);
+  }
+
+  invokeStreamingInContext(state: State, ctx: RunContext<Ctx>, input: AgentInput): AsyncIterable<AgentStreamItem> {
+    const messages = normalizeInput(input);
+    return { [Symbol.asyncIterator]: () => this.streamRun(state, ctx, messages, () => {}) };
+  }
+
+  // ---- direct model call ----------------------------------------------------------------------
+
+  /**
+   * One model call through the same machinery as the loop: model resolution, middleware,
+   * retry/fallback, usage and cost, events, and its own status record (component `model_call`).
+   */
+  async callModel(state: State, request: ModelRequest, config: Partial<RunConfig> = {}, options?: ContextOptions): Promise<ModelResponse> {
+    return (await this.callModelWithStatus(state, request, config, options)).response;
+  }
+
+  async callModelWithStatus(
+    state: State,
+    request: ModelRequest,
+    config: Partial<RunConfig> = {},
+    options?: ContextOptions,
+  ): Promise<{ response: ModelResponse; status: HarnessRunStatus }> {
+    validateModelRequest(request);
+    const { ctx, release } = createRunContext(this.contextDefaults(), config, this.defaultData(), options);
+    const s = this.session(state, ctx, false, "model_call");
+    const stopTimer = this.armDeadline(ctx);
+    try {
+      s.status.start();
+      ctx.emit({ type: "run.started", input: request.messages.length, ...(ctx.threadId ? { threadId: ctx.threadId } : {}) });
+      const hit = ctx.limits.admitModelCall();
+      if (hit !== undefined) throw hit.error;
+      const response = await runModelPhase(s, `${ctx.runId}-model-1`, request);
+      s.run.modelCalls = 1;
+      ctx.emit({ type: "run.completed", modelCalls: 1, toolCalls: 0, usage: s.run.usage, cost: s.run.cost });
+      s.status.finish("completed");
+      return { response, status: s.status.snapshot() };
+    } catch (thrown) {
+      const error = TinyAgentsError.isInstance(thrown) ? thrown : new TinyAgentsError("internal", String(thrown), { cause: thrown });
+      ctx.emit({ type: "run.failed", error: error.toJSON() });
+      s.status.finish(error.code === "cancelled" ? "cancelled" : "failed", error.toJSON());
+      await this.stack.onError(s.hook, error);
+      throw error;
+    } finally {
+      stopTimer();
+      release();
+    }
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  private async runInContext(state: State, ctx: RunContext<Ctx>, input: ReturnType<typeof normalizeInput>, streaming: boolean): Promise<RunOutcome> {
+    if (ctx.depth > ctx.config.maxDepth) {
+      throw new TinyAgentsError("sub_agent_depth", `run depth ${ctx.depth} exceeds the maximum depth ${ctx.config.maxDepth}`, {
+        details: { depth: ctx.depth, maxDepth: ctx.config.maxDepth },
+      });
+    }
+    const s = this.session(state, ctx, streaming, "agent");
+    const stopTimer = this.armDeadline(ctx);
+    try {
+      return await executeRun(s, input);
+    } finally {
+      stopTimer();
+    }
+  }
+
+  private streamRun(state: State, ctx: RunContext<Ctx>, input: ReturnType<typeof normalizeInput>, release: () => void): AsyncIterator<AgentStreamItem> {
+    const queue = new AsyncQueue<AgentStreamItem>();
+    const unsubscribe = ctx.events.subscribe((record) => queue.push({ type: "event", record }));
+    const finished = this.runInContext(state, ctx, input, true)
+      .then(
+        (outcome): AgentStreamItem =>
+          outcome.error === undefined
+            ? { type: "completed", run: outcome.run, status: outcome.status }
+            : { type: "failed", error: outcome.error, run: outcome.run, status: outcome.status },
+      )
+      .then((last) => {
+        unsubscribe();
+        queue.push(last);
+        queue.close();
+        release();
+      });
+    const iterator = queue[Symbol.asyncIterator]();
+    return {
+      next: () => iterator.next(),
+      return: async () => {
+        ctx.cancel(new TinyAgentsError("cancelled", "the stream consumer stopped reading", { details: { where: "stream" } }));
+        unsubscribe();
+        await finished;
+        queue.close();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  private session(state: State, ctx: RunContext<Ctx>, streaming: boolean, component: HarnessComponent): LoopSession<State, Ctx> {
+    const status = new RunStatusTracker(
+      {
+        runId: ctx.runId,
+        rootRunId: ctx.scope.rootRunId,
+        component,
+        ...(ctx.scope.parentRunId === undefined ? {} : { parentRunId: ctx.scope.parentRunId }),
+        ...(ctx.threadId === undefined ? {} : { threadId: ctx.threadId }),
+      },
+      () => ctx.clock.now(),
+      () => ctx.events.lastEventId,
+    );
+    ctx.attachStatus(status);
+    const transcript: AgentRun["messages"] = [];
+    return {
+      parts: this.parts(),
+      ctx,
+      hook: { state, run: ctx },
+      state,
+      streaming,
+      transcript,
+      run: emptyRun(ctx.runId, ctx.threadId, transcript),
+      status,
+      usedToolCallIds: new Set(),
+    };
+  }
+
+  private parts(): HarnessParts<State, Ctx> {
+    const parts: HarnessParts<State, Ctx> = {
+      models: this.models,
+      tools: this.tools,
+      middleware: this.stack,
+      policy: this.policyValue,
+      toolTimeouts: this.toolTimeoutSettings,
+    };
+    if (this.memory !== undefined) parts.memory = this.memory;
+    if (this.instructions !== undefined) parts.instructions = this.instructions;
+    if (this.agentDefaultModel !== undefined) parts.agentDefaultModel = this.agentDefaultModel;
+    return parts;
+  }
+
+  /** With the real clock, a timer cancels in-flight work at the deadline; virtual clocks rely on checkpoints. */
+  private armDeadline(ctx: RunContext<Ctx>): () => void {
+    const remaining = ctx.limits.remainingMs(ctx.clock.now());
+    if (remaining === undefined || ctx.clock !== systemClock) return () => {};
+    const timeoutMs = ctx.limits.limits.timeoutMs ?? remaining;
+    const timer = setTimeout(() => {
+      ctx.emit({ type: "limit.reached", limit: "wall_clock", value: timeoutMs, count: ctx.clock.now() - ctx.limits.startedAt });
+      ctx.cancel(runTimeout(timeoutMs, ctx.clock.now() - ctx.limits.startedAt));
+    }, remaining);
+    return () => clearTimeout(timer);
+  }
+
+  private contextDefaults() {
+    return {
+      clock: this.clock,
+      ids: this.ids,
+      limits: this.policyValue.limits,
+      ...(this.stores === undefined ? {} : { stores: this.stores }),
+    };
+  }
+
+  private defaultData(): Ctx {
+    return (this.defaultContext ? this.defaultContext() : undefined) as Ctx;
+  }
+}
+
+function unwrap(outcome: RunOutcome): RunWithStatus {
+  if (outcome.error !== undefined) throw outcome.error;
+  return { run: outcome.run, status: outcome.status };
+}

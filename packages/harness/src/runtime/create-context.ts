@@ -1,0 +1,68 @@
+import type { Clock } from "@tinyagents/inference";
+import { RunContext } from "../context/run-context.js";
+import { type RunConfig, runConfig } from "../context/run-config.js";
+import { EventSink } from "../events/event-sink.js";
+import type { IdGenerator } from "../ids/id-generator.js";
+import { LimitTracker } from "../limits/limit-tracker.js";
+import type { RunLimits } from "../limits/run-limits.js";
+import { StoreRegistry } from "../store/store-registry.js";
+
+/** Optional per-run dependencies; anything omitted is created fresh. */
+export interface ContextOptions {
+  /** Cancels the run when it aborts. */
+  signal?: AbortSignal;
+  /** Share an event sink (a sub-agent shares its parent's). */
+  events?: EventSink;
+  stores?: StoreRegistry;
+}
+
+/** Harness-level defaults a context is built from. */
+export interface ContextDefaults {
+  clock: Clock;
+  ids: IdGenerator;
+  limits: RunLimits;
+  stores?: StoreRegistry;
+}
+
+/**
+ * Build the RunContext of one run: merge the config over defaults, compute effective caps and
+ * the deadline, and link the caller's abort signal (the link is removed when the run ends,
+ * via the returned `release`).
+ */
+export function createRunContext<Ctx>(
+  defaults: ContextDefaults,
+  config: Partial<RunConfig>,
+  data: Ctx,
+  options: ContextOptions = {},
+): { ctx: RunContext<Ctx>; release: () => void } {
+  const full = runConfig({ ...config, runId: config.runId ?? defaults.ids.next("run") });
+  const now = defaults.clock.now();
+  const timeouts = [full.timeoutMs, defaults.limits.maxWallClockMs].filter((t): t is number => t !== undefined);
+  const timeoutMs = timeouts.length > 0 ? Math.min(...timeouts) : undefined;
+  const limits = new LimitTracker(
+    {
+      maxModelCalls: full.maxModelCalls ?? defaults.limits.maxModelCalls,
+      maxToolCalls: full.maxToolCalls ?? defaults.limits.maxToolCalls,
+      ...(timeoutMs === undefined ? {} : { timeoutMs, deadline: now + timeoutMs }),
+    },
+    now,
+  );
+  const controller = new AbortController();
+  const parent = options.signal;
+  const onAbort = () => controller.abort(parent?.reason);
+  if (parent?.aborted) controller.abort(parent.reason);
+  else parent?.addEventListener("abort", onAbort, { once: true });
+  const events =
+    options.events ?? new EventSink(full.rootRunId ?? full.runId, { now: () => defaults.clock.now() });
+  const ctx = new RunContext<Ctx>({
+    config: full,
+    data,
+    stores: options.stores ?? defaults.stores ?? new StoreRegistry(),
+    events,
+    clock: defaults.clock,
+    ids: defaults.ids,
+    controller,
+    limits,
+  });
+  return { ctx, release: () => parent?.removeEventListener("abort", onAbort) };
+}

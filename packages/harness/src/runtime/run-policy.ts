@@ -1,0 +1,51 @@
+import type { ResponseFormat } from "@tinyagents/inference";
+import { DEFAULT_RUN_LIMITS, type RunLimits } from "../limits/run-limits.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../retry/retry-policy.js";
+
+/** What to do when the model calls a tool that is not registered. */
+export type UnknownToolPolicy = "fail" | "return_tool_error" | { rewrite: string };
+
+/** What to do when the model's tool arguments are invalid. */
+export type InvalidArgsPolicy = "fail" | "return_tool_error" | "normalize_then_return_tool_error";
+
+/** Everything the loop enforces. */
+export interface RunPolicy {
+  limits: RunLimits;
+  retry: RetryPolicy;
+  /** Registered model names to try, in order, when the resolved model keeps failing. */
+  fallback: string[];
+  unknownTool: UnknownToolPolicy;
+  invalidArgs: InvalidArgsPolicy;
+  /** Applied to every request that has none of its own. */
+  responseFormat?: ResponseFormat;
+  /** Fail with `empty_response` instead of returning a blank final answer. */
+  errorOnEmptyResponse: boolean;
+}
+
+/** A policy with every default filled in. */
+export function defaultRunPolicy(): RunPolicy {
+  return {
+    limits: { ...DEFAULT_RUN_LIMITS },
+    retry: { ...DEFAULT_RETRY_POLICY },
+    fallback: [],
+    unknownTool: "return_tool_error",
+    invalidArgs: "return_tool_error",
+    errorOnEmptyResponse: false,
+  };
+}
+
+/** A partial policy merged over the defaults (limits and retry merged field by field). */
+export type RunPolicyInput = Partial<Omit<RunPolicy, "limits" | "retry">> & {
+  limits?: Partial<RunLimits>;
+  retry?: Partial<RetryPolicy>;
+};
+
+/** Merge a partial policy over `base`. */
+export function mergeRunPolicy(base: RunPolicy, input: RunPolicyInput): RunPolicy {
+  return {
+    ...base,
+    ...input,
+    limits: { ...base.limits, ...input.limits },
+    retry: { ...base.retry, ...input.retry },
+  } as RunPolicy;
+}

@@ -1,0 +1,7 @@
+export {
+  type ExecutionStatus,
+  type HarnessComponent,
+  type HarnessPhase,
+  type HarnessRunStatus,
+  RunStatusTracker,
+} from "./run-status.js";

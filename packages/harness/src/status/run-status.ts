@@ -1,0 +1,126 @@
+import { emptyUsageTotals, type ErrorSummary, recordUsage, type Usage, type UsageTotals } from "@tinyagents/inference";
+import { addCost, type CostTotals, emptyCost } from "../cost/cost.js";
+
+/** Lifecycle of a run. */
+export type ExecutionStatus = "pending" | "running" | "interrupted" | "completed" | "failed" | "cancelled";
+
+/** What the run is doing right now. */
+export type HarnessPhase = "idle" | "building_request" | "model" | "tools" | "middleware" | "persisting" | "done";
+
+/** What kind of harness execution a status record describes. */
+export type HarnessComponent = "agent" | "model_call";
+
+/**
+ * A compact, JSON-safe answer to "what is this run doing now?". Operational only: it never
+ * holds prompts, tool outputs or raw provider payloads.
+ */
+export interface HarnessRunStatus {
+  runId: string;
+  parentRunId?: string;
+  rootRunId: string;
+  threadId?: string;
+  component: HarnessComponent;
+  status: ExecutionStatus;
+  phase: HarnessPhase;
+  modelCalls: number;
+  toolCalls: number;
+  activeModelCall?: string;
+  activeToolCalls: string[];
+  lastEventId?: string;
+  usage: UsageTotals;
+  cost: CostTotals;
+  startedAt: number;
+  updatedAt: number;
+  endedAt?: number;
+  error?: ErrorSummary;
+}
+
+/** Keeps a HarnessRunStatus current as the loop moves. Cheap: field writes only. */
+export class RunStatusTracker {
+  private readonly record: HarnessRunStatus;
+  private readonly now: () => number;
+  private readonly lastEventId: () => string | undefined;
+
+  constructor(
+    init: { runId: string; rootRunId: string; parentRunId?: string; threadId?: string; component: HarnessComponent },
+    now: () => number,
+    lastEventId: () => string | undefined,
+  ) {
+    this.now = now;
+    this.lastEventId = lastEventId;
+    const t = now();
+    this.record = {
+      ...init,
+      status: "pending",
+      phase: "idle",
+      modelCalls: 0,
+      toolCalls: 0,
+      activeToolCalls: [],
+      usage: emptyUsageTotals(),
+      cost: emptyCost(),
+      startedAt: t,
+      updatedAt: t,
+    };
+  }
+
+  /** A deep copy of the current record (safe to keep, serialize or compare). */
+  snapshot(): HarnessRunStatus {
+    const copy = structuredClone(this.record);
+    const last = this.lastEventId();
+    if (last !== undefined) copy.lastEventId = last;
+    return copy;
+  }
+
+  start(): void {
+    this.record.status = "running";
+    this.touch();
+  }
+
+  phase(phase: HarnessPhase): void {
+    this.record.phase = phase;
+    this.touch();
+  }
+
+  modelStarted(callId: string): void {
+    this.record.modelCalls++;
+    this.record.activeModelCall = callId;
+    this.record.phase = "model";
+    this.touch();
+  }
+
+  modelEnded(): void {
+    delete this.record.activeModelCall;
+    this.touch();
+  }
+
+  recordUsage(usage: Usage, cost: CostTotals | undefined): void {
+    this.record.usage = recordUsage(this.record.usage, usage);
+    if (cost !== undefined) this.record.cost = addCost(this.record.cost, cost);
+  }
+
+  toolStarted(callId: string): void {
+    this.record.toolCalls++;
+    this.record.activeToolCalls.push(callId);
+    this.touch();
+  }
+
+  toolEnded(callId: string): void {
+    const i = this.record.activeToolCalls.indexOf(callId);
+    if (i >= 0) this.record.activeToolCalls.splice(i, 1);
+    this.touch();
+  }
+
+  finish(status: Exclude<ExecutionStatus, "pending" | "running">, error?: ErrorSummary): void {
+    this.record.status = status;
+    this.record.phase = "done";
+    this.record.activeToolCalls = [];
+    delete this.record.activeModelCall;
+    if (error !== undefined) this.record.error = error;
+    this.record.endedAt = this.now();
+    this.touch();
+  }
+
+  private touch(): void {
+    this.record.updatedAt = this.now();
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * @tinyagents/harness/testkit — deterministic building blocks for testing agents: scripted and
+ * streaming models, a slow model, fake tools, a virtual clock, predictable ids, an event
+ * recorder and trajectory assertions.
+ */
+export {
+  DEFAULT_CLOCK_START,
+  DeterministicClock,
+  type DeterministicClockOptions,
+} from "./deterministic-clock.js";
+export { DeterministicIds } from "./deterministic-ids.js";
+export { EventRecorder } from "./event-recorder.js";
+export { FakeTool, type FakeToolCall, type FakeToolHandler, type FakeToolOptions } from "./fake-tool.js";
+export {
+  ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedToolCall,
+  type ScriptedToolCalls,
+  type ScriptReply,
+  type ScriptStep,
+} from "./scripted-model.js";
+export { SlowModel, type SlowModelOptions } from "./slow-model.js";
+export { StreamingMock, type StreamingMockOptions } from "./streaming-mock.js";
+export {
+  type ArgsMatcher,
+  type ObservedToolCall,
+  Trajectory,
+  TrajectoryAssertionError,
+} from "./trajectory.js";

@@ -1,0 +1,223 @@
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
+import { isJsonObject, type JsonObject, TinyAgentsError, validationError } from "@tinyagents/inference";
+import { assertObjectSchema, validateAgainstSchema } from "./json-schema-validator.js";
+import { formatStandardIssues } from "./standard-issues.js";
+import type {
+  ArgsValidation,
+  Tool,
+  ToolErrorPolicy,
+  ToolExecutionContext,
+  ToolOutput,
+  ToolTimeout,
+} from "./tool.js";
+import { assertToolName } from "./tool-name.js";
+
+/** The fields every `tool({...})` definition shares, whatever its schema kind. */
+export interface ToolDefinitionBase {
+  /** ASCII snake_case, 1..64 characters (checked here and at registration). */
+  name: string;
+  /** What the tool does and when to use it; the model reads this. */
+  description: string;
+  timeout?: ToolTimeout;
+  errorPolicy?: ToolErrorPolicy;
+  /** Ask providers to enforce the schema strictly. */
+  strict?: boolean;
+}
+
+/** A tool defined from a Standard Schema (zod 4, valibot, arktype, ...). */
+export interface StandardSchemaToolDefinition<Schema extends StandardSchemaV1, State = unknown, Ctx = unknown>
+  extends ToolDefinitionBase {
+  inputSchema: Schema;
+  /**
+   * The JSON Schema to show the model. Required when the library does not implement Standard
+   * JSON Schema (`~standard.jsonSchema`); when given, it wins over the derived one.
+   */
+  jsonSchema?: JsonObject;
+  /** Runs with the schema's validated OUTPUT (defaults applied, transforms run). */
+  execute(
+    args: StandardSchemaV1.InferOutput<Schema>,
+    ctx: ToolExecutionContext<State, Ctx>,
+  ): ToolOutput | Promise<ToolOutput>;
+}
+
+/** A tool defined from a raw JSON Schema object (`type: "object"`). */
+export interface JsonSchemaToolDefinition<State = unknown, Ctx = unknown> extends ToolDefinitionBase {
+  inputSchema: JsonObject;
+  /** Runs with arguments that passed {@link validateAgainstSchema}. */
+  execute(args: JsonObject, ctx: ToolExecutionContext<State, Ctx>): ToolOutput | Promise<ToolOutput>;
+}
+
+/** JSON Schema target requested from Standard JSON Schema libraries. */
+const JSON_SCHEMA_TARGET = "draft-2020-12";
+
+/**
+ * Build a {@link Tool} from a Standard Schema or a raw JSON Schema (told apart by the
+ * `~standard` key).
+ *
+ * Contract:
+ * - `name` is checked with `assertToolName`, `timeout` and `description` are checked, and the
+ *   JSON Schema (`parameters`) is computed ONCE here: for a Standard Schema from the explicit
+ *   `jsonSchema` option, else from `~standard.jsonSchema.input({ target: "draft-2020-12" })`;
+ *   for a raw schema it is the schema itself. `$schema` is stripped and the result is a plain
+ *   JSON deep copy whose top level must describe an object.
+ * - `validate` uses `~standard.validate` (sync or async; issues become `"$.path: message"`
+ *   strings, and a throwing validator becomes an issue) or, for raw schemas, the built-in
+ *   validator. `execute` only receives validated values.
+ * Throws a `validation` error that says what to fix when any of this does not hold.
+ */
+export function tool<Schema extends StandardSchemaV1, State = unknown, Ctx = unknown>(
+  definition: StandardSchemaToolDefinition<Schema, State, Ctx>,
+): Tool<State, Ctx, StandardSchemaV1.InferOutput<Schema>>;
+export function tool<State = unknown, Ctx = unknown>(
+  definition: JsonSchemaToolDefinition<State, Ctx>,
+): Tool<State, Ctx, JsonObject>;
+export function tool<State, Ctx>(
+  definition:
+    | StandardSchemaToolDefinition<StandardSchemaV1, State, Ctx>
+    | JsonSchemaToolDefinition<State, Ctx>,
+): Tool<State, Ctx, unknown> {
+  const { name, description, execute } = definition;
+  assertToolName(name);
+  if (typeof description !== "string") {
+    throw validationError(
+      `tool "${name}": \`description\` must be a string telling the model what the tool does`,
+      {
+        field: "description",
+        tool: name,
+      },
+    );
+  }
+  if (typeof execute !== "function") {
+    throw validationError(`tool "${name}": \`execute\` must be a function (args, ctx) => output`, {
+      field: "execute",
+      tool: name,
+    });
+  }
+  if (definition.timeout !== undefined) assertToolTimeout(definition.timeout, name);
+
+  const schema: unknown = definition.inputSchema;
+  const standard = isStandardSchema(schema) ? schema : undefined;
+  const explicit = "jsonSchema" in definition ? definition.jsonSchema : undefined;
+  const parameters = toPlainSchema(
+    standard === undefined ? schema : (explicit ?? deriveJsonSchema(standard, name)),
+    name,
+  );
+
+  const built: Tool<State, Ctx, unknown> = {
+    name,
+    description,
+    parameters,
+    validate:
+      standard === undefined
+        ? (args) => validateRaw(parameters, args)
+        : (args) => validateStandard(standard, args),
+    execute: execute as Tool<State, Ctx, unknown>["execute"],
+  };
+  if (definition.strict !== undefined) Object.assign(built, { strict: definition.strict });
+  if (definition.timeout !== undefined) Object.assign(built, { timeout: definition.timeout });
+  if (definition.errorPolicy !== undefined) Object.assign(built, { errorPolicy: definition.errorPolicy });
+  return built;
+}
+
+/** True when `value` implements Standard Schema v1 (has a `~standard` object with `validate`). */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  if (
+    (typeof value !== "object" && typeof value !== "function") ||
+    value === null ||
+    !("~standard" in value)
+  ) {
+    return false;
+  }
+  const props: unknown = value["~standard"];
+  return (
+    typeof props === "object" && props !== null && "validate" in props && typeof props.validate === "function"
+  );
+}
+
+/**
+ * Throw a `validation` error unless `timeout` is `"inherit"`, `"unbounded"` or `{ ms }` with a
+ * finite, non-negative `ms`.
+ */
+export function assertToolTimeout(timeout: unknown, toolName: string): asserts timeout is ToolTimeout {
+  if (timeout === "inherit" || timeout === "unbounded") return;
+  if (
+    isJsonObject(timeout) &&
+    typeof timeout.ms === "number" &&
+    Number.isFinite(timeout.ms) &&
+    timeout.ms >= 0
+  )
+    return;
+  throw validationError(
+    `tool "${toolName}": invalid timeout ${JSON.stringify(timeout) ?? String(timeout)}; ` +
+      `use "inherit", "unbounded" or { ms: <finite milliseconds >= 0> }`,
+    { field: "timeout", tool: toolName },
+  );
+}
+
+function deriveJsonSchema(schema: StandardSchemaV1, toolName: string): unknown {
+  const props: StandardSchemaV1.Props & Partial<StandardJSONSchemaV1.Props> = schema["~standard"];
+  const converter = props.jsonSchema;
+  if (converter === undefined || typeof converter.input !== "function") {
+    throw validationError(
+      `tool "${toolName}": cannot derive a JSON Schema from the ${props.vendor} schema because it does not ` +
+        `implement Standard JSON Schema (~standard.jsonSchema); pass \`jsonSchema\` explicitly ` +
+        `(or upgrade the library, e.g. zod >= 4.2)`,
+      { field: "inputSchema", tool: toolName, vendor: props.vendor },
+    );
+  }
+  try {
+    return converter.input({ target: JSON_SCHEMA_TARGET });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TinyAgentsError(
+      "validation",
+      `tool "${toolName}": the ${props.vendor} schema could not be converted to JSON Schema (${reason}); ` +
+        `use schema features that have a JSON Schema equivalent, or pass \`jsonSchema\` explicitly`,
+      { cause: error, details: { field: "inputSchema", tool: toolName, vendor: props.vendor } },
+    );
+  }
+}
+
+function toPlainSchema(schema: unknown, toolName: string): JsonObject {
+  let copy: unknown;
+  try {
+    copy = JSON.parse(JSON.stringify(schema) ?? "null");
+  } catch (error) {
+    throw validationError(
+      `tool "${toolName}": the input schema is not JSON data (${(error as Error).message}); ` +
+        `pass a plain JSON Schema object`,
+      { field: "inputSchema", tool: toolName },
+    );
+  }
+  assertObjectSchema(copy, toolName);
+  delete copy.$schema;
+  return copy;
+}
+
+function validateRaw(parameters: JsonObject, args: JsonObject): ArgsValidation<JsonObject> {
+  const issues = validateAgainstSchema(parameters, args);
+  return issues.length === 0 ? { ok: true, value: args } : { ok: false, issues };
+}
+
+function validateStandard(
+  schema: StandardSchemaV1,
+  args: JsonObject,
+): ArgsValidation<unknown> | Promise<ArgsValidation<unknown>> {
+  let result: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>;
+  try {
+    result = schema["~standard"].validate(args);
+  } catch (error) {
+    return threw(error);
+  }
+  return result instanceof Promise ? result.then(fromResult, threw) : fromResult(result);
+}
+
+function fromResult(result: StandardSchemaV1.Result<unknown>): ArgsValidation<unknown> {
+  if (result.issues === undefined) return { ok: true, value: result.value };
+  return { ok: false, issues: formatStandardIssues(result.issues) };
+}
+
+function threw(error: unknown): ArgsValidation<unknown> {
+  const message = error instanceof Error ? error.message : String(error);
+  return { ok: false, issues: [`$: the schema's validator threw: ${message}`] };
+}

@@ -1,0 +1,35 @@
+export {
+  assertToolTimeout,
+  isStandardSchema,
+  type JsonSchemaToolDefinition,
+  type StandardSchemaToolDefinition,
+  type ToolDefinitionBase,
+  tool,
+} from "./define-tool.js";
+export { extractJsonObject } from "./extract-json.js";
+export { jsonEqual } from "./json-equal.js";
+export { resolveSchemaRef } from "./json-schema-ref.js";
+export { assertObjectSchema, type JsonSchema, validateAgainstSchema } from "./json-schema-validator.js";
+export { type NormalizedArguments, normalizeToolArguments } from "./normalize-arguments.js";
+export { formatIssuePath, formatStandardIssues } from "./standard-issues.js";
+export { ToolTimeoutSettings } from "./timeout-settings.js";
+export type {
+  AnyTool,
+  ArgsValidation,
+  Tool,
+  ToolErrorPolicy,
+  ToolExecutionContext,
+  ToolOutput,
+  ToolResult,
+  ToolReturn,
+  ToolTimeout,
+} from "./tool.js";
+export { assertToolName, isValidToolName, MAX_TOOL_NAME_LENGTH, suggestToolName } from "./tool-name.js";
+export { ToolRegistry } from "./tool-registry.js";
+export {
+  errorToolResult,
+  isToolReturn,
+  resultSizeBytes,
+  toolResultMessage,
+  toToolResult,
+} from "./tool-result.js";

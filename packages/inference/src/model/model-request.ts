@@ -1,0 +1,107 @@
+import type { JsonObject, JsonValue } from "../json/json-value.js";
+import type { Message } from "../message/message.js";
+import type { ToolChoice } from "../tool/tool-choice.js";
+import type { ToolSchema } from "../tool/tool-schema.js";
+import type { CapabilitySet } from "./model-profile.js";
+
+/** What shape the model's final answer must have. */
+export type ResponseFormat =
+  | { type: "text" }
+  | { type: "json_object" }
+  | {
+      type: "json_schema";
+      name: string;
+      schema: JsonObject;
+      description?: string;
+      /** Ask the provider to enforce the schema strictly (default true). */
+      strict?: boolean;
+    };
+
+/** A soft preference for a registered model; higher priority wins. */
+export interface ModelHint {
+  model: string;
+  priority: number;
+  reason?: string;
+}
+
+/** Per-call retry overrides (the harness's RetryPolicy supplies the defaults). */
+export interface RequestRetryPolicy {
+  maxRetries?: number;
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+/** Local response cache policy for this call (distinct from the provider's prompt cache). */
+export interface ResponseCachePolicy {
+  enabled: boolean;
+  ttlMs?: number;
+}
+
+/** Provider prompt-cache (KV-cache) hints. */
+export interface PromptCachePolicy {
+  /** Mark cache breakpoints / send cache keys where the provider supports it. */
+  enabled: boolean;
+  /** Stable routing key for providers that accept one (OpenAI `prompt_cache_key`). */
+  key?: string;
+  /** Provider retention hint. */
+  retention?: "short" | "long";
+}
+
+/** Role of a prompt segment in the cache layout. */
+export type CacheSegmentRole = "system" | "tools" | "instructions" | "history" | "volatile";
+
+/**
+ * One named, ordered slice of the request's messages. Segments tile `messages` in order:
+ * the first `messageCount` messages belong to the first segment, and so on. Cacheable segments
+ * must come before volatile ones so the provider's prefix cache can reuse them.
+ */
+export interface CacheSegment {
+  id: string;
+  role: CacheSegmentRole;
+  cacheable: boolean;
+  messageCount: number;
+}
+
+/** Reasoning ("thinking") settings for models that support them. */
+export interface ReasoningSettings {
+  effort?: "minimal" | "low" | "medium" | "high";
+  budgetTokens?: number;
+  summary?: "auto" | "concise" | "detailed";
+}
+
+/**
+ * Everything a provider-neutral model call can say. Plain JSON data.
+ *
+ * Only `messages` is required. Adapters map each field to their wire format and ignore what
+ * the provider cannot express; `providerOptions` is merged into the wire body last, except that
+ * explicit request fields win over it.
+ */
+export interface ModelRequest {
+  messages: Message[];
+  tools?: ToolSchema[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  responseFormat?: ResponseFormat;
+  /** Registry name overriding model resolution for this call. */
+  model?: string;
+  modelHints?: ModelHint[];
+  /** Reuse the model that served the previous call of this run/state, when still registered. */
+  reusePreviousModel?: boolean;
+  requiredCapabilities?: CapabilitySet;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  stop?: string[];
+  seed?: number;
+  timeoutMs?: number;
+  retry?: RequestRetryPolicy;
+  responseCache?: ResponseCachePolicy;
+  promptCache?: PromptCachePolicy;
+  cacheSegments?: CacheSegment[];
+  /** Hash of the canonical serialization of the cacheable prefix (messages and tool schemas). */
+  promptFingerprint?: string;
+  tags?: string[];
+  metadata?: JsonObject;
+  providerOptions?: { [key: string]: JsonValue };
+  reasoning?: ReasoningSettings;
+}

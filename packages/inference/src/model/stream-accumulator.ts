@@ -1,0 +1,206 @@
+import { classifyProviderFailure } from "../errors/classify.js";
+import { isRetryableKind, ProviderError, type ProviderFailureKind } from "../errors/provider-error.js";
+import type { JsonObject, JsonValue } from "../json/json-value.js";
+import type { ContentBlock, RedactedReasoningBlock } from "../message/content-block.js";
+import type { AssistantMessage } from "../message/message.js";
+import type { InvalidToolArguments, ToolCall } from "../tool/tool-call.js";
+import type { Usage } from "../usage/usage.js";
+import type { FinishReason, ModelResponse } from "./model-response.js";
+import type { ModelStreamItem, StreamErrorItem } from "./stream-item.js";
+
+/** Who produced the stream, for the `ProviderError` thrown on an `error` item. */
+export interface StreamAccumulatorOptions {
+  /** Provider name (default `"unknown"`). */
+  provider?: string;
+  /** Model id; a `start` item's `model` overrides it. */
+  model?: string;
+}
+
+interface ReasoningParts {
+  type: "reasoning";
+  parts: string[];
+  signature?: string;
+}
+
+interface CallParts {
+  id: string;
+  name: string;
+  args: string[];
+}
+
+/**
+ * Rebuilds a {@link ModelResponse} from {@link ModelStreamItem}s in O(total fragments): text
+ * pieces are collected in arrays and joined once in {@link finish}.
+ *
+ * Rules:
+ * - content is reasoning and redacted-reasoning blocks first (in arrival order), then ONE text
+ *   block holding every `text_delta` joined (present when at least one text delta arrived, even
+ *   an empty one; adapters should not emit empty deltas);
+ * - `reasoning_delta`s append to the current reasoning block; a new block starts when there is
+ *   none, when a redacted block arrived since, or when the current block already has a signature
+ *   (providers send the signature last). A delta's `signature` is stored on its block;
+ * - tool call fragments are keyed by `index`: the first non-empty `id` and `name` win, argument
+ *   fragments concatenate and are parsed by {@link parseToolArguments}; a call without an id gets
+ *   `call_${index}`, one without a name gets `""`; calls are ordered by index;
+ * - the last `usage` item wins (`response.usage`; `message.usage` is left unset);
+ * - `finishReason` comes from the `finish` item (whose `raw` becomes `response.raw`), else
+ *   `"tool_calls"` when there are calls, else `"stop"`; `start.id` becomes `message.id`;
+ * - an `error` item makes {@link push} throw a {@link ProviderError} (kind classified from its
+ *   status/code/message, adjusted to agree with the item's `retryable` flag).
+ */
+export class StreamAccumulator {
+  private readonly provider: string;
+  private model: string | undefined;
+  private id: string | undefined;
+  private readonly reasoning: Array<ReasoningParts | RedactedReasoningBlock> = [];
+  private openReasoning: ReasoningParts | undefined;
+  private textParts: string[] | undefined;
+  private readonly calls = new Map<number, CallParts>();
+  private usage: Usage | undefined;
+  private finishReason: FinishReason | undefined;
+  private raw: JsonValue | undefined;
+
+  constructor(options: StreamAccumulatorOptions = {}) {
+    this.provider = options.provider ?? "unknown";
+    this.model = options.model;
+  }
+
+  /** Fold one item in. Throws a `ProviderError` for an `error` item. */
+  push(item: ModelStreamItem): void {
+    switch (item.type) {
+      case "text_delta":
+        if (this.textParts === undefined) this.textParts = [item.text];
+        else this.textParts.push(item.text);
+        return;
+      case "reasoning_delta": {
+        let block = this.openReasoning;
+        if (block === undefined || block.signature !== undefined) {
+          block = { type: "reasoning", parts: [] };
+          this.reasoning.push(block);
+          this.openReasoning = block;
+        }
+        block.parts.push(item.text);
+        if (item.signature !== undefined) block.signature = item.signature;
+        return;
+      }
+      case "redacted_reasoning":
+        this.reasoning.push({ type: "redacted_reasoning", data: item.data });
+        this.openReasoning = undefined;
+        return;
+      case "tool_call_delta": {
+        let call = this.calls.get(item.index);
+        if (call === undefined) {
+          call = { id: "", name: "", args: [] };
+          this.calls.set(item.index, call);
+        }
+        if (call.id === "" && item.id !== undefined) call.id = item.id;
+        if (call.name === "" && item.name !== undefined) call.name = item.name;
+        if (item.argumentsDelta !== undefined) call.args.push(item.argumentsDelta);
+        return;
+      }
+      case "usage":
+        this.usage = item.usage;
+        return;
+      case "finish":
+        this.finishReason = item.finishReason;
+        this.raw = item.raw;
+        return;
+      case "start":
+        if (item.id !== undefined) this.id = item.id;
+        if (item.model !== undefined) this.model = item.model;
+        return;
+      case "error":
+        throw streamError(item, this.provider, this.model);
+    }
+  }
+
+  /** The response built from everything pushed so far. Can be called more than once. */
+  finish(): ModelResponse {
+    const content: ContentBlock[] = [];
+    for (const block of this.reasoning) {
+      if (block.type === "redacted_reasoning") {
+        content.push(block);
+        continue;
+      }
+      const built: ContentBlock = { type: "reasoning", text: block.parts.join("") };
+      if (block.signature !== undefined) built.signature = block.signature;
+      content.push(built);
+    }
+    if (this.textParts !== undefined) content.push({ type: "text", text: this.textParts.join("") });
+    const toolCalls: ToolCall[] = [];
+    const indexes = [...this.calls.keys()].sort((a, b) => a - b);
+    for (const index of indexes) {
+      const parts = this.calls.get(index)!;
+      const parsed = parseToolArguments(parts.args.join(""));
+      const call: ToolCall = {
+        id: parts.id === "" ? `call_${index}` : parts.id,
+        name: parts.name,
+        arguments: parsed.arguments,
+      };
+      if (parsed.invalid !== undefined) call.invalid = parsed.invalid;
+      toolCalls.push(call);
+    }
+    const message: AssistantMessage = { role: "assistant", content, toolCalls };
+    if (this.id !== undefined) message.id = this.id;
+    const response: ModelResponse = {
+      message,
+      finishReason: this.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
+    };
+    if (this.usage !== undefined) response.usage = this.usage;
+    if (this.raw !== undefined) response.raw = this.raw;
+    return response;
+  }
+}
+
+/** The parsed arguments of a tool call, with `invalid` set when the text was unusable. */
+export interface ParsedToolArguments {
+  arguments: JsonObject;
+  invalid?: InvalidToolArguments;
+}
+
+/**
+ * Parse a tool call's argument text. Empty (or whitespace-only) text means no arguments (`{}`).
+ * Text that is not JSON, or JSON that is not an object (an array, a number, ...), gives
+ * `arguments: {}` and `invalid: { raw, error }` so the loop can answer with an error result.
+ */
+export function parseToolArguments(raw: string): ParsedToolArguments {
+  if (raw.trim() === "") return { arguments: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return { arguments: {}, invalid: { raw, error: error instanceof Error ? error.message : String(error) } };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    const got = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+    return { arguments: {}, invalid: { raw, error: `tool arguments must be a JSON object, got ${got}` } };
+  }
+  return { arguments: value as JsonObject };
+}
+
+/** Accumulate a whole stream into a response. Throws like {@link StreamAccumulator.push}. */
+export async function collectStream(
+  items: AsyncIterable<ModelStreamItem> | Iterable<ModelStreamItem>,
+  options: StreamAccumulatorOptions = {},
+): Promise<ModelResponse> {
+  const accumulator = new StreamAccumulator(options);
+  for await (const item of items) accumulator.push(item);
+  return accumulator.finish();
+}
+
+function streamError(item: StreamErrorItem, provider: string, model: string | undefined): ProviderError {
+  let kind: ProviderFailureKind = classifyProviderFailure({
+    status: item.status,
+    code: item.providerCode,
+    message: item.message,
+  });
+  if (isRetryableKind(kind) !== item.retryable) kind = item.retryable ? "retryable" : "non_retryable";
+  return new ProviderError({
+    provider,
+    message: item.message,
+    kind,
+    ...(model === undefined ? {} : { model }),
+    ...(item.status === undefined ? {} : { status: item.status }),
+    ...(item.providerCode === undefined ? {} : { providerCode: item.providerCode }),
+  });
+}

@@ -1,0 +1,1 @@
+export { MockModel, type MockModelOptions, type ScriptedMockOptions } from "./mock-model.js";

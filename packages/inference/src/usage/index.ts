@@ -1,0 +1,10 @@
+export {
+  addUsage,
+  emptyUsage,
+  emptyUsageTotals,
+  recordUsage,
+  type Usage,
+  type UsageTotals,
+  uncachedInputTokens,
+  usage,
+} from "./usage.js";
