@@ -7,13 +7,20 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@tinyagents\/inference$/, replacement: src("./packages/inference/src/index.ts") },
-      { find: /^@tinyagents\/harness\/testkit$/, replacement: src("./packages/harness/src/testkit/index.ts") },
+      {
+        find: /^@tinyagents\/harness\/testkit$/,
+        replacement: src("./packages/harness/src/testkit/index.ts"),
+      },
       { find: /^@tinyagents\/harness$/, replacement: src("./packages/harness/src/index.ts") },
     ],
   },
   test: {
     include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "examples/**/*.test.ts"],
-    typecheck: { enabled: true, include: ["packages/*/src/**/*.test-d.ts", "packages/*/test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+    typecheck: {
+      enabled: true,
+      include: ["packages/*/src/**/*.test-d.ts", "packages/*/test/**/*.test-d.ts"],
+      tsconfig: "./tsconfig.json",
+    },
     testTimeout: 20000,
   },
 });

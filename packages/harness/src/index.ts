@@ -3,26 +3,26 @@
  * around it. The testkit lives at `@tinyagents/harness/testkit`.
  */
 
-// The harness and its entry points
-export * from "./runtime/index.js";
 export * from "./agent-loop/index.js";
 // Run identity and per-run dependencies
 export * from "./context/index.js";
-export * from "./ids/index.js";
-// Tools
-export * from "./tool/index.js";
-// Middleware
-export * from "./middleware/index.js";
-// Models
-export * from "./model-registry/index.js";
-// Limits, retry, cost
-export * from "./limits/index.js";
-export * from "./retry/index.js";
 export * from "./cost/index.js";
 export * from "./errors/index.js";
 // Events and status
 export * from "./events/index.js";
-export * from "./status/index.js";
+export * from "./ids/index.js";
+// Limits, retry, cost
+export * from "./limits/index.js";
 // Memory and stores
 export * from "./memory/index.js";
+// Middleware
+export * from "./middleware/index.js";
+// Models
+export * from "./model-registry/index.js";
+export * from "./retry/index.js";
+// The harness and its entry points
+export * from "./runtime/index.js";
+export * from "./status/index.js";
 export * from "./store/index.js";
+// Tools
+export * from "./tool/index.js";

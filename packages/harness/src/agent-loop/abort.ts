@@ -1,4 +1,5 @@
 import { TinyAgentsError } from "@tinyagents/inference";
+import type { AbortHub } from "../context/abort-hub.js";
 import { cancelled } from "../errors/factories.js";
 
 /** The error a run sees when its signal aborts: the signal's reason if it is ours, else `cancelled`. */
@@ -12,25 +13,50 @@ export function throwIfAborted(signal: AbortSignal, where: string): void {
   if (signal.aborted) throw abortError(signal, where);
 }
 
+/** Options of {@link race}. */
+export interface RaceOptions {
+  hub: AbortHub;
+  /** Describes the moment, for the cancellation message. */
+  where: string;
+  /** Real-time budget; when it passes, `onTimeout()` is called and its error rejects the race. */
+  timeoutMs?: number;
+  onTimeout?: () => TinyAgentsError;
+}
+
 /**
- * Settle with `promise`, or reject as soon as `signal` aborts. The listener is removed when
- * either happens, so nothing outlives the race.
+ * Settle with `promise`, or reject as soon as the run aborts or the timeout passes. Cleans up
+ * its watcher and timer either way, so nothing outlives the race.
  */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal, where: string): Promise<T> {
-  if (signal.aborted) {
+export function race<T>(promise: Promise<T>, options: RaceOptions): Promise<T> {
+  const { hub, where } = options;
+  if (hub.signal.aborted) {
     promise.catch(() => {});
-    return Promise.reject(abortError(signal, where));
+    return Promise.reject(abortError(hub.signal, where));
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal, where));
-    signal.addEventListener("abort", onAbort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const unwatch = hub.watch(() => {
+      if (timer !== undefined) clearTimeout(timer);
+      reject(abortError(hub.signal, where));
+    });
+    if (options.timeoutMs !== undefined) {
+      timer = setTimeout(
+        () => {
+          unwatch();
+          reject(options.onTimeout?.() ?? new TinyAgentsError("timeout", `timed out ${where}`));
+        },
+        Math.max(0, options.timeoutMs),
+      );
+    }
     promise.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        unwatch();
+        if (timer !== undefined) clearTimeout(timer);
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        unwatch();
+        if (timer !== undefined) clearTimeout(timer);
         reject(error);
       },
     );
@@ -38,27 +64,38 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal, where: st
 }
 
 /**
- * A child AbortController that aborts when `parent` does, and optionally after `timeoutMs` of
- * real time with `onTimeout()` as the reason. Call `dispose()` when done: it clears the timer
- * and the parent listener.
+ * A signal for one call (model attempt or tool) that aborts with the run and, on timeout, with
+ * the timeout error. Created lazily: a call that never reads its signal never pays for an
+ * AbortController.
  */
-export function linkedController(
-  parent: AbortSignal,
-  timeoutMs?: number,
-  onTimeout?: () => unknown,
-): { signal: AbortSignal; controller: AbortController; dispose: () => void } {
-  const controller = new AbortController();
-  const onParentAbort = () => controller.abort(parent.reason);
-  if (parent.aborted) controller.abort(parent.reason);
-  else parent.addEventListener("abort", onParentAbort, { once: true });
-  const timer =
-    timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(onTimeout?.()), Math.max(0, timeoutMs));
-  return {
-    signal: controller.signal,
-    controller,
-    dispose: () => {
-      if (timer !== undefined) clearTimeout(timer);
-      parent.removeEventListener("abort", onParentAbort);
-    },
-  };
+export class CallSignal {
+  private controller: AbortController | undefined;
+  private unwatch: (() => void) | undefined;
+  private timeoutReason: TinyAgentsError | undefined;
+  private readonly hub: AbortHub;
+
+  constructor(hub: AbortHub) {
+    this.hub = hub;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      const controller = new AbortController();
+      this.controller = controller;
+      if (this.timeoutReason !== undefined) controller.abort(this.timeoutReason);
+      else this.unwatch = this.hub.watch(() => controller.abort(this.hub.signal.reason));
+    }
+    return this.controller.signal;
+  }
+
+  /** Abort this call only (its timeout passed). */
+  timeout(reason: TinyAgentsError): TinyAgentsError {
+    this.timeoutReason = reason;
+    this.controller?.abort(reason);
+    return reason;
+  }
+
+  dispose(): void {
+    this.unwatch?.();
+  }
 }

@@ -29,7 +29,12 @@ export function checkpoint<State, Ctx>(s: LoopSession<State, Ctx>): CheckpointOu
   }
   const late = ctx.limits.checkDeadline(ctx.clock.now());
   if (late !== undefined) {
-    ctx.emit({ type: "limit.reached", limit: "wall_clock", value: ctx.limits.limits.timeoutMs ?? 0, count: ctx.clock.now() - ctx.limits.startedAt });
+    ctx.emit({
+      type: "limit.reached",
+      limit: "wall_clock",
+      value: ctx.limits.limits.timeoutMs ?? 0,
+      count: ctx.clock.now() - ctx.limits.startedAt,
+    });
     throw late;
   }
   return "continue";

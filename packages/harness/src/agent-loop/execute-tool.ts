@@ -1,7 +1,7 @@
 import { type JsonValue, TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
 import type { AnyTool, ToolExecutionContext, ToolResult } from "../tool/tool.js";
 import { errorToolResult, resultSizeBytes, toToolResult } from "../tool/tool-result.js";
-import { abortError, linkedController, raceAbort } from "./abort.js";
+import { abortError, CallSignal, race } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
 
 /**
@@ -23,7 +23,8 @@ export async function executeToolCall<State, Ctx>(
   s.status.toolStarted(call.id);
   const inner = (wrapped: ToolCall) => runTool(s, wrapped, tool, wrapped === call ? args : wrapped.arguments);
   try {
-    const run = s.parts.middleware.with("wrapToolCall").length > 0 ? s.parts.middleware.wrapTool(s.hook, inner) : inner;
+    const run =
+      s.parts.middleware.with("wrapToolCall").length > 0 ? s.parts.middleware.wrapTool(s.hook, inner) : inner;
     return await run(call);
   } finally {
     s.status.toolEnded(call.id);
@@ -42,22 +43,25 @@ async function runTool<State, Ctx>(
     new TinyAgentsError("timeout", `tool "${tool.name}" timed out after ${timeoutMs} ms`, {
       details: { scope: "tool", tool: tool.name, value: timeoutMs ?? 0 },
     });
-  const link = linkedController(ctx.signal, timeoutMs, timeoutError);
+  const callSignal = new CallSignal(ctx.abortHub);
   const started = ctx.clock.now();
-  const progressHooks = s.parts.middleware.with("onToolDelta");
-  const execution: ToolExecutionContext<State, Ctx> = {
-    state: s.state,
-    run: ctx,
-    callId: call.id,
-    signal: link.signal,
-    progress: (message: string, data?: JsonValue) => {
-      const progress = { callId: call.id, toolName: tool.name, message, ...(data === undefined ? {} : { data }) };
-      ctx.emit({ type: "tool.progress", ...progress });
-      for (const m of progressHooks) m.onToolDelta?.(s.hook, progress);
-    },
-  };
+  const execution = new ToolExecution<State, Ctx>(s, call.id, tool.name, callSignal);
   try {
-    const output = await raceAbort(Promise.resolve().then(() => tool.execute(args, execution)), link.signal, "during a tool call");
+    // A synchronous tool needs no race: nothing can interrupt it anyway.
+    const returned = tool.execute(args, execution);
+    const output = isPromiseLike(returned)
+      ? await race(
+          Promise.resolve(returned),
+          timeoutMs === undefined
+            ? { hub: ctx.abortHub, where: "during a tool call" }
+            : {
+                hub: ctx.abortHub,
+                where: "during a tool call",
+                timeoutMs,
+                onTimeout: () => callSignal.timeout(timeoutError()),
+              },
+        )
+      : returned;
     const result = toToolResult(output, call.id, tool.name, ctx.clock.now() - started);
     ctx.emit({
       type: "tool.completed",
@@ -71,11 +75,22 @@ async function runTool<State, Ctx>(
   } catch (thrown) {
     const durationMs = ctx.clock.now() - started;
     if (ctx.signal.aborted) throw abortError(ctx.signal, "during a tool call");
-    const error = link.signal.aborted ? abortError(link.signal, "during a tool call") : toTinyAgentsError(thrown, "tool");
-    ctx.emit({ type: "tool.failed", callId: call.id, toolName: tool.name, durationMs, error: error.toJSON() });
+    const error = toTinyAgentsError(thrown, "tool");
+    ctx.emit({
+      type: "tool.failed",
+      callId: call.id,
+      toolName: tool.name,
+      durationMs,
+      error: error.toJSON(),
+    });
     const policy = tool.errorPolicy ?? "return_error";
     if (error.code === "timeout") {
-      return errorToolResult(call.id, tool.name, `Error: ${error.message}. Try a smaller request or another tool.`, durationMs);
+      return errorToolResult(
+        call.id,
+        tool.name,
+        `Error: ${error.message}. Try a smaller request or another tool.`,
+        durationMs,
+      );
     }
     if (policy === "fail") {
       throw TinyAgentsError.isInstance(thrown)
@@ -85,9 +100,52 @@ async function runTool<State, Ctx>(
             details: { tool: tool.name, callId: call.id },
           });
     }
-    const message = typeof policy === "object" ? policy.message : `Error: tool "${tool.name}" failed: ${error.message}`;
+    const message =
+      typeof policy === "object" ? policy.message : `Error: tool "${tool.name}" failed: ${error.message}`;
     return errorToolResult(call.id, tool.name, message, durationMs);
   } finally {
-    link.dispose();
+    callSignal.dispose();
+  }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
+}
+
+/**
+ * What a running tool sees. A class (not an object literal with a getter) keeps the hot path
+ * monomorphic; the per-call AbortController is only created if the tool reads `signal`.
+ */
+class ToolExecution<State, Ctx> implements ToolExecutionContext<State, Ctx> {
+  readonly state: State;
+  readonly run: LoopSession<State, Ctx>["ctx"];
+  readonly callId: string;
+  private readonly session: LoopSession<State, Ctx>;
+  private readonly toolName: string;
+  private readonly callSignal: CallSignal;
+
+  constructor(session: LoopSession<State, Ctx>, callId: string, toolName: string, callSignal: CallSignal) {
+    this.session = session;
+    this.state = session.state;
+    this.run = session.ctx;
+    this.callId = callId;
+    this.toolName = toolName;
+    this.callSignal = callSignal;
+  }
+
+  get signal(): AbortSignal {
+    return this.callSignal.signal;
+  }
+
+  progress(message: string, data?: JsonValue): void {
+    const progress = {
+      callId: this.callId,
+      toolName: this.toolName,
+      message,
+      ...(data === undefined ? {} : { data }),
+    };
+    this.run.emit({ type: "tool.progress", ...progress });
+    for (const m of this.session.parts.middleware.with("onToolDelta"))
+      m.onToolDelta?.(this.session.hook, progress);
   }
 }

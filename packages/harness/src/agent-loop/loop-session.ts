@@ -7,8 +7,8 @@ import type { MiddlewareStack } from "../middleware/middleware-stack.js";
 import type { ModelRegistry } from "../model-registry/model-registry.js";
 import type { RunPolicy } from "../runtime/run-policy.js";
 import type { RunStatusTracker } from "../status/run-status.js";
-import type { ToolRegistry } from "../tool/tool-registry.js";
 import type { ToolTimeoutSettings } from "../tool/timeout-settings.js";
+import type { ToolRegistry } from "../tool/tool-registry.js";
 import type { AgentRun } from "./agent-run.js";
 
 /** The harness pieces a run reads (never writes). */

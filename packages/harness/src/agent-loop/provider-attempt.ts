@@ -1,6 +1,8 @@
 import {
+  type Clock,
   isMessageDelta,
   type MessageDelta,
+  type ModelCallOptions,
   type ModelRequest,
   type ModelResponse,
   type ModelStreamItem,
@@ -11,7 +13,7 @@ import {
 } from "@tinyagents/inference";
 import { addCost, estimateCost } from "../cost/cost.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
-import { abortError, linkedController, raceAbort } from "./abort.js";
+import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
 
 /** Per-attempt facts the retry logic needs. */
@@ -37,23 +39,43 @@ export async function providerAttempt<State, Ctx>(
   const { ctx } = s;
   const model = registration.model;
   const timeoutMs = request.timeoutMs;
-  const link = linkedController(
-    ctx.signal,
-    timeoutMs,
-    () =>
-      new TinyAgentsError("timeout", `model call to "${registration.name}" timed out after ${timeoutMs} ms`, {
-        details: { scope: "model_call", limit: "model_call_timeout", value: timeoutMs ?? 0 },
-      }),
-  );
-  const options = { state: s.state, signal: link.signal, clock: ctx.clock };
+  const call = new CallSignal(ctx.abortHub);
+  const raceOptions: RaceOptions = {
+    hub: ctx.abortHub,
+    where: "during a model call",
+    ...(timeoutMs === undefined
+      ? {}
+      : {
+          timeoutMs,
+          onTimeout: () =>
+            call.timeout(
+              new TinyAgentsError(
+                "timeout",
+                `model call to "${registration.name}" timed out after ${timeoutMs} ms`,
+                {
+                  details: { scope: "model_call", limit: "model_call_timeout", value: timeoutMs },
+                },
+              ),
+            ),
+        }),
+  };
+  const options = new AttemptOptions(s.state, ctx.clock, call);
   try {
     const response = s.streaming
-      ? await streamOnce(s, model.stream?.bind(model), () => model.invoke(request, options), request, options, info, link.signal)
-      : await raceAbort(model.invoke(request, options), link.signal, "during a model call");
+      ? await streamOnce(
+          s,
+          model.stream?.bind(model),
+          () => model.invoke(request, options),
+          request,
+          options,
+          info,
+          raceOptions,
+        )
+      : await race(model.invoke(request, options), raceOptions);
     foldUsage(s, registration, info.callId, response);
     return response;
   } finally {
-    link.dispose();
+    call.dispose();
   }
 }
 
@@ -64,15 +86,17 @@ async function streamOnce<State, Ctx>(
   request: ModelRequest,
   options: object,
   info: AttemptInfo,
-  signal: AbortSignal,
+  raceOptions: RaceOptions,
 ): Promise<ModelResponse> {
-  const source = stream ? stream(request, options) : streamFromResponse(await raceAbort(invoke(), signal, "during a model call"));
+  const source = stream ? stream(request, options) : streamFromResponse(await race(invoke(), raceOptions));
   const iterator = source[Symbol.asyncIterator]();
   const accumulator = new StreamAccumulator();
   const deltaHooks = s.parts.middleware.with("onModelDelta");
+  const streamRace: RaceOptions = { hub: raceOptions.hub, where: "while streaming a model response" };
   try {
     for (;;) {
-      const next = await raceAbort(iterator.next(), signal, "while streaming a model response");
+      // The timeout bounds the whole call, not each item: race items against abort only.
+      const next = await race(iterator.next(), streamRace);
       if (next.done) break;
       const item = next.value;
       if (!isMessageDelta(item)) {
@@ -97,7 +121,7 @@ async function streamOnce<State, Ctx>(
   } catch (error) {
     // Stop the provider stream (closes the HTTP body) before surfacing the failure.
     void iterator.return?.()?.catch?.(() => {});
-    if (signal.aborted) throw abortError(signal, "while streaming a model response");
+    if (s.ctx.signal.aborted) throw abortError(s.ctx.signal, "while streaming a model response");
     throw error;
   }
   return accumulator.finish();
@@ -120,4 +144,21 @@ function foldUsage<State, Ctx>(
     s.ctx.emit({ type: "cost.recorded", callId, model: registration.name, cost });
   }
   s.status.recordUsage(usage, cost);
+}
+
+/** Model call options; the per-call AbortController is only created if the model reads `signal`. */
+class AttemptOptions<State> implements ModelCallOptions<State> {
+  readonly state: State;
+  readonly clock: Clock;
+  private readonly call: CallSignal;
+
+  constructor(state: State, clock: Clock, call: CallSignal) {
+    this.state = state;
+    this.clock = clock;
+    this.call = call;
+  }
+
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
 }

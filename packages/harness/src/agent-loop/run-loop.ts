@@ -1,6 +1,6 @@
-import { type Message, TinyAgentsError, toTinyAgentsError, type ToolCall } from "@tinyagents/inference";
-import type { HarnessRunStatus } from "../status/run-status.js";
+import { type Message, TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
 import { loadHistory } from "../memory/short-term-memory.js";
+import type { HarnessRunStatus } from "../status/run-status.js";
 import type { AgentRun } from "./agent-run.js";
 import { buildRequest } from "./build-request.js";
 import { checkpoint } from "./checkpoint.js";
@@ -21,11 +21,18 @@ export interface RunOutcome {
  * function; streaming differs only in how model calls are made and events consumed.
  * It never throws: failures come back in `outcome.error` with the partial run.
  */
-export async function executeRun<State, Ctx>(s: LoopSession<State, Ctx>, input: Message[]): Promise<RunOutcome> {
+export async function executeRun<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  input: Message[],
+): Promise<RunOutcome> {
   const { ctx, parts, run } = s;
   try {
     s.status.start();
-    ctx.emit({ type: "run.started", input: input.length, ...(ctx.threadId === undefined ? {} : { threadId: ctx.threadId }) });
+    ctx.emit({
+      type: "run.started",
+      input: input.length,
+      ...(ctx.threadId === undefined ? {} : { threadId: ctx.threadId }),
+    });
     await loadMemory(s);
     run.inputStart = s.transcript.length;
     for (const message of input) s.transcript.push(message);
@@ -115,7 +122,11 @@ function finishAnswer<State, Ctx>(s: LoopSession<State, Ctx>): void {
 }
 
 /** Tool call ids must be unique within a run; re-key duplicates (some providers reuse `call_0`). */
-function uniqueToolCallIds<State, Ctx>(s: LoopSession<State, Ctx>, calls: ToolCall[], callId: string): ToolCall[] {
+function uniqueToolCallIds<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  calls: ToolCall[],
+  callId: string,
+): ToolCall[] {
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i] as ToolCall;
     if (s.usedToolCallIds.has(call.id)) calls[i] = { ...call, id: `${callId}-tool-${i}` };
@@ -142,10 +153,14 @@ async function saveMemory<State, Ctx>(s: LoopSession<State, Ctx>, run: AgentRun)
   try {
     await memory.history.append(threadId, added);
   } catch (error) {
-    throw new TinyAgentsError("storage", `saving thread "${threadId}" failed; existing history is untouched`, {
-      cause: error,
-      details: { threadId },
-    });
+    throw new TinyAgentsError(
+      "storage",
+      `saving thread "${threadId}" failed; existing history is untouched`,
+      {
+        cause: error,
+        details: { threadId },
+      },
+    );
   }
   s.ctx.emit({ type: "memory.saved", threadId, messages: added.length });
 }

@@ -1,4 +1,11 @@
-import { isJsonObject, type JsonValue, type ModelResponse, type ResponseFormat, text, TinyAgentsError } from "@tinyagents/inference";
+import {
+  isJsonObject,
+  type JsonValue,
+  type ModelResponse,
+  type ResponseFormat,
+  TinyAgentsError,
+  text,
+} from "@tinyagents/inference";
 import { validateAgainstSchema } from "../tool/json-schema-validator.js";
 
 /**
@@ -6,7 +13,10 @@ import { validateAgainstSchema } from "../tool/json-schema-validator.js";
  * `undefined` for plain text formats. Tolerates a markdown code fence around the JSON.
  * Throws `structured_output` naming what did not match.
  */
-export function extractStructured(format: ResponseFormat | undefined, response: ModelResponse): JsonValue | undefined {
+export function extractStructured(
+  format: ResponseFormat | undefined,
+  response: ModelResponse,
+): JsonValue | undefined {
   if (format === undefined || format.type === "text") return undefined;
   const raw = text(response.message).trim();
   const unfenced = raw.replace(/^```(?:json)?\s*/i, "").replace(/\s*```$/, "");

@@ -33,7 +33,8 @@ export async function admitToolCall<State, Ctx>(
     const policy = parts.policy.unknownTool;
     const available = parts.tools.names().join(", ") || "(none)";
     const rewriteTarget = typeof policy === "object" ? parts.tools.get(policy.rewrite) : undefined;
-    const recovery: ToolRecovery = policy === "fail" ? "fail" : rewriteTarget ? "rewrite" : "return_tool_error";
+    const recovery: ToolRecovery =
+      policy === "fail" ? "fail" : rewriteTarget ? "rewrite" : "return_tool_error";
     ctx.emit({
       type: "tool.unknown",
       callId: call.id,
@@ -42,12 +43,20 @@ export async function admitToolCall<State, Ctx>(
       ...(rewriteTarget ? { rewrittenTo: rewriteTarget.name } : {}),
     });
     if (policy === "fail") {
-      throw new TinyAgentsError("tool_not_found", `the model called unknown tool "${call.name}"; registered tools: ${available}`, {
-        details: { tool: call.name, callId: call.id },
-      });
+      throw new TinyAgentsError(
+        "tool_not_found",
+        `the model called unknown tool "${call.name}"; registered tools: ${available}`,
+        {
+          details: { tool: call.name, callId: call.id },
+        },
+      );
     }
     if (rewriteTarget === undefined) {
-      return { kind: "reject", call, message: `Error: unknown tool "${call.name}". Available tools: ${available}.` };
+      return {
+        kind: "reject",
+        call,
+        message: `Error: unknown tool "${call.name}". Available tools: ${available}.`,
+      };
     }
     tool = rewriteTarget;
   }
@@ -65,14 +74,26 @@ export async function admitToolCall<State, Ctx>(
       args = normalized.arguments;
       validation = await tool.validate(args);
       if (validation.ok) {
-        ctx.emit({ type: "tool.invalid_args", callId: call.id, toolName: tool.name, error: problem ?? "", recovery: "normalized" });
+        ctx.emit({
+          type: "tool.invalid_args",
+          callId: call.id,
+          toolName: tool.name,
+          error: problem ?? "",
+          recovery: "normalized",
+        });
         return { kind: "run", call: { ...call, arguments: args }, tool, args: validation.value };
       }
       problem = validation.issues.join("; ");
     }
   }
   const recovery: ToolRecovery = policy === "fail" ? "fail" : "return_tool_error";
-  ctx.emit({ type: "tool.invalid_args", callId: call.id, toolName: tool.name, error: problem ?? "", recovery });
+  ctx.emit({
+    type: "tool.invalid_args",
+    callId: call.id,
+    toolName: tool.name,
+    error: problem ?? "",
+    recovery,
+  });
   if (policy === "fail") {
     throw new TinyAgentsError("validation", `invalid arguments for tool "${tool.name}": ${problem}`, {
       details: { tool: tool.name, callId: call.id },

@@ -1,10 +1,10 @@
-import { type Message, type ToolCall, TinyAgentsError } from "@tinyagents/inference";
-import { errorToolResult, toolResultMessage } from "../tool/tool-result.js";
+import { type Message, TinyAgentsError, type ToolCall } from "@tinyagents/inference";
 import type { ToolResult } from "../tool/tool.js";
+import { errorToolResult, toolResultMessage } from "../tool/tool-result.js";
 import { throwIfAborted } from "./abort.js";
+import { executeToolCall } from "./execute-tool.js";
 import type { LoopSession } from "./loop-session.js";
 import { type AdmittedCall, admitToolCall, type RejectedCall } from "./tool-admission.js";
-import { executeToolCall } from "./execute-tool.js";
 
 /** The tool messages of one turn, and whether a tool-call cap stopped the run (partial mode). */
 export interface ToolPhaseOutcome {
@@ -20,7 +20,10 @@ export interface ToolPhaseOutcome {
  * folded in call order through `afterTool` and appended as tool messages. Every call gets an
  * answer, so the transcript stays valid even when the cap stops the run.
  */
-export async function runToolPhase<State, Ctx>(s: LoopSession<State, Ctx>, calls: ToolCall[]): Promise<ToolPhaseOutcome> {
+export async function runToolPhase<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  calls: ToolCall[],
+): Promise<ToolPhaseOutcome> {
   const { ctx, parts } = s;
   s.status.phase("tools");
   const plans: (AdmittedCall<State, Ctx> | RejectedCall)[] = [];
@@ -28,7 +31,11 @@ export async function runToolPhase<State, Ctx>(s: LoopSession<State, Ctx>, calls
   for (const original of calls) {
     throwIfAborted(ctx.signal, "before a tool call");
     if (capReached) {
-      plans.push({ kind: "reject", call: original, message: "Not executed: the run's tool-call limit was reached." });
+      plans.push({
+        kind: "reject",
+        call: original,
+        message: "Not executed: the run's tool-call limit was reached.",
+      });
       continue;
     }
     const hit = ctx.limits.admitToolCall();
@@ -36,13 +43,20 @@ export async function runToolPhase<State, Ctx>(s: LoopSession<State, Ctx>, calls
       ctx.emit({ type: "limit.reached", limit: hit.limit, value: hit.value, count: hit.count });
       if (parts.policy.limits.onCap !== "stop_with_partial") throw hit.error;
       capReached = true;
-      plans.push({ kind: "reject", call: original, message: "Not executed: the run's tool-call limit was reached." });
+      plans.push({
+        kind: "reject",
+        call: original,
+        message: "Not executed: the run's tool-call limit was reached.",
+      });
       continue;
     }
     s.run.toolCalls++;
     const call = await parts.middleware.runValueHook(s.hook, "beforeTool", original);
     if (call.id !== original.id) {
-      throw new TinyAgentsError("middleware", `beforeTool changed the id of tool call "${original.id}"; ids must stay stable`);
+      throw new TinyAgentsError(
+        "middleware",
+        `beforeTool changed the id of tool call "${original.id}"; ids must stay stable`,
+      );
     }
     plans.push(await admitToolCall(s, call));
   }
@@ -62,7 +76,11 @@ export async function runToolPhase<State, Ctx>(s: LoopSession<State, Ctx>, calls
 }
 
 /** Map `items` through `fn` with at most `limit` in flight; results keep input order. */
-async function runBounded<T>(items: T[], limit: number, fn: (item: T) => Promise<ToolResult>): Promise<ToolResult[]> {
+async function runBounded<T>(
+  items: T[],
+  limit: number,
+  fn: (item: T) => Promise<ToolResult>,
+): Promise<ToolResult[]> {
   if (items.length === 1) return [await fn(items[0] as T)];
   const results = new Array<ToolResult>(items.length);
   let nextIndex = 0;

@@ -49,5 +49,6 @@ function validateRunConfig(config: RunConfig): void {
       });
     }
   }
-  if (!Array.isArray(config.tags)) throw validationError("RunConfig.tags must be an array of strings", { field: "tags" });
+  if (!Array.isArray(config.tags))
+    throw validationError("RunConfig.tags must be an array of strings", { field: "tags" });
 }

@@ -5,6 +5,7 @@ import type { IdGenerator } from "../ids/id-generator.js";
 import type { LimitTracker } from "../limits/limit-tracker.js";
 import type { HarnessRunStatus, RunStatusTracker } from "../status/run-status.js";
 import type { StoreRegistry } from "../store/store-registry.js";
+import { AbortHub } from "./abort-hub.js";
 import { type ControlRequest, controlPrecedence } from "./control.js";
 import type { RunConfig } from "./run-config.js";
 
@@ -38,6 +39,8 @@ export class RunContext<Ctx = unknown> {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly signal: AbortSignal;
+  /** @internal Cheap fan-out of the abort signal for the loop's races. */
+  readonly abortHub: AbortHub;
   readonly limits: LimitTracker;
   private readonly controller: AbortController;
   private statusTracker: RunStatusTracker | undefined;
@@ -56,6 +59,7 @@ export class RunContext<Ctx = unknown> {
     this.ids = init.ids;
     this.controller = init.controller;
     this.signal = init.controller.signal;
+    this.abortHub = new AbortHub(this.signal);
     this.limits = init.limits;
     this.steering = init.steering;
     this.workspace = init.workspace;
@@ -102,7 +106,10 @@ export class RunContext<Ctx = unknown> {
 
   /** Ask the loop to stop or pause at its next checkpoint. A lower-precedence request never replaces a higher one. */
   requestControl(request: ControlRequest): void {
-    if (this.pendingControl === undefined || controlPrecedence(request) >= controlPrecedence(this.pendingControl)) {
+    if (
+      this.pendingControl === undefined ||
+      controlPrecedence(request) >= controlPrecedence(this.pendingControl)
+    ) {
       this.pendingControl = request;
     }
   }

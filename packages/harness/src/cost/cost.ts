@@ -34,7 +34,14 @@ export function estimateCost(pricing: ModelPricing, u: Usage): CostTotals {
   const cacheRead = u.cacheReadTokens * perToken(pricing.cacheReadPerMillion ?? pricing.inputPerMillion);
   const cacheWrite = u.cacheWriteTokens * perToken(pricing.cacheWritePerMillion ?? pricing.inputPerMillion);
   const output = u.outputTokens * perToken(pricing.outputPerMillion);
-  return { currency: "USD", input, output, cacheRead, cacheWrite, total: input + output + cacheRead + cacheWrite };
+  return {
+    currency: "USD",
+    input,
+    output,
+    cacheRead,
+    cacheWrite,
+    total: input + output + cacheRead + cacheWrite,
+  };
 }
 
 /** Sum two cost records. */

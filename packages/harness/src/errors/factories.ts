@@ -11,9 +11,13 @@ export function limitExceeded(limit: LimitName, value: number, count: number): T
       : limit === "tool_calls"
         ? "raise RunLimits.maxToolCalls or RunConfig.maxToolCalls if the task really needs more tool calls"
         : "raise the limit if this is expected";
-  return new TinyAgentsError("limit_exceeded", `limit exceeded: ${limit} (limit ${value}, reached ${count}); ${hint}`, {
-    details: { limit, value, count },
-  });
+  return new TinyAgentsError(
+    "limit_exceeded",
+    `limit exceeded: ${limit} (limit ${value}, reached ${count}); ${hint}`,
+    {
+      details: { limit, value, count },
+    },
+  );
 }
 
 /** The run's wall-clock deadline passed. */

@@ -36,7 +36,14 @@ export type AgentEvent =
   | { type: "run.interrupted"; reason: string }
   | { type: "route.selected"; callId: string; model: string; source: ModelResolutionSource }
   | { type: "model.override_skipped"; callId: string; requested: string; resolved: string; reason: string }
-  | { type: "model.started"; callId: string; model: string; provider: string; providerModelId: string; attempt: number }
+  | {
+      type: "model.started";
+      callId: string;
+      model: string;
+      provider: string;
+      providerModelId: string;
+      attempt: number;
+    }
   | { type: "model.delta"; callId: string; delta: MessageDelta }
   | {
       type: "model.completed";
@@ -48,16 +55,36 @@ export type AgentEvent =
       toolCalls: number;
       servedFromCache: boolean;
     }
-  | { type: "model.failed"; callId: string; model: string; durationMs: number; attempt: number; error: ErrorSummary }
+  | {
+      type: "model.failed";
+      callId: string;
+      model: string;
+      durationMs: number;
+      attempt: number;
+      error: ErrorSummary;
+    }
   | { type: "retry.scheduled"; callId: string; attempt: number; delayMs: number; error: ErrorSummary }
   | { type: "fallback.selected"; callId: string; from: string; to: string; error: ErrorSummary }
   | { type: "usage.recorded"; callId: string; model: string; usage: Usage }
   | { type: "cost.recorded"; callId: string; model: string; cost: CostTotals }
   | { type: "tool.started"; callId: string; toolName: string; arguments: JsonObject }
   | { type: "tool.progress"; callId: string; toolName: string; message: string; data?: JsonValue }
-  | { type: "tool.completed"; callId: string; toolName: string; durationMs: number; isError: boolean; outputBytes: number }
+  | {
+      type: "tool.completed";
+      callId: string;
+      toolName: string;
+      durationMs: number;
+      isError: boolean;
+      outputBytes: number;
+    }
   | { type: "tool.failed"; callId: string; toolName: string; durationMs: number; error: ErrorSummary }
-  | { type: "tool.unknown"; callId: string; requestedName: string; recovery: ToolRecovery; rewrittenTo?: string }
+  | {
+      type: "tool.unknown";
+      callId: string;
+      requestedName: string;
+      recovery: ToolRecovery;
+      rewrittenTo?: string;
+    }
   | { type: "tool.invalid_args"; callId: string; toolName: string; error: string; recovery: ToolRecovery }
   | { type: "middleware.started"; name: string; hook: MiddlewareHook }
   | { type: "middleware.completed"; name: string; hook: MiddlewareHook }

@@ -1,5 +1,5 @@
-import { type LimitName, limitExceeded, runTimeout } from "../errors/factories.js";
 import type { TinyAgentsError } from "@tinyagents/inference";
+import { type LimitName, limitExceeded, runTimeout } from "../errors/factories.js";
 
 /** Effective caps for one run (harness limits merged with the run's config). */
 export interface EffectiveLimits {

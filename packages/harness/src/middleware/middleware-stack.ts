@@ -1,4 +1,10 @@
-import { TinyAgentsError, toTinyAgentsError, type ModelRequest, type ModelResponse, type ToolCall } from "@tinyagents/inference";
+import {
+  type ModelRequest,
+  type ModelResponse,
+  TinyAgentsError,
+  type ToolCall,
+  toTinyAgentsError,
+} from "@tinyagents/inference";
 import type { MiddlewareHook } from "../events/agent-event.js";
 import type { ToolResult } from "../tool/tool.js";
 import type { HookContext, Middleware, ModelCallNext, ToolCallNext } from "./middleware.js";
@@ -35,10 +41,22 @@ export class MiddlewareStack<State, Ctx> {
     }
   }
 
-  /** Run a value hook: `before*` in order, `after*` in reverse; each may edit or replace the value. */
-  async runValueHook<T>(ctx: HookContext<State, Ctx>, hook: ValueHook, value: T): Promise<T> {
+  /**
+   * Run a value hook: `before*` in order, `after*` in reverse; each may edit or replace the value.
+   * Returns the value itself (no promise) when no middleware implements the hook: the hot path.
+   */
+  runValueHook<T>(ctx: HookContext<State, Ctx>, hook: ValueHook, value: T): T | Promise<T> {
     const chain = this.with(hook);
     if (chain.length === 0) return value;
+    return this.runChain(ctx, hook, chain, value);
+  }
+
+  private async runChain<T>(
+    ctx: HookContext<State, Ctx>,
+    hook: ValueHook,
+    chain: Middleware<State, Ctx>[],
+    value: T,
+  ): Promise<T> {
     const ordered = hook.startsWith("after") ? [...chain].reverse() : chain;
     let current = value;
     for (const m of ordered) {
@@ -96,10 +114,14 @@ export class MiddlewareStack<State, Ctx> {
     } catch (thrown) {
       const error = TinyAgentsError.isInstance(thrown)
         ? thrown
-        : new TinyAgentsError("middleware", `middleware "${m.name}" failed in ${hook}: ${toTinyAgentsError(thrown).message}`, {
-            cause: thrown,
-            details: { middleware: m.name, hook },
-          });
+        : new TinyAgentsError(
+            "middleware",
+            `middleware "${m.name}" failed in ${hook}: ${toTinyAgentsError(thrown).message}`,
+            {
+              cause: thrown,
+              details: { middleware: m.name, hook },
+            },
+          );
       ctx.run.emit({ type: "middleware.failed", name: m.name, hook, error: error.toJSON() });
       throw error;
     }

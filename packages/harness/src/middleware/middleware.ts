@@ -1,4 +1,11 @@
-import type { JsonValue, MessageDelta, ModelRequest, ModelResponse, TinyAgentsError, ToolCall } from "@tinyagents/inference";
+import type {
+  JsonValue,
+  MessageDelta,
+  ModelRequest,
+  ModelResponse,
+  TinyAgentsError,
+  ToolCall,
+} from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { RunContext } from "../context/run-context.js";
 import type { ToolResult } from "../tool/tool.js";
@@ -48,8 +55,15 @@ export interface Middleware<State = unknown, Ctx = unknown> {
   ): void | ModelResponse | Promise<void | ModelResponse>;
   beforeTool?(ctx: HookContext<State, Ctx>, call: ToolCall): void | ToolCall | Promise<void | ToolCall>;
   onToolDelta?(ctx: HookContext<State, Ctx>, progress: ToolProgress): void;
-  afterTool?(ctx: HookContext<State, Ctx>, result: ToolResult): void | ToolResult | Promise<void | ToolResult>;
+  afterTool?(
+    ctx: HookContext<State, Ctx>,
+    result: ToolResult,
+  ): void | ToolResult | Promise<void | ToolResult>;
   onError?(ctx: HookContext<State, Ctx>, error: TinyAgentsError): void | Promise<void>;
-  wrapModelCall?(ctx: HookContext<State, Ctx>, request: ModelRequest, next: ModelCallNext): Promise<ModelResponse>;
+  wrapModelCall?(
+    ctx: HookContext<State, Ctx>,
+    request: ModelRequest,
+    next: ModelCallNext,
+  ): Promise<ModelResponse>;
   wrapToolCall?(ctx: HookContext<State, Ctx>, call: ToolCall, next: ToolCallNext): Promise<ToolResult>;
 }

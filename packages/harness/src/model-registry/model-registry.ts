@@ -54,12 +54,18 @@ export class ModelRegistry<State = unknown> {
 
   register(name: string, model: ChatModel<State>, options: { pricing?: ModelPricing } = {}): this {
     if (typeof name !== "string" || name === "") {
-      throw new TinyAgentsError("validation", "model name must be a non-empty string", { details: { field: "name" } });
+      throw new TinyAgentsError("validation", "model name must be a non-empty string", {
+        details: { field: "name" },
+      });
     }
     if (typeof model?.invoke !== "function") {
-      throw new TinyAgentsError("validation", `model "${name}" does not implement ChatModel (no invoke function)`, {
-        details: { field: "model", name },
-      });
+      throw new TinyAgentsError(
+        "validation",
+        `model "${name}" does not implement ChatModel (no invoke function)`,
+        {
+          details: { field: "model", name },
+        },
+      );
     }
     const registration: ModelRegistration<State> = { name, model };
     if (options.pricing !== undefined) registration.pricing = options.pricing;
@@ -117,7 +123,10 @@ export class ModelRegistry<State = unknown> {
       return registration;
     };
     if (selection.override !== undefined && !this.models.has(selection.override)) {
-      throw this.notFound(`model "${selection.override}" requested by the request is not registered`, selection.override);
+      throw this.notFound(
+        `model "${selection.override}" requested by the request is not registered`,
+        selection.override,
+      );
     }
     const hints = [...(selection.hints ?? [])].sort((a, b) => b.priority - a.priority);
     const candidates: [string | undefined, ModelResolutionSource][] = [
@@ -153,8 +162,12 @@ export class ModelRegistry<State = unknown> {
 
   private notFound(message: string, name: string | undefined): TinyAgentsError {
     const registered = this.names();
-    return new TinyAgentsError("model_not_found", `${message}; registered models: ${registered.join(", ") || "(none)"}`, {
-      details: { ...(name === undefined ? {} : { name }), registered },
-    });
+    return new TinyAgentsError(
+      "model_not_found",
+      `${message}; registered models: ${registered.join(", ") || "(none)"}`,
+      {
+        details: { ...(name === undefined ? {} : { name }), registered },
+      },
+    );
   }
 }

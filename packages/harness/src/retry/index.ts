@@ -1,1 +1,7 @@
-export { backoffFor, DEFAULT_RETRY_POLICY, isRetryable, type RetryPolicy, shouldFallback } from "./retry-policy.js";
+export {
+  backoffFor,
+  DEFAULT_RETRY_POLICY,
+  isRetryable,
+  type RetryPolicy,
+  shouldFallback,
+} from "./retry-policy.js";

@@ -41,7 +41,12 @@ export function shouldFallback(error: unknown): boolean {
 }
 
 /** Delay before retry number `attempt` (1-based) after `error`. */
-export function backoffFor(policy: RetryPolicy, attempt: number, error: unknown, random = Math.random): number {
+export function backoffFor(
+  policy: RetryPolicy,
+  attempt: number,
+  error: unknown,
+  random = Math.random,
+): number {
   const hinted = ProviderError.isProviderError(error) ? error.retryAfterMs : undefined;
   if (hinted !== undefined) return Math.min(Math.max(0, hinted), policy.retryAfterCapMs);
   const base = Math.min(policy.initialBackoffMs * policy.multiplier ** (attempt - 1), policy.maxBackoffMs);

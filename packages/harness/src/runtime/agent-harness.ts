@@ -113,9 +113,13 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
   /** Add middleware. Order matters: `before*` run in this order, `after*` in reverse, wraps outermost-first. */
   use(middleware: Middleware<State, Ctx>): this {
     if (typeof middleware?.name !== "string" || middleware.name === "") {
-      throw new TinyAgentsError("validation", "middleware needs a non-empty `name` (it appears in events and errors)", {
-        details: { field: "name" },
-      });
+      throw new TinyAgentsError(
+        "validation",
+        "middleware needs a non-empty `name` (it appears in events and errors)",
+        {
+          details: { field: "name" },
+        },
+      );
     }
     this.middlewareList.push(middleware);
     this.stack = new MiddlewareStack([...this.middlewareList]);
@@ -157,7 +161,13 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
   // ---- unary entry points -----------------------------------------------------------------
 
   /** Run the agent and return the finished run; throws the run's error (see `invokeCollectingPartial`). */
-  async invoke(state: State, data: Ctx, config: Partial<RunConfig>, input: AgentInput, options?: ContextOptions): Promise<AgentRun> {
+  async invoke(
+    state: State,
+    data: Ctx,
+    config: Partial<RunConfig>,
+    input: AgentInput,
+    options?: ContextOptions,
+  ): Promise<AgentRun> {
     return (await this.invokeWithStatus(state, data, config, input, options)).run;
   }
 
@@ -182,7 +192,11 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     return (await this.invokeInContextWithStatus(state, ctx, input)).run;
   }
 
-  async invokeInContextWithStatus(state: State, ctx: RunContext<Ctx>, input: AgentInput): Promise<RunWithStatus> {
+  async invokeInContextWithStatus(
+    state: State,
+    ctx: RunContext<Ctx>,
+    input: AgentInput,
+  ): Promise<RunWithStatus> {
     return unwrap(await this.runInContext(state, ctx, normalizeInput(input), false));
   }
 
@@ -226,11 +240,19 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     };
   }
 
-  invokeStreamingDefault(state: State, input: AgentInput, options?: ContextOptions): AsyncIterable<AgentStreamItem> {
+  invokeStreamingDefault(
+    state: State,
+    input: AgentInput,
+    options?: ContextOptions,
+  ): AsyncIterable<AgentStreamItem> {
     return this.invokeStreaming(state, this.defaultData(), {}, input, options);
   }
 
-  invokeStreamingInContext(state: State, ctx: RunContext<Ctx>, input: AgentInput): AsyncIterable<AgentStreamItem> {
+  invokeStreamingInContext(
+    state: State,
+    ctx: RunContext<Ctx>,
+    input: AgentInput,
+  ): AsyncIterable<AgentStreamItem> {
     const messages = normalizeInput(input);
     return { [Symbol.asyncIterator]: () => this.streamRun(state, ctx, messages, () => {}) };
   }
@@ -241,7 +263,12 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
    * One model call through the same machinery as the loop: model resolution, middleware,
    * retry/fallback, usage and cost, events, and its own status record (component `model_call`).
    */
-  async callModel(state: State, request: ModelRequest, config: Partial<RunConfig> = {}, options?: ContextOptions): Promise<ModelResponse> {
+  async callModel(
+    state: State,
+    request: ModelRequest,
+    config: Partial<RunConfig> = {},
+    options?: ContextOptions,
+  ): Promise<ModelResponse> {
     return (await this.callModelWithStatus(state, request, config, options)).response;
   }
 
@@ -257,7 +284,11 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     const stopTimer = this.armDeadline(ctx);
     try {
       s.status.start();
-      ctx.emit({ type: "run.started", input: request.messages.length, ...(ctx.threadId ? { threadId: ctx.threadId } : {}) });
+      ctx.emit({
+        type: "run.started",
+        input: request.messages.length,
+        ...(ctx.threadId ? { threadId: ctx.threadId } : {}),
+      });
       const hit = ctx.limits.admitModelCall();
       if (hit !== undefined) throw hit.error;
       const response = await runModelPhase(s, `${ctx.runId}-model-1`, request);
@@ -266,7 +297,9 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
       s.status.finish("completed");
       return { response, status: s.status.snapshot() };
     } catch (thrown) {
-      const error = TinyAgentsError.isInstance(thrown) ? thrown : new TinyAgentsError("internal", String(thrown), { cause: thrown });
+      const error = TinyAgentsError.isInstance(thrown)
+        ? thrown
+        : new TinyAgentsError("internal", String(thrown), { cause: thrown });
       ctx.emit({ type: "run.failed", error: error.toJSON() });
       s.status.finish(error.code === "cancelled" ? "cancelled" : "failed", error.toJSON());
       await this.stack.onError(s.hook, error);
@@ -279,11 +312,20 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
 
   // ---- internals ----------------------------------------------------------------------------
 
-  private async runInContext(state: State, ctx: RunContext<Ctx>, input: ReturnType<typeof normalizeInput>, streaming: boolean): Promise<RunOutcome> {
+  private async runInContext(
+    state: State,
+    ctx: RunContext<Ctx>,
+    input: ReturnType<typeof normalizeInput>,
+    streaming: boolean,
+  ): Promise<RunOutcome> {
     if (ctx.depth > ctx.config.maxDepth) {
-      throw new TinyAgentsError("sub_agent_depth", `run depth ${ctx.depth} exceeds the maximum depth ${ctx.config.maxDepth}`, {
-        details: { depth: ctx.depth, maxDepth: ctx.config.maxDepth },
-      });
+      throw new TinyAgentsError(
+        "sub_agent_depth",
+        `run depth ${ctx.depth} exceeds the maximum depth ${ctx.config.maxDepth}`,
+        {
+          details: { depth: ctx.depth, maxDepth: ctx.config.maxDepth },
+        },
+      );
     }
     const s = this.session(state, ctx, streaming, "agent");
     const stopTimer = this.armDeadline(ctx);
@@ -294,7 +336,12 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     }
   }
 
-  private streamRun(state: State, ctx: RunContext<Ctx>, input: ReturnType<typeof normalizeInput>, release: () => void): AsyncIterator<AgentStreamItem> {
+  private streamRun(
+    state: State,
+    ctx: RunContext<Ctx>,
+    input: ReturnType<typeof normalizeInput>,
+    release: () => void,
+  ): AsyncIterator<AgentStreamItem> {
     const queue = new AsyncQueue<AgentStreamItem>();
     const unsubscribe = ctx.events.subscribe((record) => queue.push({ type: "event", record }));
     const finished = this.runInContext(state, ctx, input, true)
@@ -314,7 +361,11 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     return {
       next: () => iterator.next(),
       return: async () => {
-        ctx.cancel(new TinyAgentsError("cancelled", "the stream consumer stopped reading", { details: { where: "stream" } }));
+        ctx.cancel(
+          new TinyAgentsError("cancelled", "the stream consumer stopped reading", {
+            details: { where: "stream" },
+          }),
+        );
         unsubscribe();
         await finished;
         queue.close();
@@ -323,7 +374,12 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     };
   }
 
-  private session(state: State, ctx: RunContext<Ctx>, streaming: boolean, component: HarnessComponent): LoopSession<State, Ctx> {
+  private session(
+    state: State,
+    ctx: RunContext<Ctx>,
+    streaming: boolean,
+    component: HarnessComponent,
+  ): LoopSession<State, Ctx> {
     const status = new RunStatusTracker(
       {
         runId: ctx.runId,
@@ -370,7 +426,12 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     if (remaining === undefined || ctx.clock !== systemClock) return () => {};
     const timeoutMs = ctx.limits.limits.timeoutMs ?? remaining;
     const timer = setTimeout(() => {
-      ctx.emit({ type: "limit.reached", limit: "wall_clock", value: timeoutMs, count: ctx.clock.now() - ctx.limits.startedAt });
+      ctx.emit({
+        type: "limit.reached",
+        limit: "wall_clock",
+        value: timeoutMs,
+        count: ctx.clock.now() - ctx.limits.startedAt,
+      });
       ctx.cancel(runTimeout(timeoutMs, ctx.clock.now() - ctx.limits.startedAt));
     }, remaining);
     return () => clearTimeout(timer);

@@ -7,9 +7,12 @@ export type AgentInput = string | Message | Message[];
 export function normalizeInput(input: AgentInput): Message[] {
   if (typeof input === "string") return [user(input)];
   if (input === null || input === undefined) {
-    throw validationError("input must be a string, a message, or an array of messages; got " + String(input), {
-      field: "input",
-    });
+    throw validationError(
+      "input must be a string, a message, or an array of messages; got " + String(input),
+      {
+        field: "input",
+      },
+    );
   }
   const messages = Array.isArray(input) ? input : [input];
   validateMessages(messages);

@@ -1,6 +1,6 @@
 import type { Clock } from "@tinyagents/inference";
-import { RunContext } from "../context/run-context.js";
 import { type RunConfig, runConfig } from "../context/run-config.js";
+import { RunContext } from "../context/run-context.js";
 import { EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
 import { LimitTracker } from "../limits/limit-tracker.js";
@@ -37,7 +37,9 @@ export function createRunContext<Ctx>(
 ): { ctx: RunContext<Ctx>; release: () => void } {
   const full = runConfig({ ...config, runId: config.runId ?? defaults.ids.next("run") });
   const now = defaults.clock.now();
-  const timeouts = [full.timeoutMs, defaults.limits.maxWallClockMs].filter((t): t is number => t !== undefined);
+  const timeouts = [full.timeoutMs, defaults.limits.maxWallClockMs].filter(
+    (t): t is number => t !== undefined,
+  );
   const timeoutMs = timeouts.length > 0 ? Math.min(...timeouts) : undefined;
   const limits = new LimitTracker(
     {

@@ -1,5 +1,10 @@
+export {
+  AgentHarness,
+  type AgentHarnessOptions,
+  type AgentStreamItem,
+  type RunWithStatus,
+} from "./agent-harness.js";
 export { type AgentInput, normalizeInput } from "./agent-input.js";
-export { AgentHarness, type AgentHarnessOptions, type AgentStreamItem, type RunWithStatus } from "./agent-harness.js";
 export type { ContextOptions } from "./create-context.js";
 export {
   defaultRunPolicy,

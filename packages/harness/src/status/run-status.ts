@@ -1,11 +1,24 @@
-import { emptyUsageTotals, type ErrorSummary, recordUsage, type Usage, type UsageTotals } from "@tinyagents/inference";
+import {
+  type ErrorSummary,
+  emptyUsageTotals,
+  recordUsage,
+  type Usage,
+  type UsageTotals,
+} from "@tinyagents/inference";
 import { addCost, type CostTotals, emptyCost } from "../cost/cost.js";
 
 /** Lifecycle of a run. */
 export type ExecutionStatus = "pending" | "running" | "interrupted" | "completed" | "failed" | "cancelled";
 
 /** What the run is doing right now. */
-export type HarnessPhase = "idle" | "building_request" | "model" | "tools" | "middleware" | "persisting" | "done";
+export type HarnessPhase =
+  | "idle"
+  | "building_request"
+  | "model"
+  | "tools"
+  | "middleware"
+  | "persisting"
+  | "done";
 
 /** What kind of harness execution a status record describes. */
 export type HarnessComponent = "agent" | "model_call";
@@ -42,7 +55,13 @@ export class RunStatusTracker {
   private readonly lastEventId: () => string | undefined;
 
   constructor(
-    init: { runId: string; rootRunId: string; parentRunId?: string; threadId?: string; component: HarnessComponent },
+    init: {
+      runId: string;
+      rootRunId: string;
+      parentRunId?: string;
+      threadId?: string;
+      component: HarnessComponent;
+    },
     now: () => number,
     lastEventId: () => string | undefined,
   ) {
@@ -76,9 +95,9 @@ export class RunStatusTracker {
     this.touch();
   }
 
+  /** Phase changes are frequent and cheap: they do not bump `updatedAt` (the next count change does). */
   phase(phase: HarnessPhase): void {
     this.record.phase = phase;
-    this.touch();
   }
 
   modelStarted(callId: string): void {

@@ -1,7 +1,7 @@
 import { emptyUsageTotals } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { emptyCost } from "../cost/cost.js";
-import type { AgentEvent, EventRecord } from "../events/agent-event.js";
+import type { AgentEvent, AgentEventOf, EventRecord } from "../events/agent-event.js";
 import { Trajectory, TrajectoryAssertionError } from "./trajectory.js";
 
 function records(events: AgentEvent[], runId = "run-1", depth = 0, from = 0): EventRecord[] {
@@ -49,8 +49,6 @@ const completed: AgentEvent = {
   usage: emptyUsageTotals(),
   cost: emptyCost(),
 };
-
-type AgentEventOf<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 
 /** A two-step tool run: model -> search + fetch -> model -> final answer. */
 const toolRun = records([

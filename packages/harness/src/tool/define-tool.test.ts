@@ -259,6 +259,13 @@ describe("tool() definition checks", () => {
       field: "execute",
     });
     expect(() => tool({ ...base, timeout: "unbounded" })).not.toThrow();
+    const badPolicy = { message: 1 } as unknown as { message: string };
+    expect(errorOf(() => tool({ ...base, errorPolicy: badPolicy })).details).toMatchObject({
+      field: "errorPolicy",
+    });
+    expect(tool({ ...base, errorPolicy: { message: "lookup failed" } }).errorPolicy).toEqual({
+      message: "lookup failed",
+    });
   });
 });
 

@@ -94,6 +94,15 @@ export function tool<State, Ctx>(
     });
   }
   if (definition.timeout !== undefined) assertToolTimeout(definition.timeout, name);
+  const policy: unknown = definition.errorPolicy;
+  if (policy !== undefined && policy !== "return_error" && policy !== "fail") {
+    if (!isJsonObject(policy) || typeof policy.message !== "string") {
+      throw validationError(
+        `tool "${name}": invalid errorPolicy; use "return_error", "fail" or { message: "<text for the model>" }`,
+        { field: "errorPolicy", tool: name },
+      );
+    }
+  }
 
   const schema: unknown = definition.inputSchema;
   const standard = isStandardSchema(schema) ? schema : undefined;

@@ -1,6 +1,7 @@
 import { isJsonObject, type JsonObject, type JsonValue, validationError } from "@tinyagents/inference";
 import { jsonEqual } from "./json-equal.js";
 import { resolveSchemaRef } from "./json-schema-ref.js";
+import { jsonTypeOf, matchesJsonType } from "./json-type.js";
 
 /**
  * A JSON Schema (or a boolean schema: `true` accepts anything, `false` nothing), as used by
@@ -100,10 +101,10 @@ function check(
 
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    if (!types.some((t) => typeof t === "string" && hasType(value, t))) {
+    if (!types.some((t) => typeof t === "string" && matchesJsonType(value, t))) {
       const expected = types.map(String).join(" or ");
       const detail = types.includes("integer") && typeof value === "number" ? ` (${value})` : "";
-      out.push(`${path}: expected ${expected}, got ${typeOf(value)}${detail}`);
+      out.push(`${path}: expected ${expected}, got ${jsonTypeOf(value)}${detail}`);
       return;
     }
   }
@@ -151,9 +152,9 @@ function checkAlternatives(
   if (matched.length > 0) return;
   const declared = options.map((o) => (isJsonObject(o) && typeof o.type === "string" ? o.type : undefined));
   if (declared.every((t) => t !== undefined)) {
-    const applicable = options.filter((_, i) => hasType(value, declared[i] as string));
+    const applicable = options.filter((_, i) => matchesJsonType(value, declared[i] as string));
     if (applicable.length === 0) {
-      out.push(`${path}: expected ${[...new Set(declared)].join(" or ")}, got ${typeOf(value)}`);
+      out.push(`${path}: expected ${[...new Set(declared)].join(" or ")}, got ${jsonTypeOf(value)}`);
       return;
     }
   }
@@ -268,33 +269,6 @@ function checkObject(schema: JsonObject, value: JsonObject, path: string, walk: 
       check(schema.additionalProperties, child, at, walk, out);
     }
   }
-}
-
-function hasType(value: JsonValue, type: string): boolean {
-  switch (type) {
-    case "null":
-      return value === null;
-    case "boolean":
-      return typeof value === "boolean";
-    case "string":
-      return typeof value === "string";
-    case "number":
-      return typeof value === "number";
-    case "integer":
-      return typeof value === "number" && Number.isInteger(value);
-    case "array":
-      return Array.isArray(value);
-    case "object":
-      return isJsonObject(value);
-    default:
-      return false;
-  }
-}
-
-function typeOf(value: JsonValue): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
 }
 
 function preview(value: JsonValue): string {

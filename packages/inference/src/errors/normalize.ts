@@ -12,12 +12,14 @@ import { TinyAgentsError } from "./tinyagents-error.js";
 export function toTinyAgentsError(value: unknown, fallbackCode: ErrorCode = "internal"): TinyAgentsError {
   if (TinyAgentsError.isInstance(value)) return value;
   const name = errorName(value);
-  if (name === "AbortError")
+  if (name === "AbortError") {
     return new TinyAgentsError("cancelled", messageOf(value, "The operation was cancelled"), {
       cause: value,
     });
-  if (name === "TimeoutError")
+  }
+  if (name === "TimeoutError") {
     return new TinyAgentsError("timeout", messageOf(value, "The operation timed out"), { cause: value });
+  }
   return new TinyAgentsError(fallbackCode, messageOf(value, "Unknown error"), { cause: value });
 }
 
