@@ -11,6 +11,11 @@ export default defineConfig({
         find: /^@tinyagents\/harness\/testkit$/,
         replacement: src("./packages/harness/src/testkit/index.ts"),
       },
+      { find: /^@tinyagents\/harness\/otel$/, replacement: src("./packages/harness/src/otel/index.ts") },
+      {
+        find: /^@tinyagents\/harness\/langfuse$/,
+        replacement: src("./packages/harness/src/langfuse/index.ts"),
+      },
       { find: /^@tinyagents\/harness$/, replacement: src("./packages/harness/src/index.ts") },
     ],
   },

@@ -27,6 +27,17 @@ export function checkpoint<State, Ctx>(s: LoopSession<State, Ctx>): CheckpointOu
     s.run.stopReason = "stop_with_final";
     return "stopped";
   }
+  checkDeadline(s);
+  return "continue";
+}
+
+/**
+ * Throw `timeout` (after a `limit.reached` event) when the run's wall-clock deadline has passed.
+ * Also called right after each model call: with a virtual clock nothing else notices a call that
+ * overran the deadline and then gave the final answer.
+ */
+export function checkDeadline<State, Ctx>(s: LoopSession<State, Ctx>): void {
+  const { ctx } = s;
   const late = ctx.limits.checkDeadline(ctx.clock.now());
   if (late !== undefined) {
     ctx.emit({
@@ -37,5 +48,4 @@ export function checkpoint<State, Ctx>(s: LoopSession<State, Ctx>): CheckpointOu
     });
     throw late;
   }
-  return "continue";
 }

@@ -93,10 +93,16 @@ async function streamOnce<State, Ctx>(
   const accumulator = new StreamAccumulator();
   const deltaHooks = s.parts.middleware.with("onModelDelta");
   const streamRace: RaceOptions = { hub: raceOptions.hub, where: "while streaming a model response" };
+  const deadline = raceOptions.timeoutMs === undefined ? undefined : Date.now() + raceOptions.timeoutMs;
   try {
     for (;;) {
-      // The timeout bounds the whole call, not each item: race items against abort only.
-      const next = await race(iterator.next(), streamRace);
+      // The timeout bounds the whole call, not each item: each item gets what is left of it.
+      const next = await race(
+        iterator.next(),
+        deadline === undefined
+          ? streamRace
+          : { ...raceOptions, where: streamRace.where, timeoutMs: deadline - Date.now() },
+      );
       if (next.done) break;
       const item = next.value;
       if (!isMessageDelta(item)) {

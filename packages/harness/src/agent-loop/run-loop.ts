@@ -3,7 +3,7 @@ import { loadHistory } from "../memory/short-term-memory.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import type { AgentRun } from "./agent-run.js";
 import { buildRequest } from "./build-request.js";
-import { checkpoint } from "./checkpoint.js";
+import { checkDeadline, checkpoint } from "./checkpoint.js";
 import type { LoopSession } from "./loop-session.js";
 import { runModelPhase } from "./model-phase.js";
 import { extractStructured } from "./structured-output.js";
@@ -66,6 +66,7 @@ export async function executeRun<State, Ctx>(
         ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
       });
       ctx.emit({ type: "state.updated", step, messages: s.transcript.length });
+      checkDeadline(s);
       step++;
 
       if (calls.length === 0) {

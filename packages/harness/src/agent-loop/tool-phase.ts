@@ -51,6 +51,7 @@ export async function runToolPhase<State, Ctx>(
       continue;
     }
     s.run.toolCalls++;
+    s.status.toolCallAdmitted();
     const call = await parts.middleware.runValueHook(s.hook, "beforeTool", original);
     if (call.id !== original.id) {
       throw new TinyAgentsError(
@@ -84,10 +85,17 @@ async function runBounded<T>(
   if (items.length === 1) return [await fn(items[0] as T)];
   const results = new Array<ToolResult>(items.length);
   let nextIndex = 0;
+  // Once one call fails the run, no worker starts another (the run is over).
+  let failed = false;
   const worker = async () => {
-    while (nextIndex < items.length) {
+    while (!failed && nextIndex < items.length) {
       const index = nextIndex++;
-      results[index] = await fn(items[index] as T);
+      try {
+        results[index] = await fn(items[index] as T);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
   const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker);

@@ -5,10 +5,12 @@ import {
   type ModelResponse,
   systemClock,
   TinyAgentsError,
+  toTinyAgentsError,
   validateModelRequest,
 } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import { AsyncQueue } from "../agent-loop/async-queue.js";
+import { checkDeadline } from "../agent-loop/checkpoint.js";
 import { emptyRun, type HarnessParts, type LoopSession } from "../agent-loop/loop-session.js";
 import { runModelPhase } from "../agent-loop/model-phase.js";
 import { executeRun, type RunOutcome } from "../agent-loop/run-loop.js";
@@ -290,9 +292,13 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
         ...(ctx.threadId ? { threadId: ctx.threadId } : {}),
       });
       const hit = ctx.limits.admitModelCall();
-      if (hit !== undefined) throw hit.error;
+      if (hit !== undefined) {
+        ctx.emit({ type: "limit.reached", limit: hit.limit, value: hit.value, count: hit.count });
+        throw hit.error;
+      }
       const response = await runModelPhase(s, `${ctx.runId}-model-1`, request);
       s.run.modelCalls = 1;
+      checkDeadline(s);
       ctx.emit({ type: "run.completed", modelCalls: 1, toolCalls: 0, usage: s.run.usage, cost: s.run.cost });
       s.status.finish("completed");
       return { response, status: s.status.snapshot() };
@@ -350,6 +356,13 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
           outcome.error === undefined
             ? { type: "completed", run: outcome.run, status: outcome.status }
             : { type: "failed", error: outcome.error, run: outcome.run, status: outcome.status },
+        (thrown: unknown): AgentStreamItem => {
+          // The run could not start (e.g. depth over maxDepth): still end the stream with a failed item.
+          const error = toTinyAgentsError(thrown);
+          const s = this.session(state, ctx, true, "agent");
+          s.status.finish("failed", error.toJSON());
+          return { type: "failed", error, run: s.run, status: s.status.snapshot() };
+        },
       )
       .then((last) => {
         unsubscribe();

@@ -117,8 +117,12 @@ export class RunStatusTracker {
     if (cost !== undefined) this.record.cost = addCost(this.record.cost, cost);
   }
 
-  toolStarted(callId: string): void {
+  /** A tool call took a slot (executed or answered by a recovery), as `AgentRun.toolCalls` counts it. */
+  toolCallAdmitted(): void {
     this.record.toolCalls++;
+  }
+
+  toolStarted(callId: string): void {
     this.record.activeToolCalls.push(callId);
     this.touch();
   }

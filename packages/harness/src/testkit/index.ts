@@ -11,6 +11,7 @@ export {
 export { DeterministicIds } from "./deterministic-ids.js";
 export { EventRecorder } from "./event-recorder.js";
 export { FakeTool, type FakeToolCall, type FakeToolHandler, type FakeToolOptions } from "./fake-tool.js";
+export { type RunScriptOptions, runScript, type ScriptRunResult } from "./run-script.js";
 export {
   ScriptedModel,
   type ScriptedModelOptions,

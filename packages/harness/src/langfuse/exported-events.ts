@@ -1,0 +1,22 @@
+import type { AgentEvent } from "../events/agent-event.js";
+import type { ObservationLevel } from "./trace-model.js";
+
+/**
+ * Events exported as Langfuse `event` observations, with their level. Lifecycle events
+ * (run/model/tool start and end) become spans and generations instead; high-volume noise
+ * (`model.delta`, `state.updated`, middleware start/end, `route.selected`) is left out.
+ */
+export const EXPORTED_EVENT_LEVELS: Readonly<Partial<Record<AgentEvent["type"], ObservationLevel>>> = {
+  "retry.scheduled": "WARNING",
+  "fallback.selected": "WARNING",
+  "limit.reached": "WARNING",
+  "tool.unknown": "WARNING",
+  "tool.invalid_args": "WARNING",
+  "middleware.failed": "ERROR",
+  "run.interrupted": "WARNING",
+  "model.override_skipped": "DEFAULT",
+  "control.applied": "DEFAULT",
+  "memory.loaded": "DEFAULT",
+  "memory.saved": "DEFAULT",
+  "tool.progress": "DEFAULT",
+};

@@ -1,0 +1,36 @@
+/**
+ * @tinyagents/harness/langfuse — export harness runs to Langfuse: OTLP/HTTP JSON (default) or the
+ * legacy batch ingestion API. No OpenTelemetry SDK needed: the OTLP payload is built by hand.
+ */
+export { EXPORTED_EVENT_LEVELS } from "./exported-events.js";
+export { type IngestionEnvelope, type IngestionEventType, ingestionEnvelopes } from "./ingestion-batch.js";
+export type { LangfuseFailedItem } from "./ingestion-response.js";
+export {
+  LANGFUSE_PATHS,
+  LangfuseClient,
+  type LangfuseClientOptions,
+  type LangfuseExportOptions,
+  type LangfuseExportResult,
+  type LangfuseTransport,
+} from "./langfuse-client.js";
+export { LANGFUSE_ENV, type LangfuseEnvConfig, langfuseConfigFromEnv } from "./langfuse-env.js";
+export { langfuseCostDetails, langfuseUsageDetails } from "./langfuse-usage.js";
+export {
+  type OtlpAnyValue,
+  type OtlpKeyValue,
+  type OtlpSpan,
+  type OtlpTracesPayload,
+  otlpPayload,
+  otlpSpans,
+} from "./otlp-payload.js";
+export { otlpSpanId, otlpTraceId } from "./stable-id.js";
+export {
+  type AttributeScalar,
+  buildTraceModels,
+  type ObservationKind,
+  type ObservationLevel,
+  type TraceModel,
+  type TraceModelOptions,
+  type TraceObservation,
+} from "./trace-model.js";
+export type { LangfuseTraceOptions } from "./trace-options.js";

@@ -1,0 +1,242 @@
+import { validationError } from "@tinyagents/inference";
+import type { EventRecord } from "../events/agent-event.js";
+import { checkKey, checkRecords, checkUrl, positive } from "./client-validation.js";
+import { origin } from "./http-post.js";
+import type { LangfuseFailedItem } from "./ingestion-response.js";
+import { langfuseConfigFromEnv } from "./langfuse-env.js";
+import { type SendContext, sendIngestion, sendOtlp } from "./langfuse-send.js";
+import { buildTraceModels, type TraceModelOptions } from "./trace-model.js";
+import type { LangfuseTraceOptions } from "./trace-options.js";
+
+/** `otlp`: OTLP/HTTP JSON (Langfuse's current ingestion). `ingestion`: the deprecated batch API. */
+export type LangfuseTransport = "otlp" | "ingestion";
+
+/** Options of every `LangfuseClient` factory. */
+export interface LangfuseClientOptions {
+  /** Default `otlp` for `direct`; `ingestion` for `proxy` (the proxy's documented endpoint). */
+  transport?: LangfuseTransport;
+  /** Replaces the endpoint path of the chosen transport (see {@link LANGFUSE_PATHS}). */
+  path?: string;
+  /** Per request; default 10 000 ms. */
+  timeoutMs?: number;
+  /** Split exports into requests of at most this many bytes; default 3 500 000 (Langfuse's guideline). */
+  maxRequestBytes?: number;
+  /** OTLP resource `service.name`; default `tinyagents`. */
+  serviceName?: string;
+  /** Injectable fetch (tests, proxies, instrumentation); default the platform `fetch`. */
+  fetch?: typeof fetch;
+}
+
+/** Options of {@link LangfuseClient.exportRun}: trace fields, naming, content capture, abort. */
+export interface LangfuseExportOptions extends LangfuseTraceOptions, TraceModelOptions {
+  signal?: AbortSignal;
+}
+
+/** What an export did. Check `ok`: per-item failures are reported here, not thrown. */
+export interface LangfuseExportResult {
+  transport: LangfuseTransport;
+  /** The URL written to (never with credentials). */
+  endpoint: string;
+  /** One per root run: OTLP hex trace ids, or (ingestion) the root run ids. */
+  traceIds: string[];
+  requests: number;
+  /** Spans (OTLP) or envelopes (ingestion) sent. */
+  items: number;
+  /** Ingestion envelopes the server did not store (from 207 answers), by envelope id. */
+  failed: LangfuseFailedItem[];
+  /** OTLP `partialSuccess.rejectedSpans`, summed over requests. */
+  rejectedSpans: number;
+  /** True when nothing was reported failed or rejected. */
+  ok: boolean;
+}
+
+/** Endpoint paths by connection mode and transport. */
+export const LANGFUSE_PATHS = {
+  direct: { otlp: "/api/public/otel/v1/traces", ingestion: "/api/public/ingestion" },
+  /** The ingestion path is the tinyhumans backend's; its OTLP path is an assumption (override with `path`). */
+  proxy: { otlp: "/telemetry/langfuse/otel/v1/traces", ingestion: "/telemetry/langfuse/ingestion" },
+} as const;
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_REQUEST_BYTES = 3_500_000;
+
+/**
+ * Exports harness runs to Langfuse. Build one with {@link LangfuseClient.direct} (project keys,
+ * HTTP Basic auth), {@link LangfuseClient.proxy} (a backend that forwards to Langfuse, bearer
+ * token) or {@link LangfuseClient.fromEnv}; then `exportRun(records)` sends a run's event
+ * records as a trace of agent spans, generations (model, usage, cost, timing), tool spans and
+ * events.
+ *
+ * Nothing is retried silently: HTTP and network failures throw a `ProviderError` (code
+ * `provider`, with `retryable`), bad input throws `validation`, per-envelope ingestion failures
+ * come back in the result. Credentials live in private fields: they never appear in errors,
+ * `JSON.stringify`, `String()` or `util.inspect`, and echoed server bodies are scrubbed.
+ */
+export class LangfuseClient {
+  /** `direct` (Langfuse keys) or `proxy` (bearer token). */
+  readonly mode: "direct" | "proxy";
+  readonly transport: LangfuseTransport;
+  /** The full endpoint URL exports are POSTed to. */
+  readonly endpoint: string;
+  readonly #headers: Record<string, string>;
+  readonly #secrets: string[];
+  readonly #timeoutMs: number;
+  readonly #maxRequestBytes: number;
+  readonly #serviceName: string;
+  readonly #fetch: typeof fetch;
+
+  private constructor(
+    mode: "direct" | "proxy",
+    baseUrl: string,
+    auth: { headers: Record<string, string>; secrets: string[] },
+    options: LangfuseClientOptions,
+  ) {
+    this.mode = mode;
+    this.transport = options.transport ?? (mode === "direct" ? "otlp" : "ingestion");
+    if (this.transport !== "otlp" && this.transport !== "ingestion") {
+      throw validationError(
+        `LangfuseClient: transport must be "otlp" or "ingestion", got ${String(this.transport)}`,
+        {
+          field: "transport",
+        },
+      );
+    }
+    this.endpoint = `${baseUrl}${options.path ?? LANGFUSE_PATHS[mode][this.transport]}`;
+    this.#headers = {
+      "content-type": "application/json",
+      "x-langfuse-sdk-name": "tinyagents",
+      ...auth.headers,
+    };
+    this.#secrets = auth.secrets;
+    this.#timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, "timeoutMs");
+    this.#maxRequestBytes = positive(options.maxRequestBytes, DEFAULT_MAX_REQUEST_BYTES, "maxRequestBytes");
+    this.#serviceName = options.serviceName ?? "tinyagents";
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== "function") {
+      throw validationError("LangfuseClient: no fetch available; pass options.fetch", { field: "fetch" });
+    }
+    this.#fetch = fetchImpl;
+  }
+
+  /**
+   * Talk to Langfuse directly with a project's keys (`pk-lf-…`, `sk-lf-…`; organization keys are
+   * refused by Langfuse). `baseUrl` is the Langfuse host, e.g. `https://cloud.langfuse.com`.
+   *
+   * @throws TinyAgentsError `validation` for a malformed URL or key (the key is never echoed).
+   */
+  static direct(
+    baseUrl: string,
+    publicKey: string,
+    secretKey: string,
+    options: LangfuseClientOptions = {},
+  ): LangfuseClient {
+    const url = checkUrl(baseUrl, "LangfuseClient.direct", "baseUrl");
+    checkKey(publicKey, "publicKey");
+    checkKey(secretKey, "secretKey");
+    if (publicKey.startsWith("sk-lf-")) {
+      throw validationError(
+        "LangfuseClient.direct: publicKey looks like a secret key (sk-lf-…); pass the public key (pk-lf-…) first, then the secret key",
+        { field: "publicKey" },
+      );
+    }
+    const basic = btoa(`${publicKey}:${secretKey}`);
+    return new LangfuseClient(
+      "direct",
+      url,
+      {
+        headers: { authorization: `Basic ${basic}`, "x-langfuse-public-key": publicKey },
+        secrets: [secretKey, basic],
+      },
+      options,
+    );
+  }
+
+  /**
+   * Send through a backend proxy that holds the Langfuse keys (bearer-token auth). `url` is the
+   * proxy's base URL; the ingestion path `/telemetry/langfuse/ingestion` is appended (the
+   * default transport here is `ingestion`; see {@link LANGFUSE_PATHS}).
+   *
+   * @throws TinyAgentsError `validation` for a malformed URL or an empty token.
+   */
+  static proxy(url: string, bearerToken: string, options: LangfuseClientOptions = {}): LangfuseClient {
+    const base = checkUrl(url, "LangfuseClient.proxy", "url");
+    const token = bearerToken.replace(/^bearer\s+/i, "");
+    checkKey(token, "bearerToken");
+    return new LangfuseClient(
+      "proxy",
+      base,
+      { headers: { authorization: `Bearer ${token}` }, secrets: [token] },
+      options,
+    );
+  }
+
+  /**
+   * From the environment: `TINYHUMANS_LANGFUSE_PROXY_URL` + `TINYHUMANS_AUTH_TOKEN` (proxy), else
+   * `LANGFUSE_BASE_URL` + `LANGFUSE_PUBLIC_KEY` + `LANGFUSE_SECRET_KEY` (direct).
+   *
+   * @throws TinyAgentsError `validation` naming the missing variables.
+   */
+  static fromEnv(
+    env: Readonly<Record<string, string | undefined>> = globalThis.process?.env ?? {},
+    options: LangfuseClientOptions = {},
+  ): LangfuseClient {
+    const config = langfuseConfigFromEnv(env);
+    return config.mode === "proxy"
+      ? LangfuseClient.proxy(config.url, config.token, options)
+      : LangfuseClient.direct(config.baseUrl, config.publicKey, config.secretKey, options);
+  }
+
+  /**
+   * Export the event records of a run (and its sub-agent runs, if their records are included):
+   * one trace per root run id. Records come from an `EventRecorder`, a journal or a sink
+   * listener, in emission order. Sending the same records again updates rather than duplicates
+   * (ids are deterministic).
+   *
+   * @throws TinyAgentsError `validation` when `records` is empty or not event records;
+   *   `ProviderError` (`provider`) on an HTTP or network failure; `cancelled` on abort.
+   */
+  async exportRun(
+    records: readonly EventRecord[],
+    options: LangfuseExportOptions = {},
+  ): Promise<LangfuseExportResult> {
+    checkRecords(records);
+    const { signal, agentName, captureContent, ...trace } = options;
+    const models = buildTraceModels(records, {
+      ...(agentName === undefined ? {} : { agentName }),
+      ...(captureContent === undefined ? {} : { captureContent }),
+    });
+    const context: SendContext = {
+      url: this.endpoint,
+      headers: this.#headers,
+      timeoutMs: this.#timeoutMs,
+      fetch: this.#fetch,
+      secrets: this.#secrets,
+      maxRequestBytes: this.#maxRequestBytes,
+      serviceName: this.#serviceName,
+      trace,
+      ...(signal === undefined ? {} : { signal }),
+    };
+    const outcome =
+      this.transport === "otlp" ? await sendOtlp(models, context) : await sendIngestion(models, context);
+    return {
+      transport: this.transport,
+      endpoint: this.endpoint,
+      ...outcome,
+      ok: outcome.failed.length === 0 && outcome.rejectedSpans === 0,
+    };
+  }
+
+  /** A description without credentials. */
+  toString(): string {
+    return `LangfuseClient(${this.mode}, ${this.transport}, ${origin(this.endpoint)})`;
+  }
+
+  /** JSON form without credentials. */
+  toJSON(): { mode: string; transport: LangfuseTransport; endpoint: string } {
+    return { mode: this.mode, transport: this.transport, endpoint: this.endpoint };
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.toString();
+  }
+}

@@ -1,0 +1,216 @@
+import type { ErrorSummary, JsonObject } from "@tinyagents/inference";
+import type { EventRecord } from "../events/agent-event.js";
+import { agentSpanName, GEN_AI, resolveAgentName, TINYAGENTS_ATTR } from "../otel/gen-ai-conventions.js";
+import {
+  chatObservation,
+  closeIncomplete,
+  completeChatObservation,
+  eventObservation,
+  fail,
+  finishToolObservation,
+  type OpenRun,
+  toolObservation,
+} from "./call-observations.js";
+import { EXPORTED_EVENT_LEVELS } from "./exported-events.js";
+import type { TraceModel, TraceModelOptions, TraceObservation } from "./trace-model.js";
+
+/** Builds the {@link TraceModel} of one root run from its records (see `buildTraceModels`). */
+export class TraceBuilder {
+  private readonly rootRunId: string;
+  private readonly agentNameOption: TraceModelOptions["agentName"];
+  private readonly capture: boolean;
+  private readonly observations: TraceObservation[] = [];
+  private readonly runs = new Map<string, OpenRun>();
+  private readonly ended = new Set<string>();
+  private threadId: string | undefined;
+  private agentName: string | undefined;
+  private startTs = Number.POSITIVE_INFINITY;
+  private lastTs = Number.NEGATIVE_INFINITY;
+
+  constructor(rootRunId: string, options: TraceModelOptions) {
+    this.rootRunId = rootRunId;
+    this.agentNameOption = options.agentName;
+    this.capture = options.captureContent === true;
+  }
+
+  /** Fold one record in (records of runs that already ended are ignored). */
+  add(record: EventRecord): void {
+    this.startTs = Math.min(this.startTs, record.ts);
+    this.lastTs = Math.max(this.lastTs, record.ts);
+    if (this.ended.has(record.runId)) return;
+    const event = record.event;
+    if (event.type === "run.started") {
+      if (!this.runs.has(record.runId)) this.startRun(record, event.threadId, event.input);
+      return;
+    }
+    const run = this.runs.get(record.runId) ?? this.startRun(record, undefined, undefined);
+    const level = EXPORTED_EVENT_LEVELS[event.type];
+    if (level !== undefined) {
+      const callId = event.type === "tool.progress" ? event.callId : undefined;
+      const parent = (callId === undefined ? undefined : run.tools.get(callId)) ?? run.obs;
+      this.observe(eventObservation(parent, record, level, this.capture));
+    }
+    switch (event.type) {
+      case "model.started":
+        run.chats.set(event.callId, { obs: this.observe(chatObservation(run, record, event)), text: "" });
+        break;
+      case "model.delta": {
+        const chat = run.chats.get(event.callId);
+        if (chat === undefined) break;
+        chat.obs.completionStartTs ??= record.ts;
+        if (this.capture && event.delta.type === "text_delta") chat.text += event.delta.text;
+        break;
+      }
+      case "cost.recorded": {
+        const chat = run.chats.get(event.callId);
+        if (chat !== undefined) chat.obs.cost = event.cost;
+        break;
+      }
+      case "model.completed": {
+        const chat = run.chats.get(event.callId);
+        if (chat === undefined) break;
+        run.chats.delete(event.callId);
+        completeChatObservation(chat, record, event, this.capture);
+        break;
+      }
+      case "model.failed": {
+        const chat = run.chats.get(event.callId);
+        if (chat === undefined) break;
+        run.chats.delete(event.callId);
+        fail(chat.obs, event.error);
+        chat.obs.endTs = record.ts;
+        break;
+      }
+      case "tool.started":
+        run.tools.delete(event.callId);
+        run.tools.set(event.callId, this.observe(toolObservation(run, record, event, this.capture)));
+        break;
+      case "tool.completed":
+      case "tool.failed": {
+        const tool = run.tools.get(event.callId);
+        if (tool === undefined) break;
+        run.tools.delete(event.callId);
+        finishToolObservation(tool, record, event);
+        break;
+      }
+      case "run.completed":
+        Object.assign(run.obs.metadata, {
+          modelCalls: event.modelCalls,
+          toolCalls: event.toolCalls,
+          usage: { ...event.usage.usage, calls: event.usage.calls } as unknown as JsonObject,
+          cost: { ...event.cost },
+        });
+        this.endRun(run, record.ts, undefined, false);
+        break;
+      case "run.failed":
+        fail(run.obs, event.error);
+        this.endRun(run, record.ts, event.error, false);
+        break;
+      case "run.interrupted":
+        run.obs.level = "WARNING";
+        run.obs.statusMessage = `interrupted: ${event.reason}`;
+        this.endRun(run, record.ts, undefined, false);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The finished model; observations still open are closed at the last record's time. */
+  finish(): TraceModel {
+    for (const run of [...this.runs.values()]) {
+      if (!this.runs.has(run.obs.runId)) continue;
+      if (run.parentRunId === undefined || !this.runs.has(run.parentRunId)) {
+        this.endRun(run, this.lastTs, undefined, true);
+      }
+    }
+    const model: TraceModel = {
+      rootRunId: this.rootRunId,
+      startTs: this.startTs,
+      endTs: this.lastTs,
+      observations: this.observations,
+    };
+    if (this.threadId !== undefined) model.threadId = this.threadId;
+    if (this.agentName !== undefined) model.agentName = this.agentName;
+    return model;
+  }
+
+  /**
+   * Open a run's `agent` observation: under the parent run's newest open tool (the one that
+   * spawned it), else the parent run, else at the trace root. Without `run.started` in the
+   * records (`input` undefined) the run opens at its first record, marked `startMissing`.
+   */
+  private startRun(record: EventRecord, threadId: string | undefined, input: number | undefined): OpenRun {
+    const parent = record.parentRunId === undefined ? undefined : this.runs.get(record.parentRunId);
+    let spawner: TraceObservation | undefined;
+    if (parent !== undefined) for (const tool of parent.tools.values()) spawner = tool;
+    const identity = {
+      runId: record.runId,
+      depth: record.depth,
+      ...(record.parentRunId === undefined ? {} : { parentRunId: record.parentRunId }),
+    };
+    const agentName = resolveAgentName(this.agentNameOption, identity);
+    const metadata: JsonObject = { ...identity, rootRunId: record.rootRunId };
+    const attributes: TraceObservation["attributes"] = {
+      [GEN_AI.operationName]: "invoke_agent",
+      [TINYAGENTS_ATTR.runId]: record.runId,
+      [TINYAGENTS_ATTR.rootRunId]: record.rootRunId,
+      [TINYAGENTS_ATTR.depth]: record.depth,
+    };
+    if (record.parentRunId !== undefined) attributes[TINYAGENTS_ATTR.parentRunId] = record.parentRunId;
+    if (agentName !== undefined) attributes[GEN_AI.agentName] = agentName;
+    if (threadId !== undefined) {
+      metadata.threadId = threadId;
+      attributes[GEN_AI.conversationId] = threadId;
+    }
+    if (input === undefined) metadata.startMissing = true;
+    else metadata.inputMessages = input;
+    const parentKey = spawner?.key ?? parent?.obs.key;
+    const obs = this.observe({
+      key: `run:${record.runId}`,
+      kind: "agent",
+      name: agentSpanName(agentName),
+      runId: record.runId,
+      ...(parentKey === undefined ? {} : { parentKey }),
+      startTs: record.ts,
+      endTs: record.ts,
+      level: "DEFAULT",
+      attributes,
+      metadata,
+    });
+    const run: OpenRun = {
+      obs,
+      parentRunId: record.parentRunId,
+      chats: new Map(),
+      tools: new Map(),
+      children: new Set(),
+    };
+    this.runs.set(record.runId, run);
+    parent?.children.add(record.runId);
+    if (record.runId === this.rootRunId) {
+      this.threadId = threadId;
+      this.agentName = agentName;
+    }
+    return run;
+  }
+
+  /** Close a run's open children, generations and tools, then the run itself. */
+  private endRun(run: OpenRun, ts: number, failure: ErrorSummary | undefined, incomplete: boolean): void {
+    for (const childId of run.children) {
+      const child = this.runs.get(childId);
+      if (child !== undefined) this.endRun(child, ts, failure, true);
+    }
+    for (const chat of run.chats.values()) closeIncomplete(chat.obs, ts, failure);
+    for (const tool of run.tools.values()) closeIncomplete(tool, ts, failure);
+    if (incomplete) closeIncomplete(run.obs, ts, failure);
+    else run.obs.endTs = ts;
+    this.runs.delete(run.obs.runId);
+    this.ended.add(run.obs.runId);
+    if (run.parentRunId !== undefined) this.runs.get(run.parentRunId)?.children.delete(run.obs.runId);
+  }
+
+  private observe(obs: TraceObservation): TraceObservation {
+    this.observations.push(obs);
+    return obs;
+  }
+}

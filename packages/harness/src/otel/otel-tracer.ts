@@ -1,0 +1,266 @@
+import {
+  type Attributes,
+  type Context,
+  context as otelContext,
+  SpanKind,
+  type Tracer,
+  trace,
+} from "@opentelemetry/api";
+import type { ErrorSummary } from "@tinyagents/inference";
+import type { AgentEventOf, EventRecord } from "../events/agent-event.js";
+import type { EventListener, EventSink } from "../events/event-sink.js";
+import {
+  chatChunk,
+  chatCost,
+  completeChat,
+  completeTool,
+  failChat,
+  failTool,
+  startChat,
+  startTool,
+  toolProgress,
+} from "./call-spans.js";
+import {
+  agentSpanName,
+  GEN_AI,
+  resolveAgentName,
+  runUsageAttributes,
+  TINYAGENTS_ATTR,
+} from "./gen-ai-conventions.js";
+import type { OtelListenerOptions } from "./otel-options.js";
+import {
+  endIncomplete,
+  eventAttributes,
+  markFailed,
+  openSpanCount,
+  type RunSpans,
+  type SpanBook,
+  spawningSpan,
+} from "./span-state.js";
+
+/**
+ * Turns a live harness event stream into OpenTelemetry spans that follow the GenAI semantic
+ * conventions:
+ *
+ * - `invoke_agent {agent}` (INTERNAL) per run, from `run.started` to `run.completed` /
+ *   `run.failed` / `run.interrupted`, with its totals as `tinyagents.run.*` attributes;
+ * - `chat {model}` (CLIENT) per model-call attempt (a retried call gives one span per attempt),
+ *   with `gen_ai.request.model`, `gen_ai.response.model`, usage and cache token attributes;
+ * - `execute_tool {name}` (INTERNAL) per executed tool call, with `gen_ai.tool.name` and
+ *   `gen_ai.tool.call.id`.
+ *
+ * Parents are passed explicitly (never through async-local storage): chat and tool spans are
+ * children of their run span; a child run (`record.parentRunId` set) nests under the parent
+ * run's newest open tool span, or under the parent run span when no tool is open. Failures set
+ * status ERROR and `error.type`. Start and end times are the records' `ts` (the run's clock).
+ * Retries, fallbacks, limits and tool-call recoveries are span events on the run span.
+ *
+ * No span outlives its run: when a run ends, its still-open chat and tool spans and child runs
+ * are ended with it (marked `tinyagents.incomplete`, and ERROR when the run failed). Events of
+ * runs this tracer did not see start are ignored. Listener work is O(1) per event.
+ *
+ * ```ts
+ * const otel = new OtelTracer(trace.getTracer("my-app"), { agentName: "support" });
+ * const detach = otel.attach(sink); // the sink passed to harness.invoke(..., { events: sink })
+ * ```
+ */
+export class OtelTracer {
+  /** The listener to subscribe to an `EventSink` (`sink.subscribe(otel.listener)`). */
+  readonly listener: EventListener = (record) => this.handle(record);
+  private readonly book: SpanBook;
+  private lastTs: number | undefined;
+
+  constructor(tracer: Tracer, options: OtelListenerOptions = {}) {
+    this.book = { tracer, options, runs: new Map() };
+  }
+
+  /** Subscribe to `sink`; returns a function that unsubscribes (open spans stay open). */
+  attach(sink: EventSink): () => void {
+    return sink.subscribe(this.listener);
+  }
+
+  /** How many spans are open right now (0 once every observed run has ended). */
+  get openSpans(): number {
+    let count = 0;
+    for (const run of this.book.runs.values()) count += openSpanCount(run);
+    return count;
+  }
+
+  /**
+   * End every open span (marked incomplete) at `endTime` (default: the last event's time, else
+   * now). For shutdown, or after detaching from a sink whose runs will never finish.
+   */
+  endAll(endTime?: number): void {
+    const ts = endTime ?? this.lastTs ?? Date.now();
+    const runs = this.book.runs;
+    for (const run of [...runs.values()]) {
+      // Children are ended by their parent's endRun; start only from runs without an open parent.
+      if (!runs.has(run.runId)) continue;
+      if (run.parentRunId === undefined || !runs.has(run.parentRunId)) this.endRun(run, ts, undefined, true);
+    }
+  }
+
+  /** Handle one event record (what {@link listener} does). */
+  handle(record: EventRecord): void {
+    this.lastTs = record.ts;
+    const book = this.book;
+    const event = record.event;
+    switch (event.type) {
+      case "run.started":
+        this.startRun(record, event);
+        break;
+      case "model.started":
+        startChat(book, record, event);
+        break;
+      case "model.delta":
+        chatChunk(book, record, event);
+        break;
+      case "cost.recorded":
+        chatCost(book, record, event);
+        break;
+      case "model.completed":
+        completeChat(book, record, event);
+        break;
+      case "model.failed":
+        failChat(book, record, event);
+        break;
+      case "tool.started":
+        startTool(book, record, event);
+        break;
+      case "tool.progress":
+        toolProgress(book, record, event);
+        break;
+      case "tool.completed":
+        completeTool(book, record, event);
+        break;
+      case "tool.failed":
+        failTool(book, record, event);
+        break;
+      case "retry.scheduled":
+      case "fallback.selected":
+      case "limit.reached":
+      case "tool.unknown":
+      case "tool.invalid_args":
+      case "control.applied":
+        this.runEvent(record);
+        break;
+      case "run.completed":
+        this.completeRun(record, event);
+        break;
+      case "run.failed":
+        this.failRun(record, event);
+        break;
+      case "run.interrupted":
+        this.interruptRun(record, event);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private startRun(record: EventRecord, event: AgentEventOf<"run.started">): void {
+    const { runs, options, tracer } = this.book;
+    if (runs.has(record.runId)) return;
+    const parent = record.parentRunId === undefined ? undefined : runs.get(record.parentRunId);
+    const parentContext =
+      parent === undefined ? this.rootContext() : trace.setSpan(parent.context, spawningSpan(parent));
+    const agentName = resolveAgentName(options.agentName, {
+      runId: record.runId,
+      depth: record.depth,
+      ...(record.parentRunId === undefined ? {} : { parentRunId: record.parentRunId }),
+    });
+    const attributes: Attributes = {
+      ...options.runAttributes,
+      [GEN_AI.operationName]: "invoke_agent",
+      [TINYAGENTS_ATTR.runId]: record.runId,
+      [TINYAGENTS_ATTR.rootRunId]: record.rootRunId,
+      [TINYAGENTS_ATTR.depth]: record.depth,
+    };
+    if (agentName !== undefined) attributes[GEN_AI.agentName] = agentName;
+    if (record.parentRunId !== undefined) attributes[TINYAGENTS_ATTR.parentRunId] = record.parentRunId;
+    if (event.threadId !== undefined) attributes[GEN_AI.conversationId] = event.threadId;
+    const span = tracer.startSpan(
+      agentSpanName(agentName),
+      { kind: SpanKind.INTERNAL, startTime: record.ts, attributes },
+      parentContext,
+    );
+    runs.set(record.runId, {
+      runId: record.runId,
+      parentRunId: record.parentRunId,
+      span,
+      context: trace.setSpan(parentContext, span),
+      providerSet: false,
+      chats: new Map(),
+      tools: new Map(),
+      children: new Set(),
+    });
+    parent?.children.add(record.runId);
+  }
+
+  private completeRun(record: EventRecord, event: AgentEventOf<"run.completed">): void {
+    const run = this.book.runs.get(record.runId);
+    if (run === undefined) return;
+    run.span.setAttributes({
+      ...runUsageAttributes(event.usage.usage),
+      [TINYAGENTS_ATTR.modelCalls]: event.modelCalls,
+      [TINYAGENTS_ATTR.toolCalls]: event.toolCalls,
+    });
+    if (event.cost.total > 0) run.span.setAttribute(TINYAGENTS_ATTR.costTotalUsd, event.cost.total);
+    this.endRun(run, record.ts, undefined, false);
+  }
+
+  private failRun(record: EventRecord, event: AgentEventOf<"run.failed">): void {
+    const run = this.book.runs.get(record.runId);
+    if (run === undefined) return;
+    markFailed(run.span, event.error, record.ts);
+    this.endRun(run, record.ts, event.error, false);
+  }
+
+  private interruptRun(record: EventRecord, event: AgentEventOf<"run.interrupted">): void {
+    const run = this.book.runs.get(record.runId);
+    if (run === undefined) return;
+    run.span.addEvent("run.interrupted", { reason: event.reason }, record.ts);
+    this.endRun(run, record.ts, undefined, false);
+  }
+
+  /** End a run's open child runs, chat and tool spans, then the run span itself. */
+  private endRun(run: RunSpans, ts: number, failure: ErrorSummary | undefined, incomplete: boolean): void {
+    const runs = this.book.runs;
+    for (const childId of run.children) {
+      const child = runs.get(childId);
+      if (child !== undefined) this.endRun(child, ts, failure, true);
+    }
+    for (const chat of run.chats.values()) endIncomplete(chat.span, ts, failure);
+    for (const tool of run.tools.values()) endIncomplete(tool, ts, failure);
+    run.chats.clear();
+    run.tools.clear();
+    if (incomplete) endIncomplete(run.span, ts, failure);
+    else run.span.end(ts);
+    runs.delete(run.runId);
+    if (run.parentRunId !== undefined) runs.get(run.parentRunId)?.children.delete(run.runId);
+  }
+
+  private runEvent(record: EventRecord): void {
+    const run = this.book.runs.get(record.runId);
+    if (run === undefined) return;
+    const { type, ...fields } = record.event;
+    run.span.addEvent(type, eventAttributes(fields, this.book.options.captureContent === true), record.ts);
+  }
+
+  private rootContext(): Context {
+    const parent = this.book.options.parentContext;
+    if (parent === undefined) return otelContext.active();
+    return typeof parent === "function" ? parent() : parent;
+  }
+}
+
+/**
+ * A listener that turns a live event stream into GenAI spans (see {@link OtelTracer}).
+ *
+ * ```ts
+ * sink.subscribe(createOtelListener(trace.getTracer("my-app"), { agentName: "support" }));
+ * ```
+ */
+export function createOtelListener(tracer: Tracer, options: OtelListenerOptions = {}): EventListener {
+  return new OtelTracer(tracer, options).listener;
+}

@@ -1,0 +1,214 @@
+/**
+ * Every variant of the AgentEvent union is emitted by some code path. The list below is checked
+ * against the union at compile time (a new variant without an entry fails typecheck), and every
+ * listed type must be observed at least once by the scenarios run in THIS file.
+ */
+import { type AgentEventType, EventSink, InMemoryChatHistory, runText, tool } from "@tinyagents/harness";
+import { DeterministicClock, EventRecorder, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
+import { ProviderError, permissiveProfile, usage } from "@tinyagents/inference";
+import { describe, expect, it } from "vitest";
+import { makeHarness } from "./helpers.js";
+
+const ALL_EVENT_TYPES = [
+  "run.started",
+  "run.completed",
+  "run.failed",
+  "run.interrupted",
+  "route.selected",
+  "model.override_skipped",
+  "model.started",
+  "model.delta",
+  "model.completed",
+  "model.failed",
+  "retry.scheduled",
+  "fallback.selected",
+  "usage.recorded",
+  "cost.recorded",
+  "tool.started",
+  "tool.progress",
+  "tool.completed",
+  "tool.failed",
+  "tool.unknown",
+  "tool.invalid_args",
+  "middleware.started",
+  "middleware.completed",
+  "middleware.failed",
+  "limit.reached",
+  "memory.loaded",
+  "memory.saved",
+  "state.updated",
+  "control.applied",
+] as const satisfies readonly AgentEventType[];
+
+/** Compile-time exhaustiveness: `true` only when every union member is listed above. */
+type MissingEventTypes = Exclude<AgentEventType, (typeof ALL_EVENT_TYPES)[number]>;
+const listIsExhaustive: [MissingEventTypes] extends [never]
+  ? true
+  : ["unlisted event types:", MissingEventTypes] = true;
+
+const upstreamDown = (message: string) =>
+  new ProviderError({ provider: "primary", message, kind: "upstream_unhealthy", status: 503 });
+
+describe("events coverage", () => {
+  it("the list names every AgentEvent type exactly once", () => {
+    expect(listIsExhaustive).toBe(true);
+    expect(new Set(ALL_EVENT_TYPES).size).toBe(ALL_EVENT_TYPES.length);
+  });
+
+  it("every AgentEvent type is emitted by some scenario", async () => {
+    const observed = new EventRecorder();
+
+    // Scenario 1: a streaming run on a thread, with an override that lacks a capability, a
+    // failing primary model (retry, then fallback), priced usage, and every kind of tool call.
+    {
+      const clock = new DeterministicClock();
+      const history = new InMemoryChatHistory();
+      const { harness } = makeHarness({
+        clock,
+        memory: { history },
+        policy: { fallback: ["backup"], retry: { maxRetries: 1 }, invalidArgs: "return_tool_error" },
+      });
+      const noTools = {
+        ...permissiveProfile(),
+        capabilities: { ...permissiveProfile().capabilities, tools: false },
+      };
+      harness
+        .registerModel("primary", new ScriptedModel([upstreamDown("down"), upstreamDown("still down")]))
+        .registerModel("limited", new ScriptedModel([], { profile: noTools }))
+        .registerModel(
+          "backup",
+          new ScriptedModel(
+            [
+              {
+                toolCalls: [
+                  { name: "progressive", arguments: {} },
+                  { name: "broken", arguments: {} },
+                  { name: "no_such_tool", arguments: {} },
+                  { name: "strict_args", arguments: { wrong: true } },
+                ],
+              },
+              "all done",
+            ],
+            { usage: usage({ inputTokens: 10, outputTokens: 5 }) },
+          ),
+          { pricing: { inputPerMillion: 1, outputPerMillion: 2 } },
+        )
+        .registerTool(
+          FakeTool.of("progressive", (_args, ctx) => {
+            ctx.progress("halfway", { percent: 50 });
+            return "ok";
+          }),
+        )
+        .registerTool(FakeTool.failing("broken", "kaput"))
+        .registerTool(
+          tool({
+            name: "strict_args",
+            description: "needs a name",
+            inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+            execute: () => "unreachable",
+          }),
+        )
+        .use({
+          name: "router",
+          beforeModel: (_ctx, request) => {
+            request.requiredCapabilities = { tools: true };
+            // First call: an override that lacks tools. Later calls: stay on whatever served.
+            if (request.messages.length === 1) request.model = "limited";
+            else request.reusePreviousModel = true;
+          },
+        });
+      const sink = new EventSink("cov-1");
+      observed.attach(sink);
+      const items = [];
+      for await (const item of harness.invokeStreaming(
+        undefined,
+        undefined,
+        { runId: "cov-1", threadId: "t" },
+        "go",
+        {
+          events: sink,
+        },
+      )) {
+        items.push(item);
+      }
+      const last = items.at(-1);
+      expect(last?.type).toBe("completed");
+      if (last?.type === "failed") throw last.error;
+      if (last?.type === "completed") expect(runText(last.run)).toBe("all done");
+    }
+
+    // Scenario 2: a middleware interrupts the run.
+    {
+      const { harness } = makeHarness();
+      harness.registerModel("m", new ScriptedModel(["unused"])).use({
+        name: "pause",
+        beforeAgent: (ctx) => ctx.run.requestControl({ kind: "interrupt", reason: "approval needed" }),
+      });
+      const sink = new EventSink("cov-2");
+      observed.attach(sink);
+      const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "cov-2" }, "hi", {
+        events: sink,
+      });
+      expect(outcome.status.status).toBe("interrupted");
+    }
+
+    // Scenario 3: a throwing middleware fails the run.
+    {
+      const { harness } = makeHarness();
+      harness.registerModel("m", new ScriptedModel(["unused"])).use({
+        name: "broken",
+        beforeAgent: () => {
+          throw new Error("nope");
+        },
+      });
+      const sink = new EventSink("cov-3");
+      observed.attach(sink);
+      const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "cov-3" }, "hi", {
+        events: sink,
+      });
+      expect(outcome.error?.code).toBe("middleware");
+    }
+
+    // Scenario 4: a model-call cap is reached.
+    {
+      const { harness } = makeHarness();
+      harness
+        .registerModel("m", new ScriptedModel([{ toolCalls: [{ name: "noop" }] }]))
+        .registerTool(FakeTool.returning("noop", "ok"));
+      const sink = new EventSink("cov-4");
+      observed.attach(sink);
+      const outcome = await harness.invokeCollectingPartial(
+        undefined,
+        undefined,
+        { runId: "cov-4", maxModelCalls: 1 },
+        "hi",
+        {
+          events: sink,
+        },
+      );
+      expect(outcome.error?.code).toBe("limit_exceeded");
+    }
+
+    // Scenario 5: a stop-with-final control request.
+    {
+      const { harness } = makeHarness();
+      harness.registerModel("m", new ScriptedModel(["unused"])).use({
+        name: "stopper",
+        beforeAgent: (ctx) => ctx.run.requestControl({ kind: "stop_with_final", text: "stopped early" }),
+      });
+      const sink = new EventSink("cov-5");
+      observed.attach(sink);
+      const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "cov-5" }, "hi", {
+        events: sink,
+      });
+      expect(runText(outcome.run)).toBe("stopped early");
+    }
+
+    const seen = new Set(observed.types());
+    const missing = ALL_EVENT_TYPES.filter((type) => !seen.has(type));
+    expect(missing).toEqual([]);
+    // And nothing outside the union was emitted.
+    const known = new Set<string>(ALL_EVENT_TYPES);
+    expect([...seen].filter((type) => !known.has(type))).toEqual([]);
+  });
+});

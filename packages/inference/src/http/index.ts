@@ -1,0 +1,17 @@
+export type { StreamReadOptions } from "./body-reader.js";
+export { type ErrorBodyFacts, errorBodyFacts, factsFromObject } from "./error-body.js";
+export type { FetchLike } from "./fetch-types.js";
+export { parseGoDuration } from "./go-duration.js";
+export { readNdjson } from "./ndjson.js";
+export { type NetworkErrorContext, networkError, type PostJsonOptions, postJson } from "./post-json.js";
+export {
+  capRawBody,
+  type ProviderErrorContext,
+  type ProviderErrorFacts,
+  providerErrorFromFacts,
+  providerErrorFromResponse,
+  RAW_BODY_LIMIT,
+} from "./provider-error-from-response.js";
+export { displayUrl, REDACTED, redactSecrets, secretsFromHeaders } from "./redact.js";
+export { retryAfterFromHints } from "./retry-hints.js";
+export { readSse, type SseEvent } from "./sse.js";

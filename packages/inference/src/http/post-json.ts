@@ -1,0 +1,111 @@
+import { classifyNetworkError } from "../errors/classify.js";
+import { abortedError } from "../errors/normalize.js";
+import { ProviderError } from "../errors/provider-error.js";
+import { isAborted } from "./body-reader.js";
+import type { FetchLike } from "./fetch-types.js";
+import { providerErrorFromResponse } from "./provider-error-from-response.js";
+import { displayUrl, redactSecrets, secretsFromHeaders } from "./redact.js";
+
+/** One JSON POST to a provider. */
+export interface PostJsonOptions {
+  /** Full endpoint URL. */
+  url: string;
+  /** The request body; serialized with `JSON.stringify`. */
+  body: unknown;
+  /** Extra headers (auth, versions). `content-type: application/json` is always set. */
+  headers?: Record<string, string> | undefined;
+  /** The fetch to use (default: the platform `fetch`). */
+  fetch?: FetchLike | undefined;
+  /** Aborts the request and the body read. */
+  signal?: AbortSignal | undefined;
+  /** Provider name for errors. */
+  provider: string;
+  /** Model id for errors. */
+  model?: string | undefined;
+}
+
+/**
+ * POST `body` as JSON and return the 2xx `Response` (its body unread, for the caller to parse
+ * or stream). Failures become errors a caller can act on:
+ * - the caller's `signal` aborted -> the `cancelled` / `timeout` error from `abortedError`;
+ * - fetch rejected (DNS, refused connection, TLS, reset, timeout) -> `ProviderError` with kind
+ *   from `classifyNetworkError` and a message naming the URL ("could not reach ...");
+ * - non-2xx -> `await providerErrorFromResponse(response, { provider, model })`.
+ * Credentials from `headers` never appear in any message or raw body.
+ */
+export async function postJson(options: PostJsonOptions): Promise<Response> {
+  const { url, provider, model, signal } = options;
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
+  const secrets = secretsFromHeaders(headers);
+  let payload: string;
+  try {
+    payload = JSON.stringify(options.body);
+  } catch (error) {
+    throw new ProviderError({
+      provider,
+      kind: "non_retryable",
+      message: `${provider}: the request body could not be serialized as JSON (${String(error)}); pass plain JSON data.`,
+      cause: error,
+      ...(model === undefined ? {} : { model }),
+    });
+  }
+  if (isAborted(signal)) throw abortedError(signal, `${provider} request`);
+  let response: Response;
+  try {
+    const init: RequestInit = { method: "POST", headers, body: payload };
+    if (signal !== undefined) init.signal = signal;
+    response = await fetchFn(url, init);
+  } catch (error) {
+    if (isAborted(signal)) throw abortedError(signal, `${provider} request`);
+    throw networkError(error, { url, provider, model, secrets });
+  }
+  if (response.ok) return response;
+  throw await providerErrorFromResponse(response, { provider, model, secrets });
+}
+
+/** Facts for {@link networkError}. */
+export interface NetworkErrorContext {
+  url: string;
+  provider: string;
+  model?: string | undefined;
+  secrets?: readonly string[] | undefined;
+}
+
+/**
+ * The `ProviderError` for a request that got no HTTP response at all. The message names the
+ * (credential-free) URL, the underlying cause (`ECONNREFUSED`, `ENOTFOUND`, ...) and what to check.
+ */
+export function networkError(error: unknown, context: NetworkErrorContext): ProviderError {
+  const kind = classifyNetworkError(error);
+  const reason = redactSecrets(describeCause(error), context.secrets);
+  const hint =
+    kind === "retryable"
+      ? "Check that the server is running and reachable; the call can be retried."
+      : "Check the base URL (host name, scheme, port) and the network/TLS setup.";
+  return new ProviderError({
+    provider: context.provider,
+    kind,
+    message: `${context.provider}: could not reach ${displayUrl(context.url)} (${reason}). ${hint}`,
+    cause: error,
+    ...(context.model === undefined ? {} : { model: context.model }),
+  });
+}
+
+function describeCause(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
+    if (typeof current === "object") {
+      const { code, message } = current as { code?: unknown; message?: unknown };
+      const text = typeof message === "string" ? message : "";
+      const piece = typeof code === "string" && !text.includes(code) ? `${code} ${text}`.trim() : text;
+      if (piece !== "" && !parts.includes(piece)) parts.push(piece);
+      current = (current as { cause?: unknown }).cause;
+    } else {
+      parts.push(String(current));
+      break;
+    }
+  }
+  return parts.length === 0 ? "unknown network error" : parts.join(": ");
+}

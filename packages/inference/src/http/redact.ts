@@ -1,0 +1,75 @@
+/** Header names whose values are credentials. Compared lower-cased. */
+const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  "authorization",
+  "proxy-authorization",
+  "x-api-key",
+  "api-key",
+  "x-goog-api-key",
+  "openai-organization",
+  "openai-project",
+]);
+
+/** Well-known API key shapes, masked even when the caller did not name them. */
+const KEY_PATTERNS: readonly RegExp[] = [
+  /\bsk-(?:ant-|proj-|or-v1-)?[A-Za-z0-9_-]{16,}/g,
+  /\b(?:gsk|xai)-?_?[A-Za-z0-9]{20,}/g,
+  /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+];
+
+/** What secrets are replaced with. */
+export const REDACTED = "[REDACTED]";
+
+/**
+ * The credential values in a set of request headers (Authorization, x-api-key, api-key, ...),
+ * including the bare token of a `Bearer <token>` value, for {@link redactSecrets}.
+ * Values shorter than 6 characters are ignored (too short to be a key, too likely to be text).
+ */
+export function secretsFromHeaders(headers: Record<string, string> | undefined): string[] {
+  if (headers === undefined) return [];
+  const secrets: string[] = [];
+  for (const name of Object.keys(headers)) {
+    if (!SECRET_HEADERS.has(name.toLowerCase())) continue;
+    const value = headers[name];
+    if (value === undefined || value.length < 6) continue;
+    secrets.push(value);
+    const bearer = /^\s*(?:Bearer|Basic|Token)\s+(.+)$/i.exec(value);
+    if (bearer?.[1] !== undefined && bearer[1].length >= 6) secrets.push(bearer[1].trim());
+  }
+  return secrets;
+}
+
+/**
+ * Replace every occurrence of each secret (and anything shaped like a well-known API key:
+ * `sk-...`, `Bearer ...`) in `text` with `[REDACTED]`. Used on every error message and raw
+ * body the HTTP layer produces, so keys never reach events, journals or logs.
+ */
+export function redactSecrets(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length < 6) continue;
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  }
+  for (const pattern of KEY_PATTERNS) out = out.replace(pattern, REDACTED);
+  return out;
+}
+
+/**
+ * A URL safe to print: user info and the values of query parameters that look like
+ * credentials (`key`, `api_key`, `token`, `access_token`, `signature`, ...) are masked.
+ */
+export function displayUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return redactSecrets(url);
+  }
+  if (parsed.username !== "" || parsed.password !== "") {
+    parsed.username = "";
+    parsed.password = "";
+  }
+  for (const name of [...parsed.searchParams.keys()]) {
+    if (/key|token|secret|signature|sig|password|auth/i.test(name)) parsed.searchParams.set(name, "REDACTED");
+  }
+  return redactSecrets(parsed.toString());
+}

@@ -1,0 +1,102 @@
+import { abortedError } from "../../errors/normalize.js";
+import type { FetchLike } from "../../http/fetch-types.js";
+import { postJson } from "../../http/post-json.js";
+import { displayUrl } from "../../http/redact.js";
+import { readSse } from "../../http/sse.js";
+import type { JsonObject } from "../../json/json-value.js";
+import type { ChatModel, ModelCallOptions } from "../../model/chat-model.js";
+import { type ModelProfile, permissiveProfile } from "../../model/model-profile.js";
+import type { ModelRequest } from "../../model/model-request.js";
+import type { ModelResponse } from "../../model/model-response.js";
+import { responseToStreamItems } from "../../model/stream-from-response.js";
+import type { ModelStreamItem } from "../../model/stream-item.js";
+import { type AnthropicModelOptions, resolveAnthropicOptions } from "./anthropic-options.js";
+import { toAnthropicRequest } from "./map-request.js";
+import { parseAnthropicResponse } from "./parse-response.js";
+import { readJsonBody } from "./read-json-body.js";
+import { AnthropicStreamParser } from "./stream-parser.js";
+
+const PROVIDER = "anthropic";
+
+/**
+ * A {@link ChatModel} for the native Anthropic Messages API (`POST {baseUrl}/v1/messages`), over
+ * the platform `fetch` (injectable). `invoke` sends a unary request; `stream` reads the SSE
+ * stream. Both send `x-api-key` and `anthropic-version`, map the request as documented on
+ * `toAnthropicRequest` (system blocks, tools, thinking, prompt-cache breakpoints, structured
+ * output) and normalize usage so `inputTokens` includes cache reads and writes.
+ *
+ * Failures: non-2xx responses become `ProviderError`s (429 `rate_limit_error` with
+ * `retryAfterMs`, 529 `overloaded_error` retryable, "prompt is too long" -> `context_overflow`);
+ * an `error` event inside a 200 stream becomes an `error` stream item (`invoke`-style consumers
+ * such as `collectStream` throw it as a `ProviderError`); a stream cut before `message_stop` is a
+ * retryable error. An aborted `signal` throws its `cancelled` / `timeout` error. Secrets never
+ * appear in errors.
+ *
+ * Construction throws a `validation` error when no API key is configured.
+ */
+export class AnthropicModel implements ChatModel {
+  readonly provider = PROVIDER;
+  readonly modelId: string;
+  readonly profile: ModelProfile;
+  /** `anthropic:<origin>:<model>` — never contains the key. */
+  readonly cacheIdentity: string;
+  private readonly url: string;
+  private readonly headers: Record<string, string>;
+  private readonly fetchFn: FetchLike | undefined;
+  private readonly maxTokens: number;
+
+  constructor(options: AnthropicModelOptions = {}) {
+    const resolved = resolveAnthropicOptions(options);
+    this.modelId = resolved.model;
+    this.profile = resolved.profile ?? permissiveProfile();
+    this.url = `${resolved.baseUrl}/v1/messages`;
+    this.headers = resolved.headers;
+    this.fetchFn = resolved.fetch;
+    this.maxTokens = resolved.maxTokens;
+    this.cacheIdentity = `${PROVIDER}:${displayUrl(resolved.baseUrl)}:${resolved.model}`;
+  }
+
+  /** The JSON body `invoke` (`stream: false`) or `stream` (`stream: true`) sends for `request`. */
+  buildRequestBody(request: ModelRequest, stream: boolean): JsonObject {
+    return toAnthropicRequest(request, { model: this.modelId, defaultMaxTokens: this.maxTokens, stream });
+  }
+
+  async invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
+    const { signal } = options;
+    const response = await this.post(this.buildRequestBody(request, false), signal);
+    const body = await readJsonBody(response, PROVIDER, this.modelId, signal);
+    return parseAnthropicResponse(body, this.modelId);
+  }
+
+  async *stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
+    const { signal } = options;
+    const response = await this.post(this.buildRequestBody(request, true), signal);
+    const contentType = response.headers.get("content-type") ?? "";
+    if (response.body === null || contentType.includes("application/json")) {
+      // A server (or proxy) that ignored `stream: true` and answered with one JSON message.
+      const body = await readJsonBody(response, PROVIDER, this.modelId, signal);
+      yield* responseToStreamItems(parseAnthropicResponse(body, this.modelId));
+      return;
+    }
+    const parser = new AnthropicStreamParser();
+    for await (const frame of readSse(response.body, signal, { provider: PROVIDER, model: this.modelId })) {
+      const items = parser.push(frame);
+      for (let i = 0; i < items.length; i++) yield items[i]!;
+      if (parser.done) return;
+    }
+    if (signal?.aborted === true) throw abortedError(signal, "anthropic stream");
+    yield* parser.end();
+  }
+
+  private post(body: JsonObject, signal: AbortSignal | undefined): Promise<Response> {
+    return postJson({
+      url: this.url,
+      body,
+      headers: this.headers,
+      fetch: this.fetchFn,
+      signal,
+      provider: PROVIDER,
+      model: this.modelId,
+    });
+  }
+}

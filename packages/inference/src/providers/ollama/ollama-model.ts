@@ -1,0 +1,103 @@
+import { abortedError } from "../../errors/normalize.js";
+import type { FetchLike } from "../../http/fetch-types.js";
+import { readNdjson } from "../../http/ndjson.js";
+import { postJson } from "../../http/post-json.js";
+import { displayUrl } from "../../http/redact.js";
+import type { JsonObject } from "../../json/json-value.js";
+import type { ChatModel, ModelCallOptions } from "../../model/chat-model.js";
+import type { ModelProfile } from "../../model/model-profile.js";
+import type { ModelRequest } from "../../model/model-request.js";
+import type { ModelResponse } from "../../model/model-response.js";
+import type { ModelStreamItem } from "../../model/stream-item.js";
+import { readJsonBody } from "../anthropic/read-json-body.js";
+import { toOllamaRequest } from "./map-request.js";
+import {
+  type OllamaModelOptions,
+  type ResolvedOllamaOptions,
+  resolveOllamaOptions,
+} from "./ollama-options.js";
+import { parseOllamaResponse } from "./parse-response.js";
+import { OllamaStreamParser } from "./stream-parser.js";
+
+const PROVIDER = "ollama";
+
+/**
+ * A {@link ChatModel} for Ollama's native chat API (`POST {baseUrl}/api/chat`), over the platform
+ * `fetch` (injectable). `invoke` sends `stream: false`; `stream` reads the NDJSON stream. The
+ * request is mapped as documented on `toOllamaRequest` (images as base64, `think`, `format`,
+ * `options`, `keep_alive`); whole tool calls come back with their object arguments and an id
+ * (Ollama's own, or a stable synthesized one); usage comes from `prompt_eval_count` /
+ * `eval_count`, with the durations kept in `usage.raw`.
+ *
+ * Failures: non-2xx `{error: "..."}` bodies become `ProviderError`s (503 "server busy" and 500
+ * retryable, 404 "model not found" not); an `{error}` line inside a 200 stream becomes an
+ * `error` stream item (retryable unless the context overflowed); a stream that ends without its
+ * `done` line is a retryable error. An aborted `signal` throws its `cancelled` / `timeout` error.
+ */
+export class OllamaModel implements ChatModel {
+  readonly provider = PROVIDER;
+  readonly modelId: string;
+  readonly profile?: ModelProfile;
+  /** `ollama:<origin>:<model>`. */
+  readonly cacheIdentity: string;
+  private readonly url: string;
+  private readonly settings: ResolvedOllamaOptions;
+  private readonly fetchFn: FetchLike | undefined;
+
+  constructor(options: OllamaModelOptions = {}) {
+    const resolved = resolveOllamaOptions(options);
+    this.settings = resolved;
+    this.modelId = resolved.model;
+    if (resolved.profile !== undefined) this.profile = resolved.profile;
+    this.url = `${resolved.baseUrl}/api/chat`;
+    this.fetchFn = resolved.fetch;
+    this.cacheIdentity = `${PROVIDER}:${displayUrl(resolved.baseUrl)}:${resolved.model}`;
+  }
+
+  /** The JSON body `invoke` (`stream: false`) or `stream` (`stream: true`) sends for `request`. */
+  buildRequestBody(request: ModelRequest, stream: boolean): JsonObject {
+    const { keepAlive, options } = this.settings;
+    return toOllamaRequest(request, {
+      model: this.modelId,
+      stream,
+      ...(keepAlive === undefined ? {} : { keepAlive }),
+      ...(options === undefined ? {} : { options }),
+    });
+  }
+
+  async invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
+    const { signal } = options;
+    const response = await this.post(this.buildRequestBody(request, false), signal);
+    const body = await readJsonBody(response, PROVIDER, this.modelId, signal);
+    return parseOllamaResponse(body, this.modelId, request.messages.length);
+  }
+
+  async *stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
+    const { signal } = options;
+    const response = await this.post(this.buildRequestBody(request, true), signal);
+    const parser = new OllamaStreamParser(request.messages.length);
+    if (response.body === null) {
+      yield* parser.end();
+      return;
+    }
+    for await (const line of readNdjson(response.body, signal, { provider: PROVIDER, model: this.modelId })) {
+      const items = parser.push(line);
+      for (let i = 0; i < items.length; i++) yield items[i]!;
+      if (parser.done) return;
+    }
+    if (signal?.aborted === true) throw abortedError(signal, "ollama stream");
+    yield* parser.end();
+  }
+
+  private post(body: JsonObject, signal: AbortSignal | undefined): Promise<Response> {
+    return postJson({
+      url: this.url,
+      body,
+      headers: this.settings.headers,
+      fetch: this.fetchFn,
+      signal,
+      provider: PROVIDER,
+      model: this.modelId,
+    });
+  }
+}

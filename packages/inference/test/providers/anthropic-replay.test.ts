@@ -1,0 +1,247 @@
+/**
+ * The Anthropic adapter against recorded-format traffic served over loopback by the replay
+ * server: unary and streaming parsing agree with each other, with the fixture's expectations and
+ * with the official `@anthropic-ai/sdk` reading the same bytes.
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  AnthropicModel,
+  collectStream,
+  type JsonValue,
+  type ModelRequest,
+  ProviderError,
+  parseAnthropicResponse,
+  TinyAgentsError,
+  user,
+} from "../../src/index.js";
+import { type Fixture, loadFixtures, replayOf } from "../replay/fixtures.js";
+import { ReplayServer } from "../replay/replay-server.js";
+import { drain, factsOf, fixtureDir, streamedText } from "./parity.js";
+
+interface ErrorExpect {
+  status?: number;
+  providerCode?: string;
+  kind: string;
+  retryable: boolean;
+  retryAfterMs?: number;
+  code: string;
+}
+
+interface Expect {
+  messageId?: string;
+  text?: string;
+  json?: JsonValue;
+  reasoning?: JsonValue[];
+  toolCalls?: JsonValue[];
+  finishReason?: string;
+  usage?: JsonValue;
+  partialText?: string;
+  error?: ErrorExpect;
+}
+
+const dir = fixtureDir("anthropic");
+const fixtures = loadFixtures<Expect>(dir);
+const answers = fixtures.filter((f) => f.expect.error === undefined);
+const httpErrors = fixtures.filter((f) => f.expect.error?.status !== undefined);
+const API_KEY = "sk-ant-api03-TESTKEYdoNOTleakTESTKEYdoNOTleak";
+const request: ModelRequest = { messages: [user("Hello")], maxTokens: 1024 };
+
+let server: ReplayServer;
+beforeAll(async () => {
+  server = await ReplayServer.start();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => server.reset());
+
+function model(): AnthropicModel {
+  return new AnthropicModel({ apiKey: API_KEY, baseUrl: server.url, model: "claude-sonnet-4-6" });
+}
+
+function sdk(): Anthropic {
+  return new Anthropic({ apiKey: API_KEY, baseURL: server.url, maxRetries: 0 });
+}
+
+const sdkParams = {
+  model: "claude-sonnet-4-6",
+  max_tokens: 1024,
+  messages: [{ role: "user" as const, content: "Hello" }],
+};
+
+function checkExpect(fixture: Fixture<Expect>, facts: ReturnType<typeof factsOf>): void {
+  const want = fixture.expect;
+  expect(facts.text).toBe(want.text);
+  expect(facts.reasoning).toEqual(want.reasoning);
+  expect(facts.finishReason).toBe(want.finishReason);
+  expect(facts.usage).toEqual(want.usage);
+  expect(facts.messageId).toBe(want.messageId);
+  expect(facts.toolCalls).toEqual(want.toolCalls);
+  if (want.json !== undefined) expect(JSON.parse(facts.text)).toEqual(want.json);
+}
+
+describe.each(answers)("anthropic fixture $name", (fixture) => {
+  it("unary parsing gives the expected answer, and the request carries the auth headers", async () => {
+    server.enqueue(replayOf(dir, fixture.unary!));
+    const response = await model().invoke(request);
+    checkExpect(fixture, factsOf(response));
+    const sent = server.lastRequest;
+    expect(sent.path).toBe("/v1/messages");
+    expect(sent.headers["x-api-key"]).toBe(API_KEY);
+    expect(sent.headers["anthropic-version"]).toBe("2023-06-01");
+    expect(sent.headers["content-type"]).toBe("application/json");
+    expect(sent.json()).toEqual({
+      model: "claude-sonnet-4-6",
+      max_tokens: 1024,
+      messages: [{ role: "user", content: [{ type: "text", text: "Hello" }] }],
+    });
+  });
+
+  it.each(["whole", "frames", "awkward", { every: 7 }] as const)(
+    "streaming (%j chunks) yields the same text, reasoning, tool calls and usage as unary",
+    async (chunking) => {
+      server.enqueue(replayOf(dir, fixture.unary!), replayOf(dir, fixture.stream!, { chunking }));
+      const unary = await model().invoke(request);
+      const streamed = await collectStream(model().stream(request), { provider: "anthropic" });
+      expect(factsOf(streamed)).toEqual(factsOf(unary));
+      expect((server.lastRequest.json() as { stream?: boolean }).stream).toBe(true);
+    },
+  );
+
+  it("agrees with @anthropic-ai/sdk reading the same bytes (unary and stream accumulation)", async () => {
+    server.enqueue(
+      replayOf(dir, fixture.unary!),
+      replayOf(dir, fixture.stream!, { chunking: "awkward" }),
+      replayOf(dir, fixture.stream!, { chunking: "awkward" }),
+    );
+    const sdkUnary = await sdk().messages.create(sdkParams);
+    const sdkFinal = await sdk().messages.stream(sdkParams).finalMessage();
+    const ours = await collectStream(model().stream(request), { provider: "anthropic" });
+    const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as JsonValue;
+    expect(factsOf(ours)).toEqual(factsOf(parseAnthropicResponse(asJson(sdkFinal), "claude-sonnet-4-6")));
+    expect(factsOf(ours)).toEqual(factsOf(parseAnthropicResponse(asJson(sdkUnary), "claude-sonnet-4-6")));
+    // The SDK's own view of the tool inputs, thinking signatures and cumulative usage.
+    const sdkTools = sdkFinal.content.flatMap((b) =>
+      b.type === "tool_use" ? [{ id: b.id, name: b.name, arguments: b.input }] : [],
+    );
+    expect(ours.message.toolCalls).toEqual(sdkTools);
+    const signatures = sdkFinal.content.flatMap((b) => (b.type === "thinking" ? [b.signature] : []));
+    expect(ours.message.content.flatMap((b) => (b.type === "reasoning" ? [b.signature] : []))).toEqual(
+      signatures,
+    );
+    const u = sdkFinal.usage;
+    expect(ours.usage?.inputTokens).toBe(
+      u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
+    );
+    expect(ours.usage?.outputTokens).toBe(u.output_tokens);
+  });
+});
+
+describe.each(httpErrors)("anthropic error fixture $name", (fixture) => {
+  const want = fixture.expect.error!;
+  const check = (error: unknown) => {
+    expect(ProviderError.isProviderError(error)).toBe(true);
+    const e = error as ProviderError;
+    expect(e.status).toBe(want.status);
+    expect(e.providerCode).toBe(want.providerCode);
+    expect(e.kind).toBe(want.kind);
+    expect(e.retryable).toBe(want.retryable);
+    expect(e.code).toBe(want.code);
+    if (want.retryAfterMs !== undefined) expect(e.retryAfterMs).toBe(want.retryAfterMs);
+    expect(e.provider).toBe("anthropic");
+    expect(`${e.message} ${e.rawBody} ${JSON.stringify(e)}`).not.toContain(API_KEY);
+  };
+
+  it("invoke and stream both throw the classified ProviderError", async () => {
+    server.enqueue(replayOf(dir, fixture.unary!), replayOf(dir, fixture.stream!));
+    check(
+      await model()
+        .invoke(request)
+        .catch((e: unknown) => e),
+    );
+    check((await drain(model().stream(request))).error);
+  });
+
+  it("the SDK sees the same status and error type", async () => {
+    server.enqueue(replayOf(dir, fixture.unary!));
+    const error = await sdk()
+      .messages.create(sdkParams)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+    const apiError = error as InstanceType<typeof Anthropic.APIError>;
+    expect(apiError.status).toBe(want.status);
+    expect((apiError.error as { error?: { type?: string } }).error?.type).toBe(want.providerCode);
+  });
+});
+
+describe("anthropic stream failures", () => {
+  it("an error event inside a 200 stream ends the stream with a retryable error item", async () => {
+    const fixture = fixtures.find((f) => f.name === "stream-error")!;
+    const want = fixture.expect.error!;
+    server.enqueue(replayOf(dir, fixture.stream!, { chunking: "awkward" }));
+    const { items, error } = await drain(model().stream(request));
+    expect(error).toBeUndefined();
+    expect(streamedText(items)).toBe(fixture.expect.partialText);
+    const last = items.at(-1);
+    expect(last).toMatchObject({ type: "error", providerCode: want.providerCode, retryable: true });
+
+    server.enqueue(replayOf(dir, fixture.stream!));
+    const thrown = await collectStream(model().stream(request), { provider: "anthropic" }).catch(
+      (e: unknown) => e,
+    );
+    expect(ProviderError.isProviderError(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ kind: want.kind, retryable: true, providerCode: "overloaded_error" });
+
+    server.enqueue(replayOf(dir, fixture.stream!));
+    await expect(sdk().messages.stream(sdkParams).finalMessage()).rejects.toThrow(/Overloaded/);
+  });
+
+  it("a stream cut anywhere before message_stop is a retryable error", async () => {
+    const fixture = fixtures.find((f) => f.name === "parallel-tools")!;
+    const size = replayOf(dir, fixture.stream!).body!.length;
+    for (const cut of [0, 1, 150, 600, 1234, size - 40, size - 2]) {
+      for (const cutMode of ["end", "destroy"] as const) {
+        server.enqueue(replayOf(dir, fixture.stream!, { cutAfterBytes: cut, cutMode, chunking: "awkward" }));
+        const error = await collectStream(model().stream(request)).catch((e: unknown) => e);
+        expect(ProviderError.isProviderError(error), `cut ${cut} ${cutMode}`).toBe(true);
+        expect((error as ProviderError).retryable, `cut ${cut} ${cutMode}`).toBe(true);
+      }
+    }
+  });
+
+  it("a JSON reply to a streaming request is parsed as one message", async () => {
+    const fixture = fixtures.find((f) => f.name === "parallel-tools")!;
+    server.enqueue(replayOf(dir, fixture.unary!));
+    const streamed = await collectStream(model().stream(request));
+    checkExpect(fixture, factsOf(streamed));
+  });
+
+  it("aborting mid-stream throws a cancelled error and stops reading", async () => {
+    const fixture = fixtures.find((f) => f.name === "text")!;
+    server.enqueue(replayOf(dir, fixture.stream!, { chunking: "frames", delayMs: 30 }));
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const item of model().stream(request, { signal: controller.signal })) {
+        seen.push(item.type);
+        if (item.type === "text_delta") controller.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect(TinyAgentsError.isInstance(error, "cancelled")).toBe(true);
+    expect(seen.filter((t) => t === "text_delta")).toHaveLength(1);
+  });
+
+  it("an unreachable server is a retryable ProviderError naming the URL without the key", async () => {
+    const closed = await ReplayServer.start();
+    const url = closed.url;
+    await closed.close();
+    const error = await new AnthropicModel({ apiKey: API_KEY, baseUrl: url })
+      .invoke(request)
+      .catch((e: unknown) => e);
+    expect(ProviderError.isProviderError(error)).toBe(true);
+    expect((error as ProviderError).retryable).toBe(true);
+    expect((error as ProviderError).message).toContain("127.0.0.1");
+    expect((error as ProviderError).message).not.toContain(API_KEY);
+  });
+});

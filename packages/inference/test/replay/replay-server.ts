@@ -1,0 +1,174 @@
+/**
+ * A replay HTTP server for provider tests: `node:http` on 127.0.0.1 with an ephemeral port.
+ * It serves queued responses (status, headers, body) exactly as given — optionally chunked at
+ * awkward byte boundaries, slowed down, or cut off mid-body — and records every request
+ * (method, path, headers, body) so a test can assert what an adapter SENT.
+ *
+ * Generic on purpose: the OpenAI-compatible, Anthropic and Ollama adapter tests all use it.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Chunking, splitBody } from "./split-body.js";
+
+export { type Chunking, splitBody } from "./split-body.js";
+
+/** One response to serve. */
+export interface ReplayResponse {
+  /** HTTP status (default 200). */
+  status?: number;
+  /** Response headers, sent as given (add `content-type` yourself). */
+  headers?: Record<string, string>;
+  /** The body bytes (a string is sent as UTF-8). Default: empty. */
+  body?: string | Uint8Array;
+  /** How to cut the body into writes (default `"whole"`). */
+  chunking?: Chunking;
+  /** Stop after this many body bytes: simulates a connection cut mid-body. */
+  cutAfterBytes?: number;
+  /**
+   * How to stop at `cutAfterBytes`: `"end"` finishes the response cleanly (the client sees a
+   * short but well-formed body), `"destroy"` resets the socket (the client sees a network
+   * error while reading). Default `"end"`.
+   */
+  cutMode?: "end" | "destroy";
+  /** Milliseconds to wait between writes (default 0: one event-loop turn). */
+  delayMs?: number;
+  /** Milliseconds to wait before sending the status line (to test timeouts). */
+  headerDelayMs?: number;
+}
+
+/** A request the server received. */
+export interface RecordedRequest {
+  method: string;
+  /** Path with query string, e.g. `/v1/chat/completions`. */
+  path: string;
+  /** Header names lower-cased; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  /** The raw body text. */
+  body: string;
+  /** The body parsed as JSON (throws when it is not JSON). */
+  json(): unknown;
+}
+
+/** Decides the response for a request (instead of the FIFO queue). */
+export type ReplayHandler = (request: RecordedRequest) => ReplayResponse | Promise<ReplayResponse>;
+
+/** The replay server. Start with {@link ReplayServer.start}; always `close()` it. */
+export class ReplayServer {
+  /** Every request received, in order. */
+  readonly requests: RecordedRequest[] = [];
+  private readonly queue: ReplayResponse[] = [];
+  private handler: ReplayHandler | undefined;
+  private readonly server: Server;
+  private port = 0;
+
+  private constructor() {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+        res.end(`replay server error: ${String(error)}`);
+      });
+    });
+  }
+
+  /** Start a server on 127.0.0.1 with an ephemeral port. */
+  static async start(): Promise<ReplayServer> {
+    const replay = new ReplayServer();
+    await new Promise<void>((resolve, reject) => {
+      replay.server.once("error", reject);
+      replay.server.listen(0, "127.0.0.1", () => resolve());
+    });
+    replay.port = (replay.server.address() as AddressInfo).port;
+    return replay;
+  }
+
+  /** `http://127.0.0.1:PORT` (no trailing slash). */
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Queue responses, served first-in first-out to the next requests. */
+  enqueue(...responses: ReplayResponse[]): this {
+    this.queue.push(...responses);
+    return this;
+  }
+
+  /** Answer every request with `handler` (queued responses still go first). */
+  setHandler(handler: ReplayHandler | undefined): this {
+    this.handler = handler;
+    return this;
+  }
+
+  /** The last request received (throws when there is none). */
+  get lastRequest(): RecordedRequest {
+    const last = this.requests.at(-1);
+    if (last === undefined) throw new Error("replay server: no request was received");
+    return last;
+  }
+
+  /** Forget recorded requests, queued responses and the handler. */
+  reset(): void {
+    this.requests.length = 0;
+    this.queue.length = 0;
+    this.handler = undefined;
+  }
+
+  /** Stop the server, dropping open connections. */
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString("utf8");
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+    }
+    const recorded: RecordedRequest = {
+      method: req.method ?? "GET",
+      path: req.url ?? "/",
+      headers,
+      body,
+      json: () => JSON.parse(body) as unknown,
+    };
+    this.requests.push(recorded);
+    const response = this.queue.shift() ?? (await this.handler?.(recorded));
+    if (response === undefined) {
+      res.writeHead(599, { "content-type": "text/plain" });
+      res.end(`replay server: no response queued for ${recorded.method} ${recorded.path}`);
+      return;
+    }
+    await serve(res, response);
+  }
+}
+
+async function serve(res: ServerResponse, response: ReplayResponse): Promise<void> {
+  if (response.headerDelayMs !== undefined) await sleep(response.headerDelayMs);
+  if (res.destroyed) return;
+  const bytes =
+    typeof response.body === "string" ? Buffer.from(response.body, "utf8") : Buffer.from(response.body ?? []);
+  const cut = response.cutAfterBytes;
+  const sent = cut === undefined ? bytes : bytes.subarray(0, Math.max(0, cut));
+  const headers = { ...response.headers };
+  res.writeHead(response.status ?? 200, headers);
+  res.flushHeaders();
+  const parts = splitBody(sent, response.chunking ?? "whole");
+  for (const part of parts) {
+    if (res.destroyed) return;
+    await new Promise<void>((resolve, reject) =>
+      res.write(part, (error) => (error ? reject(error) : resolve())),
+    );
+    await sleep(response.delayMs ?? 0);
+  }
+  if (cut !== undefined && cut < bytes.length && response.cutMode === "destroy") {
+    res.socket?.destroy();
+    return;
+  }
+  res.end();
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => (ms <= 0 ? setImmediate(resolve) : setTimeout(resolve, ms)));
+}
