@@ -102,9 +102,12 @@ export async function executeRun<State, Ctx>(
     return { run: finished, status: s.status.snapshot() };
   } catch (thrown) {
     const error = toTinyAgentsError(thrown);
+    // onError hooks first, so `run.failed` is the run's last event.
+    await parts.middleware.onError(s.hook, error);
     ctx.emit({ type: "run.failed", error: error.toJSON() });
     s.status.finish(error.code === "cancelled" ? "cancelled" : "failed", error.toJSON());
-    await parts.middleware.onError(s.hook, error);
+    // Anything of this run still in flight (a parallel tool, a stream) is told to stop.
+    if (!ctx.signal.aborted) ctx.cancel(error);
     return { run, status: s.status.snapshot(), error };
   }
 }

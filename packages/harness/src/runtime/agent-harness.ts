@@ -306,9 +306,9 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
       const error = TinyAgentsError.isInstance(thrown)
         ? thrown
         : new TinyAgentsError("internal", String(thrown), { cause: thrown });
+      await this.stack.onError(s.hook, error);
       ctx.emit({ type: "run.failed", error: error.toJSON() });
       s.status.finish(error.code === "cancelled" ? "cancelled" : "failed", error.toJSON());
-      await this.stack.onError(s.hook, error);
       throw error;
     } finally {
       stopTimer();

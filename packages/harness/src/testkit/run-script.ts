@@ -2,6 +2,7 @@ import type { Clock, TinyAgentsError } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { RunConfig } from "../context/run-config.js";
 import { EventSink } from "../events/event-sink.js";
+import type { Middleware } from "../middleware/middleware.js";
 import { AgentHarness, type AgentHarnessOptions, type AgentStreamItem } from "../runtime/agent-harness.js";
 import type { AgentInput } from "../runtime/agent-input.js";
 import type { RunPolicyInput } from "../runtime/run-policy.js";
@@ -18,6 +19,8 @@ export interface RunScriptOptions<State = undefined> {
   /** The model's replies, in order (a {@link ScriptedModel} registered as `"scripted"`). */
   script: readonly ScriptStep[];
   tools?: readonly AnyTool<State, undefined>[];
+  /** Middleware registered in this order. */
+  middleware?: readonly Middleware<State, undefined>[];
   /** The run's input (default `"hi"`). */
   input?: AgentInput;
   policy?: RunPolicyInput;
@@ -84,6 +87,7 @@ export async function runScript<State = undefined>(
   const model = new ScriptedModel(options.script, options.modelOptions);
   harness.registerModel("scripted", model);
   for (const t of options.tools ?? []) harness.registerTool(t);
+  for (const m of options.middleware ?? []) harness.use(m);
 
   const runId = options.config?.runId ?? ids.next("run");
   const config: Partial<RunConfig> = { ...options.config, runId };
