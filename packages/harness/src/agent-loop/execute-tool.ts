@@ -21,7 +21,16 @@ export async function executeToolCall<State, Ctx>(
   const { ctx } = s;
   ctx.emit({ type: "tool.started", callId: call.id, toolName: tool.name, arguments: call.arguments });
   s.status.toolStarted(call.id);
-  const inner = (wrapped: ToolCall) => runTool(s, wrapped, tool, wrapped === call ? args : wrapped.arguments);
+  const inner = async (wrapped: ToolCall): Promise<ToolResult> => {
+    if (wrapped.arguments === call.arguments) return runTool(s, wrapped, tool, args);
+    // A wrap middleware replaced the arguments: validate them again, execute only sees valid input.
+    const validation = await tool.validate(wrapped.arguments);
+    if (!validation.ok) {
+      const issues = validation.issues.join("; ");
+      return errorToolResult(wrapped.id, tool.name, `Error: invalid arguments for tool "${tool.name}": ${issues}`, 0);
+    }
+    return runTool(s, wrapped, tool, validation.value);
+  };
   try {
     const run =
       s.parts.middleware.with("wrapToolCall").length > 0 ? s.parts.middleware.wrapTool(s.hook, inner) : inner;
