@@ -48,14 +48,31 @@ export interface HarnessRunStatus {
   error?: ErrorSummary;
 }
 
+/** The tracker's internal record: every field always present (a stable object shape keeps it fast). */
+interface LiveStatus {
+  identity: { runId: string; rootRunId: string; parentRunId?: string; threadId?: string; component: HarnessComponent };
+  status: ExecutionStatus;
+  phase: HarnessPhase;
+  modelCalls: number;
+  toolCalls: number;
+  activeModelCall: string | undefined;
+  activeToolCalls: string[];
+  usage: UsageTotals;
+  cost: CostTotals;
+  startedAt: number;
+  updatedAt: number;
+  endedAt: number | undefined;
+  error: ErrorSummary | undefined;
+}
+
 /** Keeps a HarnessRunStatus current as the loop moves. Cheap: field writes only. */
 export class RunStatusTracker {
-  private readonly record: HarnessRunStatus;
+  private readonly record: LiveStatus;
   private readonly now: () => number;
   private readonly lastEventId: () => string | undefined;
 
   constructor(
-    init: {
+    identity: {
       runId: string;
       rootRunId: string;
       parentRunId?: string;
@@ -69,24 +86,42 @@ export class RunStatusTracker {
     this.lastEventId = lastEventId;
     const t = now();
     this.record = {
-      ...init,
+      identity,
       status: "pending",
       phase: "idle",
       modelCalls: 0,
       toolCalls: 0,
+      activeModelCall: undefined,
       activeToolCalls: [],
       usage: emptyUsageTotals(),
       cost: emptyCost(),
       startedAt: t,
       updatedAt: t,
+      endedAt: undefined,
+      error: undefined,
     };
   }
 
-  /** A deep copy of the current record (safe to keep, serialize or compare). */
+  /** A copy of the current record (safe to keep, serialize or compare; never shares arrays or objects). */
   snapshot(): HarnessRunStatus {
-    const copy = structuredClone(this.record);
+    const r = this.record;
+    const copy: HarnessRunStatus = {
+      ...r.identity,
+      status: r.status,
+      phase: r.phase,
+      modelCalls: r.modelCalls,
+      toolCalls: r.toolCalls,
+      activeToolCalls: r.activeToolCalls.slice(),
+      usage: { calls: r.usage.calls, usage: { ...r.usage.usage } },
+      cost: { ...r.cost },
+      startedAt: r.startedAt,
+      updatedAt: r.updatedAt,
+    };
+    if (r.activeModelCall !== undefined) copy.activeModelCall = r.activeModelCall;
     const last = this.lastEventId();
     if (last !== undefined) copy.lastEventId = last;
+    if (r.endedAt !== undefined) copy.endedAt = r.endedAt;
+    if (r.error !== undefined) copy.error = structuredClone(r.error);
     return copy;
   }
 
@@ -108,7 +143,7 @@ export class RunStatusTracker {
   }
 
   modelEnded(): void {
-    delete this.record.activeModelCall;
+    this.record.activeModelCall = undefined;
     this.touch();
   }
 
@@ -137,7 +172,7 @@ export class RunStatusTracker {
     this.record.status = status;
     this.record.phase = "done";
     this.record.activeToolCalls = [];
-    delete this.record.activeModelCall;
+    this.record.activeModelCall = undefined;
     if (error !== undefined) this.record.error = error;
     this.record.endedAt = this.now();
     this.touch();
