@@ -16,6 +16,7 @@ export default defineConfig({
         find: /^@tinyagents\/harness\/langfuse$/,
         replacement: src("./packages/harness/src/langfuse/index.ts"),
       },
+      { find: /^@tinyagents\/harness\/sqlite$/, replacement: src("./packages/harness/src/sqlite/index.ts") },
       { find: /^@tinyagents\/harness$/, replacement: src("./packages/harness/src/index.ts") },
     ],
   },

@@ -17,6 +17,8 @@ export * from "./limits/index.js";
 export * from "./memory/index.js";
 // Middleware
 export * from "./middleware/index.js";
+// Journals, status stores, projections, sinks, latency metrics
+export * from "./observability/index.js";
 // Models
 export * from "./model-registry/index.js";
 export * from "./retry/index.js";
@@ -26,3 +28,7 @@ export * from "./status/index.js";
 export * from "./store/index.js";
 // Tools
 export * from "./tool/index.js";
+// Sub-agents, steering, workspace sandbox
+export * from "./steering/index.js";
+export * from "./subagent/index.js";
+export * from "./workspace/index.js";

@@ -3,7 +3,15 @@
  * against the union at compile time (a new variant without an entry fails typecheck), and every
  * listed type must be observed at least once by the scenarios run in THIS file.
  */
-import { type AgentEventType, EventSink, InMemoryChatHistory, runText, tool } from "@tinyagents/harness";
+import {
+  type AgentEventType,
+  attachObservability,
+  EventSink,
+  InMemoryChatHistory,
+  InMemoryEventJournal,
+  runText,
+  tool,
+} from "@tinyagents/harness";
 import { DeterministicClock, EventRecorder, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { ProviderError, permissiveProfile, usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
@@ -38,6 +46,7 @@ const ALL_EVENT_TYPES = [
   "memory.saved",
   "state.updated",
   "control.applied",
+  "journal.dropped",
 ] as const satisfies readonly AgentEventType[];
 
 /** Compile-time exhaustiveness: `true` only when every union member is listed above. */
@@ -202,6 +211,18 @@ describe("events coverage", () => {
         events: sink,
       });
       expect(runText(outcome.run)).toBe("stopped early");
+    }
+
+    // Scenario 6: a journal that cannot keep up drops observations and reports it.
+    {
+      const { harness } = makeHarness();
+      harness.registerModel("m", new ScriptedModel(["done"]));
+      const sink = new EventSink("cov-6");
+      observed.attach(sink);
+      const obs = attachObservability(sink, { journal: new InMemoryEventJournal(), maxQueue: 1 });
+      await harness.invokeCollectingPartial(undefined, undefined, { runId: "cov-6" }, "hi", { events: sink });
+      await obs.close();
+      expect(obs.journalSink?.dropped).toBeGreaterThan(0);
     }
 
     const seen = new Set(observed.types());

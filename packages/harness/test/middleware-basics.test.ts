@@ -341,9 +341,10 @@ describe("control requests", () => {
     const { harness } = makeHarness();
     const model = new ScriptedModel([{ toolCalls: [{ name: "t" }] }, "never asked"]);
     const afterAgent: string[] = [];
+    const t = FakeTool.returning("t", "ok");
     harness
       .registerModel("m", model)
-      .registerTool(FakeTool.returning("t", "ok"))
+      .registerTool(t)
       .use({
         name: "approval",
         afterModel: (ctx) => {
@@ -369,7 +370,9 @@ describe("control requests", () => {
     expect(events.types().at(-1)).toBe("run.interrupted");
     expect(events.ofType("run.completed")).toEqual([]);
     expect(afterAgent).toEqual([]);
-    // The tool results of the interrupted turn are kept.
-    expect(run.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+    // An interrupt from afterModel ends the run before the turn's tools run: they stay pending.
+    expect(t.callCount).toBe(0);
+    expect(run.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(run.paused?.pendingToolCalls.map((c) => c.name)).toEqual(["t"]);
   });
 });

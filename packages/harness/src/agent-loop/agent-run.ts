@@ -7,6 +7,8 @@ import {
   type UsageTotals,
 } from "@tinyagents/inference";
 import type { CostTotals } from "../cost/cost.js";
+import type { PausedRun } from "../steering/paused-run.js";
+import type { ChildRunSummary } from "../subagent/child-run.js";
 
 /** One model turn of a run and the tool calls it asked for. */
 export interface RunStep {
@@ -40,14 +42,23 @@ export interface AgentRun {
   finalResponse?: ModelResponse;
   /** The parsed structured output, kept apart from the chat messages. */
   structured?: JsonValue;
+  /** Tokens of this run AND of its sub-agent runs (see `children`). */
   usage: UsageTotals;
+  /** Money spent by this run AND by its sub-agent runs (see `children`). */
   cost: CostTotals;
+  /** This run's own model calls (children's are in `children`). */
   modelCalls: number;
   toolCalls: number;
   steps: RunStep[];
   /** The model that served the last call. */
   resolvedModel?: ResolvedModel;
   stopReason: StopReason;
+  /** Sub-agent runs started from this run, with their tree totals (already included above). */
+  children?: ChildRunSummary[];
+  /** Ids of the artifacts this run's tools produced (stored outside the transcript). */
+  artifacts?: string[];
+  /** Set when the run was interrupted: pass it to `harness.resume` to continue. */
+  paused?: PausedRun;
 }
 
 /** The final answer text of a run ("" when it has none). */

@@ -1,4 +1,5 @@
 import { assistant } from "@tinyagents/inference";
+import { applySteering } from "../steering/apply-steering.js";
 import { abortError } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
 
@@ -7,16 +8,21 @@ export type CheckpointOutcome = "continue" | "stopped" | "interrupted";
 
 /**
  * The safe point at the top of every turn (and after each model call): abort signal, pending
- * middleware control (interrupt > stop-with-final), then the wall-clock deadline.
- * Throws `cancelled` or `timeout`; applies control requests to the run.
+ * steering commands (only when the run has a steering handle), pending middleware control
+ * (interrupt > stop-with-final), then the wall-clock deadline.
+ * Throws `cancelled`, `steering` or `timeout`; applies steering and control requests to the run.
  */
 export function checkpoint<State, Ctx>(s: LoopSession<State, Ctx>): CheckpointOutcome {
   const { ctx } = s;
   if (ctx.signal.aborted) throw abortError(ctx.signal, "at a checkpoint");
+  if (ctx.steering !== undefined && applySteering(s, ctx.steering, "before_model") === "interrupted") {
+    return "interrupted";
+  }
   const control = ctx.takeControl();
   if (control?.kind === "interrupt") {
     ctx.emit({ type: "control.applied", control: "interrupt", detail: control.reason });
     s.run.stopReason = "interrupted";
+    s.pauseReason = control.reason;
     return "interrupted";
   }
   if (control?.kind === "stop_with_final") {

@@ -1,3 +1,4 @@
 export type { AgentRun, RunStep, StopReason } from "./agent-run.js";
 export { runText } from "./agent-run.js";
+export { failedModelName } from "./failed-model.js";
 export type { RunOutcome } from "./run-loop.js";

@@ -41,6 +41,10 @@ export interface LoopSession<State, Ctx> {
   usedToolCallIds: Set<string>;
   /** The registry name of the model that served the previous call. */
   previousModel?: string;
+  /** Why the run is being interrupted (set with `stopReason = "interrupted"`). */
+  pauseReason?: string;
+  /** Steering messages held back until the current tool batch's results are appended. */
+  heldMessages?: Message[] | undefined;
 }
 
 /** A fresh AgentRun for a run that has not started. */

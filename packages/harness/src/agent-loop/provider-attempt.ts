@@ -11,7 +11,8 @@ import {
   streamFromResponse,
   TinyAgentsError,
 } from "@tinyagents/inference";
-import { addCost, estimateCost } from "../cost/cost.js";
+import { addCost, estimateCost, markCostUnknown } from "../cost/cost.js";
+import { lookupPricing } from "../cost/lookup-pricing.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
 import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
@@ -144,10 +145,15 @@ function foldUsage<State, Ctx>(
   s.run.usage = recordUsage(s.run.usage, usage);
   s.ctx.emit({ type: "usage.recorded", callId, model: registration.name, usage });
   let cost: ReturnType<typeof estimateCost> | undefined;
-  if (registration.pricing !== undefined) {
-    cost = estimateCost(registration.pricing, usage);
+  // Registered pricing wins; otherwise the built-in catalog; otherwise the cost is unknown (never zero).
+  const pricing =
+    registration.pricing ?? lookupPricing(registration.model.provider, registration.model.modelId);
+  if (pricing !== undefined) {
+    cost = estimateCost(pricing, usage);
     s.run.cost = addCost(s.run.cost, cost);
     s.ctx.emit({ type: "cost.recorded", callId, model: registration.name, cost });
+  } else if (s.run.cost.unknown !== true) {
+    s.run.cost = markCostUnknown(s.run.cost);
   }
   s.status.recordUsage(usage, cost);
 }

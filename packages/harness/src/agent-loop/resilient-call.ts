@@ -9,6 +9,7 @@ import {
 import type { ModelRegistration } from "../model-registry/model-registry.js";
 import { backoffFor, isRetryable, shouldFallback } from "../retry/retry-policy.js";
 import { abortError } from "./abort.js";
+import { markFailedModel } from "./failed-model.js";
 import type { LoopSession } from "./loop-session.js";
 import { type AttemptInfo, providerAttempt } from "./provider-attempt.js";
 
@@ -56,6 +57,7 @@ export async function resilientModelCall<State, Ctx>(
   );
   const history: FallbackAttempt[] = [];
   let lastError: TinyAgentsError | undefined;
+  let lastModel = binding.registration.name;
   for (let index = 0; index < chain.length; index++) {
     const registration = chain[index] as ModelRegistration<State>;
     if (index > 0 && lastError !== undefined) {
@@ -102,6 +104,7 @@ export async function resilientModelCall<State, Ctx>(
         });
         if (ctx.signal.aborted) throw abortError(ctx.signal, "during a model call");
         lastError = error;
+        lastModel = registration.name;
         if (attempt > maxRetries || !isRetryable(error) || info.emittedDeltas) break;
         const delayMs = backoffFor(parts.policy.retry, attempt, error);
         ctx.emit({ type: "retry.scheduled", callId, attempt: attempt + 1, delayMs, error: error.toJSON() });
@@ -115,7 +118,8 @@ export async function resilientModelCall<State, Ctx>(
     if (lastError === undefined || !shouldFallback(lastError) || index === chain.length - 1) break;
     history.push({ name: registration.name, error: lastError.message, code: lastError.code });
   }
-  throw lastError ?? new TinyAgentsError("internal", "model call ended without a response or an error");
+  if (lastError !== undefined) throw markFailedModel(lastError, lastModel);
+  throw new TinyAgentsError("internal", "model call ended without a response or an error");
 }
 
 function resolvedFor<State>(

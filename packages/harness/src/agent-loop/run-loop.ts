@@ -1,11 +1,15 @@
 import { type Message, TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
 import { loadHistory } from "../memory/short-term-memory.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
+import { applySteering, releaseHeldMessages } from "../steering/apply-steering.js";
+import { capturePausedRun, type PausedRun } from "../steering/paused-run.js";
 import type { AgentRun } from "./agent-run.js";
 import { buildRequest } from "./build-request.js";
 import { checkDeadline, checkpoint } from "./checkpoint.js";
 import type { LoopSession } from "./loop-session.js";
 import { runModelPhase } from "./model-phase.js";
+import { controlAfterModel } from "./model-turn-control.js";
+import { resumePendingTools } from "./resume-run.js";
 import { extractStructured } from "./structured-output.js";
 import { runToolPhase } from "./tool-phase.js";
 
@@ -20,10 +24,15 @@ export interface RunOutcome {
  * THE agent loop (model -> tool -> model). Every entry point, unary or streaming, runs this
  * function; streaming differs only in how model calls are made and events consumed.
  * It never throws: failures come back in `outcome.error` with the partial run.
+ *
+ * `resumed` continues a paused run whose state was restored into `s`: memory, input and
+ * `beforeAgent` are skipped (they belong to the run's start), pending tool calls run first.
+ * An interrupted run ends with `run.paused` set, ready for `harness.resume`.
  */
 export async function executeRun<State, Ctx>(
   s: LoopSession<State, Ctx>,
   input: Message[],
+  resumed?: PausedRun,
 ): Promise<RunOutcome> {
   const { ctx, parts, run } = s;
   try {
@@ -33,14 +42,16 @@ export async function executeRun<State, Ctx>(
       input: input.length,
       ...(ctx.threadId === undefined ? {} : { threadId: ctx.threadId }),
     });
-    await loadMemory(s);
-    run.inputStart = s.transcript.length;
-    for (const message of input) s.transcript.push(message);
-    s.status.phase("middleware");
-    await parts.middleware.beforeAgent(s.hook);
+    if (resumed === undefined) {
+      await loadMemory(s);
+      run.inputStart = s.transcript.length;
+      for (const message of input) s.transcript.push(message);
+      s.status.phase("middleware");
+      await parts.middleware.beforeAgent(s.hook);
+    } else await resumePendingTools(s, resumed);
 
-    let step = 0;
-    for (;;) {
+    let step = run.steps.length;
+    while (run.stopReason === "completed") {
       const gate = checkpoint(s);
       if (gate !== "continue") break;
       const hit = ctx.limits.admitModelCall();
@@ -53,6 +64,11 @@ export async function executeRun<State, Ctx>(
       s.status.phase("building_request");
       const callId = `${ctx.runId}-model-${step + 1}`;
       const response = await runModelPhase(s, callId, buildRequest(s));
+      if (response === undefined) {
+        // A beforeModel hook requested control: no model call this turn, apply the request now.
+        if (checkpoint(s) !== "continue") break;
+        continue;
+      }
       run.modelCalls++;
       run.finalResponse = response;
       if (response.resolvedModel !== undefined) run.resolvedModel = response.resolvedModel;
@@ -68,13 +84,16 @@ export async function executeRun<State, Ctx>(
       ctx.emit({ type: "state.updated", step, messages: s.transcript.length });
       checkDeadline(s);
       step++;
+      if (controlAfterModel(s, calls)) break;
 
       if (calls.length === 0) {
         finishAnswer(s);
         break;
       }
+      if (ctx.steering !== undefined && applySteering(s, ctx.steering, "before_tools") === "interrupted") break;
       const tools = await runToolPhase(s, calls);
       for (const message of tools.messages) s.transcript.push(message);
+      releaseHeldMessages(s);
       ctx.emit({ type: "state.updated", step: step - 1, messages: s.transcript.length });
       if (tools.capReached) {
         run.stopReason = "limit:tool_calls";
@@ -83,7 +102,8 @@ export async function executeRun<State, Ctx>(
     }
 
     if (run.stopReason === "interrupted") {
-      const reason = "interrupted by a control request";
+      const reason = s.pauseReason ?? "interrupted by a control request";
+      run.paused = capturePausedRun(s, reason);
       ctx.emit({ type: "run.interrupted", reason });
       s.status.finish("interrupted");
       return { run, status: s.status.snapshot() };

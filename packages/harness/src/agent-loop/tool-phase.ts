@@ -17,7 +17,8 @@ export interface ToolPhaseOutcome {
  *
  * Admission is serial and in call order (cap, `beforeTool`, unknown tool, argument validation);
  * execution is concurrent up to `maxConcurrency` (tool wraps keep it concurrent); results are
- * folded in call order through `afterTool` and appended as tool messages. Every call gets an
+ * folded in call order through `afterTool` and appended as tool messages (artifact ids a result
+ * carries are tracked on `run.artifacts`). Every call gets an
  * answer, so the transcript stays valid even when the cap stops the run.
  */
 export async function runToolPhase<State, Ctx>(
@@ -71,6 +72,7 @@ export async function runToolPhase<State, Ctx>(
   const messages: Message[] = [];
   for (const raw of results) {
     const result = await parts.middleware.runValueHook(s.hook, "afterTool", raw);
+    if (result.artifacts !== undefined) (s.run.artifacts ??= []).push(...result.artifacts);
     messages.push(toolResultMessage(result));
   }
   return { messages, capReached };

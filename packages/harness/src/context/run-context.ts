@@ -4,7 +4,10 @@ import type { EventScope, EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
 import type { LimitTracker } from "../limits/limit-tracker.js";
 import type { HarnessRunStatus, RunStatusTracker } from "../status/run-status.js";
+import type { SteeringHandle } from "../steering/steering-handle.js";
 import type { StoreRegistry } from "../store/store-registry.js";
+import type { ChildRunSummary } from "../subagent/child-run.js";
+import type { WorkspaceDescriptor } from "../workspace/workspace-descriptor.js";
 import { AbortHub } from "./abort-hub.js";
 import { type ControlRequest, controlPrecedence } from "./control.js";
 import type { RunConfig } from "./run-config.js";
@@ -20,10 +23,10 @@ export interface RunContextInit<Ctx> {
   /** Aborting it cancels the run; `signal` is its signal. */
   controller: AbortController;
   limits: LimitTracker;
-  /** Steering handle slot (filled by the steering module). */
-  steering?: unknown;
-  /** Workspace descriptor slot (filled by the workspace module). */
-  workspace?: unknown;
+  /** Runtime control of the run (commands drained at checkpoints). */
+  steering?: SteeringHandle;
+  /** The filesystem sandbox tools must respect (`ctx.run.workspace` in every tool call). */
+  workspace?: WorkspaceDescriptor;
 }
 
 /**
@@ -44,8 +47,11 @@ export class RunContext<Ctx = unknown> {
   readonly limits: LimitTracker;
   private readonly controller: AbortController;
   private statusTracker: RunStatusTracker | undefined;
-  steering: unknown;
-  workspace: unknown;
+  private childFold: ((child: ChildRunSummary) => void) | undefined;
+  /** Runtime control of the run; unset means no steering (and no cost at checkpoints). */
+  steering: SteeringHandle | undefined;
+  /** The filesystem sandbox of the run, if any; enforce paths with `workspace.enforce(path)`. */
+  workspace: WorkspaceDescriptor | undefined;
   /** The envelope every event of this run carries. */
   readonly scope: EventScope;
   private pendingControl: ControlRequest | undefined;
@@ -99,6 +105,20 @@ export class RunContext<Ctx = unknown> {
     this.statusTracker = tracker;
   }
 
+  /** @internal Set by the loop: how a finished child run is rolled into this run's totals. */
+  attachChildFold(fold: (child: ChildRunSummary) => void): void {
+    this.childFold = fold;
+  }
+
+  /**
+   * Roll a finished sub-agent run into the run executing in this context: its usage and cost
+   * are added to this run's totals and status, and it is listed in `run.children`. `SubAgent`
+   * calls this; a no-op when no run is executing in this context.
+   */
+  recordChild(child: ChildRunSummary): void {
+    this.childFold?.(child);
+  }
+
   /** Emit an event on this run's sink; returns its offset. */
   emit(event: AgentEvent): number {
     return this.events.emit(this.scope, event);
@@ -119,5 +139,10 @@ export class RunContext<Ctx = unknown> {
     const request = this.pendingControl;
     this.pendingControl = undefined;
     return request;
+  }
+
+  /** The pending control request, left pending (the loop peeks after `beforeModel` / `afterModel`). */
+  peekControl(): ControlRequest | undefined {
+    return this.pendingControl;
   }
 }

@@ -1,21 +1,34 @@
 import type { Usage } from "@tinyagents/inference";
 
-/** Prices in US dollars per one million tokens. Cache prices default to the input price. */
+/**
+ * Prices in US dollars per one million tokens. Cache prices default to the input price;
+ * `reasoningPerMillion` (for the few models that price reasoning apart) defaults to the output price.
+ */
 export interface ModelPricing {
   inputPerMillion: number;
   outputPerMillion: number;
+  /** Cached input read (a prompt-cache hit). */
   cacheReadPerMillion?: number;
+  /** Input written to the prompt cache (Anthropic's 5-minute write, for example). */
   cacheWritePerMillion?: number;
+  /** Reasoning tokens, when the provider bills them apart from visible output. */
+  reasoningPerMillion?: number;
 }
 
 /** Money spent, split by token class. All amounts in `currency` (USD). */
 export interface CostTotals {
   currency: "USD";
   input: number;
+  /** Output tokens, reasoning included. */
   output: number;
   cacheRead: number;
   cacheWrite: number;
   total: number;
+  /**
+   * Set when at least one call in these totals had usage but no known price: the amounts then
+   * cover only the priced calls and are a lower bound, never a silent zero.
+   */
+  unknown?: true;
 }
 
 /** Zero cost. */
@@ -25,7 +38,10 @@ export function emptyCost(): CostTotals {
 
 /**
  * The cost of one call. Cached tokens are a subset of `inputTokens` (see `Usage`), so uncached
- * input is billed at the input price and each cache class at its own price: nothing is counted twice.
+ * input is billed at the input price and each cache class at its own price: cache reads at the
+ * read price, cache writes at the write price, and neither again at the input price. Reasoning
+ * tokens are a subset of `outputTokens`; they cost the output price unless
+ * `reasoningPerMillion` says otherwise.
  */
 export function estimateCost(pricing: ModelPricing, u: Usage): CostTotals {
   const perToken = (perMillion: number) => perMillion / 1_000_000;
@@ -33,7 +49,11 @@ export function estimateCost(pricing: ModelPricing, u: Usage): CostTotals {
   const input = uncached * perToken(pricing.inputPerMillion);
   const cacheRead = u.cacheReadTokens * perToken(pricing.cacheReadPerMillion ?? pricing.inputPerMillion);
   const cacheWrite = u.cacheWriteTokens * perToken(pricing.cacheWritePerMillion ?? pricing.inputPerMillion);
-  const output = u.outputTokens * perToken(pricing.outputPerMillion);
+  const reasoning =
+    pricing.reasoningPerMillion === undefined ? 0 : Math.min(u.reasoningTokens, u.outputTokens);
+  const output =
+    (u.outputTokens - reasoning) * perToken(pricing.outputPerMillion) +
+    reasoning * perToken(pricing.reasoningPerMillion ?? pricing.outputPerMillion);
   return {
     currency: "USD",
     input,
@@ -44,9 +64,9 @@ export function estimateCost(pricing: ModelPricing, u: Usage): CostTotals {
   };
 }
 
-/** Sum two cost records. */
+/** Sum two cost records. The result is `unknown` when either input is. */
 export function addCost(a: CostTotals, b: CostTotals): CostTotals {
-  return {
+  const sum: CostTotals = {
     currency: "USD",
     input: a.input + b.input,
     output: a.output + b.output,
@@ -54,4 +74,21 @@ export function addCost(a: CostTotals, b: CostTotals): CostTotals {
     cacheWrite: a.cacheWrite + b.cacheWrite,
     total: a.total + b.total,
   };
+  if (a.unknown === true || b.unknown === true) sum.unknown = true;
+  return sum;
+}
+
+/** A copy of `cost` flagged as incomplete: some call had usage but no price. */
+export function markCostUnknown(cost: CostTotals): CostTotals {
+  return { ...cost, unknown: true };
+}
+
+/**
+ * The cost of a sub-agent tree: the parent's own cost plus each child's (already rolled-up)
+ * total. Pure: inputs are not modified. Unknown if any part is unknown.
+ */
+export function rollUpCost(parent: CostTotals, children: readonly CostTotals[]): CostTotals {
+  let total = { ...parent };
+  for (const child of children) total = addCost(total, child);
+  return total;
 }

@@ -1,1 +1,11 @@
-export { addCost, type CostTotals, emptyCost, estimateCost, type ModelPricing } from "./cost.js";
+export {
+  addCost,
+  type CostTotals,
+  emptyCost,
+  estimateCost,
+  type ModelPricing,
+  markCostUnknown,
+  rollUpCost,
+} from "./cost.js";
+export { lookupPricing, type PricingOverrides } from "./lookup-pricing.js";
+export { PRICING_CATALOG, PRICING_CATALOG_AS_OF, type PricingEntry } from "./pricing-catalog.js";

@@ -9,6 +9,7 @@ import type {
   UsageTotals,
 } from "@tinyagents/inference";
 import type { CostTotals } from "../cost/cost.js";
+import type { SteeringCommandKind } from "../steering/steering-command.js";
 
 /** How the loop recovered from a bad tool call. */
 export type ToolRecovery = "fail" | "return_tool_error" | "rewrite" | "normalized";
@@ -93,7 +94,64 @@ export type AgentEvent =
   | { type: "memory.loaded"; threadId: string; messages: number }
   | { type: "memory.saved"; threadId: string; messages: number }
   | { type: "state.updated"; step: number; messages: number }
-  | { type: "control.applied"; control: "stop_with_final" | "interrupt"; detail: string };
+  | { type: "control.applied"; control: "stop_with_final" | "interrupt"; detail: string }
+  // Built-in middleware (middleware/library) and the prompt-prefix guard of the middleware stack.
+  | { type: "cache.layout_changed"; middleware: string; segment?: string; before: string; after: string }
+  | { type: "tools.filtered"; by: string; excluded: string[]; remaining: string[] }
+  | { type: "rate_limit.waited"; waitedMs: number; reason: "requests" | "tokens"; callId?: string }
+  | {
+      type: "tool.retry_scheduled";
+      callId: string;
+      toolName: string;
+      attempt: number;
+      delayMs: number;
+      error: string;
+    }
+  | { type: "budget.reserved"; callId: string; estimatedInputTokens: number }
+  | { type: "budget.reconciled"; callId: string; estimatedInputTokens: number; actualInputTokens: number }
+  | { type: "budget.warning"; limit: string; used: number; max: number; reason: string }
+  | { type: "budget.exceeded"; limit: string; used: number; max: number; blocked: boolean; reason: string }
+  | { type: "approval.requested"; approvalId: string; callId: string; toolName: string }
+  | { type: "guardrail.tripped"; guardrail: string; stage: "input" | "output"; reason: string }
+  | {
+      type: "no_progress.detected";
+      kind: "repeated_failure" | "repeated_batch";
+      action: "nudge" | "halt";
+      count: number;
+      detail: string;
+    }
+  // Resumption of a paused run (emitted right after `run.started`).
+  | { type: "run.resumed"; modelCalls: number; toolCalls: number; pendingToolCalls: number }
+  // Sub-agents: emitted on the PARENT's scope; `depth` is the child's depth.
+  | { type: "subagent.started"; name: string; depth: number; childRunId: string }
+  | {
+      type: "subagent.completed";
+      name: string;
+      depth: number;
+      childRunId: string;
+      usage: UsageTotals;
+      cost: CostTotals;
+    }
+  | { type: "subagent.failed"; name: string; depth: number; childRunId?: string; error: ErrorSummary }
+  | { type: "subagent.reused"; name: string; turn: number }
+  // Steering: one event per command of a drained batch.
+  | { type: "steering.applied"; command: SteeringCommandKind; accepted: boolean }
+  // Workspace sandbox.
+  | { type: "workspace.prepared"; policyId: string; root: string }
+  | { type: "workspace.violation"; path: string; reason: string }
+  | { type: "workspace.cleanup"; policyId: string; root: string; error?: string }
+  // Artifacts and large-result handoff.
+  | { type: "artifact.stored"; artifactId: string; name: string; bytes: number }
+  | { type: "handoff.offloaded"; callId: string; toolName: string; bytes: number; ref: string }
+  // Observability: a queued sink (journal, JSONL) lost observations; offsets are of the lost ones.
+  | {
+      type: "journal.dropped";
+      sink: string;
+      dropped: number;
+      fromOffset: number;
+      toOffset: number;
+      reason: "queue_full" | "write_failed";
+    };
 
 /** The closed list of event types; a test proves each one is emitted by some code path. */
 export type AgentEventType = AgentEvent["type"];

@@ -1,4 +1,10 @@
-import { abortedError, classifyNetworkError, ProviderError, parseRetryAfter } from "@tinyagents/inference";
+import {
+  abortedError,
+  classifyNetworkError,
+  ProviderError,
+  parseRetryAfter,
+  redactSecrets,
+} from "@tinyagents/inference";
 
 /** One JSON POST to a telemetry endpoint. */
 export interface PostRequest {
@@ -61,7 +67,7 @@ export async function postJson(request: PostRequest): Promise<PostResponse> {
     throw new ProviderError({
       provider: "langfuse",
       kind: classifyNetworkError(error),
-      message: `${request.what} could not reach ${where}: ${redact(describeError(error), request.secrets)}. Check the URL and that the server is up; nothing was retried.`,
+      message: `${request.what} could not reach ${where}: ${redactSecrets(describeError(error), request.secrets)}. Check the URL and that the server is up; nothing was retried.`,
       cause: error,
     });
   } finally {
@@ -78,7 +84,7 @@ export async function postJson(request: PostRequest): Promise<PostResponse> {
 export function httpFailure(request: PostRequest, response: PostResponse, context = ""): ProviderError {
   const { status } = response;
   const where = `${origin(request.url)}${new URL(request.url).pathname}`;
-  const body = redact(response.text, request.secrets);
+  const body = redactSecrets(response.text, request.secrets);
   const snippet = body.trim() === "" ? "" : ` Server said: ${truncate(body.trim(), 300)}`;
   let kind: ConstructorParameters<typeof ProviderError>[0]["kind"] = "non_retryable";
   let advice: string;
@@ -109,15 +115,6 @@ export function httpFailure(request: PostRequest, response: PostResponse, contex
     rawBody: truncate(body, 4000),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
-}
-
-/** Replace every occurrence of each secret with `[REDACTED]` (callers list encoded forms too). */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join("[REDACTED]");
-  }
-  return out;
 }
 
 /** `scheme://host[:port]` of a URL (never its path, query or credentials). */

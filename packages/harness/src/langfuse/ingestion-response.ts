@@ -1,5 +1,4 @@
-import { ProviderError } from "@tinyagents/inference";
-import { redact } from "./http-post.js";
+import { ProviderError, redactSecrets } from "@tinyagents/inference";
 
 /** One envelope the legacy ingestion endpoint did not store. */
 export interface LangfuseFailedItem {
@@ -35,7 +34,7 @@ export function parseIngestionResponse(
       status,
       message:
         "Langfuse ingestion answered 207 without the documented {successes, errors} body, so it is unknown which events were stored. Check the endpoint (a proxy may rewrite answers) before sending again.",
-      rawBody: redact(text.slice(0, 4000), secrets),
+      rawBody: redactSecrets(text, secrets).slice(0, 4000),
     });
   }
   const mentioned = new Set<string>();
@@ -80,6 +79,6 @@ function errorText(item: Item, secrets: readonly string[]): string {
   if (typeof item.message === "string") parts.push(item.message);
   if (item.error !== undefined)
     parts.push(typeof item.error === "string" ? item.error : JSON.stringify(item.error));
-  const text = parts.join(": ") || "rejected without a message";
-  return redact(text.length > 500 ? `${text.slice(0, 500)}…` : text, secrets);
+  const text = redactSecrets(parts.join(": ") || "rejected without a message", secrets);
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }

@@ -75,6 +75,7 @@ const DEFAULT_MAX_REQUEST_BYTES = 3_500_000;
 export class LangfuseClient {
   /** `direct` (Langfuse keys) or `proxy` (bearer token). */
   readonly mode: "direct" | "proxy";
+  /** The wire format exports use (see {@link LangfuseTransport}). */
   readonly transport: LangfuseTransport;
   /** The full endpoint URL exports are POSTed to. */
   readonly endpoint: string;
@@ -100,6 +101,11 @@ export class LangfuseClient {
           field: "transport",
         },
       );
+    }
+    if (options.path !== undefined && !options.path.startsWith("/")) {
+      throw validationError(`LangfuseClient: path must start with "/", got "${options.path}"`, {
+        field: "path",
+      });
     }
     this.endpoint = `${baseUrl}${options.path ?? LANGFUSE_PATHS[mode][this.transport]}`;
     this.#headers = {
@@ -236,6 +242,7 @@ export class LangfuseClient {
     return { mode: this.mode, transport: this.transport, endpoint: this.endpoint };
   }
 
+  /** What `util.inspect` / `console.log` show: {@link toString}, never the credentials. */
   [Symbol.for("nodejs.util.inspect.custom")](): string {
     return this.toString();
   }

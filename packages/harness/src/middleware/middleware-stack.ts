@@ -8,6 +8,7 @@ import {
 import type { MiddlewareHook } from "../events/agent-event.js";
 import type { ToolResult } from "../tool/tool.js";
 import type { HookContext, Middleware, ModelCallNext, ToolCallNext } from "./middleware.js";
+import { prefixChange, prefixLayout } from "./prefix-fingerprint.js";
 
 type ValueHook = "beforeModel" | "afterModel" | "beforeTool" | "afterTool" | "afterAgent";
 
@@ -63,6 +64,47 @@ export class MiddlewareStack<State, Ctx> {
       const fn = m[hook] as (c: HookContext<State, Ctx>, v: T) => T | undefined | Promise<T | undefined>;
       const replaced = await this.bracket(ctx, m, hook, () => fn.call(m, ctx, current));
       if (replaced !== undefined && replaced !== null) current = replaced;
+    }
+    return current;
+  }
+
+  /**
+   * The `beforeModel` hooks, in registration order, watching the request's cacheable prefix:
+   * when a hook changes it, `cache.layout_changed` names the middleware; with `protectPrefix`
+   * a middleware that did not declare `changes: "prefix"` fails (`validation`, reported as its
+   * `middleware.failed`). Returns the request itself, with no work, when no middleware has the hook.
+   */
+  beforeModel(
+    ctx: HookContext<State, Ctx>,
+    request: ModelRequest,
+    protectPrefix: boolean,
+  ): ModelRequest | Promise<ModelRequest> {
+    const chain = this.with("beforeModel");
+    if (chain.length === 0) return request;
+    return this.runBeforeModel(ctx, chain, request, protectPrefix);
+  }
+
+  private async runBeforeModel(
+    ctx: HookContext<State, Ctx>,
+    chain: Middleware<State, Ctx>[],
+    request: ModelRequest,
+    protectPrefix: boolean,
+  ): Promise<ModelRequest> {
+    let current = request;
+    let layout = prefixLayout(current);
+    for (const m of chain) {
+      current = await this.bracket(ctx, m, "beforeModel", async () => {
+        const replaced = await m.beforeModel?.(ctx, current);
+        const next = replaced ?? current;
+        const after = prefixLayout(next);
+        const change = prefixChange(layout, after);
+        layout = after;
+        if (change !== undefined) {
+          ctx.run.emit({ type: "cache.layout_changed", middleware: m.name, ...change });
+          if (protectPrefix && m.changes !== "prefix") throw prefixViolation(m, change.segment);
+        }
+        return next;
+      });
     }
     return current;
   }
@@ -126,4 +168,15 @@ export class MiddlewareStack<State, Ctx> {
       throw error;
     }
   }
+}
+
+function prefixViolation<State, Ctx>(m: Middleware<State, Ctx>, segment: string | undefined): TinyAgentsError {
+  const where = segment === undefined ? "" : ` (segment "${segment}")`;
+  return new TinyAgentsError(
+    "validation",
+    `middleware "${m.name}" changed the cacheable prompt prefix${where} in beforeModel without declaring ` +
+      `changes: "prefix"; declare it, move the edit to the volatile tail (append at the end), ` +
+      `or turn off RunPolicy.protectPromptPrefix`,
+    { details: { middleware: m.name, hook: "beforeModel", ...(segment === undefined ? {} : { segment }) } },
+  );
 }

@@ -8,13 +8,37 @@ import type {
 } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { RunContext } from "../context/run-context.js";
-import type { ToolResult } from "../tool/tool.js";
+import type { AnyTool, ToolResult } from "../tool/tool.js";
 
 /** What every hook receives: the caller's state and the live run context. */
 export interface HookContext<State = unknown, Ctx = unknown> {
   state: State;
   run: RunContext<Ctx>;
+  /** The model call id (`{runId}-model-{n}`) in `beforeModel`, `wrapModelCall` and `afterModel`. */
+  callId?: string;
+  /** The harness's registered tools (read-only use: look up a tool's `policy`, `idempotent`, ...). */
+  tools?: ToolLookup<State, Ctx>;
 }
+
+/** A read-only view of the harness's tool registry, as middleware see it. */
+export interface ToolLookup<State = unknown, Ctx = unknown> {
+  get(name: string): AnyTool<State, Ctx> | undefined;
+  has(name: string): boolean;
+  /** Registered names, sorted. */
+  names(): readonly string[];
+}
+
+/**
+ * What a middleware's `beforeModel` hook may change in a request (declared, then checked):
+ * - `"prefix"`: the cacheable prompt prefix — system prompt, tool declarations, cacheable
+ *   segments / earlier history (trimming, compression, tool filtering, redaction of history);
+ * - `"tail"`: only the volatile tail — messages appended at the end, the current turn;
+ * - `"metadata"`: only request options (model, temperature, tags, metadata, timeouts), no messages.
+ * Undeclared middleware are treated like `"tail"`. Whatever the declaration, the stack reports
+ * every prefix change as `cache.layout_changed`; with `RunPolicy.protectPromptPrefix` a prefix
+ * change by a middleware that did not declare `"prefix"` fails the run with `validation`.
+ */
+export type MiddlewareChanges = "prefix" | "tail" | "metadata";
 
 /** A tool's progress report, as seen by `onToolDelta`. */
 export interface ToolProgress {
@@ -39,9 +63,14 @@ export type ToolCallNext = (call: ToolCall) => Promise<ToolResult>;
  * - `wrapModelCall` / `wrapToolCall` form an onion: the first registered is outermost.
  *   Call `next` zero times (short-circuit), once, or several times (retry).
  * - The first error short-circuits the run; every middleware's `onError` then runs once.
+ * - `ctx.run.requestControl(...)` from `beforeModel` skips this turn's model call; from
+ *   `afterModel` it ends the run before the turn's tools run (an interrupt leaves them pending
+ *   for `harness.resume`; a stop answers them "not executed").
  */
 export interface Middleware<State = unknown, Ctx = unknown> {
   readonly name: string;
+  /** What this middleware may change in model requests (see {@link MiddlewareChanges}). */
+  readonly changes?: MiddlewareChanges;
   beforeAgent?(ctx: HookContext<State, Ctx>): void | Promise<void>;
   afterAgent?(ctx: HookContext<State, Ctx>, run: AgentRun): void | AgentRun | Promise<void | AgentRun>;
   beforeModel?(

@@ -1,7 +1,7 @@
 import type { ErrorSummary, Usage } from "@tinyagents/inference";
 
-// This file is shared by the `/otel` and `/langfuse` subpaths. It must never import
-// `@opentelemetry/*`: the Langfuse exporter builds OTLP by hand and must load without it.
+// This file is shared by the `/otel` and `/langfuse` subpaths. It must never import an
+// OpenTelemetry package: the Langfuse exporter builds OTLP by hand and must load without one.
 
 /**
  * Attribute keys of the OpenTelemetry GenAI semantic conventions (status: Development) that

@@ -13,6 +13,7 @@ import { AsyncQueue } from "../agent-loop/async-queue.js";
 import { checkDeadline } from "../agent-loop/checkpoint.js";
 import { emptyRun, type HarnessParts, type LoopSession } from "../agent-loop/loop-session.js";
 import { runModelPhase } from "../agent-loop/model-phase.js";
+import { controlledResponse } from "../agent-loop/model-turn-control.js";
 import { executeRun, type RunOutcome } from "../agent-loop/run-loop.js";
 import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
@@ -25,7 +26,9 @@ import type { Middleware } from "../middleware/middleware.js";
 import { MiddlewareStack } from "../middleware/middleware-stack.js";
 import { ModelRegistry } from "../model-registry/model-registry.js";
 import { type HarnessComponent, type HarnessRunStatus, RunStatusTracker } from "../status/run-status.js";
+import { type PausedRun, restoreSession, validatePausedRun } from "../steering/paused-run.js";
 import type { StoreRegistry } from "../store/store-registry.js";
+import { foldChildRun } from "../subagent/child-run.js";
 import { ToolTimeoutSettings } from "../tool/timeout-settings.js";
 import type { AnyTool } from "../tool/tool.js";
 import { ToolRegistry } from "../tool/tool-registry.js";
@@ -153,6 +156,11 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     return this.policyValue;
   }
 
+  /** The id generator runs of this harness draw from (sub-agents name child runs with it). */
+  get idGenerator(): IdGenerator {
+    return this.ids;
+  }
+
   // ---- contexts -------------------------------------------------------------------------
 
   /** Build a RunContext for the `...InContext` entry points (or a sub-agent). */
@@ -214,6 +222,44 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     const { ctx, release } = createRunContext(this.contextDefaults(), config, data, options);
     try {
       return await this.runInContext(state, ctx, messages, false);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * `invokeInContext` that never throws for run failures: the partial run, status and error come
+   * back in the outcome (a sub-agent uses it so a failed child's usage still rolls up). Throws
+   * only when the run cannot start: `sub_agent_depth` (depth over `maxDepth`) or bad input.
+   */
+  invokeInContextCollectingPartial(state: State, ctx: RunContext<Ctx>, input: AgentInput): Promise<RunOutcome> {
+    return this.runInContext(state, ctx, normalizeInput(input), false);
+  }
+
+  // ---- resuming a paused run ------------------------------------------------------------------
+
+  /**
+   * Continue an interrupted run from its `PausedRun` (`run.paused`, possibly loaded from a
+   * store by another process and another harness instance with the same models and tools).
+   * The run keeps its run id, config, transcript and counters: pending tool calls run first,
+   * then the loop goes on as if it had never stopped. Throws the run's error like `invoke`;
+   * a run paused again returns with `stopReason: "interrupted"` and a new `paused`.
+   */
+  async resume(state: State, data: Ctx, paused: PausedRun, options?: ContextOptions): Promise<AgentRun> {
+    return unwrap(await this.resumeCollectingPartial(state, data, paused, options)).run;
+  }
+
+  /** `resume` that never throws for run failures (see `invokeCollectingPartial`). */
+  async resumeCollectingPartial(
+    state: State,
+    data: Ctx,
+    paused: PausedRun,
+    options?: ContextOptions,
+  ): Promise<RunOutcome> {
+    const checked = validatePausedRun(paused);
+    const { ctx, release } = createRunContext(this.contextDefaults(), checked.config, data, options);
+    try {
+      return await this.runInContext(state, ctx, [], false, checked);
     } finally {
       release();
     }
@@ -296,7 +342,9 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
         ctx.emit({ type: "limit.reached", limit: hit.limit, value: hit.value, count: hit.count });
         throw hit.error;
       }
-      const response = await runModelPhase(s, `${ctx.runId}-model-1`, request);
+      const answered = await runModelPhase(s, `${ctx.runId}-model-1`, request);
+      // A middleware's control request (beforeModel or afterModel) decides the answer.
+      const response = controlledResponse(s, answered);
       s.run.modelCalls = 1;
       checkDeadline(s);
       ctx.emit({ type: "run.completed", modelCalls: 1, toolCalls: 0, usage: s.run.usage, cost: s.run.cost });
@@ -323,20 +371,23 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     ctx: RunContext<Ctx>,
     input: ReturnType<typeof normalizeInput>,
     streaming: boolean,
+    resumed?: PausedRun,
   ): Promise<RunOutcome> {
     if (ctx.depth > ctx.config.maxDepth) {
       throw new TinyAgentsError(
         "sub_agent_depth",
-        `run depth ${ctx.depth} exceeds the maximum depth ${ctx.config.maxDepth}`,
+        `run depth ${ctx.depth} exceeds the maximum depth ${ctx.config.maxDepth} (RunConfig.maxDepth); ` +
+          "raise maxDepth or flatten the agent tree",
         {
           details: { depth: ctx.depth, maxDepth: ctx.config.maxDepth },
         },
       );
     }
     const s = this.session(state, ctx, streaming, "agent");
+    if (resumed !== undefined) restoreSession(s, resumed);
     const stopTimer = this.armDeadline(ctx);
     try {
-      return await executeRun(s, input);
+      return await executeRun(s, input, resumed);
     } finally {
       stopTimer();
     }
@@ -406,10 +457,10 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     );
     ctx.attachStatus(status);
     const transcript: AgentRun["messages"] = [];
-    return {
+    const session: LoopSession<State, Ctx> = {
       parts: this.parts(),
       ctx,
-      hook: { state, run: ctx },
+      hook: { state, run: ctx, tools: this.tools },
       state,
       streaming,
       transcript,
@@ -417,6 +468,8 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
       status,
       usedToolCallIds: new Set(),
     };
+    ctx.attachChildFold((child) => foldChildRun(session, child));
+    return session;
   }
 
   private parts(): HarnessParts<State, Ctx> {

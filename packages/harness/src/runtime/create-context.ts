@@ -5,7 +5,9 @@ import { EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
 import { LimitTracker } from "../limits/limit-tracker.js";
 import type { RunLimits } from "../limits/run-limits.js";
+import type { SteeringHandle } from "../steering/steering-handle.js";
 import { StoreRegistry } from "../store/store-registry.js";
+import type { WorkspaceDescriptor } from "../workspace/workspace-descriptor.js";
 
 /** Optional per-run dependencies; anything omitted is created fresh. */
 export interface ContextOptions {
@@ -14,6 +16,10 @@ export interface ContextOptions {
   /** Share an event sink (a sub-agent shares its parent's). */
   events?: EventSink;
   stores?: StoreRegistry;
+  /** Lets a test, a parent agent, middleware or a queue steer the run (see `SteeringHandle`). */
+  steering?: SteeringHandle;
+  /** The filesystem sandbox handed to every tool call as `ctx.run.workspace`. */
+  workspace?: WorkspaceDescriptor;
 }
 
 /** Harness-level defaults a context is built from. */
@@ -35,7 +41,11 @@ export function createRunContext<Ctx>(
   data: Ctx,
   options: ContextOptions = {},
 ): { ctx: RunContext<Ctx>; release: () => void } {
-  const full = runConfig({ ...config, runId: config.runId ?? defaults.ids.next("run") });
+  const full = runConfig({
+    ...config,
+    runId: config.runId ?? defaults.ids.next("run"),
+    maxDepth: config.maxDepth ?? defaults.limits.maxDepth,
+  });
   const now = defaults.clock.now();
   const timeouts = [full.timeoutMs, defaults.limits.maxWallClockMs].filter(
     (t): t is number => t !== undefined,
@@ -65,6 +75,8 @@ export function createRunContext<Ctx>(
     ids: defaults.ids,
     controller,
     limits,
+    ...(options.steering === undefined ? {} : { steering: options.steering }),
+    ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
   });
   return { ctx, release: () => parent?.removeEventListener("abort", onAbort) };
 }

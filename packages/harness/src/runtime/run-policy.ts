@@ -20,6 +20,12 @@ export interface RunPolicy {
   responseFormat?: ResponseFormat;
   /** Fail with `empty_response` instead of returning a blank final answer. */
   errorOnEmptyResponse: boolean;
+  /**
+   * Fail with `validation` when a `beforeModel` middleware changes the request's cacheable prompt
+   * prefix without declaring `changes: "prefix"` (default false: the change is only reported as a
+   * `cache.layout_changed` event).
+   */
+  protectPromptPrefix: boolean;
 }
 
 /** A policy with every default filled in. */
@@ -31,6 +37,7 @@ export function defaultRunPolicy(): RunPolicy {
     unknownTool: "return_tool_error",
     invalidArgs: "return_tool_error",
     errorOnEmptyResponse: false,
+    protectPromptPrefix: false,
   };
 }
 

@@ -1,4 +1,5 @@
 import {
+  addUsage,
   type ErrorSummary,
   emptyUsageTotals,
   recordUsage,
@@ -50,7 +51,13 @@ export interface HarnessRunStatus {
 
 /** The tracker's internal record: every field always present (a stable object shape keeps it fast). */
 interface LiveStatus {
-  identity: { runId: string; rootRunId: string; parentRunId?: string; threadId?: string; component: HarnessComponent };
+  identity: {
+    runId: string;
+    rootRunId: string;
+    parentRunId?: string;
+    threadId?: string;
+    component: HarnessComponent;
+  };
   status: ExecutionStatus;
   phase: HarnessPhase;
   modelCalls: number;
@@ -150,6 +157,23 @@ export class RunStatusTracker {
   recordUsage(usage: Usage, cost: CostTotals | undefined): void {
     this.record.usage = recordUsage(this.record.usage, usage);
     if (cost !== undefined) this.record.cost = addCost(this.record.cost, cost);
+    else this.record.cost.unknown = true;
+  }
+
+  /** Roll a finished sub-agent run's tree totals into this run's usage and cost. */
+  recordChild(usage: UsageTotals, cost: CostTotals): void {
+    const u = this.record.usage;
+    this.record.usage = { calls: u.calls + usage.calls, usage: addUsage(u.usage, usage.usage) };
+    this.record.cost = addCost(this.record.cost, cost);
+    this.touch();
+  }
+
+  /** Continue the counters of a paused run that is being resumed. */
+  restore(counts: { modelCalls: number; toolCalls: number; usage: UsageTotals; cost: CostTotals }): void {
+    this.record.modelCalls = counts.modelCalls;
+    this.record.toolCalls = counts.toolCalls;
+    this.record.usage = { calls: counts.usage.calls, usage: { ...counts.usage.usage } };
+    this.record.cost = { ...counts.cost };
   }
 
   /** A tool call took a slot (executed or answered by a recovery), as `AgentRun.toolCalls` counts it. */

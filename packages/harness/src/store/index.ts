@@ -1,2 +1,30 @@
-export { InMemoryKeyValueStore, type KeyValueStore } from "./key-value-store.js";
+export {
+  type AppendLog,
+  type AppendLogEntry,
+  InMemoryAppendLog,
+} from "./append-log.js";
+export { FileKeyValueStore, type FileKeyValueStoreOptions } from "./file-key-value-store.js";
+export { InMemoryNamespacedStore } from "./in-memory-namespaced-store.js";
+export { JsonlAppendLog, type JsonlAppendLogOptions } from "./jsonl-append-log.js";
+export {
+  KeyValueNamespacedStore,
+  type KeyValueNamespacedStoreOptions,
+} from "./key-value-namespaced-store.js";
+export {
+  InMemoryKeyValueStore,
+  type KeyValueOp,
+  type KeyValueStore,
+  type PutOptions,
+} from "./key-value-store.js";
+export { KeyedMutex } from "./keyed-mutex.js";
+export type {
+  ListNamespacesOptions,
+  Namespace,
+  NamespacedStore,
+  SearchOptions,
+  StoreItem,
+} from "./namespaced-store.js";
+export type { FilterOperators, StoreFilter } from "./store-filter.js";
+export { decodeStoreName, encodeStoreName, validateStoreName } from "./store-names.js";
 export { StoreRegistry } from "./store-registry.js";
+export type { StoreWarning } from "./store-warning.js";

@@ -1,40 +1,145 @@
-import type { JsonValue } from "@tinyagents/inference";
+import { type JsonValue, validationError } from "@tinyagents/inference";
+
+/** Options of a single `put`. */
+export interface PutOptions {
+  /** Time to live in milliseconds: the entry is invisible to `get`/`list` once it has elapsed. */
+  ttlMs?: number;
+}
+
+/** One operation of a {@link KeyValueStore.batch}. */
+export type KeyValueOp =
+  | { op: "put"; namespace: string; key: string; value: JsonValue; ttlMs?: number }
+  | { op: "delete"; namespace: string; key: string };
 
 /**
- * A namespaced key-value store. The trait boundary for external stores; values are JSON data.
- * Durable implementations (file, SQLite) live in the persistence module.
+ * A namespaced key-value store: the boundary for external stores; values are JSON data.
+ *
+ * Contract every implementation keeps:
+ * - values are copied in and out (mutating a returned value never changes the store);
+ * - an expired entry (see `PutOptions.ttlMs`) behaves exactly like a missing one;
+ * - `list` returns the live keys of one namespace, sorted;
+ * - `batch` applies its operations in order; whether it is all-or-nothing is documented by each
+ *   implementation (in-memory and SQLite: atomic; file-backed: each operation atomic on its own).
  */
 export interface KeyValueStore {
   get(namespace: string, key: string): Promise<JsonValue | undefined>;
-  put(namespace: string, key: string, value: JsonValue): Promise<void>;
+  put(namespace: string, key: string, value: JsonValue, options?: PutOptions): Promise<void>;
+  /** True when a live entry was removed. */
   delete(namespace: string, key: string): Promise<boolean>;
   /** Keys in a namespace, sorted. */
   list(namespace: string): Promise<string[]>;
+  batch(ops: readonly KeyValueOp[]): Promise<void>;
 }
 
-/** An in-memory KeyValueStore (tests, ephemeral runs). Values are deep-copied in and out. */
-export class InMemoryKeyValueStore implements KeyValueStore {
-  private readonly data = new Map<string, Map<string, string>>();
+/**
+ * The absolute expiry time for a TTL, or undefined when there is none. Throws `validation` for a
+ * TTL that is not a positive finite number.
+ */
+export function expiryFor(ttlMs: number | undefined, now: number): number | undefined {
+  if (ttlMs === undefined) return undefined;
+  if (typeof ttlMs !== "number" || !Number.isFinite(ttlMs) || ttlMs <= 0) {
+    throw validationError(`ttlMs must be a positive finite number of milliseconds, got ${String(ttlMs)}`, {
+      field: "ttlMs",
+    });
+  }
+  return now + ttlMs;
+}
 
-  async get(namespace: string, key: string): Promise<JsonValue | undefined> {
-    const raw = this.data.get(namespace)?.get(key);
-    return raw === undefined ? undefined : (JSON.parse(raw) as JsonValue);
+/** Validate the shape of batch operations before anything is applied. */
+export function validateBatch(ops: readonly KeyValueOp[]): void {
+  if (!Array.isArray(ops)) throw validationError("batch(ops) needs an array of operations", { field: "ops" });
+  ops.forEach((op, i) => {
+    if (op === null || typeof op !== "object" || (op.op !== "put" && op.op !== "delete")) {
+      throw validationError(`batch operation ${i} must be { op: "put" | "delete", namespace, key }`, {
+        field: `ops[${i}]`,
+      });
+    }
+    if (typeof op.namespace !== "string" || typeof op.key !== "string") {
+      throw validationError(`batch operation ${i} needs string namespace and key`, { field: `ops[${i}]` });
+    }
+  });
+}
+
+interface Entry {
+  json: string;
+  expiresAt?: number;
+}
+
+/**
+ * An in-memory KeyValueStore (tests, ephemeral runs). Values are serialized on the way in, so
+ * they are deep-copied and must be JSON. `batch` is atomic: every operation is validated (and
+ * every value serialized) before the first one is applied. Expired entries are dropped lazily.
+ */
+export class InMemoryKeyValueStore implements KeyValueStore {
+  private readonly data = new Map<string, Map<string, Entry>>();
+  private readonly now: () => number;
+
+  /** @param options.now clock for TTLs (default `Date.now`). */
+  constructor(options: { now?: () => number } = {}) {
+    this.now = options.now ?? Date.now;
   }
 
-  async put(namespace: string, key: string, value: JsonValue): Promise<void> {
-    let ns = this.data.get(namespace);
-    if (ns === undefined) {
-      ns = new Map();
-      this.data.set(namespace, ns);
-    }
-    ns.set(key, JSON.stringify(value));
+  async get(namespace: string, key: string): Promise<JsonValue | undefined> {
+    const entry = this.live(namespace, key);
+    return entry === undefined ? undefined : (JSON.parse(entry.json) as JsonValue);
+  }
+
+  async put(namespace: string, key: string, value: JsonValue, options: PutOptions = {}): Promise<void> {
+    this.apply([this.prepare({ op: "put", namespace, key, value, ...options })]);
   }
 
   async delete(namespace: string, key: string): Promise<boolean> {
-    return this.data.get(namespace)?.delete(key) ?? false;
+    const existed = this.live(namespace, key) !== undefined;
+    this.data.get(namespace)?.delete(key);
+    return existed;
   }
 
   async list(namespace: string): Promise<string[]> {
-    return [...(this.data.get(namespace)?.keys() ?? [])].sort();
+    const ns = this.data.get(namespace);
+    if (ns === undefined) return [];
+    const keys: string[] = [];
+    for (const key of ns.keys()) if (this.live(namespace, key) !== undefined) keys.push(key);
+    return keys.sort();
+  }
+
+  async batch(ops: readonly KeyValueOp[]): Promise<void> {
+    validateBatch(ops);
+    this.apply(ops.map((op) => this.prepare(op)));
+  }
+
+  private prepare(op: KeyValueOp): { op: KeyValueOp; entry?: Entry } {
+    if (op.op === "delete") return { op };
+    const json = JSON.stringify(op.value);
+    if (json === undefined) {
+      throw validationError(`value for key "${op.key}" is not JSON data`, { field: "value" });
+    }
+    const expiresAt = expiryFor(op.ttlMs, this.now());
+    return { op, entry: expiresAt === undefined ? { json } : { json, expiresAt } };
+  }
+
+  private apply(prepared: { op: KeyValueOp; entry?: Entry }[]): void {
+    for (const { op, entry } of prepared) {
+      let ns = this.data.get(op.namespace);
+      if (entry === undefined) {
+        ns?.delete(op.key);
+        continue;
+      }
+      if (ns === undefined) {
+        ns = new Map();
+        this.data.set(op.namespace, ns);
+      }
+      ns.set(op.key, entry);
+    }
+  }
+
+  private live(namespace: string, key: string): Entry | undefined {
+    const ns = this.data.get(namespace);
+    const entry = ns?.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt !== undefined && entry.expiresAt <= this.now()) {
+      ns?.delete(key);
+      return undefined;
+    }
+    return entry;
   }
 }

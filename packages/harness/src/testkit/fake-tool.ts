@@ -5,6 +5,7 @@ import type {
   ToolErrorPolicy,
   ToolExecutionContext,
   ToolOutput,
+  ToolPolicy,
   ToolTimeout,
 } from "../tool/tool.js";
 import { sleepOrAbort } from "./abort.js";
@@ -37,6 +38,10 @@ export interface FakeToolOptions {
   strict?: boolean;
   timeout?: ToolTimeout;
   errorPolicy?: ToolErrorPolicy;
+  /** Mark the tool idempotent (retryable by `toolRetryMiddleware`). */
+  idempotent?: boolean;
+  /** The tool's safety classification (read by `toolPolicyMiddleware`). */
+  policy?: ToolPolicy;
 }
 
 /**
@@ -53,6 +58,8 @@ export class FakeTool<State = unknown, Ctx = unknown> implements Tool<State, Ctx
   readonly strict?: boolean;
   readonly timeout?: ToolTimeout;
   readonly errorPolicy?: ToolErrorPolicy;
+  readonly idempotent?: boolean;
+  readonly policy?: ToolPolicy;
   /** Every call, in the order `execute` was entered. */
   readonly calls: FakeToolCall[] = [];
   /** The most calls observed running at the same time. */
@@ -71,6 +78,8 @@ export class FakeTool<State = unknown, Ctx = unknown> implements Tool<State, Ctx
     if (options.strict !== undefined) this.strict = options.strict;
     if (options.timeout !== undefined) this.timeout = options.timeout;
     if (options.errorPolicy !== undefined) this.errorPolicy = options.errorPolicy;
+    if (options.idempotent !== undefined) this.idempotent = options.idempotent;
+    if (options.policy !== undefined) this.policy = options.policy;
   }
 
   /** A tool answering every call with `output`. */

@@ -8,9 +8,11 @@ import type {
   ToolErrorPolicy,
   ToolExecutionContext,
   ToolOutput,
+  ToolPolicy,
   ToolTimeout,
 } from "./tool.js";
 import { assertToolName } from "./tool-name.js";
+import { assertToolPolicy } from "./tool-policy.js";
 
 /** The fields every `tool({...})` definition shares, whatever its schema kind. */
 export interface ToolDefinitionBase {
@@ -22,6 +24,10 @@ export interface ToolDefinitionBase {
   errorPolicy?: ToolErrorPolicy;
   /** Ask providers to enforce the schema strictly. */
   strict?: boolean;
+  /** Safe to call again with the same arguments (lets `toolRetryMiddleware` retry it). */
+  idempotent?: boolean;
+  /** The tool's safety classification, enforced by `toolPolicyMiddleware`. */
+  policy?: ToolPolicy;
 }
 
 /** A tool defined from a Standard Schema (zod 4, valibot, arktype, ...). */
@@ -94,6 +100,10 @@ export function tool<State, Ctx>(
     });
   }
   if (definition.timeout !== undefined) assertToolTimeout(definition.timeout, name);
+  if (definition.policy !== undefined) assertToolPolicy(definition.policy, name);
+  if (definition.idempotent !== undefined && typeof definition.idempotent !== "boolean") {
+    throw validationError(`tool "${name}": \`idempotent\` must be a boolean`, { field: "idempotent", tool: name });
+  }
   const policy: unknown = definition.errorPolicy;
   if (policy !== undefined && policy !== "return_error" && policy !== "fail") {
     if (!isJsonObject(policy) || typeof policy.message !== "string") {
@@ -125,6 +135,8 @@ export function tool<State, Ctx>(
   if (definition.strict !== undefined) Object.assign(built, { strict: definition.strict });
   if (definition.timeout !== undefined) Object.assign(built, { timeout: definition.timeout });
   if (definition.errorPolicy !== undefined) Object.assign(built, { errorPolicy: definition.errorPolicy });
+  if (definition.idempotent !== undefined) Object.assign(built, { idempotent: definition.idempotent });
+  if (definition.policy !== undefined) Object.assign(built, { policy: structuredClone(definition.policy) });
   return built;
 }
 

@@ -21,11 +21,14 @@ export type {
   ToolErrorPolicy,
   ToolExecutionContext,
   ToolOutput,
+  ToolPolicy,
   ToolResult,
   ToolReturn,
+  ToolSideEffect,
   ToolTimeout,
 } from "./tool.js";
 export { assertToolName, isValidToolName, MAX_TOOL_NAME_LENGTH, suggestToolName } from "./tool-name.js";
+export { assertToolPolicy, TOOL_SIDE_EFFECTS } from "./tool-policy.js";
 export { ToolRegistry } from "./tool-registry.js";
 export {
   errorToolResult,

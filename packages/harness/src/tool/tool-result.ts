@@ -4,7 +4,8 @@ import type { ToolResult, ToolReturn } from "./tool.js";
 /**
  * Turn what a tool's `execute` returned (normally a `ToolOutput`) into a {@link ToolResult}:
  * - a string -> one text block;
- * - a `ToolReturn` (`kind: "tool_return"`) -> its content, `isError` (default false) and `raw`;
+ * - a `ToolReturn` (`kind: "tool_return"`) -> its content, `isError` (default false), `raw` and
+ *   `artifacts`;
  * - any other JSON value -> one json block.
  * Anything that would not survive `JSON.parse(JSON.stringify(x))` unchanged (`undefined`,
  * functions, symbols, bigints, NaN/Infinity, cycles, class instances such as Date or Map) turns
@@ -31,6 +32,7 @@ export function toToolResult(
       elapsedMs,
     };
     if (ret.raw !== undefined) result.raw = ret.raw;
+    if (ret.artifacts !== undefined) result.artifacts = ret.artifacts.slice();
     return result;
   }
   const problem = nonJsonProblem(output, "$", new Set());
@@ -97,6 +99,10 @@ function toolReturnProblem(value: Record<string, unknown>): string | undefined {
   }
   if (isError !== undefined && typeof isError !== "boolean")
     return "a tool_return whose `isError` is not a boolean";
+  const { artifacts } = value;
+  if (artifacts !== undefined && (!Array.isArray(artifacts) || artifacts.some((a) => typeof a !== "string"))) {
+    return "a tool_return whose `artifacts` is not an array of artifact id strings";
+  }
   return (
     nonJsonProblem(content, "$.content", new Set()) ??
     (raw === undefined ? undefined : nonJsonProblem(raw, "$.raw", new Set()))

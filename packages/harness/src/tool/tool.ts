@@ -38,6 +38,30 @@ export interface ToolReturn {
   content: ContentBlock[];
   isError?: boolean;
   raw?: JsonValue;
+  /** Ids of artifacts the tool stored outside the transcript (tracked on `run.artifacts`). */
+  artifacts?: string[];
+}
+
+/**
+ * What a tool does to the world, from harmless to dangerous: `none` (pure computation), `read`
+ * (reads local or remote state), `write` (changes local state), `destructive` (deletes or
+ * overwrites), `external` (acts outside the system: sends messages, moves money, calls APIs with
+ * side effects).
+ */
+export type ToolSideEffect = "none" | "read" | "write" | "destructive" | "external";
+
+/**
+ * A tool's self-declared safety classification (serializable). `toolPolicyMiddleware` hides tools
+ * whose policy the run cannot satisfy, rejects their calls, and truncates oversized results.
+ */
+export interface ToolPolicy {
+  sideEffects?: ToolSideEffect;
+  /** Every call needs a human's approval (see `humanApprovalMiddleware`). */
+  requiresApproval?: boolean;
+  /** The tool may only run inside a sandboxed workspace. */
+  requiresSandbox?: boolean;
+  /** Results larger than this many UTF-8 bytes are truncated before the model sees them. */
+  maxResultBytes?: number;
 }
 
 /**
@@ -56,6 +80,13 @@ export interface Tool<State = unknown, Ctx = unknown, Args = JsonObject> {
   readonly strict?: boolean;
   readonly timeout?: ToolTimeout;
   readonly errorPolicy?: ToolErrorPolicy;
+  /**
+   * Calling it twice with the same arguments has the same effect as calling it once, so a failed
+   * call may be retried (`toolRetryMiddleware` only retries tools that set this).
+   */
+  readonly idempotent?: boolean;
+  /** What the tool may do to the world; enforced by `toolPolicyMiddleware`. Plain JSON data. */
+  readonly policy?: ToolPolicy;
   validate(args: JsonObject): ArgsValidation<Args> | Promise<ArgsValidation<Args>>;
   execute(args: Args, ctx: ToolExecutionContext<State, Ctx>): ToolOutput | Promise<ToolOutput>;
 }

@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   "steering",
   /** A middleware hook failed. */
   "middleware",
+  /** A guardrail check tripped: the input or output was blocked by policy (details say which check and why). */
+  "guardrail",
   /** A model name is not registered, or no registered model satisfies the request. */
   "model_not_found",
   /** The model returned nothing usable where an answer was required. */

@@ -27,6 +27,7 @@ describe("error codes", () => {
         case "sub_agent_depth":
         case "steering":
         case "middleware":
+        case "guardrail":
         case "model_not_found":
         case "empty_response":
         case "storage":

@@ -43,7 +43,12 @@ export function errorBodyFacts(text: string): ErrorBodyFacts {
 /** Facts from an already-parsed JSON error object (also used for errors inside a 200 stream). */
 export function factsFromObject(body: JsonObject): ErrorBodyFacts {
   const inner = body.error;
-  if (typeof inner === "string") return withMessage({}, inner);
+  if (typeof inner === "string") {
+    // Ollama `{"error":"..."}`; xAI adds a top-level `code` string.
+    const facts = readFields(body);
+    delete facts.message;
+    return withMessage(facts, inner);
+  }
   if (isJsonObject(inner)) {
     const facts = readFields(inner);
     if (facts.message === undefined && typeof body.message === "string") facts.message = body.message;

@@ -14,4 +14,4 @@ export {
 } from "./provider-error-from-response.js";
 export { displayUrl, REDACTED, redactSecrets, secretsFromHeaders } from "./redact.js";
 export { retryAfterFromHints } from "./retry-hints.js";
-export { readSse, type SseEvent } from "./sse.js";
+export { readSse, readSseBatches, type SseEvent } from "./sse.js";

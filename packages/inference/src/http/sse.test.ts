@@ -83,3 +83,13 @@ describe("readSse", () => {
     expect(cancelled).toBe(true);
   });
 });
+
+describe("readSse non-standard fields", () => {
+  it("surfaces llama.cpp's `error:` field as an error event and ignores other unknown fields", async () => {
+    const events = await drain(readSse(streamOf(['data: 1\n\nerror: {"code":500}\n\nfoo: bar\n\n'])));
+    expect(events).toEqual([
+      expect.objectContaining({ data: "1" }),
+      { event: "error", data: '{"code":500}', id: undefined },
+    ]);
+  });
+});

@@ -12,7 +12,8 @@ export interface SseEvent {
  * Parse a `text/event-stream` body into events, using `eventsource-parser` (so `data:` without
  * a space, CRLF and CR line ends, multi-line `data:`, a UTF-8 BOM and bytes split anywhere,
  * including inside a multi-byte character, are all handled). Comment lines (`: keep-alive`,
- * `: OPENROUTER PROCESSING`) and `retry:` fields are ignored.
+ * `: OPENROUTER PROCESSING`) and `retry:` fields are ignored; a non-standard `error: <data>`
+ * line (llama.cpp) is delivered as an event named `error` with that data.
  *
  * Ends when the body ends. Throws:
  * - a retryable `ProviderError` with `providerCode: "stream_truncated"` when the body ends in
@@ -27,10 +28,32 @@ export async function* readSse(
   signal?: AbortSignal,
   options: StreamReadOptions = {},
 ): AsyncGenerator<SseEvent, void, undefined> {
+  for await (const batch of readSseBatches(body, signal, options)) {
+    for (let i = 0; i < batch.length; i++) yield batch[i]!;
+  }
+}
+
+/**
+ * {@link readSse}, batched: yields the events completed by each network read as one array
+ * (never empty), so a hot consumer pays one async step per read instead of one per event.
+ * Same parsing, errors and cancellation as `readSse`. The array is reused: copy what you keep.
+ */
+export async function* readSseBatches(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+  options: StreamReadOptions = {},
+): AsyncGenerator<readonly SseEvent[], void, undefined> {
   const pending: EventSourceMessage[] = [];
   const parser = createParser({
     onEvent(event) {
       pending.push(event);
+    },
+    onError(error) {
+      // llama.cpp writes stream errors as a non-standard `error: {...}` field; surface it as an
+      // `error` event instead of dropping it.
+      if (error.type === "unknown-field" && error.field === "error" && error.value !== undefined) {
+        pending.push({ event: "error", data: error.value, id: undefined });
+      }
     },
   });
   const decoder = new TextDecoder();
@@ -43,12 +66,12 @@ export async function* readSse(
       if (text === "") continue;
       parser.feed(text);
       if (pending.length === 0) continue;
-      for (let i = 0; i < pending.length; i++) yield pending[i]!;
+      yield pending;
       pending.length = 0;
     }
     const tail = decoder.decode();
     if (tail !== "") parser.feed(tail);
-    for (let i = 0; i < pending.length; i++) yield pending[i]!;
+    if (pending.length > 0) yield pending;
     pending.length = 0;
     // Terminate any open line and event: if that completes an event, the body ended mid-event.
     parser.feed("\n\n");

@@ -217,6 +217,20 @@ describe("anthropic stream failures", () => {
     checkExpect(fixture, factsOf(streamed));
   });
 
+  it("request.timeoutMs bounds the call: a slow server gives a timeout error", async () => {
+    const fixture = fixtures.find((f) => f.name === "text")!;
+    server.enqueue(
+      replayOf(dir, fixture.unary!, { headerDelayMs: 400 }),
+      replayOf(dir, fixture.stream!, { chunking: "frames", delayMs: 200 }),
+    );
+    const slow = await model()
+      .invoke({ ...request, timeoutMs: 50 })
+      .catch((e: unknown) => e);
+    expect(TinyAgentsError.isInstance(slow, "timeout")).toBe(true);
+    const cut = await collectStream(model().stream({ ...request, timeoutMs: 100 })).catch((e: unknown) => e);
+    expect(TinyAgentsError.isInstance(cut, "timeout")).toBe(true);
+  });
+
   it("aborting mid-stream throws a cancelled error and stops reading", async () => {
     const fixture = fixtures.find((f) => f.name === "text")!;
     server.enqueue(replayOf(dir, fixture.stream!, { chunking: "frames", delayMs: 30 }));

@@ -10,6 +10,7 @@ import type { ModelRequest } from "../../model/model-request.js";
 import type { ModelResponse } from "../../model/model-response.js";
 import { responseToStreamItems } from "../../model/stream-from-response.js";
 import type { ModelStreamItem } from "../../model/stream-item.js";
+import { callSignal } from "../openai/call-signal.js";
 import { type AnthropicModelOptions, resolveAnthropicOptions } from "./anthropic-options.js";
 import { toAnthropicRequest } from "./map-request.js";
 import { parseAnthropicResponse } from "./parse-response.js";
@@ -29,8 +30,8 @@ const PROVIDER = "anthropic";
  * `retryAfterMs`, 529 `overloaded_error` retryable, "prompt is too long" -> `context_overflow`);
  * an `error` event inside a 200 stream becomes an `error` stream item (`invoke`-style consumers
  * such as `collectStream` throw it as a `ProviderError`); a stream cut before `message_stop` is a
- * retryable error. An aborted `signal` throws its `cancelled` / `timeout` error. Secrets never
- * appear in errors.
+ * retryable error. An aborted `signal` throws its `cancelled` error and `request.timeoutMs`
+ * bounds the whole call (a `timeout` error). Secrets never appear in errors.
  *
  * Construction throws a `validation` error when no API key is configured.
  */
@@ -62,14 +63,33 @@ export class AnthropicModel implements ChatModel {
   }
 
   async invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    const { signal } = options;
+    const call = callSignal(options.signal, request.timeoutMs);
+    try {
+      return await this.invokeWith(request, call.signal);
+    } finally {
+      call.dispose();
+    }
+  }
+
+  async *stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
+    const call = callSignal(options.signal, request.timeoutMs);
+    try {
+      yield* this.streamWith(request, call.signal);
+    } finally {
+      call.dispose();
+    }
+  }
+
+  private async invokeWith(request: ModelRequest, signal: AbortSignal | undefined): Promise<ModelResponse> {
     const response = await this.post(this.buildRequestBody(request, false), signal);
     const body = await readJsonBody(response, PROVIDER, this.modelId, signal);
     return parseAnthropicResponse(body, this.modelId);
   }
 
-  async *stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
-    const { signal } = options;
+  private async *streamWith(
+    request: ModelRequest,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ModelStreamItem> {
     const response = await this.post(this.buildRequestBody(request, true), signal);
     const contentType = response.headers.get("content-type") ?? "";
     if (response.body === null || contentType.includes("application/json")) {

@@ -10,6 +10,7 @@ import type { ModelRequest } from "../../model/model-request.js";
 import type { ModelResponse } from "../../model/model-response.js";
 import type { ModelStreamItem } from "../../model/stream-item.js";
 import { readJsonBody } from "../anthropic/read-json-body.js";
+import { callSignal } from "../openai/call-signal.js";
 import { toOllamaRequest } from "./map-request.js";
 import {
   type OllamaModelOptions,
@@ -32,7 +33,8 @@ const PROVIDER = "ollama";
  * Failures: non-2xx `{error: "..."}` bodies become `ProviderError`s (503 "server busy" and 500
  * retryable, 404 "model not found" not); an `{error}` line inside a 200 stream becomes an
  * `error` stream item (retryable unless the context overflowed); a stream that ends without its
- * `done` line is a retryable error. An aborted `signal` throws its `cancelled` / `timeout` error.
+ * `done` line is a retryable error. An aborted `signal` throws its `cancelled` error and
+ * `request.timeoutMs` bounds the whole call (a `timeout` error).
  */
 export class OllamaModel implements ChatModel {
   readonly provider = PROVIDER;
@@ -66,14 +68,33 @@ export class OllamaModel implements ChatModel {
   }
 
   async invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    const { signal } = options;
+    const call = callSignal(options.signal, request.timeoutMs);
+    try {
+      return await this.invokeWith(request, call.signal);
+    } finally {
+      call.dispose();
+    }
+  }
+
+  async *stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
+    const call = callSignal(options.signal, request.timeoutMs);
+    try {
+      yield* this.streamWith(request, call.signal);
+    } finally {
+      call.dispose();
+    }
+  }
+
+  private async invokeWith(request: ModelRequest, signal: AbortSignal | undefined): Promise<ModelResponse> {
     const response = await this.post(this.buildRequestBody(request, false), signal);
     const body = await readJsonBody(response, PROVIDER, this.modelId, signal);
     return parseOllamaResponse(body, this.modelId, request.messages.length);
   }
 
-  async *stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
-    const { signal } = options;
+  private async *streamWith(
+    request: ModelRequest,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ModelStreamItem> {
     const response = await this.post(this.buildRequestBody(request, true), signal);
     const parser = new OllamaStreamParser(request.messages.length);
     if (response.body === null) {

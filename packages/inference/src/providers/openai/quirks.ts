@@ -19,6 +19,11 @@ export interface OpenAiQuirks {
   streamOptions: boolean;
   /** The server honours `strict: true` JSON schemas (tools and `json_schema` response formats). */
   strictSchemas: boolean;
+  /**
+   * The server accepts `response_format: {type: "json_schema"}`. When false (DeepSeek), a
+   * json_schema request is sent as `{type: "json_object"}` (the schema is not enforced).
+   */
+  jsonSchemaFormat: boolean;
   /** Send `prompt_cache_key` from `request.promptCache.key`. */
   promptCacheKey: boolean;
   /**
@@ -51,6 +56,7 @@ export const OPENAI_QUIRKS: Readonly<OpenAiQuirks> = Object.freeze({
   omitSamplingForReasoningModels: true,
   streamOptions: true,
   strictSchemas: true,
+  jsonSchemaFormat: true,
   promptCacheKey: true,
   toolCallIds: "any",
   thinkTags: false,

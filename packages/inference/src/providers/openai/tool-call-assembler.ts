@@ -87,7 +87,10 @@ export class ToolCallAssembler {
   private resolve(index: number | undefined, position: number, id: string | undefined, whole: boolean): Slot {
     if (index !== undefined) {
       const current = this.byIndex.get(index);
-      if (current !== undefined && (id === undefined || current.wireId === undefined || current.wireId === id)) {
+      if (
+        current !== undefined &&
+        (id === undefined || current.wireId === undefined || current.wireId === id)
+      ) {
         return current;
       }
       const slot = (id === undefined ? undefined : this.byId.get(id)) ?? this.open();
@@ -98,7 +101,8 @@ export class ToolCallAssembler {
       const known = this.byId.get(id);
       if (known !== undefined) return known;
       const current = this.byIndex.get(position);
-      if (current !== undefined && current.wireId === undefined && !current.args.complete && !whole) return current;
+      if (current !== undefined && current.wireId === undefined && !current.args.complete && !whole)
+        return current;
       const slot = this.open();
       this.byIndex.set(position, slot);
       return slot;
@@ -127,7 +131,11 @@ export class ToolCallAssembler {
     if (slot.out === undefined) {
       if (!sendName && argumentsDelta === "" && !(final && slot.args.hasText)) return;
       slot.out = this.nextOut++;
-      const item: ToolCallDeltaItem = { type: "tool_call_delta", index: slot.out, id: slot.wireId ?? this.generateId() };
+      const item: ToolCallDeltaItem = {
+        type: "tool_call_delta",
+        index: slot.out,
+        id: slot.wireId ?? this.generateId(),
+      };
       if (sendName) item.name = slot.name;
       if (argumentsDelta !== "") item.argumentsDelta = argumentsDelta;
       slot.nameSent = sendName;

@@ -33,11 +33,14 @@ export function normalizeOpenAiUsage(raw: JsonObject, excludesReasoning = false)
   if (
     reasoningTokens > 0 &&
     (excludesReasoning ||
-      (total !== undefined && total === inputTokens + outputTokens + reasoningTokens && total !== inputTokens + outputTokens))
+      (total !== undefined &&
+        total === inputTokens + outputTokens + reasoningTokens &&
+        total !== inputTokens + outputTokens))
   ) {
     outputTokens += reasoningTokens;
   }
-  const totalTokens = total !== undefined && total >= inputTokens + outputTokens ? total : inputTokens + outputTokens;
+  const totalTokens =
+    total !== undefined && total >= inputTokens + outputTokens ? total : inputTokens + outputTokens;
   return { inputTokens, outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens, reasoningTokens, raw };
 }
 

@@ -1,0 +1,10 @@
+export { artifactResult } from "./artifact-result.js";
+export {
+  type Artifact,
+  type ArtifactInput,
+  type ArtifactLimits,
+  type ArtifactRef,
+  ArtifactStore,
+  type ArtifactStoreOptions,
+  DEFAULT_ARTIFACT_LIMITS,
+} from "./artifact-store.js";

@@ -1,0 +1,104 @@
+import type { EventSink } from "../events/event-sink.js";
+import type { DropReport } from "./bounded-queue.js";
+import type { HarnessEventJournal } from "./event-journal.js";
+import { FanOutSink } from "./fan-out-sink.js";
+import { JournalSink } from "./journal-sink.js";
+import type { ProjectionSet } from "./projection-set.js";
+import { ProjectionSink } from "./projection-sink.js";
+import { RedactingSink } from "./redacting-sink.js";
+import type { RedactionOptions } from "./redaction.js";
+import type { ObservationSink } from "./sink.js";
+import type { HarnessStatusStore } from "./status-store.js";
+
+/** What to attach to an event sink. Everything is optional. */
+export interface ObservabilityOptions {
+  /** Every observation is appended here (through a bounded `JournalSink`). */
+  journal?: HarnessEventJournal;
+  /** Each run's latest status is saved here whenever it changes. */
+  statusStore?: HarnessStatusStore;
+  /**
+   * Secret scrubbing in front of the journal, the status store and `sinks`: built-in rules by
+   * default, extended by these options; `false` turns it off.
+   */
+  redact?: RedactionOptions | false;
+  /** More sinks (a `JsonlSink`, an exporter, ...), fed after redaction. */
+  sinks?: readonly ObservationSink[];
+  /** Journal queue bound (default 10,000) and batch size (default 500). */
+  maxQueue?: number;
+  batchSize?: number;
+  /** Journal drops (also emitted as `journal.dropped` events). */
+  onDrop?: (report: DropReport) => void;
+  /** Storage failures of the journal or status store. */
+  onError?: (error: unknown) => void;
+}
+
+/** A live observability attachment. */
+export interface ObservabilityHandle {
+  /** Live projections (latest status, usage and cost roll-ups, timing) of everything on the sink. */
+  readonly projections: ProjectionSet;
+  /** The journal writer, when a journal was given (its `dropped` count is useful in tests). */
+  readonly journalSink: JournalSink | undefined;
+  /** Wait until every observation so far is journaled and every status change saved. */
+  flush(): Promise<void>;
+  /** Stop listening (does not flush). */
+  detach(): void;
+  /** Flush, then detach. */
+  close(): Promise<void>;
+}
+
+/**
+ * Attach a journal, a status store, projections and extra sinks to an event sink — the whole
+ * observability pipeline in one call, without touching the harness:
+ *
+ * ```ts
+ * const events = new EventSink(runId);
+ * const obs = attachObservability(events, { journal, statusStore });
+ * await harness.invoke(state, data, { runId }, input, { events });
+ * await obs.flush();
+ * ```
+ *
+ * Sub-agents share their parent's event sink, so they are observed too, with correct lineage.
+ * Pipeline: event sink -> RedactingSink -> FanOut[ProjectionSink(status store), JournalSink, ...sinks].
+ * Drops are reported as `journal.dropped` events on the same sink.
+ */
+export function attachObservability(
+  events: EventSink,
+  options: ObservabilityOptions = {},
+): ObservabilityHandle {
+  const onError = options.onError ?? (() => {});
+  const projectionSink = new ProjectionSink({
+    onError,
+    ...(options.statusStore === undefined ? {} : { statusStore: options.statusStore }),
+  });
+  const journalSink =
+    options.journal === undefined
+      ? undefined
+      : new JournalSink(options.journal, {
+          events,
+          onError,
+          ...(options.maxQueue === undefined ? {} : { maxQueue: options.maxQueue }),
+          ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+          ...(options.onDrop === undefined ? {} : { onDrop: options.onDrop }),
+        });
+  const targets: ObservationSink[] = [projectionSink];
+  if (journalSink !== undefined) targets.push(journalSink);
+  targets.push(...(options.sinks ?? []));
+  const fanOut = new FanOutSink(targets, { onError });
+  const pipeline: ObservationSink =
+    options.redact === false ? fanOut : new RedactingSink(fanOut, options.redact ?? {});
+  const unsubscribe = events.subscribe((record) => pipeline.write(record));
+  const flush = async () => {
+    await fanOut.flush();
+    await fanOut.flush(); // a drop report emitted during the first flush is journaled by the second
+  };
+  return {
+    projections: projectionSink.projections,
+    journalSink,
+    flush,
+    detach: unsubscribe,
+    close: async () => {
+      await flush();
+      unsubscribe();
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import { validationError } from "@tinyagents/inference";
+import type { EventScope, EventSink } from "../events/event-sink.js";
+import type { AgentObservation } from "./agent-observation.js";
+
+/** Why observations were lost. */
+export type DropReason = "queue_full" | "write_failed";
+
+/** A report of observations a sink lost (also emitted as a `journal.dropped` event). */
+export interface DropReport {
+  /** Which sink dropped them (`"journal"`, `"jsonl"`, ...). */
+  sink: string;
+  dropped: number;
+  /** Offsets of the first and last dropped observation. */
+  fromOffset: number;
+  toOffset: number;
+  reason: DropReason;
+  /** The run of the last dropped observation (the report is emitted on its behalf). */
+  scope: EventScope;
+}
+
+/** Options shared by the queued sinks. */
+export interface QueuedSinkOptions {
+  /** Most observations waiting to be written; beyond it new ones are dropped (default 10,000). */
+  maxQueue?: number;
+  /** Most observations handed to one write (default 500). */
+  batchSize?: number;
+  /**
+   * The event sink to report drops on: a `journal.dropped` event is emitted (once the queue has
+   * room again) so the loss itself is observed — and journaled.
+   */
+  events?: EventSink;
+  /** Also told about every drop report. */
+  onDrop?: (report: DropReport) => void;
+  /** Told about write failures (the lost observations are also reported as drops). */
+  onError?: (error: unknown) => void;
+}
+
+interface PendingDrop {
+  count: number;
+  from: number;
+  to: number;
+  scope: EventScope;
+}
+
+/**
+ * A bounded write-behind queue of observations: `push` never blocks or throws; a background
+ * drain hands batches to `writeBatch` in order, one at a time. Overflow and failed writes are
+ * counted and reported (see {@link DropReport}), never silent.
+ */
+export class BoundedObservationQueue {
+  readonly maxQueue: number;
+  readonly batchSize: number;
+  private readonly name: string;
+  private readonly writeBatch: (batch: AgentObservation[]) => Promise<void>;
+  private readonly options: QueuedSinkOptions;
+  private readonly queue: AgentObservation[] = [];
+  private draining: Promise<void> | undefined;
+  private droppedTotal = 0;
+  private readonly pending = new Map<DropReason, PendingDrop>();
+
+  constructor(
+    name: string,
+    writeBatch: (batch: AgentObservation[]) => Promise<void>,
+    options: QueuedSinkOptions = {},
+  ) {
+    this.name = name;
+    this.writeBatch = writeBatch;
+    this.options = options;
+    this.maxQueue = positiveInteger(options.maxQueue ?? 10_000, "maxQueue");
+    this.batchSize = positiveInteger(options.batchSize ?? 500, "batchSize");
+  }
+
+  /** Observations lost so far. */
+  get dropped(): number {
+    return this.droppedTotal;
+  }
+
+  /** Observations waiting to be written. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  push(observation: AgentObservation): void {
+    if (this.queue.length >= this.maxQueue) {
+      this.noteDrop("queue_full", [observation]);
+      return;
+    }
+    this.queue.push(observation);
+    this.draining ??= Promise.resolve().then(() => this.drain());
+  }
+
+  /** Resolves once everything pushed so far (and any drop report) has been handled. */
+  async flush(): Promise<void> {
+    while (this.draining !== undefined) await this.draining;
+    if (this.pending.size > 0) {
+      this.report();
+      while (this.draining !== undefined) await this.draining;
+    }
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.batchSize);
+        try {
+          await this.writeBatch(batch);
+        } catch (error) {
+          this.options.onError?.(error);
+          this.noteDrop("write_failed", batch);
+        }
+        if (this.pending.size > 0 && this.queue.length < this.maxQueue) this.report();
+      }
+    } finally {
+      this.draining = undefined;
+    }
+  }
+
+  private noteDrop(reason: DropReason, lost: readonly AgentObservation[]): void {
+    const first = lost[0];
+    const last = lost.at(-1);
+    if (first === undefined || last === undefined) return;
+    this.droppedTotal += lost.length;
+    const scope: EventScope = { runId: last.runId, rootRunId: last.rootRunId, depth: last.depth };
+    if (last.parentRunId !== undefined) scope.parentRunId = last.parentRunId;
+    const pending = this.pending.get(reason);
+    if (pending === undefined) {
+      this.pending.set(reason, { count: lost.length, from: first.offset, to: last.offset, scope });
+    } else {
+      pending.count += lost.length;
+      pending.to = last.offset;
+      pending.scope = scope;
+    }
+  }
+
+  /** Emit (and hand to `onDrop`) every pending drop report. */
+  private report(): void {
+    for (const [reason, drop] of [...this.pending]) {
+      this.pending.delete(reason);
+      const report: DropReport = {
+        sink: this.name,
+        dropped: drop.count,
+        fromOffset: drop.from,
+        toOffset: drop.to,
+        reason,
+        scope: drop.scope,
+      };
+      this.options.onDrop?.(report);
+      this.options.events?.emit(drop.scope, {
+        type: "journal.dropped",
+        sink: report.sink,
+        dropped: report.dropped,
+        fromOffset: report.fromOffset,
+        toOffset: report.toOffset,
+        reason,
+      });
+    }
+  }
+}
+
+function positiveInteger(value: number, field: string): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw validationError(`${field} must be a positive integer, got ${String(value)}`, { field });
+  }
+  return value;
+}

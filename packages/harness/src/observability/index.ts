@@ -1,0 +1,48 @@
+export type { AgentObservation } from "./agent-observation.js";
+export { AppendLogEventJournal } from "./append-log-event-journal.js";
+export {
+  attachObservability,
+  type ObservabilityHandle,
+  type ObservabilityOptions,
+} from "./attach-observability.js";
+export {
+  BoundedObservationQueue,
+  type DropReason,
+  type DropReport,
+  type QueuedSinkOptions,
+} from "./bounded-queue.js";
+export type { HarnessEventJournal, JournalQuery, ReplayListener } from "./event-journal.js";
+export { FanOutSink } from "./fan-out-sink.js";
+export { DEFAULT_MAX_JOURNAL_RUNS, InMemoryEventJournal } from "./in-memory-event-journal.js";
+export {
+  DEFAULT_MAX_FINISHED_RUNS,
+  InMemoryHarnessStatusStore,
+  type InMemoryStatusStoreOptions,
+} from "./in-memory-status-store.js";
+export { JournalSink } from "./journal-sink.js";
+export { JsonlSink } from "./jsonl-sink.js";
+export {
+  KeyValueHarnessStatusStore,
+  type KeyValueStatusStoreOptions,
+} from "./key-value-status-store.js";
+export { AgentLatencyMetrics, type LatencySummary, summarizeLatencies } from "./latency-metrics.js";
+export type { Projection, ProjectionSnapshot } from "./projection.js";
+export { ProjectionSet, type ProjectionSnapshots, rebuildProjections } from "./projection-set.js";
+export { ProjectionSink } from "./projection-sink.js";
+export { RedactingSink } from "./redacting-sink.js";
+export {
+  DEFAULT_REDACTED_FIELDS,
+  DEFAULT_SECRET_PATTERNS,
+  type RedactionOptions,
+  Redactor,
+} from "./redaction.js";
+export { attachSink, type ObservationSink } from "./sink.js";
+export { RunStatusProjection } from "./status-projection.js";
+export {
+  type HarnessStatusStore,
+  isActiveStatus,
+  type StatusQuery,
+  shouldReplaceStatus,
+} from "./status-store.js";
+export { type RunTiming, TimingProjection } from "./timing-projection.js";
+export { type RunUsageCost, UsageCostProjection } from "./usage-projection.js";

@@ -1,0 +1,39 @@
+import type { AgentObservation } from "./agent-observation.js";
+import { BoundedObservationQueue, type QueuedSinkOptions } from "./bounded-queue.js";
+import type { HarnessEventJournal } from "./event-journal.js";
+import type { ObservationSink } from "./sink.js";
+
+/**
+ * Write-through from an event sink to a HarnessEventJournal. `write` only enqueues (the run
+ * never waits for storage); a background drain appends batches in emission order. The queue is
+ * bounded (`maxQueue`, default 10,000): when storage falls behind, new observations are dropped
+ * and the loss is reported as a `journal.dropped` event on `options.events` (and to `onDrop`)
+ * as soon as there is room — it is never silent. `flush()` waits until everything written so
+ * far is in the journal.
+ */
+export class JournalSink implements ObservationSink {
+  readonly journal: HarnessEventJournal;
+  private readonly queue: BoundedObservationQueue;
+
+  constructor(journal: HarnessEventJournal, options: QueuedSinkOptions = {}) {
+    this.journal = journal;
+    this.queue = new BoundedObservationQueue("journal", (batch) => journal.appendMany(batch), options);
+  }
+
+  write(observation: AgentObservation): void {
+    this.queue.push(observation);
+  }
+
+  /** Observations dropped so far (queue overflow or failed writes). */
+  get dropped(): number {
+    return this.queue.dropped;
+  }
+
+  flush(): Promise<void> {
+    return this.queue.flush();
+  }
+
+  close(): Promise<void> {
+    return this.queue.flush();
+  }
+}

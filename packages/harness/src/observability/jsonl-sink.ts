@@ -1,0 +1,65 @@
+import { mkdirSync } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
+import { dirname } from "node:path";
+import { TinyAgentsError, validationError } from "@tinyagents/inference";
+import type { AgentObservation } from "./agent-observation.js";
+import { BoundedObservationQueue, type QueuedSinkOptions } from "./bounded-queue.js";
+import type { ObservationSink } from "./sink.js";
+
+/**
+ * Appends every observation as one JSON line to a file (all runs in one file: a log to tail,
+ * grep or ship). Writes are batched and queued like `JournalSink` (bounded, drops reported as
+ * `journal.dropped` with sink `"jsonl"`); each batch is one `O_APPEND` write. Put a
+ * `RedactingSink` in front of it. For replayable per-run journals use
+ * `AppendLogEventJournal` over a `JsonlAppendLog` instead.
+ */
+export class JsonlSink implements ObservationSink {
+  readonly file: string;
+  private readonly queue: BoundedObservationQueue;
+  private handle: Promise<FileHandle> | undefined;
+
+  constructor(file: string, options: QueuedSinkOptions = {}) {
+    if (typeof file !== "string" || file === "")
+      throw validationError("JsonlSink needs a file path", { field: "file" });
+    this.file = file;
+    this.queue = new BoundedObservationQueue("jsonl", (batch) => this.writeBatch(batch), options);
+  }
+
+  write(observation: AgentObservation): void {
+    this.queue.push(observation);
+  }
+
+  get dropped(): number {
+    return this.queue.dropped;
+  }
+
+  flush(): Promise<void> {
+    return this.queue.flush();
+  }
+
+  /** Flush, then close the file (a later write reopens it). */
+  async close(): Promise<void> {
+    await this.queue.flush();
+    const handle = this.handle;
+    this.handle = undefined;
+    await (await handle)?.close();
+  }
+
+  private async writeBatch(batch: AgentObservation[]): Promise<void> {
+    let text = "";
+    for (const observation of batch) text += `${JSON.stringify(observation)}\n`;
+    try {
+      this.handle ??= (async () => {
+        mkdirSync(dirname(this.file), { recursive: true });
+        return open(this.file, "a");
+      })();
+      await (await this.handle).write(text, null, "utf8");
+    } catch (error) {
+      this.handle = undefined;
+      throw new TinyAgentsError("storage", `could not append to ${this.file}; check the path is writable`, {
+        cause: error,
+        details: { file: this.file },
+      });
+    }
+  }
+}

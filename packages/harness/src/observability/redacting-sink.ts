@@ -1,0 +1,36 @@
+import type { JsonValue } from "@tinyagents/inference";
+import type { AgentObservation } from "./agent-observation.js";
+import { type RedactionOptions, Redactor } from "./redaction.js";
+import type { ObservationSink } from "./sink.js";
+
+/**
+ * Scrubs secrets from every observation before passing it on: values of configured and
+ * well-known secret field names (`authorization`, `x-api-key`, `apiKey`, `password`, ...) and
+ * secret shapes anywhere in a string (`sk-...`, `sk-ant-...`, `Bearer ...`, AWS keys, JWTs, ...),
+ * including tool arguments, progress data, error messages and error details. Put it in front of
+ * anything that persists or exports observations. Clean observations pass through unchanged
+ * (same object); redacted ones are copies, so other listeners still see the original.
+ */
+export class RedactingSink implements ObservationSink {
+  readonly redactor: Redactor;
+  private readonly inner: ObservationSink;
+
+  constructor(inner: ObservationSink, options: RedactionOptions | Redactor = {}) {
+    this.inner = inner;
+    this.redactor = options instanceof Redactor ? options : new Redactor(options);
+  }
+
+  write(observation: AgentObservation): void {
+    this.inner.write(
+      this.redactor.redact(observation as unknown as JsonValue) as unknown as AgentObservation,
+    );
+  }
+
+  flush(): Promise<void> {
+    return this.inner.flush?.() ?? Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close?.() ?? Promise.resolve();
+  }
+}

@@ -1,0 +1,160 @@
+import type { JsonValue } from "@tinyagents/inference";
+
+/** What a {@link Redactor} scrubs. */
+export interface RedactionOptions {
+  /**
+   * Extra field names whose values are replaced wholesale, matched case-insensitively and
+   * ignoring `-` and `_` (`"X-Api-Key"` = `"x_api_key"` = `"xapikey"`).
+   */
+  fields?: readonly string[];
+  /** Extra patterns replaced inside every string (use the `g` flag). */
+  patterns?: readonly RegExp[];
+  /** Keep the built-in field names and secret shapes (default true). */
+  defaults?: boolean;
+  /** What a secret becomes (default `"[REDACTED]"`). */
+  replacement?: string;
+}
+
+/** Field names scrubbed by default (normalized: lower case, no `-`/`_`). */
+export const DEFAULT_REDACTED_FIELDS: readonly string[] = [
+  "authorization",
+  "proxyauthorization",
+  "xapikey",
+  "apikey",
+  "apitoken",
+  "accesstoken",
+  "refreshtoken",
+  "idtoken",
+  "authtoken",
+  "sessiontoken",
+  "token",
+  "secret",
+  "clientsecret",
+  "password",
+  "passwd",
+  "cookie",
+  "setcookie",
+  "privatekey",
+  "secretaccesskey",
+  "awssecretaccesskey",
+];
+
+/** Field-name endings that also mark a secret (`openaiApiKey`, `clientSecret`, `dbPassword`, `githubToken`). */
+const SECRET_SUFFIXES = ["apikey", "secret", "password", "token", "privatekey", "secretkey", "authorization"];
+
+/**
+ * Secret shapes scrubbed inside any string by default: OpenAI-style `sk-...` and Anthropic
+ * `sk-ant-...` keys, `Bearer` tokens, `x-api-key` / `api_key` / `password` assignments, AWS
+ * access key ids and secret keys, JWTs, GitHub, Google and Slack tokens. `$1` keeps a label.
+ */
+export const DEFAULT_SECRET_PATTERNS: readonly { pattern: RegExp; keep?: boolean }[] = [
+  { pattern: /\bsk-ant-[A-Za-z0-9_-]{8,}/g },
+  { pattern: /\bsk-[A-Za-z0-9_-]{16,}/g },
+  { pattern: /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, keep: true },
+  {
+    pattern:
+      /\b((?:x-api-key|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|secret|password|aws_secret_access_key)["']?\s*[:=]\s*["']?)[^\s"',;&}]{4,}/gi,
+    keep: true,
+  },
+  { pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[0-9A-Z]{16}\b/g },
+  { pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g },
+  { pattern: /\bgh[pousr]_[A-Za-z0-9]{30,}\b/g },
+  { pattern: /\bgithub_pat_[A-Za-z0-9_]{30,}\b/g },
+  { pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
+];
+
+/**
+ * Scrubs secrets from JSON data: values of secret-looking field names are replaced wholesale,
+ * secret shapes inside strings are replaced in place. Copy-on-write: unchanged subtrees are
+ * returned as they are (no allocation), so clean events cost one walk.
+ */
+export class Redactor {
+  private readonly fields: ReadonlySet<string>;
+  private readonly suffixes: readonly string[];
+  private readonly patterns: readonly { pattern: RegExp; keep: boolean }[];
+  private readonly precheck: RegExp | undefined;
+  private readonly replacement: string;
+  private readonly fieldVerdicts = new Map<string, boolean>();
+
+  constructor(options: RedactionOptions = {}) {
+    const defaults = options.defaults ?? true;
+    this.replacement = options.replacement ?? "[REDACTED]";
+    this.fields = new Set([
+      ...(defaults ? DEFAULT_REDACTED_FIELDS : []),
+      ...(options.fields ?? []).map(normalizeField),
+    ]);
+    this.suffixes = defaults ? SECRET_SUFFIXES : [];
+    this.patterns = [
+      ...(defaults ? DEFAULT_SECRET_PATTERNS : []).map((p) => ({
+        pattern: p.pattern,
+        keep: p.keep === true,
+      })),
+      ...(options.patterns ?? []).map((pattern) => ({ pattern, keep: false })),
+    ];
+    // One cheap test per string before running the individual replacements.
+    this.precheck =
+      this.patterns.length === 0
+        ? undefined
+        : new RegExp(this.patterns.map((p) => `(?:${p.pattern.source})`).join("|"), "i");
+  }
+
+  /** A copy of `value` with secrets scrubbed (the same object when nothing matched). */
+  redact<T extends JsonValue>(value: T): T {
+    return this.walk(value) as T;
+  }
+
+  /** Scrub secret shapes from one string. */
+  redactString(text: string): string {
+    if (this.precheck === undefined || !this.precheck.test(text)) return text;
+    let out = text;
+    for (const { pattern, keep } of this.patterns) {
+      pattern.lastIndex = 0;
+      out = out.replace(pattern, keep ? `$1${this.replacement}` : this.replacement);
+    }
+    return out;
+  }
+
+  /** Whether a field name marks a secret. */
+  isSecretField(name: string): boolean {
+    let verdict = this.fieldVerdicts.get(name);
+    if (verdict === undefined) {
+      const normalized = normalizeField(name);
+      verdict = this.fields.has(normalized) || this.suffixes.some((suffix) => normalized.endsWith(suffix));
+      if (this.fieldVerdicts.size < 10_000) this.fieldVerdicts.set(name, verdict);
+    }
+    return verdict;
+  }
+
+  private walk(value: JsonValue): JsonValue {
+    if (typeof value === "string") return this.redactString(value);
+    if (value === null || typeof value !== "object") return value;
+    if (Array.isArray(value)) {
+      let copy: JsonValue[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i] as JsonValue;
+        const next = this.walk(item);
+        if (next !== item) {
+          copy ??= value.slice();
+          copy[i] = next;
+        }
+      }
+      return copy ?? value;
+    }
+    let copy: Record<string, JsonValue> | undefined;
+    for (const key of Object.keys(value)) {
+      const item = value[key] as JsonValue;
+      const next =
+        this.isSecretField(key) && item !== null && item !== "" ? this.replacement : this.walk(item);
+      if (next !== item) {
+        copy ??= { ...value };
+        copy[key] = next;
+      }
+    }
+    return copy ?? value;
+  }
+}
+
+function normalizeField(name: string): string {
+  return name.toLowerCase().replace(/[-_\s]/g, "");
+}

@@ -1,0 +1,176 @@
+import { emptyUsageTotals, recordUsage } from "@tinyagents/inference";
+import { addCost, emptyCost } from "../cost/cost.js";
+import type { HarnessRunStatus } from "../status/run-status.js";
+import type { AgentObservation } from "./agent-observation.js";
+import type { Projection, ProjectionSnapshot } from "./projection.js";
+import { compareStatus } from "./status-store.js";
+import { sumUsageTotals } from "./usage-projection.js";
+
+interface RunState {
+  status: HarnessRunStatus;
+  modelCallIds: Set<string>;
+  toolCallIds: Set<string>;
+  usageCalls: number;
+  costCalls: number;
+  childUnknown: boolean;
+}
+
+/**
+ * The latest HarnessRunStatus of every run, derived from observations alone (so it can be
+ * rebuilt from a journal). It mirrors the live `RunStatusTracker`: counts distinct model calls
+ * and tool calls (recoveries included), the active model and tool calls, usage and cost (a
+ * finished sub-agent's tree totals roll into its parent on `subagent.completed`), the lifecycle and the last event id.
+ * Phases are coarser than the tracker's (events do not mark every phase); `component` is
+ * always `"agent"` (events do not distinguish direct model calls).
+ */
+export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
+  readonly name = "run-status";
+  readonly projectionVersion = 1;
+  private readonly runs = new Map<string, RunState>();
+  private sourceOffset = -1;
+
+  /**
+   * Fold one observation in. Returns the run's live record when a field a status reader cares
+   * about changed (lifecycle, counts, active calls, usage, cost), else undefined. The returned
+   * object is the projection's own: copy it before keeping it.
+   */
+  apply(o: AgentObservation): HarnessRunStatus | undefined {
+    this.sourceOffset = Math.max(this.sourceOffset, o.offset);
+    const run = this.state(o);
+    const s = run.status;
+    s.lastEventId = o.id;
+    const e = o.event;
+    switch (e.type) {
+      case "run.started":
+        s.status = "running";
+        s.startedAt = o.ts;
+        if (e.threadId !== undefined) s.threadId = e.threadId;
+        break;
+      case "middleware.started":
+        s.phase = "middleware";
+        return undefined;
+      case "model.started":
+        if (!run.modelCallIds.has(e.callId)) {
+          run.modelCallIds.add(e.callId);
+          s.modelCalls++;
+        }
+        s.activeModelCall = e.callId;
+        s.phase = "model";
+        break;
+      case "model.completed":
+      case "model.failed":
+        delete s.activeModelCall;
+        break;
+      case "usage.recorded":
+        s.usage = recordUsage(s.usage, e.usage);
+        run.usageCalls++;
+        break;
+      case "cost.recorded":
+        s.cost = addCost(s.cost, e.cost);
+        run.costCalls++;
+        break;
+      case "tool.started":
+        this.countTool(run, e.callId);
+        s.activeToolCalls.push(e.callId);
+        s.phase = "tools";
+        break;
+      case "tool.unknown":
+      case "tool.invalid_args":
+        this.countTool(run, e.callId);
+        break;
+      case "tool.completed":
+      case "tool.failed": {
+        const i = s.activeToolCalls.indexOf(e.callId);
+        if (i >= 0) s.activeToolCalls.splice(i, 1);
+        break;
+      }
+      case "subagent.completed":
+        // Emitted on the parent's scope with the child's tree totals, as `recordChild` folds them.
+        s.usage = sumUsageTotals(s.usage, e.usage);
+        s.cost = addCost(s.cost, e.cost);
+        if (e.cost.unknown === true) run.childUnknown = true;
+        break;
+      case "run.completed":
+        this.finish(s, "completed", o.ts);
+        break;
+      case "run.failed":
+        this.finish(s, e.error.code === "cancelled" ? "cancelled" : "failed", o.ts);
+        s.error = e.error;
+        break;
+      case "run.interrupted":
+        this.finish(s, "interrupted", o.ts);
+        break;
+      default:
+        return undefined;
+    }
+    this.settleCost(run);
+    s.updatedAt = o.ts;
+    return s;
+  }
+
+  /** A copy of one run's status. */
+  get(runId: string): HarnessRunStatus | undefined {
+    const run = this.runs.get(runId);
+    return run === undefined ? undefined : structuredClone(run.status);
+  }
+
+  snapshot(): ProjectionSnapshot<HarnessRunStatus[]> {
+    return {
+      name: this.name,
+      projectionVersion: this.projectionVersion,
+      sourceOffset: this.sourceOffset,
+      value: [...this.runs.values()].map((r) => structuredClone(r.status)).sort(compareStatus),
+    };
+  }
+
+  private state(o: AgentObservation): RunState {
+    let run = this.runs.get(o.runId);
+    if (run === undefined) {
+      const status: HarnessRunStatus = {
+        runId: o.runId,
+        rootRunId: o.rootRunId,
+        component: "agent",
+        status: "pending",
+        phase: "idle",
+        modelCalls: 0,
+        toolCalls: 0,
+        activeToolCalls: [],
+        usage: emptyUsageTotals(),
+        cost: emptyCost(),
+        startedAt: o.ts,
+        updatedAt: o.ts,
+      };
+      if (o.parentRunId !== undefined) status.parentRunId = o.parentRunId;
+      run = {
+        status,
+        modelCallIds: new Set(),
+        toolCallIds: new Set(),
+        usageCalls: 0,
+        costCalls: 0,
+        childUnknown: false,
+      };
+      this.runs.set(o.runId, run);
+    }
+    return run;
+  }
+
+  private countTool(run: RunState, callId: string): void {
+    if (run.toolCallIds.has(callId)) return;
+    run.toolCallIds.add(callId);
+    run.status.toolCalls++;
+  }
+
+  private finish(s: HarnessRunStatus, status: HarnessRunStatus["status"], ts: number): void {
+    s.status = status;
+    s.phase = "done";
+    s.activeToolCalls = [];
+    delete s.activeModelCall;
+    s.endedAt = ts;
+  }
+
+  /** Cost is unknown while some usage has no matching price (or a child's cost was unknown). */
+  private settleCost(run: RunState): void {
+    if (run.usageCalls > run.costCalls || run.childUnknown) run.status.cost.unknown = true;
+    else delete run.status.cost.unknown;
+  }
+}

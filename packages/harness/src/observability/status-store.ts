@@ -1,0 +1,70 @@
+import { validationError } from "@tinyagents/inference";
+import type { ExecutionStatus, HarnessRunStatus } from "../status/run-status.js";
+
+/** A query over stored run statuses. All given conditions must hold. */
+export interface StatusQuery {
+  threadId?: string;
+  rootRunId?: string;
+  /** Only runs that are still pending or running. */
+  active?: boolean;
+  /** At most this many records (ordered by `startedAt`, then run id). */
+  limit?: number;
+}
+
+/**
+ * "What is this run doing now?": the latest status record of every run, queryable by thread,
+ * by run tree and by liveness. Saving a record replaces the previous one for that run unless it
+ * is older (`updatedAt`) or would turn a finished run back into an active one. Implementations
+ * bound their size by evicting FINISHED runs only (oldest first): an active run is never evicted.
+ */
+export interface HarnessStatusStore {
+  save(status: HarnessRunStatus): Promise<void>;
+  get(runId: string): Promise<HarnessRunStatus | undefined>;
+  list(query?: StatusQuery): Promise<HarnessRunStatus[]>;
+  /** Remove a run's record; true when one existed. */
+  delete(runId: string): Promise<boolean>;
+}
+
+const ACTIVE: ReadonlySet<ExecutionStatus> = new Set(["pending", "running"]);
+
+/** Whether a run is still going (pending or running). */
+export function isActiveStatus(status: ExecutionStatus): boolean {
+  return ACTIVE.has(status);
+}
+
+/** Whether `next` should replace `current` (see {@link HarnessStatusStore}). */
+export function shouldReplaceStatus(current: HarnessRunStatus | undefined, next: HarnessRunStatus): boolean {
+  if (current === undefined) return true;
+  if (!isActiveStatus(current.status) && isActiveStatus(next.status)) return false;
+  return next.updatedAt >= current.updatedAt;
+}
+
+/** A predicate for a status query (the `limit` is applied by the caller). */
+export function statusFilter(query: StatusQuery): (status: HarnessRunStatus) => boolean {
+  if (query.limit !== undefined && (!Number.isInteger(query.limit) || query.limit < 0)) {
+    throw validationError(`status query limit must be a non-negative integer, got ${String(query.limit)}`, {
+      field: "limit",
+    });
+  }
+  return (s) =>
+    (query.threadId === undefined || s.threadId === query.threadId) &&
+    (query.rootRunId === undefined || s.rootRunId === query.rootRunId) &&
+    (query.active === undefined || isActiveStatus(s.status) === query.active);
+}
+
+/** Order status records by start time, then run id. */
+export function compareStatus(a: HarnessRunStatus, b: HarnessRunStatus): number {
+  return a.startedAt - b.startedAt || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0);
+}
+
+/** Validate a status record enough to store and index it. */
+export function validateStatus(status: HarnessRunStatus): void {
+  if (
+    status === null ||
+    typeof status !== "object" ||
+    typeof status.runId !== "string" ||
+    status.runId === ""
+  ) {
+    throw validationError("a status record needs a non-empty runId", { field: "runId" });
+  }
+}

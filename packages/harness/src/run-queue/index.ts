@@ -1,0 +1,9 @@
+export {
+  InMemoryRunQueueBackend,
+  type LaneCounts,
+  QUEUE_LANES,
+  type QueuedMessage,
+  type QueueLane,
+  type RunQueueBackend,
+} from "./run-queue-backend.js";
+export { type QueuedRun, RunQueue, type RunQueueOptions, type RunQueueStatus } from "./run-queue.js";

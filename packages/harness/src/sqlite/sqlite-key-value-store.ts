@@ -1,0 +1,110 @@
+import { type JsonValue, validationError } from "@tinyagents/inference";
+import {
+  expiryFor,
+  type KeyValueOp,
+  type KeyValueStore,
+  type PutOptions,
+  validateBatch,
+} from "../store/key-value-store.js";
+import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
+
+/**
+ * A KeyValueStore in the `kv` table of a tinyagents SQLite file. Any string is a valid
+ * namespace or key. `batch` is one IMMEDIATE transaction: all-or-nothing, also across
+ * processes sharing the file. Expired entries are invisible and purged by `purgeExpired()`.
+ * Create it through `SqliteStore.open(...).keyValue`.
+ */
+export class SqliteKeyValueStore implements KeyValueStore {
+  private readonly db: SqliteDb;
+  private readonly now: () => number;
+  private readonly stmt: Record<"get" | "put" | "del" | "list" | "purge", SqliteStatement>;
+
+  /** @internal Use `SqliteStore.open`. */
+  constructor(db: SqliteDb, now: () => number) {
+    this.db = db;
+    this.now = now;
+    this.stmt = {
+      get: db.prepare(
+        "SELECT value FROM kv WHERE namespace = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?)",
+      ),
+      put: db.prepare(
+        "INSERT INTO kv (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) " +
+          "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at",
+      ),
+      del: db.prepare("DELETE FROM kv WHERE namespace = ? AND key = ?"),
+      list: db.prepare(
+        "SELECT key FROM kv WHERE namespace = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY key",
+      ),
+      purge: db.prepare("DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?"),
+    };
+  }
+
+  async get(namespace: string, key: string): Promise<JsonValue | undefined> {
+    checkNames(namespace, key);
+    const row = guard("read a key", () => this.stmt.get.get(namespace, key, this.now())) as
+      | { value: string }
+      | undefined;
+    return row === undefined ? undefined : (JSON.parse(row.value) as JsonValue);
+  }
+
+  async put(namespace: string, key: string, value: JsonValue, options: PutOptions = {}): Promise<void> {
+    const row = this.row({ op: "put", namespace, key, value, ...options });
+    guard("write a key", () => this.stmt.put.run(...row));
+  }
+
+  async delete(namespace: string, key: string): Promise<boolean> {
+    checkNames(namespace, key);
+    return guard("delete a key", () =>
+      this.db
+        .transaction(() => {
+          const live = this.stmt.get.get(namespace, key, this.now()) !== undefined;
+          this.stmt.del.run(namespace, key);
+          return live;
+        })
+        .immediate(),
+    );
+  }
+
+  async list(namespace: string): Promise<string[]> {
+    checkNames(namespace, "-");
+    const rows = guard("list keys", () => this.stmt.list.all(namespace, this.now())) as { key: string }[];
+    return rows.map((r) => r.key);
+  }
+
+  async batch(ops: readonly KeyValueOp[]): Promise<void> {
+    validateBatch(ops);
+    const rows = ops.map((op) => (op.op === "put" ? this.row(op) : undefined));
+    guard("apply a batch", () =>
+      this.db
+        .transaction(() => {
+          ops.forEach((op, i) => {
+            const row = rows[i];
+            if (row !== undefined) this.stmt.put.run(...row);
+            else this.stmt.del.run(op.namespace, op.key);
+          });
+        })
+        .immediate(),
+    );
+  }
+
+  /** Delete expired entries; returns how many. */
+  purgeExpired(): number {
+    return guard("purge expired keys", () => this.stmt.purge.run(this.now()).changes);
+  }
+
+  private row(op: Extract<KeyValueOp, { op: "put" }>): [string, string, string, number | null] {
+    checkNames(op.namespace, op.key);
+    const json = JSON.stringify(op.value);
+    if (json === undefined)
+      throw validationError(`value for key "${op.key}" is not JSON data`, { field: "value" });
+    return [op.namespace, op.key, json, expiryFor(op.ttlMs, this.now()) ?? null];
+  }
+}
+
+function checkNames(namespace: unknown, key: unknown): void {
+  if (typeof namespace !== "string" || namespace === "") {
+    throw validationError("namespace must be a non-empty string", { field: "namespace" });
+  }
+  if (typeof key !== "string" || key === "")
+    throw validationError("key must be a non-empty string", { field: "key" });
+}

@@ -1,0 +1,116 @@
+import { validationError } from "@tinyagents/inference";
+import { DEFAULT_MAX_FINISHED_RUNS } from "../observability/in-memory-status-store.js";
+import {
+  type HarnessStatusStore,
+  isActiveStatus,
+  type StatusQuery,
+  shouldReplaceStatus,
+  statusFilter,
+  validateStatus,
+} from "../observability/status-store.js";
+import type { HarnessRunStatus } from "../status/run-status.js";
+import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
+
+/**
+ * A HarnessStatusStore in the `run_status` table of a tinyagents SQLite file, indexed by root
+ * run, thread and liveness; queries go to the database, so runs saved by other processes are
+ * visible at once. Each save is an IMMEDIATE transaction (compare, write, evict): a stale or
+ * backwards save never wins, and only finished runs are evicted, oldest first, beyond
+ * `maxFinishedRuns`. Create it through `SqliteStore.open(...).statusStore`.
+ */
+export class SqliteHarnessStatusStore implements HarnessStatusStore {
+  readonly maxFinishedRuns: number;
+  private readonly stmt: Record<"get" | "upsert" | "del" | "finished" | "evict", SqliteStatement>;
+  private readonly db: SqliteDb;
+  private readonly saveTx: (status: HarnessRunStatus) => void;
+
+  /** @internal Use `SqliteStore.open`. */
+  constructor(db: SqliteDb, maxFinishedRuns = DEFAULT_MAX_FINISHED_RUNS) {
+    if (!Number.isInteger(maxFinishedRuns) || maxFinishedRuns < 0) {
+      throw validationError(
+        `maxFinishedRuns must be a non-negative integer, got ${String(maxFinishedRuns)}`,
+        {
+          field: "maxFinishedRuns",
+        },
+      );
+    }
+    this.db = db;
+    this.maxFinishedRuns = maxFinishedRuns;
+    this.stmt = {
+      get: db.prepare("SELECT record FROM run_status WHERE run_id = ?"),
+      upsert: db.prepare(
+        "INSERT INTO run_status (run_id, root_run_id, thread_id, status, active, started_at, updated_at, ended_at, record) " +
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id) DO UPDATE SET root_run_id = excluded.root_run_id, " +
+          "thread_id = excluded.thread_id, status = excluded.status, active = excluded.active, " +
+          "started_at = excluded.started_at, updated_at = excluded.updated_at, ended_at = excluded.ended_at, record = excluded.record",
+      ),
+      del: db.prepare("DELETE FROM run_status WHERE run_id = ?"),
+      finished: db.prepare("SELECT COUNT(*) AS n FROM run_status WHERE active = 0"),
+      evict: db.prepare(
+        "DELETE FROM run_status WHERE run_id IN (SELECT run_id FROM run_status WHERE active = 0 " +
+          "ORDER BY COALESCE(ended_at, updated_at), run_id LIMIT ?)",
+      ),
+    };
+    const tx = db.transaction((status: HarnessRunStatus) => {
+      const row = this.stmt.get.get(status.runId) as { record: string } | undefined;
+      const current = row === undefined ? undefined : (JSON.parse(row.record) as HarnessRunStatus);
+      if (!shouldReplaceStatus(current, status)) return;
+      const active = isActiveStatus(status.status);
+      this.stmt.upsert.run(
+        status.runId,
+        status.rootRunId,
+        status.threadId ?? null,
+        status.status,
+        active ? 1 : 0,
+        status.startedAt,
+        status.updatedAt,
+        status.endedAt ?? null,
+        JSON.stringify(status),
+      );
+      if (active) return;
+      const excess = (this.stmt.finished.get() as { n: number }).n - this.maxFinishedRuns;
+      if (excess > 0) this.stmt.evict.run(excess);
+    });
+    this.saveTx = (status) => tx.immediate(status);
+  }
+
+  async save(status: HarnessRunStatus): Promise<void> {
+    validateStatus(status);
+    guard(`save the status of run "${status.runId}"`, () => this.saveTx(status));
+  }
+
+  async get(runId: string): Promise<HarnessRunStatus | undefined> {
+    const row = guard("read a run status", () => this.stmt.get.get(runId)) as { record: string } | undefined;
+    return row === undefined ? undefined : (JSON.parse(row.record) as HarnessRunStatus);
+  }
+
+  async list(query: StatusQuery = {}): Promise<HarnessRunStatus[]> {
+    statusFilter(query); // validates
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.threadId !== undefined) {
+      where.push("thread_id = ?");
+      params.push(query.threadId);
+    }
+    if (query.rootRunId !== undefined) {
+      where.push("root_run_id = ?");
+      params.push(query.rootRunId);
+    }
+    if (query.active !== undefined) {
+      where.push("active = ?");
+      params.push(query.active ? 1 : 0);
+    }
+    const sql =
+      `SELECT record FROM run_status${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ` +
+      `ORDER BY started_at, run_id${query.limit === undefined ? "" : " LIMIT ?"}`;
+    if (query.limit !== undefined) params.push(query.limit);
+    const rows = guard("list run statuses", () => this.db.prepare(sql).all(...params)) as {
+      record: string;
+    }[];
+    return rows.map((r) => JSON.parse(r.record) as HarnessRunStatus);
+  }
+
+  async delete(runId: string): Promise<boolean> {
+    return guard("delete a run status", () => this.stmt.del.run(runId).changes > 0);
+  }
+}

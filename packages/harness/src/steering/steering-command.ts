@@ -1,0 +1,83 @@
+import { isJsonObject, type JsonObject, type Message, validateMessage, validationError } from "@tinyagents/inference";
+
+/**
+ * A typed command for a running agent. Plain JSON data, so commands can cross processes
+ * (a run queue, an HTTP control plane) unchanged.
+ *
+ * - `pause` (optionally with a reason): stop at the next checkpoint with a resumable `PausedRun`;
+ * - `resume`: cancels a `pause` sent earlier in the same batch, and clears a handle's pause latch;
+ * - `cancel`: end the run as `cancelled`, keeping the partial transcript;
+ * - `inject_message`: append a message to the transcript;
+ * - `redirect`: append a user message `[steering:redirect] <instruction>` (a user message, not a
+ *   system one, so the cached system prefix of the prompt stays byte-stable);
+ * - `set_metadata`: replace `RunConfig.metadata`.
+ */
+export type SteeringCommand =
+  | { kind: "pause"; reason?: string }
+  | { kind: "resume" }
+  | { kind: "cancel"; reason?: string }
+  | { kind: "inject_message"; message: Message }
+  | { kind: "redirect"; instruction: string }
+  | { kind: "set_metadata"; metadata: JsonObject };
+
+/** The kind of a steering command: what a `SteeringPolicy` allows or denies. */
+export type SteeringCommandKind = SteeringCommand["kind"];
+
+/** Every command kind, in a stable order. */
+export const STEERING_COMMAND_KINDS: readonly SteeringCommandKind[] = [
+  "pause",
+  "resume",
+  "cancel",
+  "inject_message",
+  "redirect",
+  "set_metadata",
+];
+
+/** The prefix of the message a `redirect` command appends. */
+export const REDIRECT_PREFIX = "[steering:redirect] ";
+
+/**
+ * Check that `value` is a well-formed steering command (kind known, fields of the right type,
+ * an injected message valid) and return it. Throws a `validation` error naming the bad field.
+ */
+export function validateSteeringCommand(value: unknown): SteeringCommand {
+  if (!isJsonObject(value) || typeof value.kind !== "string") {
+    throw validationError(
+      `a steering command must be an object with a \`kind\` (one of ${STEERING_COMMAND_KINDS.join(", ")})`,
+      { field: "kind" },
+    );
+  }
+  const command = value as unknown as SteeringCommand;
+  switch (command.kind) {
+    case "pause":
+    case "cancel":
+      if (command.reason !== undefined && typeof command.reason !== "string") {
+        throw validationError(`steering command "${command.kind}": reason must be a string`, { field: "reason" });
+      }
+      return command;
+    case "resume":
+      return command;
+    case "inject_message":
+      validateMessage(command.message, "command.message");
+      return command;
+    case "redirect":
+      if (typeof command.instruction !== "string" || command.instruction.trim() === "") {
+        throw validationError('steering command "redirect" needs a non-empty `instruction` string', {
+          field: "instruction",
+        });
+      }
+      return command;
+    case "set_metadata":
+      if (!isJsonObject(command.metadata)) {
+        throw validationError('steering command "set_metadata" needs a `metadata` JSON object', {
+          field: "metadata",
+        });
+      }
+      return command;
+    default:
+      throw validationError(
+        `unknown steering command kind "${String((value as { kind: unknown }).kind)}"; expected one of ${STEERING_COMMAND_KINDS.join(", ")}`,
+        { field: "kind" },
+      );
+  }
+}

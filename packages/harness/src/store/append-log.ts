@@ -1,0 +1,88 @@
+import { type JsonValue, validationError } from "@tinyagents/inference";
+
+/** One stored entry of an append log, with the offset `append` returned for it. */
+export interface AppendLogEntry {
+  offset: number;
+  value: JsonValue;
+}
+
+/**
+ * Named append-only streams of JSON values. The contract every implementation keeps:
+ * - `append` resolves with the entry's offset only once the entry is stored ("acknowledged");
+ * - offsets within a stream are strictly increasing and never reused or renumbered (they may
+ *   have gaps, e.g. where a file-backed log skipped a corrupt line);
+ * - `readFrom(stream, offset, limit)` returns up to `limit` entries with offset >= `offset`,
+ *   in offset order; `length(stream)` is one past the highest offset handed out (0 when empty);
+ * - appends to one stream from one process are applied in call order.
+ */
+export interface AppendLog {
+  append(stream: string, value: JsonValue): Promise<number>;
+  /** Append several values as one write; resolves with their offsets, in order. */
+  appendMany(stream: string, values: readonly JsonValue[]): Promise<number[]>;
+  readFrom(stream: string, offset: number, limit: number): Promise<AppendLogEntry[]>;
+  length(stream: string): Promise<number>;
+  /** Names of the streams that exist, sorted. */
+  listStreams(): Promise<string[]>;
+}
+
+/** Serialize a value for an append log, rejecting what JSON cannot hold. */
+export function serializeEntry(value: JsonValue, stream: string): string {
+  const json = JSON.stringify(value);
+  if (json === undefined) {
+    throw validationError(`append to stream "${stream}": the value is not JSON data`, { field: "value" });
+  }
+  return json;
+}
+
+/** Validate `readFrom` arguments (non-negative integer offset, positive integer limit). */
+export function validateRead(offset: number, limit: number): void {
+  if (!Number.isInteger(offset) || offset < 0) {
+    throw validationError(`readFrom offset must be a non-negative integer, got ${String(offset)}`, {
+      field: "offset",
+    });
+  }
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw validationError(`readFrom limit must be a positive integer, got ${String(limit)}`, {
+      field: "limit",
+    });
+  }
+}
+
+/** An in-memory AppendLog (tests, ephemeral runs). Values are deep-copied in and out; offsets are dense. */
+export class InMemoryAppendLog implements AppendLog {
+  private readonly streams = new Map<string, string[]>();
+
+  async append(stream: string, value: JsonValue): Promise<number> {
+    return (await this.appendMany(stream, [value]))[0] as number;
+  }
+
+  async appendMany(stream: string, values: readonly JsonValue[]): Promise<number[]> {
+    const lines = values.map((v) => serializeEntry(v, stream));
+    let entries = this.streams.get(stream);
+    if (entries === undefined) {
+      entries = [];
+      this.streams.set(stream, entries);
+    }
+    const first = entries.length;
+    for (const line of lines) entries.push(line);
+    return lines.map((_, i) => first + i);
+  }
+
+  async readFrom(stream: string, offset: number, limit: number): Promise<AppendLogEntry[]> {
+    validateRead(offset, limit);
+    const entries = this.streams.get(stream) ?? [];
+    const out: AppendLogEntry[] = [];
+    for (let i = offset; i < entries.length && out.length < limit; i++) {
+      out.push({ offset: i, value: JSON.parse(entries[i] as string) as JsonValue });
+    }
+    return out;
+  }
+
+  async length(stream: string): Promise<number> {
+    return this.streams.get(stream)?.length ?? 0;
+  }
+
+  async listStreams(): Promise<string[]> {
+    return [...this.streams.keys()].sort();
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * The native Ollama adapter against recorded-format NDJSON traffic served over loopback by the
+ * replay server: unary and streaming parsing agree with each other and with the fixture.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  collectStream,
+  type JsonValue,
+  type ModelRequest,
+  OllamaModel,
+  ProviderError,
+  TinyAgentsError,
+  user,
+} from "../../src/index.js";
+import { type Fixture, loadFixtures, replayOf } from "../replay/fixtures.js";
+import { ReplayServer } from "../replay/replay-server.js";
+import { drain, factsOf, fixtureDir, streamedText } from "./parity.js";
+
+interface Expect {
+  text?: string;
+  json?: JsonValue;
+  reasoning?: JsonValue[];
+  toolCalls?: Array<{ id?: string; name: string; arguments: JsonValue }>;
+  syntheticIds?: boolean;
+  finishReason?: string;
+  usage?: JsonValue;
+  partialText?: string;
+  error?: {
+    status?: number;
+    kind: string;
+    retryable: boolean;
+    retryAfterMs?: number;
+    code: string;
+    message?: string;
+  };
+}
+
+const dir = fixtureDir("ollama");
+const fixtures = loadFixtures<Expect>(dir);
+const answers = fixtures.filter((f) => f.expect.error === undefined);
+const httpErrors = fixtures.filter((f) => f.expect.error?.status !== undefined);
+const request: ModelRequest = { messages: [user("Hello")] };
+
+let server: ReplayServer;
+beforeAll(async () => {
+  server = await ReplayServer.start();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => server.reset());
+
+function model(): OllamaModel {
+  return new OllamaModel({ baseUrl: server.url, model: "qwen3:8b", keepAlive: "5m", env: {} });
+}
+
+function checkExpect(fixture: Fixture<Expect>, response: Awaited<ReturnType<OllamaModel["invoke"]>>): void {
+  const want = fixture.expect;
+  const facts = factsOf(response);
+  expect(facts.text).toBe(want.text);
+  expect(facts.reasoning).toEqual(want.reasoning);
+  expect(facts.finishReason).toBe(want.finishReason);
+  expect(response.usage).toEqual(want.usage);
+  expect(facts.messageId).toBeUndefined();
+  expect(facts.toolCalls.map(({ name, arguments: args }) => ({ name, arguments: args }))).toEqual(
+    want.toolCalls?.map(({ name, arguments: args }) => ({ name, arguments: args })),
+  );
+  facts.toolCalls.forEach((call, i) => {
+    const wantId = want.toolCalls?.[i]?.id;
+    if (wantId !== undefined) expect(call.id).toBe(wantId);
+    else expect(call.id).toMatch(/^call_[0-9a-f]{8}$/);
+  });
+  expect(new Set(facts.toolCalls.map((c) => c.id)).size).toBe(facts.toolCalls.length);
+  if (want.json !== undefined) expect(JSON.parse(facts.text)).toEqual(want.json);
+}
+
+describe.each(answers)("ollama fixture $name", (fixture) => {
+  it("unary parsing gives the expected answer; the request says stream:false", async () => {
+    server.enqueue(replayOf(dir, fixture.unary!));
+    checkExpect(fixture, await model().invoke(request));
+    expect(server.lastRequest.path).toBe("/api/chat");
+    expect(server.lastRequest.json()).toEqual({
+      model: "qwen3:8b",
+      stream: false,
+      keep_alive: "5m",
+      messages: [{ role: "user", content: "Hello" }],
+    });
+  });
+
+  it.each(["whole", "frames", "awkward", { every: 5 }] as const)(
+    "streaming (%j chunks) yields the same text, reasoning, tool calls and usage as unary",
+    async (chunking) => {
+      server.enqueue(replayOf(dir, fixture.unary!), replayOf(dir, fixture.stream!, { chunking }));
+      const unary = await model().invoke(request);
+      const streamed = await collectStream(model().stream(request), { provider: "ollama" });
+      expect(factsOf(streamed)).toEqual(factsOf(unary));
+      expect(streamed.usage?.raw).toEqual(unary.usage?.raw);
+      expect((server.lastRequest.json() as { stream: boolean }).stream).toBe(true);
+    },
+  );
+});
+
+describe.each(httpErrors)("ollama error fixture $name", (fixture) => {
+  const want = fixture.expect.error!;
+  const check = (error: unknown) => {
+    expect(ProviderError.isProviderError(error)).toBe(true);
+    const e = error as ProviderError;
+    expect(e.status).toBe(want.status);
+    expect(e.kind).toBe(want.kind);
+    expect(e.retryable).toBe(want.retryable);
+    expect(e.code).toBe(want.code);
+    expect(e.provider).toBe("ollama");
+    if (want.retryAfterMs !== undefined) expect(e.retryAfterMs).toBe(want.retryAfterMs);
+  };
+  it("invoke and stream both throw the classified ProviderError", async () => {
+    server.enqueue(replayOf(dir, fixture.unary!), replayOf(dir, fixture.stream!));
+    check(
+      await model()
+        .invoke(request)
+        .catch((e: unknown) => e),
+    );
+    check((await drain(model().stream(request))).error);
+  });
+});
+
+describe("ollama stream failures", () => {
+  it("an {error} line inside a 200 stream ends the stream with a retryable error", async () => {
+    const fixture = fixtures.find((f) => f.name === "stream-error")!;
+    server.enqueue(replayOf(dir, fixture.stream!, { chunking: "awkward" }));
+    const { items, error } = await drain(model().stream(request));
+    expect(error).toBeUndefined();
+    expect(streamedText(items)).toBe(fixture.expect.partialText);
+    expect(items.at(-1)).toMatchObject({ type: "error", retryable: true });
+    server.enqueue(replayOf(dir, fixture.stream!));
+    const thrown = await collectStream(model().stream(request)).catch((e: unknown) => e);
+    expect(ProviderError.isProviderError(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ retryable: true, code: "provider" });
+    expect((thrown as Error).message).toContain(fixture.expect.error?.message);
+  });
+
+  it("an {error} body with a 200 status is a ProviderError", async () => {
+    server.enqueue({
+      headers: { "content-type": "application/json" },
+      body: '{"error":"unexpected server status"}',
+    });
+    const error = await model()
+      .invoke(request)
+      .catch((e: unknown) => e);
+    expect(ProviderError.isProviderError(error)).toBe(true);
+    expect((error as Error).message).toContain("unexpected server status");
+  });
+
+  it("a stream cut anywhere before the done line is a retryable error", async () => {
+    const fixture = fixtures.find((f) => f.name === "parallel-tools")!;
+    const size = replayOf(dir, fixture.stream!).body!.length;
+    for (const cut of [0, 1, 100, 250, size - 30, size - 2]) {
+      for (const cutMode of ["end", "destroy"] as const) {
+        server.enqueue(replayOf(dir, fixture.stream!, { cutAfterBytes: cut, cutMode }));
+        const error = await collectStream(model().stream(request)).catch((e: unknown) => e);
+        expect(ProviderError.isProviderError(error), `cut ${cut} ${cutMode}`).toBe(true);
+        expect((error as ProviderError).retryable, `cut ${cut} ${cutMode}`).toBe(true);
+      }
+    }
+  });
+
+  it("request.timeoutMs bounds the call: a slow server gives a timeout error", async () => {
+    const fixture = fixtures.find((f) => f.name === "text")!;
+    server.enqueue(
+      replayOf(dir, fixture.unary!, { headerDelayMs: 400 }),
+      replayOf(dir, fixture.stream!, { chunking: "frames", delayMs: 200 }),
+    );
+    const slow = await model()
+      .invoke({ ...request, timeoutMs: 50 })
+      .catch((e: unknown) => e);
+    expect(TinyAgentsError.isInstance(slow, "timeout")).toBe(true);
+    const cut = await collectStream(model().stream({ ...request, timeoutMs: 100 })).catch((e: unknown) => e);
+    expect(TinyAgentsError.isInstance(cut, "timeout")).toBe(true);
+  });
+
+  it("aborting mid-stream throws a cancelled error", async () => {
+    const fixture = fixtures.find((f) => f.name === "text")!;
+    server.enqueue(replayOf(dir, fixture.stream!, { chunking: "frames", delayMs: 30 }));
+    const controller = new AbortController();
+    let deltas = 0;
+    const error = await (async () => {
+      for await (const item of model().stream(request, { signal: controller.signal })) {
+        if (item.type === "text_delta") {
+          deltas++;
+          controller.abort();
+        }
+      }
+    })().catch((e: unknown) => e);
+    expect(TinyAgentsError.isInstance(error, "cancelled")).toBe(true);
+    expect(deltas).toBe(1);
+  });
+
+  it("reads OLLAMA_HOST when no baseUrl is given", async () => {
+    const fixture = fixtures.find((f) => f.name === "text")!;
+    server.enqueue(replayOf(dir, fixture.unary!));
+    const host = server.url.replace("http://", "");
+    const fromEnv = new OllamaModel({ env: { OLLAMA_HOST: host, OLLAMA_MODEL: "llama3.2:1b" } });
+    expect(fromEnv.modelId).toBe("llama3.2:1b");
+    await fromEnv.invoke(request);
+    expect((server.lastRequest.json() as { model: string }).model).toBe("llama3.2:1b");
+  });
+});
