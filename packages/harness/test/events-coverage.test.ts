@@ -5,12 +5,23 @@
  */
 import {
   type AgentEventType,
+  ArtifactStore,
+  artifactResult,
   attachObservability,
   EventSink,
+  enforceWorkspace,
   InMemoryChatHistory,
   InMemoryEventJournal,
+  largeResultHandoff,
+  ResultHandoffCache,
   runText,
+  SteeringHandle,
+  SubAgent,
+  SubAgentSession,
+  SubAgentTool,
+  TempDirWorkspace,
   tool,
+  withWorkspace,
 } from "@tinyagents/harness";
 import { DeterministicClock, EventRecorder, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { ProviderError, permissiveProfile, usage } from "@tinyagents/inference";
@@ -47,6 +58,18 @@ const ALL_EVENT_TYPES = [
   "state.updated",
   "control.applied",
   "journal.dropped",
+  // Sub-agents, steering, workspace, artifacts, handoff (scenario 7).
+  "run.resumed",
+  "subagent.started",
+  "subagent.completed",
+  "subagent.failed",
+  "subagent.reused",
+  "steering.applied",
+  "workspace.prepared",
+  "workspace.violation",
+  "workspace.cleanup",
+  "artifact.stored",
+  "handoff.offloaded",
 ] as const satisfies readonly AgentEventType[];
 
 /** Compile-time exhaustiveness: `true` only when every union member is listed above. */
@@ -223,6 +246,67 @@ describe("events coverage", () => {
       await harness.invokeCollectingPartial(undefined, undefined, { runId: "cov-6" }, "hi", { events: sink });
       await obs.close();
       expect(obs.journalSink?.dropped).toBeGreaterThan(0);
+    }
+
+    // Scenario 7: sub-agents (one within the depth limit, one past it, a reused session),
+    // steering (pause, then resume), a per-run workspace with a violation, an artifact, and an
+    // oversized result offloaded to the handoff cache.
+    {
+      const { harness: childHarness } = makeHarness();
+      childHarness.registerModel("m", new ScriptedModel(["child answer", "child again"]));
+      const child = new SubAgent({ name: "child", description: "answers", harness: childHarness });
+      const artifacts = new ArtifactStore();
+      const cache = new ResultHandoffCache({ thresholdBytes: 10, previewChars: 5 });
+      const script = [
+        {
+          toolCalls: [
+            { id: "a", name: "child", arguments: { input: "q" } },
+            { id: "b", name: "work" },
+          ],
+        },
+        "done",
+      ];
+      const { harness } = makeHarness();
+      harness
+        .registerModel("m", new ScriptedModel(script.slice(0, 1)))
+        .registerTool(new SubAgentTool(child))
+        .registerTool(
+          FakeTool.of("work", async (_args, ctx) => {
+            await enforceWorkspace(ctx.run, "../escape").catch(() => undefined);
+            const ref = await artifacts.put({ name: "out.txt", content: "a long output" }, ctx.run);
+            ctx.run.steering?.pause();
+            return { ...artifactResult(ref), content: [{ type: "text", text: "x".repeat(50) }] };
+          }),
+        )
+        .use(largeResultHandoff(cache));
+      const sink = new EventSink("cov-7");
+      observed.attach(sink);
+      const steering = SteeringHandle.allowAll();
+      const ctx = harness.createContext({ runId: "cov-7", maxDepth: 1 }, undefined, {
+        events: sink,
+        steering,
+      });
+      await withWorkspace(new TempDirWorkspace(), ctx, async () => {
+        const paused = await harness.invokeInContextCollectingPartial(undefined, ctx, "go");
+        expect(paused.status.status).toBe("interrupted");
+        const { harness: fresh } = makeHarness();
+        fresh.registerModel("m", new ScriptedModel(script.slice(1)));
+        const resumed = await fresh.resumeCollectingPartial(undefined, undefined, paused.run.paused!, {
+          events: sink,
+        });
+        expect(resumed.error).toBeUndefined();
+        // Past the depth limit (the parent is at depth 1 of max 1): `subagent.failed`.
+        await child
+          .invokeInParent(
+            undefined,
+            undefined,
+            harness.createContext({ depth: 1, maxDepth: 1 }, undefined, { events: sink }),
+            "x",
+          )
+          .catch(() => undefined);
+        const session = new SubAgentSession(child);
+        await session.send(undefined, undefined, "one", ctx);
+      });
     }
 
     const seen = new Set(observed.types());

@@ -55,10 +55,16 @@ async function run(h: AgentHarness<undefined, undefined>, steering?: SteeringHan
   const sink = new EventSink("r1");
   const events = new EventRecorder();
   events.attach(sink);
-  const outcome = await h.invokeCollectingPartial(undefined, undefined, { runId: "r1", threadId: "t1" }, "look up a and b", {
-    events: sink,
-    ...(steering === undefined ? {} : { steering }),
-  });
+  const outcome = await h.invokeCollectingPartial(
+    undefined,
+    undefined,
+    { runId: "r1", threadId: "t1" },
+    "look up a and b",
+    {
+      events: sink,
+      ...(steering === undefined ? {} : { steering }),
+    },
+  );
   return { ...outcome, events };
 }
 
@@ -108,7 +114,9 @@ describe("pause, persist, resume", () => {
       expect(paused.error).toBeUndefined();
       expect(paused.status.status).toBe("interrupted");
       expect(paused.run.stopReason).toBe("interrupted");
-      expect(paused.events.ofType("run.interrupted")).toEqual([{ type: "run.interrupted", reason: "needs review" }]);
+      expect(paused.events.ofType("run.interrupted")).toEqual([
+        { type: "run.interrupted", reason: "needs review" },
+      ]);
       expect(paused.events.ofType("run.completed")).toEqual([]);
       expect(paused.events.ofType("steering.applied")).toEqual([
         { type: "steering.applied", command: "pause", accepted: true },
@@ -130,7 +138,10 @@ describe("pause, persist, resume", () => {
       const sink = new EventSink("r1-resumed");
       const events = new EventRecorder();
       events.attach(sink);
-      const resumed = await fresh.resumeCollectingPartial(undefined, undefined, loaded, { events: sink, steering: handle });
+      const resumed = await fresh.resumeCollectingPartial(undefined, undefined, loaded, {
+        events: sink,
+        steering: handle,
+      });
       expect(resumed.error).toBeUndefined();
       expect(handle.isPaused).toBe(false);
       model.assertConsumed();
@@ -163,7 +174,10 @@ describe("pause, persist, resume", () => {
     const { h: fresh } = harness(SCRIPT.slice(1));
     const resumed = await fresh.resumeCollectingPartial(undefined, undefined, {
       ...(paused.run.paused as NonNullable<AgentRun["paused"]>),
-      config: { ...(paused.run.paused?.config as NonNullable<AgentRun["paused"]>["config"]), maxModelCalls: 2 },
+      config: {
+        ...(paused.run.paused?.config as NonNullable<AgentRun["paused"]>["config"]),
+        maxModelCalls: 2,
+      },
     });
     expect(resumed.error?.code).toBe("limit_exceeded");
     expect(resumed.run.modelCalls).toBe(2);
@@ -221,7 +235,12 @@ describe("steering commands", () => {
     const { h, model } = harness(SCRIPT, [
       afterModelCall(1, (s) => s.injectMessage(user("also check c")).redirect("prefer short answers")),
       afterModelCall(2, (s) => s.setMetadata({ reviewer: "ana" })),
-      { name: "read-metadata", beforeModel: (ctx) => void (seenMetadata = ctx.run.config.metadata) },
+      {
+        name: "read-metadata",
+        beforeModel: (ctx) => {
+          seenMetadata = ctx.run.config.metadata;
+        },
+      },
     ]);
     const out = await run(h, SteeringHandle.allowAll());
     expect(out.error).toBeUndefined();
@@ -266,8 +285,16 @@ describe("steering commands", () => {
       description: "works",
       steering: childHandle,
       harness: new AgentHarness<undefined, undefined>({ clock, ids })
-        .registerModel("m", new ScriptedModel([{ toolCalls: [{ id: "w-1", name: "wait" }] }, "never reached"]))
-        .registerTool(FakeTool.of("wait", async () => (await gate, "waited"))),
+        .registerModel(
+          "m",
+          new ScriptedModel([{ toolCalls: [{ id: "w-1", name: "wait" }] }, "never reached"]),
+        )
+        .registerTool(
+          FakeTool.of("wait", async () => {
+            await gate;
+            return "waited";
+          }),
+        ),
     });
     const parent = new AgentHarness<undefined, undefined>({ clock, ids })
       .registerModel(

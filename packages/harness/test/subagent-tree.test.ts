@@ -12,7 +12,12 @@ import {
   SubAgent,
   SubAgentTool,
 } from "@tinyagents/harness";
-import { DeterministicClock, DeterministicIds, EventRecorder, ScriptedModel } from "@tinyagents/harness/testkit";
+import {
+  DeterministicClock,
+  DeterministicIds,
+  EventRecorder,
+  ScriptedModel,
+} from "@tinyagents/harness/testkit";
 import { type ToolMessage, text, usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 
@@ -36,7 +41,9 @@ function tree() {
       { toolCalls: [{ id: "r-1", name: "summarizer", arguments: { input: "notes about X" } }] },
       (request) => {
         const last = request.messages.at(-1);
-        return last?.role === "tool" && last.isError ? "research done without a summary" : "research: X is 42";
+        return last?.role === "tool" && last.isError
+          ? "research done without a summary"
+          : "research: X is 42";
       },
     ],
     { usage: usage({ inputTokens: 20, outputTokens: 4 }) },
@@ -90,9 +97,11 @@ describe("sub-agent tree", () => {
     expect(new Set(events.records.map((r) => r.depth))).toEqual(new Set([0, 1, 2]));
     for (const record of events.records) {
       expect(record.rootRunId).toBe("root");
-      const expectedParent = { root: undefined, "researcher-d1-1": "root", "summarizer-d2-1": "researcher-d1-1" }[
-        record.runId as "root"
-      ];
+      const expectedParent = {
+        root: undefined,
+        "researcher-d1-1": "root",
+        "summarizer-d2-1": "researcher-d1-1",
+      }[record.runId as "root"];
       expect(record.parentRunId).toBe(expectedParent);
     }
     // Offsets are monotonic across the whole tree.
@@ -127,7 +136,12 @@ describe("sub-agent tree", () => {
 
     expect(run.children).toHaveLength(1);
     const [researcher] = run.children ?? [];
-    expect(researcher).toMatchObject({ name: "researcher", runId: "researcher-d1-1", depth: 1, status: "completed" });
+    expect(researcher).toMatchObject({
+      name: "researcher",
+      runId: "researcher-d1-1",
+      depth: 1,
+      status: "completed",
+    });
     expect(researcher?.usage.usage.inputTokens).toBe(2 * 20 + 5);
     expect(researcher?.cost.total).toBeCloseTo(45 + 9 * 2);
 
@@ -138,9 +152,7 @@ describe("sub-agent tree", () => {
     expect(completed?.event.usage).toEqual(run.usage);
 
     // Sum of own usage (usage.recorded per run) + children == parent total.
-    const own = events
-      .recordsOfType("usage.recorded")
-      .reduce((sum, r) => sum + r.event.usage.inputTokens, 0);
+    const own = events.recordsOfType("usage.recorded").reduce((sum, r) => sum + r.event.usage.inputTokens, 0);
     expect(own).toBe(run.usage.usage.inputTokens);
   });
 
@@ -153,11 +165,17 @@ describe("sub-agent tree", () => {
     const failed = events.recordsOfType("subagent.failed");
     expect(failed).toHaveLength(1);
     expect(failed[0]?.runId).toBe("researcher-d1-1");
-    expect(failed[0]?.event).toMatchObject({ name: "summarizer", depth: 2, error: { code: "sub_agent_depth" } });
+    expect(failed[0]?.event).toMatchObject({
+      name: "summarizer",
+      depth: 2,
+      error: { code: "sub_agent_depth" },
+    });
     expect(failed[0]?.event.error.message).toContain("maximum depth 1");
 
     // The researcher's model saw an error result saying the sub-agent hit its limit.
-    const researcherRun = events.recordsOfType("tool.completed").find((r) => r.event.toolName === "summarizer");
+    const researcherRun = events
+      .recordsOfType("tool.completed")
+      .find((r) => r.event.toolName === "summarizer");
     expect(researcherRun?.event.isError).toBe(true);
     expect(toolMessages(run)[0] && text(toolMessages(run)[0])).toBe("research done without a summary");
     // No depth-2 run ever started.
@@ -173,7 +191,11 @@ describe("sub-agent tree", () => {
       [{ toolCalls: [{ id: "l-1", name: "noop" }] }, { toolCalls: [{ id: "l-2", name: "noop" }] }],
       { usage: usage({ inputTokens: 3, outputTokens: 1 }) },
     );
-    const childHarness = new AgentHarness<undefined, undefined>({ clock, ids, policy: { limits: { maxModelCalls: 1 } } })
+    const childHarness = new AgentHarness<undefined, undefined>({
+      clock,
+      ids,
+      policy: { limits: { maxModelCalls: 1 } },
+    })
       .registerModel("m", looping)
       .registerTool({
         name: "noop",
@@ -186,7 +208,10 @@ describe("sub-agent tree", () => {
     const parent = new AgentHarness<undefined, undefined>({ clock, ids })
       .registerModel(
         "m",
-        new ScriptedModel([{ toolCalls: [{ id: "p-1", name: "looper", arguments: { input: "go" } }] }, "gave up"]),
+        new ScriptedModel([
+          { toolCalls: [{ id: "p-1", name: "looper", arguments: { input: "go" } }] },
+          "gave up",
+        ]),
       )
       .registerTool(new SubAgentTool(child));
     const outcome = await parent.invokeCollectingPartial(undefined, undefined, { runId: "p" }, "start");
@@ -206,10 +231,16 @@ describe("sub-agent tree", () => {
     const child = new SubAgent({
       name: "broken",
       description: "fails",
-      harness: new AgentHarness<undefined, undefined>({ clock, ids }).registerModel("m", new ScriptedModel([])),
+      harness: new AgentHarness<undefined, undefined>({ clock, ids }).registerModel(
+        "m",
+        new ScriptedModel([]),
+      ),
     });
     const parent = new AgentHarness<undefined, undefined>({ clock, ids })
-      .registerModel("m", new ScriptedModel([{ toolCalls: [{ id: "p-1", name: "broken", arguments: { input: "go" } }] }]))
+      .registerModel(
+        "m",
+        new ScriptedModel([{ toolCalls: [{ id: "p-1", name: "broken", arguments: { input: "go" } }] }]),
+      )
       .registerTool(new SubAgentTool(child));
     const outcome = await parent.invokeCollectingPartial(undefined, undefined, { runId: "p" }, "start");
     expect(outcome.error?.code).toBe("validation"); // the child's script was exhausted

@@ -18,7 +18,13 @@ import {
   WorkspaceDescriptor,
   withWorkspace,
 } from "@tinyagents/harness";
-import { DeterministicClock, DeterministicIds, EventRecorder, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
+import {
+  DeterministicClock,
+  DeterministicIds,
+  EventRecorder,
+  FakeTool,
+  ScriptedModel,
+} from "@tinyagents/harness/testkit";
 import { text } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -48,7 +54,10 @@ function recorder() {
   const events = new EventRecorder();
   const sink = new EventSink("ws");
   events.attach(sink);
-  const target = { emit: (event: Parameters<EventSink["emit"]>[1]) => sink.emit({ runId: "ws", rootRunId: "ws", depth: 0 }, event) };
+  const target = {
+    emit: (event: Parameters<EventSink["emit"]>[1]) =>
+      sink.emit({ runId: "ws", rootRunId: "ws", depth: 0 }, event),
+  };
   return { events, target };
 }
 
@@ -70,7 +79,11 @@ describe("WorkspaceDescriptor.enforce", () => {
       message: expect.stringContaining("workspace violation"),
     });
     expect(events.ofType("workspace.violation")).toEqual([
-      { type: "workspace.violation", path: path(), reason: expect.stringContaining("outside the workspace root") },
+      {
+        type: "workspace.violation",
+        path: path(),
+        reason: expect.stringContaining("outside the workspace root"),
+      },
     ]);
   });
 
@@ -101,7 +114,9 @@ describe("WorkspaceDescriptor.enforce", () => {
     const trusting = new WorkspaceDescriptor({ root, trustedRoots: [outside] });
     await expect(trusting.enforce(join(outside, "secret.txt"))).resolves.toMatch(/secret\.txt$/);
     await expect(trusting.enforce("escape-dir/secret.txt")).resolves.toMatch(/secret\.txt$/);
-    await expect(trusting.enforce(join(outside, "secret.txt"), { access: "write" })).rejects.toThrow(/read-only/);
+    await expect(trusting.enforce(join(outside, "secret.txt"), { access: "write" })).rejects.toThrow(
+      /read-only/,
+    );
   });
 
   it("rejects empty and NUL paths, and a missing root fails closed", async () => {
@@ -125,7 +140,10 @@ describe("workspace in a run", () => {
   });
 
   it("threads the descriptor to every tool call; escapes become error results with an event", async () => {
-    const harness = new AgentHarness<undefined, undefined>({ clock: new DeterministicClock(), ids: new DeterministicIds() })
+    const harness = new AgentHarness<undefined, undefined>({
+      clock: new DeterministicClock(),
+      ids: new DeterministicIds(),
+    })
       .registerModel(
         "m",
         new ScriptedModel([
@@ -152,12 +170,21 @@ describe("workspace in a run", () => {
     expect(results.map((m) => m.role === "tool" && m.isError)).toEqual([false, true, true]);
     expect(text(results[0])).toBe("ok a.txt");
     expect(text(results[1])).toContain("workspace violation");
-    expect(events.ofType("workspace.violation").map((e) => e.path)).toEqual(["../outside/secret.txt", "escape-file"]);
+    expect(events.ofType("workspace.violation").map((e) => e.path)).toEqual([
+      "../outside/secret.txt",
+      "escape-file",
+    ]);
   });
 
   it("a run without a workspace rejects every path (fail-closed)", async () => {
-    const harness = new AgentHarness<undefined, undefined>({ clock: new DeterministicClock(), ids: new DeterministicIds() })
-      .registerModel("m", new ScriptedModel([{ toolCalls: [{ id: "1", name: "read_file", arguments: { path: "a" } }] }, "x"]))
+    const harness = new AgentHarness<undefined, undefined>({
+      clock: new DeterministicClock(),
+      ids: new DeterministicIds(),
+    })
+      .registerModel(
+        "m",
+        new ScriptedModel([{ toolCalls: [{ id: "1", name: "read_file", arguments: { path: "a" } }] }, "x"]),
+      )
       .registerTool(readFile);
     const out = await harness.invokeCollectingPartial(undefined, undefined, {}, "read");
     const [result] = out.run.messages.filter((m) => m.role === "tool");
@@ -169,7 +196,10 @@ describe("workspace isolation", () => {
   it("TempDirWorkspace prepares a fresh directory per run and removes it at cleanup", async () => {
     const parentDir = join(base, "runs");
     const isolation = new TempDirWorkspace({ parentDir });
-    const harness = new AgentHarness<undefined, undefined>({ clock: new DeterministicClock(), ids: new DeterministicIds() })
+    const harness = new AgentHarness<undefined, undefined>({
+      clock: new DeterministicClock(),
+      ids: new DeterministicIds(),
+    })
       .registerModel("m", new ScriptedModel([{ toolCalls: [{ id: "1", name: "touch" }] }, "done"]))
       .registerTool(
         FakeTool.of("touch", async (_args, ctx) => {
@@ -188,7 +218,7 @@ describe("workspace isolation", () => {
       seenRoot = ws.root;
       expect((await stat(ws.root)).isDirectory()).toBe(true);
       await harness.invokeInContext(undefined, ctx, "go");
-      expect((await readdir(join(ws.root, "out")))).toEqual(["file.txt"]);
+      expect(await readdir(join(ws.root, "out"))).toEqual(["file.txt"]);
     });
     await expect(stat(seenRoot)).rejects.toMatchObject({ code: "ENOENT" });
     expect(seenRoot).toContain("iso-1");
@@ -229,7 +259,12 @@ describe("workspace isolation", () => {
       .registerModel(
         "m",
         new ScriptedModel([
-          { toolCalls: [{ id: "p1", name: "where" }, { id: "p2", name: "sandboxed", arguments: { input: "go" } }] },
+          {
+            toolCalls: [
+              { id: "p1", name: "where" },
+              { id: "p2", name: "sandboxed", arguments: { input: "go" } },
+            ],
+          },
           "parent done",
         ]),
       )

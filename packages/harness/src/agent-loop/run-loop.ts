@@ -90,7 +90,8 @@ export async function executeRun<State, Ctx>(
         finishAnswer(s);
         break;
       }
-      if (ctx.steering !== undefined && applySteering(s, ctx.steering, "before_tools") === "interrupted") break;
+      if (ctx.steering !== undefined && applySteering(s, ctx.steering, "before_tools") === "interrupted")
+        break;
       const tools = await runToolPhase(s, calls);
       for (const message of tools.messages) s.transcript.push(message);
       releaseHeldMessages(s);

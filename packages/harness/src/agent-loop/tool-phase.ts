@@ -72,7 +72,10 @@ export async function runToolPhase<State, Ctx>(
   const messages: Message[] = [];
   for (const raw of results) {
     const result = await parts.middleware.runValueHook(s.hook, "afterTool", raw);
-    if (result.artifacts !== undefined) (s.run.artifacts ??= []).push(...result.artifacts);
+    if (result.artifacts !== undefined) {
+      s.run.artifacts ??= [];
+      s.run.artifacts.push(...result.artifacts);
+    }
     messages.push(toolResultMessage(result));
   }
   return { messages, capReached };

@@ -99,11 +99,16 @@ export class ArtifactStore {
     }
     const isText = typeof input.content === "string";
     if (!isText && !(input.content instanceof Uint8Array)) {
-      throw validationError(`artifact "${input.name}": content must be a string or a Uint8Array`, { field: "content" });
+      throw validationError(`artifact "${input.name}": content must be a string or a Uint8Array`, {
+        field: "content",
+      });
     }
-    const bytes = isText ? Buffer.byteLength(input.content as string, "utf8") : (input.content as Uint8Array).byteLength;
+    const bytes = isText
+      ? Buffer.byteLength(input.content as string, "utf8")
+      : (input.content as Uint8Array).byteLength;
     this.checkLimits(input.name, bytes);
-    const id = run?.ids.next("artifact") ?? `artifact-${(++this.fallbackSeq).toString(36)}-${this.now().toString(36)}`;
+    const id =
+      run?.ids.next("artifact") ?? `artifact-${(++this.fallbackSeq).toString(36)}-${this.now().toString(36)}`;
     const ref: ArtifactRef = {
       id,
       name: input.name,
@@ -137,9 +142,12 @@ export class ArtifactStore {
   async require(id: string): Promise<Artifact> {
     const artifact = await this.get(id);
     if (artifact === undefined) {
-      throw validationError(`no artifact "${id}" in this store; use an id from run.artifacts or an ArtifactRef`, {
-        field: "id",
-      });
+      throw validationError(
+        `no artifact "${id}" in this store; use an id from run.artifacts or an ArtifactRef`,
+        {
+          field: "id",
+        },
+      );
     }
     return artifact;
   }

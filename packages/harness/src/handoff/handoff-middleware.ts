@@ -40,7 +40,9 @@ export function readHandoffTool<State = unknown, Ctx = unknown>(
         typeof args.offset === "number" ? args.offset : 0,
         typeof args.length === "number" ? args.length : undefined,
       );
-      const next = page.done ? "[end of output]" : `[continues at offset ${page.offset + page.text.length} of ${page.total}]`;
+      const next = page.done
+        ? "[end of output]"
+        : `[continues at offset ${page.offset + page.text.length} of ${page.total}]`;
       return `${page.text}\n${next}`;
     },
   });

@@ -41,10 +41,9 @@ export interface HandoffFields {
 export function createHandoff(run: AgentRun, fields: HandoffFields = {}): HandoffRecord {
   const summary = fields.summary ?? runText(run);
   if (summary.trim() === "") {
-    throw validationError(
-      `run "${run.runId}" has no final answer to hand off; pass \`summary\` explicitly`,
-      { field: "summary" },
-    );
+    throw validationError(`run "${run.runId}" has no final answer to hand off; pass \`summary\` explicitly`, {
+      field: "summary",
+    });
   }
   const record: HandoffRecord = {
     id: fields.id ?? `handoff-${run.runId}`,

@@ -99,7 +99,9 @@ export class ResultHandoffCache {
 
 function positive(value: number, field: string): number {
   if (!Number.isFinite(value) || value < 1) {
-    throw validationError(`ResultHandoffCache ${field} must be a number >= 1, got ${String(value)}`, { field });
+    throw validationError(`ResultHandoffCache ${field} must be a number >= 1, got ${String(value)}`, {
+      field,
+    });
   }
   return Math.floor(value);
 }

@@ -4,7 +4,10 @@ import type { ToolProgress } from "../middleware/middleware.js";
 
 /** Adds host context (user profile, project notes, retrieved facts) to a model request. */
 export interface ContextComposer {
-  compose(request: ModelRequest, run: RunContext<unknown>): ModelRequest | void | Promise<ModelRequest | void>;
+  compose(
+    request: ModelRequest,
+    run: RunContext<unknown>,
+  ): ModelRequest | void | Promise<ModelRequest | void>;
 }
 
 /** The host's verdict on a tool call. */

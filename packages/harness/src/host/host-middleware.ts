@@ -12,13 +12,16 @@ import type { HostCapabilities } from "./host-capabilities.js";
  *   with the gate's reason;
  * - `progressSink` in `onToolDelta`.
  */
-export function hostMiddleware<State = unknown, Ctx = unknown>(host: HostCapabilities): Middleware<State, Ctx> {
+export function hostMiddleware<State = unknown, Ctx = unknown>(
+  host: HostCapabilities,
+): Middleware<State, Ctx> {
   const m: Middleware<State, Ctx> = { name: "host" };
   const { contextComposer, modelResolver, securityGate, progressSink } = host;
   if (contextComposer !== undefined || modelResolver !== undefined) {
     m.beforeModel = async (ctx, request) => {
       let current: ModelRequest = request;
-      if (contextComposer !== undefined) current = (await contextComposer.compose(current, ctx.run)) ?? current;
+      if (contextComposer !== undefined)
+        current = (await contextComposer.compose(current, ctx.run)) ?? current;
       if (modelResolver !== undefined && current.model === undefined) {
         const model = modelResolver.resolve(current, ctx.run);
         if (model !== undefined) current.model = model;
@@ -39,7 +42,8 @@ export function hostMiddleware<State = unknown, Ctx = unknown>(host: HostCapabil
     };
   }
   if (progressSink !== undefined) {
-    m.onToolDelta = (ctx, progress) => progressSink.report({ ...progress, runId: ctx.run.runId, depth: ctx.run.depth });
+    m.onToolDelta = (ctx, progress) =>
+      progressSink.report({ ...progress, runId: ctx.run.runId, depth: ctx.run.depth });
   }
   return m;
 }

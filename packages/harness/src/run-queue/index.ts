@@ -1,3 +1,4 @@
+export { type QueuedRun, RunQueue, type RunQueueOptions, type RunQueueStatus } from "./run-queue.js";
 export {
   InMemoryRunQueueBackend,
   type LaneCounts,
@@ -6,4 +7,3 @@ export {
   type QueueLane,
   type RunQueueBackend,
 } from "./run-queue-backend.js";
-export { type QueuedRun, RunQueue, type RunQueueOptions, type RunQueueStatus } from "./run-queue.js";

@@ -4,8 +4,8 @@ import { SteeringPolicy } from "../steering/steering-policy.js";
 import {
   InMemoryRunQueueBackend,
   type LaneCounts,
-  type QueueLane,
   type QueuedMessage,
+  type QueueLane,
   type RunQueueBackend,
 } from "./run-queue-backend.js";
 
@@ -83,9 +83,12 @@ export class RunQueue {
    * active run of `key`, else `"queued"`.
    */
   async push(key: string, lane: QueueLane, message: Message): Promise<"steered" | "queued"> {
-    if (typeof key !== "string" || key === "") throw validationError("RunQueue key must be a non-empty string", { field: "key" });
+    if (typeof key !== "string" || key === "")
+      throw validationError("RunQueue key must be a non-empty string", { field: "key" });
     if (lane !== "steer" && lane !== "followup" && lane !== "collect") {
-      throw validationError(`unknown queue lane "${String(lane)}"; use steer, followup or collect`, { field: "lane" });
+      throw validationError(`unknown queue lane "${String(lane)}"; use steer, followup or collect`, {
+        field: "lane",
+      });
     }
     validateMessage(message, "message");
     const handle = this.active.get(key);
@@ -128,8 +131,14 @@ export class RunQueue {
         for (const key of await this.backend.keys()) {
           if (this.active.size >= this.concurrency) break;
           if (this.active.has(key)) continue;
-          const next = await this.nextRun(key);
-          if (next !== undefined) this.start(next);
+          // Reserve the key first: a steer pushed meanwhile goes into this run's handle.
+          const steering = new SteeringHandle(new SteeringPolicy().allow("inject_message"));
+          this.active.set(key, steering);
+          const next = await this.nextRun(key, steering);
+          if (next === undefined) {
+            this.active.delete(key);
+            if (await this.requeue(key, steering)) this.pumpAgain = true;
+          } else this.start(next);
         }
       } while (this.pumpAgain);
     } finally {
@@ -140,30 +149,44 @@ export class RunQueue {
     }
   }
 
-  private async nextRun(key: string): Promise<QueuedRun | undefined> {
-    for (const [lane, max] of [["steer", undefined], ["followup", 1], ["collect", undefined]] as const) {
+  private async nextRun(key: string, steering: SteeringHandle): Promise<QueuedRun | undefined> {
+    for (const [lane, max] of [
+      ["steer", undefined],
+      ["followup", 1],
+      ["collect", undefined],
+    ] as const) {
       const items: QueuedMessage[] = await this.backend.take(key, lane, max);
-      if (items.length > 0) {
-        const steering = new SteeringHandle(new SteeringPolicy().allow("inject_message"));
-        return { key, lane, input: items.map((i) => i.message), steering };
-      }
+      if (items.length > 0) return { key, lane, input: items.map((i) => i.message), steering };
     }
     return undefined;
   }
 
   private start(run: QueuedRun): void {
-    this.active.set(run.key, run.steering);
     void Promise.resolve()
       .then(() => this.options.execute(run))
       .catch((error: unknown) => this.options.onError?.(error, run))
       .then(async () => {
         this.active.delete(run.key);
-        // Steer messages the run ended before consuming become follow-ups.
-        for (const command of run.steering.drain()) {
-          if (command.kind !== "inject_message") continue;
-          await this.backend.push({ id: `q-${++this.seq}`, key: run.key, lane: "followup", message: command.message, enqueuedAt: this.now() });
-        }
+        await this.requeue(run.key, run.steering);
         await this.pump();
       });
+  }
+
+  /** Queue the steer messages a handle still holds (its run ended first) as follow-ups. */
+  private async requeue(key: string, steering: SteeringHandle): Promise<boolean> {
+    let any = false;
+    for (const command of steering.drain()) {
+      if (command.kind !== "inject_message") continue;
+      any = true;
+      const item = {
+        id: `q-${++this.seq}`,
+        key,
+        lane: "followup" as const,
+        message: command.message,
+        enqueuedAt: this.now(),
+      };
+      await this.backend.push(item);
+    }
+    return any;
   }
 }

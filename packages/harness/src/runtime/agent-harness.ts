@@ -232,7 +232,11 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
    * back in the outcome (a sub-agent uses it so a failed child's usage still rolls up). Throws
    * only when the run cannot start: `sub_agent_depth` (depth over `maxDepth`) or bad input.
    */
-  invokeInContextCollectingPartial(state: State, ctx: RunContext<Ctx>, input: AgentInput): Promise<RunOutcome> {
+  invokeInContextCollectingPartial(
+    state: State,
+    ctx: RunContext<Ctx>,
+    input: AgentInput,
+  ): Promise<RunOutcome> {
     return this.runInContext(state, ctx, normalizeInput(input), false);
   }
 

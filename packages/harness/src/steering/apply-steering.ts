@@ -31,7 +31,8 @@ export function applySteering<State, Ctx>(
   const batch = handle.drain();
   const rejected = [...new Set(batch.filter((c) => !handle.policy.allows(c.kind)).map((c) => c.kind))];
   if (rejected.length > 0) {
-    for (const command of batch) ctx.emit({ type: "steering.applied", command: command.kind, accepted: false });
+    for (const command of batch)
+      ctx.emit({ type: "steering.applied", command: command.kind, accepted: false });
     throw rejectedBatch(rejected, handle.policy.kinds(), batch.length);
   }
   let pauseReason: string | undefined;
@@ -78,7 +79,8 @@ export function releaseHeldMessages<State, Ctx>(s: LoopSession<State, Ctx>): voi
 
 function append<State, Ctx>(s: LoopSession<State, Ctx>, message: Message, where: SteeringPoint): void {
   if (where === "before_model") s.transcript.push(message);
-  else (s.heldMessages ??= []).push(message);
+  else if (s.heldMessages === undefined) s.heldMessages = [message];
+  else s.heldMessages.push(message);
 }
 
 function rejectedBatch(

@@ -43,9 +43,13 @@ export class PausedRunStore {
     const paused = await this.load(runId);
     if (paused !== undefined) return paused;
     const known = (await this.store.list(this.namespace)).join(", ") || "(none)";
-    throw new TinyAgentsError("storage", `no paused run "${runId}" in namespace "${this.namespace}"; stored: ${known}`, {
-      details: { runId, namespace: this.namespace },
-    });
+    throw new TinyAgentsError(
+      "storage",
+      `no paused run "${runId}" in namespace "${this.namespace}"; stored: ${known}`,
+      {
+        details: { runId, namespace: this.namespace },
+      },
+    );
   }
 
   /** Forget the paused run of `runId` (after resuming it). Returns whether one was stored. */

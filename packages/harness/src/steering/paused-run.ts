@@ -126,7 +126,8 @@ export function validatePausedRun(value: unknown): PausedRun {
   validateMessages(v.messages, "PausedRun.messages");
   validateMessages(v.heldMessages, "PausedRun.heldMessages");
   if (!Array.isArray(v.pendingToolCalls)) throw bad("pendingToolCalls", "must be an array of tool calls");
-  v.pendingToolCalls.forEach((call, i) => validateToolCall(call, `PausedRun.pendingToolCalls[${i}]`));
+  for (const [i, call] of v.pendingToolCalls.entries())
+    validateToolCall(call, `PausedRun.pendingToolCalls[${i}]`);
   for (const key of ["usage", "cost"] as const) {
     if (!isJsonObject(v[key])) throw bad(key, "must be an object");
   }

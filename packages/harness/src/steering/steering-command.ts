@@ -1,4 +1,10 @@
-import { isJsonObject, type JsonObject, type Message, validateMessage, validationError } from "@tinyagents/inference";
+import {
+  isJsonObject,
+  type JsonObject,
+  type Message,
+  validateMessage,
+  validationError,
+} from "@tinyagents/inference";
 
 /**
  * A typed command for a running agent. Plain JSON data, so commands can cross processes
@@ -52,7 +58,9 @@ export function validateSteeringCommand(value: unknown): SteeringCommand {
     case "pause":
     case "cancel":
       if (command.reason !== undefined && typeof command.reason !== "string") {
-        throw validationError(`steering command "${command.kind}": reason must be a string`, { field: "reason" });
+        throw validationError(`steering command "${command.kind}": reason must be a string`, {
+          field: "reason",
+        });
       }
       return command;
     case "resume":

@@ -33,6 +33,7 @@ export function foldChildRun<State, Ctx>(s: LoopSession<State, Ctx>, child: Chil
   const { run } = s;
   run.usage = addUsageTotals(run.usage, child.usage);
   run.cost = addCost(run.cost, child.cost);
-  (run.children ??= []).push(child);
+  run.children ??= [];
+  run.children.push(child);
   s.status.recordChild(child.usage, child.cost);
 }

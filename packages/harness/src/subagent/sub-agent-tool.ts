@@ -2,7 +2,14 @@ import { type JsonObject, TinyAgentsError } from "@tinyagents/inference";
 import { runText } from "../agent-loop/agent-run.js";
 import type { AgentInput } from "../runtime/agent-input.js";
 import { assertObjectSchema, validateAgainstSchema } from "../tool/json-schema-validator.js";
-import type { ArgsValidation, Tool, ToolExecutionContext, ToolOutput, ToolReturn, ToolTimeout } from "../tool/tool.js";
+import type {
+  ArgsValidation,
+  Tool,
+  ToolExecutionContext,
+  ToolOutput,
+  ToolReturn,
+  ToolTimeout,
+} from "../tool/tool.js";
 import { assertToolName } from "../tool/tool-name.js";
 import type { SubAgent } from "./sub-agent.js";
 
@@ -39,7 +46,9 @@ export interface SubAgentToolOptions<State, Ctx, ChildCtx> {
  * child error, and the parent's own cancellation or deadline, propagates and fails the parent
  * run (`errorPolicy: "fail"`).
  */
-export class SubAgentTool<State = unknown, Ctx = undefined, ChildCtx = Ctx> implements Tool<State, Ctx, JsonObject> {
+export class SubAgentTool<State = unknown, Ctx = undefined, ChildCtx = Ctx>
+  implements Tool<State, Ctx, JsonObject>
+{
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonObject;
@@ -79,7 +88,8 @@ export class SubAgentTool<State = unknown, Ctx = undefined, ChildCtx = Ctx> impl
       return runText(run);
     } catch (thrown) {
       // The parent itself was cancelled or timed out: that is the parent's failure, not the child's.
-      if (ctx.run.signal.aborted || !TinyAgentsError.isInstance(thrown) || !LIMIT_CODES.has(thrown.code)) throw thrown;
+      if (ctx.run.signal.aborted || !TinyAgentsError.isInstance(thrown) || !LIMIT_CODES.has(thrown.code))
+        throw thrown;
       return incomplete(
         `Error: sub-agent "${this.agent.name}" hit its limit and stopped before finishing (${thrown.code}: ${thrown.message}). ` +
           "Its work is incomplete and must not be used as a complete answer; narrow the task, or continue without it.",

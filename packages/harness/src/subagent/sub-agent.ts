@@ -8,7 +8,11 @@ import type { AgentHarness } from "../runtime/agent-harness.js";
 import { type AgentInput, normalizeInput } from "../runtime/agent-input.js";
 import type { ContextOptions } from "../runtime/create-context.js";
 import type { SteeringHandle } from "../steering/steering-handle.js";
-import { cleanupWorkspace, prepareWorkspace, type WorkspaceIsolation } from "../workspace/workspace-isolation.js";
+import {
+  cleanupWorkspace,
+  prepareWorkspace,
+  type WorkspaceIsolation,
+} from "../workspace/workspace-isolation.js";
 import type { ChildRunSummary } from "./child-run.js";
 
 /** Construction options of a {@link SubAgent}. */
@@ -143,7 +147,16 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     };
     const contextOptions: ContextOptions = { events: parent.events, stores: parent.stores };
     if (parent.workspace !== undefined) contextOptions.workspace = parent.workspace;
-    return this.execute(state, data, config, contextOptions, messages, parent, [parent.signal, options.signal], turn);
+    return this.execute(
+      state,
+      data,
+      config,
+      contextOptions,
+      messages,
+      parent,
+      [parent.signal, options.signal],
+      turn,
+    );
   }
 
   /** @internal Shared by `invoke`, `invokeWithEvents` and `SubAgentSession`. */
@@ -218,7 +231,14 @@ export class SubAgent<State = unknown, Ctx = undefined> {
       host.emit({ type: "subagent.failed", name, depth, childRunId: run.runId, error: error.toJSON() });
       throw error;
     }
-    host.emit({ type: "subagent.completed", name, depth, childRunId: run.runId, usage: run.usage, cost: run.cost });
+    host.emit({
+      type: "subagent.completed",
+      name,
+      depth,
+      childRunId: run.runId,
+      usage: run.usage,
+      cost: run.cost,
+    });
     return run;
   }
 

@@ -100,7 +100,10 @@ function toolReturnProblem(value: Record<string, unknown>): string | undefined {
   if (isError !== undefined && typeof isError !== "boolean")
     return "a tool_return whose `isError` is not a boolean";
   const { artifacts } = value;
-  if (artifacts !== undefined && (!Array.isArray(artifacts) || artifacts.some((a) => typeof a !== "string"))) {
+  if (
+    artifacts !== undefined &&
+    (!Array.isArray(artifacts) || artifacts.some((a) => typeof a !== "string"))
+  ) {
     return "a tool_return whose `artifacts` is not an array of artifact id strings";
   }
   return (

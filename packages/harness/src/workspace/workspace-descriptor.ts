@@ -91,7 +91,9 @@ export class WorkspaceDescriptor {
     try {
       roots = await this.resolveRoots();
     } catch (error) {
-      return reject(`the workspace root ${this.root} cannot be resolved (${describe(error)}); prepare it first`);
+      return reject(
+        `the workspace root ${this.root} cannot be resolved (${describe(error)}); prepare it first`,
+      );
     }
     const [root, ...trusted] = roots as [string, ...string[]];
     let real: string;
@@ -115,7 +117,12 @@ export class WorkspaceDescriptor {
 
   /** Plain JSON view (for logs and events). */
   toJSON(): { root: string; trustedRoots: string[]; policyId: string; sandbox: SandboxMode } {
-    return { root: this.root, trustedRoots: [...this.trustedRoots], policyId: this.policyId, sandbox: this.sandbox };
+    return {
+      root: this.root,
+      trustedRoots: [...this.trustedRoots],
+      policyId: this.policyId,
+      sandbox: this.sandbox,
+    };
   }
 
   private resolveRoots(): Promise<string[]> {

@@ -81,7 +81,10 @@ export class TempDirWorkspace implements WorkspaceIsolation {
 }
 
 /** Prepare a workspace for the run of `run`, set `run.workspace`, emit `workspace.prepared`. */
-export async function prepareWorkspace(isolation: WorkspaceIsolation, run: RunContext<unknown>): Promise<WorkspaceDescriptor> {
+export async function prepareWorkspace(
+  isolation: WorkspaceIsolation,
+  run: RunContext<unknown>,
+): Promise<WorkspaceDescriptor> {
   const workspace = await isolation.prepare(run.runId);
   run.workspace = workspace;
   run.emit({ type: "workspace.prepared", policyId: workspace.policyId, root: workspace.root });
@@ -105,7 +108,12 @@ export async function cleanupWorkspace(
     return undefined;
   } catch (thrown) {
     const error = thrown instanceof Error ? thrown : new Error(String(thrown));
-    run.emit({ type: "workspace.cleanup", policyId: workspace.policyId, root: workspace.root, error: error.message });
+    run.emit({
+      type: "workspace.cleanup",
+      policyId: workspace.policyId,
+      root: workspace.root,
+      error: error.message,
+    });
     return error;
   }
 }

@@ -39,6 +39,8 @@ export interface CorpusExpect {
   sdk?: boolean;
   /** Why the SDK disagrees. */
   sdkNote?: string;
+  /** A subset of the request body the adapter must send (checked with toMatchObject). */
+  sent?: Record<string, unknown>;
   /** Synthetic tool call ids are generated (the server sent none). */
   generatedIds?: boolean;
 }

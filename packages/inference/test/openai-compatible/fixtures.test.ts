@@ -79,6 +79,7 @@ describe.each(answers)("%s", (_label, fixture) => {
     const response = await modelFor(fixture, server.url).invoke(requestFor(fixture));
     checkExpected(fixture, summarize(response, !fixture.expect.generatedIds));
     const body = server.lastRequest.json() as Record<string, unknown>;
+    if (fixture.expect.sent !== undefined) expect(body).toMatchObject(fixture.expect.sent);
     expect(body.stream).toBeUndefined();
     expect(body.stream_options).toBeUndefined();
   });

@@ -21,6 +21,8 @@ export interface ChunkParserOptions {
   completionExcludesReasoning: boolean;
   /** Id for tool calls the server sent without one. */
   generateToolCallId: () => string;
+  /** Credentials to mask in error messages (the API key). */
+  secrets?: readonly string[] | undefined;
 }
 
 /**
@@ -122,6 +124,7 @@ export class ChunkParser {
       provider: this.options.provider,
       model: this.options.model,
       status: numeric,
+      secrets: this.options.secrets,
     });
     const item: StreamErrorItem = { type: "error", message: error.message, retryable: error.retryable };
     if (error.status !== undefined) item.status = error.status;

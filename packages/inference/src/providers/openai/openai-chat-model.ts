@@ -243,6 +243,7 @@ export class OpenAiChatModel implements ChatModel {
       startsInReasoning: this.quirks.startsInReasoning,
       completionExcludesReasoning: this.quirks.completionExcludesReasoning,
       generateToolCallId: this.generateToolCallId,
+      secrets: this.apiKey === undefined ? [] : [this.apiKey],
     });
   }
 

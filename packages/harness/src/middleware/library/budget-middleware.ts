@@ -1,0 +1,169 @@
+import { type ModelRequest, TinyAgentsError } from "@tinyagents/inference";
+import type { RunContext } from "../../context/run-context.js";
+import { estimateCost, type ModelPricing } from "../../cost/cost.js";
+import type { Middleware } from "../middleware.js";
+import { BudgetTracker, type BudgetSnapshot } from "./budget-tracker.js";
+import { estimateRequestTokens } from "./estimate-request.js";
+import { callable, fraction, middlewareName, nonNegative, optionError } from "./option-checks.js";
+import { PerRun } from "./per-run.js";
+
+/** Spending limits; every field optional, all fail-closed. Token limits count what providers report. */
+export interface BudgetLimits {
+  maxInputTokens?: number;
+  /** Input tokens served from the provider's prompt cache (`cacheReadTokens`). */
+  maxCachedInputTokens?: number;
+  maxOutputTokens?: number;
+  maxTotalTokens?: number;
+  maxReasoningTokens?: number;
+  /** US dollars. */
+  maxCost?: number;
+}
+
+/** Options of {@link budgetMiddleware}. */
+export interface BudgetOptions {
+  limits: BudgetLimits;
+  /** Fraction of a limit at which a one-time `budget.warning` is emitted (default 0.8). */
+  warnAt?: number;
+  /** The ledger; share one across a sub-agent tree to enforce one budget over it (default: a new one). */
+  tracker?: BudgetTracker;
+  /**
+   * Prices by registry model name, for the cost of each call. Default: the cost the harness
+   * recorded for the call (registered pricing, else its catalog).
+   */
+  pricing?: Record<string, ModelPricing>;
+  /** Input-token estimate used for the pre-flight reservation (default `estimateRequestTokens`). */
+  estimate?: (request: ModelRequest) => number;
+  /** Middleware name (default `"budget"`). */
+  name?: string;
+}
+
+type LimitKey = keyof BudgetLimits;
+
+interface Measure {
+  key: LimitKey;
+  label: string;
+  read(snapshot: BudgetSnapshot): number;
+  /** Input-side limits also count reserved and estimated input tokens before dispatch. */
+  projects: boolean;
+}
+
+const MEASURES: readonly Measure[] = [
+  { key: "maxInputTokens", label: "input tokens", read: (s) => s.usage.inputTokens, projects: true },
+  { key: "maxCachedInputTokens", label: "cached input tokens", read: (s) => s.usage.cacheReadTokens, projects: false },
+  { key: "maxOutputTokens", label: "output tokens", read: (s) => s.usage.outputTokens, projects: false },
+  { key: "maxTotalTokens", label: "total tokens", read: (s) => s.usage.totalTokens, projects: true },
+  { key: "maxReasoningTokens", label: "reasoning tokens", read: (s) => s.usage.reasoningTokens, projects: false },
+  { key: "maxCost", label: "cost (USD)", read: (s) => s.cost, projects: false },
+];
+
+/**
+ * Token and cost budgets, enforced before money is spent:
+ * - `beforeModel` (pre-flight): blocks the call — `budget.exceeded { blocked: true }`, then a
+ *   `limit_exceeded` error — when a limit is already used up (used >= max), or when used +
+ *   reserved + this request's estimated input would pass the input or total limit. Otherwise it
+ *   reserves the estimate (`budget.reserved`). A limit of N allows exactly N.
+ * - `afterModel`: releases the reservation, records the reported usage and cost (responses
+ *   served from a local cache are free), emits `budget.reconciled`, a one-time `budget.warning`
+ *   per limit at `warnAt`, and a one-time `budget.exceeded { blocked: false }` when a call went
+ *   past a limit (the next call is then blocked).
+ * - A failed call (`wrapModelCall`), a failed run (`onError`) and the run's end release what it
+ *   still holds. The returned middleware exposes its `tracker`.
+ * Throws `validation` at construction for negative limits, no limits, or `warnAt` outside (0, 1].
+ */
+export function budgetMiddleware<State = unknown, Ctx = unknown>(
+  options: BudgetOptions,
+): Middleware<State, Ctx> & { readonly tracker: BudgetTracker } {
+  const name = middlewareName("budget", options?.name);
+  if (typeof options !== "object" || options === null || typeof options.limits !== "object" || options.limits === null) {
+    throw optionError(name, "limits", "is required: budgetMiddleware({ limits: { maxTotalTokens: 100_000 } })");
+  }
+  const limits: { measure: Measure; max: number }[] = [];
+  for (const measure of MEASURES) {
+    const max = options.limits[measure.key];
+    if (max !== undefined) limits.push({ measure, max: nonNegative(name, `limits.${measure.key}`, max) });
+  }
+  if (limits.length === 0) throw optionError(name, "limits", `must set at least one of ${MEASURES.map((m) => m.key).join(", ")}`);
+  const warnAt = options.warnAt === undefined ? 0.8 : fraction(name, "warnAt", options.warnAt);
+  const tracker = options.tracker ?? new BudgetTracker();
+  if (!(tracker instanceof BudgetTracker)) throw optionError(name, "tracker", "must be a BudgetTracker");
+  const estimate = options.estimate === undefined ? estimateRequestTokens : callable(name, "estimate", options.estimate);
+  const pricing = options.pricing;
+  const costBefore = new PerRun(() => ({ total: 0 }));
+  const release = (run: RunContext<unknown>) => {
+    tracker.release(run);
+  };
+
+  return {
+    name,
+    changes: "metadata",
+    tracker,
+    beforeModel(ctx, request) {
+      const snapshot = tracker.snapshot();
+      const estimated = estimate(request);
+      for (const { measure, max } of limits) {
+        const used = measure.read(snapshot);
+        const projected = measure.projects ? used + snapshot.reservedInputTokens + estimated : used;
+        const blocked = measure.projects ? projected > max : used >= max;
+        if (!blocked) continue;
+        const reason = measure.projects
+          ? `${measure.label}: used ${used} + reserved ${snapshot.reservedInputTokens} + estimated ${estimated} would exceed ${max}`
+          : `${measure.label}: used ${used} of ${max}`;
+        ctx.run.emit({ type: "budget.exceeded", limit: measure.key, used, max, blocked: true, reason });
+        throw new TinyAgentsError(
+          "limit_exceeded",
+          `budget exceeded (${reason}); the model call was blocked before dispatch — raise BudgetLimits.${measure.key} or reduce the work`,
+          { details: { limit: `budget.${measure.key}`, value: max, count: projected, middleware: name } },
+        );
+      }
+      tracker.reserve(ctx.run, estimated);
+      costBefore.of(ctx.run).total = ctx.run.status()?.cost.total ?? 0;
+      ctx.run.emit({ type: "budget.reserved", callId: ctx.callId ?? "", estimatedInputTokens: estimated });
+    },
+    async wrapModelCall(ctx, request, next) {
+      try {
+        return await next(request);
+      } catch (error) {
+        release(ctx.run);
+        throw error;
+      }
+    },
+    afterModel(ctx, response) {
+      const estimated = tracker.release(ctx.run);
+      const usage = response.usage;
+      if (usage !== undefined && response.servedFromCache !== true) {
+        const prices = pricing?.[response.resolvedModel?.name ?? ""];
+        const cost =
+          pricing !== undefined
+            ? prices === undefined
+              ? 0
+              : estimateCost(prices, usage).total
+            : Math.max(0, (ctx.run.status()?.cost.total ?? 0) - costBefore.of(ctx.run).total);
+        tracker.record(usage, cost);
+      }
+      ctx.run.emit({
+        type: "budget.reconciled",
+        callId: ctx.callId ?? "",
+        estimatedInputTokens: estimated,
+        actualInputTokens: usage?.inputTokens ?? 0,
+      });
+      const snapshot = tracker.snapshot();
+      for (const { measure, max } of limits) {
+        const used = measure.read(snapshot);
+        if (used >= warnAt * max && tracker.firstReport(`warning:${measure.key}`)) {
+          const reason = `${measure.label}: used ${used} of ${max} (${Math.round((used / max) * 100)}%)`;
+          ctx.run.emit({ type: "budget.warning", limit: measure.key, used, max, reason });
+        }
+        if (used > max && tracker.firstReport(`exceeded:${measure.key}`)) {
+          const reason = `${measure.label}: used ${used} of ${max}`;
+          ctx.run.emit({ type: "budget.exceeded", limit: measure.key, used, max, blocked: false, reason });
+        }
+      }
+    },
+    onError(ctx) {
+      release(ctx.run);
+    },
+    afterAgent(ctx) {
+      release(ctx.run);
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import { TinyAgentsError } from "@tinyagents/inference";
+import { errorToolResult } from "../../tool/tool-result.js";
+import type { Middleware } from "../middleware.js";
+import { middlewareName, nonNegative, optionError } from "./option-checks.js";
+import { PerRun } from "./per-run.js";
+import { RegisteredNames, type ToolNames } from "./tool-filter.js";
+
+/** Options of {@link modelCallLimitMiddleware}. */
+export interface ModelCallLimitOptions {
+  /** Model calls allowed per run. */
+  runLimit: number;
+  /**
+   * At the cap: `"error"` (default) fails the run with `limit_exceeded`; `"end"` ends it with
+   * `message` as the final answer (a `stop_with_final` control request; the call is skipped).
+   */
+  behavior?: "error" | "end";
+  /** The final answer for `"end"`. */
+  message?: string;
+  /** Middleware name (default `"model_call_limit"`). */
+  name?: string;
+}
+
+/**
+ * Caps model calls per run (on top of the harness's own `RunLimits.maxModelCalls`, e.g. a tighter
+ * cap for one agent of a tree). Counted in `beforeModel`; the call past the cap emits
+ * `limit.reached` and is not made. A resumed run counts afresh.
+ * Throws `validation` at construction for a negative or non-integer `runLimit`.
+ */
+export function modelCallLimitMiddleware<State = unknown, Ctx = unknown>(
+  options: ModelCallLimitOptions,
+): Middleware<State, Ctx> {
+  const name = middlewareName("model_call_limit", options?.name);
+  if (typeof options !== "object" || options === null) {
+    throw optionError(name, "runLimit", "is required: modelCallLimitMiddleware({ runLimit: 10 })");
+  }
+  const runLimit = nonNegative(name, "runLimit", options.runLimit, true);
+  const behavior = options.behavior ?? "error";
+  if (behavior !== "error" && behavior !== "end") throw optionError(name, "behavior", 'must be "error" or "end"');
+  const message = options.message ?? `Stopped: the model-call limit of ${runLimit} for this run was reached.`;
+  const counts = new PerRun(() => ({ calls: 0 }));
+
+  return {
+    name,
+    changes: "metadata",
+    beforeModel(ctx) {
+      const count = counts.of(ctx.run);
+      if (count.calls < runLimit) {
+        count.calls++;
+        return;
+      }
+      ctx.run.emit({ type: "limit.reached", limit: "model_calls", value: runLimit, count: count.calls + 1 });
+      if (behavior === "end") {
+        ctx.run.requestControl({ kind: "stop_with_final", text: message });
+        return;
+      }
+      throw limitError(name, "model_calls", runLimit, count.calls + 1, "raise runLimit if the task needs more model calls");
+    },
+  };
+}
+
+/** Options of {@link toolCallLimitMiddleware}; at least one of `runLimit` and `perTool`. */
+export interface ToolCallLimitOptions {
+  /** Tool calls allowed per run, all tools together. */
+  runLimit?: number;
+  /** Calls allowed per run for individual tools, by name. */
+  perTool?: Record<string, number>;
+  /**
+   * At a cap: `"error"` (default) fails the run with `limit_exceeded`; `"return_tool_error"`
+   * answers the call with an error result (not executed) and lets the model go on.
+   */
+  behavior?: "error" | "return_tool_error";
+  /** Tool registry for checking `perTool` names at construction (else checked at first use). */
+  registry?: ToolNames;
+  /** Middleware name (default `"tool_call_limit"`). */
+  name?: string;
+}
+
+/**
+ * Caps tool calls per run, overall and per tool name. Counted in `beforeTool` in call order; a
+ * call past a cap emits `limit.reached` (`limit` is `tool_calls` or `tool_calls:<name>`) and is
+ * either fatal (`limit_exceeded`) or answered "not executed" by the wrap, per `behavior`.
+ * Throws `validation` at construction for negative or non-integer caps and unregistered names.
+ */
+export function toolCallLimitMiddleware<State = unknown, Ctx = unknown>(
+  options: ToolCallLimitOptions,
+): Middleware<State, Ctx> {
+  const name = middlewareName("tool_call_limit", options?.name);
+  if (typeof options !== "object" || options === null || (options.runLimit === undefined && options.perTool === undefined)) {
+    throw optionError(name, "runLimit", "or `perTool` is required: toolCallLimitMiddleware({ runLimit: 20 })");
+  }
+  const runLimit = options.runLimit === undefined ? undefined : nonNegative(name, "runLimit", options.runLimit, true);
+  const perTool = new Map<string, number>();
+  for (const [tool, cap] of Object.entries(options.perTool ?? {})) {
+    perTool.set(tool, nonNegative(name, `perTool.${tool}`, cap, true));
+  }
+  const known = new RegisteredNames(name, "perTool", [...perTool.keys()], options.registry);
+  const behavior = options.behavior ?? "error";
+  if (behavior !== "error" && behavior !== "return_tool_error") {
+    throw optionError(name, "behavior", 'must be "error" or "return_tool_error"');
+  }
+  const state = new PerRun(() => ({ total: 0, byTool: new Map<string, number>(), refused: new Map<string, string>() }));
+
+  const middleware: Middleware<State, Ctx> = {
+    name,
+    changes: "metadata",
+    beforeTool(ctx, call) {
+      known.ensure(ctx);
+      const run = state.of(ctx.run);
+      const used = run.byTool.get(call.name) ?? 0;
+      const toolCap = perTool.get(call.name);
+      const hit =
+        runLimit !== undefined && run.total >= runLimit
+          ? { limit: "tool_calls", value: runLimit, count: run.total + 1 }
+          : toolCap !== undefined && used >= toolCap
+            ? { limit: `tool_calls:${call.name}`, value: toolCap, count: used + 1 }
+            : undefined;
+      if (hit === undefined) {
+        run.total++;
+        run.byTool.set(call.name, used + 1);
+        return;
+      }
+      ctx.run.emit({ type: "limit.reached", ...hit });
+      if (behavior === "error") {
+        throw limitError(name, hit.limit, hit.value, hit.count, "raise the cap if the task needs more tool calls");
+      }
+      run.refused.set(
+        call.id,
+        `Not executed: the ${hit.limit} limit (${hit.value} per run) was reached. Answer with what you have or use another approach.`,
+      );
+    },
+  };
+  // Only the "return_tool_error" behavior answers refused calls; otherwise no wrap layer is added.
+  if (behavior === "return_tool_error") {
+    middleware.wrapToolCall = async (ctx, call, next) => {
+      const refusal = state.of(ctx.run).refused.get(call.id);
+      return refusal === undefined ? next(call) : errorToolResult(call.id, call.name, refusal, 0);
+    };
+  }
+  return middleware;
+}
+
+function limitError(middleware: string, limit: string, value: number, count: number, hint: string): TinyAgentsError {
+  return new TinyAgentsError(
+    "limit_exceeded",
+    `limit exceeded: ${limit} (limit ${value}, reached ${count}) in middleware "${middleware}"; ${hint}`,
+    { details: { limit, value, count, middleware } },
+  );
+}

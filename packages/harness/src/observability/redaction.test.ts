@@ -1,0 +1,67 @@
+import type { JsonValue } from "@tinyagents/inference";
+import { describe, expect, it } from "vitest";
+import { Redactor } from "./redaction.js";
+
+const OPENAI = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789";
+const ANTHROPIC = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz_0123456789-abc";
+const JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+
+describe("Redactor", () => {
+  const redactor = new Redactor();
+
+  it.each([
+    [`key ${OPENAI} here`, "key [REDACTED] here"],
+    [`use ${ANTHROPIC}`, "use [REDACTED]"],
+    ["Authorization: Bearer abc.DEF-123_xyz", "Authorization: Bearer [REDACTED]"],
+    ['{"x-api-key": "k-123456789"}', '{"x-api-key": "[REDACTED]"}'],
+    ["api_key=abcd1234efgh&x=1", "api_key=[REDACTED]&x=1"],
+    ["aws AKIAIOSFODNN7EXAMPLE id", "aws [REDACTED] id"],
+    [
+      "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+      "aws_secret_access_key = [REDACTED]",
+    ],
+    [`token ${JWT}`, "token [REDACTED]"],
+    ["ghp_0123456789abcdefghijklmnopqrstuvwxyz", "[REDACTED]"],
+    ["nothing secret, 42 tokens", "nothing secret, 42 tokens"],
+  ])("scrubs secret shapes in strings: %s", (input, expected) => {
+    expect(redactor.redactString(input)).toBe(expected);
+  });
+
+  it("replaces secret fields wholesale and leaves token counts alone", () => {
+    const input = {
+      headers: { Authorization: "Basic Zm9vOmJhcg==", "X-Api-Key": "plain", accept: "json" },
+      openaiApiKey: "whatever",
+      clientSecret: { nested: true },
+      password: "hunter2",
+      usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 1 },
+      list: ["ok", `bad ${OPENAI}`],
+      empty: null,
+    };
+    expect(redactor.redact(input as unknown as JsonValue)).toEqual({
+      headers: { Authorization: "[REDACTED]", "X-Api-Key": "[REDACTED]", accept: "json" },
+      openaiApiKey: "[REDACTED]",
+      clientSecret: "[REDACTED]",
+      password: "[REDACTED]",
+      usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 1 },
+      list: ["ok", "bad [REDACTED]"],
+      empty: null,
+    });
+    expect(input.headers.Authorization).toBe("Basic Zm9vOmJhcg=="); // the original is untouched
+  });
+
+  it("returns clean values as the same object (copy-on-write)", () => {
+    const clean = { a: [1, { b: "text" }], c: { d: true } };
+    expect(redactor.redact(clean as JsonValue)).toBe(clean);
+  });
+
+  it("takes extra fields and patterns, or none of the defaults", () => {
+    const custom = new Redactor({ fields: ["ssn"], patterns: [/\b\d{4}-\d{4}\b/g], replacement: "***" });
+    expect(custom.redact({ SSN: "1", note: "card 1234-5678", key: OPENAI })).toEqual({
+      SSN: "***",
+      note: "card ***",
+      key: "***",
+    });
+    const bare = new Redactor({ defaults: false, fields: ["x"] });
+    expect(bare.redact({ x: 1, password: OPENAI })).toEqual({ x: "[REDACTED]", password: OPENAI });
+  });
+});

@@ -1,0 +1,115 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TinyAgentsError } from "@tinyagents/inference";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { JsonlAppendLog } from "./jsonl-append-log.js";
+import type { StoreWarning } from "./store-warning.js";
+
+let dir: string;
+const logs: JsonlAppendLog[] = [];
+const warnings: StoreWarning[] = [];
+const open = () => {
+  const log = new JsonlAppendLog(dir, { onWarning: (w) => warnings.push(w) });
+  logs.push(log);
+  return log;
+};
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "tinyagents-jsonl-"));
+  warnings.length = 0;
+});
+afterEach(async () => {
+  await Promise.all(logs.splice(0).map((log) => log.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("JsonlAppendLog", () => {
+  it("appends one JSON line per value and reads windows back by offset", async () => {
+    const log = open();
+    expect(await log.append("s", { n: 0 })).toBe(0);
+    expect(await log.appendMany("s", [{ n: 1 }, "two", [3]])).toEqual([1, 2, 3]);
+    expect(await log.length("s")).toBe(4);
+    expect(await log.readFrom("s", 1, 2)).toEqual([
+      { offset: 1, value: { n: 1 } },
+      { offset: 2, value: "two" },
+    ]);
+    expect(await log.readFrom("s", 10, 5)).toEqual([]);
+    expect(await log.length("empty")).toBe(0);
+    expect(readFileSync(join(dir, "s.jsonl"), "utf8")).toBe('{"n":0}\n{"n":1}\n"two"\n[3]\n');
+    expect(await log.listStreams()).toEqual(["empty", "s"]);
+  });
+
+  it("continues offsets after a reopen and never renumbers them", async () => {
+    await open().appendMany("s", [1, 2, 3]);
+    const again = open();
+    expect(await again.append("s", 4)).toBe(3);
+    expect((await again.readFrom("s", 0, 10)).map((e) => e.offset)).toEqual([0, 1, 2, 3]);
+  });
+
+  it("ignores a torn last line with a warning, then keeps its offset as a skipped corrupt line", async () => {
+    await open().appendMany("s", [{ n: 0 }, { n: 1 }]);
+    appendFileSync(join(dir, "s.jsonl"), '{"n":2,"pad');
+    const log = open();
+    expect(await log.length("s")).toBe(2);
+    expect((await log.readFrom("s", 0, 10)).map((e) => e.value)).toEqual([{ n: 0 }, { n: 1 }]);
+    expect(warnings.map((w) => w.code)).toEqual(["torn_tail"]);
+    expect(await log.append("s", { n: 3 })).toBe(3);
+    expect(await log.readFrom("s", 0, 10)).toEqual([
+      { offset: 0, value: { n: 0 } },
+      { offset: 1, value: { n: 1 } },
+      { offset: 3, value: { n: 3 } },
+    ]);
+    expect(warnings.map((w) => w.code)).toEqual(["torn_tail", "corrupt_line"]);
+    // A fresh reader agrees on every offset.
+    expect((await open().readFrom("s", 0, 10)).map((e) => e.offset)).toEqual([0, 1, 3]);
+  });
+
+  it("serializes concurrent appends within a process: distinct, gap-free, in call order", async () => {
+    const log = open();
+    const offsets = await Promise.all(Array.from({ length: 200 }, (_, i) => log.append("s", { i })));
+    expect(offsets).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    const read = await log.readFrom("s", 0, 1000);
+    expect(read.map((e) => (e.value as { i: number }).i)).toEqual(offsets);
+  });
+
+  it("lets two writers (as two processes would) share a stream without losing or mixing lines", async () => {
+    const a = open();
+    const b = open();
+    const writes: Promise<number>[] = [];
+    for (let i = 0; i < 100; i++) {
+      writes.push(a.append("s", { w: "a", i }));
+      writes.push(b.appendMany("s", [{ w: "b", i }]).then((o) => o[0] as number));
+    }
+    const offsets = await Promise.all(writes);
+    expect(new Set(offsets).size).toBe(200);
+    const all = await open().readFrom("s", 0, 1000);
+    expect(all).toHaveLength(200);
+    for (const [k, offset] of offsets.entries()) {
+      const entry = all.find((e) => e.offset === offset);
+      expect(entry?.value).toEqual({ w: k % 2 === 0 ? "a" : "b", i: Math.floor(k / 2) });
+    }
+  });
+
+  it("refuses a truncated file instead of renumbering", async () => {
+    const log = open();
+    await log.appendMany("s", [1, 2, 3]);
+    truncateSync(join(dir, "s.jsonl"), 2);
+    await expect(log.length("s")).rejects.toSatisfy(
+      (e) => TinyAgentsError.isInstance(e, "storage") && /shrank/.test(e.message),
+    );
+  });
+
+  it("skips blank lines and validates names, offsets and values", async () => {
+    writeFileSync(join(dir, "s.jsonl"), '1\n\n2\n');
+    const log = open();
+    expect(await log.readFrom("s", 0, 10)).toEqual([
+      { offset: 0, value: 1 },
+      { offset: 1, value: 2 },
+    ]);
+    await expect(log.append("../escape", 1)).rejects.toSatisfy((e) => TinyAgentsError.isInstance(e, "validation"));
+    await expect(log.readFrom("s", -1, 1)).rejects.toThrow(/offset/);
+    await expect(log.readFrom("s", 0, 0)).rejects.toThrow(/limit/);
+    await expect(log.append("s", undefined as never)).rejects.toThrow(/not JSON/);
+    expect(await log.appendMany("s", [])).toEqual([]);
+  });
+});
