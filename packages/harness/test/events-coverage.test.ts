@@ -8,12 +8,17 @@ import {
   ArtifactStore,
   artifactResult,
   attachObservability,
+  budgetMiddleware,
   EventSink,
   enforceWorkspace,
+  guardrailsMiddleware,
+  humanApprovalMiddleware,
   InMemoryChatHistory,
   InMemoryEventJournal,
   largeResultHandoff,
+  noProgressMiddleware,
   ResultHandoffCache,
+  rateLimitMiddleware,
   runText,
   SteeringHandle,
   SubAgent,
@@ -21,6 +26,8 @@ import {
   SubAgentTool,
   TempDirWorkspace,
   tool,
+  toolAllowlistMiddleware,
+  toolRetryMiddleware,
   withWorkspace,
 } from "@tinyagents/harness";
 import { DeterministicClock, EventRecorder, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
@@ -70,6 +77,18 @@ const ALL_EVENT_TYPES = [
   "workspace.cleanup",
   "artifact.stored",
   "handoff.offloaded",
+  // The prompt-prefix guard and the built-in middleware library (scenario 8).
+  "cache.layout_changed",
+  "tools.filtered",
+  "rate_limit.waited",
+  "tool.retry_scheduled",
+  "budget.reserved",
+  "budget.reconciled",
+  "budget.warning",
+  "budget.exceeded",
+  "approval.requested",
+  "guardrail.tripped",
+  "no_progress.detected",
 ] as const satisfies readonly AgentEventType[];
 
 /** Compile-time exhaustiveness: `true` only when every union member is listed above. */
@@ -253,7 +272,7 @@ describe("events coverage", () => {
     // oversized result offloaded to the handoff cache.
     {
       const { harness: childHarness } = makeHarness();
-      childHarness.registerModel("m", new ScriptedModel(["child answer", "child again"]));
+      childHarness.registerModel("m", new ScriptedModel(["child answer", "turn 1", "turn 2"]));
       const child = new SubAgent({ name: "child", description: "answers", harness: childHarness });
       const artifacts = new ArtifactStore();
       const cache = new ResultHandoffCache({ thresholdBytes: 10, previewChars: 5 });
@@ -306,7 +325,60 @@ describe("events coverage", () => {
           .catch(() => undefined);
         const session = new SubAgentSession(child);
         await session.send(undefined, undefined, "one", ctx);
+        await session.send(undefined, undefined, "two", ctx); // subagent.reused
       });
+    }
+
+    // Scenario 8: the built-in middleware library. An allowlist (tools.filtered, and the
+    // cache.layout_changed it causes), a rate limit that waits, a retried idempotent tool and a
+    // budget that warns, overruns and finally blocks; then approval, a guardrail and no-progress.
+    {
+      const runWith = async (harness: ReturnType<typeof makeHarness>["harness"], runId: string) => {
+        const sink = new EventSink(runId);
+        observed.attach(sink);
+        return harness.invokeCollectingPartial(undefined, undefined, { runId }, "hi", { events: sink });
+      };
+      let flakes = 0;
+      const flaky = FakeTool.of(
+        "flaky",
+        () => {
+          if (++flakes === 1) throw new Error("transient");
+          return "ok";
+        },
+        { idempotent: true },
+      );
+      const turns = [{ toolCalls: [{ name: "flaky" }] }, { toolCalls: [{ name: "flaky" }] }, "unused"];
+      const governed = makeHarness().harness;
+      governed
+        .registerModel("m", new ScriptedModel(turns, { usage: usage({ inputTokens: 10, outputTokens: 5 }) }))
+        .registerTool(flaky)
+        .registerTool(FakeTool.returning("hidden", "never"))
+        .use(toolAllowlistMiddleware({ allow: ["flaky"] }))
+        .use(rateLimitMiddleware({ requests: { capacity: 1, refillPerSecond: 1 } }))
+        .use(toolRetryMiddleware())
+        .use(budgetMiddleware({ limits: { maxOutputTokens: 6 } }));
+      expect((await runWith(governed, "cov-8a")).error?.code).toBe("limit_exceeded");
+
+      const approvals = makeHarness().harness;
+      approvals
+        .registerModel("m", new ScriptedModel([{ toolCalls: [{ name: "pay" }] }]))
+        .registerTool(FakeTool.returning("pay", "paid", { policy: { requiresApproval: true } }))
+        .use(humanApprovalMiddleware());
+      expect((await runWith(approvals, "cov-8b")).status.status).toBe("interrupted");
+
+      const guarded = makeHarness().harness;
+      guarded
+        .registerModel("m", new ScriptedModel(["unused"]))
+        .use(guardrailsMiddleware({ input: [{ name: "block_all", check: () => ({ tripped: true }) }] }));
+      expect((await runWith(guarded, "cov-8c")).error?.code).toBe("guardrail");
+
+      const stuck = makeHarness().harness;
+      const again = { toolCalls: [{ name: "broken", arguments: { x: 1 } }] };
+      stuck
+        .registerModel("m", new ScriptedModel([again, again, again]))
+        .registerTool(FakeTool.failing("broken", "kaput"))
+        .use(noProgressMiddleware({ maxRepeatedFailures: 2 }));
+      expect((await runWith(stuck, "cov-8d")).error?.details?.limit).toBe("no_progress");
     }
 
     const seen = new Set(observed.types());

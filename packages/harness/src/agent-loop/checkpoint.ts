@@ -15,9 +15,7 @@ export type CheckpointOutcome = "continue" | "stopped" | "interrupted";
 export function checkpoint<State, Ctx>(s: LoopSession<State, Ctx>): CheckpointOutcome {
   const { ctx } = s;
   if (ctx.signal.aborted) throw abortError(ctx.signal, "at a checkpoint");
-  if (ctx.steering !== undefined && applySteering(s, ctx.steering, "before_model") === "interrupted") {
-    return "interrupted";
-  }
+  if (ctx.steering !== undefined && applySteering(s, ctx.steering) === "interrupted") return "interrupted";
   const control = ctx.takeControl();
   if (control?.kind === "interrupt") {
     ctx.emit({ type: "control.applied", control: "interrupt", detail: control.reason });

@@ -11,7 +11,10 @@ import type { LoopSession } from "./loop-session.js";
  * - `stop_with_final`: each call is answered "not executed" (the transcript stays valid), then
  *   the final text is appended.
  */
-export function controlAfterModel<State, Ctx>(s: LoopSession<State, Ctx>, calls: readonly ToolCall[]): boolean {
+export function controlAfterModel<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  calls: readonly ToolCall[],
+): boolean {
   const pending = s.ctx.peekControl();
   if (pending === undefined) return false;
   if (pending.kind === "stop_with_final") {

@@ -90,8 +90,8 @@ export async function executeRun<State, Ctx>(
         finishAnswer(s);
         break;
       }
-      if (ctx.steering !== undefined && applySteering(s, ctx.steering, "before_tools") === "interrupted")
-        break;
+      // Steering checkpoint between the model turn and its tool batch (free without a handle).
+      if (ctx.steering !== undefined && applySteering(s, ctx.steering) === "interrupted") break;
       const tools = await runToolPhase(s, calls);
       for (const message of tools.messages) s.transcript.push(message);
       releaseHeldMessages(s);

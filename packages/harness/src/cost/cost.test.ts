@@ -17,7 +17,12 @@ describe("estimateCost", () => {
     const pricing = lookupPricing("anthropic", "claude-sonnet-4-5-20250929");
     if (pricing === undefined) throw new Error("catalog lacks claude-sonnet-4-5");
     // 10,000 prompt tokens: 6,000 read from cache, 2,000 written to it, 2,000 plain; 500 out.
-    const u = usage({ inputTokens: 10_000, cacheReadTokens: 6_000, cacheWriteTokens: 2_000, outputTokens: 500 });
+    const u = usage({
+      inputTokens: 10_000,
+      cacheReadTokens: 6_000,
+      cacheWriteTokens: 2_000,
+      outputTokens: 500,
+    });
     close(estimateCost(pricing, u), {
       input: (2_000 * 3) / 1e6, // 0.006
       cacheRead: (6_000 * 0.3) / 1e6, // 0.0018
@@ -60,9 +65,30 @@ describe("cost totals", () => {
   });
 
   it("rolls a sub-agent tree up as parent plus the sum of children, purely", () => {
-    const parent: CostTotals = { currency: "USD", input: 1, output: 2, cacheRead: 0.5, cacheWrite: 0.25, total: 3.75 };
-    const a: CostTotals = { currency: "USD", input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0, total: 0.3 };
-    const b: CostTotals = { currency: "USD", input: 0.01, output: 0.02, cacheRead: 0.03, cacheWrite: 0.04, total: 0.1 };
+    const parent: CostTotals = {
+      currency: "USD",
+      input: 1,
+      output: 2,
+      cacheRead: 0.5,
+      cacheWrite: 0.25,
+      total: 3.75,
+    };
+    const a: CostTotals = {
+      currency: "USD",
+      input: 0.1,
+      output: 0.2,
+      cacheRead: 0,
+      cacheWrite: 0,
+      total: 0.3,
+    };
+    const b: CostTotals = {
+      currency: "USD",
+      input: 0.01,
+      output: 0.02,
+      cacheRead: 0.03,
+      cacheWrite: 0.04,
+      total: 0.1,
+    };
     const before = JSON.stringify([parent, a, b]);
     const tree = rollUpCost(parent, [a, b]);
     expect(JSON.stringify([parent, a, b])).toBe(before);
@@ -111,7 +137,9 @@ describe("lookupPricing", () => {
     expect(lookupPricing("openai", "gpt-4o-2024-08-06", overrides)?.inputPerMillion).toBe(1);
     expect(lookupPricing("acme", "house-model", overrides)?.outputPerMillion).toBe(0.5);
     expect(lookupPricing("openai", "gpt-4o-mini", overrides)?.inputPerMillion).toBe(0.15);
-    const entries = [{ provider: "groq", model: "new-model", pricing: { inputPerMillion: 9, outputPerMillion: 9 } }];
+    const entries = [
+      { provider: "groq", model: "new-model", pricing: { inputPerMillion: 9, outputPerMillion: 9 } },
+    ];
     expect(lookupPricing("groq", "new-model", entries)?.inputPerMillion).toBe(9);
     // Returned prices are copies.
     const got = lookupPricing("openai", "gpt-4o");

@@ -24,7 +24,9 @@ describe.each([
 
   it("serializes concurrent writes to a thread: nothing lost, batches never interleave, reads see writes", async () => {
     const history = make();
-    const writes = Array.from({ length: 50 }, (_, i) => history.append("t", [user(`q${i}`), assistant(`a${i}`)]));
+    const writes = Array.from({ length: 50 }, (_, i) =>
+      history.append("t", [user(`q${i}`), assistant(`a${i}`)]),
+    );
     const read = history.load("t");
     await Promise.all(writes);
     const all = await read;

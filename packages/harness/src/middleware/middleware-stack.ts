@@ -170,7 +170,10 @@ export class MiddlewareStack<State, Ctx> {
   }
 }
 
-function prefixViolation<State, Ctx>(m: Middleware<State, Ctx>, segment: string | undefined): TinyAgentsError {
+function prefixViolation<State, Ctx>(
+  m: Middleware<State, Ctx>,
+  segment: string | undefined,
+): TinyAgentsError {
   const where = segment === undefined ? "" : ` (segment "${segment}")`;
   return new TinyAgentsError(
     "validation",

@@ -57,7 +57,8 @@ export function prefixLayout(request: ModelRequest): PrefixLayout {
     let lastUser = messages.length - 1;
     while (lastUser >= 0 && messages[lastUser]?.role !== "user") lastUser--;
     if (systemEnd > 0) parts.push({ id: "system", hash: messagesHash(messages, 0, systemEnd) });
-    if (lastUser > systemEnd) parts.push({ id: "history", hash: messagesHash(messages, systemEnd, lastUser) });
+    if (lastUser > systemEnd)
+      parts.push({ id: "history", hash: messagesHash(messages, systemEnd, lastUser) });
   }
   const all = new Hasher();
   for (const part of parts) all.update(`${part.id}=${part.hash};`);
@@ -68,18 +69,21 @@ export function prefixLayout(request: ModelRequest): PrefixLayout {
 export function prefixChange(before: PrefixLayout, after: PrefixLayout): PrefixChange | undefined {
   if (before.fingerprint === after.fingerprint) return undefined;
   const segment = firstDifferentPart(before.parts, after.parts);
-  return { ...(segment === undefined ? {} : { segment }), before: before.fingerprint, after: after.fingerprint };
+  return {
+    ...(segment === undefined ? {} : { segment }),
+    before: before.fingerprint,
+    after: after.fingerprint,
+  };
 }
 
+/** The first part, in prefix order, that changed, disappeared or appeared. */
 function firstDifferentPart(before: PrefixPart[], after: PrefixPart[]): string | undefined {
-  const old = new Map(before.map((p) => [p.id, p.hash]));
-  for (const part of after) {
-    if (old.get(part.id) !== part.hash) return part.id;
-    old.delete(part.id);
+  const now = new Map(after.map((p) => [p.id, p.hash]));
+  for (const part of before) {
+    if (now.get(part.id) !== part.hash) return part.id;
   }
-  // Nothing changed or appeared in `after`: a part was removed.
-  for (const id of old.keys()) return id;
-  return undefined;
+  const old = new Set(before.map((p) => p.id));
+  return after.find((part) => !old.has(part.id))?.id;
 }
 
 const frozenToolHashes = new WeakMap<readonly ToolSchema[], string>();

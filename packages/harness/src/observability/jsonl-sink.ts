@@ -33,6 +33,11 @@ export class JsonlSink implements ObservationSink {
     return this.queue.dropped;
   }
 
+  /** Observations waiting to be written (callers may use it for back-pressure). */
+  get queued(): number {
+    return this.queue.queued;
+  }
+
   flush(): Promise<void> {
     return this.queue.flush();
   }

@@ -101,15 +101,21 @@ describe("SqliteStore", () => {
   it("status store: latest record per run, queries, no regression, evicts only finished runs", async () => {
     const store = open({ maxFinishedRuns: 2 }).statusStore;
     await store.save(status("r1", { threadId: "t", startedAt: 1, updatedAt: 1 }));
-    await store.save(status("r2", { threadId: "t", rootRunId: "r1", parentRunId: "r1", startedAt: 2, updatedAt: 2 }));
+    await store.save(
+      status("r2", { threadId: "t", rootRunId: "r1", parentRunId: "r1", startedAt: 2, updatedAt: 2 }),
+    );
     await store.save(status("r3", { startedAt: 3, updatedAt: 3 }));
     expect((await store.list({ threadId: "t" })).map((s) => s.runId)).toEqual(["r1", "r2"]);
     expect((await store.list({ rootRunId: "r1" })).map((s) => s.runId)).toEqual(["r1", "r2"]);
     expect((await store.list({ active: true, limit: 2 })).map((s) => s.runId)).toEqual(["r1", "r2"]);
-    await store.save(status("r1", { threadId: "t", status: "completed", startedAt: 1, updatedAt: 5, endedAt: 5 }));
+    await store.save(
+      status("r1", { threadId: "t", status: "completed", startedAt: 1, updatedAt: 5, endedAt: 5 }),
+    );
     // A stale or backwards save loses.
     await store.save(status("r1", { threadId: "t", status: "running", startedAt: 1, updatedAt: 9 }));
-    await store.save(status("r2", { threadId: "t", rootRunId: "r1", status: "running", startedAt: 2, updatedAt: 1 }));
+    await store.save(
+      status("r2", { threadId: "t", rootRunId: "r1", status: "running", startedAt: 2, updatedAt: 1 }),
+    );
     expect((await store.get("r1"))?.status).toBe("completed");
     expect((await store.get("r2"))?.updatedAt).toBe(2);
     expect((await store.list({ active: true })).map((s) => s.runId)).toEqual(["r2", "r3"]);

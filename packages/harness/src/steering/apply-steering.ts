@@ -6,14 +6,16 @@ import type { SteeringHandle } from "./steering-handle.js";
 
 /**
  * Where a steering checkpoint sits: before a model call, or after a model call and before the
- * tool batch it asked for. Messages injected before a tool batch are held until the batch's
- * results are appended (a tool call must be answered right after the assistant turn).
+ * tool batch it asked for (the transcript ends with unanswered tool calls). Messages injected
+ * before a tool batch are held until the batch's results are appended (a tool call must be
+ * answered right after the assistant turn).
  */
 export type SteeringPoint = "before_model" | "before_tools";
 
 /**
- * Drain `handle` and apply the batch to the run. Returns `"interrupted"` when the batch paused
- * the run (the loop then ends with a `PausedRun`), else `"continue"`.
+ * Drain `handle` and apply the batch to the run, at whichever point the transcript is (see
+ * {@link SteeringPoint}). Returns `"interrupted"` when the batch paused the run (the loop then
+ * ends with a `PausedRun`), else `"continue"`.
  *
  * Contract: every command is checked against the handle's policy first; a batch with any
  * disallowed kind is rejected whole — one `steering.applied { accepted: false }` per command,
@@ -24,10 +26,12 @@ export type SteeringPoint = "before_model" | "before_tools";
 export function applySteering<State, Ctx>(
   s: LoopSession<State, Ctx>,
   handle: SteeringHandle,
-  where: SteeringPoint,
 ): "continue" | "interrupted" {
   if (handle.pending === 0) return "continue";
   const { ctx } = s;
+  const last = s.transcript.at(-1);
+  const where: SteeringPoint =
+    last?.role === "assistant" && last.toolCalls.length > 0 ? "before_tools" : "before_model";
   const batch = handle.drain();
   const rejected = [...new Set(batch.filter((c) => !handle.policy.allows(c.kind)).map((c) => c.kind))];
   if (rejected.length > 0) {
@@ -40,7 +44,8 @@ export function applySteering<State, Ctx>(
     ctx.emit({ type: "steering.applied", command: command.kind, accepted: true });
     switch (command.kind) {
       case "cancel": {
-        const error = cancelled(`by a steering command ${where.replace("_", " ")}`, command.reason);
+        const at = where === "before_model" ? "before a model call" : "before a tool batch";
+        const error = cancelled(`by a steering command ${at}`, command.reason);
         ctx.cancel(error);
         throw error;
       }

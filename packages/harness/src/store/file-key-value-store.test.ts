@@ -28,7 +28,9 @@ describe("FileKeyValueStore", () => {
 
   it("writes atomically: no temp file is left and a rewrite replaces the whole value", async () => {
     const store = new FileKeyValueStore(dir, { fsync: true });
-    await Promise.all(Array.from({ length: 20 }, (_, i) => store.put("ns", "k", { i, pad: "x".repeat(i * 100) })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.put("ns", "k", { i, pad: "x".repeat(i * 100) })),
+    );
     const value = (await store.get("ns", "k")) as { i: number; pad: string };
     expect(value.pad).toBe("x".repeat(value.i * 100));
     expect(readdirSync(join(dir, "ns"))).toEqual(["k.json"]);
@@ -44,7 +46,11 @@ describe("FileKeyValueStore", () => {
     ["x".repeat(201), "longer"],
   ])("rejects the unsafe name %j with a validation error (%s)", async (name) => {
     const store = new FileKeyValueStore(dir);
-    for (const call of [() => store.put(name, "k", 1), () => store.put("ns", name, 1), () => store.get("ns", name)]) {
+    for (const call of [
+      () => store.put(name, "k", 1),
+      () => store.put("ns", name, 1),
+      () => store.get("ns", name),
+    ]) {
       await expect(call()).rejects.toSatisfy((e) => TinyAgentsError.isInstance(e, "validation"));
     }
   });

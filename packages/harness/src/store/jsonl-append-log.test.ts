@@ -100,13 +100,15 @@ describe("JsonlAppendLog", () => {
   });
 
   it("skips blank lines and validates names, offsets and values", async () => {
-    writeFileSync(join(dir, "s.jsonl"), '1\n\n2\n');
+    writeFileSync(join(dir, "s.jsonl"), "1\n\n2\n");
     const log = open();
     expect(await log.readFrom("s", 0, 10)).toEqual([
       { offset: 0, value: 1 },
       { offset: 1, value: 2 },
     ]);
-    await expect(log.append("../escape", 1)).rejects.toSatisfy((e) => TinyAgentsError.isInstance(e, "validation"));
+    await expect(log.append("../escape", 1)).rejects.toSatisfy((e) =>
+      TinyAgentsError.isInstance(e, "validation"),
+    );
     await expect(log.readFrom("s", -1, 1)).rejects.toThrow(/offset/);
     await expect(log.readFrom("s", 0, 0)).rejects.toThrow(/limit/);
     await expect(log.append("s", undefined as never)).rejects.toThrow(/not JSON/);

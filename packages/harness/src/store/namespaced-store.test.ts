@@ -7,7 +7,8 @@ import { FileKeyValueStore } from "./file-key-value-store.js";
 import { InMemoryNamespacedStore } from "./in-memory-namespaced-store.js";
 import { KeyValueNamespacedStore } from "./key-value-namespaced-store.js";
 import { InMemoryKeyValueStore } from "./key-value-store.js";
-import type { NamespacedStore } from "./namespaced-store.js";
+import type { NamespacedStore, SearchOptions } from "./namespaced-store.js";
+import type { StoreFilter } from "./store-filter.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -16,7 +17,10 @@ afterAll(() => {
 
 const makers: [string, (now: () => number) => NamespacedStore][] = [
   ["in-memory", (now) => new InMemoryNamespacedStore({ now })],
-  ["over an in-memory KeyValueStore", (now) => new KeyValueNamespacedStore(new InMemoryKeyValueStore(), { now })],
+  [
+    "over an in-memory KeyValueStore",
+    (now) => new KeyValueNamespacedStore(new InMemoryKeyValueStore(), { now }),
+  ],
   [
     "over a FileKeyValueStore",
     (now) => {
@@ -31,8 +35,18 @@ describe.each(makers)("NamespacedStore %s", (_name, make) => {
   const seed = async () => {
     let t = 100;
     const store = make(() => t++);
-    await store.put(["users", "ada", "memories"], "m1", { kind: "fact", text: "likes tea", score: 3, tags: ["drink"] });
-    await store.put(["users", "ada", "memories"], "m2", { kind: "pref", text: "uses vim", score: 7, meta: { lang: "en" } });
+    await store.put(["users", "ada", "memories"], "m1", {
+      kind: "fact",
+      text: "likes tea",
+      score: 3,
+      tags: ["drink"],
+    });
+    await store.put(["users", "ada", "memories"], "m2", {
+      kind: "pref",
+      text: "uses vim",
+      score: 7,
+      meta: { lang: "en" },
+    });
     await store.put(["users", "bob", "memories"], "m1", { kind: "fact", text: "lives in Oslo", score: 5 });
     await store.put(["users", "bob/../x"], "odd", { kind: "fact", score: 1 });
     await store.put(["orgs", "acme"], "o1", { kind: "org", score: 9 });
@@ -42,7 +56,12 @@ describe.each(makers)("NamespacedStore %s", (_name, make) => {
   it("puts, gets (with timestamps) and deletes items", async () => {
     const store = await seed();
     const item = await store.get(["users", "ada", "memories"], "m1");
-    expect(item).toMatchObject({ namespace: ["users", "ada", "memories"], key: "m1", createdAt: 100, updatedAt: 100 });
+    expect(item).toMatchObject({
+      namespace: ["users", "ada", "memories"],
+      key: "m1",
+      createdAt: 100,
+      updatedAt: 100,
+    });
     await store.put(["users", "ada", "memories"], "m1", { kind: "fact", text: "likes green tea", score: 4 });
     const updated = await store.get(["users", "ada", "memories"], "m1");
     expect(updated?.createdAt).toBe(100);
@@ -55,7 +74,7 @@ describe.each(makers)("NamespacedStore %s", (_name, make) => {
 
   it("searches under a prefix with field filters, ordered by namespace then key", async () => {
     const store = await seed();
-    const keys = async (prefix: string[], filter?: object, extra: object = {}) =>
+    const keys = async (prefix: string[], filter?: StoreFilter, extra: SearchOptions = {}) =>
       (await store.search(prefix, { ...(filter ? { filter } : {}), limit: 100, ...extra })).map(
         (i) => `${i.namespace.join("/")}#${i.key}`,
       );
@@ -70,11 +89,17 @@ describe.each(makers)("NamespacedStore %s", (_name, make) => {
       "users/bob/memories#m1",
       "users/bob/../x#odd",
     ]);
-    expect(await keys([], { score: { $gt: 3, $lte: 7 } })).toEqual(["users/ada/memories#m2", "users/bob/memories#m1"]);
+    expect(await keys([], { score: { $gt: 3, $lte: 7 } })).toEqual([
+      "users/ada/memories#m2",
+      "users/bob/memories#m1",
+    ]);
     expect(await keys([], { score: { $gte: 9 } })).toEqual(["orgs/acme#o1"]);
     expect(await keys([], { score: { $lt: 3 } })).toEqual(["users/bob/../x#odd"]);
     expect(await keys(["users"], { kind: { $ne: "fact" } })).toEqual(["users/ada/memories#m2"]);
-    expect(await keys([], { kind: { $in: ["org", "pref"] } })).toEqual(["orgs/acme#o1", "users/ada/memories#m2"]);
+    expect(await keys([], { kind: { $in: ["org", "pref"] } })).toEqual([
+      "orgs/acme#o1",
+      "users/ada/memories#m2",
+    ]);
     expect(await keys([], { "meta.lang": "en" })).toEqual(["users/ada/memories#m2"]);
     expect(await keys([], { tags: ["drink"] })).toEqual(["users/ada/memories#m1"]);
     expect(await keys([], { text: { $gt: 5 } })).toEqual([]); // type mismatch never matches
@@ -114,6 +139,19 @@ describe.each(makers)("NamespacedStore %s", (_name, make) => {
       () => store.search(["ok"], { filter: { x: { $in: 3 } as never } }),
       () => store.search(["ok"], { limit: -1 }),
     ];
-    for (const call of bad) await expect(call()).rejects.toSatisfy((e) => TinyAgentsError.isInstance(e, "validation"));
+    for (const call of bad)
+      await expect(call()).rejects.toSatisfy((e) => TinyAgentsError.isInstance(e, "validation"));
+  });
+});
+
+describe("StoreRegistry.longTerm", () => {
+  it("defaults to an in-memory namespaced store and takes a configured one", async () => {
+    const { StoreRegistry } = await import("./store-registry.js");
+    const registry = new StoreRegistry();
+    expect(registry.longTerm).toBe(registry.longTerm);
+    await registry.longTerm.put(["app"], "k", { v: 1 });
+    expect((await registry.longTerm.get(["app"], "k"))?.value).toEqual({ v: 1 });
+    const custom = new KeyValueNamespacedStore(new InMemoryKeyValueStore());
+    expect(new StoreRegistry(undefined, { longTerm: custom }).longTerm).toBe(custom);
   });
 });

@@ -1,13 +1,29 @@
 import { TinyAgentsError } from "@tinyagents/inference";
+import { InMemoryNamespacedStore } from "./in-memory-namespaced-store.js";
 import { InMemoryKeyValueStore, type KeyValueStore } from "./key-value-store.js";
+import type { NamespacedStore } from "./namespaced-store.js";
 
-/** A default store plus named stores, carried on the RunContext. */
+/**
+ * A default store plus named stores, carried on the RunContext, and the long-term
+ * (cross-thread) namespaced store that tools and middleware reach as `ctx.run.stores.longTerm`.
+ */
 export class StoreRegistry {
   readonly default: KeyValueStore;
+  private longTermStore: NamespacedStore | undefined;
   private readonly named = new Map<string, KeyValueStore>();
 
-  constructor(defaultStore: KeyValueStore = new InMemoryKeyValueStore()) {
+  constructor(
+    defaultStore: KeyValueStore = new InMemoryKeyValueStore(),
+    options: { longTerm?: NamespacedStore } = {},
+  ) {
     this.default = defaultStore;
+    this.longTermStore = options.longTerm;
+  }
+
+  /** Long-term application memory (default: an in-memory store, created on first use). */
+  get longTerm(): NamespacedStore {
+    this.longTermStore ??= new InMemoryNamespacedStore();
+    return this.longTermStore;
   }
 
   /** Register (or replace) a named store. */

@@ -1,4 +1,4 @@
-import { type Message, system, TinyAgentsError } from "@tinyagents/inference";
+import { type Message, system, TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { RunOutcome } from "../agent-loop/run-loop.js";
 import type { RunConfig } from "../context/run-config.js";
@@ -208,9 +208,7 @@ export class SubAgent<State = unknown, Ctx = undefined> {
       if (this.isolation !== undefined) await prepareWorkspace(this.isolation, ctx);
       outcome = await this.harness.invokeInContextCollectingPartial(state, ctx, messages);
     } catch (thrown) {
-      const error = TinyAgentsError.isInstance(thrown)
-        ? thrown
-        : new TinyAgentsError("internal", String(thrown), { cause: thrown });
+      const error = toTinyAgentsError(thrown);
       host.emit({ type: "subagent.failed", name, depth, childRunId: ctx.runId, error: error.toJSON() });
       throw error;
     } finally {

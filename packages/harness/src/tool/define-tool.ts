@@ -102,7 +102,10 @@ export function tool<State, Ctx>(
   if (definition.timeout !== undefined) assertToolTimeout(definition.timeout, name);
   if (definition.policy !== undefined) assertToolPolicy(definition.policy, name);
   if (definition.idempotent !== undefined && typeof definition.idempotent !== "boolean") {
-    throw validationError(`tool "${name}": \`idempotent\` must be a boolean`, { field: "idempotent", tool: name });
+    throw validationError(`tool "${name}": \`idempotent\` must be a boolean`, {
+      field: "idempotent",
+      tool: name,
+    });
   }
   const policy: unknown = definition.errorPolicy;
   if (policy !== undefined && policy !== "return_error" && policy !== "fail") {

@@ -2,7 +2,13 @@ import { isJsonObject, validationError } from "@tinyagents/inference";
 import type { ToolPolicy, ToolSideEffect } from "./tool.js";
 
 /** Every {@link ToolSideEffect}, from harmless to dangerous. */
-export const TOOL_SIDE_EFFECTS: readonly ToolSideEffect[] = ["none", "read", "write", "destructive", "external"];
+export const TOOL_SIDE_EFFECTS: readonly ToolSideEffect[] = [
+  "none",
+  "read",
+  "write",
+  "destructive",
+  "external",
+];
 
 /**
  * Throw a `validation` error naming the field unless `policy` is a well-formed {@link ToolPolicy}:
@@ -11,7 +17,10 @@ export const TOOL_SIDE_EFFECTS: readonly ToolSideEffect[] = ["none", "read", "wr
  */
 export function assertToolPolicy(policy: unknown, toolName: string): asserts policy is ToolPolicy {
   const fail = (field: string, problem: string) =>
-    validationError(`tool "${toolName}": policy.${field} ${problem}`, { field: `policy.${field}`, tool: toolName });
+    validationError(`tool "${toolName}": policy.${field} ${problem}`, {
+      field: `policy.${field}`,
+      tool: toolName,
+    });
   if (!isJsonObject(policy)) {
     throw validationError(`tool "${toolName}": policy must be an object like { sideEffects: "read" }`, {
       field: "policy",
@@ -20,7 +29,10 @@ export function assertToolPolicy(policy: unknown, toolName: string): asserts pol
   }
   const { sideEffects, requiresApproval, requiresSandbox, maxResultBytes } = policy;
   if (sideEffects !== undefined && !TOOL_SIDE_EFFECTS.includes(sideEffects as ToolSideEffect)) {
-    throw fail("sideEffects", `must be one of ${TOOL_SIDE_EFFECTS.join(", ")}; got ${JSON.stringify(sideEffects)}`);
+    throw fail(
+      "sideEffects",
+      `must be one of ${TOOL_SIDE_EFFECTS.join(", ")}; got ${JSON.stringify(sideEffects)}`,
+    );
   }
   if (requiresApproval !== undefined && typeof requiresApproval !== "boolean") {
     throw fail("requiresApproval", "must be a boolean");

@@ -16,6 +16,8 @@ export interface ApprovalRecord {
   status: ApprovalStatus;
   /** Why it was rejected (shown to the model). */
   reason?: string;
+  /** The decision was applied to the call (it ran, or was answered as rejected): it is spent. */
+  used: boolean;
 }
 
 /**
@@ -61,31 +63,49 @@ export class ApprovalBook {
     return [...this.records.values()].map((r) => structuredClone(r));
   }
 
-  /** @internal The live record for a tool call of a run: by id, else by tool name and arguments. */
+  /**
+   * @internal The unspent record for a tool call of a run: by id, else (the loop may re-key a
+   * duplicate call id after `afterModel`) by tool name and arguments.
+   */
   find(runId: string, call: ToolCall): ApprovalRecord | undefined {
     const byId = this.records.get(approvalId(runId, call.id));
-    if (byId !== undefined) return byId;
+    if (byId !== undefined) return byId.used ? undefined : byId;
     const args = JSON.stringify(call.arguments);
     for (const record of this.records.values()) {
-      if (record.runId === runId && record.toolName === call.name && JSON.stringify(record.arguments) === args) {
+      if (
+        !record.used &&
+        record.runId === runId &&
+        record.toolName === call.name &&
+        JSON.stringify(record.arguments) === args
+      ) {
         return record;
       }
     }
     return undefined;
   }
 
+  /** @internal Mark a decided record as applied to its call (an approval is good for one call). */
+  spend(record: ApprovalRecord): void {
+    record.used = true;
+  }
+
   /** @internal Open a pending request for `call` (or return the existing record). */
   open(runId: string, call: ToolCall, now: number): ApprovalRecord {
     const existing = this.find(runId, call);
     if (existing !== undefined) return existing;
+    // A spent record may already hold this id (a repeated call id): keep it, number the new one.
+    const base = approvalId(runId, call.id);
+    let id = base;
+    for (let n = 2; this.records.has(id); n++) id = `${base}#${n}`;
     const record: ApprovalRecord = {
-      id: approvalId(runId, call.id),
+      id,
       runId,
       callId: call.id,
       toolName: call.name,
       arguments: structuredClone(call.arguments),
       requestedAt: now,
       status: "pending",
+      used: false,
     };
     this.records.set(record.id, record);
     return record;
@@ -101,14 +121,17 @@ export class ApprovalBook {
       );
     }
     if (record.status !== "pending") {
-      throw validationError(`approval "${id}" was already ${record.status}; decisions are final`, { field: "id", id });
+      throw validationError(`approval "${id}" was already ${record.status}; decisions are final`, {
+        field: "id",
+        id,
+      });
     }
     record.status = status;
     if (reason !== undefined) record.reason = reason;
   }
 }
 
-/** The approval id of a tool call of a run. */
+/** The approval id of a tool call of a run (`#2`, `#3`... is appended when a call id repeats). */
 export function approvalId(runId: string, callId: string): string {
   return `${runId}/${callId}`;
 }
@@ -122,10 +145,11 @@ function checkRecord(record: ApprovalRecord): void {
     typeof record.toolName === "string" &&
     isJsonObject(record.arguments) &&
     typeof record.requestedAt === "number" &&
-    (record.status === "pending" || record.status === "approved" || record.status === "rejected");
+    (record.status === "pending" || record.status === "approved" || record.status === "rejected") &&
+    typeof record.used === "boolean";
   if (!ok) {
     throw validationError(
-      "ApprovalBook: a record is malformed; pass records from ApprovalBook.toJSON() ({ id, runId, callId, toolName, arguments, requestedAt, status })",
+      "ApprovalBook: a record is malformed; pass records from ApprovalBook.toJSON() ({ id, runId, callId, toolName, arguments, requestedAt, status, used })",
       { field: "records" },
     );
   }

@@ -2,7 +2,7 @@ import { type ModelRequest, TinyAgentsError } from "@tinyagents/inference";
 import type { RunContext } from "../../context/run-context.js";
 import { estimateCost, type ModelPricing } from "../../cost/cost.js";
 import type { Middleware } from "../middleware.js";
-import { BudgetTracker, type BudgetSnapshot } from "./budget-tracker.js";
+import { type BudgetSnapshot, BudgetTracker } from "./budget-tracker.js";
 import { estimateRequestTokens } from "./estimate-request.js";
 import { callable, fraction, middlewareName, nonNegative, optionError } from "./option-checks.js";
 import { PerRun } from "./per-run.js";
@@ -49,10 +49,20 @@ interface Measure {
 
 const MEASURES: readonly Measure[] = [
   { key: "maxInputTokens", label: "input tokens", read: (s) => s.usage.inputTokens, projects: true },
-  { key: "maxCachedInputTokens", label: "cached input tokens", read: (s) => s.usage.cacheReadTokens, projects: false },
+  {
+    key: "maxCachedInputTokens",
+    label: "cached input tokens",
+    read: (s) => s.usage.cacheReadTokens,
+    projects: false,
+  },
   { key: "maxOutputTokens", label: "output tokens", read: (s) => s.usage.outputTokens, projects: false },
   { key: "maxTotalTokens", label: "total tokens", read: (s) => s.usage.totalTokens, projects: true },
-  { key: "maxReasoningTokens", label: "reasoning tokens", read: (s) => s.usage.reasoningTokens, projects: false },
+  {
+    key: "maxReasoningTokens",
+    label: "reasoning tokens",
+    read: (s) => s.usage.reasoningTokens,
+    projects: false,
+  },
   { key: "maxCost", label: "cost (USD)", read: (s) => s.cost, projects: false },
 ];
 
@@ -74,19 +84,30 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
   options: BudgetOptions,
 ): Middleware<State, Ctx> & { readonly tracker: BudgetTracker } {
   const name = middlewareName("budget", options?.name);
-  if (typeof options !== "object" || options === null || typeof options.limits !== "object" || options.limits === null) {
-    throw optionError(name, "limits", "is required: budgetMiddleware({ limits: { maxTotalTokens: 100_000 } })");
+  if (
+    typeof options !== "object" ||
+    options === null ||
+    typeof options.limits !== "object" ||
+    options.limits === null
+  ) {
+    throw optionError(
+      name,
+      "limits",
+      "is required: budgetMiddleware({ limits: { maxTotalTokens: 100_000 } })",
+    );
   }
   const limits: { measure: Measure; max: number }[] = [];
   for (const measure of MEASURES) {
     const max = options.limits[measure.key];
     if (max !== undefined) limits.push({ measure, max: nonNegative(name, `limits.${measure.key}`, max) });
   }
-  if (limits.length === 0) throw optionError(name, "limits", `must set at least one of ${MEASURES.map((m) => m.key).join(", ")}`);
+  if (limits.length === 0)
+    throw optionError(name, "limits", `must set at least one of ${MEASURES.map((m) => m.key).join(", ")}`);
   const warnAt = options.warnAt === undefined ? 0.8 : fraction(name, "warnAt", options.warnAt);
   const tracker = options.tracker ?? new BudgetTracker();
   if (!(tracker instanceof BudgetTracker)) throw optionError(name, "tracker", "must be a BudgetTracker");
-  const estimate = options.estimate === undefined ? estimateRequestTokens : callable(name, "estimate", options.estimate);
+  const estimate =
+    options.estimate === undefined ? estimateRequestTokens : callable(name, "estimate", options.estimate);
   const pricing = options.pricing;
   const costBefore = new PerRun(() => ({ total: 0 }));
   const release = (run: RunContext<unknown>) => {
@@ -150,7 +171,7 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
       for (const { measure, max } of limits) {
         const used = measure.read(snapshot);
         if (used >= warnAt * max && tracker.firstReport(`warning:${measure.key}`)) {
-          const reason = `${measure.label}: used ${used} of ${max} (${Math.round((used / max) * 100)}%)`;
+          const reason = `${measure.label}: used ${used} of ${max} (${max === 0 ? 100 : Math.round((used / max) * 100)}%)`;
           ctx.run.emit({ type: "budget.warning", limit: measure.key, used, max, reason });
         }
         if (used > max && tracker.firstReport(`exceeded:${measure.key}`)) {

@@ -35,7 +35,8 @@ export function modelCallLimitMiddleware<State = unknown, Ctx = unknown>(
   }
   const runLimit = nonNegative(name, "runLimit", options.runLimit, true);
   const behavior = options.behavior ?? "error";
-  if (behavior !== "error" && behavior !== "end") throw optionError(name, "behavior", 'must be "error" or "end"');
+  if (behavior !== "error" && behavior !== "end")
+    throw optionError(name, "behavior", 'must be "error" or "end"');
   const message = options.message ?? `Stopped: the model-call limit of ${runLimit} for this run was reached.`;
   const counts = new PerRun(() => ({ calls: 0 }));
 
@@ -53,7 +54,13 @@ export function modelCallLimitMiddleware<State = unknown, Ctx = unknown>(
         ctx.run.requestControl({ kind: "stop_with_final", text: message });
         return;
       }
-      throw limitError(name, "model_calls", runLimit, count.calls + 1, "raise runLimit if the task needs more model calls");
+      throw limitError(
+        name,
+        "model_calls",
+        runLimit,
+        count.calls + 1,
+        "raise runLimit if the task needs more model calls",
+      );
     },
   };
 }
@@ -85,10 +92,19 @@ export function toolCallLimitMiddleware<State = unknown, Ctx = unknown>(
   options: ToolCallLimitOptions,
 ): Middleware<State, Ctx> {
   const name = middlewareName("tool_call_limit", options?.name);
-  if (typeof options !== "object" || options === null || (options.runLimit === undefined && options.perTool === undefined)) {
-    throw optionError(name, "runLimit", "or `perTool` is required: toolCallLimitMiddleware({ runLimit: 20 })");
+  if (
+    typeof options !== "object" ||
+    options === null ||
+    (options.runLimit === undefined && options.perTool === undefined)
+  ) {
+    throw optionError(
+      name,
+      "runLimit",
+      "or `perTool` is required: toolCallLimitMiddleware({ runLimit: 20 })",
+    );
   }
-  const runLimit = options.runLimit === undefined ? undefined : nonNegative(name, "runLimit", options.runLimit, true);
+  const runLimit =
+    options.runLimit === undefined ? undefined : nonNegative(name, "runLimit", options.runLimit, true);
   const perTool = new Map<string, number>();
   for (const [tool, cap] of Object.entries(options.perTool ?? {})) {
     perTool.set(tool, nonNegative(name, `perTool.${tool}`, cap, true));
@@ -98,7 +114,11 @@ export function toolCallLimitMiddleware<State = unknown, Ctx = unknown>(
   if (behavior !== "error" && behavior !== "return_tool_error") {
     throw optionError(name, "behavior", 'must be "error" or "return_tool_error"');
   }
-  const state = new PerRun(() => ({ total: 0, byTool: new Map<string, number>(), refused: new Map<string, string>() }));
+  const state = new PerRun(() => ({
+    total: 0,
+    byTool: new Map<string, number>(),
+    refused: new Map<string, string>(),
+  }));
 
   const middleware: Middleware<State, Ctx> = {
     name,
@@ -121,7 +141,13 @@ export function toolCallLimitMiddleware<State = unknown, Ctx = unknown>(
       }
       ctx.run.emit({ type: "limit.reached", ...hit });
       if (behavior === "error") {
-        throw limitError(name, hit.limit, hit.value, hit.count, "raise the cap if the task needs more tool calls");
+        throw limitError(
+          name,
+          hit.limit,
+          hit.value,
+          hit.count,
+          "raise the cap if the task needs more tool calls",
+        );
       }
       run.refused.set(
         call.id,
@@ -139,7 +165,13 @@ export function toolCallLimitMiddleware<State = unknown, Ctx = unknown>(
   return middleware;
 }
 
-function limitError(middleware: string, limit: string, value: number, count: number, hint: string): TinyAgentsError {
+function limitError(
+  middleware: string,
+  limit: string,
+  value: number,
+  count: number,
+  hint: string,
+): TinyAgentsError {
   return new TinyAgentsError(
     "limit_exceeded",
     `limit exceeded: ${limit} (limit ${value}, reached ${count}) in middleware "${middleware}"; ${hint}`,

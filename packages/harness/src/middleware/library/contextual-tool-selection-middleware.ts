@@ -103,9 +103,15 @@ contextualToolSelectionMiddleware.inheriting = <State = unknown, Ctx = unknown>(
   childDeny: string[],
   options: { name?: string } = {},
 ): Middleware<State, Ctx> =>
-  contextualToolSelectionMiddleware<State, Ctx>(inheritToolSelection(parentAllow, parentDeny, childAllow, childDeny), options);
+  contextualToolSelectionMiddleware<State, Ctx>(
+    inheritToolSelection(parentAllow, parentDeny, childAllow, childDeny),
+    options,
+  );
 
-function toPredicate<State>(name: string, select: ToolSelectionPredicate<State> | ToolSelectionLists): ToolSelectionPredicate<State> {
+function toPredicate<State>(
+  name: string,
+  select: ToolSelectionPredicate<State> | ToolSelectionLists,
+): ToolSelectionPredicate<State> {
   if (typeof select === "function") return select;
   if (typeof select !== "object" || select === null) {
     return callable(name, "select", select as unknown as ToolSelectionPredicate<State>);

@@ -5,5 +5,7 @@ import { defaultTokenCounter, type ModelRequest } from "@tinyagents/inference";
  * declarations (about 4 characters per token). Cheap and deterministic; never exact.
  */
 export function estimateRequestTokens(request: ModelRequest): number {
-  return defaultTokenCounter.countMessages(request.messages) + defaultTokenCounter.countTools(request.tools ?? []);
+  return (
+    defaultTokenCounter.countMessages(request.messages) + defaultTokenCounter.countTools(request.tools ?? [])
+  );
 }

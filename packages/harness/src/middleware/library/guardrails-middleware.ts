@@ -70,16 +70,25 @@ export function guardrailsMiddleware<State = unknown, Ctx = unknown>(
       const verdict = await guardrail.check(subject);
       if (verdict?.tripped !== true) continue;
       const reason = verdict.reason ?? "blocked by policy";
-      subject.run.emit({ type: "guardrail.tripped", guardrail: guardrail.name, stage: subject.stage, reason });
-      throw new TinyAgentsError("guardrail", `guardrail "${guardrail.name}" tripped on the ${subject.stage}: ${reason}`, {
-        details: {
-          middleware: name,
-          guardrail: guardrail.name,
-          stage: subject.stage,
-          reason,
-          ...(verdict.metadata === undefined ? {} : { metadata: verdict.metadata }),
-        },
+      subject.run.emit({
+        type: "guardrail.tripped",
+        guardrail: guardrail.name,
+        stage: subject.stage,
+        reason,
       });
+      throw new TinyAgentsError(
+        "guardrail",
+        `guardrail "${guardrail.name}" tripped on the ${subject.stage}: ${reason}`,
+        {
+          details: {
+            middleware: name,
+            guardrail: guardrail.name,
+            stage: subject.stage,
+            reason,
+            ...(verdict.metadata === undefined ? {} : { metadata: verdict.metadata }),
+          },
+        },
+      );
     }
   };
 
@@ -94,7 +103,13 @@ export function guardrailsMiddleware<State = unknown, Ctx = unknown>(
   }
   if (output.length > 0) {
     middleware.afterModel = async (ctx, response) => {
-      await run(output, { stage: "output", text: text(response.message), response, state: ctx.state, run: ctx.run });
+      await run(output, {
+        stage: "output",
+        text: text(response.message),
+        response,
+        state: ctx.state,
+        run: ctx.run,
+      });
     };
   }
   return middleware;
@@ -102,7 +117,8 @@ export function guardrailsMiddleware<State = unknown, Ctx = unknown>(
 
 function checks<State>(middleware: string, option: string, value: unknown): GuardrailCheck<State>[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) throw optionError(middleware, option, "must be an array of { name, check } objects");
+  if (!Array.isArray(value))
+    throw optionError(middleware, option, "must be an array of { name, check } objects");
   value.forEach((item: unknown, i) => {
     const ok =
       typeof item === "object" &&

@@ -55,8 +55,8 @@ export function humanApprovalMiddleware<State = unknown, Ctx = unknown>(
   if (!(book instanceof ApprovalBook)) throw optionError(name, "approvals", "must be an ApprovalBook");
   const decide = options.decide === undefined ? undefined : callable(name, "decide", options.decide);
   const listed = Array.isArray(options.tools) ? new Set(stringList(name, "tools", options.tools)) : undefined;
-  const predicate =
-    options.tools === undefined || listed !== undefined ? undefined : callable(name, "tools", options.tools);
+  const tools = options.tools;
+  const predicate = tools === undefined || Array.isArray(tools) ? undefined : callable(name, "tools", tools);
   const needsApproval = (ctx: HookContext<State, Ctx>, call: ToolCall): boolean =>
     listed !== undefined
       ? listed.has(call.name)
@@ -82,7 +82,12 @@ export function humanApprovalMiddleware<State = unknown, Ctx = unknown>(
         else if (typeof decision === "object" && decision !== null) book.reject(record.id, decision.reject);
         else {
           waiting.push(record);
-          ctx.run.emit({ type: "approval.requested", approvalId: record.id, callId: call.id, toolName: call.name });
+          ctx.run.emit({
+            type: "approval.requested",
+            approvalId: record.id,
+            callId: call.id,
+            toolName: call.name,
+          });
         }
       }
       if (waiting.length > 0) {
@@ -101,6 +106,7 @@ export function humanApprovalMiddleware<State = unknown, Ctx = unknown>(
           { details: { middleware: name, approvalId: id, tool: call.name, callId: call.id } },
         );
       }
+      book.spend(record);
       if (record.status === "approved") return next(call);
       const why = record.reason === undefined || record.reason === "" ? "" : `: ${record.reason}`;
       return errorToolResult(

@@ -67,7 +67,13 @@ export function modelFallbackMiddleware<State = unknown, Ctx = unknown>(
           if (to === undefined) throw thrown;
           tried.add(to);
           history.push({ name: from, error: error.message, code: error.code });
-          ctx.run.emit({ type: "fallback.selected", callId: ctx.callId ?? "", from, to, error: error.toJSON() });
+          ctx.run.emit({
+            type: "fallback.selected",
+            callId: ctx.callId ?? "",
+            from,
+            to,
+            error: error.toJSON(),
+          });
           current = { ...request, model: to };
           continue;
         }

@@ -4,7 +4,12 @@ import { type JsonObject, TinyAgentsError } from "@tinyagents/inference";
  * A `validation` error for a misconfigured middleware: names the middleware and the option, says
  * what is wrong and what to do. `details` carries `{ middleware, option }`.
  */
-export function optionError(middleware: string, option: string, problem: string, extra?: JsonObject): TinyAgentsError {
+export function optionError(
+  middleware: string,
+  option: string,
+  problem: string,
+  extra?: JsonObject,
+): TinyAgentsError {
   return new TinyAgentsError("validation", `${middleware}: option \`${option}\` ${problem}`, {
     details: { middleware, option, ...extra },
   });
@@ -12,7 +17,12 @@ export function optionError(middleware: string, option: string, problem: string,
 
 /** `value` as a finite number >= 0 (an integer when `integer`), or a `validation` error naming the option. */
 export function nonNegative(middleware: string, option: string, value: unknown, integer = false): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
+  if (
+    typeof value !== "number" ||
+    !Number.isFinite(value) ||
+    value < 0 ||
+    (integer && !Number.isInteger(value))
+  ) {
     const kind = integer ? "a non-negative integer" : "a non-negative finite number";
     throw optionError(middleware, option, `must be ${kind}, got ${describe(value)}`);
   }
@@ -21,7 +31,12 @@ export function nonNegative(middleware: string, option: string, value: unknown, 
 
 /** `value` as a finite number > 0 (an integer when `integer`), or a `validation` error naming the option. */
 export function positive(middleware: string, option: string, value: unknown, integer = false): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+  if (
+    typeof value !== "number" ||
+    !Number.isFinite(value) ||
+    value <= 0 ||
+    (integer && !Number.isInteger(value))
+  ) {
     const kind = integer ? "a positive integer" : "a positive finite number";
     throw optionError(middleware, option, `must be ${kind}, got ${describe(value)}`);
   }
@@ -46,14 +61,16 @@ export function stringList(middleware: string, option: string, value: unknown): 
 
 /** `value` as a function, or a `validation` error naming the option. */
 export function callable<F>(middleware: string, option: string, value: F): F {
-  if (typeof value !== "function") throw optionError(middleware, option, `must be a function, got ${describe(value)}`);
+  if (typeof value !== "function")
+    throw optionError(middleware, option, `must be a function, got ${describe(value)}`);
   return value;
 }
 
 /** A middleware name: the given one (checked) or the default. */
 export function middlewareName(fallback: string, name: unknown): string {
   if (name === undefined) return fallback;
-  if (typeof name !== "string" || name === "") throw optionError(fallback, "name", "must be a non-empty string");
+  if (typeof name !== "string" || name === "")
+    throw optionError(fallback, "name", "must be a non-empty string");
   return name;
 }
 

@@ -38,16 +38,30 @@ export interface RateLimitOptions {
  *   at once with `limit_exceeded`, whatever the behavior.
  * Throws `validation` at construction for a missing bucket or non-positive sizes and rates.
  */
-export function rateLimitMiddleware<State = unknown, Ctx = unknown>(options: RateLimitOptions): Middleware<State, Ctx> {
+export function rateLimitMiddleware<State = unknown, Ctx = unknown>(
+  options: RateLimitOptions,
+): Middleware<State, Ctx> {
   const name = middlewareName("rate_limit", options?.name);
-  if (typeof options !== "object" || options === null || (options.requests === undefined && options.tokens === undefined)) {
-    throw optionError(name, "requests", "or `tokens` is required: rateLimitMiddleware({ requests: { capacity, refillPerSecond } })");
+  if (
+    typeof options !== "object" ||
+    options === null ||
+    (options.requests === undefined && options.tokens === undefined)
+  ) {
+    throw optionError(
+      name,
+      "requests",
+      "or `tokens` is required: rateLimitMiddleware({ requests: { capacity, refillPerSecond } })",
+    );
   }
   const requests = options.requests === undefined ? undefined : bucket(name, "requests", options.requests);
   const tokens = options.tokens === undefined ? undefined : bucket(name, "tokens", options.tokens);
   const behavior = options.behavior ?? "wait";
-  if (behavior !== "wait" && behavior !== "fail") throw optionError(name, "behavior", 'must be "wait" or "fail"');
-  const countTokens = options.countTokens === undefined ? estimateRequestTokens : callable(name, "countTokens", options.countTokens);
+  if (behavior !== "wait" && behavior !== "fail")
+    throw optionError(name, "behavior", 'must be "wait" or "fail"');
+  const countTokens =
+    options.countTokens === undefined
+      ? estimateRequestTokens
+      : callable(name, "countTokens", options.countTokens);
 
   return {
     name,
@@ -58,7 +72,9 @@ export function rateLimitMiddleware<State = unknown, Ctx = unknown>(options: Rat
         throw new TinyAgentsError(
           "limit_exceeded",
           `rate limit: the request needs about ${needed} tokens but the token bucket of middleware "${name}" holds at most ${tokens.capacity}; it can never fit — raise tokens.capacity or shrink the prompt`,
-          { details: { limit: "rate_limit_tokens", value: tokens.capacity, count: needed, middleware: name } },
+          {
+            details: { limit: "rate_limit_tokens", value: tokens.capacity, count: needed, middleware: name },
+          },
         );
       }
       const clock = ctx.run.clock;
@@ -86,7 +102,12 @@ export function rateLimitMiddleware<State = unknown, Ctx = unknown>(options: Rat
       }
       const waitedMs = clock.now() - started;
       if (waitedMs > 0) {
-        ctx.run.emit({ type: "rate_limit.waited", waitedMs, reason, ...(ctx.callId === undefined ? {} : { callId: ctx.callId }) });
+        ctx.run.emit({
+          type: "rate_limit.waited",
+          waitedMs,
+          reason,
+          ...(ctx.callId === undefined ? {} : { callId: ctx.callId }),
+        });
       }
       return next(request);
     },

@@ -82,5 +82,8 @@ export function retryMiddleware<State = unknown, Ctx = unknown>(
 }
 
 function defaultRetryOn(error: TinyAgentsError): boolean {
-  return isRetryable(error) || (TinyAgentsError.isInstance(error, "timeout") && error.details?.scope === "model_call");
+  return (
+    isRetryable(error) ||
+    (TinyAgentsError.isInstance(error, "timeout") && error.details?.scope === "model_call")
+  );
 }

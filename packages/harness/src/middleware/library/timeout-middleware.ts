@@ -32,7 +32,9 @@ export function timeoutMiddleware<State = unknown, Ctx = unknown>(
     changes: "metadata",
     async wrapModelCall(ctx, request, next) {
       const bounded =
-        request.timeoutMs !== undefined && request.timeoutMs <= timeoutMs ? request : { ...request, timeoutMs };
+        request.timeoutMs !== undefined && request.timeoutMs <= timeoutMs
+          ? request
+          : { ...request, timeoutMs };
       // The timer is cleared as soon as the call settles (or the run's abort makes it settle).
       const timer = new AbortController();
       const expired = ctx.run.clock.sleep(timeoutMs, timer.signal).then(
@@ -42,12 +44,14 @@ export function timeoutMiddleware<State = unknown, Ctx = unknown>(
       const call = next(bounded);
       try {
         const winner = await Promise.race([call, expired]);
-        if (winner !== EXPIRED) return winner;
+        if (typeof winner !== "symbol") return winner;
         call.catch(() => {});
         throw new TinyAgentsError(
           "timeout",
           `model call timed out after ${timeoutMs} ms (middleware "${name}"); raise timeoutMs or use a faster model`,
-          { details: { scope: "model_call", limit: "model_call_timeout", value: timeoutMs, middleware: name } },
+          {
+            details: { scope: "model_call", limit: "model_call_timeout", value: timeoutMs, middleware: name },
+          },
         );
       } finally {
         timer.abort();

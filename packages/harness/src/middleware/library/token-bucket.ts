@@ -46,7 +46,10 @@ export class TokenBucket {
       return;
     }
     if (now <= this.updatedAt) return;
-    this.tokens = Math.min(this.capacity, this.tokens + ((now - this.updatedAt) / 1000) * this.refillPerSecond);
+    this.tokens = Math.min(
+      this.capacity,
+      this.tokens + ((now - this.updatedAt) / 1000) * this.refillPerSecond,
+    );
     this.updatedAt = now;
   }
 }

@@ -30,16 +30,22 @@ export function hideTools<State, Ctx>(
   const forced = typeof toolChoice === "object" ? toolChoice.name : undefined;
   const keepChoice =
     toolChoice !== undefined &&
-    (forced === undefined ? remaining.length > 0 || toolChoice === "none" || toolChoice === "auto" : keep(forced));
+    (forced === undefined
+      ? remaining.length > 0 || toolChoice === "none" || toolChoice === "auto"
+      : keep(forced));
   if (keepChoice) next.toolChoice = toolChoice;
   return next;
 }
 
 /** The `validation` error for a tool call a governance middleware refuses (fails the run, fail-closed). */
 export function toolCallRejected(by: string, call: ToolCall, why: string): TinyAgentsError {
-  return new TinyAgentsError("validation", `middleware "${by}" rejected the call to tool "${call.name}": ${why}`, {
-    details: { middleware: by, tool: call.name, callId: call.id },
-  });
+  return new TinyAgentsError(
+    "validation",
+    `middleware "${by}" rejected the call to tool "${call.name}": ${why}`,
+    {
+      details: { middleware: by, tool: call.name, callId: call.id },
+    },
+  );
 }
 
 /** What name checks need from a tool registry (a `ToolRegistry` or `ctx.tools`). */

@@ -46,12 +46,20 @@ export function toolPolicyMiddleware<State = unknown, Ctx = unknown>(
   const allowed = new Set<ToolSideEffect>(options.allowSideEffects ?? TOOL_SIDE_EFFECTS);
   for (const effect of allowed) {
     if (!TOOL_SIDE_EFFECTS.includes(effect)) {
-      throw optionError(name, "allowSideEffects", `has unknown side effect ${JSON.stringify(effect)}; use ${TOOL_SIDE_EFFECTS.join(", ")}`);
+      throw optionError(
+        name,
+        "allowSideEffects",
+        `has unknown side effect ${JSON.stringify(effect)}; use ${TOOL_SIDE_EFFECTS.join(", ")}`,
+      );
     }
   }
   const approval = options.approval ?? "deny";
-  if (approval !== "deny" && approval !== "defer") throw optionError(name, "approval", 'must be "deny" or "defer"');
-  const cap = options.maxResultBytes === undefined ? undefined : nonNegative(name, "maxResultBytes", options.maxResultBytes, true);
+  if (approval !== "deny" && approval !== "defer")
+    throw optionError(name, "approval", 'must be "deny" or "defer"');
+  const cap =
+    options.maxResultBytes === undefined
+      ? undefined
+      : nonNegative(name, "maxResultBytes", options.maxResultBytes, true);
   const overrides = new Map<string, ToolPolicy>();
   for (const [tool, policy] of Object.entries(options.policies ?? {})) {
     try {
@@ -67,11 +75,13 @@ export function toolPolicyMiddleware<State = unknown, Ctx = unknown>(
   /** Why `tool` is denied in this run, or undefined when it is permitted. */
   const denial = (ctx: HookContext<State, Ctx>, tool: string): string | undefined => {
     const policy = policyOf(ctx, tool);
-    if (policy === undefined) return options.requireClassification === true ? "it declares no policy" : undefined;
+    if (policy === undefined)
+      return options.requireClassification === true ? "it declares no policy" : undefined;
     if (policy.sideEffects !== undefined && !allowed.has(policy.sideEffects)) {
       return `its side effects ("${policy.sideEffects}") are not allowed in this run`;
     }
-    if (policy.requiresApproval === true && approval === "deny") return "it requires approval and approval is denied";
+    if (policy.requiresApproval === true && approval === "deny")
+      return "it requires approval and approval is denied";
     const sandbox = options.sandboxAvailable ?? ctx.run.workspace !== undefined;
     if (policy.requiresSandbox === true && !sandbox) return "it requires a sandbox and the run has none";
     return undefined;

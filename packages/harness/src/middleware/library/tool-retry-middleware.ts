@@ -45,14 +45,16 @@ export function toolRetryMiddleware<State = unknown, Ctx = unknown>(
   const name = middlewareName("tool_retry", options.name);
   const policy = retryPolicyOption(name, options.policy, TOOL_RETRY_DEFAULTS);
   const listed = options.tools === undefined ? undefined : new Set(stringList(name, "tools", options.tools));
-  const names = listed === undefined ? undefined : new RegisteredNames(name, "tools", [...listed], options.registry);
+  const names =
+    listed === undefined ? undefined : new RegisteredNames(name, "tools", [...listed], options.registry);
 
   return {
     name,
     changes: "metadata",
     async wrapToolCall(ctx, call, next) {
       names?.ensure(ctx);
-      const retryable = listed !== undefined ? listed.has(call.name) : ctx.tools?.get(call.name)?.idempotent === true;
+      const retryable =
+        listed !== undefined ? listed.has(call.name) : ctx.tools?.get(call.name)?.idempotent === true;
       if (!retryable) return next(call);
       for (let attempt = 1; ; attempt++) {
         let result: ToolResult | undefined;

@@ -1,0 +1,114 @@
+import type { Message } from "@tinyagents/inference";
+import type { Middleware } from "../middleware.js";
+import { middlewareName, optionError } from "./option-checks.js";
+import { DEFAULT_REDACTION_PATTERNS, type RedactionPattern } from "./redaction-patterns.js";
+import { TextRedactor } from "./text-redactor.js";
+
+/** Options of {@link redactionMiddleware}. */
+export interface RedactionMiddlewareOptions {
+  /** The patterns (default `DEFAULT_REDACTION_PATTERNS`); replaces the defaults. */
+  patterns?: readonly RedactionPattern[];
+  /** Patterns added to `patterns` (or to the defaults). */
+  extraPatterns?: readonly RedactionPattern[];
+  /** The replacement text (default `[REDACTED:<pattern name>]`). */
+  mask?: string | ((patternName: string) => string);
+  /** Redact what is sent to the model (default true). */
+  requests?: boolean;
+  /** Redact streamed text deltas (default true). */
+  deltas?: boolean;
+  /** Redact the model's answer text (default true). */
+  responses?: boolean;
+  /** Redact tool results before the model sees them (default true). */
+  results?: boolean;
+  /** Middleware name (default `"redaction"`). */
+  name?: string;
+}
+
+/** The redaction middleware; `redactions` counts the matches masked so far. */
+export interface RedactionMiddleware<State, Ctx> extends Middleware<State, Ctx> {
+  readonly redactions: number;
+}
+
+/**
+ * Masks PII and secrets wherever text flows:
+ * - requests (`beforeModel`): every message sent to the model — a redacted COPY, the run's
+ *   transcript keeps the originals; copies are memoized per message, so a turn only scans new
+ *   messages. Declares `changes: "prefix"` (history is rewritten, identically on every call);
+ * - streamed deltas (`onModelDelta`): text deltas, before consumers see them; a secret split
+ *   across two deltas is caught in the stored answer instead;
+ * - answers (`afterModel`): the response's text (tool-call arguments are left as the model wrote
+ *   them — the tool must run with the real values; they are redacted in later requests);
+ * - tool results (`afterTool`).
+ * Reasoning blocks are never changed (providers sign them). Idempotent.
+ * Throws `validation` at construction for malformed patterns (not a RegExp, matching "").
+ */
+export function redactionMiddleware<State = unknown, Ctx = unknown>(
+  options: RedactionMiddlewareOptions = {},
+): RedactionMiddleware<State, Ctx> {
+  const name = middlewareName("redaction", options.name);
+  if (options.patterns !== undefined && !Array.isArray(options.patterns)) {
+    throw optionError(name, "patterns", "must be an array of { name, pattern }");
+  }
+  if (options.extraPatterns !== undefined && !Array.isArray(options.extraPatterns)) {
+    throw optionError(name, "extraPatterns", "must be an array of { name, pattern }");
+  }
+  const patterns = [...(options.patterns ?? DEFAULT_REDACTION_PATTERNS), ...(options.extraPatterns ?? [])];
+  if (patterns.length === 0) throw optionError(name, "patterns", "must hold at least one pattern");
+  const mask = options.mask;
+  if (mask !== undefined && typeof mask !== "string" && typeof mask !== "function") {
+    throw optionError(name, "mask", "must be a string or a function (patternName) => string");
+  }
+  const masker = typeof mask === "function" ? mask : (pattern: string) => mask ?? `[REDACTED:${pattern}]`;
+  const redactor = new TextRedactor(name, patterns, masker);
+  const copies = new WeakMap<Message, Message>();
+  const redactMessage = (message: Message): Message => {
+    let copy = copies.get(message);
+    if (copy === undefined) {
+      copy = redactor.message(message);
+      copies.set(message, copy);
+    }
+    return copy;
+  };
+
+  const middleware: RedactionMiddleware<State, Ctx> = {
+    name,
+    changes: "prefix",
+    get redactions() {
+      return redactor.count;
+    },
+  };
+  if (options.requests !== false) {
+    middleware.beforeModel = (_ctx, request) => {
+      let messages: Message[] | undefined;
+      for (let i = 0; i < request.messages.length; i++) {
+        const message = request.messages[i] as Message;
+        const redacted = redactMessage(message);
+        if (redacted === message) continue;
+        messages ??= request.messages.slice();
+        messages[i] = redacted;
+      }
+      return messages === undefined ? undefined : { ...request, messages };
+    };
+  }
+  if (options.deltas !== false) {
+    middleware.onModelDelta = (_ctx, delta) => {
+      if (delta.type !== "text_delta") return undefined;
+      const redacted = redactor.text(delta.text);
+      return redacted === delta.text ? undefined : { ...delta, text: redacted };
+    };
+  }
+  if (options.responses !== false) {
+    middleware.afterModel = (_ctx, response) => {
+      const content = redactor.blocks(response.message.content);
+      if (content === response.message.content) return undefined;
+      return { ...response, message: { ...response.message, content } };
+    };
+  }
+  if (options.results !== false) {
+    middleware.afterTool = (_ctx, result) => {
+      const content = redactor.blocks(result.content);
+      return content === result.content ? undefined : { ...result, content };
+    };
+  }
+  return middleware;
+}

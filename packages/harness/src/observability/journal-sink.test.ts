@@ -1,0 +1,120 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { EventRecord } from "../events/agent-event.js";
+import { EventSink } from "../events/event-sink.js";
+import type { DropReport } from "./bounded-queue.js";
+import { FanOutSink } from "./fan-out-sink.js";
+import { InMemoryEventJournal } from "./in-memory-event-journal.js";
+import { JournalSink } from "./journal-sink.js";
+import { JsonlSink } from "./jsonl-sink.js";
+import { RedactingSink } from "./redacting-sink.js";
+import { attachSink } from "./sink.js";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+const scope = { runId: "r", rootRunId: "r", depth: 0 };
+
+describe("JournalSink", () => {
+  it("writes through in emission order and flushes", async () => {
+    const journal = new InMemoryEventJournal();
+    const events = new EventSink("r");
+    const sink = new JournalSink(journal, { batchSize: 3 });
+    attachSink(events, sink);
+    for (let i = 0; i < 10; i++) events.emit(scope, { type: "state.updated", step: i, messages: i });
+    await sink.flush();
+    expect((await journal.read("r")).map((o) => o.offset)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(sink.dropped).toBe(0);
+  });
+
+  it("drops beyond its bound and reports the loss as a journal.dropped event, which is journaled", async () => {
+    const journal = new InMemoryEventJournal();
+    const events = new EventSink("r");
+    const reports: DropReport[] = [];
+    const seen: EventRecord[] = [];
+    events.subscribe((r) => seen.push(r));
+    const sink = new JournalSink(journal, { maxQueue: 4, events, onDrop: (r) => reports.push(r) });
+    attachSink(events, sink);
+    for (let i = 0; i < 10; i++) events.emit(scope, { type: "state.updated", step: i, messages: i });
+    await sink.flush();
+    expect(sink.dropped).toBe(6);
+    expect(reports).toEqual([
+      { sink: "journal", dropped: 6, fromOffset: 4, toOffset: 9, reason: "queue_full", scope },
+    ]);
+    const dropped = seen.filter((r) => r.event.type === "journal.dropped");
+    expect(dropped.map((r) => r.event)).toEqual([
+      {
+        type: "journal.dropped",
+        sink: "journal",
+        dropped: 6,
+        fromOffset: 4,
+        toOffset: 9,
+        reason: "queue_full",
+      },
+    ]);
+    expect((await journal.read("r")).map((o) => o.event.type)).toEqual([
+      "state.updated",
+      "state.updated",
+      "state.updated",
+      "state.updated",
+      "journal.dropped",
+    ]);
+  });
+
+  it("reports failed writes as drops and keeps going", async () => {
+    const errors: unknown[] = [];
+    const reports: DropReport[] = [];
+    let fail = true;
+    const journal = new InMemoryEventJournal();
+    const flaky = Object.assign(Object.create(journal) as InMemoryEventJournal, {
+      appendMany: async (batch: never[]) => {
+        if (fail) throw new Error("disk full");
+        return journal.appendMany(batch);
+      },
+    });
+    const sink = new JournalSink(flaky, { onError: (e) => errors.push(e), onDrop: (r) => reports.push(r) });
+    const events = new EventSink("r");
+    attachSink(events, sink);
+    events.emit(scope, { type: "state.updated", step: 0, messages: 0 });
+    await sink.flush();
+    fail = false;
+    events.emit(scope, { type: "state.updated", step: 1, messages: 1 });
+    await sink.flush();
+    expect(errors).toHaveLength(1);
+    expect(reports.map((r) => [r.reason, r.dropped])).toEqual([["write_failed", 1]]);
+    expect((await journal.read("r")).map((o) => o.offset)).toEqual([1]);
+  });
+});
+
+describe("JsonlSink, FanOutSink and RedactingSink", () => {
+  it("compose: one redacted JSON line per observation, a throwing sink isolated", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tinyagents-jsonl-sink-"));
+    dirs.push(dir);
+    const file = join(dir, "logs", "events.jsonl");
+    const jsonl = new JsonlSink(file);
+    const errors: unknown[] = [];
+    const broken = {
+      write: () => {
+        throw new Error("broken sink");
+      },
+    };
+    const pipeline = new RedactingSink(new FanOutSink([broken, jsonl], { onError: (e) => errors.push(e) }));
+    const events = new EventSink("r");
+    attachSink(events, pipeline);
+    events.emit(scope, {
+      type: "tool.started",
+      callId: "c",
+      toolName: "t",
+      arguments: { apiKey: "sk-live-123", q: "x" },
+    });
+    events.emit(scope, { type: "state.updated", step: 0, messages: 1 });
+    await pipeline.close();
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0] as string).event.arguments).toEqual({ apiKey: "[REDACTED]", q: "x" });
+    expect(errors).toHaveLength(2);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * Redaction: an API key placed in tool arguments, in a header-like field and in an error
+ * message never reaches the JSONL journal (nor a JSONL log file), while the events themselves
+ * are still journaled.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  AgentHarness,
+  AppendLogEventJournal,
+  attachObservability,
+  EventSink,
+  JsonlAppendLog,
+  JsonlSink,
+} from "@tinyagents/harness";
+import { DeterministicClock, DeterministicIds, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
+import { ProviderError } from "@tinyagents/inference";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+const KEYS = {
+  openai: "sk-proj-Zq8XwVt5Rr2Nn7Mm4Kk1Jj9Hh6Gg3Ff0",
+  anthropic: "sk-ant-api03-Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8L9",
+  opaque: "opaque-secret-value-4242", // no known shape: only a field name can catch it
+};
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "tinyagents-redaction-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("redaction", () => {
+  it("keeps API keys in tool arguments, headers and error messages out of the JSONL journal", async () => {
+    const clock = new DeterministicClock();
+    const model = new ScriptedModel([
+      {
+        toolCalls: [
+          {
+            id: "c1",
+            name: "call_api",
+            arguments: {
+              url: "https://api.example.com",
+              apiKey: KEYS.opaque,
+              headers: { Authorization: `Bearer ${KEYS.openai}`, "x-api-key": KEYS.opaque },
+              note: `fallback key ${KEYS.anthropic}`,
+            },
+          },
+        ],
+      },
+      new ProviderError({
+        provider: "test",
+        message: `401 Unauthorized: invalid x-api-key ${KEYS.anthropic} (key=${KEYS.openai})`,
+        kind: "non_retryable",
+        status: 401,
+      }),
+    ]);
+    const harness = new AgentHarness<undefined, undefined>({ clock, ids: new DeterministicIds() })
+      .registerModel("m", model)
+      .registerTool(
+        FakeTool.of("call_api", (_args, ctx) => {
+          ctx.progress("calling", { headers: { "X-Api-Key": KEYS.opaque, accept: "json" } });
+          throw new Error(`upstream rejected Authorization: Bearer ${KEYS.openai}`);
+        }),
+      );
+    const journalDir = join(dir, "journal");
+    const logFile = join(dir, "events.jsonl");
+    const events = new EventSink("run-1", { now: () => clock.now() });
+    const obs = attachObservability(events, {
+      journal: new AppendLogEventJournal(new JsonlAppendLog(journalDir)),
+      sinks: [new JsonlSink(logFile)],
+    });
+    const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "run-1" }, "go", {
+      events,
+    });
+    await obs.close();
+    expect(outcome.error?.message).toContain(KEYS.anthropic); // the caller still sees the real error
+
+    const files = [...readdirSync(journalDir).map((f) => join(journalDir, f)), logFile];
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      for (const key of Object.values(KEYS)) expect(text, `${file} leaks ${key}`).not.toContain(key);
+      // The events themselves are there, with the secrets replaced.
+      const types = text
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line).event.type);
+      expect(types).toEqual(
+        expect.arrayContaining(["tool.started", "tool.progress", "model.failed", "run.failed"]),
+      );
+      expect(text).toContain("[REDACTED]");
+    }
+    const journal = readFileSync(join(journalDir, "journal-run-1.jsonl"), "utf8");
+    const started = journal
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((r) => r.event.type === "tool.started");
+    expect(started.event.arguments).toEqual({
+      url: "https://api.example.com",
+      apiKey: "[REDACTED]",
+      headers: { Authorization: "[REDACTED]", "x-api-key": "[REDACTED]" },
+      note: "fallback key [REDACTED]",
+    });
+  });
+});
