@@ -36,4 +36,5 @@ export * from "./store/index.js";
 export * from "./subagent/index.js";
 // Tools
 export * from "./tool/index.js";
+export * from "./tool-calling/index.js";
 export * from "./workspace/index.js";

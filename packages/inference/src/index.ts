@@ -261,6 +261,19 @@ export {
   vllm,
   xai,
 } from "./providers/openai/index.js";
+// Text tool-call dialects: parsing calls written as text, and scrubbing their markup from streams
+export {
+  ARGUMENT_KEYS,
+  extractJsonValues,
+  type ParsedToolCall,
+  type ParseToolCallsOptions,
+  type ParseToolCallsResult,
+  parseJsonLoose,
+  parseToolCallsFromText,
+  readArguments,
+  type ToolCallDialect,
+  ToolCallMarkupScrubber,
+} from "./tool-calling/index.js";
 // Token estimation
 export {
   CharTokenEstimator,

@@ -3,6 +3,7 @@ import { errorToolResult } from "../../tool/tool-result.js";
 import type { HookContext, Middleware } from "../middleware.js";
 import { ApprovalBook, type ApprovalRecord } from "./approval-book.js";
 import { callable, middlewareName, optionError, stringList } from "./option-checks.js";
+import { RegisteredNames, type ToolNames } from "./tool-filter.js";
 
 /** An automatic decision: approve, reject (with a reason for the model), or ask a human. */
 export type ApprovalDecision = "approve" | { reject: string } | undefined;
@@ -14,6 +15,8 @@ export interface HumanApprovalOptions {
    * `policy.requiresApproval` is true.
    */
   tools?: string[] | ((call: ToolCall) => boolean);
+  /** Tool registry for checking `tools` names at construction (else checked at first use). */
+  registry?: ToolNames;
   /** Where requests and decisions live (default: a new book, exposed as `approvals`). */
   approvals?: ApprovalBook;
   /** Decide without a human when a rule allows it; `undefined` asks a human. */
@@ -45,7 +48,8 @@ export interface HumanApprovalMiddleware<State, Ctx> extends Middleware<State, C
  *    rejected ones are answered with an error result carrying the reason, then the loop goes on.
  * Resuming while a request is still pending fails with `validation` naming it. Across processes,
  * persist `run.paused` and `approvals.toJSON()` together.
- * Throws `validation` at construction for bad `tools`, `approvals` or `decide`.
+ * Throws `validation` at construction for bad `tools` (unregistered names: at construction with
+ * `registry`, else at first use), `approvals` or `decide`.
  */
 export function humanApprovalMiddleware<State = unknown, Ctx = unknown>(
   options: HumanApprovalOptions = {},
@@ -55,6 +59,8 @@ export function humanApprovalMiddleware<State = unknown, Ctx = unknown>(
   if (!(book instanceof ApprovalBook)) throw optionError(name, "approvals", "must be an ApprovalBook");
   const decide = options.decide === undefined ? undefined : callable(name, "decide", options.decide);
   const listed = Array.isArray(options.tools) ? new Set(stringList(name, "tools", options.tools)) : undefined;
+  const known =
+    listed === undefined ? undefined : new RegisteredNames(name, "tools", [...listed], options.registry);
   const tools = options.tools;
   const predicate = tools === undefined || Array.isArray(tools) ? undefined : callable(name, "tools", tools);
   const needsApproval = (ctx: HookContext<State, Ctx>, call: ToolCall): boolean =>
@@ -72,6 +78,7 @@ export function humanApprovalMiddleware<State = unknown, Ctx = unknown>(
     reject: (id, reason) => book.reject(id, reason),
     pending: () => book.pending(),
     async afterModel(ctx, response) {
+      known?.ensure(ctx);
       const waiting: ApprovalRecord[] = [];
       for (const call of response.message.toolCalls) {
         if (!needsApproval(ctx, call)) continue;
@@ -96,6 +103,7 @@ export function humanApprovalMiddleware<State = unknown, Ctx = unknown>(
       }
     },
     async wrapToolCall(ctx, call, next) {
+      known?.ensure(ctx);
       if (!needsApproval(ctx, call)) return next(call);
       const record = book.find(ctx.run.runId, call);
       if (record === undefined || record.status === "pending") {

@@ -3,7 +3,7 @@ import type { ToolPolicy, ToolSideEffect } from "../../tool/tool.js";
 import { assertToolPolicy, TOOL_SIDE_EFFECTS } from "../../tool/tool-policy.js";
 import type { HookContext, Middleware } from "../middleware.js";
 import { middlewareName, nonNegative, optionError } from "./option-checks.js";
-import { hideTools, toolCallRejected } from "./tool-filter.js";
+import { hideTools, RegisteredNames, type ToolNames, toolCallRejected } from "./tool-filter.js";
 import { truncateResult } from "./truncate-result.js";
 
 /** Options of {@link toolPolicyMiddleware}: what this run permits. */
@@ -23,6 +23,8 @@ export interface ToolPolicyOptions {
   maxResultBytes?: number;
   /** Policies by tool name, replacing the tools' own `policy`. */
   policies?: Record<string, ToolPolicy>;
+  /** Tool registry for checking `policies` names at construction (else checked at first use). */
+  registry?: ToolNames;
   /** Middleware name (default `"tool_policy"`). */
   name?: string;
 }
@@ -34,7 +36,8 @@ export interface ToolPolicyOptions {
  * A tool is denied when its side effects are not allowed, it needs approval and `approval` is
  * `"deny"`, it needs a sandbox and none is available, or it has no policy and
  * `requireClassification` is on. Declares `changes: "prefix"` (it edits the tool declarations).
- * Throws `validation` at construction for unknown side effects, bad policies or negative caps.
+ * Throws `validation` at construction for unknown side effects, bad policies, negative caps, or
+ * `policies` naming unregistered tools (with `registry`; else at first use).
  */
 export function toolPolicyMiddleware<State = unknown, Ctx = unknown>(
   options: ToolPolicyOptions = {},
@@ -69,6 +72,7 @@ export function toolPolicyMiddleware<State = unknown, Ctx = unknown>(
     }
     overrides.set(tool, policy);
   }
+  const known = new RegisteredNames(name, "policies", [...overrides.keys()], options.registry);
 
   const policyOf = (ctx: HookContext<State, Ctx>, tool: string): ToolPolicy | undefined =>
     overrides.get(tool) ?? ctx.tools?.get(tool)?.policy;
@@ -91,9 +95,11 @@ export function toolPolicyMiddleware<State = unknown, Ctx = unknown>(
     name,
     changes: "prefix",
     beforeModel(ctx, request) {
+      known.ensure(ctx);
       return hideTools(ctx, request, name, (tool) => denial(ctx, tool) === undefined);
     },
     beforeTool(ctx, call: ToolCall) {
+      known.ensure(ctx);
       const why = denial(ctx, call.name);
       if (why !== undefined) throw toolCallRejected(name, call, why);
     },

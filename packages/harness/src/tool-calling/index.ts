@@ -1,0 +1,10 @@
+export { type CoalescedTranscript, coalescePromptToolTurns } from "./coalesce-tool-turns.js";
+export { toPromptGuidedRequest } from "./prompt-guided-request.js";
+export { applyPromptToolCalls, type PromptToolParseOptions, promptGuidedStream } from "./prompt-guided-response.js";
+export {
+  PromptGuidedToolsModel,
+  type PromptGuidedToolsOptions,
+  withPromptToolsFallback,
+} from "./prompt-guided-tools-model.js";
+export { promptToolInstructions, withPromptToolInstructions } from "./prompt-tool-instructions.js";
+export { isToolsUnsupportedError } from "./tools-rejection.js";
