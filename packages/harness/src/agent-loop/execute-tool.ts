@@ -27,7 +27,12 @@ export async function executeToolCall<State, Ctx>(
     const validation = await tool.validate(wrapped.arguments);
     if (!validation.ok) {
       const issues = validation.issues.join("; ");
-      return errorToolResult(wrapped.id, tool.name, `Error: invalid arguments for tool "${tool.name}": ${issues}`, 0);
+      return errorToolResult(
+        wrapped.id,
+        tool.name,
+        `Error: invalid arguments for tool "${tool.name}": ${issues}`,
+        0,
+      );
     }
     return runTool(s, wrapped, tool, validation.value);
   };

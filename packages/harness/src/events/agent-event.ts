@@ -10,6 +10,7 @@ import type {
 } from "@tinyagents/inference";
 import type { CostTotals } from "../cost/cost.js";
 import type { SteeringCommandKind } from "../steering/steering-command.js";
+import type { CompressionKind } from "../summarization/compression-record.js";
 
 /** How the loop recovered from a bad tool call. */
 export type ToolRecovery = "fail" | "return_tool_error" | "rewrite" | "normalized";
@@ -143,6 +144,30 @@ export type AgentEvent =
   // Artifacts and large-result handoff.
   | { type: "artifact.stored"; artifactId: string; name: string; bytes: number }
   | { type: "handoff.offloaded"; callId: string; toolName: string; bytes: number; ref: string }
+  // Context engineering: the local response cache, compression, structured-output re-asks.
+  | { type: "cache.hit"; callId: string; model: string; key: string; coalesced: boolean }
+  | { type: "cache.miss"; callId: string; model: string; key: string }
+  | {
+      type: "context.compressed";
+      /** The middleware that compressed. */
+      by: string;
+      kind: CompressionKind;
+      reason: string;
+      /** Ids (`messageId`) of the messages removed, replaced or shortened. */
+      sourceIds: string[];
+      tokensBefore: number;
+      tokensAfter: number;
+      /** Cache segment ids whose content changed. */
+      segments: string[];
+      callId?: string;
+    }
+  | {
+      type: "structured.reask";
+      strategy: "native" | "tool";
+      attempt: number;
+      maxReasks: number;
+      issues: string[];
+    }
   // Observability: a queued sink (journal, JSONL) lost observations; offsets are of the lost ones.
   | {
       type: "journal.dropped";

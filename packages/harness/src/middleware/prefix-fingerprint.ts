@@ -1,33 +1,36 @@
-import type { Message, ModelRequest, ToolSchema } from "@tinyagents/inference";
+import type { CacheSegmentRole, Message, ModelRequest, ToolSchema } from "@tinyagents/inference";
+import { freshMessageDigest, messageDigest, toolsDigest } from "../cache/digest.js";
+import { PrefixStream } from "../cache/prefix-stream.js";
+import { layoutSegments } from "../cache/request-layout.js";
 
 /**
- * A cheap fingerprint of a request's cacheable prompt prefix, used by the middleware stack to
- * notice a `beforeModel` hook that changed it (`cache.layout_changed`, `protectPromptPrefix`).
+ * Snapshots of a request's cacheable prompt prefix, used by the middleware stack to notice a
+ * `beforeModel` hook that changed it (`cache.layout_changed`, `protectPromptPrefix`). Built on
+ * the prompt segment model of `cache/`: the parts are the in-prefix segments of
+ * `layoutSegments(request)` (`tools`, `system`, `history`, ... — see there for requests without
+ * `cacheSegments`), and `fingerprint` is the canonical `promptFingerprint` of the prefix, the same
+ * value the loop puts in `ModelRequest.promptFingerprint`.
  *
- * Stand-in for the prompt segment model: replace this file when that lands; the stack only
- * needs `prefixLayout` and `prefixChange`.
- *
- * What counts as the cacheable prefix:
- * - the tool declarations (`request.tools`), part id `"tools"`;
- * - with `request.cacheSegments`: the messages of every segment marked `cacheable`, one part per
- *   segment (part id = segment id);
- * - without segments: the leading system messages (part `"system"`) and everything after them
- *   up to, not including, the last user message (part `"history"`). Messages from the last user
- *   turn on — the tool loop of the current run, a note appended at the end — are the volatile tail.
- *
- * Cost: one pass over the prefix's JSON text (a run's own turns are in the tail, so this does not
- * grow with the steps of a run). Frozen tool arrays (the registry's) are hashed once.
+ * Cost per snapshot, which is what keeps the guard O(1) amortized in transcript length:
+ * - tool declarations: nothing for the registry's frozen list (hashed once), a hash otherwise;
+ * - stable segments (system, instructions): their messages are hashed from their CURRENT content,
+ *   so in-place edits are seen — O(size of those segments), independent of the transcript;
+ * - history segments: message references only (a pointer copy). History messages are shared with
+ *   the run's transcript and must be replaced, not mutated in place (a hook that mutates one in
+ *   place also rewrites the run's transcript); replacing one is detected.
+ * Fingerprints are computed only when a change is found (per-message digests are memoized).
  */
 export interface PrefixLayout {
-  /** One hash over every part: the value reported as `before` / `after`. */
-  fingerprint: string;
-  parts: PrefixPart[];
+  /** The canonical prompt fingerprint of the prefix (computed on first read). */
+  readonly fingerprint: string;
+  readonly parts: readonly PrefixPart[];
 }
 
 /** One named part of the cacheable prefix. */
 export interface PrefixPart {
-  id: string;
-  hash: string;
+  readonly id: string;
+  /** A digest of the part's content (computed on first read). */
+  readonly hash: string;
 }
 
 /** How the prefix changed: the first part that differs (if one can be named) and both fingerprints. */
@@ -37,38 +40,37 @@ export interface PrefixChange {
   after: string;
 }
 
-/** The cacheable prefix of `request`, as hashed parts. */
+/** A snapshot of the cacheable prefix of `request`, as it is now. */
 export function prefixLayout(request: ModelRequest): PrefixLayout {
-  const parts: PrefixPart[] = [];
-  const tools = request.tools;
-  if (tools !== undefined && tools.length > 0) parts.push({ id: "tools", hash: toolsHash(tools) });
-  const messages = request.messages;
-  const segments = request.cacheSegments;
-  if (segments !== undefined && segments.length > 0) {
-    let start = 0;
-    for (const segment of segments) {
-      const end = Math.min(start + Math.max(0, segment.messageCount), messages.length);
-      if (segment.cacheable) parts.push({ id: segment.id, hash: messagesHash(messages, start, end) });
-      start = end;
-    }
-  } else {
-    let systemEnd = 0;
-    while (systemEnd < messages.length && messages[systemEnd]?.role === "system") systemEnd++;
-    let lastUser = messages.length - 1;
-    while (lastUser >= 0 && messages[lastUser]?.role !== "user") lastUser--;
-    if (systemEnd > 0) parts.push({ id: "system", hash: messagesHash(messages, 0, systemEnd) });
-    if (lastUser > systemEnd)
-      parts.push({ id: "history", hash: messagesHash(messages, systemEnd, lastUser) });
+  const parts: SnapshotPart[] = [];
+  const tools = request.tools ?? [];
+  let toolsPart: SnapshotPart | undefined;
+  const addTools = () => {
+    if (toolsPart !== undefined || tools.length === 0) return;
+    toolsPart = new ToolsPart(tools);
+    parts.push(toolsPart);
+  };
+  const segments = layoutSegments(request);
+  if (!segments.some((s) => s.role === "tools" && s.inPrefix)) addTools();
+  for (const segment of segments) {
+    if (!segment.inPrefix) break;
+    if (segment.role === "tools") addTools();
+    // A segment without messages contributes nothing to the prefix.
+    if (segment.end === segment.start) continue;
+    const messages = request.messages.slice(segment.start, segment.end);
+    parts.push(
+      segment.role === "history"
+        ? new HistoryPart(segment.id, segment.role, messages)
+        : new ContentPart(segment.id, segment.role, messages),
+    );
   }
-  const all = new Hasher();
-  for (const part of parts) all.update(`${part.id}=${part.hash};`);
-  return { fingerprint: all.digest(), parts };
+  return new Snapshot(parts);
 }
 
 /** The change from `before` to `after`, or `undefined` when the prefix is the same. */
 export function prefixChange(before: PrefixLayout, after: PrefixLayout): PrefixChange | undefined {
-  if (before.fingerprint === after.fingerprint) return undefined;
-  const segment = firstDifferentPart(before.parts, after.parts);
+  const segment = firstDifferentPart(before, after);
+  if (segment === null) return undefined;
   return {
     ...(segment === undefined ? {} : { segment }),
     before: before.fingerprint,
@@ -76,62 +78,167 @@ export function prefixChange(before: PrefixLayout, after: PrefixLayout): PrefixC
   };
 }
 
-/** The first part, in prefix order, that changed, disappeared or appeared. */
-function firstDifferentPart(before: PrefixPart[], after: PrefixPart[]): string | undefined {
-  const now = new Map(after.map((p) => [p.id, p.hash]));
-  for (const part of before) {
-    if (now.get(part.id) !== part.hash) return part.id;
-  }
-  const old = new Set(before.map((p) => p.id));
-  return after.find((part) => !old.has(part.id))?.id;
-}
-
-const frozenToolHashes = new WeakMap<readonly ToolSchema[], string>();
-
-function toolsHash(tools: readonly ToolSchema[]): string {
-  const frozen = Object.isFrozen(tools);
-  if (frozen) {
-    const known = frozenToolHashes.get(tools);
-    if (known !== undefined) return known;
-  }
-  const hasher = new Hasher();
-  for (const tool of tools) hasher.update(JSON.stringify(tool));
-  const hash = hasher.digest();
-  if (frozen) frozenToolHashes.set(tools, hash);
-  return hash;
-}
-
-function messagesHash(messages: readonly Message[], start: number, end: number): string {
-  const hasher = new Hasher();
-  for (let i = start; i < end; i++) hasher.update(JSON.stringify(messages[i]));
-  return hasher.digest();
-}
-
-/** A 53-bit streaming string hash (cyrb53); each `update` is separated from the next. */
-class Hasher {
-  private h1 = 0xdeadbeef;
-  private h2 = 0x41c6ce57;
-
-  update(text: string): void {
-    let h1 = this.h1;
-    let h2 = this.h2;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 2654435761);
-      h2 = Math.imul(h2 ^ c, 1597334677);
+/**
+ * The first part, in prefix order, that changed, disappeared or appeared; `null` when nothing
+ * changed; `undefined` when something changed that no single part explains (parts reordered).
+ */
+function firstDifferentPart(before: PrefixLayout, after: PrefixLayout): string | undefined | null {
+  if (before instanceof Snapshot && after instanceof Snapshot) {
+    const now = new Map(after.parts.map((p) => [p.id, p]));
+    for (const part of before.parts) {
+      const other = now.get(part.id);
+      if (other === undefined || !part.equals(other)) return part.id;
     }
-    // A separator so ["ab", "c"] and ["a", "bc"] differ.
-    this.h1 = Math.imul(h1 ^ 0x1f, 2654435761);
-    this.h2 = Math.imul(h2 ^ 0x1f, 1597334677);
+    const old = new Set(before.parts.map((p) => p.id));
+    const appeared = after.parts.find((part) => !old.has(part.id) && !part.empty);
+    if (appeared !== undefined) return appeared.id;
+    const order = (s: Snapshot) => s.parts.filter((p) => !p.empty).map((p) => p.id).join("\u0000");
+    return order(before) === order(after) ? null : undefined;
+  }
+  if (before.fingerprint === after.fingerprint) return null;
+  const old = new Map(before.parts.map((p) => [p.id, p.hash]));
+  for (const part of after.parts) if (old.get(part.id) !== part.hash) return part.id;
+  return before.parts.find((p) => !after.parts.some((q) => q.id === p.id))?.id;
+}
+
+abstract class SnapshotPart implements PrefixPart {
+  readonly id: string;
+  private cached: string | undefined;
+
+  constructor(id: string) {
+    this.id = id;
   }
 
-  digest(): string {
-    let h1 = this.h1;
-    let h2 = this.h2;
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-    h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-    h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-    return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, "0");
+  get hash(): string {
+    this.cached ??= this.computeHash();
+    return this.cached;
+  }
+
+  /** Contributes nothing to the prefix (a segment without messages). */
+  abstract get empty(): boolean;
+  abstract equals(other: SnapshotPart): boolean;
+  /** Write the part to the canonical prefix stream (see `writePromptPrefix`). */
+  abstract write(stream: PrefixStream): void;
+  protected abstract computeHash(): string;
+}
+
+class ToolsPart extends SnapshotPart {
+  private readonly tools: readonly ToolSchema[];
+  private readonly digest: string | undefined;
+
+  constructor(tools: readonly ToolSchema[]) {
+    super("tools");
+    this.tools = tools;
+    // A frozen list (the registry's) cannot change: hash it only if asked, once.
+    this.digest = Object.isFrozen(tools) ? undefined : toolsDigest(tools);
+  }
+
+  get empty(): boolean {
+    return false;
+  }
+
+  equals(other: SnapshotPart): boolean {
+    if (!(other instanceof ToolsPart)) return false;
+    return (other.tools === this.tools && this.digest === other.digest) || other.hash === this.hash;
+  }
+
+  write(stream: PrefixStream): void {
+    stream.tools(this.tools);
+  }
+
+  protected computeHash(): string {
+    return this.digest ?? toolsDigest(this.tools);
+  }
+}
+
+/** A stable segment: hashed from its current content, so in-place edits are seen. */
+class ContentPart extends SnapshotPart {
+  private readonly role: CacheSegmentRole;
+  private readonly digests: string[];
+
+  constructor(id: string, role: CacheSegmentRole, messages: readonly Message[]) {
+    super(id);
+    this.role = role;
+    this.digests = messages.map(freshMessageDigest);
+  }
+
+  get empty(): boolean {
+    return this.digests.length === 0;
+  }
+
+  equals(other: SnapshotPart): boolean {
+    return (
+      other instanceof ContentPart &&
+      other.role === this.role &&
+      other.digests.length === this.digests.length &&
+      other.digests.every((d, i) => d === this.digests[i])
+    );
+  }
+
+  write(stream: PrefixStream): void {
+    if (this.empty) return;
+    stream.segment(this.id, this.role);
+    for (const digest of this.digests) stream.messageDigest(digest);
+  }
+
+  protected computeHash(): string {
+    return this.digests.join(",");
+  }
+}
+
+/** A history segment: compared by message identity (messages are immutable once appended). */
+class HistoryPart extends SnapshotPart {
+  private readonly role: CacheSegmentRole;
+  private readonly messages: readonly Message[];
+
+  constructor(id: string, role: CacheSegmentRole, messages: readonly Message[]) {
+    super(id);
+    this.role = role;
+    this.messages = messages;
+  }
+
+  get empty(): boolean {
+    return this.messages.length === 0;
+  }
+
+  equals(other: SnapshotPart): boolean {
+    if (!(other instanceof HistoryPart) || other.role !== this.role) return false;
+    if (other.messages.length !== this.messages.length) return false;
+    for (let i = 0; i < this.messages.length; i++) {
+      const mine = this.messages[i] as Message;
+      const theirs = other.messages[i] as Message;
+      if (mine !== theirs && messageDigest(mine) !== messageDigest(theirs)) return false;
+    }
+    return true;
+  }
+
+  write(stream: PrefixStream): void {
+    if (this.empty) return;
+    stream.segment(this.id, this.role);
+    for (const message of this.messages) stream.message(message);
+  }
+
+  protected computeHash(): string {
+    const stream = PrefixStream.start();
+    this.write(stream);
+    return stream.digest();
+  }
+}
+
+class Snapshot implements PrefixLayout {
+  readonly parts: readonly SnapshotPart[];
+  private cached: string | undefined;
+
+  constructor(parts: SnapshotPart[]) {
+    this.parts = parts;
+  }
+
+  get fingerprint(): string {
+    if (this.cached === undefined) {
+      const stream = PrefixStream.start();
+      for (const part of this.parts) part.write(stream);
+      this.cached = stream.digest();
+    }
+    return this.cached;
   }
 }
