@@ -17,6 +17,8 @@ export default defineConfig({
         replacement: src("./packages/harness/src/langfuse/index.ts"),
       },
       { find: /^@tinyagents\/harness\/sqlite$/, replacement: src("./packages/harness/src/sqlite/index.ts") },
+      { find: /^@tinyagents\/harness\/tools$/, replacement: src("./packages/harness/src/tools/index.ts") },
+      { find: /^@tinyagents\/harness\/mcp$/, replacement: src("./packages/harness/src/mcp/index.ts") },
       { find: /^@tinyagents\/harness$/, replacement: src("./packages/harness/src/index.ts") },
     ],
   },
@@ -28,5 +30,7 @@ export default defineConfig({
       tsconfig: "./tsconfig.json",
     },
     testTimeout: 20000,
+    // Fixed fast-check seed; then: each test file must leave no handle, timer or socket behind.
+    setupFiles: ["./test/setup/fast-check.ts", "./test/setup/resource-hygiene.ts"],
   },
 });

@@ -1,14 +1,13 @@
 #!/usr/bin/env node
-import { runDemo } from "./demo/run-demo.js";
+import { processIo } from "./cli-io.js";
+import { main } from "./main.js";
 
-// Until the full CLI lands, `tinyagents` runs the offline demo with an optional prompt.
-const prompt = process.argv.slice(2).join(" ").trim() || "What is 19 + 23 + 100?";
-runDemo(prompt).then(
+main(process.argv.slice(2), processIo()).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     process.exitCode = 1;
   },
 );

@@ -1,3 +1,14 @@
+/**
+ * tinyagents — the command line. `main(argv, io)` runs it in-process (tests, embedding); the
+ * pieces below are exported for reuse.
+ */
+
+export { type CliIo, type CliOutput, processIo } from "./cli-io.js";
 export { addTool } from "./demo/add-tool.js";
-export { DemoModel } from "./demo/demo-model.js";
-export { type DemoOutput, runDemo } from "./demo/run-demo.js";
+export { DemoModel, type DemoModelOptions } from "./demo/demo-model.js";
+export { type DemoOptions, type DemoOutput, runDemo } from "./demo/run-demo.js";
+export { EXIT, type ExitCode } from "./exit-codes.js";
+export { main } from "./main.js";
+export { resolveDbPath } from "./paths.js";
+export { renderTimeline } from "./render/timeline.js";
+export { type SelectedModel, selectModel } from "./select-model.js";

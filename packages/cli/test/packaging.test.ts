@@ -52,6 +52,19 @@ describe("built packages", () => {
     expect(out.trim()).toBe("hello from dist");
   });
 
+  it("the tools and mcp subpaths import in plain Node, and the core never loads the MCP SDK", () => {
+    const out = importInPlainNode(`
+      const tools = await import("@tinyagents/harness/tools");
+      const mcp = await import("@tinyagents/harness/mcp");
+      console.log(JSON.stringify({ calc: tools.evaluateExpression("6 * 7"), load: typeof mcp.loadMcpTools }));
+    `);
+    expect(JSON.parse(out)).toEqual({ calc: 42, load: "function" });
+    const core = filesUnder(join(root, "packages/harness/dist"))
+      .filter((f) => f.endsWith(".js") && !f.includes("/mcp/"))
+      .filter((f) => readFileSync(f, "utf8").includes("@modelcontextprotocol/sdk"));
+    expect(core).toEqual([]);
+  });
+
   it("@tinyagents/inference never imports @tinyagents/harness", () => {
     const dist = join(root, "packages/inference/dist");
     const offenders = filesUnder(dist)

@@ -6,6 +6,9 @@
 export * from "./agent-loop/index.js";
 // Artifacts, handoff, host hooks, run queue
 export * from "./artifacts/index.js";
+// Context engineering: prompt templates and builder, prompt/response caching, trimming,
+// summarization and compression, structured output
+export * from "./cache/index.js";
 // Run identity and per-run dependencies
 export * from "./context/index.js";
 export * from "./cost/index.js";
@@ -25,6 +28,7 @@ export * from "./middleware/index.js";
 export * from "./model-registry/index.js";
 // Journals, status stores, projections, sinks, latency metrics
 export * from "./observability/index.js";
+export * from "./prompt/index.js";
 export * from "./retry/index.js";
 export * from "./run-queue/index.js";
 // The harness and its entry points
@@ -33,7 +37,9 @@ export * from "./status/index.js";
 // Sub-agents, steering, workspace sandbox
 export * from "./steering/index.js";
 export * from "./store/index.js";
+export * from "./structured/index.js";
 export * from "./subagent/index.js";
+export * from "./summarization/index.js";
 // Tools
 export * from "./tool/index.js";
 export * from "./tool-calling/index.js";

@@ -9,12 +9,14 @@ import {
   artifactResult,
   attachObservability,
   budgetMiddleware,
+  contextCompressionMiddleware,
   EventSink,
   enforceWorkspace,
   guardrailsMiddleware,
   humanApprovalMiddleware,
   InMemoryChatHistory,
   InMemoryEventJournal,
+  InMemoryResponseCache,
   largeResultHandoff,
   noProgressMiddleware,
   ResultHandoffCache,
@@ -89,6 +91,11 @@ const ALL_EVENT_TYPES = [
   "approval.requested",
   "guardrail.tripped",
   "no_progress.detected",
+  // Context engineering: response cache, compression, structured re-ask (scenario 9).
+  "cache.hit",
+  "cache.miss",
+  "context.compressed",
+  "structured.reask",
 ] as const satisfies readonly AgentEventType[];
 
 /** Compile-time exhaustiveness: `true` only when every union member is listed above. */
@@ -379,6 +386,35 @@ describe("events coverage", () => {
         .registerTool(FakeTool.failing("broken", "kaput"))
         .use(noProgressMiddleware({ maxRepeatedFailures: 2 }));
       expect((await runWith(stuck, "cov-8d")).error?.details?.limit).toBe("no_progress");
+    }
+
+    // Scenario 9: context engineering — a response cache (misses, then hits on a repeat run),
+    // context compression over a tiny budget, and a structured answer that needs one re-ask.
+    {
+      const { harness } = makeHarness();
+      harness
+        .registerModel(
+          "m",
+          new ScriptedModel([{ toolCalls: [{ name: "lookup" }] }, "not json", '{"ok": true}']),
+        )
+        .registerTool(FakeTool.returning("lookup", "x".repeat(400)))
+        .withResponseCache(new InMemoryResponseCache())
+        .use(contextCompressionMiddleware({ triggerTokens: 50, keepLast: 1 }));
+      const agent = harness.withResponseFormat(
+        { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+        { strategy: "native", maxReasks: 1 },
+      );
+      const sink = new EventSink("cov-9");
+      observed.attach(sink);
+      const first = await agent.invokeCollectingPartial(undefined, undefined, { runId: "cov-9" }, "go", {
+        events: sink,
+      });
+      expect(first.run.structured).toEqual({ ok: true });
+      // The same conversation again: every model call is served from the cache.
+      const again = await agent.invokeCollectingPartial(undefined, undefined, { runId: "cov-9b" }, "go", {
+        events: sink,
+      });
+      expect(again.run.structured).toEqual({ ok: true });
     }
 
     const seen = new Set(observed.types());

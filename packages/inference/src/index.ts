@@ -6,6 +6,36 @@
 
 // Time
 export { type Clock, systemClock } from "./clock/index.js";
+// Embeddings: models (OpenAI-compatible, Ollama, mock), retry, vector store, retriever
+export {
+  cosineSimilarity,
+  DEFAULT_EMBEDDING_MODELS,
+  DEFAULT_EMBEDDING_RETRY,
+  DEFAULT_OLLAMA_EMBEDDING_MODEL,
+  type EmbeddingModel,
+  type EmbeddingResult,
+  type EmbeddingRetryPolicy,
+  type EmbedOptions,
+  InMemoryVectorStore,
+  MockEmbeddingModel,
+  type MockEmbeddingModelOptions,
+  OllamaEmbeddingModel,
+  type OllamaEmbeddingModelOptions,
+  OPENAI_MAX_EMBEDDING_INPUTS,
+  OpenAiEmbeddingModel,
+  type OpenAiEmbeddingModelOptions,
+  Retriever,
+  type RetrieverInput,
+  type RetrieverOptions,
+  resolveEmbeddingRetry,
+  type ScoredDocument,
+  type VectorDocument,
+  type VectorFilter,
+  type VectorSearchOptions,
+  type VectorStore,
+  vectorNorm,
+  withEmbeddingRetry,
+} from "./embeddings/index.js";
 // Errors: the closed code union, provider failures, classification, normalization
 export {
   abortedError,
@@ -37,6 +67,8 @@ export {
   errorBodyFacts,
   type FetchLike,
   factsFromObject,
+  MAX_BODY_BYTES,
+  MAX_EVENT_BYTES,
   type NetworkErrorContext,
   networkError,
   type PostJsonOptions,
@@ -48,6 +80,7 @@ export {
   providerErrorFromResponse,
   RAW_BODY_LIMIT,
   REDACTED,
+  readBodyText,
   readNdjson,
   readSse,
   readSseBatches,
@@ -136,6 +169,38 @@ export {
   validateModelRequest,
   validateToolSchemas,
 } from "./model/index.js";
+// Multimodal: base64 and data: URIs, MIME detection, size limits, image blocks, [IMAGE:ref] markers
+export {
+  base64ByteLength,
+  checkByteLimit,
+  checkMediaLimits,
+  type DataUri,
+  DEFAULT_IMAGE_LIMITS,
+  type DecodedDataUri,
+  decodeBase64,
+  decodeDataUri,
+  defaultImageResolver,
+  detectMimeType,
+  encodeBase64,
+  encodeDataUri,
+  formatBytes,
+  hasImageMarkers,
+  IMAGE_MIME_TYPES,
+  type ImageBlockOptions,
+  type ImageMarkerPart,
+  type ImageResolver,
+  imageBlockFromBase64,
+  imageBlockFromBytes,
+  imageBlockFromDataUri,
+  imageBlockFromUrl,
+  imageBlockToUrl,
+  imageMarker,
+  type MediaLimits,
+  normalizeMimeType,
+  parseDataUri,
+  resolveImageMarkers,
+  splitImageMarkers,
+} from "./multimodal/index.js";
 // Native Anthropic Messages provider
 export {
   ANTHROPIC_JSON_OBJECT_INSTRUCTION,
@@ -261,6 +326,16 @@ export {
   vllm,
   xai,
 } from "./providers/openai/index.js";
+// Token estimation
+export {
+  CharTokenEstimator,
+  type CharTokenEstimatorOptions,
+  defaultTokenCounter,
+  estimateTokens,
+  type TokenCounter,
+} from "./tokens/index.js";
+// Wire-level tools
+export type { InvalidToolArguments, ToolCall, ToolChoice, ToolSchema } from "./tool/index.js";
 // Text tool-call dialects: parsing calls written as text, and scrubbing their markup from streams
 export {
   ARGUMENT_KEYS,
@@ -274,16 +349,6 @@ export {
   type ToolCallDialect,
   ToolCallMarkupScrubber,
 } from "./tool-calling/index.js";
-// Token estimation
-export {
-  CharTokenEstimator,
-  type CharTokenEstimatorOptions,
-  defaultTokenCounter,
-  estimateTokens,
-  type TokenCounter,
-} from "./tokens/index.js";
-// Wire-level tools
-export type { InvalidToolArguments, ToolCall, ToolChoice, ToolSchema } from "./tool/index.js";
 // Usage
 export {
   addUsage,

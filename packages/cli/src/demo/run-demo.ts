@@ -1,55 +1,106 @@
-import { AgentHarness } from "@tinyagents/harness";
-import { addTool } from "./add-tool.js";
+import { AgentHarness, type AgentRun, runText, SubAgent, SubAgentTool } from "@tinyagents/harness";
+import { calculatorTool, timeTools } from "@tinyagents/harness/tools";
+import type { JsonObject } from "@tinyagents/inference";
+import { StreamRenderer } from "../render/stream-renderer.js";
+import { formatSummary } from "../render/summary.js";
 import { DemoModel } from "./demo-model.js";
 
 /** Where demo output goes (a test passes a buffer). */
 export interface DemoOutput {
-  write(chunk: string): void;
+  write(chunk: string): unknown;
+  isTTY?: boolean | undefined;
 }
 
+/** Options of {@link runDemo}. */
+export interface DemoOptions {
+  /** Delay between streamed words (default 15 ms; 0 in tests). */
+  delayMs?: number;
+}
+
+/** The prompt of the showcase. */
+export const DEMO_PROMPT =
+  "What time is it in Tokyo, and what is (19 + 23) * 2? Ask the research agent to double-check the math.";
+
+/** The JSON Schema the final answer must match (structured output). */
+export const DEMO_SCHEMA: JsonObject = {
+  type: "object",
+  properties: {
+    answer: { type: "string" },
+    tokyo_time: { type: "string" },
+    result: { type: "number" },
+    tools_used: { type: "array", items: { type: "string" } },
+  },
+  required: ["answer", "tokyo_time", "result", "tools_used"],
+  additionalProperties: false,
+};
+
 /**
- * Run the offline demo: a streaming agent run with one tool call, printed as it happens,
- * then a summary (model calls, tool calls, tokens, wall time, run id). Returns the exit code.
+ * The offline showcase (`npm start`): a scripted multi-step run — the main agent calls
+ * `current_time` and `calculator` in parallel, then consults a `research_agent` sub-agent (its own
+ * harness and demo model, which calls `calculator` itself), then answers as JSON matching
+ * {@link DEMO_SCHEMA} — streamed, then summarized with usage and cost rolled up across the
+ * sub-agent. Every model here is the scripted {@link DemoModel}; the output says so. Returns the
+ * exit code.
  */
-export async function runDemo(prompt: string, out: DemoOutput = process.stdout): Promise<number> {
+export async function runDemo(
+  prompt: string = DEMO_PROMPT,
+  out: DemoOutput = process.stdout,
+  options: DemoOptions = {},
+): Promise<number> {
+  const delay = options.delayMs === undefined ? {} : { delayMs: options.delayMs };
+  const free = { pricing: { inputPerMillion: 0, outputPerMillion: 0 } };
   out.write(
-    "tinyagents demo — offline: no API key or server needed; the model is a scripted demo model, not an LLM.\n\n",
+    "tinyagents demo — offline and SCRIPTED: every model here is the demo model (fixed keyword rules, not an LLM);\n" +
+      'no API key or network needed. Real models: tinyagents run --model openai:gpt-4.1-mini "..." (see --help).\n\n',
   );
   out.write(`> ${prompt}\n\n`);
-  const harness = new AgentHarness({
-    instructions: "You are a helpful assistant. Use tools for arithmetic.",
+
+  const research = new AgentHarness({ instructions: "You double-check arithmetic with the calculator." })
+    .registerModel("demo", new DemoModel(delay), free)
+    .registerTool(calculatorTool());
+  const researchAgent = new SubAgent({
+    name: "research",
+    description: "A research sub-agent that double-checks math.",
+    harness: research,
   });
-  harness.registerModel("demo", new DemoModel(), { pricing: { inputPerMillion: 0, outputPerMillion: 0 } });
-  harness.registerTool(addTool);
+
+  const harness = new AgentHarness({
+    instructions: "You are a helpful assistant. Use tools; delegate checks to the research agent.",
+  })
+    .registerModel("demo", new DemoModel(delay), free)
+    .withPolicy({
+      responseFormat: { type: "json_schema", name: "demo_answer", schema: DEMO_SCHEMA, strict: true },
+    });
+  for (const t of timeTools()) harness.registerTool(t);
+  harness.registerTool(calculatorTool());
+  harness.registerTool(new SubAgentTool(researchAgent, { name: "research_agent" }));
+
+  const renderer = new StreamRenderer(out);
   const started = Date.now();
-  const toolStarts = new Map<string, number>();
+  let run: AgentRun | undefined;
   for await (const item of harness.invokeStreamingDefault(undefined, prompt)) {
     if (item.type === "event") {
-      const { event, ts } = item.record;
-      if (event.type === "model.delta" && event.delta.type === "text_delta") out.write(event.delta.text);
-      if (event.type === "model.completed" && event.toolCalls > 0) out.write("\n");
-      if (event.type === "tool.started") {
-        toolStarts.set(event.callId, ts);
-        out.write(`  -> ${event.toolName}(${JSON.stringify(event.arguments)})`);
-      }
-      if (event.type === "tool.completed")
-        out.write(` ${event.isError ? "failed" : "ok"} in ${event.durationMs} ms\n`);
+      renderer.onRecord(item.record);
       continue;
     }
-    out.write("\n\n");
+    renderer.finish();
     if (item.type === "failed") {
-      out.write(`run failed [${item.error.code}]: ${item.error.message}\n`);
+      out.write(`\nrun failed [${item.error.code}]: ${item.error.message}\n`);
       return 1;
     }
-    const { run } = item;
-    const u = run.usage.usage;
-    out.write(
-      [
-        `model calls: ${run.modelCalls}   tool calls: ${run.toolCalls}`,
-        `tokens: ${u.inputTokens} in (${u.cacheReadTokens} cached), ${u.outputTokens} out (${u.reasoningTokens} reasoning)`,
-        `cost: $${run.cost.total.toFixed(6)}   wall time: ${Date.now() - started} ms   run id: ${run.runId}`,
-      ].join("\n") + "\n",
-    );
+    run = item.run;
   }
+  if (run === undefined) return 1;
+  if (run.structured !== undefined) {
+    out.write(
+      `\nstructured output (checked against the "demo_answer" JSON Schema):\n${JSON.stringify(run.structured, null, 2)}\n`,
+    );
+  } else if (runText(run) === "") {
+    out.write("\n(no final answer)\n");
+  }
+  out.write(`\n${formatSummary(run, Date.now() - started, run.runId)}\n`);
+  out.write(
+    '\nNext: tinyagents --help · tinyagents run "what time is it in Tokyo?" --tools time · docs/getting-started.md\n',
+  );
   return 0;
 }

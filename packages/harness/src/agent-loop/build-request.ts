@@ -1,21 +1,63 @@
-import { type Message, type ModelRequest, system } from "@tinyagents/inference";
+import { type CacheSegment, type Message, type ModelRequest, system } from "@tinyagents/inference";
+import { defineLazyFingerprint, RunPrefixHasher } from "../cache/run-prefix-hasher.js";
 import type { LoopSession } from "./loop-session.js";
 
 /**
- * The request for the next model turn: the system prompt (stable prefix), the transcript, the
- * sorted tool schemas (computed once by the registry) and the policy's response format.
+ * The request for the next model turn, laid out for provider prompt caching (the
+ * `PromptCacheLayout` of the loop): stable segments first, byte-identical across turns, the
+ * volatile tail last.
+ *
+ * | segment    | role       | cacheable | messages                                          |
+ * |------------|------------|-----------|---------------------------------------------------|
+ * | `system`   | `system`   | yes       | the harness instructions (when set)               |
+ * | `tools`    | `tools`    | yes       | none: the sorted tool schemas go to `tools`       |
+ * | `history`  | `history`  | yes       | the transcript (it only grows between turns)      |
+ * | `volatile` | `volatile` | no        | the `volatileContext` text (when it returns one)  |
+ *
+ * `cacheSegments` records this layout; `promptFingerprint` (SHA-256 of the canonical cacheable
+ * prefix, see `promptFingerprint`) is computed on first read, incrementally — O(messages appended
+ * since the last read) — so it costs nothing when no one reads it. The structured-output
+ * strategy adds `responseFormat` (native) or a forced final-answer tool (tool strategy).
  *
  * `messages` is a shallow copy: middleware and models may keep or edit the request without
- * touching the run's transcript. Messages themselves are shared, not cloned.
+ * touching the run's transcript. Messages themselves are shared, not cloned (treat them as
+ * immutable). Per-turn work is one array copy plus a few small objects.
  */
 export function buildRequest<State, Ctx>(s: LoopSession<State, Ctx>): ModelRequest {
-  const { parts } = s;
+  const { parts, transcript } = s;
+  const instructions = parts.instructions;
+  const systemMessage = instructions === undefined ? undefined : system(instructions);
+  const volatile = parts.volatileContext?.(s.state, s.ctx);
+  const count = transcript.length;
   const messages: Message[] =
-    parts.instructions === undefined ? s.transcript.slice() : [system(parts.instructions), ...s.transcript];
-  const request: ModelRequest = { messages };
-  const tools = parts.tools.schemas();
+    systemMessage === undefined ? transcript.slice() : [systemMessage, ...transcript];
+  const cacheSegments: CacheSegment[] = [];
+  if (systemMessage !== undefined)
+    cacheSegments.push({ id: "system", role: "system", cacheable: true, messageCount: 1 });
+  const tools = (parts.structured?.tools ?? parts.tools).schemas();
+  if (tools.length > 0) cacheSegments.push({ id: "tools", role: "tools", cacheable: true, messageCount: 0 });
+  if (count > 0) cacheSegments.push({ id: "history", role: "history", cacheable: true, messageCount: count });
+  if (volatile !== undefined && volatile !== "") {
+    messages.push(system(volatile));
+    cacheSegments.push({ id: "volatile", role: "volatile", cacheable: false, messageCount: 1 });
+  }
+  const request: ModelRequest = { messages, cacheSegments };
   if (tools.length > 0) request.tools = tools;
-  if (parts.policy.responseFormat !== undefined) request.responseFormat = parts.policy.responseFormat;
+  const structured = parts.structured;
+  if (structured !== undefined) {
+    if (structured.responseFormat !== undefined) request.responseFormat = structured.responseFormat;
+    if (structured.toolChoice !== undefined) request.toolChoice = structured.toolChoice;
+  } else if (parts.policy.responseFormat !== undefined) request.responseFormat = parts.policy.responseFormat;
   if (s.ctx.config.tags.length > 0) request.tags = s.ctx.config.tags;
+  defineLazyFingerprint(request, () => {
+    s.prefixHasher ??= new RunPrefixHasher();
+    return s.prefixHasher.fingerprint(
+      instructions,
+      systemMessage,
+      tools.length > 0 ? tools : undefined,
+      transcript,
+      count,
+    );
+  });
   return request;
 }

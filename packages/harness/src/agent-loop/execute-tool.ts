@@ -2,6 +2,7 @@ import { type JsonValue, TinyAgentsError, type ToolCall, toTinyAgentsError } fro
 import type { AnyTool, ToolExecutionContext, ToolResult } from "../tool/tool.js";
 import { errorToolResult, resultSizeBytes, toToolResult } from "../tool/tool-result.js";
 import { abortError, CallSignal, race } from "./abort.js";
+import { hookError } from "../middleware/middleware-stack.js";
 import type { LoopSession } from "./loop-session.js";
 
 /**
@@ -159,7 +160,16 @@ class ToolExecution<State, Ctx> implements ToolExecutionContext<State, Ctx> {
       ...(data === undefined ? {} : { data }),
     };
     this.run.emit({ type: "tool.progress", ...progress });
-    for (const m of this.session.parts.middleware.with("onToolDelta"))
-      m.onToolDelta?.(this.session.hook, progress);
+    for (const m of this.session.parts.middleware.with("onToolDelta")) {
+      try {
+        m.onToolDelta?.(this.session.hook, progress);
+      } catch (thrown) {
+        // A middleware bug, not the tool's: fail the run (the tool sees the abort), whatever
+        // the tool's error policy says.
+        const error = hookError(m.name, "onToolDelta", thrown);
+        this.run.cancel(error);
+        throw error;
+      }
+    }
   }
 }

@@ -1,4 +1,6 @@
 import { emptyUsageTotals, type Message } from "@tinyagents/inference";
+import type { ResponseCacheBinding } from "../cache/response-cache-binding.js";
+import type { RunPrefixHasher } from "../cache/run-prefix-hasher.js";
 import type { RunContext } from "../context/run-context.js";
 import { emptyCost } from "../cost/cost.js";
 import type { ShortTermMemory } from "../memory/short-term-memory.js";
@@ -7,6 +9,7 @@ import type { MiddlewareStack } from "../middleware/middleware-stack.js";
 import type { ModelRegistry } from "../model-registry/model-registry.js";
 import type { RunPolicy } from "../runtime/run-policy.js";
 import type { RunStatusTracker } from "../status/run-status.js";
+import type { PreparedStructured } from "../structured/prepared-structured.js";
 import type { ToolTimeoutSettings } from "../tool/timeout-settings.js";
 import type { ToolRegistry } from "../tool/tool-registry.js";
 import type { AgentRun } from "./agent-run.js";
@@ -23,7 +26,20 @@ export interface HarnessParts<State, Ctx> {
   instructions?: string;
   /** The agent's default model (set with `setDefaultModel`). */
   agentDefaultModel?: string;
+  /** Per-call context placed in the volatile tail of every request (see {@link VolatileContext}). */
+  volatileContext?(state: State, run: RunContext<Ctx>): string | undefined;
+  /** The local response cache (`withResponseCache`). */
+  responseCache?: ResponseCacheBinding;
+  /** Structured output of this run, decided at its start (`withResponseFormat`, `policy.responseFormat`). */
+  structured?: PreparedStructured<State, Ctx>;
 }
+
+/**
+ * Computes per-call context (current time, retrieved documents, per-run facts) for the VOLATILE
+ * TAIL of a request: it is sent as a system message after the transcript, never stored in it, so
+ * the cacheable prefix stays byte-stable. `undefined` or `""` adds nothing.
+ */
+export type VolatileContext<State, Ctx> = (state: State, run: RunContext<Ctx>) => string | undefined;
 
 /** The mutable state of one run, shared by the loop's phases. */
 export interface LoopSession<State, Ctx> {
@@ -45,6 +61,8 @@ export interface LoopSession<State, Ctx> {
   pauseReason?: string;
   /** Steering messages held back until the current tool batch's results are appended. */
   heldMessages?: Message[] | undefined;
+  /** Incremental prompt fingerprints of this run's requests (created on first use). */
+  prefixHasher?: RunPrefixHasher;
 }
 
 /** A fresh AgentRun for a run that has not started. */

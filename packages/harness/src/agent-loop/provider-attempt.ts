@@ -13,6 +13,7 @@ import {
 } from "@tinyagents/inference";
 import { addCost, estimateCost, markCostUnknown } from "../cost/cost.js";
 import { lookupPricing } from "../cost/lookup-pricing.js";
+import { hookError } from "../middleware/middleware-stack.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
 import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
@@ -29,7 +30,8 @@ export interface AttemptInfo {
  * One provider call: `invoke` (unary runs) or `stream` (streaming runs, deltas through
  * `onModelDelta` middleware and out as `model.delta` events, then re-accumulated so edits reach
  * the stored response). Honours the run's abort signal and the request's timeout. Folds usage
- * and cost into the run on success.
+ * and cost into the run on success. With a response cache attached (`withResponseCache`), the
+ * call goes through it: hits and coalesced calls are `servedFromCache` and never billed.
  */
 export async function providerAttempt<State, Ctx>(
   s: LoopSession<State, Ctx>,
@@ -61,9 +63,9 @@ export async function providerAttempt<State, Ctx>(
         }),
   };
   const options = new AttemptOptions(s.state, ctx.clock, call);
-  try {
-    const response = s.streaming
-      ? await streamOnce(
+  const live = (): Promise<ModelResponse> =>
+    s.streaming
+      ? streamOnce(
           s,
           model.stream?.bind(model),
           () => model.invoke(request, options),
@@ -72,7 +74,21 @@ export async function providerAttempt<State, Ctx>(
           info,
           raceOptions,
         )
-      : await race(model.invoke(request, options), raceOptions);
+      : race(model.invoke(request, options), raceOptions);
+  try {
+    const cache = s.parts.responseCache;
+    const response =
+      cache === undefined
+        ? await live()
+        : await cache.call(ctx, model, registration.name, info.callId, request, s.streaming, {
+            live,
+            // A response that did not come from the provider: streaming runs replay it as deltas.
+            replay: (cached) =>
+              s.streaming
+                ? streamOnce(s, undefined, () => Promise.resolve(cached), request, options, info, raceOptions)
+                : Promise.resolve(cached),
+            wait: (promise) => race(promise, raceOptions),
+          });
     foldUsage(s, registration, info.callId, response);
     return response;
   } finally {
@@ -113,7 +129,12 @@ async function streamOnce<State, Ctx>(
       let delta: MessageDelta = item;
       let dropped = false;
       for (const m of deltaHooks) {
-        const edited: MessageDelta | null | undefined | void = m.onModelDelta?.(s.hook, delta);
+        let edited: MessageDelta | null | undefined | void;
+        try {
+          edited = m.onModelDelta?.(s.hook, delta);
+        } catch (thrown) {
+          throw hookError(m.name, "onModelDelta", thrown);
+        }
         if (edited === null) {
           dropped = true;
           break;

@@ -66,6 +66,15 @@ export async function resilientModelCall<State, Ctx>(
     }
     for (let attempt = 1; attempt <= maxRetries + 1; attempt++) {
       if (ctx.signal.aborted) throw abortError(ctx.signal, "before a model call");
+      // One attempt budget per model per model call, shared with retry middleware that re-runs
+      // this call: once a model's attempts are used up, its last failure stands for it.
+      const capped = ctx.limits.admitAttempt(callId, registration.name);
+      if (capped !== undefined) {
+        ctx.emit({ type: "limit.reached", limit: capped.limit, value: capped.value, count: capped.count });
+        lastError = ctx.limits.lastFailure(callId, registration.name) ?? capped.error;
+        lastModel = registration.name;
+        break;
+      }
       const info: AttemptInfo = { callId, attempt, emittedDeltas: false };
       const started = ctx.clock.now();
       ctx.emit({
@@ -93,7 +102,11 @@ export async function resilientModelCall<State, Ctx>(
         ctx.emit(completed);
         return response;
       } catch (thrown) {
-        const error = toTinyAgentsError(thrown, "provider");
+        const error = asCallTimeout(
+          toTinyAgentsError(thrown, "provider"),
+          registration.name,
+          request.timeoutMs,
+        );
         ctx.emit({
           type: "model.failed",
           callId,
@@ -103,6 +116,7 @@ export async function resilientModelCall<State, Ctx>(
           error: error.toJSON(),
         });
         if (ctx.signal.aborted) throw abortError(ctx.signal, "during a model call");
+        ctx.limits.noteFailure(callId, registration.name, error);
         lastError = error;
         lastModel = registration.name;
         if (attempt > maxRetries || !isRetryable(error) || info.emittedDeltas) break;
@@ -120,6 +134,24 @@ export async function resilientModelCall<State, Ctx>(
   }
   if (lastError !== undefined) throw markFailedModel(lastError, lastModel);
   throw new TinyAgentsError("internal", "model call ended without a response or an error");
+}
+
+/**
+ * A model's own `timeout` error while `request.timeoutMs` is set is the model call's timeout: an
+ * adapter that enforces `timeoutMs` itself (the OpenAI, Anthropic and Ollama ones do) usually
+ * fires a moment before the loop's timer. Report it as the loop would (`details.scope:
+ * "model_call"`), so fallback and middleware treat a timed-out call the same whoever noticed first.
+ */
+function asCallTimeout(
+  error: TinyAgentsError,
+  model: string,
+  timeoutMs: number | undefined,
+): TinyAgentsError {
+  if (timeoutMs === undefined || error.code !== "timeout" || error.details?.scope !== undefined) return error;
+  return new TinyAgentsError("timeout", `model call to "${model}" timed out after ${timeoutMs} ms`, {
+    cause: error,
+    details: { scope: "model_call", limit: "model_call_timeout", value: timeoutMs },
+  });
 }
 
 function resolvedFor<State>(

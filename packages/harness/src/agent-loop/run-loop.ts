@@ -10,7 +10,7 @@ import type { LoopSession } from "./loop-session.js";
 import { runModelPhase } from "./model-phase.js";
 import { controlAfterModel } from "./model-turn-control.js";
 import { resumePendingTools } from "./resume-run.js";
-import { extractStructured } from "./structured-output.js";
+import { finishStructured, takeStructuredAnswer } from "./structured-output.js";
 import { runToolPhase } from "./tool-phase.js";
 
 /** The outcome of a run: never loses the partial transcript, even on failure. */
@@ -87,7 +87,8 @@ export async function executeRun<State, Ctx>(
       if (controlAfterModel(s, calls)) break;
 
       if (calls.length === 0) {
-        finishAnswer(s);
+        // A structured answer that did not validate may ask the model again (bounded re-ask).
+        if ((await finishAnswer(s)) === "reask") continue;
         break;
       }
       // Steering checkpoint between the model turn and its tool batch (free without a handle).
@@ -96,6 +97,8 @@ export async function executeRun<State, Ctx>(
       for (const message of tools.messages) s.transcript.push(message);
       releaseHeldMessages(s);
       ctx.emit({ type: "state.updated", step: step - 1, messages: s.transcript.length });
+      // The final-answer tool (structured output, tool strategy) accepted an answer: done.
+      if (takeStructuredAnswer(s)) break;
       if (tools.capReached) {
         run.stopReason = "limit:tool_calls";
         break;
@@ -133,17 +136,16 @@ export async function executeRun<State, Ctx>(
   }
 }
 
-function finishAnswer<State, Ctx>(s: LoopSession<State, Ctx>): void {
+async function finishAnswer<State, Ctx>(s: LoopSession<State, Ctx>): Promise<"done" | "reask"> {
   const response = s.run.finalResponse;
-  if (response === undefined) return;
+  if (response === undefined) return "done";
   const blank = response.message.content.every((b) => b.type !== "text" || b.text.trim() === "");
   if (blank && s.parts.policy.errorOnEmptyResponse) {
     throw new TinyAgentsError("empty_response", "the model returned an empty final answer", {
       details: { finishReason: response.finishReason ?? "unknown" },
     });
   }
-  const structured = extractStructured(s.parts.policy.responseFormat, response);
-  if (structured !== undefined) s.run.structured = structured;
+  return finishStructured(s, response);
 }
 
 /** Tool call ids must be unique within a run; re-key duplicates (some providers reuse `call_0`). */
@@ -164,7 +166,15 @@ async function loadMemory<State, Ctx>(s: LoopSession<State, Ctx>): Promise<void>
   const memory = s.parts.memory;
   const threadId = s.ctx.threadId;
   if (memory === undefined || threadId === undefined) return;
-  const history = await loadHistory(memory, threadId);
+  let history: Message[];
+  try {
+    history = await loadHistory(memory, threadId);
+  } catch (error) {
+    throw new TinyAgentsError("storage", `loading thread "${threadId}" failed; the run did not start`, {
+      cause: error,
+      details: { threadId },
+    });
+  }
   for (const message of history) s.transcript.push(message);
   s.ctx.emit({ type: "memory.loaded", threadId, messages: history.length });
 }

@@ -1,49 +1,62 @@
-import {
-  isJsonObject,
-  type JsonValue,
-  type ModelResponse,
-  type ResponseFormat,
-  TinyAgentsError,
-  text,
-} from "@tinyagents/inference";
-import { validateAgainstSchema } from "../tool/json-schema-validator.js";
+import { type JsonValue, type ModelResponse, text, user } from "@tinyagents/inference";
+import { extractStructured, structuredOutputError } from "../structured/extract-structured.js";
+import { structuredRunState } from "../structured/structured-run-state.js";
+import type { LoopSession } from "./loop-session.js";
 
 /**
- * Parse and validate the final answer against the requested response format. Returns
- * `undefined` for plain text formats. Tolerates a markdown code fence around the JSON.
- * Throws `structured_output` naming what did not match.
+ * Structured output for a final text answer (no tool calls). Without a structured response format
+ * this is a no-op. Otherwise the text goes through the repair ladder and the schema:
+ * - valid: the typed value lands in `run.structured` -> `"done"`;
+ * - invalid, re-asks left: a user message naming the issues is appended to the transcript and
+ *   `structured.reask` emitted -> `"reask"` (the loop takes another model turn);
+ * - invalid, no re-asks left: throws `structured_output` carrying the raw text and the issues.
+ * With the tool strategy, an answer already given through the final-answer tool wins; a text
+ * answer is still accepted when it is valid JSON for the schema.
  */
-export function extractStructured(
-  format: ResponseFormat | undefined,
+export async function finishStructured<State, Ctx>(
+  s: LoopSession<State, Ctx>,
   response: ModelResponse,
-): JsonValue | undefined {
-  if (format === undefined || format.type === "text") return undefined;
-  const raw = text(response.message).trim();
-  const unfenced = raw.replace(/^```(?:json)?\s*/i, "").replace(/\s*```$/, "");
-  let value: JsonValue;
-  try {
-    value = JSON.parse(unfenced) as JsonValue;
-  } catch (error) {
-    throw new TinyAgentsError(
-      "structured_output",
-      `the model's final answer is not valid JSON (${(error as Error).message}); answer started with: ${JSON.stringify(raw.slice(0, 80))}`,
-      { details: { format: format.type } },
-    );
+): Promise<"done" | "reask"> {
+  const prepared = s.parts.structured;
+  if (prepared === undefined) return "done";
+  const state = structuredRunState(s.ctx);
+  if (state.answered) {
+    s.run.structured = state.value as JsonValue;
+    return "done";
   }
-  if (format.type === "json_object" && !isJsonObject(value)) {
-    throw new TinyAgentsError("structured_output", "the model's final answer is JSON but not an object", {
-      details: { format: format.type },
-    });
+  const raw = text(response.message);
+  const outcome = await extractStructured(prepared.spec, raw);
+  if (outcome.ok) {
+    s.run.structured = outcome.value as JsonValue;
+    return "done";
   }
-  if (format.type === "json_schema") {
-    const issues = validateAgainstSchema(format.schema, value);
-    if (issues.length > 0) {
-      throw new TinyAgentsError(
-        "structured_output",
-        `the model's final answer does not match schema "${format.name}": ${issues.join("; ")}`,
-        { details: { format: format.type, schema: format.name, issues } },
-      );
-    }
-  }
-  return value;
+  const { spec, strategy } = prepared;
+  if (state.reasks >= spec.maxReasks)
+    throw structuredOutputError(spec, strategy, raw, outcome.issues, outcome.parsed);
+  state.reasks++;
+  s.ctx.emit({
+    type: "structured.reask",
+    strategy,
+    attempt: state.reasks,
+    maxReasks: spec.maxReasks,
+    issues: outcome.issues,
+  });
+  const ask =
+    strategy === "tool"
+      ? `Give your final answer by calling the ${spec.name} tool with arguments matching its schema.`
+      : `Reply again with only a JSON value matching the "${spec.name}" schema, no other text.`;
+  s.transcript.push(user(`Your previous answer could not be used: ${outcome.issues.join("; ")}. ${ask}`));
+  return "reask";
+}
+
+/**
+ * After a tool batch: when the final-answer tool (tool strategy) accepted an answer this turn,
+ * put it in `run.structured` and say so — the run then ends.
+ */
+export function takeStructuredAnswer<State, Ctx>(s: LoopSession<State, Ctx>): boolean {
+  if (s.parts.structured?.strategy !== "tool") return false;
+  const state = structuredRunState(s.ctx);
+  if (!state.answered) return false;
+  s.run.structured = state.value as JsonValue;
+  return true;
 }

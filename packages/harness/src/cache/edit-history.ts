@@ -87,3 +87,14 @@ export function shallowCopy(request: ModelRequest): ModelRequest {
   }
   return copy;
 }
+
+/**
+ * Give `to` the `promptFingerprint` of `from` without computing it: a lazily computed one stays
+ * lazy. Use when `to` has the same cacheable prefix as `from` (only the tail or options differ).
+ */
+export function copyFingerprint(from: ModelRequest, to: ModelRequest): void {
+  const descriptor = Object.getOwnPropertyDescriptor(from, "promptFingerprint");
+  if (descriptor === undefined) return;
+  if ("value" in descriptor) to.promptFingerprint = descriptor.value as string;
+  else defineLazyFingerprint(to, () => from.promptFingerprint as string);
+}

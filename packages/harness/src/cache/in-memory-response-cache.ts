@@ -128,9 +128,12 @@ export class InMemoryResponseCache implements ResponseCache {
 
 function positiveInteger(value: number, field: string): number {
   if (!Number.isInteger(value) || value <= 0) {
-    throw validationError(`InMemoryResponseCache: ${field} must be a positive integer, got ${String(value)}`, {
-      field,
-    });
+    throw validationError(
+      `InMemoryResponseCache: ${field} must be a positive integer, got ${String(value)}`,
+      {
+        field,
+      },
+    );
   }
   return value;
 }

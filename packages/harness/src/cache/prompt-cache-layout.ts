@@ -97,7 +97,10 @@ export class PromptCacheLayout {
       if (other === undefined) {
         return {
           preserved: false,
-          break: { segment: line.segment, reason: `segment "${line.segment}" is shorter or missing in the later request` },
+          break: {
+            segment: line.segment,
+            reason: `segment "${line.segment}" is shorter or missing in the later request`,
+          },
         };
       }
       if (other.text !== line.text) {

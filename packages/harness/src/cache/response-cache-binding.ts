@@ -54,14 +54,20 @@ export class ResponseCacheBinding {
   /** Throws `validation` when `cache` lacks `get`/`put` or `ttlMs` is not a positive number. */
   constructor(cache: ResponseCache, options: ResponseCacheOptions = {}) {
     if (typeof cache?.get !== "function" || typeof cache.put !== "function") {
-      throw validationError("withResponseCache: the cache needs get(key) and put(key, value, options) methods", {
-        field: "cache",
-      });
+      throw validationError(
+        "withResponseCache: the cache needs get(key) and put(key, value, options) methods",
+        {
+          field: "cache",
+        },
+      );
     }
     if (options.ttlMs !== undefined && !(Number.isFinite(options.ttlMs) && options.ttlMs > 0)) {
-      throw validationError(`withResponseCache: ttlMs must be a positive number of ms, got ${options.ttlMs}`, {
-        field: "ttlMs",
-      });
+      throw validationError(
+        `withResponseCache: ttlMs must be a positive number of ms, got ${options.ttlMs}`,
+        {
+          field: "ttlMs",
+        },
+      );
     }
     this.cache = cache;
     this.namespace = options.namespace ?? "";

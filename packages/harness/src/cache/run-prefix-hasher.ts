@@ -1,4 +1,4 @@
-import type { Message, ModelRequest, ToolSchema } from "@tinyagents/inference";
+import { type Message, type ModelRequest, TinyAgentsError, type ToolSchema } from "@tinyagents/inference";
 import { PrefixStream } from "./prefix-stream.js";
 
 /**
@@ -62,23 +62,56 @@ export class RunPrefixHasher {
 /**
  * Give `request` a `promptFingerprint` that is computed on first read (then stored as a plain
  * data property) and can be overwritten. Reading it costs O(messages appended since the last
- * read); never reading it costs nothing — the loop's hot path stays free when nobody looks.
- * The property is enumerable, so `JSON.stringify`, `structuredClone` and spreads see the value.
+ * read); never reading it costs a few hundred nanoseconds — the loop's hot path stays free when
+ * nobody looks. The property is enumerable, so `JSON.stringify`, `structuredClone` and spreads see
+ * the value. The request stays a plain object with no extra visible keys (the computation is
+ * held in a private field, and the accessor descriptor is shared by all requests).
  */
 export function defineLazyFingerprint(request: ModelRequest, compute: () => string): void {
-  Object.defineProperty(request, "promptFingerprint", {
-    enumerable: true,
-    configurable: true,
-    get(this: ModelRequest): string {
-      const value = compute();
-      setData(this, value);
-      return value;
-    },
-    set(this: ModelRequest, value: string) {
-      setData(this, value);
-    },
-  });
+  new LazyFingerprint(request, compute);
+  Object.defineProperty(request, "promptFingerprint", LAZY_DESCRIPTOR);
 }
+
+/** Returns the object it is given, so a subclass can attach a private field to any object. */
+class Stamp {
+  constructor(target: object) {
+    // biome-ignore lint/correctness/noConstructorReturn: attaches the private field below to `target`.
+    return target as Stamp;
+  }
+}
+
+/** Holds the pending computation of a request's fingerprint, invisibly (a private field). */
+class LazyFingerprint extends Stamp {
+  #compute: () => string;
+
+  constructor(target: object, compute: () => string) {
+    super(target);
+    this.#compute = compute;
+  }
+
+  static compute(target: object): string {
+    if (!(#compute in target)) {
+      throw new TinyAgentsError(
+        "internal",
+        "a lazy promptFingerprint accessor was copied onto another object; copy the value (request.promptFingerprint) instead",
+      );
+    }
+    return (target as LazyFingerprint).#compute();
+  }
+}
+
+const LAZY_DESCRIPTOR: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: ModelRequest): string {
+    const value = LazyFingerprint.compute(this);
+    setData(this, value);
+    return value;
+  },
+  set(this: ModelRequest, value: string) {
+    setData(this, value);
+  },
+};
 
 function setData(request: ModelRequest, value: string): void {
   Object.defineProperty(request, "promptFingerprint", {

@@ -8,6 +8,11 @@ export interface EffectiveLimits {
   /** Absolute deadline (epoch ms), if any. */
   deadline?: number;
   timeoutMs?: number;
+  /**
+   * Retries of one model within one model call, summed over every retry layer (the loop's own
+   * and `retryMiddleware`); default: unlimited here (the loop also applies its own policy).
+   */
+  maxRetriesPerCall?: number;
 }
 
 /** A cap that was hit: what the loop reports in `limit.reached` and `limit_exceeded`. */
@@ -27,6 +32,8 @@ export class LimitTracker {
   toolCalls = 0;
   readonly startedAt: number;
   readonly limits: EffectiveLimits;
+  /** Per model call, per model: attempts made and the last failure (bounded by the run's calls). */
+  private readonly attempts = new Map<string, Map<string, { count: number; lastFailure?: TinyAgentsError }>>();
 
   constructor(limits: EffectiveLimits, startedAt: number) {
     this.limits = limits;
@@ -49,6 +56,49 @@ export class LimitTracker {
     }
     this.toolCalls++;
     return undefined;
+  }
+
+  /**
+   * Reserve one attempt of `model` within model call `callId`, or return the hit once
+   * `maxRetriesPerCall + 1` attempts of it were made. Every attempt counts, whichever layer
+   * caused it (the loop's retries, `retryMiddleware` re-running the call, a fallback chain
+   * coming back to a model), so stacked retry layers never multiply a model's attempts.
+   */
+  admitAttempt(callId: string, model: string): LimitHit | undefined {
+    const cap = this.limits.maxRetriesPerCall;
+    let models = this.attempts.get(callId);
+    if (models === undefined) {
+      models = new Map();
+      this.attempts.set(callId, models);
+    }
+    const entry = models.get(model) ?? { count: 0 };
+    if (cap !== undefined && entry.count > cap) return this.hit("retries", cap, entry.count);
+    entry.count++;
+    models.set(model, entry);
+    return undefined;
+  }
+
+  /** Remember how `model`'s latest attempt within `callId` failed (rethrown once its attempts are used up). */
+  noteFailure(callId: string, model: string, error: TinyAgentsError): void {
+    const entry = this.attempts.get(callId)?.get(model);
+    if (entry !== undefined) entry.lastFailure = error;
+  }
+
+  /** The last failure of `model` within `callId`, if any. */
+  lastFailure(callId: string, model: string): TinyAgentsError | undefined {
+    return this.attempts.get(callId)?.get(model)?.lastFailure;
+  }
+
+  /**
+   * The hit when no model attempted within `callId` has an attempt left (so re-running the call
+   * could not reach a provider), else undefined. Retry middleware asks before each retry.
+   */
+  retryHit(callId: string): LimitHit | undefined {
+    const cap = this.limits.maxRetriesPerCall;
+    const models = this.attempts.get(callId);
+    if (cap === undefined || models === undefined || models.size === 0) return undefined;
+    for (const entry of models.values()) if (entry.count <= cap) return undefined;
+    return this.hit("retries", cap, cap + 1);
   }
 
   /** The deadline error when `now` is past it. */

@@ -92,6 +92,7 @@ export class MiddlewareStack<State, Ctx> {
   ): Promise<ModelRequest> {
     let current = request;
     let layout = prefixLayout(current);
+    let changed = false;
     for (const m of chain) {
       current = await this.bracket(ctx, m, "beforeModel", async () => {
         const replaced = await m.beforeModel?.(ctx, current);
@@ -100,12 +101,16 @@ export class MiddlewareStack<State, Ctx> {
         const change = prefixChange(layout, after);
         layout = after;
         if (change !== undefined) {
+          changed = true;
           ctx.run.emit({ type: "cache.layout_changed", middleware: m.name, ...change });
           if (protectPrefix && m.changes !== "prefix") throw prefixViolation(m, change.segment);
         }
         return next;
       });
     }
+    // The prefix changed: the request's fingerprint must describe what is actually sent.
+    if (changed && Object.hasOwn(current, "promptFingerprint"))
+      current.promptFingerprint = layout.fingerprint;
     return current;
   }
 
@@ -154,20 +159,25 @@ export class MiddlewareStack<State, Ctx> {
       ctx.run.emit({ type: "middleware.completed", name: m.name, hook });
       return result;
     } catch (thrown) {
-      const error = TinyAgentsError.isInstance(thrown)
-        ? thrown
-        : new TinyAgentsError(
-            "middleware",
-            `middleware "${m.name}" failed in ${hook}: ${toTinyAgentsError(thrown).message}`,
-            {
-              cause: thrown,
-              details: { middleware: m.name, hook },
-            },
-          );
+      const error = hookError(m.name, hook, thrown);
       ctx.run.emit({ type: "middleware.failed", name: m.name, hook, error: error.toJSON() });
       throw error;
     }
   }
+}
+
+/**
+ * The error a throwing hook fails the run with: a tinyagents error as it is, anything else a
+ * `middleware` error naming the middleware and the hook (`details: { middleware, hook }`).
+ * Also used for the per-delta hooks (`onModelDelta`, `onToolDelta`), which are not bracketed.
+ */
+export function hookError(middleware: string, hook: string, thrown: unknown): TinyAgentsError {
+  if (TinyAgentsError.isInstance(thrown)) return thrown;
+  return new TinyAgentsError(
+    "middleware",
+    `middleware "${middleware}" failed in ${hook}: ${toTinyAgentsError(thrown).message}`,
+    { cause: thrown, details: { middleware, hook } },
+  );
 }
 
 function prefixViolation<State, Ctx>(

@@ -92,7 +92,11 @@ function firstDifferentPart(before: PrefixLayout, after: PrefixLayout): string |
     const old = new Set(before.parts.map((p) => p.id));
     const appeared = after.parts.find((part) => !old.has(part.id) && !part.empty);
     if (appeared !== undefined) return appeared.id;
-    const order = (s: Snapshot) => s.parts.filter((p) => !p.empty).map((p) => p.id).join("\u0000");
+    const order = (s: Snapshot) =>
+      s.parts
+        .filter((p) => !p.empty)
+        .map((p) => p.id)
+        .join("\u0000");
     return order(before) === order(after) ? null : undefined;
   }
   if (before.fingerprint === after.fingerprint) return null;
@@ -151,38 +155,52 @@ class ToolsPart extends SnapshotPart {
   }
 }
 
-/** A stable segment: hashed from its current content, so in-place edits are seen. */
+/**
+ * A stable segment, snapshotted as the JSON text of its messages NOW, so in-place edits are seen.
+ * Comparing texts is cheap; the canonical digests (sorted keys) are computed only when a change
+ * is reported or a fingerprint is needed, and also settle a difference in key order alone.
+ */
 class ContentPart extends SnapshotPart {
   private readonly role: CacheSegmentRole;
-  private readonly digests: string[];
+  private readonly texts: string[];
+  private canonical: string[] | undefined;
 
   constructor(id: string, role: CacheSegmentRole, messages: readonly Message[]) {
     super(id);
     this.role = role;
-    this.digests = messages.map(freshMessageDigest);
+    this.texts = messages.map((m) => JSON.stringify(m));
   }
 
   get empty(): boolean {
-    return this.digests.length === 0;
+    return this.texts.length === 0;
   }
 
   equals(other: SnapshotPart): boolean {
-    return (
-      other instanceof ContentPart &&
-      other.role === this.role &&
-      other.digests.length === this.digests.length &&
-      other.digests.every((d, i) => d === this.digests[i])
-    );
+    if (
+      !(other instanceof ContentPart) ||
+      other.role !== this.role ||
+      other.texts.length !== this.texts.length
+    ) {
+      return false;
+    }
+    if (other.texts.every((t, i) => t === this.texts[i])) return true;
+    const mine = this.digests();
+    return other.digests().every((d, i) => d === mine[i]);
   }
 
   write(stream: PrefixStream): void {
     if (this.empty) return;
     stream.segment(this.id, this.role);
-    for (const digest of this.digests) stream.messageDigest(digest);
+    for (const digest of this.digests()) stream.messageDigest(digest);
   }
 
   protected computeHash(): string {
-    return this.digests.join(",");
+    return this.digests().join(",");
+  }
+
+  private digests(): string[] {
+    this.canonical ??= this.texts.map((t) => freshMessageDigest(JSON.parse(t) as Message));
+    return this.canonical;
   }
 }
 

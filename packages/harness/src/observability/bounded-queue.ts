@@ -45,7 +45,9 @@ interface PendingDrop {
 /**
  * A bounded write-behind queue of observations: `push` never blocks or throws; a background
  * drain hands batches to `writeBatch` in order, one at a time. Overflow and failed writes are
- * counted and reported (see {@link DropReport}), never silent.
+ * counted and reported (see {@link DropReport}), never silent — except that a lost drop report
+ * of this sink is only counted (`dropped`), not reported again, so a sink whose storage is down
+ * reports its loss once per batch instead of feeding itself reports forever.
  */
 export class BoundedObservationQueue {
   readonly maxQueue: number;
@@ -115,11 +117,14 @@ export class BoundedObservationQueue {
     }
   }
 
-  private noteDrop(reason: DropReason, lost: readonly AgentObservation[]): void {
+  private noteDrop(reason: DropReason, dropped: readonly AgentObservation[]): void {
+    this.droppedTotal += dropped.length;
+    // This sink's own drop reports that were lost too are counted but never reported again:
+    // while storage is down, each report would fail, be reported, fail... forever.
+    const lost = dropped.filter((o) => o.event.type !== "journal.dropped" || o.event.sink !== this.name);
     const first = lost[0];
     const last = lost.at(-1);
     if (first === undefined || last === undefined) return;
-    this.droppedTotal += lost.length;
     const scope: EventScope = { runId: last.runId, rootRunId: last.rootRunId, depth: last.depth };
     if (last.parentRunId !== undefined) scope.parentRunId = last.parentRunId;
     const pending = this.pending.get(reason);

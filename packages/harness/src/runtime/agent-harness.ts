@@ -1,8 +1,12 @@
+import type { StandardSchemaV1 } from "@standard-schema/spec";
 import {
   type ChatModel,
   type Clock,
+  type JsonObject,
+  type JsonValue,
   type ModelRequest,
   type ModelResponse,
+  type ResponseFormat,
   systemClock,
   TinyAgentsError,
   toTinyAgentsError,
@@ -15,6 +19,8 @@ import { emptyRun, type HarnessParts, type LoopSession } from "../agent-loop/loo
 import { runModelPhase } from "../agent-loop/model-phase.js";
 import { controlledResponse } from "../agent-loop/model-turn-control.js";
 import { executeRun, type RunOutcome } from "../agent-loop/run-loop.js";
+import type { ResponseCache } from "../cache/response-cache.js";
+import { ResponseCacheBinding, type ResponseCacheOptions } from "../cache/response-cache-binding.js";
 import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
 import type { ModelPricing } from "../cost/cost.js";
@@ -28,6 +34,17 @@ import { ModelRegistry } from "../model-registry/model-registry.js";
 import { type HarnessComponent, type HarnessRunStatus, RunStatusTracker } from "../status/run-status.js";
 import { type PausedRun, restoreSession, validatePausedRun } from "../steering/paused-run.js";
 import type { StoreRegistry } from "../store/store-registry.js";
+import {
+  nameCollision,
+  type PreparedStructured,
+  prepareStructured,
+} from "../structured/prepared-structured.js";
+import { StructuredAgent } from "../structured/structured-agent.js";
+import {
+  type StructuredOutputOptions,
+  type StructuredSpec,
+  structuredSpec,
+} from "../structured/structured-spec.js";
 import { foldChildRun } from "../subagent/child-run.js";
 import { ToolTimeoutSettings } from "../tool/timeout-settings.js";
 import type { AnyTool } from "../tool/tool.js";
@@ -37,7 +54,7 @@ import { type ContextOptions, createRunContext } from "./create-context.js";
 import { defaultRunPolicy, mergeRunPolicy, type RunPolicy, type RunPolicyInput } from "./run-policy.js";
 
 /** Construction options of an AgentHarness. */
-export interface AgentHarnessOptions<Ctx> {
+export interface AgentHarnessOptions<Ctx, State = unknown> {
   /** System prompt sent first on every model call (the stable, cacheable prefix). */
   instructions?: string;
   policy?: RunPolicyInput;
@@ -48,6 +65,12 @@ export interface AgentHarnessOptions<Ctx> {
   toolTimeouts?: ToolTimeoutSettings;
   /** Context data for entry points that take none (`invokeDefault`, `callModel`). */
   defaultContext?: () => Ctx;
+  /**
+   * Per-call context (current time, retrieved documents, per-run facts) sent in the VOLATILE TAIL
+   * of every model request — after the transcript, never stored in it — so the cacheable prompt
+   * prefix stays byte-stable across turns. Return `undefined` or `""` for none.
+   */
+  volatileContext?(state: State, run: RunContext<Ctx>): string | undefined;
 }
 
 /** One item of a streaming run: every event as it happens, then exactly one terminal item. */
@@ -83,8 +106,12 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
   private readonly ids: IdGenerator;
   private readonly stores: StoreRegistry | undefined;
   private readonly defaultContext: (() => Ctx) | undefined;
+  /** Volatile context and response cache, handed to each run's parts (method syntax keeps State covariant). */
+  private readonly context: Pick<HarnessParts<State, Ctx>, "volatileContext" | "responseCache"> = {};
+  /** Set on the views `withResponseFormat` returns (see there). */
+  private structuredSpec: StructuredSpec<unknown> | undefined;
 
-  constructor(options: AgentHarnessOptions<Ctx> = {}) {
+  constructor(options: AgentHarnessOptions<Ctx, State> = {}) {
     this.policyValue = mergeRunPolicy(defaultRunPolicy(), options.policy ?? {});
     this.toolTimeoutSettings = options.toolTimeouts ?? new ToolTimeoutSettings();
     this.memory = options.memory;
@@ -93,6 +120,8 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     this.ids = options.ids ?? createRandomIds();
     this.stores = options.stores;
     this.defaultContext = options.defaultContext;
+    if (options.volatileContext !== undefined)
+      this.context.volatileContext = options.volatileContext.bind(options);
   }
 
   // ---- registration -------------------------------------------------------------------
@@ -150,6 +179,70 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
   withInstructions(instructions: string): this {
     this.instructions = instructions;
     return this;
+  }
+
+  /**
+   * Per-call context for the volatile tail of every request (see
+   * `AgentHarnessOptions.volatileContext`); `undefined` removes it.
+   */
+  withVolatileContext(fn: ((state: State, run: RunContext<Ctx>) => string | undefined) | undefined): this {
+    if (fn !== undefined && typeof fn !== "function") {
+      throw new TinyAgentsError(
+        "validation",
+        "withVolatileContext: pass a function (state, run) => string | undefined",
+        {
+          details: { field: "volatileContext" },
+        },
+      );
+    }
+    if (fn === undefined) delete this.context.volatileContext;
+    else this.context.volatileContext = fn;
+    return this;
+  }
+
+  /**
+   * Serve model calls through a local response cache (`InMemoryResponseCache`, `SqliteResponseCache`,
+   * any `ResponseCache`): each provider call is looked up first by `cacheKey(request, model identity)`
+   * scoped by streaming mode and `options.namespace`; hits (`cache.hit`) are marked
+   * `servedFromCache` and not billed, misses (`cache.miss`) are stored, concurrent identical misses
+   * make one call. `undefined` detaches the cache. Throws `validation` for a cache without get/put.
+   */
+  withResponseCache(cache: ResponseCache | undefined, options: ResponseCacheOptions = {}): this {
+    if (cache === undefined) delete this.context.responseCache;
+    else this.context.responseCache = new ResponseCacheBinding(cache, options);
+    return this;
+  }
+
+  /**
+   * A typed view of this agent that asks for structured output matching `schema` (a Standard
+   * Schema such as zod 4, a raw JSON Schema, or a `ResponseFormat`) and returns runs whose
+   * `structured` is the validated, typed value:
+   *
+   * ```ts
+   * const run = await harness.withResponseFormat(z.object({ city: z.string() })).invokeDefault(state, "...");
+   * run.structured.city; // string
+   * ```
+   *
+   * The view is live: models, tools, middleware and policy changes on this harness apply to it.
+   * Throws `validation` for an unusable schema or a name that collides with a registered tool.
+   */
+  withResponseFormat<S extends StandardSchemaV1>(
+    schema: S,
+    options?: StructuredOutputOptions,
+  ): StructuredAgent<State, Ctx, StandardSchemaV1.InferOutput<S>>;
+  withResponseFormat(
+    schema: JsonObject | ResponseFormat,
+    options?: StructuredOutputOptions,
+  ): StructuredAgent<State, Ctx, JsonValue>;
+  withResponseFormat(
+    schema: StandardSchemaV1 | JsonObject | ResponseFormat,
+    options: StructuredOutputOptions = {},
+  ): StructuredAgent<State, Ctx, unknown> {
+    const spec = structuredSpec(schema as JsonObject, options) as StructuredSpec<unknown>;
+    if (this.tools.has(spec.name)) throw nameCollision(spec.name);
+    const view = Object.create(this) as AgentHarness<State, Ctx>;
+    view.structuredSpec = spec;
+    return new StructuredAgent<State, Ctx, unknown>(view, spec);
   }
 
   get policy(): RunPolicy {
@@ -387,7 +480,13 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
         },
       );
     }
+    const structured = this.prepareStructuredOutput();
     const s = this.session(state, ctx, streaming, "agent");
+    if (structured !== undefined) {
+      s.parts.structured = structured;
+      // Tool strategy: the run's tools include the synthetic final-answer tool.
+      if (structured.tools !== undefined) s.parts.tools = structured.tools;
+    }
     if (resumed !== undefined) restoreSession(s, resumed);
     const stopTimer = this.armDeadline(ctx);
     try {
@@ -487,7 +586,21 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     if (this.memory !== undefined) parts.memory = this.memory;
     if (this.instructions !== undefined) parts.instructions = this.instructions;
     if (this.agentDefaultModel !== undefined) parts.agentDefaultModel = this.agentDefaultModel;
+    if (this.context.volatileContext !== undefined) parts.volatileContext = this.context.volatileContext;
+    if (this.context.responseCache !== undefined) parts.responseCache = this.context.responseCache;
     return parts;
+  }
+
+  /** The run's structured output (view's schema, else `policy.responseFormat`), or undefined. */
+  private prepareStructuredOutput(): PreparedStructured<State, Ctx> | undefined {
+    const format = this.policyValue.responseFormat;
+    const spec =
+      this.structuredSpec ??
+      (format === undefined || format.type === "text"
+        ? undefined
+        : structuredSpec(format, { strategy: "native" }));
+    if (spec === undefined) return undefined;
+    return prepareStructured(spec, this.models, this.tools, this.agentDefaultModel);
   }
 
   /** With the real clock, a timer cancels in-flight work at the deadline; virtual clocks rely on checkpoints. */

@@ -55,6 +55,7 @@ export function createRunContext<Ctx>(
     {
       maxModelCalls: full.maxModelCalls ?? defaults.limits.maxModelCalls,
       maxToolCalls: full.maxToolCalls ?? defaults.limits.maxToolCalls,
+      maxRetriesPerCall: defaults.limits.maxRetriesPerCall,
       ...(timeoutMs === undefined ? {} : { timeoutMs, deadline: now + timeoutMs }),
     },
     now,

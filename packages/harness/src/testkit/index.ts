@@ -11,6 +11,12 @@ export {
 export { DeterministicIds } from "./deterministic-ids.js";
 export { EventRecorder } from "./event-recorder.js";
 export { FakeTool, type FakeToolCall, type FakeToolHandler, type FakeToolOptions } from "./fake-tool.js";
+export {
+  expectPrefixBusted,
+  expectPrefixPreserved,
+  PrefixAssertionError,
+  PrefixRecorder,
+} from "./prefix-assertions.js";
 export { type RunScriptOptions, runScript, type ScriptRunResult } from "./run-script.js";
 export {
   ScriptedModel,

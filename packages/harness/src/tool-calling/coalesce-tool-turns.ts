@@ -1,4 +1,10 @@
-import type { AssistantMessage, ContentBlock, Message, ToolMessage, UserMessage } from "@tinyagents/inference";
+import type {
+  AssistantMessage,
+  ContentBlock,
+  Message,
+  ToolMessage,
+  UserMessage,
+} from "@tinyagents/inference";
 
 /** The coalesced transcript, plus where each output message came from. */
 export interface CoalescedTranscript {
@@ -62,7 +68,10 @@ export function coalescePromptToolTurns(
 function withCallText(message: AssistantMessage): AssistantMessage {
   const content: ContentBlock[] = [...message.content];
   for (const call of message.toolCalls) {
-    const body = JSON.stringify({ name: call.name, arguments: call.invalid === undefined ? call.arguments : {} });
+    const body = JSON.stringify({
+      name: call.name,
+      arguments: call.invalid === undefined ? call.arguments : {},
+    });
     content.push({ type: "text", text: `<tool_call>\n${body}\n</tool_call>` });
   }
   const out: AssistantMessage = { role: "assistant", content, toolCalls: [] };
@@ -81,5 +90,8 @@ function resultBlocks(message: ToolMessage): ContentBlock[] {
   }
   const error = message.isError ? ' error="true"' : "";
   const name = message.toolName.replace(/["<>]/g, "");
-  return [{ type: "text", text: `<tool_result name="${name}"${error}>\n${texts.join("\n\n")}\n</tool_result>` }, ...images];
+  return [
+    { type: "text", text: `<tool_result name="${name}"${error}>\n${texts.join("\n\n")}\n</tool_result>` },
+    ...images,
+  ];
 }

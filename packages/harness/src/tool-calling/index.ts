@@ -1,6 +1,10 @@
 export { type CoalescedTranscript, coalescePromptToolTurns } from "./coalesce-tool-turns.js";
 export { toPromptGuidedRequest } from "./prompt-guided-request.js";
-export { applyPromptToolCalls, type PromptToolParseOptions, promptGuidedStream } from "./prompt-guided-response.js";
+export {
+  applyPromptToolCalls,
+  type PromptToolParseOptions,
+  promptGuidedStream,
+} from "./prompt-guided-response.js";
 export {
   PromptGuidedToolsModel,
   type PromptGuidedToolsOptions,

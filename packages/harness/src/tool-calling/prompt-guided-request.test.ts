@@ -1,4 +1,12 @@
-import { assistant, type ModelRequest, system, type ToolSchema, toolCall, toolResult, user } from "@tinyagents/inference";
+import {
+  assistant,
+  type ModelRequest,
+  system,
+  type ToolSchema,
+  toolCall,
+  toolResult,
+  user,
+} from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { coalescePromptToolTurns } from "./coalesce-tool-turns.js";
 import { toPromptGuidedRequest } from "./prompt-guided-request.js";
@@ -14,7 +22,9 @@ const CLOCK: ToolSchema = { name: "clock", description: "", parameters: { type: 
 describe("promptToolInstructions", () => {
   it("describes the protocol and lists every tool with its schema", () => {
     const block = promptToolInstructions([WEATHER, CLOCK]);
-    expect(block).toContain("<tool_call>\n{\"name\": \"tool_name\", \"arguments\": {\"parameter\": \"value\"}}\n</tool_call>");
+    expect(block).toContain(
+      '<tool_call>\n{"name": "tool_name", "arguments": {"parameter": "value"}}\n</tool_call>',
+    );
     expect(block).toContain("<tool_result>");
     expect(block).toContain(
       '- get_weather: Current weather for a city.\n  Arguments (JSON Schema): {"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}',
@@ -56,9 +66,16 @@ describe("coalescePromptToolTurns", () => {
     user("weather?"),
     assistant("Checking.", [call, call2]),
     toolResult(call, "18C"),
-    toolResult(call2, [{ type: "json", value: { t: 1 } }, { type: "image", source: { kind: "url", url: "https://x/i.png" } }], {
-      isError: true,
-    }),
+    toolResult(
+      call2,
+      [
+        { type: "json", value: { t: 1 } },
+        { type: "image", source: { kind: "url", url: "https://x/i.png" } },
+      ],
+      {
+        isError: true,
+      },
+    ),
     assistant("It is 18C."),
   ];
 
@@ -71,7 +88,10 @@ describe("coalescePromptToolTurns", () => {
       toolCalls: [],
       content: [
         { type: "text", text: "Checking." },
-        { type: "text", text: '<tool_call>\n{"name":"get_weather","arguments":{"city":"Paris"}}\n</tool_call>' },
+        {
+          type: "text",
+          text: '<tool_call>\n{"name":"get_weather","arguments":{"city":"Paris"}}\n</tool_call>',
+        },
         { type: "text", text: '<tool_call>\n{"name":"clock","arguments":{}}\n</tool_call>' },
       ],
     });

@@ -6,9 +6,9 @@ import {
   type ParsedToolCall,
   type ParseToolCallsOptions,
   parseToolCallsFromText,
-  text,
   type ToolCall,
   ToolCallMarkupScrubber,
+  text,
 } from "@tinyagents/inference";
 
 /** How prompt-guided replies are read back. */
@@ -25,7 +25,10 @@ export interface PromptToolParseOptions extends ParseToolCallsOptions {
  * A `stop` finish reason becomes `tool_calls` when calls were found. Returns a new response;
  * the result equals what accumulating {@link promptGuidedStream} over the same reply gives.
  */
-export function applyPromptToolCalls(response: ModelResponse, options: PromptToolParseOptions): ModelResponse {
+export function applyPromptToolCalls(
+  response: ModelResponse,
+  options: PromptToolParseOptions,
+): ModelResponse {
   const parsed = parseToolCallsFromText(text(response.message), options);
   const content: ContentBlock[] = [];
   let placed = false;
@@ -81,7 +84,9 @@ export async function* promptGuidedStream(
     };
   }
   if (finish !== undefined) {
-    yield scrubber.calls.length > 0 && finish.finishReason === "stop" ? { ...finish, finishReason: "tool_calls" } : finish;
+    yield scrubber.calls.length > 0 && finish.finishReason === "stop"
+      ? { ...finish, finishReason: "tool_calls" }
+      : finish;
   }
 }
 

@@ -5,8 +5,8 @@ import {
   type ModelStreamItem,
   ProviderError,
   permissiveProfile,
-  text,
   type ToolSchema,
+  text,
   toolResult,
   user,
 } from "@tinyagents/inference";
@@ -32,11 +32,15 @@ const refusal = () =>
     provider: "ollama",
     kind: "non_retryable",
     status: 400,
-    message: 'ollama returned HTTP 400 (api_error): registry.ollama.ai/library/gemma:2b does not support tools.',
+    message:
+      "ollama returned HTTP 400 (api_error): registry.ollama.ai/library/gemma:2b does not support tools.",
   });
 
 function wrap(inner: ConstructorParameters<typeof PromptGuidedToolsModel>[0], fallback = false) {
-  return new PromptGuidedToolsModel(inner, { ids: new DeterministicIds(), ...(fallback ? { mode: "fallback" } : {}) });
+  return new PromptGuidedToolsModel(inner, {
+    ids: new DeterministicIds(),
+    ...(fallback ? { mode: "fallback" } : {}),
+  });
 }
 
 async function drain(items: AsyncIterable<ModelStreamItem>): Promise<ModelStreamItem[]> {
@@ -69,7 +73,8 @@ describe("PromptGuidedToolsModel", () => {
       const chunks: string[] = [];
       for (let i = 0; i < REPLY.length; i += size) chunks.push(REPLY.slice(i, i + size));
       const items = await drain(wrap(StreamingMock.fromTextChunks(chunks)).stream(request));
-      for (const item of items) if (item.type === "text_delta") expect(item.text).not.toMatch(/<|tool_call|\{/);
+      for (const item of items)
+        if (item.type === "text_delta") expect(item.text).not.toMatch(/<|tool_call|\{/);
       const streamed = await collectStream(items);
       expect(streamed.message).toEqual(expected.message);
       expect(streamed.finishReason).toBe("tool_calls");
@@ -80,7 +85,11 @@ describe("PromptGuidedToolsModel", () => {
     const reply = '<tool_call>{"name": "get_weather", "arguments": "city=Paris"}</tool_call>';
     const invoked = await wrap(new ScriptedModel([reply])).invoke(request);
     const streamed = await collectStream(wrap(StreamingMock.fromTextChunks([reply])).stream(request));
-    expect(invoked.message.toolCalls[0]).toMatchObject({ id: "ptc-1", arguments: {}, invalid: { raw: "city=Paris" } });
+    expect(invoked.message.toolCalls[0]).toMatchObject({
+      id: "ptc-1",
+      arguments: {},
+      invalid: { raw: "city=Paris" },
+    });
     expect(streamed.message).toEqual(invoked.message);
   });
 
@@ -120,7 +129,10 @@ describe("PromptGuidedToolsModel", () => {
     const native: ModelResponse = {
       message: {
         role: "assistant",
-        content: [{ type: "reasoning", text: "hmm" }, { type: "text", text: REPLY }],
+        content: [
+          { type: "reasoning", text: "hmm" },
+          { type: "text", text: REPLY },
+        ],
         toolCalls: [{ id: "n1", name: "get_weather", arguments: { city: "Rome" } }],
       },
       finishReason: "tool_calls",
@@ -137,7 +149,10 @@ describe("PromptGuidedToolsModel", () => {
 
   it("exposes the inner identity with a prompt-tools suffix and a profile claiming tools", () => {
     const inner = new ScriptedModel([], {
-      profile: { ...permissiveProfile(), capabilities: { ...permissiveProfile().capabilities, tools: false } },
+      profile: {
+        ...permissiveProfile(),
+        capabilities: { ...permissiveProfile().capabilities, tools: false },
+      },
     });
     const model = wrap(inner);
     expect([model.provider, model.modelId, model.cacheIdentity]).toEqual([

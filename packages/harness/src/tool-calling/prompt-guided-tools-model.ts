@@ -8,8 +8,12 @@ import {
   streamModel,
 } from "@tinyagents/inference";
 import { createRandomIds, type IdGenerator } from "../ids/index.js";
-import { applyPromptToolCalls, promptGuidedStream, type PromptToolParseOptions } from "./prompt-guided-response.js";
 import { toPromptGuidedRequest } from "./prompt-guided-request.js";
+import {
+  applyPromptToolCalls,
+  type PromptToolParseOptions,
+  promptGuidedStream,
+} from "./prompt-guided-response.js";
 import { isToolsUnsupportedError } from "./tools-rejection.js";
 
 /** Options of {@link PromptGuidedToolsModel}. */
@@ -166,6 +170,8 @@ function offersTools(request: ModelRequest): boolean {
   return hasTools(request) && request.toolChoice !== "none";
 }
 
-async function* passThrough(items: AsyncIterable<ModelStreamItem>): AsyncGenerator<ModelStreamItem, void, undefined> {
+async function* passThrough(
+  items: AsyncIterable<ModelStreamItem>,
+): AsyncGenerator<ModelStreamItem, void, undefined> {
   yield* items;
 }

@@ -25,8 +25,11 @@ describe("isToolsUnsupportedError", () => {
   });
 
   it("reads the raw body too (FastAPI 422 names the field only there)", () => {
-    const body = '{"detail":[{"type":"extra_forbidden","loc":["body","tools"],"msg":"Extra inputs are not permitted"}]}';
-    expect(isToolsUnsupportedError(error(422, "p returned HTTP 422: Extra inputs are not permitted.", body))).toBe(true);
+    const body =
+      '{"detail":[{"type":"extra_forbidden","loc":["body","tools"],"msg":"Extra inputs are not permitted"}]}';
+    expect(
+      isToolsUnsupportedError(error(422, "p returned HTTP 422: Extra inputs are not permitted.", body)),
+    ).toBe(true);
   });
 
   it.each([

@@ -3,7 +3,8 @@ import { ProviderError } from "@tinyagents/inference";
 /** Statuses servers use to refuse a request field. */
 const STATUSES = new Set([400, 422, 500, 501]);
 /** The failure is about tools / function calling. */
-const MENTIONS_TOOLS = /\btools?\b|tool[_ ]?(?:choice|call(?:ing|s)?)|\bfunctions?\b|function[_ ]?call(?:ing|s)?/i;
+const MENTIONS_TOOLS =
+  /\btools?\b|tool[_ ]?(?:choice|call(?:ing|s)?)|\bfunctions?\b|function[_ ]?call(?:ing|s)?/i;
 /** ...and says they are not supported (rather than, say, a malformed schema). */
 const REFUSES =
   /not supported|unsupported|does(?: not|n't) support|not support|requires? (?:the )?--|--jinja|--enable-auto-tool-choice|unrecogni[sz]ed|unknown (?:field|parameter|argument|param|name)|not (?:permitted|allowed|available|enabled)|extra (?:inputs|fields)|unexpected (?:keyword|field|parameter|argument)/i;

@@ -1,7 +1,8 @@
-import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
-import { isJsonObject, type JsonObject, TinyAgentsError, validationError } from "@tinyagents/inference";
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { isJsonObject, type JsonObject, validationError } from "@tinyagents/inference";
 import { assertObjectSchema, validateAgainstSchema } from "./json-schema-validator.js";
 import { formatStandardIssues } from "./standard-issues.js";
+import { standardJsonSchema } from "./standard-json-schema.js";
 import type {
   ArgsValidation,
   Tool,
@@ -52,9 +53,6 @@ export interface JsonSchemaToolDefinition<State = unknown, Ctx = unknown> extend
   /** Runs with arguments that passed {@link validateAgainstSchema}. */
   execute(args: JsonObject, ctx: ToolExecutionContext<State, Ctx>): ToolOutput | Promise<ToolOutput>;
 }
-
-/** JSON Schema target requested from Standard JSON Schema libraries. */
-const JSON_SCHEMA_TARGET = "draft-2020-12";
 
 /**
  * Build a {@link Tool} from a Standard Schema or a raw JSON Schema (told apart by the
@@ -121,7 +119,14 @@ export function tool<State, Ctx>(
   const standard = isStandardSchema(schema) ? schema : undefined;
   const explicit = "jsonSchema" in definition ? definition.jsonSchema : undefined;
   const parameters = toPlainSchema(
-    standard === undefined ? schema : (explicit ?? deriveJsonSchema(standard, name)),
+    standard === undefined
+      ? schema
+      : (explicit ??
+          standardJsonSchema(standard, {
+            label: `tool "${name}"`,
+            field: "inputSchema",
+            details: { tool: name },
+          })),
     name,
   );
 
@@ -176,30 +181,6 @@ export function assertToolTimeout(timeout: unknown, toolName: string): asserts t
       `use "inherit", "unbounded" or { ms: <finite milliseconds >= 0> }`,
     { field: "timeout", tool: toolName },
   );
-}
-
-function deriveJsonSchema(schema: StandardSchemaV1, toolName: string): unknown {
-  const props: StandardSchemaV1.Props & Partial<StandardJSONSchemaV1.Props> = schema["~standard"];
-  const converter = props.jsonSchema;
-  if (converter === undefined || typeof converter.input !== "function") {
-    throw validationError(
-      `tool "${toolName}": cannot derive a JSON Schema from the ${props.vendor} schema because it does not ` +
-        `implement Standard JSON Schema (~standard.jsonSchema); pass \`jsonSchema\` explicitly ` +
-        `(or upgrade the library, e.g. zod >= 4.2)`,
-      { field: "inputSchema", tool: toolName, vendor: props.vendor },
-    );
-  }
-  try {
-    return converter.input({ target: JSON_SCHEMA_TARGET });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new TinyAgentsError(
-      "validation",
-      `tool "${toolName}": the ${props.vendor} schema could not be converted to JSON Schema (${reason}); ` +
-        `use schema features that have a JSON Schema equivalent, or pass \`jsonSchema\` explicitly`,
-      { cause: error, details: { field: "inputSchema", tool: toolName, vendor: props.vendor } },
-    );
-  }
 }
 
 function toPlainSchema(schema: unknown, toolName: string): JsonObject {

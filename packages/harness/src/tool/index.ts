@@ -13,6 +13,7 @@ export { assertObjectSchema, type JsonSchema, validateAgainstSchema } from "./js
 export { jsonTypeOf, matchesJsonType } from "./json-type.js";
 export { type NormalizedArguments, normalizeToolArguments } from "./normalize-arguments.js";
 export { formatIssuePath, formatStandardIssues } from "./standard-issues.js";
+export { JSON_SCHEMA_TARGET, type SchemaOwner, standardJsonSchema } from "./standard-json-schema.js";
 export { ToolTimeoutSettings } from "./timeout-settings.js";
 export type {
   AnyTool,

@@ -96,6 +96,61 @@ export class BodyReader {
   }
 }
 
+/**
+ * Most bytes read from a non-streamed (unary) response body. A chat answer is a few KiB to a few
+ * MiB; anything past this is a misbehaving server or proxy, and buffering it could exhaust memory.
+ */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** Most bytes one server-sent event or NDJSON line may hold before it completes. */
+export const MAX_EVENT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The non-retryable `ProviderError` (`providerCode: "response_too_large"`) for a body or a single
+ * event that grew past `limit` bytes: reading stops there, so memory stays bounded.
+ */
+export function responseTooLarge(what: string, limit: number, options: StreamReadOptions): ProviderError {
+  const provider = options.provider ?? "unknown";
+  return new ProviderError({
+    provider,
+    kind: "non_retryable",
+    providerCode: "response_too_large",
+    message: `${provider}: ${what} exceeded ${limit} bytes, so reading stopped (memory stays bounded); check that the base URL points at the provider's API and not at a proxy or file server.`,
+    ...(options.model === undefined ? {} : { model: options.model }),
+  });
+}
+
+/**
+ * Read a whole (unary) response body as UTF-8 text, at most `limit` bytes: a longer body throws
+ * `responseTooLarge` after reading just past the limit (the rest is cancelled unread). Aborts and
+ * broken bodies throw like {@link BodyReader.read}. A missing body reads as `""`.
+ */
+export async function readBodyText(
+  body: ReadableStream<Uint8Array> | null,
+  signal: AbortSignal | undefined,
+  options: StreamReadOptions,
+  limit = MAX_BODY_BYTES,
+): Promise<string> {
+  if (body === null) return "";
+  const reader = new BodyReader(body, signal, options);
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let bytes = 0;
+  try {
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk === undefined) break;
+      bytes += chunk.byteLength;
+      if (bytes > limit) throw responseTooLarge("the response body", limit, options);
+      parts.push(decoder.decode(chunk, { stream: true }));
+    }
+    parts.push(decoder.decode());
+    return parts.join("");
+  } finally {
+    reader.close();
+  }
+}
+
 /** Re-reads `aborted` (a plain property read that TypeScript would otherwise narrow away). */
 export function isAborted(signal: AbortSignal | undefined): signal is AbortSignal {
   return signal?.aborted === true;

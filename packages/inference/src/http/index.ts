@@ -1,4 +1,10 @@
-export type { StreamReadOptions } from "./body-reader.js";
+export {
+  MAX_BODY_BYTES,
+  MAX_EVENT_BYTES,
+  readBodyText,
+  responseTooLarge,
+  type StreamReadOptions,
+} from "./body-reader.js";
 export { type ErrorBodyFacts, errorBodyFacts, factsFromObject } from "./error-body.js";
 export type { FetchLike } from "./fetch-types.js";
 export { parseGoDuration } from "./go-duration.js";

@@ -1,6 +1,6 @@
 import { ProviderError } from "../errors/provider-error.js";
 import type { JsonValue } from "../json/json-value.js";
-import { BodyReader, type StreamReadOptions } from "./body-reader.js";
+import { BodyReader, MAX_EVENT_BYTES, responseTooLarge, type StreamReadOptions } from "./body-reader.js";
 
 /**
  * Parse a newline-delimited JSON body (`application/x-ndjson`, Ollama's native stream) into
@@ -12,6 +12,8 @@ import { BodyReader, type StreamReadOptions } from "./body-reader.js";
  *   that is not JSON (the raw line, capped, is kept in `rawBody`);
  * - a retryable `ProviderError` (`stream_truncated`) when the final, unterminated line is not
  *   JSON (the connection was cut mid-line);
+ * - a non-retryable `ProviderError` (`response_too_large`) for a line longer than
+ *   `MAX_EVENT_BYTES` characters;
  * - a retryable `ProviderError` (`stream_interrupted`) when reading fails, and the
  *   `abortedError` of `signal` when it aborts.
  */
@@ -37,6 +39,10 @@ export async function* readNdjson(
         newline = buffer.indexOf("\n", start);
       }
       if (start > 0) buffer = buffer.slice(start);
+      // A line that never ends must not grow without bound (a character is at least one byte).
+      if (buffer.length > MAX_EVENT_BYTES) {
+        throw responseTooLarge("one NDJSON line", MAX_EVENT_BYTES, options);
+      }
     }
     buffer += decoder.decode();
     if (buffer.trim() !== "") {

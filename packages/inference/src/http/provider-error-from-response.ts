@@ -98,7 +98,9 @@ export function providerErrorFromFacts(body: ErrorBodyFacts, facts: ProviderErro
   if (facts.status !== undefined) init.status = facts.status;
   if (providerCode !== undefined) init.providerCode = providerCode;
   if (retryAfterMs !== undefined) init.retryAfterMs = retryAfterMs;
-  if (facts.rawBody !== undefined && facts.rawBody !== "") init.rawBody = capRawBody(facts.rawBody);
+  if (facts.rawBody !== undefined && facts.rawBody !== "") {
+    init.rawBody = capRawBody(redactSecrets(facts.rawBody, facts.secrets));
+  }
   if (facts.cause !== undefined) init.cause = facts.cause;
   return new ProviderError(init);
 }

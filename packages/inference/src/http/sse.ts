@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { BodyReader, type StreamReadOptions } from "./body-reader.js";
+import { BodyReader, MAX_EVENT_BYTES, responseTooLarge, type StreamReadOptions } from "./body-reader.js";
 
 /** One Server-Sent Event. `event` and `id` are undefined when the server did not send them. */
 export interface SseEvent {
@@ -20,6 +20,8 @@ export interface SseEvent {
  *   the middle of an event (an unterminated line, or data lines without the blank line that
  *   ends an event) — the connection was cut;
  * - a retryable `ProviderError` (`stream_interrupted`) when reading the body fails;
+ * - a non-retryable `ProviderError` (`response_too_large`) when more than `MAX_EVENT_BYTES`
+ *   arrive without completing an event (memory stays bounded whatever the server sends);
  * - the `abortedError` of `signal` when it aborts (the body is cancelled).
  * Breaking out of the loop early cancels the body.
  */
@@ -58,6 +60,8 @@ export async function* readSseBatches(
   });
   const decoder = new TextDecoder();
   const reader = new BodyReader(body, signal, options);
+  // Bytes received since an event last completed: bounds the parser's buffered partial event.
+  let open = 0;
   try {
     for (;;) {
       const chunk = await reader.read();
@@ -65,7 +69,12 @@ export async function* readSseBatches(
       const text = decoder.decode(chunk, { stream: true });
       if (text === "") continue;
       parser.feed(text);
-      if (pending.length === 0) continue;
+      if (pending.length === 0) {
+        open += chunk.byteLength;
+        if (open > MAX_EVENT_BYTES) throw responseTooLarge("one server-sent event", MAX_EVENT_BYTES, options);
+        continue;
+      }
+      open = 0;
       yield pending;
       pending.length = 0;
     }

@@ -84,7 +84,11 @@ function firstArgumentValue(object: JsonObject): JsonValue | undefined {
 }
 
 /** A parsed call with its arguments read by {@link readArguments}. */
-export function makeCall(name: string, args: JsonValue | undefined, dialect: ToolCallDialect): ParsedToolCall {
+export function makeCall(
+  name: string,
+  args: JsonValue | undefined,
+  dialect: ToolCallDialect,
+): ParsedToolCall {
   const read = readArguments(args);
   const call: ParsedToolCall = { name, arguments: read.arguments, dialect };
   if (read.invalid !== undefined) call.invalid = read.invalid;

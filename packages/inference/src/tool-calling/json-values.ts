@@ -1,18 +1,38 @@
 import type { JsonValue } from "../json/json-value.js";
 import { repairArguments } from "../providers/openai/repair-arguments.js";
 
+/** Where a resumable {@link scanJsonEnd} stopped. */
+export interface JsonScanState {
+  /** Next index to look at. */
+  at: number;
+  depth: number;
+  inString: boolean;
+  /** The previous character was a backslash inside a string. */
+  escaped: boolean;
+}
+
 /**
  * The index just past the JSON object or array that opens at `start` (`{` or `[`), tracking
  * strings and escapes; `-1` when it does not close within `text`. Brackets of either kind count
  * towards the depth, so a malformed mix still terminates.
  */
 export function findJsonEnd(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
+  return scanJsonEnd(text, { at: start, depth: 0, inString: false, escaped: false });
+}
+
+/**
+ * {@link findJsonEnd} that can resume: scans `text` from `state.at`, updates `state`, and returns
+ * the end index, or `-1` when the text ran out first (call again with more text and the same
+ * state). Scanning a growing text this way costs O(total length), not O(length²).
+ */
+export function scanJsonEnd(text: string, state: JsonScanState): number {
+  let { depth, inString, escaped } = state;
+  let i = state.at;
+  for (; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92 /* \ */) i++;
+      if (escaped) escaped = false;
+      else if (c === 92 /* \ */) escaped = true;
       else if (c === 34 /* " */) inString = false;
       continue;
     }
@@ -23,6 +43,10 @@ export function findJsonEnd(text: string, start: number): number {
       if (depth <= 0) return i + 1;
     }
   }
+  state.at = i;
+  state.depth = depth;
+  state.inString = inString;
+  state.escaped = escaped;
   return -1;
 }
 

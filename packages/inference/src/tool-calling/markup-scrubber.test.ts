@@ -14,7 +14,7 @@ const CORPUS = [
   "Use `a < b` and {x | x > 0}; a <b>bold</b> tag, <toolbox>, ``inline``.   \n\n",
   "a <tool_call>just words</tool_call> b</tool_call>  <tool_call> dangling",
   '<tool_call name="get_weather">{"city":"Lima"}</tool_call><tool_call>\n<function=f>\n<parameter=k>v</parameter>\n</function>\n</tool_call>tail',
-  "unclosed ``` fence\n{\"name\": \"x\", \"arguments\": {}}\nmore",
+  'unclosed ``` fence\n{"name": "x", "arguments": {}}\nmore',
   "  \n  leading space, then a tag at the end <tool_",
   '{"name": "x", "arguments": {"nested": {"deep": [1, {"a": "}"}]}}}',
 ];
@@ -50,6 +50,49 @@ describe("ToolCallMarkupScrubber", () => {
         expect(result.calls).toEqual(expected.calls);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it("agrees with parseToolCallsFromText on random markup soup, for any split", () => {
+    const pieces = [
+      "<tool_call>",
+      "</tool_call>",
+      '{"name": "a", "arguments": {"x": 1}}',
+      '{"name": "b", "args": "{\\"y\\": [1, 2]}"}',
+      "```json\n",
+      "```tool_call\n",
+      "```py\n",
+      "```",
+      '<invoke name="c">',
+      '<parameter name="k">',
+      "</parameter>",
+      "</invoke>",
+      "<function_calls>",
+      "</function_calls>",
+      '<tool_call name="d">',
+      " some text ",
+      "\n",
+      "{",
+      "}",
+      "<",
+      "`",
+      '"',
+      "\\",
+      "é🌧",
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { maxLength: 14 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        (parts, cuts) => {
+          const text = parts.join("");
+          const expected = parseToolCallsFromText(text);
+          const result = scrub(splitAt(text, cuts));
+          expect(result.text).toBe(expected.text);
+          expect(result.calls).toEqual(expected.calls);
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 

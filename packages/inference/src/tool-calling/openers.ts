@@ -88,7 +88,10 @@ export function classifyFence(text: string, i: number, final: boolean): Classifi
   if (available < 3) return !final && "```".startsWith(text.slice(i)) ? "partial" : "no";
   if (!text.startsWith("```", i)) return "no";
   const newline = text.indexOf("\n", i + 3);
-  const info = text.slice(i + 3, newline === -1 ? Math.min(text.length, i + 3 + MAX_FENCE_INFO + 1) : newline);
+  const info = text.slice(
+    i + 3,
+    newline === -1 ? Math.min(text.length, i + 3 + MAX_FENCE_INFO + 1) : newline,
+  );
   if (info.length > MAX_FENCE_INFO || !FENCE_INFO.test(info)) return "no";
   if (newline === -1) return final ? "no" : "partial";
   const language = info.trim().split(/\s+/)[0] ?? "";

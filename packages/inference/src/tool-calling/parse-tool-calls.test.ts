@@ -43,7 +43,9 @@ describe("parseToolCallsFromText: <tool_call> tags", () => {
       const { calls } = parseToolCallsFromText(`<tool_call>{"name":"t","${key}":{"k":"${key}"}}</tool_call>`);
       expect(calls[0]?.arguments).toEqual({ k: key });
     }
-    const both = parseToolCallsFromText('<tool_call>{"name":"t","input":{"a":1},"arguments":{"b":2}}</tool_call>');
+    const both = parseToolCallsFromText(
+      '<tool_call>{"name":"t","input":{"a":1},"arguments":{"b":2}}</tool_call>',
+    );
     expect(both.calls[0]?.arguments).toEqual({ b: 2 });
   });
 
@@ -89,7 +91,9 @@ describe("parseToolCallsFromText: <tool_call> tags", () => {
   });
 
   it("recovers a call whose closing tag is missing at the very end", () => {
-    const result = parseToolCallsFromText('Sure.\n<tool_call>{"name":"get_weather","arguments":{"city":"Bern"}}');
+    const result = parseToolCallsFromText(
+      'Sure.\n<tool_call>{"name":"get_weather","arguments":{"city":"Bern"}}',
+    );
     expect(result.calls.map((c) => c.arguments)).toEqual([{ city: "Bern" }]);
     expect(result.text).toBe("Sure.");
   });
@@ -119,7 +123,7 @@ describe("parseToolCallsFromText: Anthropic-style <invoke> XML", () => {
 
   it("turns JSON-looking parameter text into values when no schema says string", () => {
     const { calls } = parseToolCallsFromText(
-      "<invoke name=\"t\"><parameter name='n'>42</parameter><parameter name=\"list\">[1, 2]</parameter>" +
+      '<invoke name="t"><parameter name=\'n\'>42</parameter><parameter name="list">[1, 2]</parameter>' +
         '<parameter name="flag">true</parameter><parameter name="s">hello world</parameter></invoke>',
     );
     expect(calls[0]?.arguments).toEqual({ n: 42, list: [1, 2], flag: true, s: "hello world" });
@@ -130,7 +134,9 @@ describe("parseToolCallsFromText: Anthropic-style <invoke> XML", () => {
       parseToolCallsFromText('<function_calls><invoke name="a"><parameter name="x">1</parameter></invoke>\n')
         .calls,
     ).toEqual([{ name: "a", arguments: { x: 1 }, dialect: "xml" }]);
-    expect(parseToolCallsFromText('<invoke name="b">{"y": 2}</invoke>').calls[0]?.arguments).toEqual({ y: 2 });
+    expect(parseToolCallsFromText('<invoke name="b">{"y": 2}</invoke>').calls[0]?.arguments).toEqual({
+      y: 2,
+    });
     expect(parseToolCallsFromText('<invoke>{"name":"c","input":{"z":3}}</invoke>').calls).toEqual([
       { name: "c", arguments: { z: 3 }, dialect: "xml" },
     ]);
@@ -157,7 +163,9 @@ describe("parseToolCallsFromText: fences and bare JSON", () => {
   });
 
   it("finds bare JSON calls in prose, but only with an explicit `arguments` key", () => {
-    const result = parseToolCallsFromText('Calling {"name": "get_weather", "arguments": {"city": "Oslo"}} now.');
+    const result = parseToolCallsFromText(
+      'Calling {"name": "get_weather", "arguments": {"city": "Oslo"}} now.',
+    );
     expect(result.calls).toEqual([{ name: "get_weather", arguments: { city: "Oslo" }, dialect: "json" }]);
     expect(result.text).toBe("Calling\nnow.");
     expect(names('{"name": "Alice", "input": "hi"}')).toEqual([]);
@@ -170,7 +178,9 @@ describe("parseToolCallsFromText: fences and bare JSON", () => {
     expect(names('{"name": "rm_rf", "arguments": {}}', tools)).toEqual([]);
     expect(names('{"name": "get_weather", "arguments": {}}', tools)).toEqual(["get_weather"]);
     expect(names('<tool_call>{"name": "rm_rf", "arguments": {}}</tool_call>', tools)).toEqual(["rm_rf"]);
-    expect(names('{"tool_calls": [{"name": "rm_rf"}, {"name": "get_weather"}]}', tools)).toEqual(["get_weather"]);
+    expect(names('{"tool_calls": [{"name": "rm_rf"}, {"name": "get_weather"}]}', tools)).toEqual([
+      "get_weather",
+    ]);
   });
 
   it("bareJson: false turns bare JSON recognition off", () => {

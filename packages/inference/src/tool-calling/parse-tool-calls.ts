@@ -23,7 +23,10 @@ import { TextJoiner } from "./text-joiner.js";
  * `arguments: {}` plus `invalid`. Markup that holds no readable call stays in the text; stray
  * closing tags are removed. Never throws.
  */
-export function parseToolCallsFromText(text: string, options: ParseToolCallsOptions = {}): ParseToolCallsResult {
+export function parseToolCallsFromText(
+  text: string,
+  options: ParseToolCallsOptions = {},
+): ParseToolCallsResult {
   const scanner = new ToolCallTextScanner(options);
   const segments: ScanSegment[] = [];
   scanner.push(text, segments);

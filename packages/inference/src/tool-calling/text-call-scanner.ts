@@ -1,9 +1,9 @@
-import type { ToolSchema } from "../tool/tool-schema.js";
 import { callsFromJson } from "./call-from-json.js";
-import { extractJsonValues, findJsonEnd, parseJsonLoose } from "./json-values.js";
+import { findJsonEnd, type JsonScanState, parseJsonLoose, scanJsonEnd } from "./json-values.js";
+import { fenceCalls, type ToolContext, tagCalls, toolContext } from "./markup-calls.js";
 import { classifyBareJson, classifyFence, classifyTag, type Opener } from "./openers.js";
 import type { ParsedToolCall, ParseToolCallsOptions } from "./parsed-tool-call.js";
-import { invokeCalls, nameAttribute, namedBodyCall, qwenFunctionCalls } from "./xml-calls.js";
+import { invokeCalls, nameAttribute, namedBodyCall } from "./xml-calls.js";
 
 /** A piece of scanned text: prose to show, or markup to hide (with the calls it held, maybe none). */
 export type ScanSegment =
@@ -23,10 +23,12 @@ const CALL_FENCES = new Set([
 ]);
 /** Fence languages whose content may be a tool call written as plain JSON. */
 const JSON_FENCES = new Set(["", "json", "jsonc", "json5"]);
-const TAG_CLOSE = /<\/\s*(?:tool[_-]?calls?)\s*>/gi;
-const INVOKE_CLOSE = /<\/\s*invoke\s*>/gi;
-const FUNCTION_CALLS_CLOSE = /<\/\s*function_calls\s*>/gi;
-const FENCE_TAG_CLOSE = /```|<\/\s*(?:tool[_-]?calls?|invoke)\s*>/g;
+const TAG_CLOSE = /<\/\s{0,8}(?:tool[_-]?calls?)\s{0,8}>/gi;
+const INVOKE_CLOSE = /<\/\s{0,8}invoke\s{0,8}>/gi;
+const FUNCTION_CALLS_CLOSE = /<\/\s{0,8}function_calls\s{0,8}>/gi;
+const FENCE_TAG_CLOSE = /```|<\/\s{0,8}(?:tool[_-]?calls?|invoke)\s{0,8}>/gi;
+/** Longer than any closing marker: a resumed search starts this far back, so none is missed. */
+const CLOSE_OVERLAP = 64;
 
 type Step =
   | { kind: "markup"; end: number; calls: ParsedToolCall[] }
@@ -46,27 +48,18 @@ export class ToolCallTextScanner {
   private buffer = "";
   private inPlainFence = false;
   private waitNeedles: readonly string[] | undefined;
-  private waitFrom = 0;
+  /** The last characters of the buffer while markup is held (a needle may straddle a push). */
+  private waitTail = "";
+  /** For markup held at the start of the buffer: where the search for its end resumes. */
+  private resumeAt: number | undefined;
+  /** For a held bare JSON object: the resumable scan of its end. */
+  private jsonScan: JsonScanState | undefined;
   private readonly bareJson: boolean;
-  private readonly known: ReadonlySet<string> | undefined;
-  private readonly schemas: ReadonlyMap<string, ToolSchema>;
+  private readonly context: ToolContext;
 
   constructor(options: ParseToolCallsOptions = {}) {
     this.bareJson = options.bareJson ?? true;
-    const schemas = new Map<string, ToolSchema>();
-    let known: Set<string> | undefined;
-    if (options.tools !== undefined) {
-      known = new Set();
-      for (const tool of options.tools) {
-        if (typeof tool === "string") known.add(tool);
-        else {
-          known.add(tool.name);
-          schemas.set(tool.name, tool);
-        }
-      }
-    }
-    this.known = known;
-    this.schemas = schemas;
+    this.context = toolContext(options);
   }
 
   /** Scan the next piece of text; finished segments are appended to `out`. */
@@ -74,9 +67,12 @@ export class ToolCallTextScanner {
     if (chunk === "") return;
     this.buffer += chunk;
     const needles = this.waitNeedles;
-    if (needles !== undefined && !needles.some((needle) => this.buffer.includes(needle, this.waitFrom))) {
-      this.waitFrom = Math.max(0, this.buffer.length - 8);
-      return;
+    if (needles !== undefined) {
+      // Held markup cannot end before one of its needles arrives: skip the rescan until then.
+      // (Checking only the recent tail keeps appends cheap: the buffer is never flattened here.)
+      const recent = this.waitTail + chunk;
+      this.waitTail = recent.slice(-8);
+      if (!needles.some((needle) => recent.includes(needle))) return;
     }
     this.drain(false, out);
   }
@@ -86,6 +82,8 @@ export class ToolCallTextScanner {
     this.drain(true, out);
     this.buffer = "";
     this.waitNeedles = undefined;
+    this.resumeAt = undefined;
+    this.jsonScan = undefined;
     this.inPlainFence = false;
   }
 
@@ -116,22 +114,36 @@ export class ToolCallTextScanner {
       emitText(out, text.slice(pos, found.start));
       pos = found.start;
       if (found.opener === undefined) break;
+      if (found.start !== 0) {
+        this.resumeAt = undefined;
+        this.jsonScan = undefined;
+      }
       const step = this.resolve(found.opener, text, final);
       if (step.kind === "wait") {
         this.waitNeedles = step.needles;
+        // The buffer is cut at the opener below, so this offset stays valid relative to it.
+        this.resumeAt = Math.max(found.opener.bodyStart, text.length - CLOSE_OVERLAP) - pos;
+        if (this.jsonScan !== undefined) this.jsonScan.at -= pos;
         break;
       }
-      if (step.kind === "markup") out.push({ type: "markup", raw: text.slice(pos, step.end), calls: step.calls });
+      this.resumeAt = undefined;
+      this.jsonScan = undefined;
+      if (step.kind === "markup")
+        out.push({ type: "markup", raw: text.slice(pos, step.end), calls: step.calls });
       else emitText(out, text.slice(pos, step.end));
       if (step.kind === "plain_fence") this.inPlainFence = true;
       pos = step.end;
     }
     this.buffer = text.slice(pos);
-    this.waitFrom = Math.max(0, this.buffer.length - 8);
+    this.waitTail = this.buffer.slice(-8);
   }
 
-  private findOpener(text: string, from: number, final: boolean): { start: number; opener?: Opener } | undefined {
-    const pattern = /[<`{]/g;
+  private findOpener(
+    text: string,
+    from: number,
+    final: boolean,
+  ): { start: number; opener?: Opener } | undefined {
+    const pattern = OPENER_CHARS;
     pattern.lastIndex = from;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
       const i = match.index;
@@ -157,20 +169,26 @@ export class ToolCallTextScanner {
       case "tag":
         return this.resolveTag(opener, text, final);
       case "invoke": {
-        const close = findFrom(INVOKE_CLOSE, text, opener.bodyStart);
+        const close = findFrom(INVOKE_CLOSE, text, this.searchFrom(opener));
         if (close === undefined) return final ? { kind: "text", end: opener.bodyStart } : WAIT_TAG;
         const name = nameAttribute(opener.attributes);
         const body = text.slice(opener.bodyStart, close.index);
-        return verdict(name === undefined ? [] : [namedBodyCall(name, body, this.schemas, "xml")], close.end);
+        return verdict(
+          name === undefined ? [] : [namedBodyCall(name, body, this.context.schemas, "xml")],
+          close.end,
+        );
       }
       case "function_calls": {
-        const close = findFrom(FUNCTION_CALLS_CLOSE, text, opener.bodyStart);
+        const close = findFrom(FUNCTION_CALLS_CLOSE, text, this.searchFrom(opener));
         if (close !== undefined) {
-          return verdict(invokeCalls(text.slice(opener.bodyStart, close.index), this.schemas).calls, close.end);
+          return verdict(
+            invokeCalls(text.slice(opener.bodyStart, close.index), this.context.schemas).calls,
+            close.end,
+          );
         }
         if (!final) return WAIT_TAG;
         // Stop sequences often cut the closing tag: the complete <invoke> blocks still count.
-        const { calls, end } = invokeCalls(text.slice(opener.bodyStart), this.schemas);
+        const { calls, end } = invokeCalls(text.slice(opener.bodyStart), this.context.schemas);
         return calls.length > 0
           ? { kind: "markup", end: opener.bodyStart + end, calls }
           : { kind: "text", end: opener.bodyStart };
@@ -178,20 +196,26 @@ export class ToolCallTextScanner {
       case "fence":
         return this.resolveFence(opener, text, final);
       case "json": {
-        const end = findJsonEnd(text, opener.start);
+        if (opener.start !== 0 || this.jsonScan === undefined) {
+          this.jsonScan = { at: opener.start, depth: 0, inString: false, escaped: false };
+        }
+        const end = scanJsonEnd(text, this.jsonScan);
         if (end === -1) return final ? { kind: "text", end: opener.start + 1 } : WAIT_JSON;
         const value = parseJsonLoose(text.slice(opener.start, end));
         const calls =
-          value === undefined ? [] : callsFromJson(value, { explicit: false, dialect: "json", known: this.known });
+          value === undefined
+            ? []
+            : callsFromJson(value, { explicit: false, dialect: "json", known: this.context.known });
         return verdict(calls, end);
       }
     }
   }
 
   private resolveTag(opener: Opener, text: string, final: boolean): Step {
-    const close = findFrom(opener.name === "invoke" ? INVOKE_CLOSE : TAG_CLOSE, text, opener.bodyStart);
+    const closePattern = opener.name === "invoke" ? INVOKE_CLOSE : TAG_CLOSE;
+    const close = findFrom(closePattern, text, this.searchFrom(opener));
     if (close !== undefined) {
-      return verdict(this.tagCalls(text.slice(opener.bodyStart, close.index), opener), close.end);
+      return verdict(tagCalls(this.context, text.slice(opener.bodyStart, close.index), opener), close.end);
     }
     if (!final) return WAIT_TAG;
     // No closing tag will come: a JSON call right after the opener still counts.
@@ -200,53 +224,40 @@ export class ToolCallTextScanner {
     if (text[j] === "{" || text[j] === "[") {
       const end = findJsonEnd(text, j);
       if (end !== -1) {
-        const calls = this.tagCalls(text.slice(opener.bodyStart, end), opener);
+        const calls = tagCalls(this.context, text.slice(opener.bodyStart, end), opener);
         if (calls.length > 0) return { kind: "markup", end, calls };
       }
     }
     return { kind: "text", end: opener.bodyStart };
   }
 
-  private tagCalls(body: string, opener: Opener): ParsedToolCall[] {
-    const dialect = opener.name === "invoke" ? "xml" : "tag";
-    const name = nameAttribute(opener.attributes);
-    if (name !== undefined) return [namedBodyCall(name, body, this.schemas, dialect)];
-    if (/<function=/i.test(body)) {
-      const calls = qwenFunctionCalls(body, this.schemas);
-      if (calls.length > 0) return calls;
-    }
-    if (/<invoke\s/i.test(body)) {
-      const { calls } = invokeCalls(body, this.schemas);
-      if (calls.length > 0) return calls;
-    }
-    return extractJsonValues(body).flatMap((value) =>
-      callsFromJson(value, { explicit: true, dialect, known: this.known }),
-    );
+  /** Where to look for the end of `opener`: where the last look stopped, for markup held back. */
+  private searchFrom(opener: Opener): number {
+    if (opener.start !== 0 || this.resumeAt === undefined) return opener.bodyStart;
+    return Math.max(opener.bodyStart, this.resumeAt);
   }
 
   private resolveFence(opener: Opener, text: string, final: boolean): Step {
     const explicit = CALL_FENCES.has(opener.name);
     if (!explicit && !JSON_FENCES.has(opener.name)) return { kind: "plain_fence", end: opener.bodyStart };
     const close = explicit
-      ? findFrom(FENCE_TAG_CLOSE, text, opener.bodyStart)
-      : indexFrom(text, "```", opener.bodyStart);
-    if (close !== undefined) return verdict(this.fenceCalls(text.slice(opener.bodyStart, close.index), explicit), close.end);
-    if (!final) return explicit ? WAIT_FENCE_OR_TAG : WAIT_FENCE;
-    const calls = this.fenceCalls(text.slice(opener.bodyStart), explicit);
-    return calls.length > 0 ? { kind: "markup", end: text.length, calls } : { kind: "text", end: opener.bodyStart };
-  }
-
-  private fenceCalls(body: string, explicit: boolean): ParsedToolCall[] {
-    if (explicit) {
-      return extractJsonValues(body).flatMap((value) =>
-        callsFromJson(value, { explicit: true, dialect: "fence", known: this.known }),
+      ? findFrom(FENCE_TAG_CLOSE, text, this.searchFrom(opener))
+      : indexFrom(text, "```", this.searchFrom(opener));
+    if (close !== undefined)
+      return verdict(
+        fenceCalls(this.context, text.slice(opener.bodyStart, close.index), explicit),
+        close.end,
       );
-    }
-    const value = parseJsonLoose(body);
-    return value === undefined ? [] : callsFromJson(value, { explicit: false, dialect: "fence", known: this.known });
+    if (!final) return explicit ? WAIT_FENCE_OR_TAG : WAIT_FENCE;
+    const calls = fenceCalls(this.context, text.slice(opener.bodyStart), explicit);
+    return calls.length > 0
+      ? { kind: "markup", end: text.length, calls }
+      : { kind: "text", end: opener.bodyStart };
   }
 }
 
+/** Characters where markup can start. Shared: scanning is synchronous and sets `lastIndex` first. */
+const OPENER_CHARS = /[<`{]/g;
 const WAIT_TAG: Step = { kind: "wait", needles: ["</"] };
 const WAIT_JSON: Step = { kind: "wait", needles: ["}", "]"] };
 const WAIT_FENCE: Step = { kind: "wait", needles: ["```"] };

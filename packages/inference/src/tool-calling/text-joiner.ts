@@ -11,13 +11,14 @@ export class TextJoiner {
 
   /** Add prose; returns the text to show now (maybe empty). */
   text(piece: string): string {
-    const first = piece.search(/\S/);
-    if (first === -1) {
+    let first = 0;
+    while (first < piece.length && isSpace(piece.charCodeAt(first))) first++;
+    if (first === piece.length) {
       if (this.shown && !this.separate) this.heldWhitespace += piece;
       return "";
     }
     let last = piece.length - 1;
-    while (/\s/.test(piece[last]!)) last--;
+    while (isSpace(piece.charCodeAt(last))) last--;
     let out = "";
     if (this.shown) out = this.separate ? "\n" : this.heldWhitespace + piece.slice(0, first);
     out += piece.slice(first, last + 1);
@@ -32,4 +33,10 @@ export class TextJoiner {
     this.heldWhitespace = "";
     this.separate = true;
   }
+}
+
+/** `\s` for one UTF-16 code unit (ASCII fast path). */
+function isSpace(code: number): boolean {
+  if (code === 32 || (code >= 9 && code <= 13)) return true;
+  return code > 127 && /\s/.test(String.fromCharCode(code));
 }

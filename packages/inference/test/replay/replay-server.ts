@@ -1,7 +1,7 @@
 /**
  * A replay HTTP server for provider tests: `node:http` on 127.0.0.1 with an ephemeral port.
  * It serves queued responses (status, headers, body) exactly as given — optionally chunked at
- * awkward byte boundaries, slowed down, or cut off mid-body — and records every request
+ * awkward byte boundaries, slowed down, stalled or cut off mid-body — and records every request
  * (method, path, headers, body) so a test can assert what an adapter SENT.
  *
  * Generic on purpose: the OpenAI-compatible, Anthropic and Ollama adapter tests all use it.
@@ -34,6 +34,11 @@ export interface ReplayResponse {
   delayMs?: number;
   /** Milliseconds to wait before sending the status line (to test timeouts). */
   headerDelayMs?: number;
+  /**
+   * Send this many body bytes, then stall: no more bytes and no end, until the client gives up
+   * (disconnects) or the server closes. Simulates a stream that hangs mid-answer.
+   */
+  stallAfterBytes?: number;
 }
 
 /** A request the server received. */
@@ -60,6 +65,8 @@ export class ReplayServer {
   private handler: ReplayHandler | undefined;
   private readonly server: Server;
   private port = 0;
+  /** Pending waits (delays, stalls), ended early by `close()` so no timer outlives the server. */
+  private readonly waits = new Set<() => void>();
 
   private constructor() {
     this.server = createServer((req, res) => {
@@ -112,8 +119,14 @@ export class ReplayServer {
     this.handler = undefined;
   }
 
-  /** Stop the server, dropping open connections. */
+  /** Drop every open connection (keep-alive ones included); the server keeps listening. */
+  closeConnections(): void {
+    this.server.closeAllConnections();
+  }
+
+  /** Stop the server, dropping open connections and ending pending delays and stalls. */
   async close(): Promise<void> {
+    for (const end of [...this.waits]) end();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -140,35 +153,58 @@ export class ReplayServer {
       res.end(`replay server: no response queued for ${recorded.method} ${recorded.path}`);
       return;
     }
-    await serve(res, response);
+    await this.serve(res, response);
   }
-}
 
-async function serve(res: ServerResponse, response: ReplayResponse): Promise<void> {
-  if (response.headerDelayMs !== undefined) await sleep(response.headerDelayMs);
-  if (res.destroyed) return;
-  const bytes =
-    typeof response.body === "string" ? Buffer.from(response.body, "utf8") : Buffer.from(response.body ?? []);
-  const cut = response.cutAfterBytes;
-  const sent = cut === undefined ? bytes : bytes.subarray(0, Math.max(0, cut));
-  const headers = { ...response.headers };
-  res.writeHead(response.status ?? 200, headers);
-  res.flushHeaders();
-  const parts = splitBody(sent, response.chunking ?? "whole");
-  for (const part of parts) {
+  private async serve(res: ServerResponse, response: ReplayResponse): Promise<void> {
+    const wait = (ms: number) => this.wait(ms, res);
+    if (response.headerDelayMs !== undefined) await wait(response.headerDelayMs);
     if (res.destroyed) return;
-    await new Promise<void>((resolve, reject) =>
-      res.write(part, (error) => (error ? reject(error) : resolve())),
-    );
-    await sleep(response.delayMs ?? 0);
+    const bytes =
+      typeof response.body === "string"
+        ? Buffer.from(response.body, "utf8")
+        : Buffer.from(response.body ?? []);
+    const cut = response.cutAfterBytes ?? response.stallAfterBytes;
+    const sent = cut === undefined ? bytes : bytes.subarray(0, Math.max(0, cut));
+    const headers = { ...response.headers };
+    res.writeHead(response.status ?? 200, headers);
+    res.flushHeaders();
+    const parts = splitBody(sent, response.chunking ?? "whole");
+    for (const part of parts) {
+      if (res.destroyed) return;
+      await new Promise<void>((resolve, reject) =>
+        res.write(part, (error) => (error ? reject(error) : resolve())),
+      );
+      await wait(response.delayMs ?? 0);
+    }
+    if (response.stallAfterBytes !== undefined) {
+      await wait(Number.POSITIVE_INFINITY);
+      if (!res.destroyed) res.socket?.destroy();
+      return;
+    }
+    if (cut !== undefined && cut < bytes.length && response.cutMode === "destroy") {
+      res.socket?.destroy();
+      return;
+    }
+    res.end();
   }
-  if (cut !== undefined && cut < bytes.length && response.cutMode === "destroy") {
-    res.socket?.destroy();
-    return;
-  }
-  res.end();
-}
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => (ms <= 0 ? setImmediate(resolve) : setTimeout(resolve, ms)));
+  /**
+   * Wait `ms` (one event-loop turn for 0; forever for Infinity), ending early when the response's
+   * connection closes or the server closes — so a client that gave up leaves no timer behind.
+   */
+  private wait(ms: number, res: ServerResponse): Promise<void> {
+    if (ms <= 0) return new Promise((resolve) => setImmediate(resolve));
+    return new Promise<void>((resolve) => {
+      const end = (): void => {
+        if (timer !== undefined) clearTimeout(timer);
+        res.off("close", end);
+        this.waits.delete(end);
+        resolve();
+      };
+      const timer = Number.isFinite(ms) ? setTimeout(end, ms) : undefined;
+      res.once("close", end);
+      this.waits.add(end);
+    });
+  }
 }

@@ -34,6 +34,9 @@ export interface RetryMiddlewareOptions {
  * - The loop already retries each provider call per `RunPolicy.retry`; this middleware retries
  *   the whole inner onion (inner middleware, fallback included). Set `policy.retry.maxRetries: 0`
  *   on the harness when this one should be the only retry layer.
+ * - Both layers draw on one budget: at most `RunLimits.maxRetriesPerCall + 1` attempts of one
+ *   model within one model call, whatever the layers' own `maxRetries`; once every model the call
+ *   tried has used its attempts, the failure stands (`limit.reached { limit: "retries" }`).
  * Throws `validation` at construction for negative or non-finite policy numbers.
  */
 export function retryMiddleware<State = unknown, Ctx = unknown>(
@@ -59,6 +62,12 @@ export function retryMiddleware<State = unknown, Ctx = unknown>(
           if (ctx.run.signal.aborted || error.code === "cancelled") throw thrown;
           if (attempt > policy.maxRetries || !retryOn(error)) throw thrown;
           if (!replayStreams && seen.deltas !== deltasBefore) throw thrown;
+          // The loop counts every model's attempts of this call; with none left, a retry is moot.
+          const capped = ctx.run.limits.retryHit(ctx.callId ?? "");
+          if (capped !== undefined) {
+            ctx.run.emit({ type: "limit.reached", limit: capped.limit, value: capped.value, count: capped.count });
+            throw thrown;
+          }
           const delayMs = backoffFor(policy, attempt, error);
           ctx.run.emit({
             type: "retry.scheduled",

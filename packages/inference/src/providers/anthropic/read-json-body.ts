@@ -1,11 +1,12 @@
-import { abortedError } from "../../errors/normalize.js";
 import { ProviderError } from "../../errors/provider-error.js";
+import { readBodyText } from "../../http/body-reader.js";
 import type { JsonValue } from "../../json/json-value.js";
 
 /**
- * Read a 2xx response body as JSON. An aborted `signal` gives its `abortedError`; a body that
- * breaks while reading is a retryable `ProviderError` (`stream_interrupted`); a body that is not
- * JSON is a non-retryable one (`malformed_response`) keeping the first 2,000 characters.
+ * Read a 2xx response body as JSON (at most `MAX_BODY_BYTES`: a longer one is a non-retryable
+ * `response_too_large`). An aborted `signal` gives its `abortedError`; a body that breaks while
+ * reading is a retryable `ProviderError` (`stream_interrupted`); a body that is not JSON is a
+ * non-retryable one (`malformed_response`) keeping the first 2,000 characters.
  */
 export async function readJsonBody(
   response: Response,
@@ -13,20 +14,7 @@ export async function readJsonBody(
   model: string,
   signal: AbortSignal | undefined,
 ): Promise<JsonValue> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    if (signal?.aborted === true) throw abortedError(signal, `${provider} request`);
-    throw new ProviderError({
-      provider,
-      model,
-      kind: "retryable",
-      providerCode: "stream_interrupted",
-      message: `${provider}: the response body broke while reading (${error instanceof Error ? error.message : String(error)}). Retry the call.`,
-      cause: error,
-    });
-  }
+  const text = await readBodyText(response.body, signal, { provider, model });
   try {
     return JSON.parse(text) as JsonValue;
   } catch (error) {

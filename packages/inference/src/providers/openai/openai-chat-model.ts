@@ -1,10 +1,11 @@
 import { ProviderError } from "../../errors/provider-error.js";
 import { validationError } from "../../errors/tinyagents-error.js";
 import { factsFromObject } from "../../http/error-body.js";
+import { readBodyText } from "../../http/body-reader.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { postJson } from "../../http/post-json.js";
 import { providerErrorFromFacts } from "../../http/provider-error-from-response.js";
-import { secretsFromHeaders } from "../../http/redact.js";
+import { redactSecrets, secretsFromHeaders } from "../../http/redact.js";
 import { readSseBatches } from "../../http/sse.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../json/json-value.js";
 import type { ChatModel, ModelCallOptions } from "../../model/chat-model.js";
@@ -140,7 +141,11 @@ export class OpenAiChatModel implements ChatModel {
       const parser = this.parser();
       const type = response.headers.get("content-type") ?? "";
       if (!type.includes("text/event-stream") || response.body === null) {
-        yield* this.readUnary(await response.text(), parser, response.status, secretsFromHeaders(headers));
+        const text = await readBodyText(response.body, call.signal, {
+          provider: this.provider,
+          model: this.modelId,
+        });
+        yield* this.readUnary(text, parser, response.status, secretsFromHeaders(headers));
         return;
       }
       // The SSE path is inlined (one generator, events in per-read batches): it is the hot path.
@@ -160,7 +165,10 @@ export class OpenAiChatModel implements ChatModel {
               break read;
             }
             const chunk = parseJson(data);
-            if (chunk === undefined) continue;
+            if (chunk === undefined) {
+              if (data.trim() === "") continue;
+              throw this.malformedChunk(data, secretsFromHeaders(headers));
+            }
             last = chunk;
             if (event.event === "error" && chunk.error === undefined)
               out.push(parser.errorItem({ error: chunk }));
@@ -204,6 +212,22 @@ export class OpenAiChatModel implements ChatModel {
     }
   }
 
+  /**
+   * A stream event whose data is not a JSON object: the answer would silently lose that chunk's
+   * deltas, so the call fails (non-retryable `malformed_stream`, the data capped and redacted).
+   */
+  private malformedChunk(data: string, secrets: readonly string[]): ProviderError {
+    const shown = redactSecrets(data.slice(0, 8192), secrets);
+    return new ProviderError({
+      provider: this.provider,
+      model: this.modelId,
+      kind: "non_retryable",
+      providerCode: "malformed_stream",
+      message: `${this.provider}: the response stream contained an event whose data is not a JSON object (${JSON.stringify(shown.slice(0, 120))}); its content would be lost, so the call failed.`,
+      rawBody: shown,
+    });
+  }
+
   private *readUnary(
     text: string,
     parser: ChunkParser,
@@ -212,14 +236,15 @@ export class OpenAiChatModel implements ChatModel {
   ): Generator<ModelStreamItem, void, undefined> {
     const body = parseJson(text);
     if (body === undefined) {
+      const shown = redactSecrets(text.slice(0, 8192), secrets);
       throw new ProviderError({
         provider: this.provider,
         model: this.modelId,
         kind: "non_retryable",
         status,
         providerCode: "invalid_response",
-        message: `${this.provider}: the response to a chat completion was not a JSON object (got ${JSON.stringify(text.slice(0, 120))}); check that the base URL points at an OpenAI-compatible /v1 endpoint.`,
-        rawBody: text.slice(0, 8192),
+        message: `${this.provider}: the response to a chat completion was not a JSON object (got ${JSON.stringify(shown.slice(0, 120))}); check that the base URL points at an OpenAI-compatible /v1 endpoint.`,
+        rawBody: shown,
       });
     }
     if ((body.error !== undefined && body.error !== null) || body.object === "error") {

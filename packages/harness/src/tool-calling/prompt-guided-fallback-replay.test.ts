@@ -4,7 +4,14 @@
  * wrapper retries prompt-guided, parses the calls out of the streamed text, and sends every later
  * call without `tools`.
  */
-import { collectStream, compatible, type ModelRequest, text, type ToolSchema, user } from "@tinyagents/inference";
+import {
+  collectStream,
+  compatible,
+  type ModelRequest,
+  type ToolSchema,
+  text,
+  user,
+} from "@tinyagents/inference";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ReplayServer } from "../../../inference/test/replay/replay-server.js";
 import { DeterministicIds } from "../testkit/deterministic-ids.js";
@@ -42,7 +49,12 @@ function sse(pieces: string[], finish = "stop"): string {
   );
 }
 
-const CALL_PIECES = ["I'll look it up.\n<tool", '_call>\n{"name": "get_', 'weather", "arguments": {"city": "Paris"}}\n</tool_', "call>"];
+const CALL_PIECES = [
+  "I'll look it up.\n<tool",
+  '_call>\n{"name": "get_',
+  'weather", "arguments": {"city": "Paris"}}\n</tool_',
+  "call>",
+];
 
 let server: ReplayServer;
 beforeAll(async () => {
@@ -70,7 +82,9 @@ describe("prompt-guided fallback over HTTP", () => {
     for await (const item of wrapped.stream(request)) items.push(item);
     for (const item of items) if (item.type === "text_delta") expect(item.text).not.toMatch(/tool_call|[<{]/);
     const response = await collectStream(items);
-    expect(response.message.toolCalls).toEqual([{ id: "ptc-1", name: "get_weather", arguments: { city: "Paris" } }]);
+    expect(response.message.toolCalls).toEqual([
+      { id: "ptc-1", name: "get_weather", arguments: { city: "Paris" } },
+    ]);
     expect(text(response.message)).toBe("I'll look it up.");
     expect(response.finishReason).toBe("tool_calls");
     expect(response.usage?.inputTokens).toBe(120);
@@ -82,7 +96,7 @@ describe("prompt-guided fallback over HTTP", () => {
     const messages = guided?.messages as Array<{ role: string; content: string }>;
     expect(messages[0]?.role).toBe("system");
     expect(messages[0]?.content).toContain("<tool_call>");
-    expect(messages[0]?.content).toContain('- get_weather: Current weather for a city.');
+    expect(messages[0]?.content).toContain("- get_weather: Current weather for a city.");
     expect(messages[1]).toEqual({ role: "user", content: "Weather in Paris?" });
     expect(wrapped.promptGuided).toBe(true);
 
@@ -98,7 +112,9 @@ describe("prompt-guided fallback over HTTP", () => {
     server.enqueue({
       status: 400,
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ error: { message: "invalid message role: wizard", type: "invalid_request_error" } }),
+      body: JSON.stringify({
+        error: { message: "invalid message role: wizard", type: "invalid_request_error" },
+      }),
     });
     const wrapped = model();
     await expect(wrapped.invoke(request)).rejects.toMatchObject({ status: 400, code: "provider" });

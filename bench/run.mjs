@@ -1,0 +1,284 @@
+// The benchmark suite: tinyagents vs the Vercel AI SDK, LangChain.js and the OpenAI Agents SDK,
+// with a hand-written loop as the floor, every figure from several fresh processes.
+//
+//   npm run bench                 full suite (builds first); writes bench/results/*.json,
+//                                 bench/results/summary.md and the table in docs/performance.md
+//   npm run bench -- --quick      smoke run (CI): every adapter completes every workload with the
+//                                 exact model/tool call counts and final text; no timing claims
+//   node bench/run.mjs --only w1,w3 --adapters tinyagents,ai-sdk --procs 2   (a subset)
+//
+// Competitors live in bench/node_modules only (npm ci --prefix bench); installed if missing.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ADAPTERS, FLOOR, IMPORTS, LABELS } from "./adapters/index.mjs";
+import { intArg, parseArgs } from "./lib/args.mjs";
+import { BENCH_DIR, runChild } from "./lib/child.mjs";
+import { dependencyClosure } from "./lib/closure.mjs";
+import { describeEnvironment } from "./lib/machine.mjs";
+import { evaluateTargets, num, renderReport } from "./lib/report.mjs";
+import { summarize } from "./lib/stats.mjs";
+
+const REPO_DIR = join(BENCH_DIR, "..");
+const args = parseArgs();
+const quick = args.quick === true;
+const only = typeof args.only === "string" ? args.only.split(",") : ["w1", "w2", "w3", "w4"];
+const adapters = typeof args.adapters === "string" ? args.adapters.split(",") : ADAPTERS;
+if (!adapters.includes(FLOOR)) adapters.unshift(FLOOR);
+const procs = (fallback) => (quick ? 1 : intArg(args, "procs", fallback));
+const quickFlag = quick ? ["--quick"] : [];
+const started = performance.now();
+const failures = [];
+let passed = 0;
+
+function log(message) {
+  process.stderr.write(`${message}\n`);
+}
+
+function ensureInstalled() {
+  const needed = ["ai", "langchain", "@langchain/core", "@openai/agents", "zod"];
+  if (needed.every((name) => existsSync(join(BENCH_DIR, "node_modules", name, "package.json")))) return;
+  log("installing the competitors into bench/node_modules (npm ci --prefix bench) ...");
+  execFileSync("npm", ["ci", "--prefix", BENCH_DIR, "--no-audit", "--no-fund"], { stdio: "inherit" });
+}
+
+function ensureBuilt() {
+  for (const pkg of ["inference", "harness"]) {
+    if (!existsSync(join(REPO_DIR, "packages", pkg, "dist", "index.js"))) {
+      throw new Error(`packages/${pkg}/dist is missing: run \`npm run build\` first (npm run bench does)`);
+    }
+  }
+}
+
+/** Run one child; a failure is recorded (the suite goes on and exits non-zero at the end). */
+async function child(label, script, childArgs, options) {
+  try {
+    const result = await runChild(script, childArgs, options);
+    passed++;
+    return result;
+  } catch (error) {
+    failures.push({ label, error: error.message });
+    log(`FAILED ${label}: ${error.message}`);
+    return undefined;
+  }
+}
+
+/** `reps` rounds over `jobs`, round-robin, so load changes hit every adapter alike. */
+async function rounds(reps, jobs) {
+  for (let rep = 1; rep <= reps; rep++) {
+    for (const job of jobs) {
+      const result = await child(`${job.label} (process ${rep}/${reps})`, job.script, job.args, job.options);
+      if (result !== undefined) {
+        job.results.push(result);
+        log(`  ${job.label} ${rep}/${reps}: ${job.show(result)}`);
+      }
+    }
+  }
+}
+
+async function w1() {
+  const steps = [1, 10, 100];
+  const n = procs(3);
+  log(`W1 tool loop: S = ${steps.join(", ")}, ${n} process(es) each`);
+  const jobs = [];
+  for (const s of steps) {
+    for (const adapter of adapters) {
+      jobs.push({
+        adapter,
+        steps: s,
+        label: `W1 ${adapter} S=${s}`,
+        script: "workloads/w1-loop.mjs",
+        args: ["--adapter", adapter, "--steps", String(s), ...quickFlag],
+        results: [],
+        show: (r) =>
+          quick ? `${r.modelCalls} model / ${r.toolCalls} tool calls ok` : `${num(r.usPerStep)} µs/step`,
+      });
+    }
+  }
+  await rounds(n, jobs);
+  const rows = {};
+  for (const adapter of adapters) rows[adapter] = {};
+  for (const job of jobs)
+    rows[job.adapter][job.steps] = {
+      summary: summarize(job.results.map((r) => r.usPerStep)),
+      raw: job.results,
+    };
+  for (const adapter of adapters) {
+    for (const s of steps) {
+      const cell = rows[adapter][s];
+      cell.ratio =
+        cell.summary && rows[FLOOR][s].summary
+          ? cell.summary.median / rows[FLOOR][s].summary.median
+          : undefined;
+    }
+    const first = rows[adapter][steps[0]].summary;
+    const last = rows[adapter][steps.at(-1)].summary;
+    rows[adapter].growth = first && last ? last.median / first.median : undefined;
+  }
+  return { steps, procs: n, rows };
+}
+
+async function w2() {
+  const deltas = 10_000;
+  const n = procs(4);
+  log(`W2 streaming: ${deltas} deltas, ${n} process(es) each`);
+  const jobs = adapters.map((adapter) => ({
+    adapter,
+    label: `W2 ${adapter}`,
+    script: "workloads/w2-stream.mjs",
+    args: ["--adapter", adapter, "--deltas", String(deltas), ...quickFlag],
+    results: [],
+    show: (r) =>
+      quick ? `${r.modelCalls} model call, ${deltas} deltas ok` : `${num(r.deltasPerSecond)} deltas/s`,
+  }));
+  await rounds(n, jobs);
+  const rows = {};
+  for (const job of jobs)
+    rows[job.adapter] = { summary: summarize(job.results.map((r) => r.deltasPerSecond)), raw: job.results };
+  for (const adapter of adapters) {
+    const floor = rows[FLOOR].summary?.median;
+    rows[adapter].ratio = rows[adapter].summary && floor ? floor / rows[adapter].summary.median : undefined;
+  }
+  return { deltas, procs: n, rows };
+}
+
+async function w3() {
+  const runs = quick ? 100 : 1000;
+  const n = procs(3);
+  log(`W3 concurrency: ${runs} concurrent runs x 5 steps, ${n} process(es) each`);
+  const jobs = adapters.map((adapter) => ({
+    adapter,
+    label: `W3 ${adapter}`,
+    script: "workloads/w3-concurrency.mjs",
+    args: ["--adapter", adapter, "--runs", String(runs), ...quickFlag],
+    options: { nodeFlags: ["--expose-gc"] },
+    results: [],
+    show: (r) =>
+      quick
+        ? `${r.modelCalls} model / ${r.toolCalls} tool calls ok`
+        : `${num(r.totalMs)} ms, ${num((r.inFlightBytesPerRun ?? Number.NaN) / 1024)} KB/in-flight run`,
+  }));
+  await rounds(n, jobs);
+  const rows = {};
+  let batches;
+  for (const job of jobs) {
+    const rs = job.results;
+    batches = rs[0]?.batches ?? batches;
+    const growth = summarize(rs.map((r) => r.heapGrowthBytes));
+    rows[job.adapter] = {
+      totalMs: summarize(rs.map((r) => r.totalMs)),
+      inFlight: summarize(rs.map((r) => r.inFlightBytesPerRun)),
+      kept: summarize(rs.map((r) => r.keptBytesPerResult)),
+      growth,
+      flat: growth !== undefined && growth.median < 1024 * 1024,
+      raw: rs,
+    };
+  }
+  const floor = rows[FLOOR];
+  for (const adapter of adapters) {
+    const row = rows[adapter];
+    row.totalRatio = row.totalMs && floor.totalMs ? row.totalMs.median / floor.totalMs.median : undefined;
+    row.inFlightRatio =
+      row.inFlight && floor.inFlight ? row.inFlight.median / floor.inFlight.median : undefined;
+  }
+  return { runs, steps: 5, batches, procs: n, rows };
+}
+
+async function w4() {
+  const n = procs(5);
+  log(`W4 cold start: import time (${n} process(es) each) and installed closure size`);
+  const jobs = IMPORTS.map((specifier) => ({
+    specifier,
+    label: `W4 import ${specifier}`,
+    script: "workloads/w4-import.mjs",
+    args: ["--module", specifier],
+    results: [],
+    show: (r) => `${num(r.importMs)} ms`,
+  }));
+  await rounds(n, jobs);
+  const rows = {};
+  for (const job of jobs) {
+    let closure;
+    try {
+      closure =
+        job.specifier === "@tinyagents/harness"
+          ? dependencyClosure(REPO_DIR, "node_modules/@tinyagents/harness")
+          : dependencyClosure(BENCH_DIR, `node_modules/${job.specifier}`);
+    } catch (error) {
+      failures.push({ label: `W4 closure ${job.specifier}`, error: error.message });
+    }
+    rows[job.specifier] = {
+      importMs: summarize(job.results.map((r) => r.importMs)),
+      closure,
+      raw: job.results,
+    };
+  }
+  return { procs: n, rows };
+}
+
+ensureInstalled();
+ensureBuilt();
+const env = describeEnvironment(REPO_DIR, BENCH_DIR);
+log(
+  `tinyagents bench (${quick ? "quick smoke run" : "full"}) — node ${env.node}, ${env.nproc} x ${env.cpu}, load ${env.loadavg.join(" ")}`,
+);
+const results = { mode: quick ? "quick" : "full", env };
+const workloads = { w1, w2, w3, w4 };
+for (const name of only) {
+  if (workloads[name] === undefined) throw new Error(`unknown workload ${name}`);
+  results[name] = await workloads[name]();
+}
+results.elapsedS = (performance.now() - started) / 1000;
+results.failures = failures;
+
+if (quick) {
+  log(
+    `\nquick run: ${failures.length === 0 ? "every adapter completed every workload exactly" : `${failures.length} failure(s)`} in ${results.elapsedS.toFixed(0)} s`,
+  );
+} else {
+  const report = renderReport(results, LABELS);
+  process.stdout.write(`\n${report}`);
+  if (failures.length === 0 && only.length === 4 && args.adapters === undefined) {
+    const dir = join(BENCH_DIR, "results");
+    mkdirSync(dir, { recursive: true });
+    const strip = (w) => JSON.parse(JSON.stringify(w));
+    for (const [name, file] of [
+      ["w1", "w1-loop"],
+      ["w2", "w2-stream"],
+      ["w3", "w3-concurrency"],
+      ["w4", "w4-cold-start"],
+    ]) {
+      writeFileSync(
+        join(dir, `${file}.json`),
+        `${JSON.stringify({ env, ...strip(results[name]) }, null, 2)}\n`,
+      );
+    }
+    writeFileSync(
+      join(dir, "targets.json"),
+      `${JSON.stringify({ env, targets: evaluateTargets(results), elapsedS: results.elapsedS }, null, 2)}\n`,
+    );
+    writeFileSync(join(dir, "summary.md"), report);
+    updateDocs(report);
+    log(
+      `wrote bench/results/{w1-loop,w2-stream,w3-concurrency,w4-cold-start,targets}.json, summary.md, docs/performance.md`,
+    );
+  } else {
+    log("partial or failed run: results not written");
+  }
+}
+// Each child checked its adapter's exact model and tool calls and final text.
+log(`bench: ${passed} passed, ${failures.length} failed`);
+if (failures.length > 0) process.exitCode = 1;
+
+/** Replace the table between the markers in docs/performance.md, if the file has them. */
+function updateDocs(report) {
+  const file = join(REPO_DIR, "docs", "performance.md");
+  if (!existsSync(file)) return;
+  const text = readFileSync(file, "utf8");
+  const begin = "<!-- bench:begin -->";
+  const end = "<!-- bench:end -->";
+  const a = text.indexOf(begin);
+  const b = text.indexOf(end);
+  if (a === -1 || b === -1) return;
+  writeFileSync(file, `${text.slice(0, a + begin.length)}\n${report}${text.slice(b)}`);
+}

@@ -1,0 +1,41 @@
+/**
+ * Steering: pause a running agent at its next checkpoint, keep the paused run as JSON, resume it.
+ * Run: npx tsx examples/steering.ts
+ */
+import { AgentHarness, runText, SteeringHandle, SteeringPolicy, tool } from "@tinyagents/harness";
+import { ScriptedModel } from "@tinyagents/harness/testkit";
+import { pickModel } from "./support/pick-model.js";
+
+const steering = new SteeringHandle(new SteeringPolicy().allow("pause").allow("inject_message"));
+
+const step = tool({
+  name: "do_step",
+  description: "Do one step of the job",
+  inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+  execute: ({ n }) => {
+    if (n === 1) steering.pauseWith("a human wants to review step 1"); // e.g. from a UI button
+    return `step ${n} done`;
+  },
+});
+
+const { model } = pickModel(
+  () =>
+    new ScriptedModel([
+      { toolCalls: [{ name: "do_step", arguments: { n: 1 } }] },
+      { toolCalls: [{ name: "do_step", arguments: { n: 2 } }] },
+      "All steps done.",
+    ]),
+);
+const agent = new AgentHarness().registerModel("main", model).registerTool(step);
+
+const paused = await agent.invoke(undefined, undefined, { runId: "job-1" }, "Do the two steps.", {
+  steering,
+});
+console.log(`status: ${paused.stopReason}; paused at ${paused.modelCalls} model calls`);
+const saved = JSON.stringify(paused.paused); // store it anywhere (PausedRunStore does this for you)
+console.log(`paused run saved: ${saved.length} bytes of JSON`);
+
+const resumed = await agent.resume(undefined, undefined, JSON.parse(saved));
+console.log(
+  `resumed: ${runText(resumed)} (model calls: ${resumed.modelCalls}, tool calls: ${resumed.toolCalls})`,
+);

@@ -1,0 +1,58 @@
+/**
+ * Sub-agents: an orchestrator delegates to two specialists (each a whole agent used as a tool).
+ * Usage and cost roll up into the orchestrator's run.
+ * Run: npx tsx examples/subagents.ts
+ */
+import { AgentHarness, runText, SubAgent, SubAgentTool } from "@tinyagents/harness";
+import { ScriptedModel } from "@tinyagents/harness/testkit";
+import { usage } from "@tinyagents/inference";
+import { pickModel } from "./support/pick-model.js";
+
+const tokens = usage({ inputTokens: 120, outputTokens: 30 });
+const pricing = { pricing: { inputPerMillion: 0.4, outputPerMillion: 1.6 } };
+
+const { model, live } = pickModel(
+  () =>
+    new ScriptedModel(
+      [
+        { toolCalls: [{ name: "researcher", arguments: { input: "How big is Lisbon?" } }] },
+        { toolCalls: [{ name: "writer", arguments: { input: "Summarize: Lisbon metro ~2.9M people." } }] },
+        "Summary: Lisbon's metro area has about 2.9 million people.",
+      ],
+      { usage: tokens },
+    ),
+);
+
+const specialist = (name: string, description: string, answer: string) =>
+  new SubAgent({
+    name,
+    description,
+    harness: new AgentHarness({ instructions: `You are the ${name}.` }).registerModel(
+      "main",
+      live ? model : new ScriptedModel([answer], { usage: tokens }),
+      pricing,
+    ),
+  });
+
+const researcher = specialist(
+  "researcher",
+  "Finds facts.",
+  "Lisbon hosts about 2.9 million people in its metro area.",
+);
+const writer = specialist("writer", "Writes a tight summary.", "Lisbon: a metro area of ~2.9M people.");
+
+const orchestrator = new AgentHarness({ instructions: "Delegate research, then writing." })
+  .registerModel("main", model, pricing)
+  .registerTool(new SubAgentTool(researcher))
+  .registerTool(new SubAgentTool(writer));
+
+const run = await orchestrator.invokeDefault(undefined, "Give me a one-line fact sheet about Lisbon.");
+console.log(runText(run));
+for (const child of run.children ?? []) {
+  console.log(
+    `child ${child.name} (${child.runId}, depth ${child.depth}): ${child.usage.usage.totalTokens} tokens, $${child.cost.total.toFixed(6)}`,
+  );
+}
+console.log(
+  `tree total: ${run.usage.usage.totalTokens} tokens, $${run.cost.total.toFixed(6)} (own model calls: ${run.modelCalls})`,
+);

@@ -1,0 +1,45 @@
+/**
+ * Tools: a custom tool (zod schema) next to built-ins from @tinyagents/harness/tools.
+ * Run: npx tsx examples/tools.ts
+ */
+import { AgentHarness, runText, tool } from "@tinyagents/harness";
+import { ScriptedModel } from "@tinyagents/harness/testkit";
+import { calculatorTool, currentTimeTool } from "@tinyagents/harness/tools";
+import { z } from "zod";
+import { pickModel } from "./support/pick-model.js";
+
+const weather = tool({
+  name: "get_weather",
+  description: "Current weather for a city",
+  inputSchema: z.object({ city: z.string() }),
+  policy: { sideEffects: "read" },
+  execute: async ({ city }) => ({ city, forecast: "sunny", celsius: 21 }),
+});
+
+const { model } = pickModel(
+  () =>
+    new ScriptedModel([
+      {
+        toolCalls: [
+          { name: "get_weather", arguments: { city: "Lisbon" } },
+          { name: "calculator", arguments: { expression: "21 * 9 / 5 + 32" } },
+          { name: "current_time", arguments: { timezone: "Europe/Lisbon" } },
+        ],
+      },
+      "Lisbon is sunny at 21 °C (69.8 °F).",
+    ]),
+);
+
+const agent = new AgentHarness({ instructions: "Use tools for facts and arithmetic." })
+  .registerModel("main", model)
+  .registerTool(weather)
+  .registerTool(calculatorTool())
+  .registerTool(currentTimeTool());
+
+const run = await agent.invokeDefault(undefined, "Weather in Lisbon, in Fahrenheit too? And the local time.");
+for (const message of run.messages) {
+  if (message.role === "tool")
+    console.log(`tool ${message.toolName}: ${JSON.stringify(message.content[0]).slice(0, 100)}`);
+}
+console.log(runText(run));
+console.log(`tool calls: ${run.toolCalls}`);

@@ -1,0 +1,100 @@
+import { AgentHarness, type AnyTool, type ChatHistory, WorkspaceDescriptor } from "@tinyagents/harness";
+import { buildTools } from "./build-tools.js";
+import { CliError } from "./cli-error.js";
+import type { CliIo } from "./cli-io.js";
+import { addTool } from "./demo/add-tool.js";
+import { EXIT } from "./exit-codes.js";
+import { type SelectedModel, selectModel } from "./select-model.js";
+
+/** What `run` and `chat` need to build their agent. */
+export interface AgentOptions {
+  io: CliIo;
+  model?: string | undefined;
+  tools: readonly string[];
+  mcp: readonly string[];
+  allowHosts: readonly string[];
+  /** Keep thread history here (enables short-term memory for runs with a thread id). */
+  history?: ChatHistory;
+  maxModelCalls?: number | undefined;
+}
+
+/** A ready agent and how to tear it down. */
+export interface AgentSetup {
+  harness: AgentHarness;
+  selected: SelectedModel;
+  workspace: WorkspaceDescriptor;
+  /** Tool name -> where it came from (`built-in`, `mcp:<server>`), for `/tools`. */
+  toolOrigins: Map<string, string>;
+  close(): Promise<void>;
+}
+
+const INSTRUCTIONS =
+  "You are a helpful assistant running in the tinyagents command line. Use the tools when they help " +
+  "(for the current time, always call a time tool instead of guessing). Be concise.";
+
+/**
+ * Select the model, build the built-in tools and connect MCP servers, and assemble the harness.
+ * The workspace for file tools is the current directory, read-only.
+ */
+export async function buildAgent(options: AgentOptions): Promise<AgentSetup> {
+  const { io } = options;
+  const demoDelay = Number(io.env.TINYAGENTS_DEMO_DELAY_MS);
+  const selected = await selectModel({
+    model: options.model,
+    env: io.env,
+    ...(Number.isFinite(demoDelay) && io.env.TINYAGENTS_DEMO_DELAY_MS !== ""
+      ? { demoDelayMs: demoDelay }
+      : {}),
+  });
+  const envAllow = (io.env.TINYAGENTS_HTTP_ALLOW ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  const tools: AnyTool[] = buildTools(options.tools, [...options.allowHosts, ...envAllow]);
+  const harness = new AgentHarness({ instructions: INSTRUCTIONS });
+  // The demo model is free and says so; real models are priced from the catalog (or "unknown").
+  harness.registerModel(
+    selected.spec,
+    selected.model,
+    selected.isDemo ? { pricing: { inputPerMillion: 0, outputPerMillion: 0 } } : {},
+  );
+  if (options.maxModelCalls !== undefined)
+    harness.withPolicy({ limits: { maxModelCalls: options.maxModelCalls } });
+  if (options.history !== undefined) harness.withMemory({ history: options.history });
+  const toolOrigins = new Map<string, string>();
+  for (const t of tools) {
+    harness.registerTool(t);
+    toolOrigins.set(t.name, "built-in");
+  }
+  if (selected.isDemo && tools.length === 0 && options.mcp.length === 0) {
+    harness.registerTool(addTool); // so the demo model still shows a tool loop for arithmetic
+    toolOrigins.set(addTool.name, "demo");
+  }
+  let closeMcp = async () => {};
+  if (options.mcp.length > 0) {
+    const mcp = await import("@tinyagents/harness/mcp").catch((error: unknown) => {
+      throw new CliError(
+        `--mcp needs @modelcontextprotocol/sdk: ${(error as Error).message}. Install it with \`npm install @modelcontextprotocol/sdk\``,
+        EXIT.config,
+      );
+    });
+    const specs = options.mcp.map((text) => mcp.parseMcpServer(text));
+    let toolset: Awaited<ReturnType<typeof mcp.loadMcpTools>>;
+    try {
+      toolset = await mcp.loadMcpTools(specs);
+    } catch (error) {
+      throw new CliError((error as Error).message, EXIT.unreachable);
+    }
+    toolset.attach(harness);
+    for (const [name, origin] of toolset.names)
+      toolOrigins.set(name, `mcp:${origin.server} (${origin.mcpName})`);
+    closeMcp = () => toolset.close();
+  }
+  return {
+    harness,
+    selected,
+    workspace: new WorkspaceDescriptor({ root: io.cwd, sandbox: "read_only", policyId: "cli-cwd" }),
+    toolOrigins,
+    close: closeMcp,
+  };
+}

@@ -1,0 +1,172 @@
+import { createInterface } from "node:readline";
+import { addCost, addUsageTotals, type CostTotals, emptyCost } from "@tinyagents/harness";
+import { emptyUsageTotals, type UsageTotals } from "@tinyagents/inference";
+import { AGENT_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
+import { type AgentSetup, buildAgent } from "../build-agent.js";
+import { describeFailure } from "../cli-error.js";
+import type { CliIo } from "../cli-io.js";
+import { type CliStore, openCliStore } from "../cli-store.js";
+import { executeTurn } from "../execute-turn.js";
+import { EXIT } from "../exit-codes.js";
+import { resolveDbPath } from "../paths.js";
+import { formatCost, formatDuration, formatTokens, plural } from "../render/format.js";
+import { StreamRenderer } from "../render/stream-renderer.js";
+import { newThreadId } from "../run-ids.js";
+
+/** The `--help` text of `tinyagents chat`. */
+export const CHAT_HELP = `tinyagents chat [options]
+
+An interactive session on a thread. The history is kept in the SQLite store, so a later
+\`tinyagents chat --thread ID\` (or \`run --thread ID\`) continues it. Works with piped input too:
+each line is one turn.
+
+Commands inside the chat:
+  /tools   the tools the agent has        /cost   tokens and cost of this session
+  /reset   forget this thread's history   /exit   leave (Ctrl-D works too)
+Ctrl-C cancels the current turn (the thread keeps everything before it); at the prompt it exits.
+
+Options:
+  -m, --model provider:model   the model (as for run)
+  -t, --tools LIST             built-in tools: time, fs, calc, http
+      --mcp "<command>"        tools from an MCP server (repeatable)
+      --allow-host HOST        what http_fetch may fetch (repeatable)
+      --thread ID              the thread to continue (default: a new one)
+      --max-model-calls N      per turn (default 25)
+      --db FILE                the SQLite store (see \`tinyagents run --help\`)
+  -h, --help                   this help
+`;
+
+/** `tinyagents chat`: a line-by-line conversation on a persisted thread. Returns the exit code. */
+export async function chatCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs("chat", argv, AGENT_OPTIONS);
+  if (values.help === true) {
+    io.stdout.write(CHAT_HELP);
+    return EXIT.ok;
+  }
+  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db));
+  let setup: AgentSetup | undefined;
+  try {
+    setup = await buildAgent({
+      io,
+      model: values.model,
+      tools: values.tools ?? [],
+      mcp: values.mcp ?? [],
+      allowHosts: values["allow-host"] ?? [],
+      history: store.history,
+      maxModelCalls: positiveInt("max-model-calls", values["max-model-calls"]),
+    });
+    if (setup.selected.notice !== undefined) io.stderr.write(`${setup.selected.notice}\n`);
+    const threadId = values.thread ?? newThreadId();
+    const earlier = (await store.history.load(threadId)).length;
+    io.stdout.write(
+      `tinyagents chat · model ${setup.selected.spec} · thread ${threadId}${earlier > 0 ? ` (${earlier} earlier messages)` : ""}\n` +
+        `Type /tools, /cost, /reset or /exit. Continue later with: tinyagents chat --thread ${threadId}\n`,
+    );
+    return await chatLoop(io, store, setup, threadId);
+  } finally {
+    await setup?.close();
+    store.close();
+  }
+}
+
+async function chatLoop(io: CliIo, store: CliStore, setup: AgentSetup, threadId: string): Promise<number> {
+  const interactive = io.stdin.isTTY === true;
+  const rl = createInterface({
+    input: io.stdin,
+    ...(interactive ? { output: io.stdout as NodeJS.WritableStream, terminal: true } : {}),
+  });
+  let usage: UsageTotals = emptyUsageTotals();
+  let cost: CostTotals = emptyCost();
+  let turns = 0;
+  let current: AbortController | undefined;
+  let quit = false;
+  const onInterrupt = () => {
+    if (current !== undefined) current.abort();
+    else {
+      quit = true;
+      rl.close();
+    }
+  };
+  rl.on("SIGINT", onInterrupt); // a TTY: readline owns Ctrl-C
+  io.signals?.on("SIGINT", onInterrupt); // piped input: the process gets it
+  const prompt = () => {
+    if (interactive) rl.prompt();
+  };
+  rl.setPrompt("you> ");
+  prompt();
+  try {
+    for await (const raw of rl) {
+      const line = raw.trim();
+      if (line === "") {
+        prompt();
+        continue;
+      }
+      if (!interactive) io.stdout.write(`you> ${line}\n`);
+      if (line.startsWith("/")) {
+        const command = line.slice(1).split(/\s+/)[0]?.toLowerCase();
+        if (command === "exit" || command === "quit") break;
+        if (command === "reset") {
+          await store.history.clear(threadId);
+          io.stdout.write(`(thread ${threadId} cleared)\n`);
+        } else if (command === "cost") {
+          io.stdout.write(
+            `(${plural(turns, "turn")} · ${plural(usage.calls, "model call")} · ${formatTokens(usage.usage)} · cost ${formatCost(cost)})\n`,
+          );
+        } else if (command === "tools") {
+          const tools = setup.harness.tools.list();
+          io.stdout.write(
+            tools.length === 0
+              ? "(no tools: start the chat with --tools time,calc or --mcp)\n"
+              : `${tools.map((t) => `  ${t.name} [${setup.toolOrigins.get(t.name) ?? "?"}; ${t.policy?.sideEffects ?? "unknown"}] ${t.description.split("\n")[0]?.slice(0, 90)}`).join("\n")}\n`,
+          );
+        } else {
+          io.stdout.write(`(unknown command ${line}; try /tools, /cost, /reset or /exit)\n`);
+        }
+        prompt();
+        continue;
+      }
+      current = new AbortController();
+      const renderer = new StreamRenderer(io.stdout, { answerPrefix: "ai> " });
+      try {
+        const result = await executeTurn({
+          harness: setup.harness,
+          store,
+          workspace: setup.workspace,
+          prompt: line,
+          command: "chat",
+          modelSpec: setup.selected.spec,
+          threadId,
+          signal: current.signal,
+          onRecord: (record) => renderer.onRecord(record),
+        });
+        renderer.finish();
+        turns++;
+        usage = addUsageTotals(usage, result.run.usage);
+        cost = addCost(cost, result.run.cost);
+        if (result.error !== undefined) {
+          const failure = describeFailure(result.error);
+          io.stdout.write(
+            failure.exitCode === EXIT.cancelled
+              ? "(turn cancelled; the thread keeps everything before it)\n"
+              : `(turn failed: ${failure.message})\n`,
+          );
+        } else {
+          const u = result.run.usage.usage;
+          io.stdout.write(
+            `(${plural(result.run.modelCalls, "model call")} · ${plural(result.run.toolCalls, "tool call")} · ${u.totalTokens} tokens · ${formatCost(result.run.cost)} · ${formatDuration(result.wallMs)} · ${result.runId})\n`,
+          );
+        }
+      } finally {
+        current = undefined;
+      }
+      if (quit) break;
+      prompt();
+    }
+  } finally {
+    rl.off("SIGINT", onInterrupt);
+    io.signals?.off("SIGINT", onInterrupt);
+    rl.close();
+  }
+  if (interactive) io.stdout.write("\n");
+  return EXIT.ok;
+}

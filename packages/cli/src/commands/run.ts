@@ -1,0 +1,114 @@
+import { runText } from "@tinyagents/harness";
+import { AGENT_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
+import { buildAgent } from "../build-agent.js";
+import { describeFailure, usageError } from "../cli-error.js";
+import type { CliIo } from "../cli-io.js";
+import { openCliStore } from "../cli-store.js";
+import { executeTurn } from "../execute-turn.js";
+import { EXIT } from "../exit-codes.js";
+import { resolveDbPath } from "../paths.js";
+import { StreamRenderer } from "../render/stream-renderer.js";
+import { formatSummary, summaryJson } from "../render/summary.js";
+
+/** The `--help` text of `tinyagents run`. */
+export const RUN_HELP = `tinyagents run "<prompt>" [options]
+
+Run an agent once: the answer streams as it arrives, each tool call is shown with its
+arguments and duration, then a summary (model calls, tool calls, tokens, cost, wall time, run id).
+Every run is journaled in the store; inspect it with \`tinyagents show <run-id>\`.
+
+Options:
+  -m, --model provider:model   the model (default: TINYAGENTS_MODEL, a provider whose API key is
+                               set, a local Ollama server, else the offline demo model)
+  -t, --tools LIST             built-in tools: time, fs, calc, http (comma-separated, repeatable)
+      --mcp "<command>"        load tools from an MCP server (a command started over stdio, or an
+                               http(s) URL for Streamable HTTP; repeatable)
+      --allow-host HOST        what http_fetch may fetch (repeatable; or TINYAGENTS_HTTP_ALLOW)
+      --thread ID              continue the conversation kept under this thread id
+      --max-model-calls N      fail closed after N model calls (default 25)
+      --json                   print one JSON object (answer, usage, cost, run id) instead of text
+      --db FILE                the SQLite store (default: $TINYAGENTS_HOME/tinyagents.db, else
+                               $XDG_DATA_HOME/tinyagents/tinyagents.db, else ~/.local/share/tinyagents/)
+  -h, --help                   this help
+
+The prompt may also come on standard input: echo "what time is it?" | tinyagents run --tools time
+`;
+
+/** `tinyagents run`: one streamed agent run, journaled to the store. Returns the exit code. */
+export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs("run", argv, {
+    ...AGENT_OPTIONS,
+    json: { type: "boolean" },
+  });
+  if (values.help === true) {
+    io.stdout.write(RUN_HELP);
+    return EXIT.ok;
+  }
+  let prompt = positionals.join(" ").trim();
+  if (prompt === "" && io.stdin.isTTY !== true) prompt = (await readAll(io.stdin)).trim();
+  if (prompt === "")
+    throw usageError('run needs a prompt: tinyagents run "what time is it in Tokyo?" --tools time');
+  const json = values.json === true;
+  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db));
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  io.signals?.on("SIGINT", onSigint);
+  let setup: Awaited<ReturnType<typeof buildAgent>> | undefined;
+  try {
+    setup = await buildAgent({
+      io,
+      model: values.model,
+      tools: values.tools ?? [],
+      mcp: values.mcp ?? [],
+      allowHosts: values["allow-host"] ?? [],
+      history: store.history,
+      maxModelCalls: positiveInt("max-model-calls", values["max-model-calls"]),
+    });
+    if (setup.selected.notice !== undefined) io.stderr.write(`${setup.selected.notice}\n`);
+    const renderer = new StreamRenderer(io.stdout);
+    const result = await executeTurn({
+      harness: setup.harness,
+      store,
+      workspace: setup.workspace,
+      prompt,
+      command: "run",
+      modelSpec: setup.selected.spec,
+      threadId: values.thread,
+      signal: controller.signal,
+      ...(json ? {} : { onRecord: (record) => renderer.onRecord(record) }),
+    });
+    const failure = result.error === undefined ? undefined : describeFailure(result.error);
+    if (json) {
+      const body = {
+        answer: runText(result.run),
+        ...(result.run.structured === undefined ? {} : { structured: result.run.structured }),
+        model: setup.selected.spec,
+        ...summaryJson(result.run, result.wallMs, result.runId),
+        ...(failure === undefined ? {} : { error: { code: result.error?.code, message: failure.message } }),
+      };
+      io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    } else {
+      renderer.finish();
+      if (!renderer.wroteText && failure === undefined) io.stdout.write(`${runText(result.run)}\n`);
+      io.stdout.write(`\n${formatSummary(result.run, result.wallMs, result.runId)}\n`);
+    }
+    if (failure !== undefined) {
+      io.stderr.write(
+        `run ${result.runId} ${failure.exitCode === EXIT.cancelled ? "cancelled" : "failed"}: ${failure.message}\n`,
+      );
+      return failure.exitCode;
+    }
+    return EXIT.ok;
+  } finally {
+    io.signals?.off("SIGINT", onSigint);
+    await setup?.close();
+    store.close();
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = "";
+  for await (const chunk of stream)
+    text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+  return text;
+}

@@ -1,0 +1,83 @@
+import {
+  type AgentHarness,
+  type AgentRun,
+  attachObservability,
+  type EventRecord,
+  EventSink,
+  type HarnessRunStatus,
+  type WorkspaceDescriptor,
+} from "@tinyagents/harness";
+import type { TinyAgentsError } from "@tinyagents/inference";
+import type { CliStore } from "./cli-store.js";
+import { newRunId } from "./run-ids.js";
+
+/** One agent run as the CLI executes it. */
+export interface TurnOptions {
+  harness: AgentHarness;
+  store: CliStore;
+  workspace: WorkspaceDescriptor;
+  prompt: string;
+  command: "run" | "chat";
+  modelSpec: string;
+  threadId?: string | undefined;
+  signal?: AbortSignal;
+  /** Every event as it happens (the renderer). */
+  onRecord?: (record: EventRecord) => void;
+}
+
+/** What a turn produced: the run (partial when it failed) and its error, if any. */
+export interface TurnResult {
+  runId: string;
+  run: AgentRun;
+  status: HarnessRunStatus;
+  error?: TinyAgentsError;
+  wallMs: number;
+}
+
+/**
+ * Run the agent once, streaming, with every observation journaled and the status saved in the
+ * SQLite store (so `tinyagents runs` and `show` can find it), and a run record for listings.
+ */
+export async function executeTurn(options: TurnOptions): Promise<TurnResult> {
+  const runId = newRunId();
+  const started = Date.now();
+  const events = new EventSink(runId);
+  const obs = attachObservability(events, {
+    journal: options.store.journal,
+    statusStore: options.store.statusStore,
+  });
+  await options.store.saveRun({
+    runId,
+    command: options.command,
+    model: options.modelSpec,
+    prompt: options.prompt.slice(0, 200),
+    startedAt: started,
+    threadId: options.threadId ?? null,
+  });
+  const config = {
+    runId,
+    ...(options.threadId === undefined ? {} : { threadId: options.threadId }),
+    tags: [`cli:${options.command}`],
+    metadata: { model: options.modelSpec },
+  };
+  let result: TurnResult | undefined;
+  try {
+    const stream = options.harness.invokeStreaming(undefined, undefined, config, options.prompt, {
+      events,
+      workspace: options.workspace,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    for await (const item of stream) {
+      if (item.type === "event") {
+        options.onRecord?.(item.record);
+        continue;
+      }
+      const base = { runId, run: item.run, status: item.status, wallMs: Date.now() - started };
+      result = item.type === "failed" ? { ...base, error: item.error } : base;
+    }
+  } finally {
+    await obs.close();
+  }
+  if (result === undefined) throw new Error(`run ${runId} ended without a result`);
+  return result;
+}

@@ -1,0 +1,48 @@
+import { describeFailure } from "./cli-error.js";
+import type { CliIo } from "./cli-io.js";
+import { MAIN_HELP } from "./commands/help.js";
+import { EXIT } from "./exit-codes.js";
+
+type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
+
+/** Commands load on use, so `--help` and quick commands start fast. */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  run: async () => (await import("./commands/run.js")).runCommand,
+  chat: async () => (await import("./commands/chat.js")).chatCommand,
+  runs: async () => (await import("./commands/runs.js")).runsCommand,
+  show: async () => (await import("./commands/show.js")).showCommand,
+  probe: async () => (await import("./commands/probe.js")).probeCommand,
+  demo: async () => (await import("./commands/demo.js")).demoCommand,
+};
+
+/**
+ * The `tinyagents` command line: dispatch `argv` (without `node` and the script) to a command and
+ * return its exit code. Errors become one clear line on stderr with a documented exit code.
+ * No arguments runs the offline demo (that is what `npm start` shows).
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === "--help" || name === "-h" || name === "help") {
+    io.stdout.write(MAIN_HELP);
+    return EXIT.ok;
+  }
+  if (name === "--version" || name === "-v") {
+    io.stdout.write("tinyagents 0.1.0\n");
+    return EXIT.ok;
+  }
+  const load = COMMANDS[name ?? "demo"];
+  if (load === undefined) {
+    io.stderr.write(
+      `unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(", ")} (see tinyagents --help)\n`,
+    );
+    return EXIT.usage;
+  }
+  try {
+    const command = await load();
+    return await command(rest, io);
+  } catch (error) {
+    const failure = describeFailure(error);
+    io.stderr.write(`tinyagents ${name ?? "demo"}: ${failure.message}\n`);
+    return failure.exitCode;
+  }
+}

@@ -1,0 +1,90 @@
+import { AgentHarness, type EventRecord, EventSink, SubAgent, SubAgentTool } from "@tinyagents/harness";
+import { ScriptedModel } from "@tinyagents/harness/testkit";
+import { calculatorTool } from "@tinyagents/harness/tools";
+import { usage } from "@tinyagents/inference";
+import { describe, expect, it } from "vitest";
+import { StreamRenderer } from "./stream-renderer.js";
+import { renderTimeline } from "./timeline.js";
+
+async function recordRun(): Promise<EventRecord[]> {
+  const tokens = { usage: usage({ inputTokens: 100, outputTokens: 10 }) };
+  const child = new SubAgent({
+    name: "checker",
+    description: "checks",
+    harness: new AgentHarness()
+      .registerModel(
+        "child-model",
+        new ScriptedModel(
+          [{ toolCalls: [{ name: "calculator", arguments: { expression: "6 * 7" } }] }, "42"],
+          tokens,
+        ),
+      )
+      .registerTool(calculatorTool()),
+  });
+  const parent = new AgentHarness()
+    .registerModel(
+      "parent-model",
+      new ScriptedModel(
+        [{ toolCalls: [{ name: "check_agent", arguments: { input: "6 * 7?" } }] }, "It is 42."],
+        tokens,
+      ),
+      {
+        pricing: { inputPerMillion: 1, outputPerMillion: 2 },
+      },
+    )
+    .registerTool(new SubAgentTool(child, { name: "check_agent" }));
+  const events = new EventSink("tl-run");
+  const records: EventRecord[] = [];
+  events.subscribe((r) => records.push(r));
+  await parent.invoke(undefined, undefined, { runId: "tl-run", threadId: "tl-thread" }, "what is 6 * 7?", {
+    events,
+  });
+  return records;
+}
+
+describe("renderTimeline", () => {
+  it("nests sub-agent model and tool calls under the parent's tool call, with tokens and cost", async () => {
+    const text = renderTimeline(await recordRun());
+    const lines = text.split("\n");
+    expect(lines[0]).toMatch(/^run tl-run · thread tl-thread · started .* · \d+ observations$/);
+    const body = lines.slice(1).map((l) => l.replace(/^\+\S+ \S+\s+/, ""));
+    expect(body).toContainEqual(
+      expect.stringMatching(
+        /^model call 1 · parent-model · .* · 100 in \(0 cached\), 10 out \(0 reasoning\) · \$0\.000120 · -> 1 tool call$/,
+      ),
+    );
+    expect(body).toContainEqual(expect.stringMatching(/^ {2}sub-agent checker started/));
+    expect(body).toContainEqual(
+      expect.stringMatching(/^ {2}model call \d · child-model · .* · cost unknown|\$/),
+    );
+    expect(body).toContainEqual(expect.stringMatching(/^ {4}tool calculator \{"expression":"6 \* 7"\} · ok/));
+    expect(body).toContainEqual(expect.stringMatching(/^ {2}tool check_agent \{"input":"6 \* 7\?"\} · ok/));
+    expect(body.at(-2)).toMatch(/^run completed · 2 model calls · 1 tool call · .*400 in/);
+  });
+
+  it("handles an empty journal", () => {
+    expect(renderTimeline([])).toBe("(no observations)\n");
+  });
+});
+
+describe("StreamRenderer", () => {
+  const records = recordRun();
+
+  it("draws text, tool lines and sub-agent notes; progress lines only on a TTY", async () => {
+    let plain = "";
+    const r = new StreamRenderer({ write: (c: string) => (plain += c), isTTY: false });
+    for (const record of await records) r.onRecord(record);
+    r.finish();
+    expect(plain).not.toContain("\x1b");
+    expect(plain).toContain("  => sub-agent checker started");
+    expect(plain).toMatch(/ {4}-> calculator\(\{"expression":"6 \* 7"\}\) ok in \d+ ms/);
+    expect(plain).toContain("It is 42.");
+
+    let tty = "";
+    const t = new StreamRenderer({ write: (c: string) => (tty += c), isTTY: true });
+    for (const record of await records) t.onRecord(record);
+    t.finish();
+    expect(tty).toContain("\r\x1b[2K");
+    expect(tty).toContain("… running check_agent");
+  });
+});

@@ -1,0 +1,154 @@
+import type { AgentObservation, CostTotals } from "@tinyagents/harness";
+import { formatArgs, formatCost, formatDuration, formatTimestamp, formatTokens } from "./format.js";
+
+interface Entry {
+  ts: number;
+  order: number;
+  depth: number;
+  text: string;
+}
+
+/**
+ * A readable timeline of one run tree from its journal: every model call (model, duration, tokens,
+ * cost, tool calls asked for) with the tool calls it led to (arguments, outcome, duration), nested
+ * by sub-agent depth, plus retries, limits, steering and the outcome. Times are offsets from the
+ * run's start. Streaming deltas are left out (`show --json` has everything).
+ */
+export function renderTimeline(observations: readonly AgentObservation[]): string {
+  const first = observations[0];
+  if (first === undefined) return "(no observations)\n";
+  const t0 = first.ts;
+  const costs = new Map<string, CostTotals>();
+  const starts = new Map<string, number>();
+  const toolArgs = new Map<string, unknown>();
+  for (const o of observations) {
+    const e = o.event;
+    if (e.type === "cost.recorded") costs.set(`${o.runId}/${e.callId}`, e.cost);
+    if (e.type === "model.started" && !starts.has(`${o.runId}/${e.callId}`))
+      starts.set(`${o.runId}/${e.callId}`, o.ts);
+    if (e.type === "tool.started") {
+      starts.set(`${o.runId}/tool/${e.callId}`, o.ts);
+      toolArgs.set(`${o.runId}/${e.callId}`, e.arguments);
+    }
+  }
+  const entries: Entry[] = [];
+  let modelCall = 0;
+  const add = (ts: number, depth: number, text: string) =>
+    entries.push({ ts, order: entries.length, depth, text });
+  let header = `run ${first.rootRunId}`;
+  for (const o of observations) {
+    const e = o.event;
+    const d = o.depth;
+    switch (e.type) {
+      case "run.started":
+        if (d === 0)
+          header += `${e.threadId === undefined ? "" : ` · thread ${e.threadId}`} · started ${formatTimestamp(o.ts)}`;
+        add(
+          o.ts,
+          d,
+          `${d === 0 ? "run" : `sub-agent run ${o.runId}`} started (${e.input} input message${e.input === 1 ? "" : "s"})`,
+        );
+        break;
+      case "memory.loaded":
+        add(
+          o.ts,
+          d,
+          `memory: loaded ${e.messages} earlier message${e.messages === 1 ? "" : "s"} of thread ${e.threadId}`,
+        );
+        break;
+      case "model.completed": {
+        modelCall++;
+        const cost = costs.get(`${o.runId}/${e.callId}`);
+        const parts = [
+          `model call ${modelCall}`,
+          e.model,
+          formatDuration(e.durationMs),
+          e.usage === undefined ? "no usage reported" : formatTokens(e.usage),
+          cost === undefined ? "cost unknown" : formatCost(cost),
+          e.toolCalls > 0
+            ? `-> ${e.toolCalls} tool call${e.toolCalls === 1 ? "" : "s"}`
+            : `-> ${e.finishReason ?? "answer"}`,
+        ];
+        if (e.servedFromCache) parts.push("(from cache)");
+        add(starts.get(`${o.runId}/${e.callId}`) ?? o.ts - e.durationMs, d, parts.join(" · "));
+        break;
+      }
+      case "model.failed":
+        add(
+          starts.get(`${o.runId}/${e.callId}`) ?? o.ts,
+          d,
+          `model call FAILED · ${e.model} · attempt ${e.attempt} · ${formatDuration(e.durationMs)} · ${e.error.message}`,
+        );
+        break;
+      case "tool.completed":
+      case "tool.failed": {
+        const args = formatArgs(toolArgs.get(`${o.runId}/${e.callId}`) ?? {}, 160);
+        const outcome =
+          e.type === "tool.failed" ? `FAILED: ${e.error.message}` : e.isError ? "error result" : "ok";
+        const size = e.type === "tool.completed" ? ` · ${e.outputBytes} B` : "";
+        add(
+          starts.get(`${o.runId}/tool/${e.callId}`) ?? o.ts - e.durationMs,
+          d + 1,
+          `tool ${e.toolName} ${args} · ${outcome} · ${formatDuration(e.durationMs)}${size}`,
+        );
+        break;
+      }
+      case "tool.invalid_args":
+        add(o.ts, d + 1, `tool ${e.toolName}: invalid arguments (${e.error}) -> ${e.recovery}`);
+        break;
+      case "tool.unknown":
+        add(o.ts, d + 1, `unknown tool "${e.requestedName}" -> ${e.recovery}`);
+        break;
+      case "retry.scheduled":
+        add(o.ts, d, `retry in ${formatDuration(e.delayMs)} (attempt ${e.attempt}): ${e.error.message}`);
+        break;
+      case "fallback.selected":
+        add(o.ts, d, `fallback ${e.from} -> ${e.to}: ${e.error.message}`);
+        break;
+      case "subagent.started":
+        add(o.ts, d + 1, `sub-agent ${e.name} started (run ${e.childRunId})`);
+        break;
+      case "subagent.completed":
+        add(
+          o.ts,
+          d + 1,
+          `sub-agent ${e.name} completed · ${formatTokens(e.usage.usage)} · ${formatCost(e.cost)}`,
+        );
+        break;
+      case "subagent.failed":
+        add(o.ts, d + 1, `sub-agent ${e.name} FAILED: ${e.error.message}`);
+        break;
+      case "limit.reached":
+        add(o.ts, d, `limit reached: ${e.limit} (${e.count}/${e.value})`);
+        break;
+      case "steering.applied":
+        add(o.ts, d, `steering: ${e.command}${e.accepted ? "" : " (rejected)"}`);
+        break;
+      case "structured.reask":
+        add(o.ts, d, `structured output re-ask ${e.attempt}/${e.maxReasks}: ${e.issues.join("; ")}`);
+        break;
+      case "run.interrupted":
+        add(o.ts, d, `run interrupted: ${e.reason}`);
+        break;
+      case "run.completed":
+        add(
+          o.ts,
+          d,
+          `${d === 0 ? "run" : "sub-agent run"} completed · ${e.modelCalls} model call${e.modelCalls === 1 ? "" : "s"} · ${e.toolCalls} tool call${e.toolCalls === 1 ? "" : "s"} · ${formatTokens(e.usage.usage)} · ${formatCost(e.cost)}`,
+        );
+        break;
+      case "run.failed":
+        add(o.ts, d, `${d === 0 ? "run" : "sub-agent run"} FAILED [${e.error.code}]: ${e.error.message}`);
+        break;
+      default:
+        break;
+    }
+  }
+  entries.sort((a, b) => a.ts - b.ts || a.order - b.order);
+  const last = observations[observations.length - 1] as AgentObservation;
+  const width = Math.max(...entries.map((x) => `+${formatDuration(x.ts - t0)}`.length), 6);
+  const lines = entries.map(
+    (x) => `${`+${formatDuration(x.ts - t0)}`.padEnd(width)}  ${"  ".repeat(x.depth)}${x.text}`,
+  );
+  return `${header} · ${formatDuration(last.ts - t0)} · ${observations.length} observations\n${lines.join("\n")}\n`;
+}

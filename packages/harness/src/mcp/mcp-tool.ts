@@ -1,0 +1,66 @@
+import type { JsonObject } from "@tinyagents/inference";
+import { validateAgainstSchema } from "../tool/json-schema-validator.js";
+import type { Tool, ToolPolicy } from "../tool/tool.js";
+import type { McpConnection, McpToolInfo } from "./mcp-connection.js";
+import { mapInputSchema, mapMcpResult } from "./mcp-result.js";
+
+/** Options of {@link mcpTool}. */
+export interface McpToolOptions {
+  /** Per-call request timeout, reset by progress notifications (default 120 s). */
+  callTimeoutMs?: number;
+}
+
+/**
+ * A harness {@link Tool} that calls `info.name` on `connection` under our `name` (a valid
+ * snake_case name; the MCP name may be anything). The JSON Schema is the server's (`$schema`
+ * dropped), validated with the built-in validator before the call. The policy is derived from
+ * the server's annotations (hints, as the server declares them): `readOnlyHint` -> `read`;
+ * otherwise `destructiveHint` (MCP's default is true) -> `destructive`; else `openWorldHint`
+ * -> `external`; else `write`. `idempotentHint` sets `idempotent`.
+ * The call passes the run's abort signal and forwards progress notifications to `ctx.progress`.
+ */
+export function mcpTool(
+  name: string,
+  info: McpToolInfo,
+  connection: McpConnection,
+  options: McpToolOptions = {},
+): Tool<unknown, unknown, JsonObject> {
+  const parameters = mapInputSchema(info.inputSchema);
+  const annotations = info.annotations ?? {};
+  const description =
+    (info.description ?? info.title ?? "").trim() ||
+    `The ${info.name} tool of the ${connection.name} MCP server.`;
+  const built: Tool<unknown, unknown, JsonObject> = {
+    name,
+    description,
+    parameters,
+    policy: policyFrom(annotations),
+    validate: (args) => {
+      const issues = validateAgainstSchema(parameters, args);
+      return issues.length === 0 ? { ok: true, value: args } : { ok: false, issues };
+    },
+    execute: async (args, ctx) => {
+      const result = await connection.callTool(info.name, args, {
+        signal: ctx.signal,
+        ...(options.callTimeoutMs === undefined ? {} : { timeoutMs: options.callTimeoutMs }),
+        onProgress: (p) => {
+          const total = p.total === undefined ? "" : `/${p.total}`;
+          ctx.progress(p.message ?? `${p.progress}${total}`, {
+            progress: p.progress,
+            ...(p.total === undefined ? {} : { total: p.total }),
+          });
+        },
+      });
+      return mapMcpResult(result);
+    },
+  };
+  if (annotations.idempotentHint === true) Object.assign(built, { idempotent: true });
+  return built;
+}
+
+function policyFrom(a: NonNullable<McpToolInfo["annotations"]>): ToolPolicy {
+  if (a.readOnlyHint === true) return { sideEffects: "read" };
+  if (a.destructiveHint !== false) return { sideEffects: "destructive" };
+  if (a.openWorldHint !== false) return { sideEffects: "external" };
+  return { sideEffects: "write" };
+}

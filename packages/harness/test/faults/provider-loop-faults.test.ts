@@ -1,0 +1,233 @@
+/**
+ * Provider faults through the whole loop: the REAL OpenAI-compatible adapter against the replay
+ * server, unary and streaming. The first model turn succeeds (a tool call that runs), then every
+ * later request meets the fault, so each failed run has a partial transcript to keep.
+ *
+ * Documented outcomes checked for every fault (see fault-kit.ts for the common part):
+ * - retryable failures are retried `RunPolicy.retry.maxRetries` times (each `retry.scheduled`
+ *   waiting the provider's hint, else the exponential backoff), non-retryable ones never;
+ * - a streaming attempt that already delivered deltas is never retried invisibly;
+ * - the run fails with the final error's code, `run.failed` last, balanced middleware events,
+ *   a `failed` status record, the journal on disk equal to the events, and the transcript
+ *   `[user, assistant(tool call), tool result]`.
+ */
+import { createServer } from "node:net";
+import type { Middleware } from "@tinyagents/harness";
+import { FakeTool } from "@tinyagents/harness/testkit";
+import { type ChatModel, type FetchLike, OpenAiChatModel, type ProviderError } from "@tinyagents/inference";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ReplayResponse, ReplayServer } from "../../../inference/test/replay/replay-server.js";
+import {
+  chunk,
+  FAULT_MODEL,
+  STATUS_FAULTS,
+  sse,
+  sseResponse,
+  textChunks,
+  toolTurn,
+} from "../../../inference/test/faults/wire.js";
+import { BOTH_PATHS, eventsOf, expectFailedRun, type FaultRun, runFault } from "./fault-kit.js";
+
+const MAX_RETRIES = 2;
+/** `DEFAULT_RETRY_POLICY` backoff: 200 ms x 2^(n-1). */
+const backoff = (attempt: number) => 200 * 2 ** (attempt - 1);
+
+let server: ReplayServer;
+beforeAll(async () => {
+  server = await ReplayServer.start();
+});
+afterAll(() => server.close());
+
+const lookup = () => FakeTool.returning("lookup", { answer: 42 });
+
+function adapter(baseUrl = `${server.url}/v1`, fetch?: FetchLike): ChatModel {
+  return new OpenAiChatModel({
+    model: FAULT_MODEL,
+    baseUrl,
+    apiKey: "test-key-0123456789",
+    ...(fetch === undefined ? {} : { fetch }),
+  });
+}
+
+/** The first request gets a tool-call turn, every later one `fault`. */
+function serveFaultAfterToolTurn(fault: ReplayResponse): void {
+  server.reset();
+  let calls = 0;
+  server.setHandler(() => (++calls === 1 ? toolTurn("call_1", "lookup", { q: "x" }) : fault));
+}
+
+/** A middleware giving every model request a timeout (`request.timeoutMs`). */
+function callTimeout(timeoutMs: number): Middleware {
+  return { name: "call_timeout", changes: "metadata", beforeModel: (_ctx, request) => ({ ...request, timeoutMs }) };
+}
+
+async function runAgainstServer(streaming: boolean, middleware: Middleware[] = []): Promise<FaultRun> {
+  return runFault({
+    models: { primary: adapter() },
+    streaming,
+    tools: [lookup()],
+    middleware,
+    policy: { retry: { maxRetries: MAX_RETRIES } },
+    afterRun: () => server.closeConnections(),
+  });
+}
+
+/** Attempts of the faulted (second) model call: its `model.started` events. */
+function faultedAttempts(result: FaultRun): number {
+  return eventsOf(result, "model.started").filter((e) => e.callId.endsWith("-model-2")).length;
+}
+
+describe.each(BOTH_PATHS)("HTTP status faults through the loop (%s)", (_path, streaming) => {
+  it.each(STATUS_FAULTS.map((f) => [f.name, f] as const))("%s", async (_name, fault) => {
+    serveFaultAfterToolTurn(fault.response);
+    const result = await runAgainstServer(streaming);
+    expectFailedRun(result, { code: fault.expect.code, transcript: ["user", "assistant", "tool"] });
+    const error = result.error as ProviderError;
+    expect(error.status).toBe(fault.expect.status);
+    expect(error.kind).toBe(fault.expect.kind);
+
+    const attempts = fault.expect.retryable ? MAX_RETRIES + 1 : 1;
+    expect(faultedAttempts(result)).toBe(attempts);
+    expect(server.requests).toHaveLength(1 + attempts);
+    const retries = eventsOf(result, "retry.scheduled");
+    expect(retries.map((r) => r.delayMs)).toEqual(
+      Array.from({ length: attempts - 1 }, (_, i) => fault.expect.retryAfterMs ?? backoff(i + 1)),
+    );
+    expect(eventsOf(result, "model.failed")).toHaveLength(attempts);
+    expect(result.run.modelCalls).toBe(1);
+    expect(result.run.toolCalls).toBe(1);
+    expect(result.status.modelCalls).toBe(2);
+  });
+});
+
+const TEXT = sse(textChunks(["Hel", "lo ", "world"]));
+
+/** A fault of a 200 answer's byte stream, and its documented loop outcome per path. */
+interface StreamLoopFault {
+  name: string;
+  response: ReplayResponse;
+  code: "provider" | "timeout";
+  providerCode?: string;
+  /** Attempts of the faulted call in a unary run / a streaming run. */
+  attempts: { unary: number; streaming: number };
+  /** Text a streaming run delivered as `model.delta` events before the fault. */
+  streamedBefore?: string;
+  timeoutMs?: number;
+}
+
+const STREAM_LOOP_FAULTS: readonly StreamLoopFault[] = [
+  {
+    name: "truncated mid-event after deltas",
+    response: sseResponse(TEXT, { cutAfterBytes: TEXT.indexOf("lo ") + 2, chunking: "frames" }),
+    code: "provider",
+    providerCode: "stream_truncated",
+    // Unary: nothing reached consumers, so it is retried; streaming: deltas were shown, never replayed.
+    attempts: { unary: MAX_RETRIES + 1, streaming: 1 },
+    streamedBefore: "Hel",
+  },
+  {
+    name: "error event after deltas",
+    response: sseResponse(
+      sse([chunk({ content: "partial" }), { error: { message: "boom", type: "server_error" } }], false),
+      { chunking: "frames" },
+    ),
+    code: "provider",
+    providerCode: "server_error",
+    attempts: { unary: MAX_RETRIES + 1, streaming: 1 },
+    streamedBefore: "partial",
+  },
+  {
+    name: "stream without a terminal event",
+    response: sseResponse(sse([chunk({ content: "a" }), chunk({ content: "b" })], false), { chunking: "frames" }),
+    code: "provider",
+    providerCode: "stream_truncated",
+    attempts: { unary: MAX_RETRIES + 1, streaming: 1 },
+    streamedBefore: "ab",
+  },
+  {
+    name: "malformed JSON in an event (never retried)",
+    response: sseResponse(sse([chunk({ content: "a" }), "{oops", ...textChunks(["b"])])),
+    code: "provider",
+    providerCode: "malformed_stream",
+    attempts: { unary: 1, streaming: 1 },
+  },
+  {
+    name: "non-SSE reply to a stream request (never retried)",
+    response: { status: 200, headers: { "content-type": "text/html" }, body: "<html><body>proxy login</body></html>" },
+    code: "provider",
+    providerCode: "invalid_response",
+    attempts: { unary: 1, streaming: 1 },
+  },
+  {
+    name: "stalled stream (bounded by the call timeout; a timeout is not retried)",
+    response: sseResponse(TEXT, { stallAfterBytes: TEXT.indexOf("lo ") - 8, chunking: "frames" }),
+    code: "timeout",
+    attempts: { unary: 1, streaming: 1 },
+    streamedBefore: "Hel",
+    timeoutMs: 300,
+  },
+  {
+    name: "timeout before headers",
+    response: { ...sseResponse(TEXT), headerDelayMs: 30_000 },
+    code: "timeout",
+    attempts: { unary: 1, streaming: 1 },
+    timeoutMs: 200,
+  },
+];
+
+describe.each(BOTH_PATHS)("stream faults through the loop (%s)", (path, streaming) => {
+  it.each(STREAM_LOOP_FAULTS.map((f) => [f.name, f] as const))("%s", async (_name, fault) => {
+    serveFaultAfterToolTurn(fault.response);
+    const result = await runAgainstServer(
+      streaming,
+      fault.timeoutMs === undefined ? [] : [callTimeout(fault.timeoutMs)],
+    );
+    expectFailedRun(result, { code: fault.code, transcript: ["user", "assistant", "tool"] });
+    if (fault.providerCode !== undefined) expect((result.error as ProviderError).providerCode).toBe(fault.providerCode);
+    if (fault.code === "timeout") expect(result.error?.details?.scope).toBe("model_call");
+    expect(faultedAttempts(result)).toBe(fault.attempts[path]);
+    const deltas = eventsOf(result, "model.delta").filter((e) => e.callId.endsWith("-model-2"));
+    const shown = deltas.map((e) => (e.delta.type === "text_delta" ? e.delta.text : "")).join("");
+    // Unary runs show nothing; streaming runs show exactly what arrived before the fault.
+    expect(shown).toBe(streaming ? (fault.streamedBefore ?? "") : "");
+  });
+});
+
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+const notFound: FetchLike = async () => {
+  const cause = Object.assign(new Error("getaddrinfo ENOTFOUND api.nowhere.invalid"), { code: "ENOTFOUND" });
+  throw Object.assign(new TypeError("fetch failed"), { cause });
+};
+
+describe.each(BOTH_PATHS)("network faults through the loop (%s)", (_path, streaming) => {
+  it("connection refused: retried, then fails with the network error and keeps the input", async () => {
+    const result = await runFault({
+      models: { primary: adapter(`http://127.0.0.1:${await closedPort()}/v1`) },
+      streaming,
+      policy: { retry: { maxRetries: MAX_RETRIES } },
+    });
+    expectFailedRun(result, { code: "provider", transcript: ["user"] });
+    expect(result.error?.message).toContain("ECONNREFUSED");
+    expect(eventsOf(result, "model.started")).toHaveLength(MAX_RETRIES + 1);
+    expect(eventsOf(result, "retry.scheduled").map((r) => r.delayMs)).toEqual([backoff(1), backoff(2)]);
+  });
+
+  it("DNS failure (ENOTFOUND): never retried", async () => {
+    const result = await runFault({
+      models: { primary: adapter("https://api.nowhere.invalid/v1", notFound) },
+      streaming,
+      policy: { retry: { maxRetries: MAX_RETRIES } },
+    });
+    expectFailedRun(result, { code: "provider", transcript: ["user"] });
+    expect(result.error?.message).toContain("ENOTFOUND");
+    expect(eventsOf(result, "model.started")).toHaveLength(1);
+    expect(eventsOf(result, "retry.scheduled")).toHaveLength(0);
+  });
+});
