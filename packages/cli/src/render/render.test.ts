@@ -1,4 +1,4 @@
-import { AgentHarness, type EventRecord, EventSink, SubAgent, SubAgentTool } from "@tinyagents/harness";
+import { AgentHarness, type EventRecord, SubAgent, SubAgentTool } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { calculatorTool } from "@tinyagents/harness/tools";
 import { usage } from "@tinyagents/inference";
@@ -33,12 +33,11 @@ async function recordRun(): Promise<EventRecord[]> {
       },
     )
     .registerTool(new SubAgentTool(child, { name: "check_agent" }));
-  const events = new EventSink("tl-run");
   const records: EventRecord[] = [];
-  events.subscribe((r) => records.push(r));
-  await parent.invoke(undefined, undefined, { runId: "tl-run", threadId: "tl-thread" }, "what is 6 * 7?", {
-    events,
-  });
+  const config = { runId: "tl-run", threadId: "tl-thread" };
+  for await (const item of parent.invokeStreaming(undefined, undefined, config, "what is 6 * 7?")) {
+    if (item.type === "event") records.push(item.record);
+  }
   return records;
 }
 
@@ -47,7 +46,8 @@ describe("renderTimeline", () => {
     const text = renderTimeline(await recordRun());
     const lines = text.split("\n");
     expect(lines[0]).toMatch(/^run tl-run · thread tl-thread · started .* · \d+ observations$/);
-    const body = lines.slice(1).map((l) => l.replace(/^\+\S+ \S+\s+/, ""));
+    const column = lines[1]?.indexOf("run started") ?? 0;
+    const body = lines.slice(1).map((l) => l.slice(column));
     expect(body).toContainEqual(
       expect.stringMatching(
         /^model call 1 · parent-model · .* · 100 in \(0 cached\), 10 out \(0 reasoning\) · \$0\.000120 · -> 1 tool call$/,
@@ -55,10 +55,12 @@ describe("renderTimeline", () => {
     );
     expect(body).toContainEqual(expect.stringMatching(/^ {2}sub-agent checker started/));
     expect(body).toContainEqual(
-      expect.stringMatching(/^ {2}model call \d · child-model · .* · cost unknown|\$/),
+      expect.stringMatching(/^ {2}model call 2 · child-model · .* · cost unknown · -> 1 tool call$/),
     );
     expect(body).toContainEqual(expect.stringMatching(/^ {4}tool calculator \{"expression":"6 \* 7"\} · ok/));
     expect(body).toContainEqual(expect.stringMatching(/^ {2}tool check_agent \{"input":"6 \* 7\?"\} · ok/));
+    const toolLine = body.findIndex((l) => l.startsWith("  tool check_agent"));
+    expect(toolLine).toBeLessThan(body.findIndex((l) => l.startsWith("  sub-agent checker started")));
     expect(body.at(-2)).toMatch(/^run completed · 2 model calls · 1 tool call · .*400 in/);
   });
 
@@ -68,12 +70,11 @@ describe("renderTimeline", () => {
 });
 
 describe("StreamRenderer", () => {
-  const records = recordRun();
-
   it("draws text, tool lines and sub-agent notes; progress lines only on a TTY", async () => {
     let plain = "";
     const r = new StreamRenderer({ write: (c: string) => (plain += c), isTTY: false });
-    for (const record of await records) r.onRecord(record);
+    const records = await recordRun();
+    for (const record of records) r.onRecord(record);
     r.finish();
     expect(plain).not.toContain("\x1b");
     expect(plain).toContain("  => sub-agent checker started");
@@ -82,7 +83,7 @@ describe("StreamRenderer", () => {
 
     let tty = "";
     const t = new StreamRenderer({ write: (c: string) => (tty += c), isTTY: true });
-    for (const record of await records) t.onRecord(record);
+    for (const record of records) t.onRecord(record);
     t.finish();
     expect(tty).toContain("\r\x1b[2K");
     expect(tty).toContain("… running check_agent");

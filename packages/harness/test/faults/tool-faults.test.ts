@@ -15,7 +15,7 @@ import {
   toolPolicyMiddleware,
 } from "@tinyagents/harness";
 import { FakeTool, ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
-import { type ErrorCode, type Message, text, type ToolMessage } from "@tinyagents/inference";
+import { type ErrorCode, type JsonObject, type Message, text, type ToolMessage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { BOTH_PATHS, eventsOf, expectCompletedRun, expectFailedRun, type FaultRun, runFault } from "./fault-kit.js";
 
@@ -50,7 +50,7 @@ interface ToolFault {
   name: string;
   /** The tool(s) registered; the model calls `call` once. */
   tools: () => AnyTool[];
-  call: { name: string; arguments?: Record<string, unknown> };
+  call: { name: string; arguments?: JsonObject };
   /** Raw argument text the model sent instead (unparseable arguments). */
   rawArguments?: string;
   policy?: RunPolicyInput;

@@ -70,7 +70,7 @@ describe("tool-call assembler properties", () => {
         fc.array(fc.boolean(), { maxLength: 200 }),
         (calls, cuts, schedule, grouping) => {
           // Each call's fragments, in order; the first carries the id and name (as OpenAI sends them).
-          const queues = calls.map((c, index) => {
+          const queues = calls.map((c, index): JsonObject[] => {
             const text = c.pretty ? JSON.stringify(c.args, null, 2) : JSON.stringify(c.args);
             const pieces = split(text, cuts);
             return pieces.map((piece, k) =>
@@ -80,7 +80,7 @@ describe("tool-call assembler properties", () => {
             );
           });
           // Interleave: the schedule picks which call's next fragment goes next; leftovers in order.
-          const order: Record<string, unknown>[] = [];
+          const order: JsonObject[] = [];
           for (const pick of schedule) {
             const queue = queues[pick % queues.length];
             const next = queue?.shift();
@@ -88,7 +88,7 @@ describe("tool-call assembler properties", () => {
           }
           for (const queue of queues) order.push(...queue.splice(0));
           // Group consecutive fragments of different calls into one delta when the coin says so.
-          const deltas: Record<string, unknown>[][] = [];
+          const deltas: JsonObject[][] = [];
           for (const [i, fragment] of order.entries()) {
             const current = deltas.at(-1);
             const sameCall = current?.some((f) => f.index === fragment.index) ?? true;
