@@ -112,8 +112,8 @@ export class RunStatusTracker {
   /** A copy of the current record (safe to keep, serialize or compare; never shares arrays or objects). */
   snapshot(): HarnessRunStatus {
     const r = this.record;
-    const copy: HarnessRunStatus = {
-      ...r.identity,
+    // Object.assign, not a spread plus new keys: that pattern hits a slow path in Node 20's V8.
+    const copy: HarnessRunStatus = Object.assign({}, r.identity, {
       status: r.status,
       phase: r.phase,
       modelCalls: r.modelCalls,
@@ -123,7 +123,7 @@ export class RunStatusTracker {
       cost: { ...r.cost },
       startedAt: r.startedAt,
       updatedAt: r.updatedAt,
-    };
+    });
     if (r.activeModelCall !== undefined) copy.activeModelCall = r.activeModelCall;
     const last = this.lastEventId();
     if (last !== undefined) copy.lastEventId = last;

@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { isJsonObject, type JsonObject, validationError } from "@tinyagents/inference";
+import { assertInjectedArguments, type InjectedArguments, withInjectedArguments } from "./injected-arguments.js";
 import { assertObjectSchema, validateAgainstSchema } from "./json-schema-validator.js";
 import { formatStandardIssues } from "./standard-issues.js";
 import { standardJsonSchema } from "./standard-json-schema.js";
@@ -40,6 +41,17 @@ export interface StandardSchemaToolDefinition<Schema extends StandardSchemaV1, S
    * JSON Schema (`~standard.jsonSchema`); when given, it wins over the derived one.
    */
   jsonSchema?: JsonObject;
+  /**
+   * Host-supplied arguments (a user id, a tenant, ...): for each, a function computing its value
+   * from the call's context. They are removed from the schema the model sees, a value the model
+   * sends under their name is dropped, and `execute` receives the computed values. See
+   * `withInjectedArguments`.
+   */
+  injected?: {
+    [K in keyof StandardSchemaV1.InferInput<Schema>]?: (
+      ctx: ToolExecutionContext<State, Ctx>,
+    ) => StandardSchemaV1.InferInput<Schema>[K] | Promise<StandardSchemaV1.InferInput<Schema>[K]>;
+  };
   /** Runs with the schema's validated OUTPUT (defaults applied, transforms run). */
   execute(
     args: StandardSchemaV1.InferOutput<Schema>,
@@ -50,6 +62,8 @@ export interface StandardSchemaToolDefinition<Schema extends StandardSchemaV1, S
 /** A tool defined from a raw JSON Schema object (`type: "object"`). */
 export interface JsonSchemaToolDefinition<State = unknown, Ctx = unknown> extends ToolDefinitionBase {
   inputSchema: JsonObject;
+  /** Host-supplied arguments the model can neither see nor set (see the Standard Schema variant). */
+  injected?: InjectedArguments<State, Ctx>;
   /** Runs with arguments that passed {@link validateAgainstSchema}. */
   execute(args: JsonObject, ctx: ToolExecutionContext<State, Ctx>): ToolOutput | Promise<ToolOutput>;
 }
@@ -67,6 +81,8 @@ export interface JsonSchemaToolDefinition<State = unknown, Ctx = unknown> extend
  * - `validate` uses `~standard.validate` (sync or async; issues become `"$.path: message"`
  *   strings, and a throwing validator becomes an issue) or, for raw schemas, the built-in
  *   validator. `execute` only receives validated values.
+ * - `injected` names host-supplied arguments: hidden from the model, never taken from it, computed
+ *   per call from the context (see `withInjectedArguments`).
  * Throws a `validation` error that says what to fix when any of this does not hold.
  */
 export function tool<Schema extends StandardSchemaV1, State = unknown, Ctx = unknown>(
@@ -145,7 +161,10 @@ export function tool<State, Ctx>(
   if (definition.errorPolicy !== undefined) Object.assign(built, { errorPolicy: definition.errorPolicy });
   if (definition.idempotent !== undefined) Object.assign(built, { idempotent: definition.idempotent });
   if (definition.policy !== undefined) Object.assign(built, { policy: structuredClone(definition.policy) });
-  return built;
+  const injected: unknown = definition.injected;
+  if (injected === undefined) return built;
+  assertInjectedArguments(injected, name);
+  return withInjectedArguments(built, injected as InjectedArguments<State, Ctx>, standard);
 }
 
 /** True when `value` implements Standard Schema v1 (has a `~standard` object with `validate`). */

@@ -7,6 +7,12 @@ export {
   tool,
 } from "./define-tool.js";
 export { extractJsonObject } from "./extract-json.js";
+export {
+  assertInjectedArguments,
+  type InjectedArguments,
+  projectInjected,
+  withInjectedArguments,
+} from "./injected-arguments.js";
 export { jsonEqual } from "./json-equal.js";
 export { resolveSchemaRef } from "./json-schema-ref.js";
 export { assertObjectSchema, type JsonSchema, validateAgainstSchema } from "./json-schema-validator.js";

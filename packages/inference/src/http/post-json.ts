@@ -78,7 +78,8 @@ export interface NetworkErrorContext {
  */
 export function networkError(error: unknown, context: NetworkErrorContext): ProviderError {
   const kind = classifyNetworkError(error);
-  const reason = redactSecrets(describeCause(error), context.secrets);
+  const described = describeCause(error);
+  const reason = redactSecrets(described, context.secrets);
   const hint =
     kind === "retryable"
       ? "Check that the server is running and reachable; the call can be retried."
@@ -87,9 +88,26 @@ export function networkError(error: unknown, context: NetworkErrorContext): Prov
     provider: context.provider,
     kind,
     message: `${context.provider}: could not reach ${displayUrl(context.url)} (${reason}). ${hint}`,
-    cause: error,
+    // A cause that mentions a credential (a proxy URL with a password, ...) is replaced by a
+    // redacted copy, so logging the error with its cause chain leaks nothing.
+    cause: reason === described ? error : redactedCause(error, context.secrets),
     ...(context.model === undefined ? {} : { model: context.model }),
   });
+}
+
+/** A copy of an error's cause chain (name, code, message) with secrets masked; no stacks, no other fields. */
+function redactedCause(error: unknown, secrets: readonly string[] | undefined, depth = 0): unknown {
+  if (typeof error !== "object" || error === null || depth >= 4) {
+    return typeof error === "string" ? redactSecrets(error, secrets) : undefined;
+  }
+  const { name, code, message, cause } = error as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
+  const copy = new Error(redactSecrets(typeof message === "string" ? message : "", secrets), {
+    cause: cause === undefined ? undefined : redactedCause(cause, secrets, depth + 1),
+  });
+  if (typeof name === "string") copy.name = name;
+  if (typeof code === "string") Object.assign(copy, { code });
+  copy.stack = `${copy.name}: ${copy.message}`;
+  return copy;
 }
 
 function describeCause(error: unknown): string {

@@ -1,3 +1,5 @@
+import { ProviderError, type ProviderErrorInit } from "../errors/provider-error.js";
+
 /** Header names whose values are credentials. Compared lower-cased. */
 const SECRET_HEADERS: ReadonlySet<string> = new Set([
   "authorization",
@@ -15,6 +17,26 @@ const KEY_PATTERNS: readonly RegExp[] = [
   /\b(?:gsk|xai)-?_?[A-Za-z0-9]{20,}/g,
   /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi,
 ];
+
+/**
+ * `error` with every secret masked: a `ProviderError` whose message or raw body holds one of
+ * `secrets` (or a well-known key shape) is rebuilt with both redacted (same kind, status, codes
+ * and cause); anything else is returned as it is. For adapters whose parsers do not know the
+ * credentials (an error event inside a stream, an error object in a 200 body).
+ */
+export function redactProviderError<T>(error: T, secrets: readonly string[]): T | ProviderError {
+  if (!ProviderError.isProviderError(error)) return error;
+  const message = redactSecrets(error.message, secrets);
+  const rawBody = error.rawBody === undefined ? undefined : redactSecrets(error.rawBody, secrets);
+  if (message === error.message && rawBody === error.rawBody) return error;
+  const init: ProviderErrorInit = { provider: error.provider, kind: error.kind, message, cause: error.cause };
+  if (error.model !== undefined) init.model = error.model;
+  if (error.status !== undefined) init.status = error.status;
+  if (error.providerCode !== undefined) init.providerCode = error.providerCode;
+  if (error.retryAfterMs !== undefined) init.retryAfterMs = error.retryAfterMs;
+  if (rawBody !== undefined) init.rawBody = rawBody;
+  return new ProviderError(init);
+}
 
 /** What secrets are replaced with. */
 export const REDACTED = "[REDACTED]";

@@ -1,7 +1,7 @@
 import { abortedError } from "../../errors/normalize.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { postJson } from "../../http/post-json.js";
-import { displayUrl } from "../../http/redact.js";
+import { displayUrl, redactProviderError, redactSecrets, secretsFromHeaders } from "../../http/redact.js";
 import { readSse } from "../../http/sse.js";
 import type { JsonObject } from "../../json/json-value.js";
 import type { ChatModel, ModelCallOptions } from "../../model/chat-model.js";
@@ -43,6 +43,8 @@ export class AnthropicModel implements ChatModel {
   readonly cacheIdentity: string;
   private readonly url: string;
   private readonly headers: Record<string, string>;
+  /** The credential values of `headers` (x-api-key, authorization), masked in every error. */
+  private readonly secrets: readonly string[];
   private readonly fetchFn: FetchLike | undefined;
   private readonly maxTokens: number;
 
@@ -52,6 +54,7 @@ export class AnthropicModel implements ChatModel {
     this.profile = resolved.profile ?? permissiveProfile();
     this.url = `${resolved.baseUrl}/v1/messages`;
     this.headers = resolved.headers;
+    this.secrets = secretsFromHeaders(resolved.headers);
     this.fetchFn = resolved.fetch;
     this.maxTokens = resolved.maxTokens;
     this.cacheIdentity = `${PROVIDER}:${displayUrl(resolved.baseUrl)}:${resolved.model}`;
@@ -66,6 +69,8 @@ export class AnthropicModel implements ChatModel {
     const call = callSignal(options.signal, request.timeoutMs);
     try {
       return await this.invokeWith(request, call.signal);
+    } catch (error) {
+      throw redactProviderError(error, this.secrets);
     } finally {
       call.dispose();
     }
@@ -74,7 +79,12 @@ export class AnthropicModel implements ChatModel {
   async *stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
     const call = callSignal(options.signal, request.timeoutMs);
     try {
-      yield* this.streamWith(request, call.signal);
+      for await (const item of this.streamWith(request, call.signal)) {
+        // An error event can quote the credentials (the parser does not know them): mask them.
+        yield item.type === "error" ? { ...item, message: redactSecrets(item.message, this.secrets) } : item;
+      }
+    } catch (error) {
+      throw redactProviderError(error, this.secrets);
     } finally {
       call.dispose();
     }

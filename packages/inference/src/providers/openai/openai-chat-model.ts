@@ -138,7 +138,7 @@ export class OpenAiChatModel implements ChatModel {
         provider: this.provider,
         model: this.modelId,
       });
-      const parser = this.parser();
+      const parser = this.parser(secretsFromHeaders(headers));
       const type = response.headers.get("content-type") ?? "";
       if (!type.includes("text/event-stream") || response.body === null) {
         const text = await readBodyText(response.body, call.signal, {
@@ -260,7 +260,7 @@ export class OpenAiChatModel implements ChatModel {
     yield* out;
   }
 
-  private parser(): ChunkParser {
+  private parser(secrets: readonly string[]): ChunkParser {
     return new ChunkParser({
       provider: this.provider,
       model: this.modelId,
@@ -268,7 +268,7 @@ export class OpenAiChatModel implements ChatModel {
       startsInReasoning: this.quirks.startsInReasoning,
       completionExcludesReasoning: this.quirks.completionExcludesReasoning,
       generateToolCallId: this.generateToolCallId,
-      secrets: this.apiKey === undefined ? [] : [this.apiKey],
+      secrets,
     });
   }
 
