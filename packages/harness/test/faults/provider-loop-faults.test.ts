@@ -13,7 +13,7 @@
  */
 import { createServer } from "node:net";
 import type { Middleware } from "@tinyagents/harness";
-import { FakeTool } from "@tinyagents/harness/testkit";
+import { FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { type ChatModel, type FetchLike, OpenAiChatModel, type ProviderError } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ReplayResponse, ReplayServer } from "../../../inference/test/replay/replay-server.js";
@@ -26,7 +26,7 @@ import {
   textChunks,
   toolTurn,
 } from "../../../inference/test/faults/wire.js";
-import { BOTH_PATHS, eventsOf, expectFailedRun, type FaultRun, runFault } from "./fault-kit.js";
+import { BOTH_PATHS, eventsOf, expectCompletedRun, expectFailedRun, type FaultRun, runFault } from "./fault-kit.js";
 
 const MAX_RETRIES = 2;
 /** `DEFAULT_RETRY_POLICY` backoff: 200 ms x 2^(n-1). */
@@ -229,5 +229,26 @@ describe.each(BOTH_PATHS)("network faults through the loop (%s)", (_path, stream
     expect(result.error?.message).toContain("ENOTFOUND");
     expect(eventsOf(result, "model.started")).toHaveLength(1);
     expect(eventsOf(result, "retry.scheduled")).toHaveLength(0);
+  });
+});
+
+describe.each(BOTH_PATHS)("a timed-out call falls back (%s)", (_path, streaming) => {
+  it("the adapter's own timeout counts as the model call's timeout: the fallback model answers", async () => {
+    server.reset();
+    server.setHandler(() => ({ ...sseResponse(TEXT), headerDelayMs: 30_000 }));
+    const result = await runFault({
+      models: { primary: adapter(), backup: new ScriptedModel(["from the backup"]) },
+      streaming,
+      middleware: [callTimeout(150)],
+      policy: { fallback: ["backup"], retry: { maxRetries: 2 } },
+      afterRun: () => server.closeConnections(),
+    });
+    expectCompletedRun(result, ["user", "assistant"]);
+    const fallback = eventsOf(result, "fallback.selected");
+    expect(fallback.map((f) => [f.from, f.to, f.error.code])).toEqual([["primary", "backup", "timeout"]]);
+    expect(fallback[0]?.error.details).toMatchObject({ scope: "model_call", value: 150 });
+    // A timeout is not retried on the same model.
+    expect(eventsOf(result, "retry.scheduled")).toHaveLength(0);
+    expect(result.run.resolvedModel?.name).toBe("backup");
   });
 });
