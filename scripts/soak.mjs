@@ -88,10 +88,13 @@ async function oneRun() {
     events++;
   });
   const observability = attachObservability(sink, { journal, statusStore });
-  const run = await harness.invoke(undefined, undefined, { runId }, "what is the meaning of life?", { events: sink });
+  const run = await harness.invoke(undefined, undefined, { runId }, "what is the meaning of life?", {
+    events: sink,
+  });
   await observability.close();
   unsubscribe();
-  if (run.modelCalls !== 2 || run.toolCalls !== 1) throw new Error(`soak: unexpected run ${JSON.stringify(run)}`);
+  if (run.modelCalls !== 2 || run.toolCalls !== 1)
+    throw new Error(`soak: unexpected run ${JSON.stringify(run)}`);
 }
 
 async function settledHeap() {
@@ -115,7 +118,14 @@ async function phase(name, runs, body) {
   const ms = performance.now() - started;
   const heap = await settledHeap();
   const growth = (heap - baseline) / baseline;
-  phases.push({ name, runs, ms: Math.round(ms), runsPerSecond: Math.round((runs / ms) * 1000), heap, growth });
+  phases.push({
+    name,
+    runs,
+    ms: Math.round(ms),
+    runsPerSecond: Math.round((runs / ms) * 1000),
+    heap,
+    growth,
+  });
 }
 
 await phase("sequential", SEQUENTIAL, async () => {
@@ -141,6 +151,8 @@ else {
         `(${String(p.runsPerSecond).padStart(6)} runs/s)  heap after GC ${mib(p.heap)} (${(p.growth * 100).toFixed(2)}%)`,
     );
   }
-  console.log(`  ${events} events observed; heap ${flat ? "flat" : "NOT flat"} (limit +${TOLERANCE * 100}% + 1 MiB)`);
+  console.log(
+    `  ${events} events observed; heap ${flat ? "flat" : "NOT flat"} (limit +${TOLERANCE * 100}% + 1 MiB)`,
+  );
 }
 process.exit(flat ? 0 : 1);

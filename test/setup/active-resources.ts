@@ -28,7 +28,10 @@ export function newResources(baseline: ReadonlyMap<string, number>): string[] {
  * what is still alive then (`[]` when clean). Sockets and file handles close asynchronously, so a
  * short grace is needed; a clean state returns on the first poll.
  */
-export async function settleResources(baseline: ReadonlyMap<string, number>, graceMs = 2000): Promise<string[]> {
+export async function settleResources(
+  baseline: ReadonlyMap<string, number>,
+  graceMs = 2000,
+): Promise<string[]> {
   const deadline = Date.now() + graceMs;
   let leaked = newResources(baseline);
   while (leaked.length > 0 && Date.now() < deadline) {

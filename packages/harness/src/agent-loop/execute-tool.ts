@@ -1,8 +1,8 @@
 import { type JsonValue, TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
+import { hookError } from "../middleware/middleware-stack.js";
 import type { AnyTool, ToolExecutionContext, ToolResult } from "../tool/tool.js";
 import { errorToolResult, resultSizeBytes, toToolResult } from "../tool/tool-result.js";
 import { abortError, CallSignal, race } from "./abort.js";
-import { hookError } from "../middleware/middleware-stack.js";
 import type { LoopSession } from "./loop-session.js";
 
 /**

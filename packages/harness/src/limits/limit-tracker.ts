@@ -33,7 +33,10 @@ export class LimitTracker {
   readonly startedAt: number;
   readonly limits: EffectiveLimits;
   /** Per model call, per model: attempts made and the last failure (bounded by the run's calls). */
-  private readonly attempts = new Map<string, Map<string, { count: number; lastFailure?: TinyAgentsError }>>();
+  private readonly attempts = new Map<
+    string,
+    Map<string, { count: number; lastFailure?: TinyAgentsError }>
+  >();
 
   constructor(limits: EffectiveLimits, startedAt: number) {
     this.limits = limits;

@@ -1,6 +1,10 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { isJsonObject, type JsonObject, validationError } from "@tinyagents/inference";
-import { assertInjectedArguments, type InjectedArguments, withInjectedArguments } from "./injected-arguments.js";
+import {
+  assertInjectedArguments,
+  type InjectedArguments,
+  withInjectedArguments,
+} from "./injected-arguments.js";
 import { assertObjectSchema, validateAgainstSchema } from "./json-schema-validator.js";
 import { formatStandardIssues } from "./standard-issues.js";
 import { standardJsonSchema } from "./standard-json-schema.js";

@@ -22,17 +22,22 @@ export type InjectedArguments<State = unknown, Ctx = unknown> = Record<
 >;
 
 /** Throw a `validation` error unless `injected` maps argument names to functions. */
-export function assertInjectedArguments(injected: unknown, toolName: string): asserts injected is InjectedArguments {
+export function assertInjectedArguments(
+  injected: unknown,
+  toolName: string,
+): asserts injected is InjectedArguments {
   const bad = (why: string) =>
     validationError(
       `tool "${toolName}": invalid \`injected\` (${why}); use { argumentName: (ctx) => value, ... }`,
       { field: "injected", tool: toolName },
     );
-  if (typeof injected !== "object" || injected === null || Array.isArray(injected)) throw bad("not an object");
+  if (typeof injected !== "object" || injected === null || Array.isArray(injected))
+    throw bad("not an object");
   const names = Object.keys(injected);
   if (names.length === 0) throw bad("it names no argument");
   for (const name of names) {
-    if (typeof (injected as Record<string, unknown>)[name] !== "function") throw bad(`"${name}" is not a function`);
+    if (typeof (injected as Record<string, unknown>)[name] !== "function")
+      throw bad(`"${name}" is not a function`);
   }
 }
 
@@ -85,7 +90,8 @@ export function withInjectedArguments<State, Ctx>(
     },
     async execute(args: unknown, ctx: ToolExecutionContext<State, Ctx>) {
       const merged: JsonObject = { ...(args as JsonObject) };
-      for (const name of names) merged[name] = await (injected[name] as InjectedArguments<State, Ctx>[string])(ctx);
+      for (const name of names)
+        merged[name] = await (injected[name] as InjectedArguments<State, Ctx>[string])(ctx);
       let value: unknown = merged;
       if (standard !== undefined) {
         const result = await standard["~standard"].validate(merged);

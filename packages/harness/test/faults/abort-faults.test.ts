@@ -13,8 +13,8 @@ import { type Middleware, rateLimitMiddleware } from "@tinyagents/harness";
 import { DeterministicClock, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { OpenAiChatModel, ProviderError } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ReplayServer } from "../../../inference/test/replay/replay-server.js";
 import { FAULT_MODEL, sse, sseResponse, textChunks, toolTurn } from "../../../inference/test/faults/wire.js";
+import { ReplayServer } from "../../../inference/test/replay/replay-server.js";
 import { BOTH_PATHS, eventsOf, expectFailedRun, runFault } from "./fault-kit.js";
 
 let server: ReplayServer;
@@ -23,7 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const adapter = () => new OpenAiChatModel({ model: FAULT_MODEL, baseUrl: `${server.url}/v1`, apiKey: "test-key-0123456789" });
+const adapter = () =>
+  new OpenAiChatModel({ model: FAULT_MODEL, baseUrl: `${server.url}/v1`, apiKey: "test-key-0123456789" });
 
 /** Resolves once `predicate` holds, polling each event-loop turn (for virtual-clock waits). */
 async function until(predicate: () => boolean): Promise<void> {
@@ -78,7 +79,9 @@ describe.each(BOTH_PATHS)("abort (%s)", (_path, streaming) => {
     expectFailedRun(result, { code: "cancelled", transcript: ["user"] });
     expect(calls).toBe(1);
     expect(eventsOf(result, "retry.scheduled")).toHaveLength(0);
-    const shown = eventsOf(result, "model.delta").map((e) => (e.delta.type === "text_delta" ? e.delta.text : ""));
+    const shown = eventsOf(result, "model.delta").map((e) =>
+      e.delta.type === "text_delta" ? e.delta.text : "",
+    );
     expect(shown.join("")).toBe(streaming ? "Hel" : "");
     expect(ProviderError.isProviderError(result.error)).toBe(false);
   });
@@ -89,7 +92,9 @@ describe.each(BOTH_PATHS)("abort (%s)", (_path, streaming) => {
     const tool = FakeTool.of("slow", (_args, ctx) => {
       toolSignal = ctx.signal;
       controller.abort();
-      return new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)));
+      return new Promise((_resolve, reject) =>
+        ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)),
+      );
     });
     const result = await runFault({
       models: { scripted: new ScriptedModel([{ toolCalls: [{ name: "slow" }] }, "never"]) },
@@ -121,7 +126,12 @@ describe.each(BOTH_PATHS)("abort (%s)", (_path, streaming) => {
     const controller = new AbortController();
     const clock = new DeterministicClock({ autoAdvance: false });
     const overloaded = () =>
-      new ProviderError({ provider: "scripted", kind: "upstream_unhealthy", status: 529, message: "overloaded" });
+      new ProviderError({
+        provider: "scripted",
+        kind: "upstream_unhealthy",
+        status: 529,
+        message: "overloaded",
+      });
     const model = new ScriptedModel([overloaded(), overloaded(), "never"]);
     const running = runFault({
       models: { scripted: model },

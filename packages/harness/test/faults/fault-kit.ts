@@ -18,18 +18,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  type AgentObservation,
   AgentHarness,
+  type AgentObservation,
   type AgentRun,
   type AgentStreamItem,
+  type AnyTool,
   AppendLogEventJournal,
   attachObservability,
-  type AnyTool,
   type EventRecord,
   EventSink,
   type HarnessEventJournal,
-  type HarnessStatusStore,
   type HarnessRunStatus,
+  type HarnessStatusStore,
   InMemoryHarnessStatusStore,
   JsonlAppendLog,
   type Middleware,
@@ -171,14 +171,27 @@ async function runOnce(scenario: FaultScenario): Promise<FaultRun> {
   let outcome: { run: AgentRun; status: HarnessRunStatus; error?: TinyAgentsError | undefined };
   try {
     if (scenario.streaming) {
-      for await (const item of harness.invokeStreaming(undefined, undefined, config, scenario.input ?? "hi", options)) {
+      for await (const item of harness.invokeStreaming(
+        undefined,
+        undefined,
+        config,
+        scenario.input ?? "hi",
+        options,
+      )) {
         items.push(item);
       }
       const last = items.at(-1);
-      if (last === undefined || last.type === "event") throw new Error("the stream ended without a terminal item");
+      if (last === undefined || last.type === "event")
+        throw new Error("the stream ended without a terminal item");
       outcome = last.type === "failed" ? last : { run: last.run, status: last.status };
     } else {
-      outcome = await harness.invokeCollectingPartial(undefined, undefined, config, scenario.input ?? "hi", options);
+      outcome = await harness.invokeCollectingPartial(
+        undefined,
+        undefined,
+        config,
+        scenario.input ?? "hi",
+        options,
+      );
     }
     await observability.close();
     const stored = await journal.read(runId);
@@ -269,7 +282,9 @@ function expectCommon(result: FaultRun, transcript: readonly string[] | undefine
   expect(result.journal.map((o) => o.offset)).toEqual(events.map((r) => r.offset));
   expect(result.journal.map((o) => o.event)).toEqual(events.map((r) => JSON.parse(JSON.stringify(r.event))));
   if (result.items.length > 0) {
-    expect(result.items.filter((i) => i.type === "event").map((i) => i.type === "event" && i.record)).toEqual(events);
+    expect(result.items.filter((i) => i.type === "event").map((i) => i.type === "event" && i.record)).toEqual(
+      events,
+    );
   }
 
   // The (partial) transcript is valid, plain JSON data.

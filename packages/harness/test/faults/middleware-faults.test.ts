@@ -89,7 +89,11 @@ describe.each(BOTH_PATHS)("a middleware that throws (%s)", (_path, streaming) =>
         throw new TinyAgentsError("guardrail", "not today", { details: { reason: "test" } });
       },
     };
-    const result = await runFault({ models: { scripted: new ScriptedModel(["never"]) }, streaming, middleware: [refuse] });
+    const result = await runFault({
+      models: { scripted: new ScriptedModel(["never"]) },
+      streaming,
+      middleware: [refuse],
+    });
     expectFailedRun(result, { code: "guardrail", transcript: ["user"] });
     expect(eventsOf(result, "middleware.failed")[0]?.error.code).toBe("guardrail");
   });

@@ -16,7 +16,6 @@ import type { Middleware } from "@tinyagents/harness";
 import { FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { type ChatModel, type FetchLike, OpenAiChatModel, type ProviderError } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ReplayResponse, ReplayServer } from "../../../inference/test/replay/replay-server.js";
 import {
   chunk,
   FAULT_MODEL,
@@ -26,7 +25,15 @@ import {
   textChunks,
   toolTurn,
 } from "../../../inference/test/faults/wire.js";
-import { BOTH_PATHS, eventsOf, expectCompletedRun, expectFailedRun, type FaultRun, runFault } from "./fault-kit.js";
+import { type ReplayResponse, ReplayServer } from "../../../inference/test/replay/replay-server.js";
+import {
+  BOTH_PATHS,
+  eventsOf,
+  expectCompletedRun,
+  expectFailedRun,
+  type FaultRun,
+  runFault,
+} from "./fault-kit.js";
 
 const MAX_RETRIES = 2;
 /** `DEFAULT_RETRY_POLICY` backoff: 200 ms x 2^(n-1). */
@@ -58,7 +65,11 @@ function serveFaultAfterToolTurn(fault: ReplayResponse): void {
 
 /** A middleware giving every model request a timeout (`request.timeoutMs`). */
 function callTimeout(timeoutMs: number): Middleware {
-  return { name: "call_timeout", changes: "metadata", beforeModel: (_ctx, request) => ({ ...request, timeoutMs }) };
+  return {
+    name: "call_timeout",
+    changes: "metadata",
+    beforeModel: (_ctx, request) => ({ ...request, timeoutMs }),
+  };
 }
 
 async function runAgainstServer(streaming: boolean, middleware: Middleware[] = []): Promise<FaultRun> {
@@ -138,7 +149,9 @@ const STREAM_LOOP_FAULTS: readonly StreamLoopFault[] = [
   },
   {
     name: "stream without a terminal event",
-    response: sseResponse(sse([chunk({ content: "a" }), chunk({ content: "b" })], false), { chunking: "frames" }),
+    response: sseResponse(sse([chunk({ content: "a" }), chunk({ content: "b" })], false), {
+      chunking: "frames",
+    }),
     code: "provider",
     providerCode: "stream_truncated",
     attempts: { unary: MAX_RETRIES + 1, streaming: 1 },
@@ -153,7 +166,11 @@ const STREAM_LOOP_FAULTS: readonly StreamLoopFault[] = [
   },
   {
     name: "non-SSE reply to a stream request (never retried)",
-    response: { status: 200, headers: { "content-type": "text/html" }, body: "<html><body>proxy login</body></html>" },
+    response: {
+      status: 200,
+      headers: { "content-type": "text/html" },
+      body: "<html><body>proxy login</body></html>",
+    },
     code: "provider",
     providerCode: "invalid_response",
     attempts: { unary: 1, streaming: 1 },
@@ -183,7 +200,8 @@ describe.each(BOTH_PATHS)("stream faults through the loop (%s)", (path, streamin
       fault.timeoutMs === undefined ? [] : [callTimeout(fault.timeoutMs)],
     );
     expectFailedRun(result, { code: fault.code, transcript: ["user", "assistant", "tool"] });
-    if (fault.providerCode !== undefined) expect((result.error as ProviderError).providerCode).toBe(fault.providerCode);
+    if (fault.providerCode !== undefined)
+      expect((result.error as ProviderError).providerCode).toBe(fault.providerCode);
     if (fault.code === "timeout") expect(result.error?.details?.scope).toBe("model_call");
     expect(faultedAttempts(result)).toBe(fault.attempts[path]);
     const deltas = eventsOf(result, "model.delta").filter((e) => e.callId.endsWith("-model-2"));

@@ -44,7 +44,13 @@ class FlakyModel implements ChatModel {
     this.calls.push(options?.clock?.now() ?? 0);
     if (this.calls.length <= this.failures) {
       const status = this.kind === "non_retryable" ? 400 : this.kind === "quota_exhausted" ? 429 : 529;
-      throw new ProviderError({ provider: "flaky", model: this.modelId, kind: this.kind, status, message: `${this.modelId} says ${this.kind}` });
+      throw new ProviderError({
+        provider: "flaky",
+        model: this.modelId,
+        kind: this.kind,
+        status,
+        message: `${this.modelId} says ${this.kind}`,
+      });
     }
     return { message: assistant(`answer from ${this.modelId}`), finishReason: "stop" };
   }
@@ -143,7 +149,9 @@ describe.each(BOTH_PATHS)("retry + fallback (%s)", (_path, streaming) => {
     if (c.expect.outcome === "completed") expectCompletedRun(result, ["user", "assistant"]);
     else expectFailedRun(result, { code: "provider", transcript: ["user"] });
     // Every attempt is bracketed, and a retry is only ever scheduled after a retryable failure.
-    expect(eventsOf(result, "model.started")).toHaveLength(primary.calls.length + (backup?.calls.length ?? 0));
+    expect(eventsOf(result, "model.started")).toHaveLength(
+      primary.calls.length + (backup?.calls.length ?? 0),
+    );
     for (const retry of eventsOf(result, "retry.scheduled")) {
       expect(["upstream_unhealthy", "rate_limited", "retryable"]).toContain(retry.error.details?.kind);
     }

@@ -83,7 +83,13 @@ async function diskFull(partial?: number): Promise<{ failures: () => number }> {
     failures++;
     if (partial !== undefined && Buffer.isBuffer(args[0])) {
       const buffer = args[0] as Buffer;
-      await (original as (...a: unknown[]) => Promise<unknown>).call(this, buffer, 0, Math.min(partial, buffer.length), null);
+      await (original as (...a: unknown[]) => Promise<unknown>).call(
+        this,
+        buffer,
+        0,
+        Math.min(partial, buffer.length),
+        null,
+      );
     }
     throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", errno: -28 });
   } as never);
@@ -117,7 +123,12 @@ describe.each(BOTH_PATHS)("observability stores that fail (%s)", (_path, streami
         throw new TinyAgentsError("storage", "status backend unavailable");
       },
     });
-    const result = await runFault({ models: { scripted: script() }, streaming, tools: [lookup()], statusStore: broken });
+    const result = await runFault({
+      models: { scripted: script() },
+      streaming,
+      tools: [lookup()],
+      statusStore: broken,
+    });
     expect(result.error).toBeUndefined();
     expect(result.types.at(-1)).toBe("run.completed");
     expect(result.storedStatus).toBeUndefined();
@@ -185,7 +196,9 @@ function fileMemory() {
 describe.each(BOTH_PATHS)("short-term memory that fails (%s)", (_path, streaming) => {
   it("throws on write (disk full): the run fails with storage and the stored history is untouched", async () => {
     const { log, memory } = fileMemory();
-    await memory.history.append("t1", [{ role: "user", content: [{ type: "text", text: "earlier" }] } as Message]);
+    await memory.history.append("t1", [
+      { role: "user", content: [{ type: "text", text: "earlier" }] } as Message,
+    ]);
     await diskFull();
     const result = await runFault({
       models: { scripted: script() },
@@ -197,7 +210,10 @@ describe.each(BOTH_PATHS)("short-term memory that fails (%s)", (_path, streaming
       journal: new AppendLogEventJournal(new InMemoryAppendLog()),
     });
     vi.restoreAllMocks();
-    expectFailedRun(result, { code: "storage", transcript: ["user", "user", "assistant", "tool", "assistant"] });
+    expectFailedRun(result, {
+      code: "storage",
+      transcript: ["user", "user", "assistant", "tool", "assistant"],
+    });
     expect(result.error?.message).toContain('saving thread "t1" failed');
     expect(result.status.error?.details).toEqual({ threadId: "t1" });
     expect((await memory.history.load("t1")).map((m) => m.role)).toEqual(["user"]);
@@ -280,7 +296,15 @@ describe("two processes append to one JSONL journal", () => {
   ): { ready: Promise<void>; done: Promise<{ writer: string; offsets: number[] }> } {
     const child = spawn(
       process.execPath,
-      ["--import", join(fixtures, "register-ts.mjs"), join(fixtures, "journal-writer.ts"), dir, "journal-root", id, String(count)],
+      [
+        "--import",
+        join(fixtures, "register-ts.mjs"),
+        join(fixtures, "journal-writer.ts"),
+        dir,
+        "journal-root",
+        id,
+        String(count),
+      ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     let out = "";
@@ -298,7 +322,8 @@ describe("two processes append to one JSONL journal", () => {
     });
     const done = new Promise<{ writer: string; offsets: number[] }>((resolve, reject) => {
       child.on("exit", (code) => {
-        if (code === 0) resolve(JSON.parse(out.slice("ready\n".length)) as { writer: string; offsets: number[] });
+        if (code === 0)
+          resolve(JSON.parse(out.slice("ready\n".length)) as { writer: string; offsets: number[] });
         else reject(new Error(`writer ${id} exited with ${String(code)}: ${err}`));
       });
     });

@@ -10,14 +10,21 @@ import {
   type Middleware,
   ResultHandoffCache,
   type RunPolicyInput,
-  tool,
   ToolTimeoutSettings,
+  tool,
   toolPolicyMiddleware,
 } from "@tinyagents/harness";
 import { FakeTool, ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
-import { type ErrorCode, type JsonObject, type Message, text, type ToolMessage } from "@tinyagents/inference";
+import { type ErrorCode, type JsonObject, type Message, type ToolMessage, text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
-import { BOTH_PATHS, eventsOf, expectCompletedRun, expectFailedRun, type FaultRun, runFault } from "./fault-kit.js";
+import {
+  BOTH_PATHS,
+  eventsOf,
+  expectCompletedRun,
+  expectFailedRun,
+  type FaultRun,
+  runFault,
+} from "./fault-kit.js";
 
 const strictSearch = () =>
   tool({
@@ -89,7 +96,11 @@ const TOOL_FAULTS: readonly ToolFault[] = [
   },
   {
     name: "throws with errorPolicy { message } (internals hidden)",
-    tools: () => [FakeTool.failing("search", "internal: db01 connection pool exhausted", { errorPolicy: { message: "Search is down." } })],
+    tools: () => [
+      FakeTool.failing("search", "internal: db01 connection pool exhausted", {
+        errorPolicy: { message: "Search is down." },
+      }),
+    ],
     call: { name: "search" },
     outcome: { recovers: "Search is down.", event: "tool.failed", executed: true },
     check: (_result, message) => expect(text(message)).not.toContain("db01"),
@@ -98,7 +109,11 @@ const TOOL_FAULTS: readonly ToolFault[] = [
     name: "returns a non-serializable value (a Map)",
     tools: () => [FakeTool.of("search", () => new Map([["a", 1]]) as never)],
     call: { name: "search" },
-    outcome: { recovers: "returned a non-JSON value: $ is a Map instance", event: "tool.completed", executed: true },
+    outcome: {
+      recovers: "returned a non-JSON value: $ is a Map instance",
+      event: "tool.completed",
+      executed: true,
+    },
     check: (result) => expect(eventsOf(result, "tool.completed")[0]?.isError).toBe(true),
   },
   {
@@ -157,7 +172,7 @@ const TOOL_FAULTS: readonly ToolFault[] = [
     name: "called with invalid arguments (wrong type)",
     tools: () => [counting(strictSearch())],
     call: { name: "search", arguments: { q: 42 } },
-    outcome: { recovers: "invalid arguments for tool \"search\"", event: "tool.invalid_args", executed: false },
+    outcome: { recovers: 'invalid arguments for tool "search"', event: "tool.invalid_args", executed: false },
   },
   {
     name: "called with missing arguments",
@@ -189,7 +204,11 @@ const TOOL_FAULTS: readonly ToolFault[] = [
     name: "unknown tool (default: the model gets the list of tools)",
     tools: () => [counting(strictSearch())],
     call: { name: "serach", arguments: { q: "x" } },
-    outcome: { recovers: 'unknown tool "serach". Available tools: search', event: "tool.unknown", executed: false },
+    outcome: {
+      recovers: 'unknown tool "serach". Available tools: search',
+      event: "tool.unknown",
+      executed: false,
+    },
   },
   {
     name: "unknown tool under unknownTool: fail",
@@ -206,7 +225,9 @@ function script(fault: ToolFault): ScriptStep[] {
   const turn: Message = {
     role: "assistant",
     content: [],
-    toolCalls: [{ id: "call-raw", name: fault.call.name, arguments: {}, invalid: { raw, error: "Unexpected end" } }],
+    toolCalls: [
+      { id: "call-raw", name: fault.call.name, arguments: {}, invalid: { raw, error: "Unexpected end" } },
+    ],
   };
   return [{ message: turn, finishReason: "tool_calls" }, "done"];
 }

@@ -23,16 +23,29 @@ const expectRoundTrip = (value: unknown, what: string) => expect(roundTrip(value
 
 /** JSON values as a run may carry them (-0 excluded: JSON has no -0, it reads back as 0). */
 const json = fc.jsonValue({ maxDepth: 3 }).map((v) => roundTrip(v) as JsonValue);
-const text = fc.string({ maxLength: 40, unit: fc.constantFrom("a", "é", "😀", "\n", '"', "\\", "<", " ", "\u2028") });
-const args = fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), json, { maxKeys: 4 }) as fc.Arbitrary<JsonObject>;
+const text = fc.string({
+  maxLength: 40,
+  unit: fc.constantFrom("a", "é", "😀", "\n", '"', "\\", "<", " ", "\u2028"),
+});
+const args = fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), json, {
+  maxKeys: 4,
+}) as fc.Arbitrary<JsonObject>;
 
 const block: fc.Arbitrary<ContentBlock> = fc.oneof(
   text.map((t) => ({ type: "text" as const, text: t })),
   json.map((value) => ({ type: "json" as const, value })),
-  fc.webUrl().map((url) => ({ type: "image" as const, source: { kind: "url" as const, url }, detail: "low" as const })),
-  fc.tuple(text, fc.option(fc.string({ maxLength: 10 }), { nil: undefined })).map(([t, signature]) =>
-    signature === undefined ? { type: "reasoning" as const, text: t } : { type: "reasoning" as const, text: t, signature },
-  ),
+  fc.webUrl().map((url) => ({
+    type: "image" as const,
+    source: { kind: "url" as const, url },
+    detail: "low" as const,
+  })),
+  fc
+    .tuple(text, fc.option(fc.string({ maxLength: 10 }), { nil: undefined }))
+    .map(([t, signature]) =>
+      signature === undefined
+        ? { type: "reasoning" as const, text: t }
+        : { type: "reasoning" as const, text: t, signature },
+    ),
   fc.string({ maxLength: 10 }).map((data) => ({ type: "redacted_reasoning" as const, data })),
 );
 
@@ -42,14 +55,25 @@ const message: fc.Arbitrary<Message> = fc.oneof(
   fc
     .tuple(
       fc.array(block, { maxLength: 3 }),
-      fc.array(fc.record({ id: fc.stringMatching(/^c[0-9]{1,3}$/), name: fc.stringMatching(/^[a-z_]{1,8}$/), arguments: args }), {
-        maxLength: 2,
-      }),
+      fc.array(
+        fc.record({
+          id: fc.stringMatching(/^c[0-9]{1,3}$/),
+          name: fc.stringMatching(/^[a-z_]{1,8}$/),
+          arguments: args,
+        }),
+        {
+          maxLength: 2,
+        },
+      ),
     )
     .map(([content, toolCalls]) => ({ role: "assistant" as const, content, toolCalls })),
-  fc
-    .tuple(fc.array(block, { maxLength: 2 }), fc.boolean())
-    .map(([content, isError]) => ({ role: "tool" as const, toolCallId: "c1", toolName: "echo", content, isError })),
+  fc.tuple(fc.array(block, { maxLength: 2 }), fc.boolean()).map(([content, isError]) => ({
+    role: "tool" as const,
+    toolCallId: "c1",
+    toolName: "echo",
+    content,
+    isError,
+  })),
 );
 
 describe("serialization properties", () => {
@@ -75,7 +99,12 @@ describe("serialization properties", () => {
         })
         .map((calls) => ({ kind: "tools" as const, calls })),
     },
-    { weight: 1, arbitrary: fc.constantFrom("upstream_unhealthy", "non_retryable").map((kind) => ({ kind: "error" as const, error: kind })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom("upstream_unhealthy", "non_retryable")
+        .map((kind) => ({ kind: "error" as const, error: kind })),
+    },
   );
 
   type Step =
@@ -103,7 +132,8 @@ describe("serialization properties", () => {
           const pauser: Middleware<undefined, undefined> = {
             name: "pauser",
             afterModel: (ctx) => {
-              if (++modelCalls === pauseAt) ctx.run.requestControl({ kind: "interrupt", reason: "property pause" });
+              if (++modelCalls === pauseAt)
+                ctx.run.requestControl({ kind: "interrupt", reason: "property pause" });
             },
           };
           const result = await runScript({

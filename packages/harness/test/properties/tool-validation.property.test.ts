@@ -36,9 +36,12 @@ const leaf: fc.Arbitrary<Node> = fc.oneof(
   }),
   fc.constant<Node>({ schema: { type: "boolean" }, value: fc.boolean() }),
   fc.constant<Node>({ schema: { type: "null" }, value: fc.constant(null) }),
-  fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.boolean()), { minLength: 1, maxLength: 4 }).map(
-    (options) => ({ schema: { enum: options }, value: fc.constantFrom(...options) as fc.Arbitrary<JsonValue> }),
-  ),
+  fc
+    .array(fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.boolean()), { minLength: 1, maxLength: 4 })
+    .map((options) => ({
+      schema: { enum: options },
+      value: fc.constantFrom(...options) as fc.Arbitrary<JsonValue>,
+    })),
 );
 
 const { node } = fc.letrec<{ node: Node }>((tie) => ({
@@ -84,7 +87,9 @@ function objectNode(child: fc.Arbitrary<Node>): fc.Arbitrary<Node> {
 }
 
 /** A top-level tool schema (an object) with a conforming value. */
-const toolSchemaAndArgs = objectNode(node).chain((n) => n.value.map((value) => [n.schema, value as JsonObject] as const));
+const toolSchemaAndArgs = objectNode(node).chain((n) =>
+  n.value.map((value) => [n.schema, value as JsonObject] as const),
+);
 
 const define = (schema: JsonObject) =>
   tool({ name: "probe", description: "Property test tool.", inputSchema: schema, execute: () => "ok" });

@@ -5,8 +5,13 @@
  * values never appear in events or journals (only what the model sent does).
  */
 import { AgentHarness, EventSink, tool } from "@tinyagents/harness";
-import { DeterministicClock, DeterministicIds, EventRecorder, ScriptedModel } from "@tinyagents/harness/testkit";
-import { type JsonObject, TinyAgentsError, text, type ToolMessage } from "@tinyagents/inference";
+import {
+  DeterministicClock,
+  DeterministicIds,
+  EventRecorder,
+  ScriptedModel,
+} from "@tinyagents/harness/testkit";
+import { type JsonObject, TinyAgentsError, type ToolMessage, text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
@@ -21,7 +26,10 @@ function ordersTool(seen: JsonObject[]) {
     description: "List the current user's orders.",
     inputSchema: {
       type: "object",
-      properties: { status: { type: "string", enum: ["open", "shipped"] }, userId: { type: "string", minLength: 1 } },
+      properties: {
+        status: { type: "string", enum: ["open", "shipped"] },
+        userId: { type: "string", minLength: 1 },
+      },
       required: ["status", "userId"],
       additionalProperties: false,
     },
@@ -46,9 +54,15 @@ async function run(
   const sink = new EventSink("r1", { now: () => clock.now() });
   const events = new EventRecorder();
   events.attach(sink);
-  const outcome = await harness.invokeCollectingPartial(undefined, { userId }, { runId: "r1" }, "show my orders", {
-    events: sink,
-  });
+  const outcome = await harness.invokeCollectingPartial(
+    undefined,
+    { userId },
+    { runId: "r1" },
+    "show my orders",
+    {
+      events: sink,
+    },
+  );
   const toolMessage = outcome.run.messages.find((m): m is ToolMessage => m.role === "tool");
   return { outcome, model, events, toolMessage };
 }
@@ -69,7 +83,10 @@ describe("injected tool arguments (raw JSON Schema)", () => {
 
   it("the model cannot override it: its value is dropped and the host's is used", async () => {
     const seen: JsonObject[] = [];
-    const { outcome, toolMessage, events } = await run(ordersTool(seen), { status: "open", userId: "mallory" });
+    const { outcome, toolMessage, events } = await run(ordersTool(seen), {
+      status: "open",
+      userId: "mallory",
+    });
     expect(outcome.error).toBeUndefined();
     expect(seen).toEqual([{ status: "open", userId: "alice" }]);
     expect(toolMessage?.isError).toBe(false);

@@ -29,10 +29,16 @@ import {
   loggingMiddleware,
 } from "@tinyagents/harness";
 import { DeterministicClock, DeterministicIds, EventRecorder } from "@tinyagents/harness/testkit";
-import { AnthropicModel, type ChatModel, createModel, type FetchLike, ProviderError } from "@tinyagents/inference";
+import {
+  AnthropicModel,
+  type ChatModel,
+  createModel,
+  type FetchLike,
+  ProviderError,
+} from "@tinyagents/inference";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { type ReplayResponse, ReplayServer } from "../../../inference/test/replay/replay-server.js";
 import { chunk, errorResponse, sse, sseResponse } from "../../../inference/test/faults/wire.js";
+import { type ReplayResponse, ReplayServer } from "../../../inference/test/replay/replay-server.js";
 
 const KEY = "tinyagents-fake-key-7f3a9c1e5b2d";
 const PROJECT = "proj-secret-42f9e1c7";
@@ -56,9 +62,18 @@ function anthropicSse(events: readonly [string, unknown][]): string {
 }
 
 const ANTHROPIC_DELTAS: [string, unknown][] = [
-  ["message_start", { type: "message_start", message: { id: "msg_1", model: "claude-x", usage: { input_tokens: 5 } } }],
-  ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }],
-  ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } }],
+  [
+    "message_start",
+    { type: "message_start", message: { id: "msg_1", model: "claude-x", usage: { input_tokens: 5 } } },
+  ],
+  [
+    "content_block_start",
+    { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+  ],
+  [
+    "content_block_delta",
+    { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } },
+  ],
 ];
 
 interface Provider {
@@ -79,11 +94,19 @@ const PROVIDERS: readonly Provider[] = [
         ...(fetch === undefined ? {} : { fetch }),
       }),
     faults: {
-      "401 echoing the key": errorResponse(401, { message: echo, type: "invalid_request_error", code: "invalid_api_key" }),
+      "401 echoing the key": errorResponse(401, {
+        message: echo,
+        type: "invalid_request_error",
+        code: "invalid_api_key",
+      }),
       "stream error event echoing the key": sseResponse(
         sse([chunk({ content: "partial" }), { error: { message: echo, type: "server_error" } }], false),
       ),
-      "200 body that is not JSON": { status: 200, headers: { "content-type": "text/html" }, body: `<html>${echo}</html>` },
+      "200 body that is not JSON": {
+        status: 200,
+        headers: { "content-type": "text/html" },
+        body: `<html>${echo}</html>`,
+      },
       "200 JSON error object": {
         status: 200,
         headers: { "content-type": "application/json" },
@@ -112,9 +135,16 @@ const PROVIDERS: readonly Provider[] = [
       "stream error event echoing the key": {
         status: 200,
         headers: { "content-type": "text/event-stream" },
-        body: anthropicSse([...ANTHROPIC_DELTAS, ["error", { type: "error", error: { type: "overloaded_error", message: echo } }]]),
+        body: anthropicSse([
+          ...ANTHROPIC_DELTAS,
+          ["error", { type: "error", error: { type: "overloaded_error", message: echo } }],
+        ]),
       },
-      "200 body that is not JSON": { status: 200, headers: { "content-type": "application/json" }, body: `oops ${echo}` },
+      "200 body that is not JSON": {
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: `oops ${echo}`,
+      },
       "200 JSON error object": {
         status: 200,
         headers: { "content-type": "application/json" },
@@ -126,9 +156,12 @@ const PROVIDERS: readonly Provider[] = [
 
 /** A fetch failing before any response, with the key in its cause (as a proxy agent might). */
 const leakyNetworkFailure: FetchLike = async () => {
-  const cause = Object.assign(new Error(`connect ECONNREFUSED via proxy http://user:${KEY}@proxy.local:3128`), {
-    code: "ECONNREFUSED",
-  });
+  const cause = Object.assign(
+    new Error(`connect ECONNREFUSED via proxy http://user:${KEY}@proxy.local:3128`),
+    {
+      code: "ECONNREFUSED",
+    },
+  );
   throw Object.assign(new TypeError("fetch failed"), { cause });
 };
 
@@ -142,11 +175,17 @@ async function runAndCollect(model: ChatModel, streaming: boolean): Promise<Arti
   dir = mkdtempSync(join(tmpdir(), "tinyagents-secrets-"));
   const consoleOut: string[] = [];
   for (const method of ["log", "info", "warn", "error", "debug"] as const) {
-    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void consoleOut.push(args.map(String).join(" ")));
+    vi.spyOn(console, method).mockImplementation(
+      (...args: unknown[]) => void consoleOut.push(args.map(String).join(" ")),
+    );
   }
   const logs: LogEntry[] = [];
   const clock = new DeterministicClock();
-  const harness = new AgentHarness<undefined, undefined>({ clock, ids: new DeterministicIds(), policy: { retry: { maxRetries: 1 } } });
+  const harness = new AgentHarness<undefined, undefined>({
+    clock,
+    ids: new DeterministicIds(),
+    policy: { retry: { maxRetries: 1 } },
+  });
   harness.registerModel("m", model);
   harness.use(loggingMiddleware({ logger: (entry) => void logs.push(entry) }));
   const sink = new EventSink("secret-run", { now: () => clock.now() });
@@ -165,11 +204,29 @@ async function runAndCollect(model: ChatModel, streaming: boolean): Promise<Arti
   let outcome: { run: unknown; status: unknown; error?: unknown };
   const options = { events: sink };
   if (streaming) {
-    for await (const item of harness.invokeStreaming(undefined, undefined, { runId: "secret-run" }, "hi", options)) items.push(item);
+    for await (const item of harness.invokeStreaming(
+      undefined,
+      undefined,
+      { runId: "secret-run" },
+      "hi",
+      options,
+    ))
+      items.push(item);
     const last = items.at(-1);
-    outcome = last?.type === "failed" ? last : last?.type === "completed" ? last : { run: undefined, status: undefined };
+    outcome =
+      last?.type === "failed"
+        ? last
+        : last?.type === "completed"
+          ? last
+          : { run: undefined, status: undefined };
   } else {
-    outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "secret-run" }, "hi", options);
+    outcome = await harness.invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "secret-run" },
+      "hi",
+      options,
+    );
   }
   await obs.close();
   await jsonl.close();
@@ -178,7 +235,9 @@ async function runAndCollect(model: ChatModel, streaming: boolean): Promise<Arti
   const error = outcome.error;
   const texts: Record<string, string> = {
     events: JSON.stringify(recorder.records),
-    journal: readdirSync(journalDir).map((f) => readFileSync(join(journalDir, f), "utf8")).join("\n"),
+    journal: readdirSync(journalDir)
+      .map((f) => readFileSync(join(journalDir, f), "utf8"))
+      .join("\n"),
     jsonlSink: readFileSync(join(dir, "events.jsonl"), "utf8"),
     statusStore: JSON.stringify(await statusStore.list()),
     run: JSON.stringify(outcome.run),
@@ -190,7 +249,9 @@ async function runAndCollect(model: ChatModel, streaming: boolean): Promise<Arti
     errorSummary: JSON.stringify((error as { toJSON?: () => unknown } | undefined)?.toJSON?.() ?? null),
     errorRawBody: ProviderError.isProviderError(error) ? (error.rawBody ?? "") : "",
     errorInspect: inspect(error, { depth: 10 }),
-    streamItems: JSON.stringify(items.map((i) => (i.type === "event" ? i.record : { type: i.type, run: i.run, status: i.status }))),
+    streamItems: JSON.stringify(
+      items.map((i) => (i.type === "event" ? i.record : { type: i.type, run: i.run, status: i.status })),
+    ),
   };
   return { texts, error };
 }

@@ -35,7 +35,11 @@ afterAll(async () => {
 const TOOLS: readonly [string, () => AnyTool, (path: string) => JsonObject][] = [
   ["read_file", () => readFileTool(), (path) => ({ path })],
   ["list_dir", () => listDirTool(), (path) => ({ path })],
-  ["write_file", () => writeFileTool({ requireApproval: false }), (path) => ({ path, content: "pwned", overwrite: true })],
+  [
+    "write_file",
+    () => writeFileTool({ requireApproval: false }),
+    (path) => ({ path, content: "pwned", overwrite: true }),
+  ],
 ];
 
 const ESCAPES: readonly [string, () => string][] = [
@@ -49,12 +53,21 @@ const ESCAPES: readonly [string, () => string][] = [
 
 async function call(t: AnyTool, args: JsonObject) {
   const harness = new AgentHarness();
-  const ctx = harness.createContext({}, undefined, { workspace: new WorkspaceDescriptor({ root, sandbox: "read_write" }) });
+  const ctx = harness.createContext({}, undefined, {
+    workspace: new WorkspaceDescriptor({ root, sandbox: "read_write" }),
+  });
   const events: string[] = [];
   ctx.events.subscribe((r) => events.push(r.event.type));
   const validation = await t.validate(args);
-  if (!validation.ok) return { out: { kind: "tool_return", content: [], isError: true } as ToolReturn, events };
-  const out = await t.execute(validation.value, { state: undefined, run: ctx, callId: "c", signal: ctx.signal, progress: () => {} });
+  if (!validation.ok)
+    return { out: { kind: "tool_return", content: [], isError: true } as ToolReturn, events };
+  const out = await t.execute(validation.value, {
+    state: undefined,
+    run: ctx,
+    callId: "c",
+    signal: ctx.signal,
+    progress: () => {},
+  });
   return { out, events };
 }
 

@@ -100,7 +100,12 @@ function redactedCause(error: unknown, secrets: readonly string[] | undefined, d
   if (typeof error !== "object" || error === null || depth >= 4) {
     return typeof error === "string" ? redactSecrets(error, secrets) : undefined;
   }
-  const { name, code, message, cause } = error as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
+  const { name, code, message, cause } = error as {
+    name?: unknown;
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+  };
   const copy = new Error(redactSecrets(typeof message === "string" ? message : "", secrets), {
     cause: cause === undefined ? undefined : redactedCause(cause, secrets, depth + 1),
   });

@@ -28,8 +28,8 @@ import { type ReplayResponse, ReplayServer } from "../replay/replay-server.js";
 import {
   chunk,
   FAULT_MODEL,
-  type StatusFaultExpectation,
   STATUS_FAULTS,
+  type StatusFaultExpectation,
   sse,
   sseResponse,
   textChunks,
@@ -116,7 +116,10 @@ function expectProviderFailure(error: unknown, expected: Partial<StatusFaultExpe
   if (expected.messageIncludes !== undefined) expect(e.message).toContain(expected.messageIncludes);
   if (expected.retryAfterMs !== undefined) expect(e.retryAfterMs).toBe(expected.retryAfterMs);
   // The summary that reaches events and journals is JSON and says the same.
-  expect(JSON.parse(JSON.stringify(e.toJSON()))).toMatchObject({ code: expected.code, name: "ProviderError" });
+  expect(JSON.parse(JSON.stringify(e.toJSON()))).toMatchObject({
+    code: expected.code,
+    name: "ProviderError",
+  });
   expect(e.message).not.toContain(KEY);
 }
 
@@ -166,7 +169,9 @@ const STREAM_FAULTS: readonly StreamFault[] = [
   },
   {
     name: "malformed JSON in an event",
-    response: sseResponse(sse([chunk({ content: "a" }), '{"choices":[{"delta":{"content":"b"', ...textChunks(["c"])])),
+    response: sseResponse(
+      sse([chunk({ content: "a" }), '{"choices":[{"delta":{"content":"b"', ...textChunks(["c"])]),
+    ),
     expect: {
       code: "provider",
       providerCode: "malformed_stream",
@@ -208,7 +213,12 @@ const STREAM_FAULTS: readonly StreamFault[] = [
   {
     name: "non-SSE reply (plain text) to a stream request",
     response: { status: 200, headers: { "content-type": "text/plain" }, body: "upstream says hello" },
-    expect: { code: "provider", providerCode: "invalid_response", retryable: false, messageIncludes: "base URL" },
+    expect: {
+      code: "provider",
+      providerCode: "invalid_response",
+      retryable: false,
+      messageIncludes: "base URL",
+    },
   },
   {
     name: "non-SSE reply (a whole JSON completion) to a stream request",
@@ -285,7 +295,11 @@ describe.each(MODES)("network faults (%s)", (mode) => {
   it("connection refused is a retryable provider error naming the URL", async () => {
     const baseline = activeResources();
     const port = await closedPort();
-    const model = new OpenAiChatModel({ model: FAULT_MODEL, baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY });
+    const model = new OpenAiChatModel({
+      model: FAULT_MODEL,
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      apiKey: KEY,
+    });
     const controller = new AbortController();
     const { error } = await call(model, mode, controller.signal);
     expectProviderFailure(error, { code: "provider", kind: "retryable", retryable: true });
@@ -327,7 +341,11 @@ function countingFetch(counter: { bytes: number }): FetchLike {
       },
       cancel: (reason) => reader.cancel(reason),
     });
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
@@ -373,15 +391,20 @@ describe.each(MODES)("enormous responses stay bounded in memory (%s)", (mode) =>
   it("one enormous server-sent event fails with response_too_large after MAX_EVENT_BYTES", async () => {
     const counter = { bytes: 0 };
     const huge = `data: {"choices":[{"index":0,"delta":{"content":"${"z".repeat(MAX_EVENT_BYTES + 4 * MIB)}"}}]}\n\n`;
-    const outcome = await withReplay(sseResponse(sse([chunk({ content: "ok" })], false) + huge, { chunking: { every: MIB } }), mode, {
-      fetch: countingFetch(counter),
-    });
+    const outcome = await withReplay(
+      sseResponse(sse([chunk({ content: "ok" })], false) + huge, { chunking: { every: MIB } }),
+      mode,
+      {
+        fetch: countingFetch(counter),
+      },
+    );
     expectProviderFailure(outcome.error, {
       code: "provider",
       providerCode: "response_too_large",
       retryable: false,
     });
     expect(counter.bytes).toBeLessThanOrEqual(MAX_EVENT_BYTES + 2 * MIB);
-    if (mode === "stream") expect(outcome.items.some((i) => i.type === "text_delta" && i.text === "ok")).toBe(true);
+    if (mode === "stream")
+      expect(outcome.items.some((i) => i.type === "text_delta" && i.text === "ok")).toBe(true);
   }, 30_000);
 });

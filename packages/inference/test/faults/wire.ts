@@ -29,7 +29,9 @@ export function chunk(
 
 /** Frame values as server-sent events (`data: <json>\n\n`), optionally ending with `[DONE]`. */
 export function sse(values: readonly unknown[], done = true): string {
-  const frames = values.map((value) => `data: ${typeof value === "string" ? value : JSON.stringify(value)}\n\n`);
+  const frames = values.map(
+    (value) => `data: ${typeof value === "string" ? value : JSON.stringify(value)}\n\n`,
+  );
   return frames.join("") + (done ? "data: [DONE]\n\n" : "");
 }
 

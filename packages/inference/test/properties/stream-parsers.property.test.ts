@@ -64,7 +64,12 @@ const sseEvent = fc.record(
 type GeneratedEvent = { event?: string | undefined; id?: string | undefined; dataLines: string[] };
 
 /** Encode events as SSE: `data:` with or without a space, comments, CRLF or LF line ends. */
-function encodeSse(events: readonly GeneratedEvent[], crlf: boolean, comments: boolean, bom: boolean): string {
+function encodeSse(
+  events: readonly GeneratedEvent[],
+  crlf: boolean,
+  comments: boolean,
+  bom: boolean,
+): string {
   const nl = crlf ? "\r\n" : "\n";
   let out = bom ? "\uFEFF" : "";
   for (const [i, e] of events.entries()) {
@@ -217,8 +222,10 @@ function fakeFetch(body: string, contentType: string, status: number, cuts: read
 }
 
 const adapters = {
-  openai: (fetch: FetchLike) => new OpenAiChatModel({ model: "m", baseUrl: "http://fake/v1", apiKey: "k-123456", fetch }),
-  anthropic: (fetch: FetchLike) => new AnthropicModel({ model: "m", baseUrl: "http://fake", apiKey: "k-123456", fetch }),
+  openai: (fetch: FetchLike) =>
+    new OpenAiChatModel({ model: "m", baseUrl: "http://fake/v1", apiKey: "k-123456", fetch }),
+  anthropic: (fetch: FetchLike) =>
+    new AnthropicModel({ model: "m", baseUrl: "http://fake", apiKey: "k-123456", fetch }),
   ollama: (fetch: FetchLike) => new OllamaModel({ model: "m", baseUrl: "http://fake", fetch }),
 };
 
@@ -240,7 +247,10 @@ describe("provider adapters fed garbage", () => {
               if (streaming) await collectStream(model.stream?.(request) ?? []);
               else await model.invoke(request);
             } catch (error) {
-              expect(ProviderError.isProviderError(error), `${String(error)}\n${(error as Error).stack}`).toBe(true);
+              expect(
+                ProviderError.isProviderError(error),
+                `${String(error)}\n${(error as Error).stack}`,
+              ).toBe(true);
             }
           },
         ),

@@ -21,11 +21,7 @@ import { describe, expect, it } from "vitest";
 
 /** Tool arguments as a model sends them: a JSON object (no -0, which JSON cannot keep). */
 const argumentsObject = fc
-  .dictionary(
-    fc.string({ maxLength: 8 }),
-    fc.jsonValue({ maxDepth: 2 }),
-    { maxKeys: 5 },
-  )
+  .dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 })
   .map((o) => JSON.parse(JSON.stringify(o)) as JsonObject);
 
 const call = fc.record({
@@ -75,7 +71,12 @@ describe("tool-call assembler properties", () => {
             const pieces = split(text, cuts);
             return pieces.map((piece, k) =>
               k === 0
-                ? { index, id: `call_${index}`, type: "function", function: { name: c.name, arguments: piece } }
+                ? {
+                    index,
+                    id: `call_${index}`,
+                    type: "function",
+                    function: { name: c.name, arguments: piece },
+                  }
                 : { index, function: { arguments: piece } },
             );
           });
@@ -140,7 +141,9 @@ describe("argument text properties", () => {
     argumentsObject.map((o) => JSON.stringify(o).replace(/"/g, "'").replace(/true/g, "True")),
     argumentsObject.map((o) => JSON.stringify(JSON.stringify(o))),
     fc.string({ maxLength: 60 }),
-    fc.string({ unit: fc.constantFrom("{", "}", "[", "]", '"', "'", ",", ":", "a", "1", " ", "\\", "<|", "|>") }),
+    fc.string({
+      unit: fc.constantFrom("{", "}", "[", "]", '"', "'", ",", ":", "a", "1", " ", "\\", "<|", "|>"),
+    }),
   );
 
   it("the streamed argument text does not depend on how it was split", () => {
@@ -153,12 +156,17 @@ describe("argument text properties", () => {
 
   it("a valid JSON object passes unchanged", () => {
     fc.assert(
-      fc.property(argumentsObject, fc.boolean(), fc.array(fc.nat(), { maxLength: 20 }), (args, pretty, cuts) => {
-        const text = pretty ? JSON.stringify(args, null, 2) : JSON.stringify(args);
-        expect(chunksOf(text, cuts)).toBe(text);
-        expect(parseToolArguments(text)).toEqual({ arguments: args });
-        expect(repairArguments(text)?.value).toEqual(args);
-      }),
+      fc.property(
+        argumentsObject,
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (args, pretty, cuts) => {
+          const text = pretty ? JSON.stringify(args, null, 2) : JSON.stringify(args);
+          expect(chunksOf(text, cuts)).toBe(text);
+          expect(parseToolArguments(text)).toEqual({ arguments: args });
+          expect(repairArguments(text)?.value).toEqual(args);
+        },
+      ),
     );
   });
 

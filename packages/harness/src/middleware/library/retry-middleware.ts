@@ -65,7 +65,12 @@ export function retryMiddleware<State = unknown, Ctx = unknown>(
           // The loop counts every model's attempts of this call; with none left, a retry is moot.
           const capped = ctx.run.limits.retryHit(ctx.callId ?? "");
           if (capped !== undefined) {
-            ctx.run.emit({ type: "limit.reached", limit: capped.limit, value: capped.value, count: capped.count });
+            ctx.run.emit({
+              type: "limit.reached",
+              limit: capped.limit,
+              value: capped.value,
+              count: capped.count,
+            });
             throw thrown;
           }
           const delayMs = backoffFor(policy, attempt, error);

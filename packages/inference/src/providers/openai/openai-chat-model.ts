@@ -1,7 +1,7 @@
 import { ProviderError } from "../../errors/provider-error.js";
 import { validationError } from "../../errors/tinyagents-error.js";
-import { factsFromObject } from "../../http/error-body.js";
 import { readBodyText } from "../../http/body-reader.js";
+import { factsFromObject } from "../../http/error-body.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { postJson } from "../../http/post-json.js";
 import { providerErrorFromFacts } from "../../http/provider-error-from-response.js";
