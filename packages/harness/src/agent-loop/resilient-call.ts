@@ -120,6 +120,8 @@ export async function resilientModelCall<State, Ctx>(
         lastError = error;
         lastModel = registration.name;
         if (attempt > maxRetries || !isRetryable(error) || info.emittedDeltas) break;
+        // No point waiting for a retry the shared attempt budget would refuse.
+        if (!ctx.limits.hasAttemptLeft(callId, registration.name)) continue;
         const delayMs = backoffFor(parts.policy.retry, attempt, error);
         ctx.emit({ type: "retry.scheduled", callId, attempt: attempt + 1, delayMs, error: error.toJSON() });
         try {

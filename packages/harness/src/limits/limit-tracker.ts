@@ -81,6 +81,12 @@ export class LimitTracker {
     return undefined;
   }
 
+  /** Whether `model` may still be attempted within `callId`. */
+  hasAttemptLeft(callId: string, model: string): boolean {
+    const cap = this.limits.maxRetriesPerCall;
+    return cap === undefined || (this.attempts.get(callId)?.get(model)?.count ?? 0) <= cap;
+  }
+
   /** Remember how `model`'s latest attempt within `callId` failed (rethrown once its attempts are used up). */
   noteFailure(callId: string, model: string, error: TinyAgentsError): void {
     const entry = this.attempts.get(callId)?.get(model);
