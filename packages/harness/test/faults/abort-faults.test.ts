@@ -65,13 +65,16 @@ describe.each(BOTH_PATHS)("abort (%s)", (_path, streaming) => {
     let calls = 0;
     server.setHandler(() => {
       calls++;
-      // Abort once the request is in flight (the answer then stalls forever after "Hel").
-      setTimeout(() => controller.abort(), 50);
+      // Unary: abort once the request is in flight (the answer stalls forever after "Hel").
+      if (!streaming) setTimeout(() => controller.abort(), 50);
       return sseResponse(body, { stallAfterBytes: body.indexOf("lo ") - 8, chunking: "frames" });
     });
+    // Streaming: abort as the first delta arrives (whatever the machine's load).
+    const abortOnDelta: Middleware = { name: "abort_on_delta", onModelDelta: () => controller.abort() };
     const result = await runFault({
       models: { primary: adapter() },
       streaming,
+      middleware: streaming ? [abortOnDelta] : [],
       signal: controller.signal,
       policy: { retry: { maxRetries: 3 } },
       afterRun: () => server.closeConnections(),

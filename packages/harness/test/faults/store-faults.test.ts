@@ -331,7 +331,7 @@ describe("two processes append to one JSONL journal", () => {
   }
 
   it("never interleaves lines, loses nothing, and each writer's offsets point at its own entries", async () => {
-    const count = 300;
+    const count = 400;
     const writers = [writer("a", count), writer("b", count)];
     await Promise.all(writers.map((w) => w.ready));
     writeFileSync(join(dir, "go"), "");
