@@ -42,7 +42,10 @@ export interface ObservabilityHandle {
   flush(): Promise<void>;
   /** Stop listening (does not flush). */
   detach(): void;
-  /** Flush, then detach. */
+  /**
+   * Flush, detach, then close every sink of the pipeline (a `JsonlSink` in `sinks` releases its
+   * file handle). The journal and status store themselves stay open: they belong to the caller.
+   */
   close(): Promise<void>;
 }
 
@@ -99,6 +102,7 @@ export function attachObservability(
     close: async () => {
       await flush();
       unsubscribe();
+      await pipeline.close?.();
     },
   };
 }
