@@ -2,15 +2,21 @@ import { TinyAgentsError } from "@tinyagents/inference";
 import type { AbortHub } from "../context/abort-hub.js";
 import { cancelled } from "../errors/factories.js";
 
-/** The error a run sees when its signal aborts: the signal's reason if it is ours, else `cancelled`. */
-export function abortError(signal: AbortSignal, where: string): TinyAgentsError {
-  const reason: unknown = signal.reason;
+/** Something that was aborted for a reason: an `AbortSignal` or the run's `AbortHub`. */
+export interface AbortSource {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+}
+
+/** The error a run sees when it is cancelled: the abort reason if it is ours, else `cancelled`. */
+export function abortError(source: AbortSource, where: string): TinyAgentsError {
+  const reason: unknown = source.reason;
   return TinyAgentsError.isInstance(reason) ? reason : cancelled(where, reason);
 }
 
-/** Throw when the signal has aborted. */
-export function throwIfAborted(signal: AbortSignal, where: string): void {
-  if (signal.aborted) throw abortError(signal, where);
+/** Throw when the signal (or the run's hub) has aborted. */
+export function throwIfAborted(source: AbortSource, where: string): void {
+  if (source.aborted) throw abortError(source, where);
 }
 
 /** Options of {@link race}. */
@@ -29,20 +35,21 @@ export interface RaceOptions {
  */
 export function race<T>(promise: Promise<T>, options: RaceOptions): Promise<T> {
   const { hub, where } = options;
-  if (hub.signal.aborted) {
+  if (hub.aborted) {
     promise.catch(() => {});
-    return Promise.reject(abortError(hub.signal, where));
+    return Promise.reject(abortError(hub, where));
   }
   return new Promise<T>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const unwatch = hub.watch(() => {
+    const onAbort = () => {
       if (timer !== undefined) clearTimeout(timer);
-      reject(abortError(hub.signal, where));
-    });
+      reject(abortError(hub, where));
+    };
+    hub.watch(onAbort);
     if (options.timeoutMs !== undefined) {
       timer = setTimeout(
         () => {
-          unwatch();
+          hub.unwatch(onAbort);
           reject(options.onTimeout?.() ?? new TinyAgentsError("timeout", `timed out ${where}`));
         },
         Math.max(0, options.timeoutMs),
@@ -50,12 +57,12 @@ export function race<T>(promise: Promise<T>, options: RaceOptions): Promise<T> {
     }
     promise.then(
       (value) => {
-        unwatch();
+        hub.unwatch(onAbort);
         if (timer !== undefined) clearTimeout(timer);
         resolve(value);
       },
       (error: unknown) => {
-        unwatch();
+        hub.unwatch(onAbort);
         if (timer !== undefined) clearTimeout(timer);
         reject(error);
       },
@@ -70,7 +77,7 @@ export function race<T>(promise: Promise<T>, options: RaceOptions): Promise<T> {
  */
 export class CallSignal {
   private controller: AbortController | undefined;
-  private unwatch: (() => void) | undefined;
+  private onRunAbort: (() => void) | undefined;
   private timeoutReason: TinyAgentsError | undefined;
   private readonly hub: AbortHub;
 
@@ -83,7 +90,10 @@ export class CallSignal {
       const controller = new AbortController();
       this.controller = controller;
       if (this.timeoutReason !== undefined) controller.abort(this.timeoutReason);
-      else this.unwatch = this.hub.watch(() => controller.abort(this.hub.signal.reason));
+      else {
+        this.onRunAbort = () => controller.abort(this.hub.reason);
+        this.hub.watch(this.onRunAbort);
+      }
     }
     return this.controller.signal;
   }
@@ -96,6 +106,6 @@ export class CallSignal {
   }
 
   dispose(): void {
-    this.unwatch?.();
+    if (this.onRunAbort !== undefined) this.hub.unwatch(this.onRunAbort);
   }
 }

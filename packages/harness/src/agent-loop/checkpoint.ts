@@ -14,7 +14,7 @@ export type CheckpointOutcome = "continue" | "stopped" | "interrupted";
  */
 export function checkpoint<State, Ctx>(s: LoopSession<State, Ctx>): CheckpointOutcome {
   const { ctx } = s;
-  if (ctx.signal.aborted) throw abortError(ctx.signal, "at a checkpoint");
+  if (ctx.aborted) throw abortError(ctx.abortHub, "at a checkpoint");
   if (ctx.steering !== undefined && applySteering(s, ctx.steering) === "interrupted") return "interrupted";
   const control = ctx.takeControl();
   if (control?.kind === "interrupt") {

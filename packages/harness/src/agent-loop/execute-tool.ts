@@ -2,7 +2,8 @@ import { type JsonValue, TinyAgentsError, type ToolCall, toTinyAgentsError } fro
 import { hookError } from "../middleware/middleware-stack.js";
 import type { AnyTool, ToolExecutionContext, ToolResult } from "../tool/tool.js";
 import { errorToolResult, resultSizeBytes, toToolResult } from "../tool/tool-result.js";
-import { abortError, CallSignal, race } from "./abort.js";
+import type { AbortHub } from "../context/abort-hub.js";
+import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
 
 /**
@@ -22,25 +23,24 @@ export async function executeToolCall<State, Ctx>(
   const { ctx } = s;
   ctx.emit({ type: "tool.started", callId: call.id, toolName: tool.name, arguments: call.arguments });
   s.status.toolStarted(call.id);
-  const inner = async (wrapped: ToolCall): Promise<ToolResult> => {
-    if (wrapped.arguments === call.arguments) return runTool(s, wrapped, tool, args);
-    // A wrap middleware replaced the arguments: validate them again, execute only sees valid input.
-    const validation = await tool.validate(wrapped.arguments);
-    if (!validation.ok) {
-      const issues = validation.issues.join("; ");
-      return errorToolResult(
-        wrapped.id,
-        tool.name,
-        `Error: invalid arguments for tool "${tool.name}": ${issues}`,
-        0,
-      );
-    }
-    return runTool(s, wrapped, tool, validation.value);
-  };
   try {
-    const run =
-      s.parts.middleware.with("wrapToolCall").length > 0 ? s.parts.middleware.wrapTool(s.hook, inner) : inner;
-    return await run(call);
+    if (s.parts.middleware.with("wrapToolCall").length === 0) return await runTool(s, call, tool, args);
+    const inner = async (wrapped: ToolCall): Promise<ToolResult> => {
+      if (wrapped.arguments === call.arguments) return runTool(s, wrapped, tool, args);
+      // A wrap middleware replaced the arguments: validate them again, execute only sees valid input.
+      const validation = await tool.validate(wrapped.arguments);
+      if (!validation.ok) {
+        const issues = validation.issues.join("; ");
+        return errorToolResult(
+          wrapped.id,
+          tool.name,
+          `Error: invalid arguments for tool "${tool.name}": ${issues}`,
+          0,
+        );
+      }
+      return runTool(s, wrapped, tool, validation.value);
+    };
+    return await s.parts.middleware.wrapTool(s.hook, inner)(call);
   } finally {
     s.status.toolEnded(call.id);
   }
@@ -54,28 +54,14 @@ async function runTool<State, Ctx>(
 ): Promise<ToolResult> {
   const { ctx } = s;
   const timeoutMs = s.parts.toolTimeouts.resolve(tool.timeout);
-  const timeoutError = () =>
-    new TinyAgentsError("timeout", `tool "${tool.name}" timed out after ${timeoutMs} ms`, {
-      details: { scope: "tool", tool: tool.name, value: timeoutMs ?? 0 },
-    });
-  const callSignal = new CallSignal(ctx.abortHub);
   const started = ctx.clock.now();
-  const execution = new ToolExecution<State, Ctx>(s, call.id, tool.name, callSignal);
+  // The execution context is also the call's abort signal (one object per call).
+  const execution = new ToolExecution<State, Ctx>(s, call.id, tool.name);
   try {
     // A synchronous tool needs no race: nothing can interrupt it anyway.
     const returned = tool.execute(args, execution);
     const output = isPromiseLike(returned)
-      ? await race(
-          Promise.resolve(returned),
-          timeoutMs === undefined
-            ? { hub: ctx.abortHub, where: "during a tool call" }
-            : {
-                hub: ctx.abortHub,
-                where: "during a tool call",
-                timeoutMs,
-                onTimeout: () => callSignal.timeout(timeoutError()),
-              },
-        )
+      ? await race(Promise.resolve(returned), raceOptions(ctx.abortHub, tool.name, timeoutMs, execution))
       : returned;
     const result = toToolResult(output, call.id, tool.name, ctx.clock.now() - started);
     ctx.emit({
@@ -89,7 +75,7 @@ async function runTool<State, Ctx>(
     return result;
   } catch (thrown) {
     const durationMs = ctx.clock.now() - started;
-    if (ctx.signal.aborted) throw abortError(ctx.signal, "during a tool call");
+    if (ctx.aborted) throw abortError(ctx.abortHub, "during a tool call");
     const error = toTinyAgentsError(thrown, "tool");
     ctx.emit({
       type: "tool.failed",
@@ -119,8 +105,22 @@ async function runTool<State, Ctx>(
       typeof policy === "object" ? policy.message : `Error: tool "${tool.name}" failed: ${error.message}`;
     return errorToolResult(call.id, tool.name, message, durationMs);
   } finally {
-    callSignal.dispose();
+    execution.dispose();
   }
+}
+
+function raceOptions(hub: AbortHub, toolName: string, timeoutMs: number | undefined, signal: CallSignal): RaceOptions {
+  const options: RaceOptions = { hub, where: "during a tool call" };
+  if (timeoutMs !== undefined) {
+    options.timeoutMs = timeoutMs;
+    options.onTimeout = () =>
+      signal.timeout(
+        new TinyAgentsError("timeout", `tool "${toolName}" timed out after ${timeoutMs} ms`, {
+          details: { scope: "tool", tool: toolName, value: timeoutMs },
+        }),
+      );
+  }
+  return options;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
@@ -129,27 +129,23 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 
 /**
  * What a running tool sees. A class (not an object literal with a getter) keeps the hot path
- * monomorphic; the per-call AbortController is only created if the tool reads `signal`.
+ * monomorphic; the per-call AbortController is only created if the tool reads `signal` (the
+ * getter inherited from {@link CallSignal}).
  */
-class ToolExecution<State, Ctx> implements ToolExecutionContext<State, Ctx> {
+class ToolExecution<State, Ctx> extends CallSignal implements ToolExecutionContext<State, Ctx> {
   readonly state: State;
   readonly run: LoopSession<State, Ctx>["ctx"];
   readonly callId: string;
   private readonly session: LoopSession<State, Ctx>;
   private readonly toolName: string;
-  private readonly callSignal: CallSignal;
 
-  constructor(session: LoopSession<State, Ctx>, callId: string, toolName: string, callSignal: CallSignal) {
+  constructor(session: LoopSession<State, Ctx>, callId: string, toolName: string) {
+    super(session.ctx.abortHub);
     this.session = session;
     this.state = session.state;
     this.run = session.ctx;
     this.callId = callId;
     this.toolName = toolName;
-    this.callSignal = callSignal;
-  }
-
-  get signal(): AbortSignal {
-    return this.callSignal.signal;
   }
 
   progress(message: string, data?: JsonValue): void {

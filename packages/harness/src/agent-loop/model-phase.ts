@@ -20,13 +20,18 @@ export async function runModelPhase<State, Ctx>(
   const hook: HookContext<State, Ctx> =
     stack.list.length === 0 ? s.hook : { state: s.state, run: s.ctx, callId, tools: s.parts.tools };
   s.status.phase("middleware");
-  const prepared = await stack.beforeModel(hook, request, s.parts.policy.protectPromptPrefix);
+  // Hooks return plain values when no middleware implements them: no await (and no microtask
+  // hop) is spent on them then.
+  const before = stack.beforeModel(hook, request, s.parts.policy.protectPromptPrefix);
+  const prepared = before instanceof Promise ? await before : before;
   if (s.ctx.peekControl() !== undefined) return undefined;
   s.status.modelStarted(callId);
-  const call = stack.wrapModel(hook, (req) => resilientModelCall(s, callId, req));
   let response: ModelResponse;
   try {
-    response = await call(prepared);
+    response =
+      stack.with("wrapModelCall").length === 0
+        ? await resilientModelCall(s, callId, prepared)
+        : await stack.wrapModel(hook, (req) => resilientModelCall(s, callId, req))(prepared);
   } finally {
     s.status.modelEnded();
   }

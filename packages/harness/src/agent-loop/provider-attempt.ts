@@ -11,10 +11,11 @@ import {
   streamFromResponse,
   TinyAgentsError,
 } from "@tinyagents/inference";
-import { addCost, estimateCost, markCostUnknown } from "../cost/cost.js";
+import { addCost, estimateCost, type ModelPricing, markCostUnknown } from "../cost/cost.js";
 import { lookupPricing } from "../cost/lookup-pricing.js";
 import { hookError } from "../middleware/middleware-stack.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
+import type { AbortHub } from "../context/abort-hub.js";
 import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
 
@@ -40,29 +41,43 @@ export async function providerAttempt<State, Ctx>(
   info: AttemptInfo,
 ): Promise<ModelResponse> {
   const { ctx } = s;
-  const model = registration.model;
   const timeoutMs = request.timeoutMs;
-  const call = new CallSignal(ctx.abortHub);
-  const raceOptions: RaceOptions = {
-    hub: ctx.abortHub,
-    where: "during a model call",
-    ...(timeoutMs === undefined
-      ? {}
-      : {
-          timeoutMs,
-          onTimeout: () =>
-            call.timeout(
-              new TinyAgentsError(
-                "timeout",
-                `model call to "${registration.name}" timed out after ${timeoutMs} ms`,
-                {
-                  details: { scope: "model_call", limit: "model_call_timeout", value: timeoutMs },
-                },
-              ),
-            ),
-        }),
-  };
-  const options = new AttemptOptions(s.state, ctx.clock, call);
+  const options = new AttemptOptions(s.state, ctx.clock, ctx.abortHub);
+  const raceOptions: RaceOptions = { hub: ctx.abortHub, where: "during a model call" };
+  if (timeoutMs !== undefined) {
+    raceOptions.timeoutMs = timeoutMs;
+    raceOptions.onTimeout = () => options.timeout(callTimeout(registration.name, timeoutMs));
+  }
+  try {
+    const response = await callProvider(s, registration, request, info, options, raceOptions);
+    foldUsage(s, registration, info.callId, response);
+    return response;
+  } finally {
+    options.dispose();
+  }
+}
+
+function callTimeout(model: string, timeoutMs: number): TinyAgentsError {
+  return new TinyAgentsError("timeout", `model call to "${model}" timed out after ${timeoutMs} ms`, {
+    details: { scope: "model_call", limit: "model_call_timeout", value: timeoutMs },
+  });
+}
+
+/**
+ * The provider call itself: the plain unary call directly (the hot path: no closures), else
+ * streaming and/or through the response cache.
+ */
+function callProvider<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  registration: ModelRegistration<State>,
+  request: ModelRequest,
+  info: AttemptInfo,
+  options: AttemptOptions<State>,
+  raceOptions: RaceOptions,
+): Promise<ModelResponse> {
+  const model = registration.model;
+  const cache = s.parts.responseCache;
+  if (!s.streaming && cache === undefined) return race(model.invoke(request, options), raceOptions);
   const live = (): Promise<ModelResponse> =>
     s.streaming
       ? streamOnce(
@@ -75,25 +90,16 @@ export async function providerAttempt<State, Ctx>(
           raceOptions,
         )
       : race(model.invoke(request, options), raceOptions);
-  try {
-    const cache = s.parts.responseCache;
-    const response =
-      cache === undefined
-        ? await live()
-        : await cache.call(ctx, model, registration.name, info.callId, request, s.streaming, {
-            live,
-            // A response that did not come from the provider: streaming runs replay it as deltas.
-            replay: (cached) =>
-              s.streaming
-                ? streamOnce(s, undefined, () => Promise.resolve(cached), request, options, info, raceOptions)
-                : Promise.resolve(cached),
-            wait: (promise) => race(promise, raceOptions),
-          });
-    foldUsage(s, registration, info.callId, response);
-    return response;
-  } finally {
-    call.dispose();
-  }
+  if (cache === undefined) return live();
+  return cache.call(s.ctx, model, registration.name, info.callId, request, s.streaming, {
+    live,
+    // A response that did not come from the provider: streaming runs replay it as deltas.
+    replay: (cached) =>
+      s.streaming
+        ? streamOnce(s, undefined, () => Promise.resolve(cached), request, options, info, raceOptions)
+        : Promise.resolve(cached),
+    wait: (promise) => race(promise, raceOptions),
+  });
 }
 
 async function streamOnce<State, Ctx>(
@@ -149,7 +155,7 @@ async function streamOnce<State, Ctx>(
   } catch (error) {
     // Stop the provider stream (closes the HTTP body) before surfacing the failure.
     void iterator.return?.()?.catch?.(() => {});
-    if (s.ctx.signal.aborted) throw abortError(s.ctx.signal, "while streaming a model response");
+    if (s.ctx.aborted) throw abortError(s.ctx.abortHub, "while streaming a model response");
     throw error;
   }
   return accumulator.finish();
@@ -167,8 +173,7 @@ function foldUsage<State, Ctx>(
   s.ctx.emit({ type: "usage.recorded", callId, model: registration.name, usage });
   let cost: ReturnType<typeof estimateCost> | undefined;
   // Registered pricing wins; otherwise the built-in catalog; otherwise the cost is unknown (never zero).
-  const pricing =
-    registration.pricing ?? lookupPricing(registration.model.provider, registration.model.modelId);
+  const pricing = registration.pricing ?? catalogPricing(registration);
   if (pricing !== undefined) {
     cost = estimateCost(pricing, usage);
     s.run.cost = addCost(s.run.cost, cost);
@@ -179,19 +184,22 @@ function foldUsage<State, Ctx>(
   s.status.recordUsage(usage, cost);
 }
 
+/** The catalog price of a registered model, looked up once per registration. */
+function catalogPricing<State>(registration: ModelRegistration<State>): ModelPricing | undefined {
+  if (registration.catalogPricing === undefined) {
+    registration.catalogPricing = lookupPricing(registration.model.provider, registration.model.modelId) ?? null;
+  }
+  return registration.catalogPricing ?? undefined;
+}
+
 /** Model call options; the per-call AbortController is only created if the model reads `signal`. */
-class AttemptOptions<State> implements ModelCallOptions<State> {
+class AttemptOptions<State> extends CallSignal implements ModelCallOptions<State> {
   readonly state: State;
   readonly clock: Clock;
-  private readonly call: CallSignal;
 
-  constructor(state: State, clock: Clock, call: CallSignal) {
+  constructor(state: State, clock: Clock, hub: AbortHub) {
+    super(hub);
     this.state = state;
     this.clock = clock;
-    this.call = call;
-  }
-
-  get signal(): AbortSignal {
-    return this.call.signal;
   }
 }

@@ -6,7 +6,8 @@ import {
   TinyAgentsError,
   toTinyAgentsError,
 } from "@tinyagents/inference";
-import type { ModelRegistration } from "../model-registry/model-registry.js";
+import type { AgentEvent } from "../events/agent-event.js";
+import type { ModelRegistration, ModelSelection } from "../model-registry/model-registry.js";
 import { backoffFor, isRetryable, shouldFallback } from "../retry/retry-policy.js";
 import { abortError } from "./abort.js";
 import { markFailedModel } from "./failed-model.js";
@@ -25,14 +26,14 @@ export async function resilientModelCall<State, Ctx>(
   request: ModelRequest,
 ): Promise<ModelResponse> {
   const { parts, ctx } = s;
-  const selection = {
-    ...(request.model === undefined ? {} : { override: request.model }),
-    ...(s.previousModel === undefined ? {} : { previous: s.previousModel }),
-    ...(request.reusePreviousModel === undefined ? {} : { reusePrevious: request.reusePreviousModel }),
-    ...(request.modelHints === undefined ? {} : { hints: request.modelHints }),
-    ...(parts.agentDefaultModel === undefined ? {} : { agentDefault: parts.agentDefaultModel }),
-    ...(request.requiredCapabilities === undefined ? {} : { required: request.requiredCapabilities }),
-  };
+  // Built key by key (no spreads): this runs on every model call.
+  const selection: ModelSelection = {};
+  if (request.model !== undefined) selection.override = request.model;
+  if (s.previousModel !== undefined) selection.previous = s.previousModel;
+  if (request.reusePreviousModel !== undefined) selection.reusePrevious = request.reusePreviousModel;
+  if (request.modelHints !== undefined) selection.hints = request.modelHints;
+  if (parts.agentDefaultModel !== undefined) selection.agentDefault = parts.agentDefaultModel;
+  if (request.requiredCapabilities !== undefined) selection.required = request.requiredCapabilities;
   const binding = parts.models.resolve(selection);
   for (const skip of binding.skipped) {
     if (skip.source === "request_override") {
@@ -48,8 +49,10 @@ export async function resilientModelCall<State, Ctx>(
   ctx.emit({ type: "route.selected", callId, model: binding.resolved.name, source: binding.resolved.source });
 
   const chain: ModelRegistration<State>[] = [binding.registration];
-  for (const name of parts.policy.fallback) {
-    if (name !== binding.registration.name) chain.push(parts.models.require(name));
+  if (parts.policy.fallback.length > 0) {
+    for (const name of parts.policy.fallback) {
+      if (name !== binding.registration.name) chain.push(parts.models.require(name));
+    }
   }
   const maxRetries = Math.min(
     request.retry?.maxRetries ?? parts.policy.retry.maxRetries,
@@ -65,7 +68,7 @@ export async function resilientModelCall<State, Ctx>(
       ctx.emit({ type: "fallback.selected", callId, from, to: registration.name, error: lastError.toJSON() });
     }
     for (let attempt = 1; attempt <= maxRetries + 1; attempt++) {
-      if (ctx.signal.aborted) throw abortError(ctx.signal, "before a model call");
+      if (ctx.aborted) throw abortError(ctx.abortHub, "before a model call");
       // One attempt budget per model per model call, shared with retry middleware that re-runs
       // this call: once a model's attempts are used up, its last failure stands for it.
       const capped = ctx.limits.admitAttempt(callId, registration.name);
@@ -89,16 +92,16 @@ export async function resilientModelCall<State, Ctx>(
         const response = await providerAttempt(s, registration, request, info);
         response.resolvedModel = resolvedFor(binding.resolved, registration, index, history);
         s.previousModel = registration.name;
-        const completed = {
-          type: "model.completed" as const,
+        const completed: ModelCompletedEvent = {
+          type: "model.completed",
           callId,
           model: registration.name,
           durationMs: ctx.clock.now() - started,
           toolCalls: response.message.toolCalls.length,
           servedFromCache: response.servedFromCache === true,
-          ...(response.usage === undefined ? {} : { usage: response.usage }),
-          ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
         };
+        if (response.usage !== undefined) completed.usage = response.usage;
+        if (response.finishReason !== undefined) completed.finishReason = response.finishReason;
         ctx.emit(completed);
         return response;
       } catch (thrown) {
@@ -115,7 +118,7 @@ export async function resilientModelCall<State, Ctx>(
           attempt,
           error: error.toJSON(),
         });
-        if (ctx.signal.aborted) throw abortError(ctx.signal, "during a model call");
+        if (ctx.aborted) throw abortError(ctx.abortHub, "during a model call");
         ctx.limits.noteFailure(callId, registration.name, error);
         lastError = error;
         lastModel = registration.name;
@@ -127,7 +130,7 @@ export async function resilientModelCall<State, Ctx>(
         try {
           await ctx.clock.sleep(delayMs, ctx.signal);
         } catch {
-          throw abortError(ctx.signal, "during retry backoff");
+          throw abortError(ctx.abortHub, "during retry backoff");
         }
       }
     }
@@ -137,6 +140,8 @@ export async function resilientModelCall<State, Ctx>(
   if (lastError !== undefined) throw markFailedModel(lastError, lastModel);
   throw new TinyAgentsError("internal", "model call ended without a response or an error");
 }
+
+type ModelCompletedEvent = Extract<AgentEvent, { type: "model.completed" }>;
 
 /**
  * A model's own `timeout` error while `request.timeoutMs` is set is the model call's timeout: an

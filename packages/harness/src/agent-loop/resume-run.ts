@@ -26,7 +26,7 @@ export async function resumePendingTools<State, Ctx>(
     releaseHeldMessages(s);
     return;
   }
-  throwIfAborted(ctx.signal, "before resuming a paused run");
+  throwIfAborted(ctx.abortHub, "before resuming a paused run");
   const tools = await runToolPhase(s, structuredClone(pending));
   for (const message of tools.messages) s.transcript.push(message);
   releaseHeldMessages(s);

@@ -131,7 +131,7 @@ export async function executeRun<State, Ctx>(
     ctx.emit({ type: "run.failed", error: error.toJSON() });
     s.status.finish(error.code === "cancelled" ? "cancelled" : "failed", error.toJSON());
     // Anything of this run still in flight (a parallel tool, a stream) is told to stop.
-    if (!ctx.signal.aborted) ctx.cancel(error);
+    if (!ctx.aborted) ctx.cancel(error);
     return { run, status: s.status.snapshot(), error };
   }
 }

@@ -30,7 +30,7 @@ export async function runToolPhase<State, Ctx>(
   const plans: (AdmittedCall<State, Ctx> | RejectedCall)[] = [];
   let capReached = false;
   for (const original of calls) {
-    throwIfAborted(ctx.signal, "before a tool call");
+    throwIfAborted(ctx.abortHub, "before a tool call");
     if (capReached) {
       plans.push({
         kind: "reject",
@@ -53,7 +53,8 @@ export async function runToolPhase<State, Ctx>(
     }
     s.run.toolCalls++;
     s.status.toolCallAdmitted();
-    const call = await parts.middleware.runValueHook(s.hook, "beforeTool", original);
+    const hooked = parts.middleware.runValueHook(s.hook, "beforeTool", original);
+    const call = hooked instanceof Promise ? await hooked : hooked;
     if (call.id !== original.id) {
       throw new TinyAgentsError(
         "middleware",
@@ -71,7 +72,8 @@ export async function runToolPhase<State, Ctx>(
 
   const messages: Message[] = [];
   for (const raw of results) {
-    const result = await parts.middleware.runValueHook(s.hook, "afterTool", raw);
+    const hooked = parts.middleware.runValueHook(s.hook, "afterTool", raw);
+    const result = hooked instanceof Promise ? await hooked : hooked;
     if (result.artifacts !== undefined) {
       s.run.artifacts ??= [];
       s.run.artifacts.push(...result.artifacts);

@@ -113,7 +113,7 @@ export class ResponseCacheBinding {
       try {
         shared = await call.wait(leader);
       } catch (error) {
-        if (ctx.signal.aborted) throw error;
+        if (ctx.aborted) throw error;
         // The leader failed: this call tries on its own (its own retry policy applies).
       }
       if (shared !== undefined) {

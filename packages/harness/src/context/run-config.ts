@@ -23,15 +23,22 @@ export interface RunConfig {
 /** Default maximum sub-agent nesting depth. */
 export const DEFAULT_MAX_DEPTH = 8;
 
-/** Build a RunConfig from partial input, validating it. */
-export function runConfig(input: Partial<RunConfig> & { runId: string }): RunConfig {
+/**
+ * Build a RunConfig from partial input, validating it. `runId` (default `input.runId`) is
+ * required; `defaultMaxDepth` applies when `input.maxDepth` is unset.
+ */
+export function runConfig(
+  input: Partial<RunConfig>,
+  runId: string | undefined = input.runId,
+  defaultMaxDepth: number = DEFAULT_MAX_DEPTH,
+): RunConfig {
   // Object.assign, not a spread plus new keys: that pattern hits a slow path in Node 20's V8.
   const config: RunConfig = Object.assign({}, input, {
-    runId: input.runId,
+    runId: runId as string,
     tags: input.tags ?? [],
     metadata: input.metadata ?? {},
     depth: input.depth ?? 0,
-    maxDepth: input.maxDepth ?? DEFAULT_MAX_DEPTH,
+    maxDepth: input.maxDepth ?? defaultMaxDepth,
   });
   validateRunConfig(config);
   return config;

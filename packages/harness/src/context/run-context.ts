@@ -20,8 +20,8 @@ export interface RunContextInit<Ctx> {
   events: EventSink;
   clock: Clock;
   ids: IdGenerator;
-  /** Aborting it cancels the run; `signal` is its signal. */
-  controller: AbortController;
+  /** The run's abort state (cancelling the run aborts it); a fresh one when omitted. */
+  abort?: AbortHub;
   limits: LimitTracker;
   /** Runtime control of the run (commands drained at checkpoints). */
   steering?: SteeringHandle;
@@ -41,11 +41,9 @@ export class RunContext<Ctx = unknown> {
   readonly events: EventSink;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  readonly signal: AbortSignal;
-  /** @internal Cheap fan-out of the abort signal for the loop's races. */
+  /** @internal The run's abort state: cheap checks and fan-out for the loop's races. */
   readonly abortHub: AbortHub;
   readonly limits: LimitTracker;
-  private readonly controller: AbortController;
   private statusTracker: RunStatusTracker | undefined;
   private childFold: ((child: ChildRunSummary) => void) | undefined;
   /** Runtime control of the run; unset means no steering (and no cost at checkpoints). */
@@ -63,9 +61,7 @@ export class RunContext<Ctx = unknown> {
     this.events = init.events;
     this.clock = init.clock;
     this.ids = init.ids;
-    this.controller = init.controller;
-    this.signal = init.controller.signal;
-    this.abortHub = new AbortHub(this.signal);
+    this.abortHub = init.abort ?? new AbortHub();
     this.limits = init.limits;
     this.steering = init.steering;
     this.workspace = init.workspace;
@@ -76,6 +72,16 @@ export class RunContext<Ctx = unknown> {
     };
     if (init.config.parentRunId !== undefined) scope.parentRunId = init.config.parentRunId;
     this.scope = scope;
+  }
+
+  /** Aborts when the run is cancelled (a standard signal, built on first read). */
+  get signal(): AbortSignal {
+    return this.abortHub.signal;
+  }
+
+  /** Whether the run was cancelled (cheaper than `signal.aborted`: builds no signal). */
+  get aborted(): boolean {
+    return this.abortHub.aborted;
   }
 
   get runId(): string {
@@ -92,7 +98,7 @@ export class RunContext<Ctx = unknown> {
 
   /** Cancel the run: every checkpoint, model call, stream and tool sees the abort. */
   cancel(reason?: unknown): void {
-    this.controller.abort(reason);
+    this.abortHub.abort(reason);
   }
 
   /** The live status record of the run executing in this context (a copy). */

@@ -23,6 +23,12 @@ export interface LimitHit {
   error: TinyAgentsError;
 }
 
+interface AttemptEntry {
+  model: string;
+  count: number;
+  lastFailure?: TinyAgentsError;
+}
+
 /**
  * Counts a run's model and tool calls against its caps. Fail-closed: `admitModelCall` and
  * `admitToolCall` reserve a slot or report the hit; they never let a call through past a cap.
@@ -32,11 +38,14 @@ export class LimitTracker {
   toolCalls = 0;
   readonly startedAt: number;
   readonly limits: EffectiveLimits;
-  /** Per model call, per model: attempts made and the last failure (bounded by the run's calls). */
-  private readonly attempts = new Map<
-    string,
-    Map<string, { count: number; lastFailure?: TinyAgentsError }>
-  >();
+  /**
+   * Attempts of the current model call, per model, with the last failure. A run makes one model
+   * call at a time (retry layers re-run the same call id), so only the current call is kept:
+   * starting a new call id forgets the previous one, and the run's memory does not grow with its
+   * number of calls.
+   */
+  private attemptsCallId: string | undefined;
+  private attempts: AttemptEntry[] = [];
 
   constructor(limits: EffectiveLimits, startedAt: number) {
     this.limits = limits;
@@ -69,33 +78,35 @@ export class LimitTracker {
    */
   admitAttempt(callId: string, model: string): LimitHit | undefined {
     const cap = this.limits.maxRetriesPerCall;
-    let models = this.attempts.get(callId);
-    if (models === undefined) {
-      models = new Map();
-      this.attempts.set(callId, models);
+    if (callId !== this.attemptsCallId) {
+      this.attemptsCallId = callId;
+      this.attempts = [];
     }
-    const entry = models.get(model) ?? { count: 0 };
+    let entry = this.entry(callId, model);
+    if (entry === undefined) {
+      entry = { model, count: 0 };
+      this.attempts.push(entry);
+    }
     if (cap !== undefined && entry.count > cap) return this.hit("retries", cap, entry.count);
     entry.count++;
-    models.set(model, entry);
     return undefined;
   }
 
   /** Whether `model` may still be attempted within `callId`. */
   hasAttemptLeft(callId: string, model: string): boolean {
     const cap = this.limits.maxRetriesPerCall;
-    return cap === undefined || (this.attempts.get(callId)?.get(model)?.count ?? 0) <= cap;
+    return cap === undefined || (this.entry(callId, model)?.count ?? 0) <= cap;
   }
 
   /** Remember how `model`'s latest attempt within `callId` failed (rethrown once its attempts are used up). */
   noteFailure(callId: string, model: string, error: TinyAgentsError): void {
-    const entry = this.attempts.get(callId)?.get(model);
+    const entry = this.entry(callId, model);
     if (entry !== undefined) entry.lastFailure = error;
   }
 
   /** The last failure of `model` within `callId`, if any. */
   lastFailure(callId: string, model: string): TinyAgentsError | undefined {
-    return this.attempts.get(callId)?.get(model)?.lastFailure;
+    return this.entry(callId, model)?.lastFailure;
   }
 
   /**
@@ -104,10 +115,15 @@ export class LimitTracker {
    */
   retryHit(callId: string): LimitHit | undefined {
     const cap = this.limits.maxRetriesPerCall;
-    const models = this.attempts.get(callId);
-    if (cap === undefined || models === undefined || models.size === 0) return undefined;
-    for (const entry of models.values()) if (entry.count <= cap) return undefined;
+    if (cap === undefined || callId !== this.attemptsCallId || this.attempts.length === 0) return undefined;
+    for (const entry of this.attempts) if (entry.count <= cap) return undefined;
     return this.hit("retries", cap, cap + 1);
+  }
+
+  private entry(callId: string, model: string): AttemptEntry | undefined {
+    if (callId !== this.attemptsCallId) return undefined;
+    for (const entry of this.attempts) if (entry.model === model) return entry;
+    return undefined;
   }
 
   /** The deadline error when `now` is past it. */

@@ -14,7 +14,15 @@ export interface ModelRegistration<State = unknown> {
   name: string;
   model: ChatModel<State>;
   pricing?: ModelPricing;
+  /**
+   * @internal The built-in catalog's price for this model, looked up once on first use (`null`:
+   * the catalog does not know it). Only consulted when `pricing` is not set.
+   */
+  catalogPricing?: ModelPricing | null;
 }
+
+const NOTHING_SKIPPED: SkippedCandidate[] = [];
+Object.freeze(NOTHING_SKIPPED);
 
 /** What the caller asks for; resolution walks these in precedence order. */
 export interface ModelSelection {
@@ -51,6 +59,12 @@ export interface ResolvedModelBinding<State = unknown> {
 export class ModelRegistry<State = unknown> {
   private readonly models = new Map<string, ModelRegistration<State>>();
   private defaultName: string | undefined;
+  /**
+   * Bindings of plain selections (agent or registry default, nothing else asked), computed once:
+   * the common case of every model call. Cleared whenever the registry changes.
+   */
+  private readonly registryDefaultBindings = new Map<string, ResolvedModelBinding<State>>();
+  private readonly agentDefaultBindings = new Map<string, ResolvedModelBinding<State>>();
 
   register(name: string, model: ChatModel<State>, options: { pricing?: ModelPricing } = {}): this {
     if (typeof name !== "string" || name === "") {
@@ -71,6 +85,8 @@ export class ModelRegistry<State = unknown> {
     if (options.pricing !== undefined) registration.pricing = options.pricing;
     this.models.set(name, registration);
     this.defaultName ??= name;
+    this.registryDefaultBindings.clear();
+    this.agentDefaultBindings.clear();
     return this;
   }
 
@@ -78,6 +94,8 @@ export class ModelRegistry<State = unknown> {
   setDefault(name: string): this {
     this.require(name);
     this.defaultName = name;
+    this.registryDefaultBindings.clear();
+    this.agentDefaultBindings.clear();
     return this;
   }
 
@@ -104,8 +122,49 @@ export class ModelRegistry<State = unknown> {
     return found;
   }
 
-  /** Pick the model for a call. Throws `model_not_found` when nothing fits. */
+  /**
+   * Pick the model for a call. Throws `model_not_found` when nothing fits. The returned binding
+   * may be shared between calls: treat it as read-only.
+   */
   resolve(selection: ModelSelection = {}): ResolvedModelBinding<State> {
+    if (
+      selection.override === undefined &&
+      selection.required === undefined &&
+      (selection.hints === undefined || selection.hints.length === 0) &&
+      (selection.reusePrevious !== true || selection.previous === undefined)
+    ) {
+      const plain = this.plainBinding(selection.agentDefault);
+      if (plain !== undefined) return plain;
+    }
+    return this.resolveCandidates(selection);
+  }
+
+  /** The binding of the agent default (if registered) or the registry default, memoized. */
+  private plainBinding(agentDefault: string | undefined): ResolvedModelBinding<State> | undefined {
+    const source: ModelResolutionSource = agentDefault === undefined ? "registry_default" : "agent_default";
+    const name = agentDefault ?? this.defaultName;
+    if (name === undefined) return undefined;
+    const cache = agentDefault === undefined ? this.registryDefaultBindings : this.agentDefaultBindings;
+    let binding = cache.get(name);
+    if (binding === undefined) {
+      const registration = this.models.get(name);
+      // An unregistered agent default is skipped (and reported) by the full resolution.
+      // So is a retired model (full resolution skips it, with the reason).
+      if (registration === undefined || registration.model.profile?.status === "retired") return undefined;
+      const resolved: ResolvedModel = {
+        name: registration.name,
+        provider: registration.model.provider,
+        providerModelId: registration.model.modelId,
+        source,
+        fallbackHistory: [],
+      };
+      binding = { registration, resolved, skipped: NOTHING_SKIPPED };
+      cache.set(name, binding);
+    }
+    return binding;
+  }
+
+  private resolveCandidates(selection: ModelSelection): ResolvedModelBinding<State> {
     const skipped: SkippedCandidate[] = [];
     const required = selection.required ?? {};
     const consider = (name: string | undefined, source: ModelResolutionSource) => {

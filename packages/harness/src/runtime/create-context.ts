@@ -1,9 +1,10 @@
 import type { Clock } from "@tinyagents/inference";
+import { AbortHub } from "../context/abort-hub.js";
 import { type RunConfig, runConfig } from "../context/run-config.js";
 import { RunContext } from "../context/run-context.js";
 import { EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
-import { LimitTracker } from "../limits/limit-tracker.js";
+import { type EffectiveLimits, LimitTracker } from "../limits/limit-tracker.js";
 import type { RunLimits } from "../limits/run-limits.js";
 import type { SteeringHandle } from "../steering/steering-handle.js";
 import { StoreRegistry } from "../store/store-registry.js";
@@ -41,30 +42,20 @@ export function createRunContext<Ctx>(
   data: Ctx,
   options: ContextOptions = {},
 ): { ctx: RunContext<Ctx>; release: () => void } {
-  const full = runConfig({
-    ...config,
-    runId: config.runId ?? defaults.ids.next("run"),
-    maxDepth: config.maxDepth ?? defaults.limits.maxDepth,
-  });
+  const full = runConfig(config, config.runId ?? defaults.ids.next("run"), defaults.limits.maxDepth);
   const now = defaults.clock.now();
-  const timeouts = [full.timeoutMs, defaults.limits.maxWallClockMs].filter(
-    (t): t is number => t !== undefined,
-  );
-  const timeoutMs = timeouts.length > 0 ? Math.min(...timeouts) : undefined;
-  const limits = new LimitTracker(
-    {
-      maxModelCalls: full.maxModelCalls ?? defaults.limits.maxModelCalls,
-      maxToolCalls: full.maxToolCalls ?? defaults.limits.maxToolCalls,
-      maxRetriesPerCall: defaults.limits.maxRetriesPerCall,
-      ...(timeoutMs === undefined ? {} : { timeoutMs, deadline: now + timeoutMs }),
-    },
-    now,
-  );
-  const controller = new AbortController();
-  const parent = options.signal;
-  const onAbort = () => controller.abort(parent?.reason);
-  if (parent?.aborted) controller.abort(parent.reason);
-  else parent?.addEventListener("abort", onAbort, { once: true });
+  const timeoutMs = earliest(full.timeoutMs, defaults.limits.maxWallClockMs);
+  const limits: EffectiveLimits = {
+    maxModelCalls: full.maxModelCalls ?? defaults.limits.maxModelCalls,
+    maxToolCalls: full.maxToolCalls ?? defaults.limits.maxToolCalls,
+    maxRetriesPerCall: defaults.limits.maxRetriesPerCall,
+  };
+  if (timeoutMs !== undefined) {
+    limits.timeoutMs = timeoutMs;
+    limits.deadline = now + timeoutMs;
+  }
+  const abort = new AbortHub();
+  const release = abort.follow(options.signal);
   const events =
     options.events ?? new EventSink(full.rootRunId ?? full.runId, { now: () => defaults.clock.now() });
   const ctx = new RunContext<Ctx>({
@@ -74,10 +65,16 @@ export function createRunContext<Ctx>(
     events,
     clock: defaults.clock,
     ids: defaults.ids,
-    controller,
-    limits,
+    abort,
+    limits: new LimitTracker(limits, now),
     ...(options.steering === undefined ? {} : { steering: options.steering }),
     ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
   });
-  return { ctx, release: () => parent?.removeEventListener("abort", onAbort) };
+  return { ctx, release };
+}
+
+/** The smaller of two optional timeouts. */
+function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  return b === undefined ? a : Math.min(a, b);
 }

@@ -88,7 +88,7 @@ export class SubAgentTool<State = unknown, Ctx = undefined, ChildCtx = Ctx>
       return runText(run);
     } catch (thrown) {
       // The parent itself was cancelled or timed out: that is the parent's failure, not the child's.
-      if (ctx.run.signal.aborted || !TinyAgentsError.isInstance(thrown) || !LIMIT_CODES.has(thrown.code))
+      if (ctx.run.aborted || !TinyAgentsError.isInstance(thrown) || !LIMIT_CODES.has(thrown.code))
         throw thrown;
       return incomplete(
         `Error: sub-agent "${this.agent.name}" hit its limit and stopped before finishing (${thrown.code}: ${thrown.message}). ` +

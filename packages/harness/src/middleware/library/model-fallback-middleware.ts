@@ -59,7 +59,7 @@ export function modelFallbackMiddleware<State = unknown, Ctx = unknown>(
           response = await next(current);
         } catch (thrown) {
           const error = toTinyAgentsError(thrown);
-          if (ctx.run.signal.aborted || error.code === "cancelled" || !fallbackOn(error)) throw thrown;
+          if (ctx.run.aborted || error.code === "cancelled" || !fallbackOn(error)) throw thrown;
           const from = failedModelName(error) ?? current.model ?? "(default)";
           first ??= from;
           tried.add(from);

@@ -59,7 +59,7 @@ export function retryMiddleware<State = unknown, Ctx = unknown>(
           return await next(request);
         } catch (thrown) {
           const error = toTinyAgentsError(thrown);
-          if (ctx.run.signal.aborted || error.code === "cancelled") throw thrown;
+          if (ctx.run.aborted || error.code === "cancelled") throw thrown;
           if (attempt > policy.maxRetries || !retryOn(error)) throw thrown;
           if (!replayStreams && seen.deltas !== deltasBefore) throw thrown;
           // The loop counts every model's attempts of this call; with none left, a retry is moot.

@@ -64,7 +64,7 @@ export function toolRetryMiddleware<State = unknown, Ctx = unknown>(
           if (!result.isError) return result;
         } catch (thrown) {
           error = toTinyAgentsError(thrown, "tool");
-          if (ctx.run.signal.aborted || error.code === "cancelled") throw thrown;
+          if (ctx.run.aborted || error.code === "cancelled") throw thrown;
         }
         if (attempt > policy.maxRetries) {
           if (result !== undefined) return result;

@@ -135,7 +135,7 @@ export function contextCompressionMiddleware<State = unknown, Ctx = unknown>(
         ...(folded === undefined ? {} : { previousSummary: folded.summary }),
       });
     } catch (thrown) {
-      if (ctx.run.signal.aborted) throw thrown;
+      if (ctx.run.aborted) throw thrown;
       return onError(ctx, request, working, folded, tokensBefore, toTinyAgentsError(thrown));
     }
     const summaryMessage = system(`${heading}\n${summary}`);
