@@ -1,8 +1,8 @@
 import { type JsonValue, TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
+import type { AbortHub } from "../context/abort-hub.js";
 import { hookError } from "../middleware/middleware-stack.js";
 import type { AnyTool, ToolExecutionContext, ToolResult } from "../tool/tool.js";
 import { errorToolResult, resultSizeBytes, toToolResult } from "../tool/tool-result.js";
-import type { AbortHub } from "../context/abort-hub.js";
 import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
 
@@ -109,7 +109,12 @@ async function runTool<State, Ctx>(
   }
 }
 
-function raceOptions(hub: AbortHub, toolName: string, timeoutMs: number | undefined, signal: CallSignal): RaceOptions {
+function raceOptions(
+  hub: AbortHub,
+  toolName: string,
+  timeoutMs: number | undefined,
+  signal: CallSignal,
+): RaceOptions {
   const options: RaceOptions = { hub, where: "during a tool call" };
   if (timeoutMs !== undefined) {
     options.timeoutMs = timeoutMs;

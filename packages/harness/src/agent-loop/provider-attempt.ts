@@ -11,13 +11,14 @@ import {
   streamFromResponse,
   TinyAgentsError,
 } from "@tinyagents/inference";
+import type { AbortHub } from "../context/abort-hub.js";
 import { addCost, estimateCost, type ModelPricing, markCostUnknown } from "../cost/cost.js";
 import { lookupPricing } from "../cost/lookup-pricing.js";
 import { hookError } from "../middleware/middleware-stack.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
-import type { AbortHub } from "../context/abort-hub.js";
 import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
+import { StreamRacer } from "./stream-racer.js";
 
 /** Per-attempt facts the retry logic needs. */
 export interface AttemptInfo {
@@ -115,17 +116,17 @@ async function streamOnce<State, Ctx>(
   const iterator = source[Symbol.asyncIterator]();
   const accumulator = new StreamAccumulator();
   const deltaHooks = s.parts.middleware.with("onModelDelta");
-  const streamRace: RaceOptions = { hub: raceOptions.hub, where: "while streaming a model response" };
-  const deadline = raceOptions.timeoutMs === undefined ? undefined : Date.now() + raceOptions.timeoutMs;
+  // The timeout bounds the whole call, not each item (one timer for the stream).
+  const reader = new StreamRacer(
+    iterator,
+    raceOptions.hub,
+    "while streaming a model response",
+    raceOptions.timeoutMs,
+    raceOptions.onTimeout,
+  );
   try {
     for (;;) {
-      // The timeout bounds the whole call, not each item: each item gets what is left of it.
-      const next = await race(
-        iterator.next(),
-        deadline === undefined
-          ? streamRace
-          : { ...raceOptions, where: streamRace.where, timeoutMs: deadline - Date.now() },
-      );
+      const next = await reader.next();
       if (next.done) break;
       const item = next.value;
       if (!isMessageDelta(item)) {
@@ -157,6 +158,8 @@ async function streamOnce<State, Ctx>(
     void iterator.return?.()?.catch?.(() => {});
     if (s.ctx.aborted) throw abortError(s.ctx.abortHub, "while streaming a model response");
     throw error;
+  } finally {
+    reader.dispose();
   }
   return accumulator.finish();
 }
@@ -187,7 +190,8 @@ function foldUsage<State, Ctx>(
 /** The catalog price of a registered model, looked up once per registration. */
 function catalogPricing<State>(registration: ModelRegistration<State>): ModelPricing | undefined {
   if (registration.catalogPricing === undefined) {
-    registration.catalogPricing = lookupPricing(registration.model.provider, registration.model.modelId) ?? null;
+    registration.catalogPricing =
+      lookupPricing(registration.model.provider, registration.model.modelId) ?? null;
   }
   return registration.catalogPricing ?? undefined;
 }

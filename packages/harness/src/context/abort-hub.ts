@@ -36,7 +36,8 @@ export class AbortHub {
   abort(reason?: unknown): void {
     if (this.isAborted) return;
     this.isAborted = true;
-    this.abortReason = reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason;
+    this.abortReason =
+      reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason;
     this.controller?.abort(this.abortReason);
     const pending = this.callbacks;
     this.callbacks = undefined;
