@@ -62,11 +62,13 @@ export {
 // HTTP: JSON POST, error bodies, SSE and NDJSON readers, retry hints, secret redaction
 export {
   capRawBody,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   displayUrl,
   type ErrorBodyFacts,
   errorBodyFacts,
   type FetchLike,
   factsFromObject,
+  isStreamIdleTimeout,
   MAX_BODY_BYTES,
   MAX_EVENT_BYTES,
   type NetworkErrorContext,
@@ -85,10 +87,14 @@ export {
   readSse,
   readSseBatches,
   redactSecrets,
+  resolveStreamIdleTimeout,
   retryAfterFromHints,
   type SseEvent,
+  STREAM_IDLE_TIMEOUT_LIMIT,
+  type StreamIdleFacts,
   type StreamReadOptions,
   secretsFromHeaders,
+  streamIdleTimeoutError,
 } from "./http/index.js";
 // JSON data
 export { assertJsonValue, isJsonObject, type JsonObject, type JsonValue } from "./json/index.js";

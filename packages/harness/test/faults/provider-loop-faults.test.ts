@@ -7,6 +7,9 @@
  * - retryable failures are retried `RunPolicy.retry.maxRetries` times (each `retry.scheduled`
  *   waiting the provider's hint, else the exponential backoff), non-retryable ones never;
  * - a streaming attempt that already delivered deltas is never retried invisibly;
+ * - a stream that stalls is caught by the adapter's stream idle timeout (`streamIdleTimeoutMs`):
+ *   a `timeout` error (`details.limit: "stream_idle_timeout"`, scope `model_call`), like the call
+ *   timeout never retried on the same model, but a fallback model takes over when configured;
  * - the run fails with the final error's code, `run.failed` last, balanced middleware events,
  *   a `failed` status record, the journal on disk equal to the events, and the transcript
  *   `[user, assistant(tool call), tool result]`.
@@ -47,12 +50,13 @@ afterAll(() => server.close());
 
 const lookup = () => FakeTool.returning("lookup", { answer: 42 });
 
-function adapter(baseUrl = `${server.url}/v1`, fetch?: FetchLike): ChatModel {
+function adapter(baseUrl = `${server.url}/v1`, fetch?: FetchLike, streamIdleTimeoutMs?: number): ChatModel {
   return new OpenAiChatModel({
     model: FAULT_MODEL,
     baseUrl,
     apiKey: "test-key-0123456789",
     ...(fetch === undefined ? {} : { fetch }),
+    ...(streamIdleTimeoutMs === undefined ? {} : { streamIdleTimeoutMs }),
   });
 }
 
@@ -72,9 +76,13 @@ function callTimeout(timeoutMs: number): Middleware {
   };
 }
 
-async function runAgainstServer(streaming: boolean, middleware: Middleware[] = []): Promise<FaultRun> {
+async function runAgainstServer(
+  streaming: boolean,
+  middleware: Middleware[] = [],
+  streamIdleTimeoutMs?: number,
+): Promise<FaultRun> {
   return runFault({
-    models: { primary: adapter() },
+    models: { primary: adapter(undefined, undefined, streamIdleTimeoutMs) },
     streaming,
     tools: [lookup()],
     middleware,
@@ -123,7 +131,14 @@ interface StreamLoopFault {
   attempts: { unary: number; streaming: number };
   /** Text a streaming run delivered as `model.delta` events before the fault. */
   streamedBefore?: string;
+  /** `request.timeoutMs` (set by a middleware). */
   timeoutMs?: number;
+  /** The adapter's `streamIdleTimeoutMs` (default: the adapter's default, 240 s). */
+  streamIdleTimeoutMs?: number;
+  /** `details` the final error must carry (a timeout's scope, limit and value). */
+  details?: Record<string, unknown>;
+  /** Words the final error's message must contain (what happened, what to change). */
+  messageIncludes?: string;
 }
 
 const STREAM_LOOP_FAULTS: readonly StreamLoopFault[] = [
@@ -176,13 +191,28 @@ const STREAM_LOOP_FAULTS: readonly StreamLoopFault[] = [
     attempts: { unary: 1, streaming: 1 },
   },
   {
-    name: "stalled stream (bounded by the call timeout; a timeout is not retried)",
+    name: "stalled stream (caught by the stream idle timeout; a timeout is not retried)",
     response: sseResponse(TEXT, { stallAfterBytes: TEXT.indexOf("lo ") - 8, chunking: "frames" }),
     code: "timeout",
     attempts: { unary: 1, streaming: 1 },
     streamedBefore: "Hel",
+    // Short idle timeout on the model; the call timeout is far away, so the idle timer catches it.
+    streamIdleTimeoutMs: 200,
+    timeoutMs: 30_000,
+    details: { scope: "model_call", limit: "stream_idle_timeout", value: 200, provider: "openai" },
+    messageIncludes: `no data for 200 ms from openai ${FAULT_MODEL}`,
+  },
+  {
+    name: "stalled stream, idle timeout disabled (bounded by the call timeout)",
+    response: sseResponse(TEXT, { stallAfterBytes: TEXT.indexOf("lo ") - 8, chunking: "frames" }),
+    code: "timeout",
+    attempts: { unary: 1, streaming: 1 },
+    streamedBefore: "Hel",
+    streamIdleTimeoutMs: 0,
     // Generous, so the first frames arrive before it even on a loaded machine.
     timeoutMs: 1000,
+    details: { scope: "model_call", limit: "model_call_timeout", value: 1000 },
+    messageIncludes: "timed out after 1000 ms",
   },
   {
     name: "timeout before headers",
@@ -199,11 +229,14 @@ describe.each(BOTH_PATHS)("stream faults through the loop (%s)", (path, streamin
     const result = await runAgainstServer(
       streaming,
       fault.timeoutMs === undefined ? [] : [callTimeout(fault.timeoutMs)],
+      fault.streamIdleTimeoutMs,
     );
     expectFailedRun(result, { code: fault.code, transcript: ["user", "assistant", "tool"] });
     if (fault.providerCode !== undefined)
       expect((result.error as ProviderError).providerCode).toBe(fault.providerCode);
     if (fault.code === "timeout") expect(result.error?.details?.scope).toBe("model_call");
+    if (fault.details !== undefined) expect(result.error?.details).toMatchObject(fault.details);
+    if (fault.messageIncludes !== undefined) expect(result.error?.message).toContain(fault.messageIncludes);
     expect(faultedAttempts(result)).toBe(fault.attempts[path]);
     const deltas = eventsOf(result, "model.delta").filter((e) => e.callId.endsWith("-model-2"));
     const shown = deltas.map((e) => (e.delta.type === "text_delta" ? e.delta.text : "")).join("");
@@ -267,6 +300,32 @@ describe.each(BOTH_PATHS)("a timed-out call falls back (%s)", (_path, streaming)
     expect(fallback.map((f) => [f.from, f.to, f.error.code])).toEqual([["primary", "backup", "timeout"]]);
     expect(fallback[0]?.error.details).toMatchObject({ scope: "model_call", value: 150 });
     // A timeout is not retried on the same model.
+    expect(eventsOf(result, "retry.scheduled")).toHaveLength(0);
+    expect(result.run.resolvedModel?.name).toBe("backup");
+  });
+
+  it("a stalled stream (stream idle timeout) falls back the same way, without a retry", async () => {
+    server.reset();
+    server.setHandler(() =>
+      sseResponse(TEXT, { stallAfterBytes: TEXT.indexOf("lo ") - 8, chunking: "frames" }),
+    );
+    const result = await runFault({
+      models: {
+        primary: adapter(undefined, undefined, 150),
+        backup: new ScriptedModel(["from the backup"]),
+      },
+      streaming,
+      policy: { fallback: ["backup"], retry: { maxRetries: 2 } },
+      afterRun: () => server.closeConnections(),
+    });
+    expectCompletedRun(result, ["user", "assistant"]);
+    const fallback = eventsOf(result, "fallback.selected");
+    expect(fallback.map((f) => [f.from, f.to, f.error.code])).toEqual([["primary", "backup", "timeout"]]);
+    expect(fallback[0]?.error.details).toMatchObject({
+      scope: "model_call",
+      limit: "stream_idle_timeout",
+      value: 150,
+    });
     expect(eventsOf(result, "retry.scheduled")).toHaveLength(0);
     expect(result.run.resolvedModel?.name).toBe("backup");
   });

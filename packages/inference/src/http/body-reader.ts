@@ -1,20 +1,40 @@
 import { abortedError } from "../errors/normalize.js";
 import { ProviderError } from "../errors/provider-error.js";
+import type { TinyAgentsError } from "../errors/tinyagents-error.js";
+import { streamIdleTimeoutError } from "./stream-idle-timeout.js";
 
-/** Who is being read, for the errors a stream reader throws. */
+/** Who is being read, for the errors a stream reader throws, and how long it may stay silent. */
 export interface StreamReadOptions {
   /** Provider name for errors (default `"unknown"`). */
   provider?: string | undefined;
   /** Model id for errors. */
   model?: string | undefined;
+  /**
+   * Idle timeout: fail when a read waits this many ms without a single byte arriving (the
+   * `timeout` error of `streamIdleTimeoutError`; the body is cancelled). Counts only time spent
+   * waiting for the server — not time the consumer spends between reads — and starts with the
+   * first read, so the wait between the headers and the first byte counts. `undefined`, `0` or
+   * `Infinity`: no idle timeout. An abort of the signal always wins over it.
+   */
+  idleTimeoutMs?: number | undefined;
 }
+
+/** Longest delay `setTimeout` takes (2^31 - 1 ms); longer waits are re-armed in steps. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * A byte reader over a response body that honours an `AbortSignal` even when the `fetch` that
- * produced the body ignores it (an abort cancels the reader), and turns failures into errors:
- * abort -> `abortedError`; a body that breaks mid-read -> retryable `ProviderError`
- * (`providerCode: "stream_interrupted"`). Call {@link close} in a `finally`.
- * @internal shared by `readSse` and `readNdjson`.
+ * produced the body ignores it (an abort cancels the reader), enforces an optional idle timeout,
+ * and turns failures into errors: abort -> `abortedError`; no byte for `idleTimeoutMs` ->
+ * `streamIdleTimeoutError` (`timeout`); a body that breaks mid-read -> retryable `ProviderError`
+ * (`providerCode: "stream_interrupted"`). Call {@link close} in a `finally`: it clears the timer.
+ *
+ * The idle timer is ONE `setTimeout` per reader, not one per chunk: each read only records when
+ * it started waiting (`performance.now()`); when the timer fires it checks how long the pending
+ * read has waited and either fails the read or re-arms for the remainder. While no read is
+ * pending (the consumer is busy) the timer lapses and the next read re-arms it, so a reader that
+ * is never read again holds no timer.
+ * @internal shared by `readSse`, `readNdjson` and `readBodyText`.
  */
 export class BodyReader {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
@@ -22,11 +42,24 @@ export class BodyReader {
   private readonly options: StreamReadOptions;
   private readonly onAbort: (() => void) | undefined;
   private finished = false;
+  /** The idle timeout in ms; 0 when off. */
+  private readonly idleMs: number;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** A read is pending (waiting for the server). */
+  private waiting = false;
+  /** When the pending read started waiting (`performance.now()`). */
+  private waitingSince = 0;
+  /** Body bytes received so far (for the idle error's message). */
+  private received = 0;
+  /** Set when the idle timeout fired; every later read throws it. */
+  private idleError: TinyAgentsError | undefined;
 
   constructor(body: ReadableStream<Uint8Array>, signal: AbortSignal | undefined, options: StreamReadOptions) {
     this.reader = body.getReader();
     this.signal = signal;
     this.options = options;
+    const idle = options.idleTimeoutMs;
+    this.idleMs = idle !== undefined && idle > 0 && idle !== Number.POSITIVE_INFINITY ? idle : 0;
     if (signal !== undefined) {
       if (signal.aborted) {
         this.onAbort = undefined;
@@ -42,18 +75,30 @@ export class BodyReader {
   /** The next chunk, or `undefined` at the end of the body. */
   async read(): Promise<Uint8Array | undefined> {
     if (isAborted(this.signal)) throw abortedError(this.signal, `${this.provider} stream`);
+    if (this.idleError !== undefined) throw this.idleError;
+    if (this.idleMs > 0) {
+      this.waitingSince = performance.now();
+      this.waiting = true;
+      if (this.timer === undefined) this.arm(this.idleMs);
+    }
     let result: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
     try {
       result = await this.reader.read();
     } catch (error) {
+      this.waiting = false;
       if (isAborted(this.signal)) throw abortedError(this.signal, `${this.provider} stream`);
+      if (this.idleError !== undefined) throw this.idleError;
       throw this.interrupted(error);
     }
+    this.waiting = false;
     if (isAborted(this.signal)) throw abortedError(this.signal, `${this.provider} stream`);
+    if (this.idleError !== undefined) throw this.idleError;
     if (result.done) {
       this.finished = true;
+      this.stopTimer();
       return undefined;
     }
+    this.received += result.value.byteLength;
     return result.value;
   }
 
@@ -68,8 +113,9 @@ export class BodyReader {
     });
   }
 
-  /** Release the body: cancel it when it was not read to the end. Never throws. */
+  /** Release the body: cancel it when it was not read to the end, clear the idle timer. Never throws. */
   close(): void {
+    this.stopTimer();
     if (this.onAbort !== undefined) this.signal?.removeEventListener("abort", this.onAbort);
     if (!this.finished) this.reader.cancel().catch(() => undefined);
     try {
@@ -82,6 +128,37 @@ export class BodyReader {
   private get provider(): string {
     return this.options.provider ?? "unknown";
   }
+
+  private arm(ms: number): void {
+    this.timer = setTimeout(this.onTimer, Math.min(Math.max(1, Math.ceil(ms)), MAX_TIMER_MS));
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.waiting = false;
+  }
+
+  /** The idle check: fail the pending read if it has waited `idleMs`, else re-arm for the rest. */
+  private readonly onTimer = (): void => {
+    this.timer = undefined;
+    // No pending read: the consumer holds the stream; the next read re-arms. An abort wins: its
+    // listener already cancelled the body and the read throws the abort error.
+    if (!this.waiting || this.finished || this.idleError !== undefined || isAborted(this.signal)) return;
+    const waited = performance.now() - this.waitingSince;
+    if (waited < this.idleMs) {
+      this.arm(this.idleMs - waited);
+      return;
+    }
+    this.idleError = streamIdleTimeoutError({
+      provider: this.provider,
+      model: this.options.model,
+      idleTimeoutMs: this.idleMs,
+      receivedBytes: this.received,
+    });
+    // Settles the pending read (done, or a rejection), which then throws `idleError`.
+    this.reader.cancel(this.idleError).catch(() => undefined);
+  };
 
   private interrupted(error: unknown): ProviderError {
     const reason = error instanceof Error ? error.message : String(error);

@@ -21,3 +21,11 @@ export {
 export { displayUrl, REDACTED, redactSecrets, secretsFromHeaders } from "./redact.js";
 export { retryAfterFromHints } from "./retry-hints.js";
 export { readSse, readSseBatches, type SseEvent } from "./sse.js";
+export {
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  isStreamIdleTimeout,
+  resolveStreamIdleTimeout,
+  STREAM_IDLE_TIMEOUT_LIMIT,
+  type StreamIdleFacts,
+  streamIdleTimeoutError,
+} from "./stream-idle-timeout.js";

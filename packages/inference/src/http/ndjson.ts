@@ -14,8 +14,10 @@ import { BodyReader, MAX_EVENT_BYTES, responseTooLarge, type StreamReadOptions }
  *   JSON (the connection was cut mid-line);
  * - a non-retryable `ProviderError` (`response_too_large`) for a line longer than
  *   `MAX_EVENT_BYTES` characters;
- * - a retryable `ProviderError` (`stream_interrupted`) when reading fails, and the
- *   `abortedError` of `signal` when it aborts.
+ * - a retryable `ProviderError` (`stream_interrupted`) when reading fails;
+ * - the `timeout` error of `streamIdleTimeoutError` when `options.idleTimeoutMs` passes without a
+ *   byte arriving (the body is cancelled);
+ * - the `abortedError` of `signal` when it aborts (it wins over the idle timeout).
  */
 export async function* readNdjson(
   body: ReadableStream<Uint8Array>,

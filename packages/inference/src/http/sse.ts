@@ -22,7 +22,10 @@ export interface SseEvent {
  * - a retryable `ProviderError` (`stream_interrupted`) when reading the body fails;
  * - a non-retryable `ProviderError` (`response_too_large`) when more than `MAX_EVENT_BYTES`
  *   arrive without completing an event (memory stays bounded whatever the server sends);
- * - the `abortedError` of `signal` when it aborts (the body is cancelled).
+ * - the `timeout` error of `streamIdleTimeoutError` when `options.idleTimeoutMs` passes without a
+ *   byte arriving (keep-alive comments count as data; the body is cancelled);
+ * - the `abortedError` of `signal` when it aborts (the body is cancelled); an abort wins over
+ *   the idle timeout.
  * Breaking out of the loop early cancels the body.
  */
 export async function* readSse(

@@ -93,7 +93,14 @@ export interface ModelRequest {
   maxTokens?: number;
   stop?: string[];
   seed?: number;
+  /** Bound on the whole call in ms (headers and body); a `timeout` error when it passes. */
   timeoutMs?: number;
+  /**
+   * Stream idle timeout in ms for this call: a streamed response body that sends no data for this
+   * long fails with a `timeout` error (`details.limit: "stream_idle_timeout"`). Overrides the
+   * adapter's `streamIdleTimeoutMs` option (default 240_000); `0` disables it.
+   */
+  streamIdleTimeoutMs?: number;
   retry?: RequestRetryPolicy;
   responseCache?: ResponseCachePolicy;
   promptCache?: PromptCachePolicy;

@@ -47,6 +47,7 @@ describe("validateModelRequest", () => {
     ["topP above 1", { topP: 1.5 }, "topP", /<= 1/],
     ["fractional maxTokens", { maxTokens: 1.5 }, "maxTokens", /integer/],
     ["infinite timeout", { timeoutMs: Number.POSITIVE_INFINITY }, "timeoutMs", /finite/],
+    ["negative stream idle timeout", { streamIdleTimeoutMs: -1 }, "streamIdleTimeoutMs", />= 0/],
     ["tools not an array", { tools: {} }, "tools", /array/],
     ["tool without name", { tools: [{ description: "", parameters: {} }] }, "tools[0].name", /name/],
     [

@@ -82,7 +82,7 @@ async function call(
 async function withReplay(
   response: ReplayResponse,
   mode: Mode,
-  options: { timeoutMs?: number; fetch?: FetchLike } = {},
+  options: { timeoutMs?: number; fetch?: FetchLike; streamIdleTimeoutMs?: number } = {},
 ): Promise<CallOutcome & { requests: number }> {
   const baseline = activeResources();
   const server = await ReplayServer.start();
@@ -92,6 +92,9 @@ async function withReplay(
     baseUrl: `${server.url}/v1`,
     apiKey: KEY,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.streamIdleTimeoutMs === undefined
+      ? {}
+      : { streamIdleTimeoutMs: options.streamIdleTimeoutMs }),
   });
   const controller = new AbortController();
   try {
@@ -140,6 +143,8 @@ interface StreamFault {
   name: string;
   response: ReplayResponse;
   timeoutMs?: number;
+  /** The adapter's `streamIdleTimeoutMs` (default: the adapter's default). */
+  streamIdleTimeoutMs?: number;
   expect:
     | { ok: true; text: string }
     | { code: string; providerCode?: string; retryable?: boolean; kind?: string; messageIncludes?: string };
@@ -234,8 +239,17 @@ const STREAM_FAULTS: readonly StreamFault[] = [
     expect: { ok: true, text: "plain json" },
   },
   {
-    name: "stalled stream (no bytes after the first deltas) is bounded by request.timeoutMs",
+    name: "stalled stream (no bytes after the first deltas) is caught by the stream idle timeout",
     response: sseResponse(TEXT, { stallAfterBytes: TEXT.indexOf("lo ") - 8, chunking: "frames" }),
+    streamIdleTimeoutMs: 200,
+    timeoutMs: 30_000,
+    expect: { code: "timeout", messageIncludes: `no data for 200 ms from openai ${FAULT_MODEL}` },
+    deltasBefore: "Hel",
+  },
+  {
+    name: "stalled stream with the idle timeout disabled is bounded by request.timeoutMs",
+    response: sseResponse(TEXT, { stallAfterBytes: TEXT.indexOf("lo ") - 8, chunking: "frames" }),
+    streamIdleTimeoutMs: 0,
     // Generous, so the first frames arrive before it even on a loaded machine.
     timeoutMs: 1000,
     expect: { code: "timeout", messageIncludes: "timed out" },
@@ -251,11 +265,10 @@ const STREAM_FAULTS: readonly StreamFault[] = [
 
 describe.each(MODES)("stream faults (%s)", (mode) => {
   it.each(STREAM_FAULTS.map((f) => [f.name, f] as const))("%s", async (_name, fault) => {
-    const outcome = await withReplay(
-      fault.response,
-      mode,
-      fault.timeoutMs === undefined ? {} : { timeoutMs: fault.timeoutMs },
-    );
+    const outcome = await withReplay(fault.response, mode, {
+      ...(fault.timeoutMs === undefined ? {} : { timeoutMs: fault.timeoutMs }),
+      ...(fault.streamIdleTimeoutMs === undefined ? {} : { streamIdleTimeoutMs: fault.streamIdleTimeoutMs }),
+    });
     if ("ok" in fault.expect) {
       expect(outcome.error).toBeUndefined();
       expect(outcome.text).toBe(fault.expect.text);

@@ -31,7 +31,9 @@ const PROVIDER = "anthropic";
  * an `error` event inside a 200 stream becomes an `error` stream item (`invoke`-style consumers
  * such as `collectStream` throw it as a `ProviderError`); a stream cut before `message_stop` is a
  * retryable error. An aborted `signal` throws its `cancelled` error and `request.timeoutMs`
- * bounds the whole call (a `timeout` error). Secrets never appear in errors.
+ * bounds the whole call (a `timeout` error); a stream that sends no data (not even a `ping`) for
+ * `streamIdleTimeoutMs` fails with a `timeout` error (`details.limit: "stream_idle_timeout"`),
+ * after the items that arrived before the stall. Secrets never appear in errors.
  *
  * Construction throws a `validation` error when no API key is configured.
  */
@@ -47,6 +49,8 @@ export class AnthropicModel implements ChatModel {
   private readonly secrets: readonly string[];
   private readonly fetchFn: FetchLike | undefined;
   private readonly maxTokens: number;
+  /** The stream idle timeout in ms (0 or Infinity: none) unless a request sets its own. */
+  readonly streamIdleTimeoutMs: number;
 
   constructor(options: AnthropicModelOptions = {}) {
     const resolved = resolveAnthropicOptions(options);
@@ -57,6 +61,7 @@ export class AnthropicModel implements ChatModel {
     this.secrets = secretsFromHeaders(resolved.headers);
     this.fetchFn = resolved.fetch;
     this.maxTokens = resolved.maxTokens;
+    this.streamIdleTimeoutMs = resolved.streamIdleTimeoutMs;
     this.cacheIdentity = `${PROVIDER}:${displayUrl(resolved.baseUrl)}:${resolved.model}`;
   }
 
@@ -109,7 +114,12 @@ export class AnthropicModel implements ChatModel {
       return;
     }
     const parser = new AnthropicStreamParser();
-    for await (const frame of readSse(response.body, signal, { provider: PROVIDER, model: this.modelId })) {
+    const idleTimeoutMs = request.streamIdleTimeoutMs ?? this.streamIdleTimeoutMs;
+    for await (const frame of readSse(response.body, signal, {
+      provider: PROVIDER,
+      model: this.modelId,
+      idleTimeoutMs,
+    })) {
       const items = parser.push(frame);
       for (let i = 0; i < items.length; i++) yield items[i]!;
       if (parser.done) return;

@@ -1,5 +1,6 @@
 import { validationError } from "../../errors/tinyagents-error.js";
 import type { FetchLike } from "../../http/fetch-types.js";
+import { resolveStreamIdleTimeout } from "../../http/stream-idle-timeout.js";
 import type { ModelProfile } from "../../model/model-profile.js";
 
 /** Default API origin (the adapter appends `/v1/messages`). */
@@ -31,6 +32,13 @@ export interface AnthropicModelOptions {
   profile?: ModelProfile;
   /** Where to read the environment variables (default `process.env`). */
   env?: Record<string, string | undefined>;
+  /**
+   * Fail a streamed response that sends no data (not a byte; `ping` events and keep-alives count)
+   * for this many ms, from the headers on, with a `timeout` error (`details.limit:
+   * "stream_idle_timeout"`). Default `DEFAULT_STREAM_IDLE_TIMEOUT_MS` (240 s); `0` or `Infinity`
+   * disables it; `request.streamIdleTimeoutMs` overrides it per call.
+   */
+  streamIdleTimeoutMs?: number;
 }
 
 /** Options with every default applied. */
@@ -41,11 +49,14 @@ export interface ResolvedAnthropicOptions {
   headers: Record<string, string>;
   fetch: FetchLike | undefined;
   profile: ModelProfile | undefined;
+  /** The stream idle timeout in ms (0 or Infinity: none). */
+  streamIdleTimeoutMs: number;
 }
 
 /**
  * Apply defaults and environment variables. Throws a `validation` error when there is no API
- * key (naming `ANTHROPIC_API_KEY`) or when `maxTokens` is not a positive integer.
+ * key (naming `ANTHROPIC_API_KEY`), when `maxTokens` is not a positive integer or when
+ * `streamIdleTimeoutMs` is negative or not a number.
  */
 export function resolveAnthropicOptions(options: AnthropicModelOptions): ResolvedAnthropicOptions {
   const env = options.env ?? globalThis.process?.env ?? {};
@@ -76,6 +87,7 @@ export function resolveAnthropicOptions(options: AnthropicModelOptions): Resolve
     headers: { ...headers, ...extra },
     fetch: options.fetch,
     profile: options.profile,
+    streamIdleTimeoutMs: resolveStreamIdleTimeout(options.streamIdleTimeoutMs, "AnthropicModel"),
   };
 }
 

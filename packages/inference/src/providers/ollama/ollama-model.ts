@@ -34,7 +34,9 @@ const PROVIDER = "ollama";
  * retryable, 404 "model not found" not); an `{error}` line inside a 200 stream becomes an
  * `error` stream item (retryable unless the context overflowed); a stream that ends without its
  * `done` line is a retryable error. An aborted `signal` throws its `cancelled` error and
- * `request.timeoutMs` bounds the whole call (a `timeout` error).
+ * `request.timeoutMs` bounds the whole call (a `timeout` error); a stream that sends no data for
+ * `streamIdleTimeoutMs` fails with a `timeout` error (`details.limit: "stream_idle_timeout"`),
+ * after the items that arrived before the stall.
  */
 export class OllamaModel implements ChatModel {
   readonly provider = PROVIDER;
@@ -45,6 +47,8 @@ export class OllamaModel implements ChatModel {
   private readonly url: string;
   private readonly settings: ResolvedOllamaOptions;
   private readonly fetchFn: FetchLike | undefined;
+  /** The stream idle timeout in ms (0 or Infinity: none) unless a request sets its own. */
+  readonly streamIdleTimeoutMs: number;
 
   constructor(options: OllamaModelOptions = {}) {
     const resolved = resolveOllamaOptions(options);
@@ -53,6 +57,7 @@ export class OllamaModel implements ChatModel {
     if (resolved.profile !== undefined) this.profile = resolved.profile;
     this.url = `${resolved.baseUrl}/api/chat`;
     this.fetchFn = resolved.fetch;
+    this.streamIdleTimeoutMs = resolved.streamIdleTimeoutMs;
     this.cacheIdentity = `${PROVIDER}:${displayUrl(resolved.baseUrl)}:${resolved.model}`;
   }
 
@@ -101,7 +106,12 @@ export class OllamaModel implements ChatModel {
       yield* parser.end();
       return;
     }
-    for await (const line of readNdjson(response.body, signal, { provider: PROVIDER, model: this.modelId })) {
+    const idleTimeoutMs = request.streamIdleTimeoutMs ?? this.streamIdleTimeoutMs;
+    for await (const line of readNdjson(response.body, signal, {
+      provider: PROVIDER,
+      model: this.modelId,
+      idleTimeoutMs,
+    })) {
       const items = parser.push(line);
       for (let i = 0; i < items.length; i++) yield items[i]!;
       if (parser.done) return;

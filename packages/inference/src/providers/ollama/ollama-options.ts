@@ -1,5 +1,6 @@
 import { validationError } from "../../errors/tinyagents-error.js";
 import type { FetchLike } from "../../http/fetch-types.js";
+import { resolveStreamIdleTimeout } from "../../http/stream-idle-timeout.js";
 import type { JsonObject } from "../../json/json-value.js";
 import type { ModelProfile } from "../../model/model-profile.js";
 import { ollamaBaseUrlFromHost } from "./host.js";
@@ -28,6 +29,14 @@ export interface OllamaModelOptions {
   profile?: ModelProfile;
   /** Where to read the environment variables (default `process.env`). */
   env?: Record<string, string | undefined>;
+  /**
+   * Fail a streamed response that sends no data (not a byte; blank lines count)
+   * for this many ms, from the headers on (so a long prompt evaluation on slow
+   * hardware before the first token counts: raise it for big local prompts), with a `timeout` error (`details.limit:
+   * "stream_idle_timeout"`). Default `DEFAULT_STREAM_IDLE_TIMEOUT_MS` (240 s); `0` or `Infinity`
+   * disables it; `request.streamIdleTimeoutMs` overrides it per call.
+   */
+  streamIdleTimeoutMs?: number;
 }
 
 /** Options with every default applied. */
@@ -39,9 +48,14 @@ export interface ResolvedOllamaOptions {
   profile: ModelProfile | undefined;
   keepAlive: string | number | undefined;
   options: JsonObject | undefined;
+  /** The stream idle timeout in ms (0 or Infinity: none). */
+  streamIdleTimeoutMs: number;
 }
 
-/** Apply defaults and environment variables. Throws a `validation` error for a malformed base URL. */
+/**
+ * Apply defaults and environment variables. Throws a `validation` error for a malformed base URL
+ * or a negative / non-numeric `streamIdleTimeoutMs`.
+ */
 export function resolveOllamaOptions(options: OllamaModelOptions): ResolvedOllamaOptions {
   const env = options.env ?? globalThis.process?.env ?? {};
   const explicit = options.baseUrl?.trim();
@@ -65,5 +79,6 @@ export function resolveOllamaOptions(options: OllamaModelOptions): ResolvedOllam
     profile: options.profile,
     keepAlive: options.keepAlive,
     options: options.options,
+    streamIdleTimeoutMs: resolveStreamIdleTimeout(options.streamIdleTimeoutMs, "OllamaModel"),
   };
 }

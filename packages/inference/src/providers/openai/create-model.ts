@@ -23,6 +23,8 @@ export interface CreateModelOptions {
   /** Base URL (required for `compatible:`; otherwise overrides the preset's). */
   baseUrl?: string | undefined;
   headers?: Record<string, string> | undefined;
+  /** Stream idle timeout in ms (default 240_000; 0 disables); see `OpenAiChatModelOptions`. */
+  streamIdleTimeoutMs?: number | undefined;
 }
 
 /** Provider prefixes `createModel` understands, including aliases. */
@@ -146,6 +148,7 @@ function presetOptions(options: CreateModelOptions): PresetOptions {
     apiKey: options.apiKey,
     baseUrl: options.baseUrl,
     headers: options.headers,
+    streamIdleTimeoutMs: options.streamIdleTimeoutMs,
   };
 }
 
@@ -156,5 +159,6 @@ function anthropicModel(model: string, options: CreateModelOptions): ChatModel {
   if (options.apiKey !== undefined) native.apiKey = options.apiKey;
   if (options.baseUrl !== undefined) native.baseUrl = options.baseUrl;
   if (options.headers !== undefined) native.headers = options.headers;
+  if (options.streamIdleTimeoutMs !== undefined) native.streamIdleTimeoutMs = options.streamIdleTimeoutMs;
   return new AnthropicModel(native);
 }

@@ -7,6 +7,7 @@ import { postJson } from "../../http/post-json.js";
 import { providerErrorFromFacts } from "../../http/provider-error-from-response.js";
 import { redactSecrets, secretsFromHeaders } from "../../http/redact.js";
 import { readSseBatches } from "../../http/sse.js";
+import { isStreamIdleTimeout, resolveStreamIdleTimeout } from "../../http/stream-idle-timeout.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../json/json-value.js";
 import type { ChatModel, ModelCallOptions } from "../../model/chat-model.js";
 import type { ModelProfile } from "../../model/model-profile.js";
@@ -42,6 +43,14 @@ export interface OpenAiChatModelOptions {
   profile?: ModelProfile | undefined;
   /** Id for tool calls the server returns without one (default: random `call_...`). */
   generateToolCallId?: (() => string) | undefined;
+  /**
+   * Fail a streamed response that sends no data (not a byte, keep-alive comments included) for
+   * this many ms, from the headers on, with a `timeout` error (`details.limit:
+   * "stream_idle_timeout"`). Default `DEFAULT_STREAM_IDLE_TIMEOUT_MS` (240 s); `0` or `Infinity`
+   * disables it; `request.streamIdleTimeoutMs` overrides it per call. `request.timeoutMs` still
+   * bounds the whole call.
+   */
+  streamIdleTimeoutMs?: number | undefined;
 }
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -62,7 +71,9 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
  *   `ProviderError` by the accumulator in `invoke`); a stream that ends before `[DONE]` and
  *   before any finish reason throws a retryable `stream_truncated` error; context overflow is
  *   a `context_overflow` error. `request.timeoutMs` and `options.signal` abort the call
- *   (`timeout` / `cancelled`).
+ *   (`timeout` / `cancelled`). An SSE body (for `stream`, or a lax server's answer to `invoke`)
+ *   that sends no data for `streamIdleTimeoutMs` fails with a `timeout` error
+ *   (`details.limit: "stream_idle_timeout"`); deltas streamed before the stall were delivered.
  */
 export class OpenAiChatModel implements ChatModel {
   readonly provider: string;
@@ -73,6 +84,8 @@ export class OpenAiChatModel implements ChatModel {
   readonly baseUrl: string;
   /** The effective quirks. */
   readonly quirks: Readonly<OpenAiQuirks>;
+  /** The stream idle timeout in ms (0 or Infinity: none) unless a request sets its own. */
+  readonly streamIdleTimeoutMs: number;
   private readonly apiKey: string | undefined;
   private readonly fetchFn: FetchLike | undefined;
   private readonly extraHeaders: Record<string, string>;
@@ -94,6 +107,7 @@ export class OpenAiChatModel implements ChatModel {
     this.fetchFn = options.fetch;
     this.extraHeaders = { ...options.headers };
     this.quirks = Object.freeze(mergeQuirks(options.baseQuirks ?? OPENAI_QUIRKS, options.quirks));
+    this.streamIdleTimeoutMs = resolveStreamIdleTimeout(options.streamIdleTimeoutMs, "OpenAiChatModel");
     if (options.profile !== undefined) this.profile = options.profile;
     const style = this.quirks.toolCallIds;
     this.generateToolCallId = options.generateToolCallId ?? (() => randomToolCallId(style));
@@ -156,6 +170,7 @@ export class OpenAiChatModel implements ChatModel {
         read: for await (const batch of readSseBatches(response.body, call.signal, {
           provider: this.provider,
           model: this.modelId,
+          idleTimeoutMs: request.streamIdleTimeoutMs ?? this.streamIdleTimeoutMs,
         })) {
           for (let e = 0; e < batch.length; e++) {
             const event = batch[e]!;
@@ -181,12 +196,13 @@ export class OpenAiChatModel implements ChatModel {
           }
         }
       } catch (error) {
-        // A cut right after the finish chunk (no usage chunk, no [DONE]) still is a whole answer.
+        // A cut (or a hang) right after the finish chunk — no usage chunk, no [DONE] — still is a
+        // whole answer.
         if (
           !(
             parser.sawFinish &&
-            ProviderError.isProviderError(error) &&
-            error.providerCode === "stream_truncated"
+            ((ProviderError.isProviderError(error) && error.providerCode === "stream_truncated") ||
+              isStreamIdleTimeout(error))
           )
         ) {
           throw error;

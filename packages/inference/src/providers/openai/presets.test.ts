@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TinyAgentsError } from "../../errors/tinyagents-error.js";
 import { AnthropicModel } from "../anthropic/anthropic-model.js";
+import { DEFAULT_ANTHROPIC_MODEL } from "../anthropic/anthropic-options.js";
 import { createModel, fromEnv, inferProvider, KNOWN_PROVIDERS } from "./create-model.js";
 import { OpenAiChatModel } from "./openai-chat-model.js";
 import {
@@ -35,7 +36,7 @@ describe("presets", () => {
   it.each([
     [openai, "openai", "https://api.openai.com/v1", "gpt-4.1-mini"],
     [deepseek, "deepseek", "https://api.deepseek.com/v1", "deepseek-chat"],
-    [anthropic, "anthropic", "https://api.anthropic.com/v1", "claude-sonnet-4-5"],
+    [anthropic, "anthropic", "https://api.anthropic.com/v1", DEFAULT_ANTHROPIC_MODEL],
     [groq, "groq", "https://api.groq.com/openai/v1", "llama-3.3-70b-versatile"],
     [xai, "xai", "https://api.x.ai/v1", "grok-4"],
     [openrouter, "openrouter", "https://openrouter.ai/api/v1", "openai/gpt-4o-mini"],
@@ -46,6 +47,16 @@ describe("presets", () => {
     const m = preset({ env: KEYS });
     expect(m).toBeInstanceOf(OpenAiChatModel);
     expect([m.provider, m.baseUrl, m.modelId]).toEqual([provider, baseUrl, model]);
+  });
+
+  it("the Anthropic preset defaults to the native adapter's model", () => {
+    expect(PRESETS.anthropic.defaultModel).toBe(DEFAULT_ANTHROPIC_MODEL);
+    const native = new AnthropicModel({ env: { ANTHROPIC_API_KEY: "sk-a" } });
+    expect(anthropic({ env: KEYS }).modelId).toBe(native.modelId);
+    // What the CLI builds when only ANTHROPIC_API_KEY is set: the preset's default, natively.
+    const picked = createModel(`anthropic:${PRESETS.anthropic.defaultModel}`, { env: KEYS });
+    expect(picked).toBeInstanceOf(AnthropicModel);
+    expect(picked.modelId).toBe(native.modelId);
   });
 
   it("a missing key is a validation error naming the variable", () => {

@@ -1,6 +1,7 @@
 import { validationError } from "../../errors/tinyagents-error.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import type { ModelProfile } from "../../model/model-profile.js";
+import { DEFAULT_ANTHROPIC_MODEL } from "../anthropic/anthropic-options.js";
 import { OpenAiChatModel } from "./openai-chat-model.js";
 import { COMPATIBLE_QUIRKS, mergeQuirks, OPENAI_QUIRKS, type OpenAiQuirks } from "./quirks.js";
 
@@ -22,6 +23,8 @@ export interface PresetOptions {
   quirks?: Partial<OpenAiQuirks> | undefined;
   profile?: ModelProfile | undefined;
   generateToolCallId?: (() => string) | undefined;
+  /** Stream idle timeout in ms (default 240_000; 0 disables); see `OpenAiChatModelOptions`. */
+  streamIdleTimeoutMs?: number | undefined;
 }
 
 /** The static description of a preset. */
@@ -73,7 +76,8 @@ export const PRESETS = {
     baseUrlEnv: "ANTHROPIC_BASE_URL",
     apiKeyEnv: "ANTHROPIC_API_KEY",
     keyRequired: true,
-    defaultModel: "claude-sonnet-4-5",
+    // The native adapter's default: `anthropic()` and `AnthropicModel` pick the same model.
+    defaultModel: DEFAULT_ANTHROPIC_MODEL,
     quirks: hosted({ thinkTags: false, strictSchemas: false, parallelToolCalls: false }),
   },
   groq: {
@@ -203,6 +207,7 @@ export function fromPreset(name: PresetName, options: PresetOptions = {}): OpenA
     quirks: options.quirks,
     profile: options.profile,
     generateToolCallId: options.generateToolCallId,
+    streamIdleTimeoutMs: options.streamIdleTimeoutMs,
   });
 }
 
@@ -221,7 +226,10 @@ export const deepseek = (options?: PresetOptions): OpenAiChatModel =>
     ...options,
     quirks: { reasoningEcho: reasoningEchoFor(options?.model ?? "deepseek-chat"), ...options?.quirks },
   });
-/** Anthropic's OpenAI-compatible endpoint (`ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`). Prefer the native adapter. */
+/**
+ * Anthropic's OpenAI-compatible endpoint (`ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`; the native
+ * adapter's default model, `DEFAULT_ANTHROPIC_MODEL`). Prefer the native adapter.
+ */
 export const anthropic = (options?: PresetOptions): OpenAiChatModel => fromPreset("anthropic", options);
 /** Groq (`GROQ_API_KEY`, `GROQ_BASE_URL`; `llama-3.3-70b-versatile`). */
 export const groq = (options?: PresetOptions): OpenAiChatModel => fromPreset("groq", options);
@@ -273,6 +281,7 @@ export function compatible(baseUrl: string, model: string, options: CompatibleOp
     quirks: options.quirks,
     profile: options.profile,
     generateToolCallId: options.generateToolCallId,
+    streamIdleTimeoutMs: options.streamIdleTimeoutMs,
   });
 }
 
