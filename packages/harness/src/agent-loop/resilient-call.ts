@@ -58,7 +58,8 @@ export async function resilientModelCall<State, Ctx>(
     request.retry?.maxRetries ?? parts.policy.retry.maxRetries,
     parts.policy.limits.maxRetriesPerCall,
   );
-  const history: FallbackAttempt[] = [];
+  // Only a fallback appends to it (then `resolvedFor` copies it); no fallback, no array.
+  let history: FallbackAttempt[] | undefined;
   let lastError: TinyAgentsError | undefined;
   let lastModel = binding.registration.name;
   for (let index = 0; index < chain.length; index++) {
@@ -135,6 +136,7 @@ export async function resilientModelCall<State, Ctx>(
       }
     }
     if (lastError === undefined || !shouldFallback(lastError) || index === chain.length - 1) break;
+    history ??= [];
     history.push({ name: registration.name, error: lastError.message, code: lastError.code });
   }
   if (lastError !== undefined) throw markFailedModel(lastError, lastModel);
@@ -165,15 +167,27 @@ function resolvedFor<State>(
   primary: ResolvedModel,
   registration: ModelRegistration<State>,
   index: number,
-  history: FallbackAttempt[],
+  history: FallbackAttempt[] | undefined,
 ): ResolvedModel {
-  if (index === 0) return { ...primary, fallbackHistory: [] };
+  if (index === 0) {
+    // Written out, not spread: once per model call.
+    const resolved: ResolvedModel = {
+      name: primary.name,
+      provider: primary.provider,
+      providerModelId: primary.providerModelId,
+      source: primary.source,
+      fallbackHistory: [],
+    };
+    if (primary.requested !== undefined) resolved.requested = primary.requested;
+    if (primary.catalogEntry !== undefined) resolved.catalogEntry = primary.catalogEntry;
+    return resolved;
+  }
   return {
     name: registration.name,
     provider: registration.model.provider,
     providerModelId: registration.model.modelId,
     source: "fallback",
     requested: primary.name,
-    fallbackHistory: history.slice(),
+    fallbackHistory: history === undefined ? [] : history.slice(),
   };
 }

@@ -22,7 +22,7 @@ export interface CacheKeyScope {
  *
  * Left out on purpose: how the model was chosen (`model`, `modelHints`, `reusePreviousModel`,
  * `requiredCapabilities` — the resolved model's identity is in the scope), and what does not
- * change the answer (`timeoutMs`, `retry`, `responseCache`, `promptCache`, `cacheSegments`,
+ * change the answer (`timeoutMs`, `streamIdleTimeoutMs`, `retry`, `responseCache`, `promptCache`, `cacheSegments`,
  * `promptFingerprint`, `tags`, `metadata`).
  *
  * Cost: O(messages) digest lookups; each message is serialized once per object.

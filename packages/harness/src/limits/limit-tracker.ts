@@ -45,7 +45,7 @@ export class LimitTracker {
    * number of calls.
    */
   private attemptsCallId: string | undefined;
-  private attempts: AttemptEntry[] = [];
+  private readonly attempts: AttemptEntry[] = [];
 
   constructor(limits: EffectiveLimits, startedAt: number) {
     this.limits = limits;
@@ -80,7 +80,7 @@ export class LimitTracker {
     const cap = this.limits.maxRetriesPerCall;
     if (callId !== this.attemptsCallId) {
       this.attemptsCallId = callId;
-      this.attempts = [];
+      this.attempts.length = 0;
     }
     let entry = this.entry(callId, model);
     if (entry === undefined) {

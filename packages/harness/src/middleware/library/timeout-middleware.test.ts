@@ -40,6 +40,20 @@ describe("timeoutMiddleware", () => {
     expect(model.requests[0]?.timeoutMs).toBe(500);
   });
 
+  it("sets the stream idle timeout on requests that carry none, and rejects a bad one", async () => {
+    const { harness } = setup({ policy: noLoopRetry });
+    const model = new SlowModel({ delayMs: 1, reply: "ok" });
+    harness
+      .registerModel("slow", model)
+      .use(timeoutMiddleware({ timeoutMs: 500, streamIdleTimeoutMs: 5_000 }));
+    const { error } = await runAgent(harness, "hi");
+    expect(error).toBeUndefined();
+    expect(model.requests[0]?.streamIdleTimeoutMs).toBe(5_000);
+    expect(() => timeoutMiddleware({ timeoutMs: 500, streamIdleTimeoutMs: -1 })).toThrow(
+      /streamIdleTimeoutMs/,
+    );
+  });
+
   it("composes with retryMiddleware: a timed-out attempt is retried", async () => {
     const { harness } = setup({ policy: noLoopRetry });
     const model = new SlowFirstCall();

@@ -8,6 +8,11 @@ const EXPIRED: unique symbol = Symbol("expired");
 export interface TimeoutMiddlewareOptions {
   /** Budget of one model call — everything inside this wrap, inner retries included — in ms. */
   timeoutMs: number;
+  /**
+   * Idle budget of a streamed response (ms without a byte from the provider), set on requests
+   * that do not carry their own `streamIdleTimeoutMs`; 0 disables the adapters' default (240 s).
+   */
+  streamIdleTimeoutMs?: number;
   /** Middleware name (default `"timeout"`). */
   name?: string;
 }
@@ -27,14 +32,25 @@ export function timeoutMiddleware<State = unknown, Ctx = unknown>(
   }
   const name = middlewareName("timeout", options.name);
   const timeoutMs = positive(name, "timeoutMs", options.timeoutMs);
+  const idleMs = options.streamIdleTimeoutMs;
+  if (idleMs !== undefined && (typeof idleMs !== "number" || !(idleMs >= 0) || Number.isNaN(idleMs))) {
+    throw optionError(
+      name,
+      "streamIdleTimeoutMs",
+      `must be a number >= 0 (0 disables), got ${String(idleMs)}`,
+    );
+  }
   return {
     name,
     changes: "metadata",
     async wrapModelCall(ctx, request, next) {
-      const bounded =
+      let bounded =
         request.timeoutMs !== undefined && request.timeoutMs <= timeoutMs
           ? request
           : { ...request, timeoutMs };
+      if (idleMs !== undefined && bounded.streamIdleTimeoutMs === undefined) {
+        bounded = { ...bounded, streamIdleTimeoutMs: idleMs };
+      }
       // The timer is cleared as soon as the call settles (or the run's abort makes it settle).
       const timer = new AbortController();
       const expired = ctx.run.clock.sleep(timeoutMs, timer.signal).then(
