@@ -46,7 +46,7 @@ export interface AgentRun {
   usage: UsageTotals;
   /** Money spent by this run AND by its sub-agent runs (see `children`). */
   cost: CostTotals;
-  /** This run's own model calls (children's are in `children`). */
+  /** This run's own model calls, counted when made (a call that failed counts; children's are in `children`). */
   modelCalls: number;
   toolCalls: number;
   steps: RunStep[];

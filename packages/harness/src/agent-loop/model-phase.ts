@@ -25,6 +25,8 @@ export async function runModelPhase<State, Ctx>(
   const before = stack.beforeModel(hook, request, s.parts.policy.protectPromptPrefix);
   const prepared = before instanceof Promise ? await before : before;
   if (s.ctx.peekControl() !== undefined) return undefined;
+  // Counted when made, like the status record: a call that fails still counts.
+  s.run.modelCalls++;
   s.status.modelStarted(callId);
   let response: ModelResponse;
   try {

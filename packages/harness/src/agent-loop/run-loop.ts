@@ -69,7 +69,6 @@ export async function executeRun<State, Ctx>(
         if (checkpoint(s) !== "continue") break;
         continue;
       }
-      run.modelCalls++;
       run.finalResponse = response;
       if (response.resolvedModel !== undefined) run.resolvedModel = response.resolvedModel;
       const calls = uniqueToolCallIds(s, response.message.toolCalls, callId);

@@ -447,7 +447,6 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
       const answered = await runModelPhase(s, `${ctx.runId}-model-1`, request);
       // A middleware's control request (beforeModel or afterModel) decides the answer.
       const response = controlledResponse(s, answered);
-      s.run.modelCalls = 1;
       checkDeadline(s);
       ctx.emit({ type: "run.completed", modelCalls: 1, toolCalls: 0, usage: s.run.usage, cost: s.run.cost });
       s.status.finish("completed");

@@ -113,7 +113,8 @@ describe.each(BOTH_PATHS)("HTTP status faults through the loop (%s)", (_path, st
       Array.from({ length: attempts - 1 }, (_, i) => fault.expect.retryAfterMs ?? backoff(i + 1)),
     );
     expect(eventsOf(result, "model.failed")).toHaveLength(attempts);
-    expect(result.run.modelCalls).toBe(1);
+    // The failed call counts, in the run and in its status record alike.
+    expect(result.run.modelCalls).toBe(2);
     expect(result.run.toolCalls).toBe(1);
     expect(result.status.modelCalls).toBe(2);
   });
