@@ -125,6 +125,40 @@ describe("sub-agent tree", () => {
     ]);
   });
 
+  it("streams every level's model deltas through a streaming parent, with the child's run id and depth", async () => {
+    const { orchestrator } = tree();
+    const deltas: [string, number, string][] = [];
+    let final: AgentRun | undefined;
+    for await (const item of orchestrator.invokeStreaming(
+      undefined,
+      undefined,
+      { runId: "root" },
+      "Find X",
+    )) {
+      if (item.type === "event" && item.record.event.type === "model.delta") {
+        const { delta } = item.record.event;
+        if (delta.type === "text_delta") deltas.push([item.record.runId, item.record.depth, delta.text]);
+      } else if (item.type === "completed") final = item.run;
+    }
+    expect(final && runText(final)).toBe("X is 42");
+    const textOf = (runId: string) =>
+      deltas
+        .filter(([id]) => id === runId)
+        .map(([, , t]) => t)
+        .join("");
+    expect(textOf("root")).toBe("X is 42");
+    expect(textOf("researcher-d1-1")).toBe("research: X is 42");
+    expect(textOf("summarizer-d2-1")).toBe("summary: X is 42");
+    expect(new Set(deltas.map(([id, depth]) => `${id}@${depth}`))).toEqual(
+      new Set(["root@0", "researcher-d1-1@1", "summarizer-d2-1@2"]),
+    );
+  });
+
+  it("a unary parent runs its children unary too (no deltas anywhere)", async () => {
+    const { events } = await runTree();
+    expect(events.recordsOfType("model.delta")).toEqual([]);
+  });
+
   it("rolls usage and cost up the tree: the parent's totals equal the sum", async () => {
     const { run, status, events } = await runTree();
     // Own calls: orchestrator 2 x (100 in, 10 out), researcher 2 x (20, 4), summarizer 1 x (5, 1).

@@ -53,6 +53,12 @@ export class RunContext<Ctx = unknown> {
   /** The envelope every event of this run carries. */
   readonly scope: EventScope;
   private pendingControl: ControlRequest | undefined;
+  /**
+   * @internal Whether runs in this context stream their model calls (`model.delta` events): set
+   * by a streaming entry point, and inherited by sub-agents so their deltas reach the parent's
+   * stream too (with the child's run id and depth).
+   */
+  streamsDeltas = false;
 
   constructor(init: RunContextInit<Ctx>) {
     this.config = init.config;

@@ -303,7 +303,7 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     ctx: RunContext<Ctx>,
     input: AgentInput,
   ): Promise<RunWithStatus> {
-    return unwrap(await this.runInContext(state, ctx, normalizeInput(input), false));
+    return unwrap(await this.runInContext(state, ctx, normalizeInput(input), ctx.streamsDeltas));
   }
 
   /** Never throws for run failures: returns the partial run, the status and the error. */
@@ -335,7 +335,7 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     ctx: RunContext<Ctx>,
     input: AgentInput,
   ): Promise<RunOutcome> {
-    return this.runInContext(state, ctx, normalizeInput(input), false);
+    return this.runInContext(state, ctx, normalizeInput(input), ctx.streamsDeltas);
   }
 
   // ---- resuming a paused run ------------------------------------------------------------------
@@ -584,6 +584,8 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
       () => ctx.events.lastEventId,
     );
     ctx.attachStatus(status);
+    // A sub-agent run in this context inherits it: a streaming parent streams its children too.
+    if (streaming) ctx.streamsDeltas = true;
     const transcript: AgentRun["messages"] = [];
     const session: LoopSession<State, Ctx> = {
       parts: this.parts(),

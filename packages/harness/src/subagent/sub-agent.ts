@@ -191,6 +191,7 @@ export class SubAgent<State = unknown, Ctx = undefined> {
   ): Promise<AgentRun> {
     if (this.steering !== undefined) contextOptions.steering = this.steering;
     const ctx = this.harness.createContext(config, data, contextOptions);
+    if (parent?.streamsDeltas === true) ctx.streamsDeltas = true;
     // Events about the child go on the parent's scope; a fresh run reports on its own.
     const host: RunContext<unknown> = parent ?? ctx;
     const { name } = this;
