@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { DEFAULT_ANTHROPIC_MODEL } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { selectModel } from "./select-model.js";
 
@@ -21,7 +22,8 @@ describe("selectModel", () => {
 
   it("uses a provider whose key is set, and says so", async () => {
     const s = await selectModel({ env: { ANTHROPIC_API_KEY: "k", ...noLocal } });
-    expect(s.spec).toBe("anthropic:claude-sonnet-4-5");
+    // The native adapter's default model (the preset agrees with it).
+    expect(s.spec).toBe(`anthropic:${DEFAULT_ANTHROPIC_MODEL}`);
     expect(s.notice).toContain("ANTHROPIC_API_KEY is set");
   });
 

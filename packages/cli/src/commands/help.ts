@@ -10,7 +10,7 @@ Usage:
   tinyagents demo                                               the offline, scripted showcase (also: no arguments)
 
 Every command takes --help. Models: --model or TINYAGENTS_MODEL ("openai:gpt-4.1-mini",
-"anthropic:claude-sonnet-4-5", "ollama:qwen3:8b", ...), keys from the providers' usual variables
+"anthropic:claude-sonnet-4-6", "ollama:qwen3:8b", ...), keys from the providers' usual variables
 (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...). With no key and no local server the offline demo model
 is used, and the CLI says so.
 

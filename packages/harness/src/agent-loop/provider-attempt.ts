@@ -1,7 +1,6 @@
 import {
   type Clock,
   isMessageDelta,
-  type MessageDelta,
   type ModelCallOptions,
   type ModelRequest,
   type ModelResponse,
@@ -10,14 +9,15 @@ import {
   StreamAccumulator,
   streamFromResponse,
   TinyAgentsError,
+  toTinyAgentsError,
 } from "@tinyagents/inference";
 import type { AbortHub } from "../context/abort-hub.js";
 import { addCost, estimateCost, type ModelPricing, markCostUnknown } from "../cost/cost.js";
 import { lookupPricing } from "../cost/lookup-pricing.js";
-import { hookError } from "../middleware/middleware-stack.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
 import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
+import { applyDeltaHooks, endModelStream } from "./model-deltas.js";
 import { StreamRacer } from "./stream-racer.js";
 
 /** Per-attempt facts the retry logic needs. */
@@ -133,30 +133,22 @@ async function streamOnce<State, Ctx>(
         accumulator.push(item);
         continue;
       }
-      let delta: MessageDelta = item;
-      let dropped = false;
-      for (const m of deltaHooks) {
-        let edited: MessageDelta | null | undefined | void;
-        try {
-          edited = m.onModelDelta?.(s.hook, delta);
-        } catch (thrown) {
-          throw hookError(m.name, "onModelDelta", thrown);
-        }
-        if (edited === null) {
-          dropped = true;
-          break;
-        }
-        if (edited !== undefined) delta = edited;
-      }
-      if (dropped) continue;
+      const delta = deltaHooks.length === 0 ? item : applyDeltaHooks(s, deltaHooks, item);
+      if (delta === null) continue;
       accumulator.push(delta);
       info.emittedDeltas = true;
       s.ctx.emit({ type: "model.delta", callId: info.callId, delta });
     }
+    endModelStream(s, info, accumulator);
   } catch (error) {
     // Stop the provider stream (closes the HTTP body) before surfacing the failure.
     void iterator.return?.()?.catch?.(() => {});
-    if (s.ctx.aborted) throw abortError(s.ctx.abortHub, "while streaming a model response");
+    const failure = s.ctx.aborted
+      ? abortError(s.ctx.abortHub, "while streaming a model response")
+      : toTinyAgentsError(error, "provider");
+    // Middleware holding streamed text (a redactor's tail) flushes it before the failure surfaces.
+    endModelStream(s, info, undefined, failure);
+    if (s.ctx.aborted) throw failure;
     throw error;
   } finally {
     reader.dispose();

@@ -59,7 +59,8 @@ export type ToolCallNext = (call: ToolCall) => Promise<ToolResult>;
  * - `before*` hooks run in registration order, `after*` hooks in reverse.
  * - Hooks edit their argument in place, or return a replacement of the same type.
  * - `onModelDelta` sees every streamed delta; returning `null` drops it, returning a delta
- *   replaces it. Edits reach the consumer AND the final stored response.
+ *   replaces it. Edits reach the consumer AND the final stored response. `onModelStreamEnd`
+ *   may release deltas a middleware held back once the stream ends.
  * - `wrapModelCall` / `wrapToolCall` form an onion: the first registered is outermost.
  *   Call `next` zero times (short-circuit), once, or several times (retry).
  * - The first error short-circuits the run; every middleware's `onError` then runs once.
@@ -78,6 +79,16 @@ export interface Middleware<State = unknown, Ctx = unknown> {
     request: ModelRequest,
   ): void | ModelRequest | Promise<void | ModelRequest>;
   onModelDelta?(ctx: HookContext<State, Ctx>, delta: MessageDelta): void | MessageDelta | null;
+  /**
+   * A streamed model response ended (completed, or failed with `end.error`). Return deltas this
+   * middleware held back (e.g. the tail a redactor kept to see whether it is part of a secret):
+   * they go through the `onModelDelta` hooks of middleware registered after this one, out to
+   * consumers, and — on completion — into the stored response. Not called for unary calls.
+   */
+  onModelStreamEnd?(
+    ctx: HookContext<State, Ctx>,
+    end: { callId: string; error?: TinyAgentsError },
+  ): void | MessageDelta[];
   afterModel?(
     ctx: HookContext<State, Ctx>,
     response: ModelResponse,

@@ -1,7 +1,8 @@
-import { ProviderError, usage, user } from "@tinyagents/inference";
+import { assistant, ProviderError, usage, user } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { FakeTool } from "../../testkit/fake-tool.js";
 import { ScriptedModel } from "../../testkit/scripted-model.js";
+import type { Middleware } from "../middleware.js";
 import { budgetMiddleware } from "./budget-middleware.js";
 import { BudgetTracker } from "./budget-tracker.js";
 import { estimateRequestTokens } from "./estimate-request.js";
@@ -114,6 +115,161 @@ describe("budgetMiddleware", () => {
     const { error } = await runAgent(harness, "hi");
     expect(error?.message).toBe("boom");
     expect(budget.tracker.snapshot().reservedInputTokens).toBe(0);
+  });
+
+  describe("holds a reservation only while a call is dispatched", () => {
+    const spent = (calls: number) => ({
+      usage: expect.objectContaining({ inputTokens: 10 * calls, outputTokens: 5 * calls }),
+      reservedInputTokens: 0,
+    });
+
+    it("a later middleware interrupts in beforeModel: nothing stays reserved, before or after resume", async () => {
+      const { harness } = setup();
+      const model = loop(3);
+      const budget = budgetMiddleware({ limits: { maxInputTokens: 10_000 } });
+      let interrupt = true;
+      const gate: Middleware = {
+        name: "gate",
+        beforeModel(ctx) {
+          if (interrupt && ctx.callId?.endsWith("-model-2"))
+            ctx.run.requestControl({ kind: "interrupt", reason: "wait" });
+        },
+      };
+      harness.registerModel("m", model).registerTool(FakeTool.returning("t", "ok")).use(budget).use(gate);
+      const { run, error, events } = await runAgent(harness, "hi");
+      expect(error).toBeUndefined();
+      expect(run.stopReason).toBe("interrupted");
+      expect(model.callCount).toBe(1);
+      expect(budget.tracker.snapshot()).toMatchObject(spent(1));
+      expect(events.ofType("budget.reserved")).toHaveLength(1);
+      interrupt = false;
+      const resumed = await harness.resume(undefined, undefined, run.paused!);
+      expect(resumed.stopReason).toBe("completed");
+      expect(model.callCount).toBe(3);
+      expect(budget.tracker.snapshot()).toMatchObject(spent(3));
+    });
+
+    it("a later middleware throws in beforeModel: the undispatched call never holds budget", async () => {
+      const { harness } = setup();
+      const budget = budgetMiddleware({ limits: { maxInputTokens: 10_000 } });
+      const seen: number[] = [];
+      const failing: Middleware = {
+        name: "failing",
+        beforeModel(ctx) {
+          if (!ctx.callId?.endsWith("-model-2")) return;
+          seen.push(budget.tracker.snapshot().reservedInputTokens);
+          throw new Error("nope");
+        },
+      };
+      harness
+        .registerModel("m", loop(3))
+        .registerTool(FakeTool.returning("t", "ok"))
+        .use(budget)
+        .use(failing);
+      const { error, events } = await runAgent(harness, "hi");
+      expect(error?.message).toContain("nope");
+      // Another run sharing the tracker would have seen this much room taken by a call that never went out.
+      expect(seen).toEqual([0]);
+      expect(budget.tracker.snapshot()).toMatchObject(spent(1));
+      expect(events.ofType("budget.reserved")).toHaveLength(1);
+    });
+
+    it("callModel: a later middleware answers in beforeModel (stop_with_final) — nothing reserved or spent", async () => {
+      const { harness } = setup();
+      const model = loop(1);
+      const budget = budgetMiddleware({ limits: { maxInputTokens: 10_000 } });
+      const canned: Middleware = {
+        name: "canned",
+        beforeModel(ctx) {
+          ctx.run.requestControl({ kind: "stop_with_final", text: "from the gate" });
+        },
+      };
+      harness.registerModel("m", model).use(budget).use(canned);
+      const response = await harness.callModel(undefined, { messages: [user("hi")] });
+      expect(response.message.content).toEqual([{ type: "text", text: "from the gate" }]);
+      expect(model.callCount).toBe(0);
+      expect(budget.tracker.snapshot()).toMatchObject(spent(0));
+    });
+
+    it("an outer wrapModelCall answers without calling next: nothing reserved or spent", async () => {
+      const { harness } = setup();
+      const model = loop(1);
+      const budget = budgetMiddleware({ limits: { maxInputTokens: 10_000 } });
+      const shortCircuit: Middleware = {
+        name: "short-circuit",
+        async wrapModelCall() {
+          return {
+            message: assistant("stored answer"),
+            finishReason: "stop",
+            usage: usage({ inputTokens: 10, outputTokens: 5 }),
+          };
+        },
+      };
+      harness.registerModel("m", model).use(shortCircuit).use(budget);
+      const { error, events } = await runAgent(harness, "hi");
+      expect(error).toBeUndefined();
+      expect(model.callCount).toBe(0);
+      expect(budget.tracker.snapshot()).toMatchObject(spent(0));
+      expect(events.ofType("budget.reserved")).toEqual([]);
+    });
+
+    it("the run is cancelled in a later beforeModel: released, nothing spent", async () => {
+      const { harness } = setup();
+      const model = loop(1);
+      const budget = budgetMiddleware({ limits: { maxInputTokens: 10_000 } });
+      const cancel: Middleware = {
+        name: "cancel",
+        beforeModel(ctx) {
+          ctx.run.cancel();
+        },
+      };
+      harness.registerModel("m", model).use(budget).use(cancel);
+      const { error } = await runAgent(harness, "hi");
+      expect(error?.code).toBe("cancelled");
+      expect(model.callCount).toBe(0);
+      expect(budget.tracker.snapshot()).toMatchObject(spent(0));
+    });
+
+    it("a later middleware's afterModel throws: the call that went out is still counted", async () => {
+      const { harness } = setup();
+      const budget = budgetMiddleware({ limits: { maxInputTokens: 10_000 } });
+      const failing: Middleware = {
+        name: "failing",
+        afterModel() {
+          throw new Error("bad answer");
+        },
+      };
+      harness.registerModel("m", loop(1)).use(budget).use(failing);
+      const { error } = await runAgent(harness, "hi");
+      expect(error?.message).toContain("bad answer");
+      expect(budget.tracker.snapshot()).toMatchObject(spent(1));
+    });
+
+    it("a retry middleware calling next twice: each dispatch reserves and settles on its own", async () => {
+      const { harness } = setup({ policy: { retry: { maxRetries: 0 } } });
+      const failing = new ProviderError({ provider: "p", message: "busy", kind: "retryable", status: 503 });
+      const model = new ScriptedModel([failing, "done"], {
+        usage: usage({ inputTokens: 10, outputTokens: 5 }),
+      });
+      const budget = budgetMiddleware({ limits: { maxInputTokens: 10_000 } });
+      const retryOnce: Middleware = {
+        name: "retry-once",
+        async wrapModelCall(_ctx, request, next) {
+          try {
+            return await next(request);
+          } catch {
+            return next(request);
+          }
+        },
+      };
+      harness.registerModel("m", model).use(retryOnce).use(budget);
+      const { error, events } = await runAgent(harness, "hi");
+      expect(error).toBeUndefined();
+      expect(model.callCount).toBe(2);
+      expect(events.ofType("budget.reserved")).toHaveLength(2);
+      expect(events.ofType("budget.reconciled")).toHaveLength(1);
+      expect(budget.tracker.snapshot()).toMatchObject(spent(1));
+    });
   });
 
   it("rejects bad limits at construction, naming the option", () => {

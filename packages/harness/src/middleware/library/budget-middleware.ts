@@ -1,4 +1,4 @@
-import { type ModelRequest, TinyAgentsError } from "@tinyagents/inference";
+import { type ModelRequest, type ModelResponse, TinyAgentsError } from "@tinyagents/inference";
 import type { RunContext } from "../../context/run-context.js";
 import { estimateCost, type ModelPricing } from "../../cost/cost.js";
 import type { Middleware } from "../middleware.js";
@@ -68,16 +68,22 @@ const MEASURES: readonly Measure[] = [
 
 /**
  * Token and cost budgets, enforced before money is spent:
- * - `beforeModel` (pre-flight): blocks the call — `budget.exceeded { blocked: true }`, then a
- *   `limit_exceeded` error — when a limit is already used up (used >= max), or when used +
- *   reserved + this request's estimated input would pass the input or total limit. Otherwise it
- *   reserves the estimate (`budget.reserved`). A limit of N allows exactly N.
- * - `afterModel`: releases the reservation, records the reported usage and cost (responses
- *   served from a local cache are free), emits `budget.reconciled`, a one-time `budget.warning`
- *   per limit at `warnAt`, and a one-time `budget.exceeded { blocked: false }` when a call went
- *   past a limit (the next call is then blocked).
- * - A failed call (`wrapModelCall`), a failed run (`onError`) and the run's end release what it
- *   still holds. The returned middleware exposes its `tracker`.
+ * - pre-flight: blocks the call — `budget.exceeded { blocked: true }`, then a `limit_exceeded`
+ *   error — when a limit is already used up (used >= max; checked early in `beforeModel`), or
+ *   when used + reserved + the estimated input of the request actually dispatched would pass
+ *   the input or total limit (checked in `wrapModelCall`, just before `next`). A limit of N
+ *   allows exactly N.
+ * - reservation (`wrapModelCall`, around `next`): the estimate is reserved (`budget.reserved`)
+ *   only while the call is actually dispatched, so a call that never happens — a later
+ *   middleware's `beforeModel` throws or requests control, an outer `wrapModelCall` answers
+ *   without calling `next`, the run is aborted first — holds nothing. Each dispatch (a retry
+ *   middleware calling `next` again included) reserves and settles on its own.
+ * - settlement (when `next` returns): releases the reservation, records the reported usage and
+ *   cost (responses served from a local cache are free), emits `budget.reconciled`, a one-time
+ *   `budget.warning` per limit at `warnAt`, and a one-time `budget.exceeded { blocked: false }`
+ *   when a call went past a limit (the next call is then blocked). A failed call releases its
+ *   reservation and records nothing. A failed run (`onError`) and the run's end release whatever
+ *   the run still holds. The returned middleware exposes its `tracker`.
  * Throws `validation` at construction for negative limits, no limits, or `warnAt` outside (0, 1].
  */
 export function budgetMiddleware<State = unknown, Ctx = unknown>(
@@ -109,82 +115,111 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
   const estimate =
     options.estimate === undefined ? estimateRequestTokens : callable(name, "estimate", options.estimate);
   const pricing = options.pricing;
-  const costBefore = new PerRun(() => ({ total: 0 }));
-  const release = (run: RunContext<unknown>) => {
-    tracker.release(run);
+  // The reservations of each run's calls in flight (one key per dispatch), for `onError` / `afterAgent`.
+  const inFlight = new PerRun<Set<object>>(() => new Set());
+  const releaseRun = (run: RunContext<unknown>) => {
+    const held = inFlight.of(run);
+    for (const key of held) tracker.release(key);
+    held.clear();
+  };
+
+  /** Throws (after `budget.exceeded { blocked: true }`) when a call estimated at `estimated` must not go out. */
+  const preflight = (run: RunContext<unknown>, estimated: number): void => {
+    const snapshot = tracker.snapshot();
+    for (const { measure, max } of limits) {
+      const used = measure.read(snapshot);
+      const projected = measure.projects ? used + snapshot.reservedInputTokens + estimated : used;
+      const blocked = measure.projects ? projected > max : used >= max;
+      if (!blocked) continue;
+      const reason = measure.projects
+        ? `${measure.label}: used ${used} + reserved ${snapshot.reservedInputTokens} + estimated ${estimated} would exceed ${max}`
+        : `${measure.label}: used ${used} of ${max}`;
+      run.emit({ type: "budget.exceeded", limit: measure.key, used, max, blocked: true, reason });
+      throw new TinyAgentsError(
+        "limit_exceeded",
+        `budget exceeded (${reason}); the model call was blocked before dispatch — raise BudgetLimits.${measure.key} or reduce the work`,
+        { details: { limit: `budget.${measure.key}`, value: max, count: projected, middleware: name } },
+      );
+    }
+  };
+
+  /** Record one dispatched call's outcome and report warnings / overruns. */
+  const settle = (
+    run: RunContext<unknown>,
+    callId: string,
+    estimated: number,
+    response: ModelResponse,
+    costBefore: number,
+  ): void => {
+    const usage = response.usage;
+    if (usage !== undefined && response.servedFromCache !== true) {
+      const prices = pricing?.[response.resolvedModel?.name ?? ""];
+      const cost =
+        pricing !== undefined
+          ? prices === undefined
+            ? 0
+            : estimateCost(prices, usage).total
+          : Math.max(0, (run.status()?.cost.total ?? 0) - costBefore);
+      tracker.record(usage, cost);
+    }
+    run.emit({
+      type: "budget.reconciled",
+      callId,
+      estimatedInputTokens: estimated,
+      actualInputTokens: usage?.inputTokens ?? 0,
+    });
+    const snapshot = tracker.snapshot();
+    for (const { measure, max } of limits) {
+      const used = measure.read(snapshot);
+      if (used >= warnAt * max && tracker.firstReport(`warning:${measure.key}`)) {
+        const reason = `${measure.label}: used ${used} of ${max} (${max === 0 ? 100 : Math.round((used / max) * 100)}%)`;
+        run.emit({ type: "budget.warning", limit: measure.key, used, max, reason });
+      }
+      if (used > max && tracker.firstReport(`exceeded:${measure.key}`)) {
+        const reason = `${measure.label}: used ${used} of ${max}`;
+        run.emit({ type: "budget.exceeded", limit: measure.key, used, max, blocked: false, reason });
+      }
+    }
   };
 
   return {
     name,
     changes: "metadata",
     tracker,
-    beforeModel(ctx, request) {
-      const snapshot = tracker.snapshot();
-      const estimated = estimate(request);
-      for (const { measure, max } of limits) {
-        const used = measure.read(snapshot);
-        const projected = measure.projects ? used + snapshot.reservedInputTokens + estimated : used;
-        const blocked = measure.projects ? projected > max : used >= max;
-        if (!blocked) continue;
-        const reason = measure.projects
-          ? `${measure.label}: used ${used} + reserved ${snapshot.reservedInputTokens} + estimated ${estimated} would exceed ${max}`
-          : `${measure.label}: used ${used} of ${max}`;
-        ctx.run.emit({ type: "budget.exceeded", limit: measure.key, used, max, blocked: true, reason });
-        throw new TinyAgentsError(
-          "limit_exceeded",
-          `budget exceeded (${reason}); the model call was blocked before dispatch — raise BudgetLimits.${measure.key} or reduce the work`,
-          { details: { limit: `budget.${measure.key}`, value: max, count: projected, middleware: name } },
-        );
-      }
-      tracker.reserve(ctx.run, estimated);
-      costBefore.of(ctx.run).total = ctx.run.status()?.cost.total ?? 0;
-      ctx.run.emit({ type: "budget.reserved", callId: ctx.callId ?? "", estimatedInputTokens: estimated });
+    beforeModel(ctx) {
+      // Fail early, before later middleware do work for a call that cannot go out: a limit is
+      // used up already. The estimate is checked (once) on the request actually dispatched, and
+      // nothing is reserved here: the call may still never happen.
+      preflight(ctx.run, 0);
     },
     async wrapModelCall(ctx, request, next) {
+      const run = ctx.run;
+      const callId = ctx.callId ?? "";
+      // The request as dispatched (later middleware may have grown it); checked and reserved in
+      // one synchronous step, so runs sharing the tracker cannot both pass on the same room.
+      const estimated = estimate(request);
+      preflight(run, estimated);
+      const key = {};
+      tracker.reserve(key, estimated);
+      const held = inFlight.of(run);
+      held.add(key);
+      run.emit({ type: "budget.reserved", callId, estimatedInputTokens: estimated });
+      const costBefore = pricing === undefined ? (run.status()?.cost.total ?? 0) : 0;
+      let response: ModelResponse;
       try {
-        return await next(request);
-      } catch (error) {
-        release(ctx.run);
-        throw error;
+        response = await next(request);
+      } finally {
+        tracker.release(key);
+        held.delete(key);
       }
-    },
-    afterModel(ctx, response) {
-      const estimated = tracker.release(ctx.run);
-      const usage = response.usage;
-      if (usage !== undefined && response.servedFromCache !== true) {
-        const prices = pricing?.[response.resolvedModel?.name ?? ""];
-        const cost =
-          pricing !== undefined
-            ? prices === undefined
-              ? 0
-              : estimateCost(prices, usage).total
-            : Math.max(0, (ctx.run.status()?.cost.total ?? 0) - costBefore.of(ctx.run).total);
-        tracker.record(usage, cost);
-      }
-      ctx.run.emit({
-        type: "budget.reconciled",
-        callId: ctx.callId ?? "",
-        estimatedInputTokens: estimated,
-        actualInputTokens: usage?.inputTokens ?? 0,
-      });
-      const snapshot = tracker.snapshot();
-      for (const { measure, max } of limits) {
-        const used = measure.read(snapshot);
-        if (used >= warnAt * max && tracker.firstReport(`warning:${measure.key}`)) {
-          const reason = `${measure.label}: used ${used} of ${max} (${max === 0 ? 100 : Math.round((used / max) * 100)}%)`;
-          ctx.run.emit({ type: "budget.warning", limit: measure.key, used, max, reason });
-        }
-        if (used > max && tracker.firstReport(`exceeded:${measure.key}`)) {
-          const reason = `${measure.label}: used ${used} of ${max}`;
-          ctx.run.emit({ type: "budget.exceeded", limit: measure.key, used, max, blocked: false, reason });
-        }
-      }
+      settle(run, callId, estimated, response, costBefore);
+      return response;
     },
     onError(ctx) {
-      release(ctx.run);
+      releaseRun(ctx.run);
     },
     afterAgent(ctx) {
-      release(ctx.run);
+      releaseRun(ctx.run);
     },
   };
 }

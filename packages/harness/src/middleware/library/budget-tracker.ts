@@ -13,7 +13,8 @@ export interface BudgetSnapshot {
  * The shared ledger of a budget: usage and cost spent, input tokens reserved by calls in flight,
  * and which warnings / overruns were already reported. Hand the same tracker to the
  * `budgetMiddleware` of a parent agent and of its sub-agents to enforce one budget over the whole
- * tree. Reservations are keyed by an object (the middleware uses each run's `RunContext`).
+ * tree. Reservations are keyed by an object (the middleware uses one key per dispatched model call,
+ * held only while that call is in flight).
  */
 export class BudgetTracker {
   private spent: Usage = emptyUsage();

@@ -1,8 +1,10 @@
 import { type Message, type ToolMessage, text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { runText } from "../../agent-loop/agent-run.js";
+import { InMemoryResponseCache } from "../../cache/in-memory-response-cache.js";
 import { FakeTool } from "../../testkit/fake-tool.js";
 import { ScriptedModel } from "../../testkit/scripted-model.js";
+import { StreamingMock } from "../../testkit/streaming-mock.js";
 import { runAgent, setup } from "./harness.fixture.js";
 import { redactionMiddleware } from "./redaction-middleware.js";
 import { DEFAULT_REDACTION_PATTERNS, luhn } from "./redaction-patterns.js";
@@ -47,6 +49,123 @@ describe("redactionMiddleware", () => {
     harness.registerModel("m", new ScriptedModel([answer])).use(redactionMiddleware());
     const { run } = await runAgent(harness, "hi", { streaming: true });
     expect(runText(run)).toBe(`${"y".repeat(10)} [REDACTED:email] ${"z".repeat(9)}`);
+  });
+
+  describe("a secret split across streamed deltas", () => {
+    const prose = "Here is the configuration you asked for, with every setting explained in turn. ";
+    const answer = `${prose}${prose}export OPENAI_API_KEY=${KEY} then restart the service. ${prose}`;
+    const expected = answer.replace(KEY, "[REDACTED:api_key]");
+    const keyAt = answer.indexOf(KEY);
+
+    /** True when `out` holds any 6-character run of the key. */
+    const leaks = (out: string) => {
+      for (let i = 0; i + 6 <= KEY.length; i++) if (out.includes(KEY.slice(i, i + 6))) return true;
+      return false;
+    };
+
+    async function streamed(model: StreamingMock, options: Parameters<typeof redactionMiddleware>[0] = {}) {
+      const { harness } = setup({ policy: { retry: { maxRetries: 0 } } });
+      harness.registerModel("m", model).use(redactionMiddleware(options));
+      const ran = await runAgent(harness, "hi", { streaming: true });
+      const deltas = ran.events
+        .ofType("model.delta")
+        .map((e) => (e.delta.type === "text_delta" ? e.delta.text : ""));
+      return { ...ran, deltas };
+    }
+
+    async function expectRedacted(chunks: string[]) {
+      const { run, error, events, deltas } = await streamed(StreamingMock.fromTextChunks(chunks));
+      const where = `chunks ${JSON.stringify(chunks.map((c) => c.length))}`;
+      expect(error, where).toBeUndefined();
+      for (const delta of deltas) expect(leaks(delta), where).toBe(false);
+      expect(leaks(JSON.stringify(events.records)), where).toBe(false);
+      expect(deltas.join(""), where).toBe(expected);
+      // The stored answer is exactly what consumers saw.
+      expect(runText(run), where).toBe(deltas.join(""));
+    }
+
+    it("split at every position across two deltas, the key reaches no delta, event or answer", async () => {
+      for (let i = keyAt - 1; i <= keyAt + KEY.length + 1; i++) {
+        await expectRedacted([answer.slice(0, i), answer.slice(i)]);
+      }
+    });
+
+    it("split at every pair of positions across three deltas, the key reaches no delta, event or answer", async () => {
+      for (let i = keyAt; i < keyAt + KEY.length; i++) {
+        for (let j = i + 1; j <= keyAt + KEY.length; j++) {
+          await expectRedacted([answer.slice(0, i), answer.slice(i, j), answer.slice(j)]);
+        }
+      }
+    });
+
+    it("ordinary text passes unchanged and in order; the held tail is flushed when the stream ends", async () => {
+      const text = `${prose}${prose}${prose}`;
+      const words = text.split(/(?<= )/);
+      const { run, events, deltas } = await streamed(StreamingMock.fromTextChunks(words), {
+        deltaHoldback: 64,
+      });
+      expect(deltas.join("")).toBe(text);
+      expect(runText(run)).toBe(text);
+      // Held pieces are not sent at all (no empty deltas); the flushed tail comes last.
+      expect(deltas.every((d) => d !== "")).toBe(true);
+      expect(deltas.length).toBeLessThan(words.length + 1);
+      const flushed = deltas.at(-1) ?? "";
+      expect(flushed.length).toBeGreaterThan(0);
+      expect(flushed.length).toBeLessThanOrEqual(64 + 16 + Math.max(...words.map((w) => w.length)));
+      // Text came out while the model was still streaming, not only at the end.
+      const types = events.types();
+      const firstText = events.records.findIndex(
+        (r) =>
+          r.event.type === "model.delta" && r.event.delta.type === "text_delta" && r.event.delta.text !== "",
+      );
+      expect(firstText).toBeGreaterThan(-1);
+      expect(firstText).toBeLessThan(types.indexOf("model.completed"));
+      // The tail is released when the stream ends, before the call completes.
+      expect(types.lastIndexOf("model.delta")).toBeLessThan(types.indexOf("model.completed"));
+    });
+
+    it("a cached streamed answer keeps its released tail", async () => {
+      const text = `${prose}${prose}${prose}`;
+      const words = text.split(/(?<= )/);
+      const { harness } = setup();
+      const model = StreamingMock.fromTextChunks(words);
+      harness
+        .registerModel("m", model)
+        .use(redactionMiddleware({ deltaHoldback: 64 }))
+        .withResponseCache(new InMemoryResponseCache());
+      const first = await runAgent(harness, "hi", { streaming: true });
+      const second = await runAgent(harness, "hi", { streaming: true });
+      expect(runText(first.run)).toBe(text);
+      // Served from the cache (replayed as deltas), with nothing cut off.
+      expect(second.events.ofType("model.completed").map((e) => e.servedFromCache)).toEqual([true]);
+      expect(runText(second.run)).toBe(text);
+      const replayed = second.events
+        .ofType("model.delta")
+        .map((e) => (e.delta.type === "text_delta" ? e.delta.text : ""));
+      expect(replayed.join("")).toBe(text);
+    });
+
+    it("a stream that fails flushes what it held, redacted", async () => {
+      const received = `${prose}${prose}key ${KEY} and`;
+      const split = received.indexOf(KEY) + 5;
+      const model = new StreamingMock([
+        [
+          { type: "start" },
+          { type: "text_delta", text: received.slice(0, split) },
+          { type: "text_delta", text: received.slice(split) },
+          { type: "error", message: "connection reset", retryable: false },
+        ],
+      ]);
+      const { error, deltas } = await streamed(model);
+      expect(error?.message).toContain("connection reset");
+      for (const delta of deltas) expect(leaks(delta)).toBe(false);
+      expect(deltas.join("")).toBe(received.replace(KEY, "[REDACTED:api_key]"));
+    });
+
+    it("rejects a deltaHoldback that is not a positive integer", () => {
+      expect(() => redactionMiddleware({ deltaHoldback: 0 })).toThrow(/deltaHoldback/);
+      expect(() => redactionMiddleware({ deltaHoldback: 1.5 })).toThrow(/deltaHoldback/);
+    });
   });
 
   it("redacts tool results (text and JSON) before the model sees them", async () => {

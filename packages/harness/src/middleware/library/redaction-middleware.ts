@@ -1,8 +1,13 @@
 import type { Message } from "@tinyagents/inference";
 import type { Middleware } from "../middleware.js";
-import { middlewareName, optionError } from "./option-checks.js";
+import { middlewareName, optionError, positive } from "./option-checks.js";
+import { PerRun } from "./per-run.js";
 import { DEFAULT_REDACTION_PATTERNS, type RedactionPattern } from "./redaction-patterns.js";
+import { StreamRedactor } from "./stream-redactor.js";
 import { TextRedactor } from "./text-redactor.js";
+
+/** Default of {@link RedactionMiddlewareOptions.deltaHoldback}. */
+export const DEFAULT_DELTA_HOLDBACK = 128;
 
 /** Options of {@link redactionMiddleware}. */
 export interface RedactionMiddlewareOptions {
@@ -16,6 +21,16 @@ export interface RedactionMiddlewareOptions {
   requests?: boolean;
   /** Redact streamed text deltas (default true). */
   deltas?: boolean;
+  /**
+   * Characters of streamed text held back until later deltas (or the end of the stream) show
+   * they are not part of a secret (default 128). A secret split across deltas is masked in the
+   * stream when this many characters are enough to recognise it, or while its pattern's
+   * `partial` matches (the default JWT and PEM patterns have one: they are held as they arrive,
+   * however long). An e-mail address with a longer local part, or a longer custom pattern
+   * without `partial`, can reach consumers split; the stored answer still masks it. Larger
+   * values catch longer patterns; consumers see text this much later.
+   */
+  deltaHoldback?: number;
   /** Redact the model's answer text (default true). */
   responses?: boolean;
   /** Redact tool results before the model sees them (default true). */
@@ -34,8 +49,13 @@ export interface RedactionMiddleware<State, Ctx> extends Middleware<State, Ctx> 
  * - requests (`beforeModel`): every message sent to the model — a redacted COPY, the run's
  *   transcript keeps the originals; copies are memoized per message, so a turn only scans new
  *   messages. Declares `changes: "prefix"` (history is rewritten, identically on every call);
- * - streamed deltas (`onModelDelta`): text deltas, before consumers see them; a secret split
- *   across two deltas is caught in the stored answer instead;
+ * - streamed deltas (`onModelDelta`): text deltas, before consumers see them. The last
+ *   `deltaHoldback` characters (and a match still growing at the end) are held back until later
+ *   deltas show they are not (part of) a secret, so a secret split across deltas never reaches
+ *   consumers; a delta whose text is all held is dropped for now. When the stream ends
+ *   (`onModelStreamEnd`) the held tail is released, redacted: consumers get it as a `model.delta`
+ *   and it ends the stored answer (and any response-cache copy), so the stored answer is exactly
+ *   what consumers saw. A stream that fails releases its held tail to consumers too;
  * - answers (`afterModel`): the response's text (tool-call arguments are left as the model wrote
  *   them — the tool must run with the real values; they are redacted in later requests);
  * - tool results (`afterTool`).
@@ -91,10 +111,24 @@ export function redactionMiddleware<State = unknown, Ctx = unknown>(
     };
   }
   if (options.deltas !== false) {
-    middleware.onModelDelta = (_ctx, delta) => {
+    const holdback =
+      options.deltaHoldback === undefined
+        ? DEFAULT_DELTA_HOLDBACK
+        : positive(name, "deltaHoldback", options.deltaHoldback, true);
+    // One stream at a time per run: a run's model calls are sequential.
+    const streams = new PerRun(() => new StreamRedactor(redactor, holdback));
+    middleware.onModelDelta = (ctx, delta) => {
       if (delta.type !== "text_delta") return undefined;
-      const redacted = redactor.text(delta.text);
-      return redacted === delta.text ? undefined : { ...delta, text: redacted };
+      const out = streams.of(ctx.run).push(delta.text);
+      if (out === delta.text) return undefined;
+      // All of it held for now: nothing reaches consumers yet.
+      return out === "" ? null : { ...delta, text: out };
+    };
+    // The stream ended (or failed): release the held tail, redacted. The loop sends it to
+    // consumers and, on completion, appends it to the stored answer (and so to any cached copy).
+    middleware.onModelStreamEnd = (ctx) => {
+      const tail = streams.of(ctx.run).end();
+      return tail === "" ? undefined : [{ type: "text_delta", text: tail }];
     };
   }
   if (options.responses !== false) {

@@ -6,6 +6,13 @@ export interface RedactionPattern {
   pattern: RegExp;
   /** Extra check on each match (for example a Luhn checksum); false keeps the match. */
   validate?: (match: string) => boolean;
+  /**
+   * For streamed text: what the beginning of a match looks like while it is still arriving, for
+   * patterns that can need more characters to match than the middleware's `deltaHoldback` (a
+   * JWT, a PEM block). Text from a match of `partial` that reaches the end of what has streamed
+   * so far is held back (up to 16 KiB) until it completes or stops matching.
+   */
+  partial?: RegExp;
 }
 
 /**
@@ -17,8 +24,13 @@ export const DEFAULT_REDACTION_PATTERNS: readonly RedactionPattern[] = [
   {
     name: "private_key",
     pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
+    partial: /-----BEGIN [A-Z ]*PRIVATE KEY-----(?:(?!-----END [A-Z ]*PRIVATE KEY-----)[\s\S])*/g,
   },
-  { name: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  {
+    name: "jwt",
+    pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+    partial: /\beyJ[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*){0,2}/g,
+  },
   { name: "bearer_token", pattern: /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/g },
   { name: "api_key", pattern: /\bsk-[A-Za-z0-9_-]{20,}/g },
   { name: "aws_access_key", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },

@@ -30,6 +30,112 @@ export class TextRedactor {
     return out;
   }
 
+  /** How many patterns there are (one streaming context each). */
+  get patternCount(): number {
+    return this.patterns.length;
+  }
+
+  /**
+   * For streamed text (see `StreamRedactor`): where `text` may be cut so that no match of any
+   * pattern spans the cut. `cut` is moved back to the start of every match (validated or not)
+   * that starts before it and ends after it or reaches the end of `text` (more text could extend
+   * it), and of every match of a pattern's `partial` that reaches the end of `text` (a secret
+   * still arriving). `contexts[k]` is what pattern k saw just before `text` (lookbehind only).
+   * Returns the cut, in [0, cut], and `clean`: no match of any pattern starts before `cut`, so
+   * the text before the cut needs no masking.
+   */
+  safeCut(contexts: readonly string[], text: string, cut: number): { cut: number; clean: boolean } {
+    const spans: number[] = [];
+    for (let k = 0; k < this.patterns.length; k++) {
+      collectSpans(
+        (this.patterns[k] as RedactionPattern).pattern,
+        contexts[k] ?? "",
+        text,
+        cut,
+        spans,
+        false,
+      );
+    }
+    const clean = spans.length === 0;
+    for (let k = 0; k < this.patterns.length; k++) {
+      const partial = (this.patterns[k] as RedactionPattern).partial;
+      if (partial !== undefined) collectSpans(partial, contexts[k] ?? "", text, cut, spans, true);
+    }
+    let safe = cut;
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (let i = 0; i < spans.length; i += 2) {
+        const start = spans[i] as number;
+        const end = spans[i + 1] as number;
+        if (start < safe && (end > safe || end === text.length)) {
+          safe = start;
+          moved = true;
+        }
+      }
+    }
+    return { cut: safe, clean };
+  }
+
+  /**
+   * For streamed text: `text[0, to)` redacted exactly as {@link text} redacts it inside the whole
+   * stream — pattern by pattern, `contexts[k]` (what pattern k saw before) as lookbehind and the
+   * rest of `text` as lookahead. A match that starts before `to` but runs past it is masked
+   * whole; `end` says where the redacted part ended in `text` (`to`, or later when such a match
+   * was absorbed). Also returns each pattern's context for the text that follows.
+   */
+  textRange(
+    contexts: readonly string[],
+    text: string,
+    to: number,
+  ): { text: string; end: number; contexts: string[] } {
+    let region = text.slice(0, to);
+    let rest = text.slice(to);
+    let end = to;
+    const seen: string[] = [];
+    const endAfter: number[] = [];
+    for (let k = 0; k < this.patterns.length; k++) {
+      const { name, pattern, validate } = this.patterns[k] as RedactionPattern;
+      const context = contexts[k] ?? "";
+      seen.push(region);
+      const current = context + region + rest;
+      const from = context.length;
+      let rangeEnd = from + region.length;
+      let out: string | undefined;
+      let last = from;
+      pattern.lastIndex = from;
+      for (let m = pattern.exec(current); m !== null; m = pattern.exec(current)) {
+        if (m.index >= rangeEnd) break;
+        const match = m[0];
+        if (match.length === 0) {
+          pattern.lastIndex++;
+          continue;
+        }
+        if (validate !== undefined && !validate(match)) continue;
+        const matchEnd = m.index + match.length;
+        if (matchEnd > rangeEnd) {
+          // What follows the range is still raw text: absorb what the match took of it.
+          end += matchEnd - rangeEnd;
+          rangeEnd = matchEnd;
+        }
+        this.count++;
+        out = `${out ?? ""}${current.slice(last, m.index)}${this.mask(name)}`;
+        last = matchEnd;
+      }
+      pattern.lastIndex = 0;
+      if (out !== undefined) {
+        seen[k] = current.slice(from, rangeEnd);
+        region = out + current.slice(last, rangeEnd);
+        rest = current.slice(rangeEnd);
+      }
+      endAfter.push(end);
+    }
+    // Pattern k's next context: what it saw, plus raw text later patterns absorbed.
+    const next = seen.map((r, k) =>
+      streamContext(`${contexts[k] ?? ""}${r}${text.slice(endAfter[k] as number, end)}`),
+    );
+    return { text: region, end, contexts: next };
+  }
+
   json(value: JsonValue): JsonValue {
     if (typeof value === "string") return this.text(value);
     if (Array.isArray(value)) {
@@ -97,6 +203,38 @@ export class TextRedactor {
   }
 }
 
+/** Characters of lookbehind a pattern keeps from streamed text it already passed over. */
+const STREAM_CONTEXT_CHARS = 32;
+
+/** The lookbehind kept from `seen`: its last {@link STREAM_CONTEXT_CHARS} characters. */
+export function streamContext(seen: string): string {
+  return seen.length <= STREAM_CONTEXT_CHARS ? seen : seen.slice(-STREAM_CONTEXT_CHARS);
+}
+
+/**
+ * Push `[start, end)` (positions in `text`) of every non-empty match of `pattern` in
+ * `context + text` that starts in `text` before `cut` — only those reaching the end when `atEnd`.
+ */
+function collectSpans(
+  pattern: RegExp,
+  context: string,
+  text: string,
+  cut: number,
+  spans: number[],
+  atEnd: boolean,
+): void {
+  const buffer = context.length === 0 ? text : context + text;
+  const from = context.length;
+  pattern.lastIndex = from;
+  for (let m = pattern.exec(buffer); m !== null; m = pattern.exec(buffer)) {
+    if (m.index >= from + cut) break;
+    const end = m.index + m[0].length;
+    if (end === m.index) pattern.lastIndex++;
+    else if (!atEnd || end === buffer.length) spans.push(m.index - from, end - from);
+  }
+  pattern.lastIndex = 0;
+}
+
 function checkPattern(middleware: string, p: RedactionPattern, i: number): RedactionPattern {
   const option = `patterns[${i}]`;
   if (typeof p !== "object" || p === null || typeof p.name !== "string" || p.name === "") {
@@ -114,5 +252,8 @@ function checkPattern(middleware: string, p: RedactionPattern, i: number): Redac
   if (p.validate !== undefined && typeof p.validate !== "function") {
     throw optionError(middleware, `${option}.validate`, "must be a function (match) => boolean");
   }
-  return { ...p, pattern };
+  if (p.partial === undefined) return { ...p, pattern };
+  if (!(p.partial instanceof RegExp)) throw optionError(middleware, `${option}.partial`, "must be a RegExp");
+  const partial = p.partial.global ? p.partial : new RegExp(p.partial.source, `${p.partial.flags}g`);
+  return { ...p, pattern, partial };
 }

@@ -1,0 +1,75 @@
+import type { MessageDelta, StreamAccumulator, TinyAgentsError } from "@tinyagents/inference";
+import type { Middleware } from "../middleware/middleware.js";
+import { hookError } from "../middleware/middleware-stack.js";
+import type { LoopSession } from "./loop-session.js";
+import type { AttemptInfo } from "./provider-attempt.js";
+
+/**
+ * Pass one streamed delta through `onModelDelta` hooks, in order: a hook may replace it or drop
+ * it (`null`). Returns what consumers and the stored response get, or `null` when dropped.
+ */
+export function applyDeltaHooks<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  hooks: readonly Middleware<State, Ctx>[],
+  delta: MessageDelta,
+): MessageDelta | null {
+  let current = delta;
+  for (const m of hooks) {
+    let edited: MessageDelta | null | undefined | void;
+    try {
+      edited = m.onModelDelta?.(s.hook, current);
+    } catch (thrown) {
+      throw hookError(m.name, "onModelDelta", thrown);
+    }
+    if (edited === null) return null;
+    if (edited !== undefined) current = edited;
+  }
+  return current;
+}
+
+/**
+ * The end of one streamed model response: every `onModelStreamEnd` hook may hand back deltas it
+ * held (a redactor's tail). Each goes through the `onModelDelta` hooks of the middleware
+ * registered after the one that produced it, out as a `model.delta` event, and — when the stream
+ * completed (`accumulator` given) — into the stored response, so it equals what consumers saw.
+ * After a failure (`error` given) hook errors are ignored: the stream's own error is what counts.
+ */
+export function endModelStream<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  info: AttemptInfo,
+  accumulator: StreamAccumulator | undefined,
+  error?: TinyAgentsError,
+): void {
+  const stack = s.parts.middleware;
+  const enders = stack.with("onModelStreamEnd");
+  if (enders.length === 0) return;
+  const deltaHooks = stack.with("onModelDelta");
+  for (const m of enders) {
+    let held: MessageDelta[] | undefined | void;
+    try {
+      held = m.onModelStreamEnd?.(
+        s.hook,
+        error === undefined ? { callId: info.callId } : { callId: info.callId, error },
+      );
+    } catch (thrown) {
+      if (error !== undefined) continue;
+      throw hookError(m.name, "onModelStreamEnd", thrown);
+    }
+    if (held === undefined || held.length === 0) continue;
+    const position = stack.list.indexOf(m);
+    const later = deltaHooks.filter((h) => stack.list.indexOf(h) > position);
+    for (const raw of held) {
+      let delta: MessageDelta | null;
+      try {
+        delta = applyDeltaHooks(s, later, raw);
+      } catch (thrown) {
+        if (error !== undefined) continue;
+        throw thrown;
+      }
+      if (delta === null) continue;
+      accumulator?.push(delta);
+      info.emittedDeltas = true;
+      s.ctx.emit({ type: "model.delta", callId: info.callId, delta });
+    }
+  }
+}
