@@ -26,11 +26,11 @@ import type { LoopSession } from "./loop-session.js";
 export function buildRequest<State, Ctx>(s: LoopSession<State, Ctx>): ModelRequest {
   const { parts, transcript } = s;
   const instructions = parts.instructions;
-  const systemMessage = instructions === undefined ? undefined : system(instructions);
+  const systemMessage = instructions === undefined ? undefined : (s.systemMessage ??= system(instructions));
   const volatile = parts.volatileContext?.(s.state, s.ctx);
   const count = transcript.length;
   const messages: Message[] =
-    systemMessage === undefined ? transcript.slice() : [systemMessage, ...transcript];
+    systemMessage === undefined ? transcript.slice() : [systemMessage].concat(transcript);
   const cacheSegments: CacheSegment[] = [];
   if (systemMessage !== undefined)
     cacheSegments.push({ id: "system", role: "system", cacheable: true, messageCount: 1 });

@@ -63,6 +63,8 @@ export interface LoopSession<State, Ctx> {
   heldMessages?: Message[] | undefined;
   /** Incremental prompt fingerprints of this run's requests (created on first use). */
   prefixHasher?: RunPrefixHasher;
+  /** The system message built from `parts.instructions`, once per run (same object every turn). */
+  systemMessage?: Message;
 }
 
 /** A fresh AgentRun for a run that has not started. */

@@ -1,9 +1,10 @@
 import { type Message, TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
+import type { AgentEvent } from "../events/agent-event.js";
 import { loadHistory } from "../memory/short-term-memory.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import { applySteering, releaseHeldMessages } from "../steering/apply-steering.js";
 import { capturePausedRun, type PausedRun } from "../steering/paused-run.js";
-import type { AgentRun } from "./agent-run.js";
+import type { AgentRun, RunStep } from "./agent-run.js";
 import { buildRequest } from "./build-request.js";
 import { checkDeadline, checkpoint } from "./checkpoint.js";
 import type { LoopSession } from "./loop-session.js";
@@ -12,6 +13,8 @@ import { controlAfterModel } from "./model-turn-control.js";
 import { resumePendingTools } from "./resume-run.js";
 import { finishStructured, takeStructuredAnswer } from "./structured-output.js";
 import { runToolPhase } from "./tool-phase.js";
+
+type RunStartedEvent = Extract<AgentEvent, { type: "run.started" }>;
 
 /** The outcome of a run: never loses the partial transcript, even on failure. */
 export interface RunOutcome {
@@ -37,11 +40,9 @@ export async function executeRun<State, Ctx>(
   const { ctx, parts, run } = s;
   try {
     s.status.start();
-    ctx.emit({
-      type: "run.started",
-      input: input.length,
-      ...(ctx.threadId === undefined ? {} : { threadId: ctx.threadId }),
-    });
+    const started: RunStartedEvent = { type: "run.started", input: input.length };
+    if (ctx.threadId !== undefined) started.threadId = ctx.threadId;
+    ctx.emit(started);
     if (resumed === undefined) {
       await loadMemory(s);
       run.inputStart = s.transcript.length;
@@ -73,13 +74,14 @@ export async function executeRun<State, Ctx>(
       if (response.resolvedModel !== undefined) run.resolvedModel = response.resolvedModel;
       const calls = uniqueToolCallIds(s, response.message.toolCalls, callId);
       s.transcript.push(response.message);
-      run.steps.push({
+      const record: RunStep = {
         index: step,
         callId,
         model: response.resolvedModel?.name ?? "",
-        toolCallIds: calls.map((c) => c.id),
-        ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
-      });
+        toolCallIds: calls.length === 0 ? [] : calls.map((c) => c.id),
+      };
+      if (response.finishReason !== undefined) record.finishReason = response.finishReason;
+      run.steps.push(record);
       ctx.emit({ type: "state.updated", step, messages: s.transcript.length });
       checkDeadline(s);
       step++;
