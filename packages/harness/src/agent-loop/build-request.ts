@@ -26,7 +26,8 @@ import type { LoopSession } from "./loop-session.js";
 export function buildRequest<State, Ctx>(s: LoopSession<State, Ctx>): ModelRequest {
   const { parts, transcript } = s;
   const instructions = parts.instructions;
-  const systemMessage = instructions === undefined ? undefined : (s.systemMessage ??= system(instructions));
+  if (instructions !== undefined) s.systemMessage ??= system(instructions);
+  const systemMessage = instructions === undefined ? undefined : s.systemMessage;
   const volatile = parts.volatileContext?.(s.state, s.ctx);
   const count = transcript.length;
   const messages: Message[] =
