@@ -168,6 +168,32 @@ describe("pause, persist, resume", () => {
     });
   }
 
+  it("resumeStreaming streams the continued run (deltas included) and ends like resume", async () => {
+    const baseline = await run(harness(SCRIPT).h);
+    const { h: first } = harness(SCRIPT, [afterModelCall(1, (s) => s.pauseWith("check"))]);
+    const paused = await run(first, SteeringHandle.allowAll());
+    const pausedRun = paused.run.paused;
+    if (pausedRun === undefined) throw new Error("expected run.paused");
+    const { h: fresh } = harness(SCRIPT.slice(1));
+    const types: string[] = [];
+    let streamed = "";
+    let final: AgentRun | undefined;
+    for await (const item of fresh.resumeStreaming(undefined, undefined, pausedRun)) {
+      if (item.type === "event") {
+        types.push(item.record.event.type);
+        const e = item.record.event;
+        if (e.type === "model.delta" && e.delta.type === "text_delta") streamed += e.delta.text;
+        expect(item.record.runId).toBe("r1");
+      } else if (item.type === "completed") final = item.run;
+      else throw item.error;
+    }
+    expect(types.slice(0, 2)).toEqual(["run.started", "run.resumed"]);
+    expect(types.at(-1)).toBe("run.completed");
+    expect(streamed).toContain("answer: a+b");
+    expect(final?.messages).toEqual(baseline.run.messages);
+    expect(() => fresh.resumeStreaming(undefined, undefined, { version: 9 } as never)).toThrow(/PausedRun/);
+  });
+
   it("resume keeps counting against the run's caps", async () => {
     const { h: first } = harness(SCRIPT, [afterModelCall(1, (s) => s.pause())]);
     const paused = await run(first, SteeringHandle.allowAll());

@@ -360,11 +360,27 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
   ): Promise<RunOutcome> {
     const checked = validatePausedRun(paused);
     const { ctx, release } = createRunContext(this.contextDefaults(), checked.config, data, options);
-    try {
-      return await this.runInContext(state, ctx, [], false, checked);
-    } finally {
-      release();
-    }
+    return this.runInContext(state, ctx, [], false, checked, release);
+  }
+
+  /**
+   * `resume`, streaming: every event of the continued run as it happens (model deltas
+   * included), then one `completed` or `failed` item — the `invokeStreaming` contract. A
+   * malformed `PausedRun` throws `validation` here, before anything runs.
+   */
+  resumeStreaming(
+    state: State,
+    data: Ctx,
+    paused: PausedRun,
+    options?: ContextOptions,
+  ): AsyncIterable<AgentStreamItem> {
+    const checked = validatePausedRun(paused);
+    return {
+      [Symbol.asyncIterator]: () => {
+        const { ctx, release } = createRunContext(this.contextDefaults(), checked.config, data, options);
+        return this.streamRun(state, ctx, [], release, checked);
+      },
+    };
   }
 
   // ---- streaming entry points ---------------------------------------------------------------
@@ -526,10 +542,11 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     ctx: RunContext<Ctx>,
     input: ReturnType<typeof normalizeInput>,
     release: () => void,
+    resumed?: PausedRun,
   ): AsyncIterator<AgentStreamItem> {
     const queue = new AsyncQueue<AgentStreamItem>();
     const unsubscribe = ctx.events.subscribe((record) => queue.push({ type: "event", record }));
-    const finished = this.runInContext(state, ctx, input, true)
+    const finished = this.runInContext(state, ctx, input, true, resumed)
       .then(
         (outcome): AgentStreamItem =>
           outcome.error === undefined
