@@ -19,6 +19,16 @@ function filesUnder(dir: string): string[] {
   });
 }
 
+/** `npm pack --dry-run` of a workspace package: the paths it would publish. */
+function packedFiles(pkg: string): string[] {
+  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: join(root, "packages", pkg),
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  return JSON.parse(out)[0].files.map((file: { path: string }) => file.path);
+}
+
 const importsHarness = (file: string) =>
   /(?:from\s*|import\s*\(\s*|require\s*\(\s*)["']@tinyagents\/harness/.test(readFileSync(file, "utf8"));
 
@@ -71,13 +81,102 @@ describe("built packages", () => {
       .filter((f) => f.endsWith(".js") || f.endsWith(".d.ts"))
       .filter(importsHarness);
     // The detector itself works: the CLI's build does import the harness.
-    expect(importsHarness(join(root, "packages/cli/dist/demo/run-demo.js"))).toBe(true);
-    expect(filesUnder(dist).length).toBeGreaterThan(10);
+    const cli = filesUnder(join(root, "packages/cli/dist")).filter((f) => f.endsWith(".js"));
+    expect(cli.filter(importsHarness).length).toBeGreaterThan(0);
+    expect(filesUnder(dist)).toEqual(
+      expect.arrayContaining([join(dist, "index.js"), join(dist, "index.d.ts")]),
+    );
     expect(offenders).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(root, "packages/inference/package.json"), "utf8"));
     expect(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })).not.toContain(
       "@tinyagents/harness",
     );
+  });
+
+  it("a class is the same class whichever entry point reaches it (one copy of the shared code)", () => {
+    const out = importInPlainNode(`
+      const harness = await import("@tinyagents/harness");
+      const testkit = await import("@tinyagents/harness/testkit");
+      const { harness: built } = await testkit.runScript({ script: ["ok"] });
+      const classes = {};
+      for (const spec of ["@tinyagents/inference", "@tinyagents/harness", "@tinyagents/harness/testkit"]) {
+        for (const [name, value] of Object.entries(await import(spec))) {
+          if (typeof value === "function" && /^class\\b/.test(value.toString())) classes[name] = value.name;
+        }
+      }
+      console.log(JSON.stringify({
+        instance: built instanceof harness.AgentHarness,
+        sameConstructor: built.constructor === harness.AgentHarness,
+        classes,
+      }));
+    `);
+    const { instance, sameConstructor, classes } = JSON.parse(out);
+    expect({ instance, sameConstructor }).toEqual({ instance: true, sameConstructor: true });
+    // Bundling renames some classes internally (`class _MockModel`); their names stay as written.
+    expect(Object.keys(classes).length).toBeGreaterThan(20);
+    for (const [name, runtimeName] of Object.entries(classes)) expect(runtimeName).toBe(name);
+    // Each exported class of the harness is declared in exactly one file of its dist.
+    const dist = filesUnder(join(root, "packages/harness/dist")).filter((f) => f.endsWith(".js"));
+    const sources = dist.map((f) => readFileSync(f, "utf8"));
+    const declaring = (name: string) =>
+      sources.filter((code) =>
+        new RegExp(`\\b(?:var|let|const)\\s+${name}\\s*=\\s*class\\b|\\bclass\\s+${name}\\b`).test(code),
+      ).length;
+    for (const name of ["AgentHarness", "EventSink", "InMemoryHarnessStatusStore", "ToolRegistry"])
+      expect(declaring(name), name).toBe(1);
+  });
+
+  it("the root entry loads no optional peer; its subpath entries do", () => {
+    // A resolve hook that refuses the optional peers: importing the root must still work.
+    const hook = [
+      "export async function resolve(specifier, context, next) {",
+      "  if (/^(better-sqlite3|@opentelemetry\\/api|@modelcontextprotocol\\/sdk)(\\/|$)/.test(specifier))",
+      '    throw new Error("optional peer loaded: " + specifier);',
+      "  return next(specifier, context);",
+      "}",
+    ].join("\n");
+    const out = importInPlainNode(`
+      import { register } from "node:module";
+      register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
+      const harness = await import("@tinyagents/harness");
+      const tried = {};
+      for (const sub of ["sqlite", "otel", "mcp"]) {
+        tried[sub] = await import("@tinyagents/harness/" + sub).then(() => "loaded", (error) => error.message);
+      }
+      console.log(JSON.stringify({ root: typeof harness.AgentHarness, tried }));
+    `);
+    expect(JSON.parse(out)).toEqual({
+      root: "function",
+      // The hook works: each subpath does import its peer.
+      tried: {
+        sqlite: "optional peer loaded: better-sqlite3",
+        otel: "optional peer loaded: @opentelemetry/api",
+        mcp: expect.stringMatching(/^optional peer loaded: @modelcontextprotocol\/sdk\//),
+      },
+    });
+  });
+
+  it("publish bundles and declarations, without source maps", () => {
+    const packed = Object.fromEntries(["inference", "harness", "cli"].map((pkg) => [pkg, packedFiles(pkg)]));
+    for (const [pkg, files] of Object.entries(packed)) {
+      expect(
+        files.filter((f) => f.endsWith(".map")),
+        pkg,
+      ).toEqual([]);
+      expect(
+        files.filter((f) => f.startsWith("src/")),
+        pkg,
+      ).toEqual([]);
+      // Every target of the exports map, and every bin, is published.
+      const manifest = JSON.parse(readFileSync(join(root, "packages", pkg, "package.json"), "utf8"));
+      const targets = [
+        ...Object.values(manifest.exports as Record<string, Record<string, string>>).flatMap(Object.values),
+        ...Object.values((manifest.bin ?? {}) as Record<string, string>),
+      ].map((t) => t.replace(/^\.\//, ""));
+      expect(files, pkg).toEqual(expect.arrayContaining(targets));
+    }
+    // The harness's JavaScript is a handful of bundles, not one file per source module.
+    expect(packed.harness?.filter((f) => f.endsWith(".js")).length).toBeLessThan(20);
   });
 
   it("the runtime core has no dependency beyond the documented ones", () => {

@@ -63,7 +63,9 @@ describe("optional peers stay out of the core", () => {
 
   it("the built core (dist/index.js and everything it imports) never references @opentelemetry", () => {
     const graph = importGraph(entries.core);
-    expect(graph.files.length).toBeGreaterThan(20);
+    // The bundled entry (plus the chunk it shares with the subpaths) and @tinyagents/inference.
+    expect(graph.files).toContain(entries.core);
+    expect(graph.files.length).toBeGreaterThanOrEqual(3);
     expect(graph.files.some((f) => f.includes("/packages/inference/dist/"))).toBe(true);
     expect(graph.external.filter((s) => s.startsWith("@opentelemetry"))).toEqual([]);
     expect(graph.text).not.toContain("@opentelemetry");
