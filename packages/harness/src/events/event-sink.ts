@@ -25,16 +25,26 @@ export class EventSink {
   private nextOffset = 0;
   private delivering = false;
   private readonly queue: EventRecord[] = [];
+  private readonly clock: { now(): number } | undefined;
   private readonly now: () => number;
   private readonly onListenerError: (error: unknown, record: EventRecord) => void;
 
+  /**
+   * Timestamps come from `clock` (a run's `Clock`), else `now`, else `Date.now`; a listener that
+   * throws is reported to `onListenerError`.
+   */
   constructor(
     streamId: string,
-    options: { now?: () => number; onListenerError?: (error: unknown, record: EventRecord) => void } = {},
+    options: {
+      clock?: { now(): number };
+      now?: () => number;
+      onListenerError?: (error: unknown, record: EventRecord) => void;
+    } = {},
   ) {
     this.streamId = streamId;
+    this.clock = options.clock;
     this.now = options.now ?? Date.now;
-    this.onListenerError = options.onListenerError ?? (() => {});
+    this.onListenerError = options.onListenerError ?? ignore;
   }
 
   /** Add a listener; returns a function that removes it. */
@@ -69,7 +79,7 @@ export class EventSink {
     const record: EventRecord = {
       id: `${this.streamId}-evt-${offset}`,
       offset,
-      ts: this.now(),
+      ts: this.clock === undefined ? this.now() : this.clock.now(),
       runId: scope.runId,
       rootRunId: scope.rootRunId,
       depth: scope.depth,
@@ -95,3 +105,5 @@ export class EventSink {
     return offset;
   }
 }
+
+function ignore(): void {}

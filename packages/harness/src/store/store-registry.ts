@@ -8,16 +8,25 @@ import type { NamespacedStore } from "./namespaced-store.js";
  * (cross-thread) namespaced store that tools and middleware reach as `ctx.run.stores.longTerm`.
  */
 export class StoreRegistry {
-  readonly default: KeyValueStore;
+  // Created on first use: every run without configured stores gets a registry, most never touch it.
+  private defaultStore: KeyValueStore | undefined;
   private longTermStore: NamespacedStore | undefined;
-  private readonly named = new Map<string, KeyValueStore>();
+  private namedStores: Map<string, KeyValueStore> | undefined;
 
-  constructor(
-    defaultStore: KeyValueStore = new InMemoryKeyValueStore(),
-    options: { longTerm?: NamespacedStore } = {},
-  ) {
-    this.default = defaultStore;
+  constructor(defaultStore?: KeyValueStore, options: { longTerm?: NamespacedStore } = {}) {
+    this.defaultStore = defaultStore;
     this.longTermStore = options.longTerm;
+  }
+
+  /** The default key-value store (in memory unless one was given). */
+  get default(): KeyValueStore {
+    this.defaultStore ??= new InMemoryKeyValueStore();
+    return this.defaultStore;
+  }
+
+  private get named(): Map<string, KeyValueStore> {
+    this.namedStores ??= new Map();
+    return this.namedStores;
   }
 
   /** Long-term application memory (default: an in-memory store, created on first use). */
