@@ -56,8 +56,7 @@ export function createRunContext<Ctx>(
   }
   const abort = new AbortHub();
   const release = abort.follow(options.signal);
-  const events =
-    options.events ?? new EventSink(full.rootRunId ?? full.runId, { clock: defaults.clock });
+  const events = options.events ?? new EventSink(full.rootRunId ?? full.runId, { clock: defaults.clock });
   const ctx = new RunContext<Ctx>({
     config: full,
     data,
