@@ -14,99 +14,173 @@ import type { LoopSession } from "./loop-session.js";
  * timeout always becomes an error result so the model can try something else. Cancellation of
  * the run always propagates, even when the tool ignores its signal.
  */
-export async function executeToolCall<State, Ctx>(
+export function executeToolCall<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  call: ToolCall,
+  tool: AnyTool<State, Ctx>,
+  args: unknown,
+): ToolResult | Promise<ToolResult> {
+  const { ctx } = s;
+  ctx.emit({ type: "tool.started", callId: call.id, toolName: tool.name, arguments: call.arguments });
+  s.status.toolStarted(call.id);
+  if (s.parts.middleware.with("wrapToolCall").length > 0) return wrappedToolCall(s, call, tool, args);
+  let answer: ToolResult | Promise<ToolResult>;
+  try {
+    answer = runTool(s, call, tool, args);
+  } catch (thrown) {
+    s.status.toolEnded(call.id);
+    throw thrown;
+  }
+  if (!(answer instanceof Promise)) {
+    s.status.toolEnded(call.id);
+    return answer;
+  }
+  return answer.finally(() => s.status.toolEnded(call.id));
+}
+
+/** Through the `wrapToolCall` onion; a wrap that replaced the arguments gets them validated again. */
+async function wrappedToolCall<State, Ctx>(
   s: LoopSession<State, Ctx>,
   call: ToolCall,
   tool: AnyTool<State, Ctx>,
   args: unknown,
 ): Promise<ToolResult> {
-  const { ctx } = s;
-  ctx.emit({ type: "tool.started", callId: call.id, toolName: tool.name, arguments: call.arguments });
-  s.status.toolStarted(call.id);
+  const inner = async (wrapped: ToolCall): Promise<ToolResult> => {
+    if (wrapped.arguments === call.arguments) return runTool(s, wrapped, tool, args);
+    // A wrap middleware replaced the arguments: validate them again, execute only sees valid input.
+    const validation = await tool.validate(wrapped.arguments);
+    if (!validation.ok) {
+      const issues = validation.issues.join("; ");
+      return errorToolResult(
+        wrapped.id,
+        tool.name,
+        `Error: invalid arguments for tool "${tool.name}": ${issues}`,
+        0,
+      );
+    }
+    return runTool(s, wrapped, tool, validation.value);
+  };
   try {
-    if (s.parts.middleware.with("wrapToolCall").length === 0) return await runTool(s, call, tool, args);
-    const inner = async (wrapped: ToolCall): Promise<ToolResult> => {
-      if (wrapped.arguments === call.arguments) return runTool(s, wrapped, tool, args);
-      // A wrap middleware replaced the arguments: validate them again, execute only sees valid input.
-      const validation = await tool.validate(wrapped.arguments);
-      if (!validation.ok) {
-        const issues = validation.issues.join("; ");
-        return errorToolResult(
-          wrapped.id,
-          tool.name,
-          `Error: invalid arguments for tool "${tool.name}": ${issues}`,
-          0,
-        );
-      }
-      return runTool(s, wrapped, tool, validation.value);
-    };
     return await s.parts.middleware.wrapTool(s.hook, inner)(call);
   } finally {
     s.status.toolEnded(call.id);
   }
 }
 
-async function runTool<State, Ctx>(
+/**
+ * Execute the tool. A synchronous tool (its `execute` returns a plain value or throws) is
+ * answered synchronously: no promise, no race, nothing can interrupt it anyway. An async tool is
+ * raced against the run's abort and the tool's timeout.
+ */
+function runTool<State, Ctx>(
   s: LoopSession<State, Ctx>,
   call: ToolCall,
   tool: AnyTool<State, Ctx>,
   args: unknown,
-): Promise<ToolResult> {
-  const { ctx } = s;
-  const timeoutMs = s.parts.toolTimeouts.resolve(tool.timeout);
-  const started = ctx.clock.now();
+): ToolResult | Promise<ToolResult> {
+  const started = s.ctx.clock.now();
   // The execution context is also the call's abort signal (one object per call).
   const execution = new ToolExecution<State, Ctx>(s, call.id, tool.name);
+  let returned: unknown;
   try {
-    // A synchronous tool needs no race: nothing can interrupt it anyway.
-    const returned = tool.execute(args, execution);
-    const output = isPromiseLike(returned)
-      ? await race(Promise.resolve(returned), raceOptions(ctx.abortHub, tool.name, timeoutMs, execution))
-      : returned;
-    const result = toToolResult(output, call.id, tool.name, ctx.clock.now() - started);
-    ctx.emit({
-      type: "tool.completed",
-      callId: call.id,
-      toolName: tool.name,
-      durationMs: result.elapsedMs,
-      isError: result.isError,
-      outputBytes: resultSizeBytes(result),
-    });
-    return result;
+    returned = tool.execute(args, execution);
   } catch (thrown) {
-    const durationMs = ctx.clock.now() - started;
-    if (ctx.aborted) throw abortError(ctx.abortHub, "during a tool call");
-    const error = toTinyAgentsError(thrown, "tool");
-    ctx.emit({
-      type: "tool.failed",
-      callId: call.id,
-      toolName: tool.name,
-      durationMs,
-      error: error.toJSON(),
-    });
-    const policy = tool.errorPolicy ?? "return_error";
-    if (error.code === "timeout") {
-      return errorToolResult(
-        call.id,
-        tool.name,
-        `Error: ${error.message}. Try a smaller request or another tool.`,
-        durationMs,
-      );
-    }
-    if (policy === "fail") {
-      throw TinyAgentsError.isInstance(thrown)
-        ? thrown
-        : new TinyAgentsError("tool", `tool "${tool.name}" failed: ${error.message}`, {
-            cause: thrown,
-            details: { tool: tool.name, callId: call.id },
-          });
-    }
-    const message =
-      typeof policy === "object" ? policy.message : `Error: tool "${tool.name}" failed: ${error.message}`;
-    return errorToolResult(call.id, tool.name, message, durationMs);
+    execution.dispose();
+    return toolFailed(s, call, tool, thrown, started);
+  }
+  if (!isPromiseLike(returned)) {
+    execution.dispose();
+    return toolCompleted(s, call, tool, returned, started);
+  }
+  return awaitTool(s, call, tool, returned, execution, started);
+}
+
+async function awaitTool<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  call: ToolCall,
+  tool: AnyTool<State, Ctx>,
+  returned: PromiseLike<unknown>,
+  execution: ToolExecution<State, Ctx>,
+  started: number,
+): Promise<ToolResult> {
+  const timeoutMs = s.parts.toolTimeouts.resolve(tool.timeout);
+  try {
+    const output = await race(
+      Promise.resolve(returned),
+      raceOptions(s.ctx.abortHub, tool.name, timeoutMs, execution),
+    );
+    return toolCompleted(s, call, tool, output, started);
+  } catch (thrown) {
+    return toolFailed(s, call, tool, thrown, started);
   } finally {
     execution.dispose();
   }
+}
+
+/** The tool returned `output`: its result, and `tool.completed`. */
+function toolCompleted<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  call: ToolCall,
+  tool: AnyTool<State, Ctx>,
+  output: unknown,
+  started: number,
+): ToolResult {
+  const { ctx } = s;
+  const result = toToolResult(output, call.id, tool.name, ctx.clock.now() - started);
+  ctx.emit({
+    type: "tool.completed",
+    callId: call.id,
+    toolName: tool.name,
+    durationMs: result.elapsedMs,
+    isError: result.isError,
+    outputBytes: resultSizeBytes(result),
+  });
+  return result;
+}
+
+/**
+ * The tool threw, timed out or was cancelled: `tool.failed`, then an error result per the
+ * tool's error policy (a timeout always becomes an error result), or the run fails. The run's
+ * cancellation always propagates.
+ */
+function toolFailed<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  call: ToolCall,
+  tool: AnyTool<State, Ctx>,
+  thrown: unknown,
+  started: number,
+): ToolResult {
+  const { ctx } = s;
+  const durationMs = ctx.clock.now() - started;
+  if (ctx.aborted) throw abortError(ctx.abortHub, "during a tool call");
+  const error = toTinyAgentsError(thrown, "tool");
+  ctx.emit({
+    type: "tool.failed",
+    callId: call.id,
+    toolName: tool.name,
+    durationMs,
+    error: error.toJSON(),
+  });
+  const policy = tool.errorPolicy ?? "return_error";
+  if (error.code === "timeout") {
+    return errorToolResult(
+      call.id,
+      tool.name,
+      `Error: ${error.message}. Try a smaller request or another tool.`,
+      durationMs,
+    );
+  }
+  if (policy === "fail") {
+    throw TinyAgentsError.isInstance(thrown)
+      ? thrown
+      : new TinyAgentsError("tool", `tool "${tool.name}" failed: ${error.message}`, {
+          cause: thrown,
+          details: { tool: tool.name, callId: call.id },
+        });
+  }
+  const message =
+    typeof policy === "object" ? policy.message : `Error: tool "${tool.name}" failed: ${error.message}`;
+  return errorToolResult(call.id, tool.name, message, durationMs);
 }
 
 function raceOptions(

@@ -21,11 +21,27 @@ export interface RejectedCall {
 
 /**
  * Decide what to do with one tool call, applying the unknown-tool and invalid-arguments policies.
- * Every recovery emits an event; `fail` policies throw.
+ * Every recovery emits an event; `fail` policies throw. The common case — a known tool whose
+ * validator answers synchronously that the arguments are valid — is decided synchronously.
  */
-export async function admitToolCall<State, Ctx>(
+export function admitToolCall<State, Ctx>(
   s: LoopSession<State, Ctx>,
   call: ToolCall,
+): AdmittedCall<State, Ctx> | RejectedCall | Promise<AdmittedCall<State, Ctx> | RejectedCall> {
+  const tool = s.parts.tools.get(call.name);
+  if (tool === undefined || call.invalid) return admitWithRecovery(s, call, undefined);
+  const validation = tool.validate(call.arguments);
+  if (!(validation instanceof Promise) && validation.ok) {
+    return { kind: "run", call, tool, args: validation.value };
+  }
+  return admitWithRecovery(s, call, validation);
+}
+
+/** The full admission path; `firstValidation` is the known tool's validation already started. */
+async function admitWithRecovery<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  call: ToolCall,
+  firstValidation: ReturnType<AnyTool<State, Ctx>["validate"]> | undefined,
 ): Promise<AdmittedCall<State, Ctx> | RejectedCall> {
   const { parts, ctx } = s;
   let tool = parts.tools.get(call.name);
@@ -63,7 +79,7 @@ export async function admitToolCall<State, Ctx>(
 
   let args: JsonObject = call.arguments;
   let problem = call.invalid ? `arguments are not valid JSON (${call.invalid.error})` : undefined;
-  let validation = problem === undefined ? await tool.validate(args) : undefined;
+  let validation = problem === undefined ? await (firstValidation ?? tool.validate(args)) : undefined;
   if (validation !== undefined && !validation.ok) problem = validation.issues.join("; ");
   if (problem === undefined && validation?.ok) return { kind: "run", call, tool, args: validation.value };
 

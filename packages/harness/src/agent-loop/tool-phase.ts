@@ -61,13 +61,14 @@ export async function runToolPhase<State, Ctx>(
         `beforeTool changed the id of tool call "${original.id}"; ids must stay stable`,
       );
     }
-    plans.push(await admitToolCall(s, call));
+    const plan = admitToolCall(s, call);
+    plans.push(plan instanceof Promise ? await plan : plan);
   }
 
   const results = await runBounded(plans, parts.policy.limits.maxConcurrency, (plan) =>
     plan.kind === "run"
       ? executeToolCall(s, plan.call, plan.tool, plan.args)
-      : Promise.resolve(errorToolResult(plan.call.id, plan.call.name, plan.message, 0)),
+      : errorToolResult(plan.call.id, plan.call.name, plan.message, 0),
   );
 
   const messages: Message[] = [];
@@ -87,7 +88,7 @@ export async function runToolPhase<State, Ctx>(
 async function runBounded<T>(
   items: T[],
   limit: number,
-  fn: (item: T) => Promise<ToolResult>,
+  fn: (item: T) => ToolResult | Promise<ToolResult>,
 ): Promise<ToolResult[]> {
   if (items.length === 1) return [await fn(items[0] as T)];
   const results = new Array<ToolResult>(items.length);
