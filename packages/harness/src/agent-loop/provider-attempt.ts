@@ -35,7 +35,7 @@ export interface AttemptInfo {
  * and cost into the run on success. With a response cache attached (`withResponseCache`), the
  * call goes through it: hits and coalesced calls are `servedFromCache` and never billed.
  */
-export async function providerAttempt<State, Ctx>(
+export function providerAttempt<State, Ctx>(
   s: LoopSession<State, Ctx>,
   registration: ModelRegistration<State>,
   request: ModelRequest,
@@ -49,13 +49,25 @@ export async function providerAttempt<State, Ctx>(
     raceOptions.timeoutMs = timeoutMs;
     raceOptions.onTimeout = () => options.timeout(callTimeout(registration.name, timeoutMs));
   }
+  let pending: Promise<ModelResponse>;
   try {
-    const response = await callProvider(s, registration, request, info, options, raceOptions);
-    foldUsage(s, registration, info.callId, response);
-    return response;
-  } finally {
+    pending = callProvider(s, registration, request, info, options, raceOptions);
+  } catch (error) {
     options.dispose();
+    return Promise.reject(error);
   }
+  // `.then`, not an async frame: thousands of runs can sit here at once.
+  return pending.then(
+    (response) => {
+      options.dispose();
+      foldUsage(s, registration, info.callId, response);
+      return response;
+    },
+    (error: unknown) => {
+      options.dispose();
+      throw error;
+    },
+  );
 }
 
 function callTimeout(model: string, timeoutMs: number): TinyAgentsError {
