@@ -11,7 +11,7 @@ import { resilientModelCall } from "./resilient-call.js";
  * Returns `undefined` without calling the model when a `beforeModel` hook requested control
  * (`ctx.run.requestControl`): the caller applies the request (it is still pending).
  */
-export async function runModelPhase<State, Ctx>(
+export function runModelPhase<State, Ctx>(
   s: LoopSession<State, Ctx>,
   callId: string,
   request: ModelRequest,
@@ -20,23 +20,44 @@ export async function runModelPhase<State, Ctx>(
   const hook: HookContext<State, Ctx> =
     stack.list.length === 0 ? s.hook : { state: s.state, run: s.ctx, callId, tools: s.parts.tools };
   s.status.phase("middleware");
-  // Hooks return plain values when no middleware implements them: no await (and no microtask
-  // hop) is spent on them then.
-  const before = stack.beforeModel(hook, request, s.parts.policy.protectPromptPrefix);
-  const prepared = before instanceof Promise ? await before : before;
-  if (s.ctx.peekControl() !== undefined) return undefined;
+  // Hooks return plain values when no middleware implements them; the phase is then chained
+  // with `.then` rather than async frames (thousands of runs can be waiting here at once).
+  let before: ModelRequest | Promise<ModelRequest>;
+  try {
+    before = stack.beforeModel(hook, request, s.parts.policy.protectPromptPrefix);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (before instanceof Promise)
+    return before.then((prepared) => callThroughStack(s, hook, callId, prepared));
+  return callThroughStack(s, hook, callId, before);
+}
+
+/** The model call proper (unless a `beforeModel` hook requested control), then `afterModel`. */
+function callThroughStack<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  hook: HookContext<State, Ctx>,
+  callId: string,
+  prepared: ModelRequest,
+): Promise<ModelResponse | undefined> {
+  if (s.ctx.peekControl() !== undefined) return Promise.resolve(undefined);
+  const stack = s.parts.middleware;
   // Counted when made, like the status record: a call that fails still counts.
   s.run.modelCalls++;
   s.status.modelStarted(callId);
-  let response: ModelResponse;
-  try {
-    response =
-      stack.with("wrapModelCall").length === 0
-        ? await resilientModelCall(s, callId, prepared)
-        : await stack.wrapModel(hook, (req) => resilientModelCall(s, callId, req))(prepared);
-  } finally {
-    s.status.modelEnded();
-  }
-  s.status.phase("middleware");
-  return stack.runValueHook(hook, "afterModel", response);
+  const call =
+    stack.with("wrapModelCall").length === 0
+      ? resilientModelCall(s, callId, prepared)
+      : stack.wrapModel(hook, (req) => resilientModelCall(s, callId, req))(prepared);
+  return call.then(
+    (response) => {
+      s.status.modelEnded();
+      s.status.phase("middleware");
+      return stack.runValueHook(hook, "afterModel", response);
+    },
+    (error: unknown) => {
+      s.status.modelEnded();
+      throw error;
+    },
+  );
 }
