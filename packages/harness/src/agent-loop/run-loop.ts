@@ -4,7 +4,7 @@ import { loadHistory } from "../memory/short-term-memory.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import { applySteering, releaseHeldMessages } from "../steering/apply-steering.js";
 import { capturePausedRun, type PausedRun } from "../steering/paused-run.js";
-import type { AgentRun, RunStep } from "./agent-run.js";
+import type { AgentRun } from "./agent-run.js";
 import { buildRequest } from "./build-request.js";
 import { checkDeadline, checkpoint } from "./checkpoint.js";
 import type { LoopSession } from "./loop-session.js";
@@ -74,14 +74,15 @@ export async function executeRun<State, Ctx>(
       if (response.resolvedModel !== undefined) run.resolvedModel = response.resolvedModel;
       const calls = uniqueToolCallIds(s, response.message.toolCalls, callId);
       s.transcript.push(response.message);
-      const record: RunStep = {
-        index: step,
-        callId,
-        model: response.resolvedModel?.name ?? "",
-        toolCallIds: calls.length === 0 ? [] : calls.map((c) => c.id),
-      };
-      if (response.finishReason !== undefined) record.finishReason = response.finishReason;
-      run.steps.push(record);
+      const model = response.resolvedModel?.name ?? "";
+      const toolCallIds = calls.length === 0 ? [] : calls.map((c) => c.id);
+      const { finishReason } = response;
+      // Two literals rather than an added key: the record keeps its fields in-object.
+      run.steps.push(
+        finishReason === undefined
+          ? { index: step, callId, model, toolCallIds }
+          : { index: step, callId, model, toolCallIds, finishReason },
+      );
       ctx.emit({ type: "state.updated", step, messages: s.transcript.length });
       checkDeadline(s);
       step++;

@@ -589,14 +589,15 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     streaming: boolean,
     component: HarnessComponent,
   ): LoopSession<State, Ctx> {
+    const identity: ConstructorParameters<typeof RunStatusTracker>[0] = {
+      runId: ctx.runId,
+      rootRunId: ctx.scope.rootRunId,
+      component,
+    };
+    if (ctx.scope.parentRunId !== undefined) identity.parentRunId = ctx.scope.parentRunId;
+    if (ctx.threadId !== undefined) identity.threadId = ctx.threadId;
     const status = new RunStatusTracker(
-      {
-        runId: ctx.runId,
-        rootRunId: ctx.scope.rootRunId,
-        component,
-        ...(ctx.scope.parentRunId === undefined ? {} : { parentRunId: ctx.scope.parentRunId }),
-        ...(ctx.threadId === undefined ? {} : { threadId: ctx.threadId }),
-      },
+      identity,
       () => ctx.clock.now(),
       () => ctx.events.lastEventId,
     );
