@@ -11,6 +11,7 @@ export {
   type LangfuseClientOptions,
   type LangfuseExportOptions,
   type LangfuseExportResult,
+  type LangfuseScoreOptions,
   type LangfuseTransport,
 } from "./langfuse-client.js";
 export { LANGFUSE_ENV, type LangfuseEnvConfig, langfuseConfigFromEnv } from "./langfuse-env.js";
@@ -23,6 +24,13 @@ export {
   otlpPayload,
   otlpSpans,
 } from "./otlp-payload.js";
+export type {
+  LangfuseScore,
+  LangfuseScoreDataType,
+  LangfuseScoreFields,
+  LangfuseScoreTarget,
+  LangfuseSuccessScoreOption,
+} from "./scores.js";
 export { otlpSpanId, otlpTraceId } from "./stable-id.js";
 export {
   type AttributeScalar,
@@ -32,5 +40,6 @@ export {
   type TraceModel,
   type TraceModelOptions,
   type TraceObservation,
+  type TraceOutcome,
 } from "./trace-model.js";
 export type { LangfuseTraceOptions } from "./trace-options.js";

@@ -4,7 +4,12 @@ import type { TraceModel, TraceObservation } from "./trace-model.js";
 import { type LangfuseTraceOptions, resolveTraceFields } from "./trace-options.js";
 
 /** The envelope types this exporter writes to the legacy batch endpoint. */
-export type IngestionEventType = "trace-create" | "span-create" | "generation-create" | "event-create";
+export type IngestionEventType =
+  | "trace-create"
+  | "span-create"
+  | "generation-create"
+  | "event-create"
+  | "score-create";
 
 /**
  * One legacy ingestion envelope. `id` is unique per envelope (Langfuse de-duplicates on it);

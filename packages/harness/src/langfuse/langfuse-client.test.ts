@@ -1,5 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { AgentHarness, type EventRecord, EventSink } from "@tinyagents/harness";
 import { LangfuseClient, otlpTraceId } from "@tinyagents/harness/langfuse";
@@ -12,62 +10,13 @@ import {
 } from "@tinyagents/harness/testkit";
 import { ProviderError, TinyAgentsError, usage } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
+import { acceptAll, closeServers, type Received, serve } from "./langfuse-server.fixture.js";
 
 const PUBLIC_KEY = "pk-lf-public-1234";
 const SECRET_KEY = "sk-lf-very-secret-5678";
 const TOKEN = "proxy-token-abcdef";
 
-// ---- a local Langfuse stand-in ---------------------------------------------------------------
-
-interface Received {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-interface Reply {
-  status: number;
-  body?: string;
-  headers?: Record<string, string>;
-  /** Never answer (for timeouts). */
-  hang?: boolean;
-}
-
-let servers: Server[] = [];
-
-afterEach(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-  servers = [];
-});
-
-async function serve(reply: (request: Received) => Reply) {
-  const requests: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const received: Received = {
-        method: req.method ?? "",
-        path: req.url ?? "",
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString("utf8"),
-      };
-      requests.push(received);
-      const answer = reply(received);
-      if (answer.hang === true) return;
-      res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
-      res.end(answer.body ?? "");
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests };
-}
+afterEach(closeServers);
 
 // ---- a real run: retry, tool, sub-agent, usage with cache reads, cost ---------------------------
 
@@ -319,13 +268,7 @@ describe("LangfuseClient legacy batch ingestion", () => {
 
   it("goes through the proxy with a bearer token", async () => {
     const records = await recordRun();
-    const server = await serve((request) => {
-      const batch = JSON.parse(request.body).batch as { id: string }[];
-      return {
-        status: 207,
-        body: JSON.stringify({ successes: batch.map((e) => ({ id: e.id, status: 201 })), errors: [] }),
-      };
-    });
+    const server = await serve(acceptAll);
     const client = LangfuseClient.proxy(server.url, TOKEN);
     const result = await client.exportRun(records);
     expect(server.requests[0]?.path).toBe("/telemetry/langfuse/ingestion");
@@ -408,11 +351,7 @@ describe("LangfuseClient failures", () => {
     const records = await recordRun();
     const server = await serve(() => ({ status: 200 }));
     const closed = server.url;
-    for (const s of servers) {
-      s.closeAllConnections();
-      await new Promise<void>((resolve) => s.close(() => resolve()));
-    }
-    servers = [];
+    await closeServers();
     const error = await rejection(LangfuseClient.direct(closed, PUBLIC_KEY, SECRET_KEY).exportRun(records));
     expect(error.code).toBe("provider");
     expect(error.message).toContain("could not reach http://127.0.0.1:");

@@ -4,7 +4,16 @@ import { checkKey, checkRecords, checkUrl, positive } from "./client-validation.
 import { origin } from "./http-post.js";
 import type { LangfuseFailedItem } from "./ingestion-response.js";
 import { langfuseConfigFromEnv } from "./langfuse-env.js";
-import { type SendContext, sendIngestion, sendOtlp } from "./langfuse-send.js";
+import { type SendContext, sendEnvelopes, sendIngestion, sendOtlp } from "./langfuse-send.js";
+import {
+  type LangfuseScore,
+  type LangfuseSuccessScoreOption,
+  type ResolvedScore,
+  resolveScores,
+  scoreEnvelopes,
+  successScore,
+} from "./scores.js";
+import { otlpTraceId } from "./stable-id.js";
 import { buildTraceModels, type TraceModelOptions } from "./trace-model.js";
 import type { LangfuseTraceOptions } from "./trace-options.js";
 
@@ -25,10 +34,30 @@ export interface LangfuseClientOptions {
   serviceName?: string;
   /** Injectable fetch (tests, proxies, instrumentation); default the platform `fetch`. */
   fetch?: typeof fetch;
+  /**
+   * Where scores are POSTed when the transport is `otlp` (scores have no OTLP form, so they go to
+   * the batch ingestion endpoint as `score-create` events). Default: the mode's ingestion path
+   * (see {@link LANGFUSE_PATHS}). With the `ingestion` transport scores share the export's batches.
+   */
+  scorePath?: string;
 }
 
-/** Options of {@link LangfuseClient.exportRun}: trace fields, naming, content capture, abort. */
+/** Options of {@link LangfuseClient.exportRun}: trace fields, naming, content capture, scores, abort. */
 export interface LangfuseExportOptions extends LangfuseTraceOptions, TraceModelOptions {
+  signal?: AbortSignal;
+  /** Scores for the exported trace or its observations, sent as `score-create` events. */
+  scores?: readonly LangfuseScore[];
+  /**
+   * Opt-in: a BOOLEAN score (default name `success`) per exported trace, true when the root run
+   * completed, false when it failed (none for an interrupted or unfinished run). Default off.
+   */
+  successScore?: LangfuseSuccessScoreOption;
+}
+
+/** Options of {@link LangfuseClient.exportScores}. */
+export interface LangfuseScoreOptions {
+  /** Langfuse environment of the scores (use the one the trace was exported with). */
+  environment?: string;
   signal?: AbortSignal;
 }
 
@@ -40,8 +69,10 @@ export interface LangfuseExportResult {
   /** One per root run: OTLP hex trace ids, or (ingestion) the root run ids. */
   traceIds: string[];
   requests: number;
-  /** Spans (OTLP) or envelopes (ingestion) sent. */
+  /** Spans (OTLP) or envelopes (ingestion, scores included) sent. */
   items: number;
+  /** `score-create` events sent (also sent over `otlp`: to the ingestion endpoint). */
+  scores: number;
   /** Ingestion envelopes the server did not store (from 207 answers), by envelope id. */
   failed: LangfuseFailedItem[];
   /** OTLP `partialSuccess.rejectedSpans`, summed over requests. */
@@ -79,6 +110,8 @@ export class LangfuseClient {
   readonly transport: LangfuseTransport;
   /** The full endpoint URL exports are POSTed to. */
   readonly endpoint: string;
+  /** Where `score-create` batches go: `endpoint` for `ingestion`, else the ingestion endpoint. */
+  readonly scoreEndpoint: string;
   readonly #headers: Record<string, string>;
   readonly #secrets: string[];
   readonly #timeoutMs: number;
@@ -108,6 +141,15 @@ export class LangfuseClient {
       });
     }
     this.endpoint = `${baseUrl}${options.path ?? LANGFUSE_PATHS[mode][this.transport]}`;
+    if (options.scorePath !== undefined && !options.scorePath.startsWith("/")) {
+      throw validationError(`LangfuseClient: scorePath must start with "/", got "${options.scorePath}"`, {
+        field: "scorePath",
+      });
+    }
+    this.scoreEndpoint =
+      this.transport === "ingestion"
+        ? this.endpoint
+        : `${baseUrl}${options.scorePath ?? LANGFUSE_PATHS[mode].ingestion}`;
     this.#headers = {
       "content-type": "application/json",
       "x-langfuse-sdk-name": "tinyagents",
@@ -198,7 +240,11 @@ export class LangfuseClient {
    * listener, in emission order. Sending the same records again updates rather than duplicates
    * (ids are deterministic).
    *
-   * @throws TinyAgentsError `validation` when `records` is empty or not event records;
+   * `scores` (and the opt-in `successScore`) are sent as `score-create` events: in the same
+   * batches with the `ingestion` transport, in a follow-up ingestion request with `otlp`.
+   *
+   * @throws TinyAgentsError `validation` when `records` is empty or not event records, or a score
+   *   is malformed or names an observation the records do not hold;
    *   `ProviderError` (`provider`) on an HTTP or network failure; `cancelled` on abort.
    */
   async exportRun(
@@ -206,22 +252,23 @@ export class LangfuseClient {
     options: LangfuseExportOptions = {},
   ): Promise<LangfuseExportResult> {
     checkRecords(records);
-    const { signal, agentName, captureContent, ...trace } = options;
+    const { signal, agentName, captureContent, scores, successScore: success, ...trace } = options;
     const models = buildTraceModels(records, {
       ...(agentName === undefined ? {} : { agentName }),
       ...(captureContent === undefined ? {} : { captureContent }),
     });
-    const context: SendContext = {
-      url: this.endpoint,
-      headers: this.#headers,
-      timeoutMs: this.#timeoutMs,
-      fetch: this.#fetch,
-      secrets: this.#secrets,
-      maxRequestBytes: this.#maxRequestBytes,
-      serviceName: this.#serviceName,
-      trace,
-      ...(signal === undefined ? {} : { signal }),
-    };
+    const endOf = new Map(models.map((model) => [model.rootRunId, model.endTs]));
+    const resolved: ResolvedScore[] =
+      scores === undefined
+        ? []
+        : resolveScores(scores, "LangfuseClient.exportRun", (root) => endOf.get(root) ?? Date.now(), models);
+    if (success !== undefined && success !== false) {
+      for (const model of models) {
+        const score = successScore(model, success);
+        if (score !== undefined) resolved.push(score);
+      }
+    }
+    const context = this.#context(signal, trace, scoreEnvelopes(resolved, this.transport, trace.environment));
     const outcome =
       this.transport === "otlp" ? await sendOtlp(models, context) : await sendIngestion(models, context);
     return {
@@ -229,6 +276,63 @@ export class LangfuseClient {
       endpoint: this.endpoint,
       ...outcome,
       ok: outcome.failed.length === 0 && outcome.rejectedSpans === 0,
+    };
+  }
+
+  /**
+   * Score runs exported earlier (user feedback, evaluations that finish later): `score-create`
+   * events to the ingestion endpoint ({@link scoreEndpoint}), pointing at the ids the client's
+   * transport gave the traces (OTLP hex ids, or the root run ids for `ingestion`). Each score
+   * needs `rootRunId`; a generation target needs its `attempt`. Sending the same score again
+   * updates it (deterministic ids).
+   *
+   * @throws TinyAgentsError `validation` for a malformed score (naming the field);
+   *   `ProviderError` (`provider`) on an HTTP or network failure; `cancelled` on abort.
+   */
+  async exportScores(
+    scores: readonly LangfuseScore[],
+    options: LangfuseScoreOptions = {},
+  ): Promise<LangfuseExportResult> {
+    const resolved = resolveScores(scores, "LangfuseClient.exportScores", () => Date.now());
+    if (resolved.length === 0) {
+      throw validationError("LangfuseClient.exportScores: scores must hold at least one score", {
+        field: "scores",
+      });
+    }
+    const envelopes = scoreEnvelopes(resolved, this.transport, options.environment);
+    const context = this.#context(options.signal, {}, envelopes);
+    const sent = await sendEnvelopes(envelopes, context, this.scoreEndpoint, "Langfuse score ingestion");
+    const roots = [...new Set(resolved.map((score) => score.rootRunId))];
+    return {
+      transport: this.transport,
+      endpoint: this.scoreEndpoint,
+      traceIds: this.transport === "otlp" ? roots.map(otlpTraceId) : roots,
+      requests: sent.requests,
+      items: envelopes.length,
+      scores: envelopes.length,
+      failed: sent.failed,
+      rejectedSpans: 0,
+      ok: sent.failed.length === 0,
+    };
+  }
+
+  #context(
+    signal: AbortSignal | undefined,
+    trace: SendContext["trace"],
+    scores: SendContext["scores"],
+  ): SendContext {
+    return {
+      url: this.endpoint,
+      scoreUrl: this.scoreEndpoint,
+      headers: this.#headers,
+      timeoutMs: this.#timeoutMs,
+      fetch: this.#fetch,
+      secrets: this.#secrets,
+      maxRequestBytes: this.#maxRequestBytes,
+      serviceName: this.#serviceName,
+      trace,
+      scores,
+      ...(signal === undefined ? {} : { signal }),
     };
   }
 

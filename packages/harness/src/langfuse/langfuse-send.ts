@@ -1,7 +1,7 @@
 import { ProviderError } from "@tinyagents/inference";
 import { chunkBySize } from "./chunk-by-size.js";
 import { httpFailure, type PostRequest, type PostResponse, postJson } from "./http-post.js";
-import { ingestionEnvelopes } from "./ingestion-batch.js";
+import { type IngestionEnvelope, ingestionEnvelopes } from "./ingestion-batch.js";
 import { type LangfuseFailedItem, parseIngestionResponse } from "./ingestion-response.js";
 import { otlpPayload, otlpSpans } from "./otlp-payload.js";
 import { otlpTraceId } from "./stable-id.js";
@@ -11,6 +11,8 @@ import type { LangfuseTraceOptions } from "./trace-options.js";
 /** What a send needs besides the trace models (built by `LangfuseClient`). */
 export interface SendContext {
   url: string;
+  /** Where `score-create` envelopes go when the traces travel over OTLP (the ingestion endpoint). */
+  scoreUrl: string;
   headers: Record<string, string>;
   timeoutMs: number;
   fetch: typeof fetch;
@@ -19,6 +21,8 @@ export interface SendContext {
   maxRequestBytes: number;
   serviceName: string;
   trace: LangfuseTraceOptions;
+  /** `score-create` envelopes sent with the export (ids already in the transport's scheme). */
+  scores: readonly IngestionEnvelope[];
 }
 
 /** What was sent and what the server did not take. */
@@ -26,6 +30,8 @@ export interface SendOutcome {
   traceIds: string[];
   requests: number;
   items: number;
+  /** `score-create` envelopes sent (counted in `items` for ingestion, not for OTLP). */
+  scores: number;
   failed: LangfuseFailedItem[];
   rejectedSpans: number;
 }
@@ -33,6 +39,7 @@ export interface SendOutcome {
 /**
  * OTLP/HTTP JSON: every observation becomes a span; spans are split into requests under
  * `maxRequestBytes`. OTLP answers all-or-nothing per request, except `partialSuccess.rejectedSpans`.
+ * Scores have no OTLP form: they follow as `score-create` batches to `scoreUrl`.
  */
 export async function sendOtlp(models: readonly TraceModel[], context: SendContext): Promise<SendOutcome> {
   const spans = models.flatMap((model) => otlpSpans(model, context.trace));
@@ -43,39 +50,57 @@ export async function sendOtlp(models: readonly TraceModel[], context: SendConte
     const response = await post(context, "Langfuse OTLP export", body, index, chunks.length);
     rejectedSpans += rejectedCount(response.text);
   }
+  const scores = await sendEnvelopes(context.scores, context, context.scoreUrl, "Langfuse score ingestion");
   return {
     traceIds: models.map((model) => otlpTraceId(model.rootRunId)),
-    requests: chunks.length,
+    requests: chunks.length + scores.requests,
     items: spans.length,
-    failed: [],
+    scores: context.scores.length,
+    failed: scores.failed,
     rejectedSpans,
   };
 }
 
 /**
- * Legacy batch ingestion: `{ batch: [envelope...] }` split under `maxRequestBytes`. A 207 lists
- * per-envelope failures; they are reported, never retried.
+ * Legacy batch ingestion: `{ batch: [envelope...] }` split under `maxRequestBytes`, the scores
+ * after the traces' envelopes in the same batches. A 207 lists per-envelope failures; they are
+ * reported, never retried.
  */
 export async function sendIngestion(
   models: readonly TraceModel[],
   context: SendContext,
 ): Promise<SendOutcome> {
-  const envelopes = models.flatMap((model) => ingestionEnvelopes(model, context.trace));
+  const envelopes = [
+    ...models.flatMap((model) => ingestionEnvelopes(model, context.trace)),
+    ...context.scores,
+  ];
+  const sent = await sendEnvelopes(envelopes, context, context.url, "Langfuse ingestion");
+  return {
+    traceIds: models.map((model) => model.rootRunId),
+    requests: sent.requests,
+    items: envelopes.length,
+    scores: context.scores.length,
+    failed: sent.failed,
+    rejectedSpans: 0,
+  };
+}
+
+/** POST `envelopes` to an ingestion endpoint in batches under `maxRequestBytes` (none: no request). */
+export async function sendEnvelopes(
+  envelopes: readonly IngestionEnvelope[],
+  context: SendContext,
+  url: string,
+  what: string,
+): Promise<{ requests: number; failed: LangfuseFailedItem[] }> {
   const chunks = chunkBySize(envelopes, context.maxRequestBytes);
   const failed: LangfuseFailedItem[] = [];
   for (const [index, chunk] of chunks.entries()) {
     const body = JSON.stringify({ batch: chunk });
-    const response = await post(context, "Langfuse ingestion", body, index, chunks.length);
+    const response = await post({ ...context, url }, what, body, index, chunks.length);
     const ids = chunk.map((envelope) => envelope.id);
     failed.push(...parseIngestionResponse(response.status, response.text, ids, context.secrets));
   }
-  return {
-    traceIds: models.map((model) => model.rootRunId),
-    requests: chunks.length,
-    items: envelopes.length,
-    failed,
-    rejectedSpans: 0,
-  };
+  return { requests: chunks.length, failed };
 }
 
 async function post(

@@ -12,7 +12,7 @@ import {
   toolObservation,
 } from "./call-observations.js";
 import { EXPORTED_EVENT_LEVELS } from "./exported-events.js";
-import type { TraceModel, TraceModelOptions, TraceObservation } from "./trace-model.js";
+import type { TraceModel, TraceModelOptions, TraceObservation, TraceOutcome } from "./trace-model.js";
 
 /** Builds the {@link TraceModel} of one root run from its records (see `buildTraceModels`). */
 export class TraceBuilder {
@@ -24,6 +24,7 @@ export class TraceBuilder {
   private readonly ended = new Set<string>();
   private threadId: string | undefined;
   private agentName: string | undefined;
+  private outcome: TraceOutcome | undefined;
   private startTs = Number.POSITIVE_INFINITY;
   private lastTs = Number.NEGATIVE_INFINITY;
 
@@ -101,15 +102,18 @@ export class TraceBuilder {
           cost: { ...event.cost },
         });
         this.endRun(run, record.ts, undefined, false);
+        if (record.runId === this.rootRunId) this.outcome = { status: "completed" };
         break;
       case "run.failed":
         fail(run.obs, event.error);
         this.endRun(run, record.ts, event.error, false);
+        if (record.runId === this.rootRunId) this.outcome = { status: "failed", error: event.error };
         break;
       case "run.interrupted":
         run.obs.level = "WARNING";
         run.obs.statusMessage = `interrupted: ${event.reason}`;
         this.endRun(run, record.ts, undefined, false);
+        if (record.runId === this.rootRunId) this.outcome = { status: "interrupted", reason: event.reason };
         break;
       default:
         break;
@@ -132,6 +136,7 @@ export class TraceBuilder {
     };
     if (this.threadId !== undefined) model.threadId = this.threadId;
     if (this.agentName !== undefined) model.agentName = this.agentName;
+    if (this.outcome !== undefined) model.outcome = this.outcome;
     return model;
   }
 

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue, Usage } from "@tinyagents/inference";
+import type { ErrorSummary, JsonObject, JsonValue, Usage } from "@tinyagents/inference";
 import type { CostTotals } from "../cost/cost.js";
 import type { EventRecord } from "../events/agent-event.js";
 import type { AgentNameOption } from "../otel/gen-ai-conventions.js";
@@ -46,6 +46,12 @@ export interface TraceObservation {
   output?: JsonValue;
 }
 
+/** How the root run of a trace ended (absent while the records end before it did). */
+export type TraceOutcome =
+  | { status: "completed" }
+  | { status: "failed"; error: ErrorSummary }
+  | { status: "interrupted"; reason: string };
+
 /** The observations of one run tree (one Langfuse trace). */
 export interface TraceModel {
   rootRunId: string;
@@ -55,6 +61,8 @@ export interface TraceModel {
   agentName?: string;
   startTs: number;
   endTs: number;
+  /** How the root run ended, when its terminal record is in the input. */
+  outcome?: TraceOutcome;
   /** In the order their first record appeared. */
   observations: TraceObservation[];
 }

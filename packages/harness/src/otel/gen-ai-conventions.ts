@@ -28,6 +28,7 @@ export const GEN_AI = {
   toolType: "gen_ai.tool.type",
   toolCallId: "gen_ai.tool.call.id",
   toolCallArguments: "gen_ai.tool.call.arguments",
+  tokenType: "gen_ai.token.type",
   outputMessages: "gen_ai.output.messages",
   errorType: "error.type",
 } as const;
@@ -54,6 +55,8 @@ export const TINYAGENTS_ATTR = {
   toolIsError: "tinyagents.tool.is_error",
   toolOutputBytes: "tinyagents.tool.output_bytes",
   incomplete: "tinyagents.incomplete",
+  /** How a run ended on the `gen_ai.invoke_agent.duration` metric: `completed`, `failed` or `interrupted`. */
+  runOutcome: "tinyagents.run.outcome",
 } as const;
 
 /** The GenAI operation names tinyagents emits. */
@@ -126,14 +129,24 @@ export function errorType(error: ErrorSummary): string {
 }
 
 /**
+ * The GenAI `input` and `output` token counts of a usage record: `inputTokens` already includes
+ * cached tokens (cache reads and writes), as the conventions want for `gen_ai.usage.input_tokens`
+ * and the `input` token type of `gen_ai.client.token.usage`.
+ */
+export function genAiTokenCounts(usage: Usage): { input: number; output: number } {
+  return { input: usage.inputTokens, output: usage.outputTokens };
+}
+
+/**
  * GenAI usage attributes. `inputTokens` already includes cached tokens (the conventions want
  * that), and cache and reasoning counts are subsets, so they are reported as-is and only when
  * non-zero.
  */
 export function usageAttributes(usage: Usage): Record<string, number> {
+  const tokens = genAiTokenCounts(usage);
   const attributes: Record<string, number> = {
-    [GEN_AI.usageInputTokens]: usage.inputTokens,
-    [GEN_AI.usageOutputTokens]: usage.outputTokens,
+    [GEN_AI.usageInputTokens]: tokens.input,
+    [GEN_AI.usageOutputTokens]: tokens.output,
   };
   if (usage.cacheReadTokens > 0) attributes[GEN_AI.usageCacheReadInputTokens] = usage.cacheReadTokens;
   if (usage.cacheWriteTokens > 0) attributes[GEN_AI.usageCacheCreationInputTokens] = usage.cacheWriteTokens;

@@ -24,3 +24,19 @@ export interface OtelListenerOptions {
   /** Extra attributes for every `invoke_agent` span (service tags, tenant ids, ...). */
   runAttributes?: Attributes;
 }
+
+/** Options of `OtelMetrics` and `createOtelMetricsListener`. */
+export interface OtelMetricsOptions {
+  /**
+   * `gen_ai.agent.name` on the agent, tool and cost measurements (low cardinality: a fixed name
+   * or one per kind of agent, never a per-run value). Omitted -> no agent name.
+   */
+  agentName?: AgentNameOption;
+  /** Maps a model adapter's `provider` id to `gen_ai.provider.name` (default `genAiProviderName`). */
+  providerName?: (provider: string) => string;
+  /**
+   * Constant attributes added to every measurement (deployment, service tier, ...). Keep them
+   * low-cardinality: each distinct combination is a separate time series.
+   */
+  attributes?: Attributes;
+}
