@@ -1,4 +1,6 @@
 import {
+  assertJsonValue,
+  type JsonValue,
   type ModelRequest,
   type ModelResponse,
   TinyAgentsError,
@@ -22,8 +24,64 @@ export class MiddlewareStack<State, Ctx> {
   /** Middleware that implement each hook, precomputed once (hot-path friendly). */
   private readonly byHook = new Map<keyof Middleware<State, Ctx>, Middleware<State, Ctx>[]>();
 
+  /**
+   * Throws `validation` when two middleware that keep resumable state (`saveState` /
+   * `restoreState`) share a name: a paused run's middleware state is keyed by name.
+   */
   constructor(list: readonly Middleware<State, Ctx>[]) {
     this.list = list;
+    const stateful = new Set<string>();
+    for (const m of list) {
+      if (typeof m.saveState !== "function" && typeof m.restoreState !== "function") continue;
+      if (stateful.has(m.name)) {
+        throw new TinyAgentsError(
+          "validation",
+          `two middleware named "${m.name}" keep resumable state (saveState/restoreState), which a ` +
+            "paused run stores by middleware name; give each a unique `name` option",
+          { details: { field: "name", middleware: m.name } },
+        );
+      }
+      stateful.add(m.name);
+    }
+  }
+
+  /**
+   * Every `saveState` hook's value for the run in `ctx`, by middleware name (`undefined` values
+   * left out), or `undefined` when none saved anything. Throws when a hook throws (a `middleware`
+   * error naming it) or returns something that is not plain JSON (`validation`).
+   */
+  saveStates(ctx: HookContext<State, Ctx>): Record<string, JsonValue> | undefined {
+    let saved: Record<string, JsonValue> | undefined;
+    for (const m of this.with("saveState")) {
+      let value: JsonValue | undefined;
+      try {
+        value = m.saveState?.(ctx);
+        if (value !== undefined) assertJsonValue(value, `PausedRun.middlewareState.${m.name}`);
+      } catch (thrown) {
+        throw hookError(m.name, "saveState", thrown);
+      }
+      if (value === undefined) continue;
+      saved ??= {};
+      saved[m.name] = value;
+    }
+    return saved;
+  }
+
+  /**
+   * Hand each middleware with a `restoreState` hook its entry of `saved` (a paused run's
+   * `middlewareState`). Entries of middleware not registered here, or without the hook, are
+   * ignored. Throws when a hook throws (a `middleware` error naming it, unless it threw a
+   * tinyagents error).
+   */
+  restoreStates(ctx: HookContext<State, Ctx>, saved: Record<string, JsonValue>): void {
+    for (const m of this.with("restoreState")) {
+      if (!Object.hasOwn(saved, m.name)) continue;
+      try {
+        m.restoreState?.(ctx, structuredClone(saved[m.name] as JsonValue));
+      } catch (thrown) {
+        throw hookError(m.name, "restoreState", thrown);
+      }
+    }
   }
 
   /** The middleware implementing `hook`, in registration order. */

@@ -67,6 +67,8 @@ export type ToolCallNext = (call: ToolCall) => Promise<ToolResult>;
  * - `ctx.run.requestControl(...)` from `beforeModel` skips this turn's model call; from
  *   `afterModel` it ends the run before the turn's tools run (an interrupt leaves them pending
  *   for `harness.resume`; a stop answers them "not executed").
+ * - State a middleware keeps per run (counters, ...) is lost when a run pauses and resumes in a
+ *   fresh run context, unless it implements `saveState` / `restoreState` (JSON, keyed by `name`).
  */
 export interface Middleware<State = unknown, Ctx = unknown> {
   readonly name: string;
@@ -106,4 +108,23 @@ export interface Middleware<State = unknown, Ctx = unknown> {
     next: ModelCallNext,
   ): Promise<ModelResponse>;
   wrapToolCall?(ctx: HookContext<State, Ctx>, call: ToolCall, next: ToolCallNext): Promise<ToolResult>;
+  /**
+   * The run `ctx.run` is pausing (`run.paused` is being built): return this middleware's state
+   * for that run as plain JSON, or `undefined` for none. It is stored in
+   * `PausedRun.middlewareState[name]` and handed to `restoreState` when the run resumes, possibly
+   * in another process and another harness instance. Synchronous; a non-JSON value or a throw
+   * fails the run (`validation` / `middleware` naming this middleware and hook).
+   * Middleware that implement `saveState` or `restoreState` must have unique names in their
+   * harness (`use` throws `validation` otherwise): the state is keyed by name.
+   */
+  saveState?(ctx: HookContext<State, Ctx>): JsonValue | undefined;
+  /**
+   * The paused run `ctx.run` resumes and this middleware saved `saved` when it paused: reinstate
+   * it. Called once, before anything else of the resumed run (before `run.started` and the
+   * pending tool calls), with a copy of the stored value; not called when nothing was saved under
+   * this middleware's name. Set the state, do not add to it: the same `saved` may be restored
+   * more than once (a resume retried). Synchronous; a throw (e.g. `validation` for a value it
+   * cannot read) makes `harness.resume` throw before the run starts.
+   */
+  restoreState?(ctx: HookContext<State, Ctx>, saved: JsonValue): void;
 }

@@ -145,7 +145,11 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     return this;
   }
 
-  /** Add middleware. Order matters: `before*` run in this order, `after*` in reverse, wraps outermost-first. */
+  /**
+   * Add middleware. Order matters: `before*` run in this order, `after*` in reverse, wraps
+   * outermost-first. Throws `validation` for a missing name, or a name already used by another
+   * middleware when both keep resumable state (`saveState` / `restoreState`).
+   */
   use(middleware: Middleware<State, Ctx>): this {
     if (typeof middleware?.name !== "string" || middleware.name === "") {
       throw new TinyAgentsError(
@@ -156,8 +160,9 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
         },
       );
     }
+    // Built before the push: a stack that refuses `middleware` (a duplicate name) leaves no trace.
+    this.stack = new MiddlewareStack([...this.middlewareList, middleware]);
     this.middlewareList.push(middleware);
-    this.stack = new MiddlewareStack([...this.middlewareList]);
     return this;
   }
 

@@ -1,5 +1,7 @@
 import {
+  assertJsonValue,
   isJsonObject,
+  type JsonValue,
   type Message,
   type ResolvedModel,
   type ToolCall,
@@ -45,6 +47,13 @@ export interface PausedRun {
   resolvedModel?: ResolvedModel;
   /** Registry name of the model that served the last call (for `reusePreviousModel`). */
   previousModel?: string;
+  /**
+   * Per-run state of the harness's middleware at the pause (their `saveState` values), by
+   * middleware name; absent when none saved anything (and in records written before it existed).
+   * On resume each registered middleware with a `restoreState` hook gets its entry back; entries
+   * of middleware the resuming harness does not have are ignored (and not carried further).
+   */
+  middlewareState?: Record<string, JsonValue>;
 }
 
 /** Snapshot session `s` as a PausedRun (a deep copy; the session may go on changing). */
@@ -72,6 +81,8 @@ export function capturePausedRun<State, Ctx>(s: LoopSession<State, Ctx>, reason:
   if (run.threadId !== undefined) paused.threadId = run.threadId;
   if (run.resolvedModel !== undefined) paused.resolvedModel = run.resolvedModel;
   if (s.previousModel !== undefined) paused.previousModel = s.previousModel;
+  const middlewareState = s.parts.middleware.saveStates(s.hook);
+  if (middlewareState !== undefined) paused.middlewareState = middlewareState;
   return structuredClone(paused);
 }
 
@@ -79,7 +90,8 @@ export function capturePausedRun<State, Ctx>(s: LoopSession<State, Ctx>, reason:
  * Seed a fresh session (built for `paused.config`) with a paused run's state: transcript,
  * counters (the run's caps keep counting from where it stopped), usage, cost, steps, children,
  * artifacts, the last model, and the held messages. Tool-call ids already used are re-derived
- * from the transcript. Copies `paused`, never aliases it.
+ * from the transcript. Then the middleware get their saved per-run state back (`restoreState`),
+ * before anything of the resumed run happens. Copies `paused`, never aliases it.
  */
 export function restoreSession<State, Ctx>(s: LoopSession<State, Ctx>, paused: PausedRun): void {
   const p = structuredClone(paused);
@@ -103,6 +115,7 @@ export function restoreSession<State, Ctx>(s: LoopSession<State, Ctx>, paused: P
   ctx.limits.toolCalls = p.toolCalls;
   s.status.restore({ modelCalls: p.modelCalls, toolCalls: p.toolCalls, usage: p.usage, cost: p.cost });
   ctx.steering?.clearPause();
+  if (p.middlewareState !== undefined) s.parts.middleware.restoreStates(s.hook, p.middlewareState);
 }
 
 /**
@@ -133,6 +146,12 @@ export function validatePausedRun(value: unknown): PausedRun {
   }
   for (const key of ["steps", "children", "artifacts"] as const) {
     if (!Array.isArray(v[key])) throw bad(key, "must be an array");
+  }
+  if (v.middlewareState !== undefined) {
+    if (!isJsonObject(v.middlewareState)) {
+      throw bad("middlewareState", "must be an object of JSON values keyed by middleware name");
+    }
+    assertJsonValue(v.middlewareState, "PausedRun.middlewareState");
   }
   return value as unknown as PausedRun;
 }

@@ -1,4 +1,11 @@
-import { type ModelRequest, type ModelResponse, TinyAgentsError } from "@tinyagents/inference";
+import {
+  addUsage,
+  emptyUsage,
+  type ModelRequest,
+  type ModelResponse,
+  TinyAgentsError,
+  type Usage,
+} from "@tinyagents/inference";
 import type { RunContext } from "../../context/run-context.js";
 import { estimateCost, type ModelPricing } from "../../cost/cost.js";
 import type { Middleware } from "../middleware.js";
@@ -6,6 +13,7 @@ import { type BudgetSnapshot, BudgetTracker } from "./budget-tracker.js";
 import { estimateRequestTokens } from "./estimate-request.js";
 import { callable, fraction, middlewareName, nonNegative, optionError } from "./option-checks.js";
 import { PerRun } from "./per-run.js";
+import { SavedState } from "./saved-state.js";
 
 /** Spending limits; every field optional, all fail-closed. Token limits count what providers report. */
 export interface BudgetLimits {
@@ -84,6 +92,12 @@ const MEASURES: readonly Measure[] = [
  *   when a call went past a limit (the next call is then blocked). A failed call releases its
  *   reservation and records nothing. A failed run (`onError`) and the run's end release whatever
  *   the run still holds. The returned middleware exposes its `tracker`.
+ * - pause and resume: what the run itself spent (the usage and cost this middleware recorded for
+ *   its calls) is saved in the `PausedRun` (`saveState`); on resume the tracker counts it once
+ *   ({@link BudgetTracker.countResumed}): nothing is added when the run paused against this
+ *   same tracker, all of it when it paused elsewhere (another process, a fresh tracker). Spending
+ *   of other runs sharing a tracker (sub-agents, other runs) is not the paused run's to carry:
+ *   persist such a ledger yourself.
  * Throws `validation` at construction for negative limits, no limits, or `warnAt` outside (0, 1].
  */
 export function budgetMiddleware<State = unknown, Ctx = unknown>(
@@ -115,10 +129,16 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
   const estimate =
     options.estimate === undefined ? estimateRequestTokens : callable(name, "estimate", options.estimate);
   const pricing = options.pricing;
-  // The reservations of each run's calls in flight (one key per dispatch), for `onError` / `afterAgent`.
-  const inFlight = new PerRun<Set<object>>(() => new Set());
+  // Per run: the reservations of its calls in flight (one key per dispatch), for `onError` /
+  // `afterAgent`; and what its calls spent (recorded in the tracker), saved when it pauses.
+  const perRun = new PerRun<{ inFlight: Set<object>; calls: number; usage: Usage; cost: number }>(() => ({
+    inFlight: new Set(),
+    calls: 0,
+    usage: emptyUsage(),
+    cost: 0,
+  }));
   const releaseRun = (run: RunContext<unknown>) => {
-    const held = inFlight.of(run);
+    const held = perRun.of(run).inFlight;
     for (const key of held) tracker.release(key);
     held.clear();
   };
@@ -161,6 +181,10 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
             : estimateCost(prices, usage).total
           : Math.max(0, (run.status()?.cost.total ?? 0) - costBefore);
       tracker.record(usage, cost);
+      const spent = perRun.of(run);
+      spent.calls++;
+      spent.usage = addUsage(spent.usage, usage);
+      spent.cost += cost;
     }
     run.emit({
       type: "budget.reconciled",
@@ -201,7 +225,7 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
       preflight(run, estimated);
       const key = {};
       tracker.reserve(key, estimated);
-      const held = inFlight.of(run);
+      const held = perRun.of(run).inFlight;
       held.add(key);
       run.emit({ type: "budget.reserved", callId, estimatedInputTokens: estimated });
       const costBefore = pricing === undefined ? (run.status()?.cost.total ?? 0) : 0;
@@ -220,6 +244,30 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
     },
     afterAgent(ctx) {
       releaseRun(ctx.run);
+    },
+    // Nothing is in flight at a pause: only what the run spent is carried over.
+    saveState(ctx) {
+      const spent = perRun.of(ctx.run);
+      if (spent.calls === 0) return undefined;
+      const saved = { calls: spent.calls, usage: { ...spent.usage }, cost: spent.cost };
+      tracker.notePaused(ctx.run.runId, saved);
+      return saved;
+    },
+    restoreState(ctx, saved) {
+      const read = new SavedState(name, saved);
+      const usage = read.nested("usage");
+      const spent = perRun.of(ctx.run);
+      spent.calls = read.count("calls");
+      spent.usage = {
+        inputTokens: usage.amount("inputTokens"),
+        outputTokens: usage.amount("outputTokens"),
+        totalTokens: usage.amount("totalTokens"),
+        cacheReadTokens: usage.amount("cacheReadTokens"),
+        cacheWriteTokens: usage.amount("cacheWriteTokens"),
+        reasoningTokens: usage.amount("reasoningTokens"),
+      };
+      spent.cost = read.amount("cost");
+      tracker.countResumed(ctx.run.runId, { usage: spent.usage, cost: spent.cost });
     },
   };
 }

@@ -1,8 +1,9 @@
-import { TinyAgentsError } from "@tinyagents/inference";
+import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
 import { errorToolResult } from "../../tool/tool-result.js";
 import type { Middleware } from "../middleware.js";
 import { middlewareName, nonNegative, optionError } from "./option-checks.js";
 import { PerRun } from "./per-run.js";
+import { isCount, SavedState } from "./saved-state.js";
 import { RegisteredNames, type ToolNames } from "./tool-filter.js";
 
 /** Options of {@link modelCallLimitMiddleware}. */
@@ -23,7 +24,8 @@ export interface ModelCallLimitOptions {
 /**
  * Caps model calls per run (on top of the harness's own `RunLimits.maxModelCalls`, e.g. a tighter
  * cap for one agent of a tree). Counted in `beforeModel`; the call past the cap emits
- * `limit.reached` and is not made. A resumed run counts afresh.
+ * `limit.reached` and is not made. The count survives a pause: it is saved in the `PausedRun`
+ * (`saveState`) and a resumed run goes on from it, so pausing never buys more calls.
  * Throws `validation` at construction for a negative or non-integer `runLimit`.
  */
 export function modelCallLimitMiddleware<State = unknown, Ctx = unknown>(
@@ -62,6 +64,12 @@ export function modelCallLimitMiddleware<State = unknown, Ctx = unknown>(
         "raise runLimit if the task needs more model calls",
       );
     },
+    saveState(ctx) {
+      return { calls: counts.of(ctx.run).calls };
+    },
+    restoreState(ctx, saved) {
+      counts.of(ctx.run).calls = new SavedState(name, saved).count("calls");
+    },
   };
 }
 
@@ -86,6 +94,8 @@ export interface ToolCallLimitOptions {
  * Caps tool calls per run, overall and per tool name. Counted in `beforeTool` in call order; a
  * call past a cap emits `limit.reached` (`limit` is `tool_calls` or `tool_calls:<name>`) and is
  * either fatal (`limit_exceeded`) or answered "not executed" by the wrap, per `behavior`.
+ * The counts survive a pause (`saveState` / `restoreState`): a resumed run's calls, the pending
+ * ones included, count on top of those made before it paused.
  * Throws `validation` at construction for negative or non-integer caps and unregistered names.
  */
 export function toolCallLimitMiddleware<State = unknown, Ctx = unknown>(
@@ -154,6 +164,17 @@ export function toolCallLimitMiddleware<State = unknown, Ctx = unknown>(
         `Not executed: the ${hit.limit} limit (${hit.value} per run) was reached. Answer with what you have or use another approach.`,
       );
     },
+    // Only the counts: refusals belong to one tool batch, and a run never pauses inside one.
+    saveState(ctx) {
+      const run = state.of(ctx.run);
+      return { total: run.total, byTool: [...run.byTool] };
+    },
+    restoreState(ctx, saved) {
+      const read = new SavedState(name, saved);
+      const run = state.of(ctx.run);
+      run.total = read.count("total");
+      run.byTool = new Map(read.tuples("byTool", isToolCount));
+    },
   };
   // Only the "return_tool_error" behavior answers refused calls; otherwise no wrap layer is added.
   if (behavior === "return_tool_error") {
@@ -163,6 +184,10 @@ export function toolCallLimitMiddleware<State = unknown, Ctx = unknown>(
     };
   }
   return middleware;
+}
+
+function isToolCount(entry: JsonValue[]): entry is [string, number] {
+  return entry.length === 2 && typeof entry[0] === "string" && isCount(entry[1]);
 }
 
 function limitError(

@@ -1,6 +1,7 @@
 import type { Middleware } from "../middleware.js";
 import { callable, middlewareName, optionError, stringList } from "./option-checks.js";
 import { PerRun } from "./per-run.js";
+import { SavedState } from "./saved-state.js";
 import { hideTools, toolCallRejected } from "./tool-filter.js";
 
 /** What a tool-selection predicate sees for each tool, on each model call. */
@@ -28,7 +29,9 @@ export interface ToolSelectionLists {
  * Per-call tool exposure: on every model call the predicate (or the lists) decides which tools the
  * model sees; the rest are hidden (`tools.filtered`). A call to a tool hidden from this run's last
  * request is rejected in `beforeTool` with `validation` (fails the run). Declares
- * `changes: "prefix"`. See {@link inheritToolSelection} for a sub-agent that may only narrow its
+ * `changes: "prefix"`. The tools hidden from the last request survive a pause (`saveState`): a
+ * run paused in front of its tool calls checks them, on resume, against the request that produced
+ * them rather than a fresh evaluation of the predicate (no `requestedModel`, changed state). See {@link inheritToolSelection} for a sub-agent that may only narrow its
  * parent's selection (also reachable as `contextualToolSelectionMiddleware.inheriting`).
  * Throws `validation` at construction for a predicate that is not a function or bad lists.
  */
@@ -73,6 +76,13 @@ export function contextualToolSelectionMiddleware<State = unknown, Ctx = unknown
               state: ctx.state,
             });
       if (denied) throw toolCallRejected(name, call, "the tool is not selected for this call");
+    },
+    saveState(ctx) {
+      const excluded = hidden.of(ctx.run).tools;
+      return excluded === undefined ? undefined : { hidden: [...excluded] };
+    },
+    restoreState(ctx, saved) {
+      hidden.of(ctx.run).tools = new Set(new SavedState(name, saved).strings("hidden"));
     },
   };
 }

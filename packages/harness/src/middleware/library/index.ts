@@ -7,7 +7,7 @@
 
 export { ApprovalBook, type ApprovalRecord, type ApprovalStatus, approvalId } from "./approval-book.js";
 export { type BudgetLimits, type BudgetOptions, budgetMiddleware } from "./budget-middleware.js";
-export { type BudgetSnapshot, BudgetTracker } from "./budget-tracker.js";
+export { type BudgetSnapshot, type BudgetSpend, BudgetTracker } from "./budget-tracker.js";
 export {
   type ModelCallLimitOptions,
   modelCallLimitMiddleware,

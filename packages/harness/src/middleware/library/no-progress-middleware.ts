@@ -1,8 +1,9 @@
-import { system, TinyAgentsError, type ToolCall } from "@tinyagents/inference";
+import { type JsonValue, system, TinyAgentsError, type ToolCall } from "@tinyagents/inference";
 import type { RunContext } from "../../context/run-context.js";
 import type { Middleware } from "../middleware.js";
 import { middlewareName, optionError, positive } from "./option-checks.js";
 import { PerRun } from "./per-run.js";
+import { isCount, SavedState } from "./saved-state.js";
 
 /** Options of {@link noProgressMiddleware}. */
 export interface NoProgressOptions {
@@ -37,6 +38,8 @@ interface RunProgress {
  * `changes: "tail"`) asking the model to change approach: `no_progress.detected { action:
  * "nudge" }`. At the limit, the next model call is not made: `no_progress.detected { action:
  * "halt" }` and a `limit_exceeded` error (`details.limit: "no_progress"`) that says what repeated.
+ * What it has seen survives a pause (`saveState` / `restoreState`): failure counts, the last
+ * batch and its repeats, the nudges given, and the signatures of the calls pending at the pause.
  * Throws `validation` at construction for limits that are not positive integers.
  */
 export function noProgressMiddleware<State = unknown, Ctx = unknown>(
@@ -144,7 +147,42 @@ export function noProgressMiddleware<State = unknown, Ctx = unknown>(
       if (failure === undefined) run.failures.set(signature, { toolName: result.toolName, count: 1 });
       else failure.count++;
     },
+    saveState(ctx) {
+      const run = progress.of(ctx.run);
+      const saved: Record<string, JsonValue> = {
+        // The calls of the turn the run paused after: their results come after the resume.
+        signatures: [...run.signatures],
+        failures: [...run.failures].map(([signature, f]) => [signature, f.toolName, f.count]),
+        batchRepeats: run.batchRepeats,
+        nudged: [...run.nudged],
+      };
+      if (run.lastBatch !== undefined) saved.lastBatch = run.lastBatch;
+      return saved;
+    },
+    restoreState(ctx, saved) {
+      const read = new SavedState(name, saved);
+      const run = progress.of(ctx.run);
+      run.signatures = new Map(read.tuples("signatures", isPair));
+      run.failures = new Map(
+        read
+          .tuples("failures", isFailure)
+          .map(([signature, toolName, count]) => [signature, { toolName, count }]),
+      );
+      run.lastBatch = read.optionalString("lastBatch");
+      run.batchRepeats = read.count("batchRepeats");
+      run.nudged = new Set(read.strings("nudged"));
+    },
   };
+}
+
+function isPair(entry: JsonValue[]): entry is [string, string] {
+  return entry.length === 2 && typeof entry[0] === "string" && typeof entry[1] === "string";
+}
+
+function isFailure(entry: JsonValue[]): entry is [string, string, number] {
+  return (
+    entry.length === 3 && typeof entry[0] === "string" && typeof entry[1] === "string" && isCount(entry[2])
+  );
 }
 
 function halt(

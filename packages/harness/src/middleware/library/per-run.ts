@@ -3,7 +3,8 @@ import type { RunContext } from "../../context/run-context.js";
 /**
  * State a middleware keeps per run, keyed by the run's `RunContext` and dropped with it (no leak,
  * no cleanup hook needed). A middleware instance is shared by every run of its harness; this is
- * how it keeps their counters apart. A resumed run has a new context, so its state starts fresh.
+ * how it keeps their counters apart. A resumed run has a new context, so its state starts fresh
+ * unless the middleware carries it over with `saveState` / `restoreState`.
  */
 export class PerRun<S> {
   private readonly states = new WeakMap<RunContext<unknown>, S>();
