@@ -103,6 +103,33 @@ async function post(
   }
 }
 
+/** How an HTTP embedding model builds and reads its requests (see {@link embedTexts}). */
+export interface EmbeddingWire {
+  /** The model's class name, for error messages. */
+  who: string;
+  /** Whether an empty string is a valid input for this API. */
+  allowEmptyText: boolean;
+  body: (batch: readonly string[]) => JsonObject;
+  read: (json: JsonValue, batch: readonly string[]) => EmbeddingResult;
+}
+
+/**
+ * The whole `embed` of an HTTP embedding model: check the texts, embed them in batches, and check
+ * the vectors against the known length. Returns the result and the vector length to remember.
+ */
+export async function embedTexts(
+  endpoint: EmbeddingEndpoint,
+  texts: readonly string[],
+  options: EmbedOptions,
+  wire: EmbeddingWire,
+  knownDimensions: number | undefined,
+): Promise<{ result: EmbeddingResult; dimensions: number | undefined }> {
+  checkTexts(texts, wire.who, wire.allowEmptyText);
+  if (texts.length === 0) return { result: { vectors: [] }, dimensions: knownDimensions };
+  const result = await embedInBatches(endpoint, texts, options, wire.body, wire.read);
+  return { result, dimensions: checkDimensions(endpoint, result.vectors, knownDimensions) };
+}
+
 /** Check that every vector is a list of finite numbers of one length, and that it matches `expected`. */
 export function checkDimensions(
   endpoint: Pick<EmbeddingEndpoint, "provider" | "model">,

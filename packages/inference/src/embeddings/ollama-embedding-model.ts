@@ -4,10 +4,9 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../json/json-valu
 import { ollamaBaseUrlFromHost } from "../providers/ollama/host.js";
 import { usage } from "../usage/usage.js";
 import {
-  checkDimensions,
-  checkTexts,
   type EmbeddingEndpoint,
-  embedInBatches,
+  type EmbeddingWire,
+  embedTexts,
   malformed,
   positiveInteger,
   readVector,
@@ -59,6 +58,12 @@ export class OllamaEmbeddingModel implements EmbeddingModel {
   private knownDimensions: number | undefined;
   private readonly settings: OllamaEmbeddingModelOptions;
   private readonly endpoint: EmbeddingEndpoint;
+  private readonly wire: EmbeddingWire = {
+    who: "OllamaEmbeddingModel",
+    allowEmptyText: true,
+    body: (batch) => this.body(batch),
+    read: (json) => this.read(json),
+  };
 
   constructor(options: OllamaEmbeddingModelOptions = {}) {
     const env = options.env ?? globalThis.process?.env ?? {};
@@ -90,16 +95,14 @@ export class OllamaEmbeddingModel implements EmbeddingModel {
   }
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<EmbeddingResult> {
-    checkTexts(texts, "OllamaEmbeddingModel", true);
-    if (texts.length === 0) return { vectors: [] };
-    const result = await embedInBatches(
+    const { result, dimensions } = await embedTexts(
       this.endpoint,
       texts,
       options,
-      (batch) => this.body(batch),
-      (json) => this.read(json),
+      this.wire,
+      this.knownDimensions,
     );
-    this.knownDimensions = checkDimensions(this.endpoint, result.vectors, this.knownDimensions);
+    this.knownDimensions = dimensions;
     return result;
   }
 

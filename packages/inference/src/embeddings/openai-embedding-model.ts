@@ -5,10 +5,9 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../json/json-valu
 import { type EnvSource, PRESETS, type PresetName, type PresetSpec } from "../providers/openai/presets.js";
 import { usage } from "../usage/usage.js";
 import {
-  checkDimensions,
-  checkTexts,
   type EmbeddingEndpoint,
-  embedInBatches,
+  type EmbeddingWire,
+  embedTexts,
   malformed,
   positiveInteger,
   readVector,
@@ -75,6 +74,12 @@ export class OpenAiEmbeddingModel implements EmbeddingModel {
   private knownDimensions: number | undefined;
   private readonly requested: number | undefined;
   private readonly endpoint: EmbeddingEndpoint;
+  private readonly wire: EmbeddingWire = {
+    who: "OpenAiEmbeddingModel",
+    allowEmptyText: false,
+    body: (batch) => this.body(batch),
+    read: (json) => this.read(json),
+  };
 
   constructor(options: OpenAiEmbeddingModelOptions = {}) {
     const preset = options.preset ?? "openai";
@@ -142,16 +147,14 @@ export class OpenAiEmbeddingModel implements EmbeddingModel {
   }
 
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<EmbeddingResult> {
-    checkTexts(texts, "OpenAiEmbeddingModel", false);
-    if (texts.length === 0) return { vectors: [] };
-    const result = await embedInBatches(
+    const { result, dimensions } = await embedTexts(
       this.endpoint,
       texts,
       options,
-      (batch) => this.body(batch),
-      (json) => this.read(json),
+      this.wire,
+      this.knownDimensions,
     );
-    this.knownDimensions = checkDimensions(this.endpoint, result.vectors, this.knownDimensions);
+    this.knownDimensions = dimensions;
     return result;
   }
 
