@@ -7,8 +7,9 @@
 import { loadAdapter } from "../adapters/index.mjs";
 import { intArg, parseArgs } from "../lib/args.mjs";
 import { emit, expectEqual } from "../lib/child.mjs";
+import { warmThenSample } from "../lib/sampler.mjs";
 import { finalText, newCounters } from "../lib/script.mjs";
-import { median, since } from "../lib/stats.mjs";
+import { median } from "../lib/stats.mjs";
 
 const args = parseArgs();
 const adapter = await loadAdapter(args.adapter);
@@ -33,27 +34,13 @@ const result = { adapter: adapter.info.name, steps };
 if (args.quick) {
   await runMany(2);
 } else {
-  const warmStart = performance.now();
-  let warmRuns = 0;
-  // Runs per sample from the speed over the second half of the warm-up (the first is colder).
-  let halfStart = warmStart;
-  let halfRuns = 0;
-  while (warmRuns < 3 || since(warmStart) < warmupMs) {
-    if (halfStart === warmStart && since(warmStart) >= warmupMs / 2) {
-      halfStart = performance.now();
-      halfRuns = 0;
-    }
-    await runMany(1);
-    warmRuns++;
-    halfRuns++;
-  }
-  const perSample = Math.max(1, Math.round(sampleMs / (since(halfStart) / halfRuns)));
-  const samples = [];
-  for (let s = 0; s < SAMPLES; s++) {
-    const start = performance.now();
-    await runMany(perSample);
-    samples.push((since(start) * 1000) / (perSample * steps));
-  }
+  const { elapsedMs, perSample } = await warmThenSample(() => runMany(1), {
+    warmupMs,
+    sampleMs,
+    samples: SAMPLES,
+    minWarmRuns: 3,
+  });
+  const samples = elapsedMs.map((ms) => (ms * 1000) / (perSample * steps));
   Object.assign(result, { usPerStep: median(samples), samples, runsPerSample: perSample });
 }
 expectEqual(`${adapter.info.name} S=${steps} model calls`, counters.model, runs * steps);
