@@ -64,6 +64,18 @@ describe("renderTimeline", () => {
     expect(body.at(-2)).toMatch(/^run completed · 2 model calls · 1 tool call · .*400 in/);
   });
 
+  it("orders entries that share a millisecond by where they started in the journal", async () => {
+    // Every event in the same millisecond: a tool line still comes before what ran inside it.
+    const records = (await recordRun()).map((r) => ({ ...r, ts: 1_700_000_000_000 }));
+    const body = renderTimeline(records).split("\n");
+    const toolLine = body.findIndex((l) => l.includes("tool check_agent"));
+    const childStarted = body.findIndex((l) => l.includes("sub-agent checker started"));
+    const childTool = body.findIndex((l) => l.includes("tool calculator"));
+    expect(toolLine).toBeGreaterThan(-1);
+    expect(toolLine).toBeLessThan(childStarted);
+    expect(childStarted).toBeLessThan(childTool);
+  });
+
   it("handles an empty journal", () => {
     expect(renderTimeline([])).toBe("(no observations)\n");
   });

@@ -1,8 +1,15 @@
 import type { AgentObservation, CostTotals } from "@tinyagents/harness";
 import { formatArgs, formatCost, formatDuration, formatTimestamp, formatTokens } from "./format.js";
 
+/** When an entry happened: the time and journal offset of the event that starts it. */
+interface At {
+  ts: number;
+  offset: number;
+}
+
 interface Entry {
   ts: number;
+  /** Journal offset of the starting event: orders entries with the same timestamp. */
   order: number;
   depth: number;
   text: string;
@@ -19,22 +26,24 @@ export function renderTimeline(observations: readonly AgentObservation[]): strin
   if (first === undefined) return "(no observations)\n";
   const t0 = first.ts;
   const costs = new Map<string, CostTotals>();
-  const starts = new Map<string, number>();
+  const starts = new Map<string, At>();
   const toolArgs = new Map<string, unknown>();
   for (const o of observations) {
     const e = o.event;
     if (e.type === "cost.recorded") costs.set(`${o.runId}/${e.callId}`, e.cost);
     if (e.type === "model.started" && !starts.has(`${o.runId}/${e.callId}`))
-      starts.set(`${o.runId}/${e.callId}`, o.ts);
+      starts.set(`${o.runId}/${e.callId}`, o);
     if (e.type === "tool.started") {
-      starts.set(`${o.runId}/tool/${e.callId}`, o.ts);
+      starts.set(`${o.runId}/tool/${e.callId}`, o);
       toolArgs.set(`${o.runId}/${e.callId}`, e.arguments);
     }
   }
   const entries: Entry[] = [];
   let modelCall = 0;
-  const add = (ts: number, depth: number, text: string) =>
-    entries.push({ ts, order: entries.length, depth, text });
+  // Entries are placed at their starting event (a tool line at `tool.started`, not where it
+  // completed), so ties on the millisecond are broken by that event's journal offset.
+  const add = (at: At, depth: number, text: string) =>
+    entries.push({ ts: at.ts, order: at.offset, depth, text });
   let header = `run ${first.rootRunId}`;
   for (const o of observations) {
     const e = o.event;
@@ -44,14 +53,14 @@ export function renderTimeline(observations: readonly AgentObservation[]): strin
         if (d === 0)
           header += `${e.threadId === undefined ? "" : ` · thread ${e.threadId}`} · started ${formatTimestamp(o.ts)}`;
         add(
-          o.ts,
+          o,
           d,
           `${d === 0 ? "run" : `sub-agent run ${o.runId}`} started (${e.input} input message${e.input === 1 ? "" : "s"})`,
         );
         break;
       case "memory.loaded":
         add(
-          o.ts,
+          o,
           d,
           `memory: loaded ${e.messages} earlier message${e.messages === 1 ? "" : "s"} of thread ${e.threadId}`,
         );
@@ -70,12 +79,16 @@ export function renderTimeline(observations: readonly AgentObservation[]): strin
             : `-> ${e.finishReason ?? "answer"}`,
         ];
         if (e.servedFromCache) parts.push("(from cache)");
-        add(starts.get(`${o.runId}/${e.callId}`) ?? o.ts - e.durationMs, d, parts.join(" · "));
+        add(
+          starts.get(`${o.runId}/${e.callId}`) ?? { ts: o.ts - e.durationMs, offset: o.offset },
+          d,
+          parts.join(" · "),
+        );
         break;
       }
       case "model.failed":
         add(
-          starts.get(`${o.runId}/${e.callId}`) ?? o.ts,
+          starts.get(`${o.runId}/${e.callId}`) ?? o,
           d,
           `model call FAILED · ${e.model} · attempt ${e.attempt} · ${formatDuration(e.durationMs)} · ${e.error.message}`,
         );
@@ -87,58 +100,58 @@ export function renderTimeline(observations: readonly AgentObservation[]): strin
           e.type === "tool.failed" ? `FAILED: ${e.error.message}` : e.isError ? "error result" : "ok";
         const size = e.type === "tool.completed" ? ` · ${e.outputBytes} B` : "";
         add(
-          starts.get(`${o.runId}/tool/${e.callId}`) ?? o.ts - e.durationMs,
+          starts.get(`${o.runId}/tool/${e.callId}`) ?? { ts: o.ts - e.durationMs, offset: o.offset },
           d + 1,
           `tool ${e.toolName} ${args} · ${outcome} · ${formatDuration(e.durationMs)}${size}`,
         );
         break;
       }
       case "tool.invalid_args":
-        add(o.ts, d + 1, `tool ${e.toolName}: invalid arguments (${e.error}) -> ${e.recovery}`);
+        add(o, d + 1, `tool ${e.toolName}: invalid arguments (${e.error}) -> ${e.recovery}`);
         break;
       case "tool.unknown":
-        add(o.ts, d + 1, `unknown tool "${e.requestedName}" -> ${e.recovery}`);
+        add(o, d + 1, `unknown tool "${e.requestedName}" -> ${e.recovery}`);
         break;
       case "retry.scheduled":
-        add(o.ts, d, `retry in ${formatDuration(e.delayMs)} (attempt ${e.attempt}): ${e.error.message}`);
+        add(o, d, `retry in ${formatDuration(e.delayMs)} (attempt ${e.attempt}): ${e.error.message}`);
         break;
       case "fallback.selected":
-        add(o.ts, d, `fallback ${e.from} -> ${e.to}: ${e.error.message}`);
+        add(o, d, `fallback ${e.from} -> ${e.to}: ${e.error.message}`);
         break;
       case "subagent.started":
-        add(o.ts, d + 1, `sub-agent ${e.name} started (run ${e.childRunId})`);
+        add(o, d + 1, `sub-agent ${e.name} started (run ${e.childRunId})`);
         break;
       case "subagent.completed":
         add(
-          o.ts,
+          o,
           d + 1,
           `sub-agent ${e.name} completed · ${formatTokens(e.usage.usage)} · ${formatCost(e.cost)}`,
         );
         break;
       case "subagent.failed":
-        add(o.ts, d + 1, `sub-agent ${e.name} FAILED: ${e.error.message}`);
+        add(o, d + 1, `sub-agent ${e.name} FAILED: ${e.error.message}`);
         break;
       case "limit.reached":
-        add(o.ts, d, `limit reached: ${e.limit} (${e.count}/${e.value})`);
+        add(o, d, `limit reached: ${e.limit} (${e.count}/${e.value})`);
         break;
       case "steering.applied":
-        add(o.ts, d, `steering: ${e.command}${e.accepted ? "" : " (rejected)"}`);
+        add(o, d, `steering: ${e.command}${e.accepted ? "" : " (rejected)"}`);
         break;
       case "structured.reask":
-        add(o.ts, d, `structured output re-ask ${e.attempt}/${e.maxReasks}: ${e.issues.join("; ")}`);
+        add(o, d, `structured output re-ask ${e.attempt}/${e.maxReasks}: ${e.issues.join("; ")}`);
         break;
       case "run.interrupted":
-        add(o.ts, d, `run interrupted: ${e.reason}`);
+        add(o, d, `run interrupted: ${e.reason}`);
         break;
       case "run.completed":
         add(
-          o.ts,
+          o,
           d,
           `${d === 0 ? "run" : "sub-agent run"} completed · ${e.modelCalls} model call${e.modelCalls === 1 ? "" : "s"} · ${e.toolCalls} tool call${e.toolCalls === 1 ? "" : "s"} · ${formatTokens(e.usage.usage)} · ${formatCost(e.cost)}`,
         );
         break;
       case "run.failed":
-        add(o.ts, d, `${d === 0 ? "run" : "sub-agent run"} FAILED [${e.error.code}]: ${e.error.message}`);
+        add(o, d, `${d === 0 ? "run" : "sub-agent run"} FAILED [${e.error.code}]: ${e.error.message}`);
         break;
       default:
         break;
