@@ -7,7 +7,11 @@ import {
   toTinyAgentsError,
 } from "@tinyagents/inference";
 import type { AgentEvent } from "../events/agent-event.js";
-import type { ModelRegistration, ModelSelection } from "../model-registry/model-registry.js";
+import type {
+  ModelRegistration,
+  ModelSelection,
+  ResolvedModelBinding,
+} from "../model-registry/model-registry.js";
 import { backoffFor, isRetryable, shouldFallback } from "../retry/retry-policy.js";
 import { abortError } from "./abort.js";
 import { markFailedModel } from "./failed-model.js";
@@ -19,128 +23,246 @@ import { type AttemptInfo, providerAttempt } from "./provider-attempt.js";
  * fallback chain when it keeps failing. Every attempt is bracketed by `model.started` and
  * `model.completed` / `model.failed`; every retry emits `retry.scheduled`, every switch
  * `fallback.selected`. The response records the `ResolvedModel` with its fallback history.
+ *
+ * The first attempt on the selected model is chained with `.then`: a call that succeeds at once
+ * (nearly all of them) never suspends an async frame, and thousands of runs can be waiting on
+ * their model at the same moment. Retry and fallback start at the first failure.
  */
-export async function resilientModelCall<State, Ctx>(
+export function resilientModelCall<State, Ctx>(
   s: LoopSession<State, Ctx>,
   callId: string,
   request: ModelRequest,
 ): Promise<ModelResponse> {
-  const { parts, ctx } = s;
-  // Built key by key (no spreads): this runs on every model call.
-  const selection: ModelSelection = {};
-  if (request.model !== undefined) selection.override = request.model;
-  if (s.previousModel !== undefined) selection.previous = s.previousModel;
-  if (request.reusePreviousModel !== undefined) selection.reusePrevious = request.reusePreviousModel;
-  if (request.modelHints !== undefined) selection.hints = request.modelHints;
-  if (parts.agentDefaultModel !== undefined) selection.agentDefault = parts.agentDefaultModel;
-  if (request.requiredCapabilities !== undefined) selection.required = request.requiredCapabilities;
-  const binding = parts.models.resolve(selection);
-  for (const skip of binding.skipped) {
-    if (skip.source === "request_override") {
-      ctx.emit({
-        type: "model.override_skipped",
-        callId,
-        requested: skip.name,
-        resolved: binding.resolved.name,
-        reason: skip.reason,
-      });
-    }
+  let call: ResilientCall<State, Ctx>;
+  try {
+    call = new ResilientCall(s, callId, request);
+  } catch (error) {
+    return Promise.reject(error);
   }
-  ctx.emit({ type: "route.selected", callId, model: binding.resolved.name, source: binding.resolved.source });
+  return call.start();
+}
 
-  const chain: ModelRegistration<State>[] = [binding.registration];
-  if (parts.policy.fallback.length > 0) {
-    for (const name of parts.policy.fallback) {
-      if (name !== binding.registration.name) chain.push(parts.models.require(name));
-    }
-  }
-  const maxRetries = Math.min(
-    request.retry?.maxRetries ?? parts.policy.retry.maxRetries,
-    parts.policy.limits.maxRetriesPerCall,
-  );
-  // Only a fallback appends to it (then `resolvedFor` copies it); no fallback, no array.
-  let history: FallbackAttempt[] | undefined;
-  let lastError: TinyAgentsError | undefined;
-  let lastModel = binding.registration.name;
-  for (let index = 0; index < chain.length; index++) {
-    const registration = chain[index] as ModelRegistration<State>;
-    if (index > 0 && lastError !== undefined) {
-      const from = (chain[index - 1] as ModelRegistration<State>).name;
-      ctx.emit({ type: "fallback.selected", callId, from, to: registration.name, error: lastError.toJSON() });
-    }
-    for (let attempt = 1; attempt <= maxRetries + 1; attempt++) {
-      if (ctx.aborted) throw abortError(ctx.abortHub, "before a model call");
-      // One attempt budget per model per model call, shared with retry middleware that re-runs
-      // this call: once a model's attempts are used up, its last failure stands for it.
-      const capped = ctx.limits.admitAttempt(callId, registration.name);
-      if (capped !== undefined) {
-        ctx.emit({ type: "limit.reached", limit: capped.limit, value: capped.value, count: capped.count });
-        lastError = ctx.limits.lastFailure(callId, registration.name) ?? capped.error;
-        lastModel = registration.name;
-        break;
-      }
-      const info: AttemptInfo = { callId, attempt, emittedDeltas: false };
-      const started = ctx.clock.now();
-      ctx.emit({
-        type: "model.started",
-        callId,
-        model: registration.name,
-        provider: registration.model.provider,
-        providerModelId: registration.model.modelId,
-        attempt,
-      });
-      try {
-        const response = await providerAttempt(s, registration, request, info);
-        response.resolvedModel = resolvedFor(binding.resolved, registration, index, history);
-        s.previousModel = registration.name;
-        const completed: ModelCompletedEvent = {
-          type: "model.completed",
-          callId,
-          model: registration.name,
-          durationMs: ctx.clock.now() - started,
-          toolCalls: response.message.toolCalls.length,
-          servedFromCache: response.servedFromCache === true,
-        };
-        if (response.usage !== undefined) completed.usage = response.usage;
-        if (response.finishReason !== undefined) completed.finishReason = response.finishReason;
-        ctx.emit(completed);
-        return response;
-      } catch (thrown) {
-        const error = asCallTimeout(
-          toTinyAgentsError(thrown, "provider"),
-          registration.name,
-          request.timeoutMs,
-        );
+/** What a failed attempt leads to: another attempt on the same model, or the next model. */
+type AfterFailure = "retry" | "next_model";
+
+/** One model call with its retries and fallbacks (attempts are sequential: one is current). */
+class ResilientCall<State, Ctx> {
+  private readonly binding: ResolvedModelBinding<State>;
+  private readonly maxRetries: number;
+  private chainValue: ModelRegistration<State>[] | undefined;
+  /** Only a fallback appends to it (then `resolvedFor` copies it); no fallback, no array. */
+  private history: FallbackAttempt[] | undefined;
+  private lastError: TinyAgentsError | undefined;
+  private lastModel: string;
+  // The current attempt.
+  private registration: ModelRegistration<State>;
+  private index = 0;
+  private info: AttemptInfo;
+  private started = 0;
+
+  constructor(
+    private readonly s: LoopSession<State, Ctx>,
+    private readonly callId: string,
+    private readonly request: ModelRequest,
+  ) {
+    const { parts, ctx } = s;
+    // Built key by key (no spreads): this runs on every model call.
+    const selection: ModelSelection = {};
+    if (request.model !== undefined) selection.override = request.model;
+    if (s.previousModel !== undefined) selection.previous = s.previousModel;
+    if (request.reusePreviousModel !== undefined) selection.reusePrevious = request.reusePreviousModel;
+    if (request.modelHints !== undefined) selection.hints = request.modelHints;
+    if (parts.agentDefaultModel !== undefined) selection.agentDefault = parts.agentDefaultModel;
+    if (request.requiredCapabilities !== undefined) selection.required = request.requiredCapabilities;
+    const binding = parts.models.resolve(selection);
+    this.binding = binding;
+    for (const skip of binding.skipped) {
+      if (skip.source === "request_override") {
         ctx.emit({
-          type: "model.failed",
+          type: "model.override_skipped",
           callId,
-          model: registration.name,
-          durationMs: ctx.clock.now() - started,
-          attempt,
-          error: error.toJSON(),
+          requested: skip.name,
+          resolved: binding.resolved.name,
+          reason: skip.reason,
         });
-        if (ctx.aborted) throw abortError(ctx.abortHub, "during a model call");
-        ctx.limits.noteFailure(callId, registration.name, error);
-        lastError = error;
-        lastModel = registration.name;
-        if (attempt > maxRetries || !isRetryable(error) || info.emittedDeltas) break;
-        // No point waiting for a retry the shared attempt budget would refuse.
-        if (!ctx.limits.hasAttemptLeft(callId, registration.name)) continue;
-        const delayMs = backoffFor(parts.policy.retry, attempt, error);
-        ctx.emit({ type: "retry.scheduled", callId, attempt: attempt + 1, delayMs, error: error.toJSON() });
+      }
+    }
+    ctx.emit({
+      type: "route.selected",
+      callId,
+      model: binding.resolved.name,
+      source: binding.resolved.source,
+    });
+    this.maxRetries = Math.min(
+      request.retry?.maxRetries ?? parts.policy.retry.maxRetries,
+      parts.policy.limits.maxRetriesPerCall,
+    );
+    this.lastModel = binding.registration.name;
+    this.registration = binding.registration;
+    this.info = { callId, attempt: 1, emittedDeltas: false };
+  }
+
+  /** The first attempt, chained; anything unusual (abort, spent budget, failure) goes to `loop`. */
+  start(): Promise<ModelResponse> {
+    const { ctx } = this.s;
+    const registration = this.binding.registration;
+    if (ctx.aborted || !ctx.limits.hasAttemptLeft(this.callId, registration.name)) return this.loop(0, 1);
+    ctx.limits.admitAttempt(this.callId, registration.name);
+    return this.attempt(registration, 0, 1).then(
+      (response) => {
+        // As in `loop`: a response that cannot be recorded counts as the attempt's failure.
         try {
-          await ctx.clock.sleep(delayMs, ctx.signal);
-        } catch {
-          throw abortError(ctx.abortHub, "during retry backoff");
+          return this.completed(response);
+        } catch (thrown) {
+          return this.recoverFromFirst(thrown);
+        }
+      },
+      (thrown: unknown) => this.recoverFromFirst(thrown),
+    );
+  }
+
+  private async recoverFromFirst(thrown: unknown): Promise<ModelResponse> {
+    const next = await this.afterFailure(thrown);
+    return this.loop(0, next === "retry" ? 2 : this.maxRetries + 2);
+  }
+
+  /** The fallback chain: the selected model, then the policy's fallbacks (built on first need). */
+  private chain(): ModelRegistration<State>[] {
+    if (this.chainValue === undefined) {
+      const { parts } = this.s;
+      const chain = [this.binding.registration];
+      for (const name of parts.policy.fallback) {
+        if (name !== this.binding.registration.name) chain.push(parts.models.require(name));
+      }
+      this.chainValue = chain;
+    }
+    return this.chainValue;
+  }
+
+  /** Attempts from model `fromIndex`, attempt `fromAttempt` on (past the last one: its fallback check). */
+  private async loop(fromIndex: number, fromAttempt: number): Promise<ModelResponse> {
+    const { ctx } = this.s;
+    const { callId, maxRetries } = this;
+    const chain = this.chain();
+    let first = fromAttempt;
+    for (let index = fromIndex; index < chain.length; index++) {
+      const registration = chain[index] as ModelRegistration<State>;
+      if (index > fromIndex && this.lastError !== undefined) {
+        const from = (chain[index - 1] as ModelRegistration<State>).name;
+        ctx.emit({
+          type: "fallback.selected",
+          callId,
+          from,
+          to: registration.name,
+          error: this.lastError.toJSON(),
+        });
+      }
+      for (let attempt = first; attempt <= maxRetries + 1; attempt++) {
+        if (ctx.aborted) throw abortError(ctx.abortHub, "before a model call");
+        // One attempt budget per model per model call, shared with retry middleware that re-runs
+        // this call: once a model's attempts are used up, its last failure stands for it.
+        const capped = ctx.limits.admitAttempt(callId, registration.name);
+        if (capped !== undefined) {
+          ctx.emit({ type: "limit.reached", limit: capped.limit, value: capped.value, count: capped.count });
+          this.lastError = ctx.limits.lastFailure(callId, registration.name) ?? capped.error;
+          this.lastModel = registration.name;
+          break;
+        }
+        try {
+          return this.completed(await this.attempt(registration, index, attempt));
+        } catch (thrown) {
+          if ((await this.afterFailure(thrown)) === "next_model") break;
         }
       }
+      first = 1;
+      const lastError = this.lastError;
+      if (lastError === undefined || !shouldFallback(lastError) || index === chain.length - 1) break;
+      this.history ??= [];
+      this.history.push({ name: registration.name, error: lastError.message, code: lastError.code });
     }
-    if (lastError === undefined || !shouldFallback(lastError) || index === chain.length - 1) break;
-    history ??= [];
-    history.push({ name: registration.name, error: lastError.message, code: lastError.code });
+    if (this.lastError !== undefined) throw markFailedModel(this.lastError, this.lastModel);
+    throw new TinyAgentsError("internal", "model call ended without a response or an error");
   }
-  if (lastError !== undefined) throw markFailedModel(lastError, lastModel);
-  throw new TinyAgentsError("internal", "model call ended without a response or an error");
+
+  /** Start one (admitted) attempt: `model.started`, then the provider call. */
+  private attempt(
+    registration: ModelRegistration<State>,
+    index: number,
+    attempt: number,
+  ): Promise<ModelResponse> {
+    const { ctx } = this.s;
+    this.registration = registration;
+    this.index = index;
+    if (attempt > 1 || index > 0) this.info = { callId: this.callId, attempt, emittedDeltas: false };
+    this.started = ctx.clock.now();
+    ctx.emit({
+      type: "model.started",
+      callId: this.callId,
+      model: registration.name,
+      provider: registration.model.provider,
+      providerModelId: registration.model.modelId,
+      attempt,
+    });
+    return providerAttempt(this.s, registration, this.request, this.info);
+  }
+
+  /** The current attempt succeeded: record the resolved model, `model.completed`. */
+  private completed(response: ModelResponse): ModelResponse {
+    const { s, registration } = this;
+    response.resolvedModel = resolvedFor(this.binding.resolved, registration, this.index, this.history);
+    s.previousModel = registration.name;
+    const completed: ModelCompletedEvent = {
+      type: "model.completed",
+      callId: this.callId,
+      model: registration.name,
+      durationMs: s.ctx.clock.now() - this.started,
+      toolCalls: response.message.toolCalls.length,
+      servedFromCache: response.servedFromCache === true,
+    };
+    if (response.usage !== undefined) completed.usage = response.usage;
+    if (response.finishReason !== undefined) completed.finishReason = response.finishReason;
+    s.ctx.emit(completed);
+    return response;
+  }
+
+  /**
+   * The current attempt failed: `model.failed`, then whether to retry this model (after the
+   * backoff, `retry.scheduled`) or move on. Throws when the run was cancelled meanwhile.
+   */
+  private afterFailure(thrown: unknown): AfterFailure | Promise<AfterFailure> {
+    const { ctx, parts } = this.s;
+    const { callId, registration, info } = this;
+    const attempt = info.attempt;
+    const error = asCallTimeout(
+      toTinyAgentsError(thrown, "provider"),
+      registration.name,
+      this.request.timeoutMs,
+    );
+    ctx.emit({
+      type: "model.failed",
+      callId,
+      model: registration.name,
+      durationMs: ctx.clock.now() - this.started,
+      attempt,
+      error: error.toJSON(),
+    });
+    if (ctx.aborted) throw abortError(ctx.abortHub, "during a model call");
+    ctx.limits.noteFailure(callId, registration.name, error);
+    this.lastError = error;
+    this.lastModel = registration.name;
+    if (attempt > this.maxRetries || !isRetryable(error) || info.emittedDeltas) return "next_model";
+    // No point waiting for a retry the shared attempt budget would refuse (the next attempt
+    // reports the spent budget).
+    if (!ctx.limits.hasAttemptLeft(callId, registration.name)) return "retry";
+    const delayMs = backoffFor(parts.policy.retry, attempt, error);
+    ctx.emit({ type: "retry.scheduled", callId, attempt: attempt + 1, delayMs, error: error.toJSON() });
+    return ctx.clock.sleep(delayMs, ctx.signal).then(
+      () => "retry" as const,
+      () => {
+        throw abortError(ctx.abortHub, "during retry backoff");
+      },
+    );
+  }
 }
 
 type ModelCompletedEvent = Extract<AgentEvent, { type: "model.completed" }>;

@@ -95,7 +95,8 @@ export async function executeRun<State, Ctx>(
       }
       // Steering checkpoint between the model turn and its tool batch (free without a handle).
       if (ctx.steering !== undefined && applySteering(s, ctx.steering) === "interrupted") break;
-      const tools = await runToolPhase(s, calls);
+      const phase = runToolPhase(s, calls);
+      const tools = phase instanceof Promise ? await phase : phase;
       for (const message of tools.messages) s.transcript.push(message);
       releaseHeldMessages(s);
       ctx.emit({ type: "state.updated", step: step - 1, messages: s.transcript.length });

@@ -12,6 +12,10 @@ export interface ToolPhaseOutcome {
   capReached: boolean;
 }
 
+type Plan<State, Ctx> = AdmittedCall<State, Ctx> | RejectedCall;
+
+const CAP_MESSAGE = "Not executed: the run's tool-call limit was reached.";
+
 /**
  * Run the tool calls of one assistant turn.
  *
@@ -20,68 +24,144 @@ export interface ToolPhaseOutcome {
  * folded in call order through `afterTool` and appended as tool messages (artifact ids a result
  * carries are tracked on `run.artifacts`). Every call gets an
  * answer, so the transcript stays valid even when the cap stops the run.
+ *
+ * Returns a plain value, with no promise made, when every step answers synchronously (no async
+ * hook, validator or tool): thousands of runs can be in this phase at once, and each suspended
+ * async frame costs memory and a collector's copy. Each stage switches to its async form at the
+ * first promise it meets, from where it stands.
  */
-export async function runToolPhase<State, Ctx>(
+export function runToolPhase<State, Ctx>(
   s: LoopSession<State, Ctx>,
   calls: ToolCall[],
-): Promise<ToolPhaseOutcome> {
-  const { ctx, parts } = s;
+): ToolPhaseOutcome | Promise<ToolPhaseOutcome> {
   s.status.phase("tools");
-  const plans: (AdmittedCall<State, Ctx> | RejectedCall)[] = [];
-  let capReached = false;
-  for (const original of calls) {
-    throwIfAborted(ctx.abortHub, "before a tool call");
-    if (capReached) {
-      plans.push({
-        kind: "reject",
-        call: original,
-        message: "Not executed: the run's tool-call limit was reached.",
-      });
-      continue;
+  const phase = new ToolPhase(s);
+  const admitted = phase.admit(calls);
+  if (admitted instanceof Promise) return admitted.then(() => phase.executeAndFold());
+  return phase.executeAndFold();
+}
+
+/** The state of one tool phase, shared by its synchronous and asynchronous paths. */
+class ToolPhase<State, Ctx> {
+  readonly plans: Plan<State, Ctx>[] = [];
+  capReached = false;
+
+  constructor(private readonly s: LoopSession<State, Ctx>) {}
+
+  /** Admit every call, in order; a promise only once some step of admission is asynchronous. */
+  admit(calls: ToolCall[]): void | Promise<void> {
+    for (let i = 0; i < calls.length; i++) {
+      const plan = this.admitOne(calls[i] as ToolCall);
+      if (plan instanceof Promise) return this.admitRest(calls, i, plan);
+      this.plans.push(plan);
     }
+  }
+
+  private async admitRest(
+    calls: ToolCall[],
+    index: number,
+    pending: Promise<Plan<State, Ctx>>,
+  ): Promise<void> {
+    this.plans.push(await pending);
+    for (let i = index + 1; i < calls.length; i++) {
+      const plan = this.admitOne(calls[i] as ToolCall);
+      this.plans.push(plan instanceof Promise ? await plan : plan);
+    }
+  }
+
+  /** Cap, `beforeTool`, then unknown-tool and argument checks for one call. */
+  private admitOne(original: ToolCall): Plan<State, Ctx> | Promise<Plan<State, Ctx>> {
+    const { s } = this;
+    const { ctx, parts } = s;
+    throwIfAborted(ctx.abortHub, "before a tool call");
+    if (this.capReached) return { kind: "reject", call: original, message: CAP_MESSAGE };
     const hit = ctx.limits.admitToolCall();
     if (hit !== undefined) {
       ctx.emit({ type: "limit.reached", limit: hit.limit, value: hit.value, count: hit.count });
       if (parts.policy.limits.onCap !== "stop_with_partial") throw hit.error;
-      capReached = true;
-      plans.push({
-        kind: "reject",
-        call: original,
-        message: "Not executed: the run's tool-call limit was reached.",
-      });
-      continue;
+      this.capReached = true;
+      return { kind: "reject", call: original, message: CAP_MESSAGE };
     }
     s.run.toolCalls++;
     s.status.toolCallAdmitted();
     const hooked = parts.middleware.runValueHook(s.hook, "beforeTool", original);
-    const call = hooked instanceof Promise ? await hooked : hooked;
-    if (call.id !== original.id) {
-      throw new TinyAgentsError(
-        "middleware",
-        `beforeTool changed the id of tool call "${original.id}"; ids must stay stable`,
-      );
-    }
-    const plan = admitToolCall(s, call);
-    plans.push(plan instanceof Promise ? await plan : plan);
+    if (hooked instanceof Promise) return hooked.then((call) => admitHooked(s, original, call));
+    return admitHooked(s, original, hooked);
   }
 
-  const results = await runBounded(plans, parts.policy.limits.maxConcurrency, (plan) =>
-    plan.kind === "run"
-      ? executeToolCall(s, plan.call, plan.tool, plan.args)
-      : errorToolResult(plan.call.id, plan.call.name, plan.message, 0),
-  );
+  /** Execute the admitted calls, then fold their results into tool messages. */
+  executeAndFold(): ToolPhaseOutcome | Promise<ToolPhaseOutcome> {
+    const results = this.execute();
+    if (results instanceof Promise) return results.then((done) => this.fold(done));
+    return this.fold(results);
+  }
 
-  const messages: Message[] = [];
-  for (const raw of results) {
-    const hooked = parts.middleware.runValueHook(s.hook, "afterTool", raw);
-    const result = hooked instanceof Promise ? await hooked : hooked;
+  /**
+   * One call (the common case) runs directly; several run with at most `maxConcurrency` in
+   * flight, results in call order.
+   */
+  private execute(): ToolResult[] | Promise<ToolResult[]> {
+    const { plans } = this;
+    if (plans.length === 1) {
+      const only = this.executeOne(plans[0] as Plan<State, Ctx>);
+      return only instanceof Promise ? only.then((result) => [result]) : [only];
+    }
+    return runBounded(plans, this.s.parts.policy.limits.maxConcurrency, (plan) => this.executeOne(plan));
+  }
+
+  private executeOne(plan: Plan<State, Ctx>): ToolResult | Promise<ToolResult> {
+    return plan.kind === "run"
+      ? executeToolCall(this.s, plan.call, plan.tool, plan.args)
+      : errorToolResult(plan.call.id, plan.call.name, plan.message, 0);
+  }
+
+  /** `afterTool` on each result in call order, then the tool messages. */
+  private fold(results: ToolResult[]): ToolPhaseOutcome | Promise<ToolPhaseOutcome> {
+    const messages: Message[] = [];
+    for (let i = 0; i < results.length; i++) {
+      const hooked = this.s.parts.middleware.runValueHook(this.s.hook, "afterTool", results[i] as ToolResult);
+      if (hooked instanceof Promise) return this.foldRest(results, i, hooked, messages);
+      this.append(messages, hooked);
+    }
+    return { messages, capReached: this.capReached };
+  }
+
+  private async foldRest(
+    results: ToolResult[],
+    index: number,
+    pending: Promise<ToolResult>,
+    messages: Message[],
+  ): Promise<ToolPhaseOutcome> {
+    this.append(messages, await pending);
+    for (let i = index + 1; i < results.length; i++) {
+      const hooked = this.s.parts.middleware.runValueHook(this.s.hook, "afterTool", results[i] as ToolResult);
+      this.append(messages, hooked instanceof Promise ? await hooked : hooked);
+    }
+    return { messages, capReached: this.capReached };
+  }
+
+  private append(messages: Message[], result: ToolResult): void {
     if (result.artifacts !== undefined) {
-      s.run.artifacts ??= [];
-      s.run.artifacts.push(...result.artifacts);
+      this.s.run.artifacts ??= [];
+      this.s.run.artifacts.push(...result.artifacts);
     }
     messages.push(toolResultMessage(result));
   }
-  return { messages, capReached };
+}
+
+/** After `beforeTool`: the id must not change; then the unknown-tool and argument checks. */
+function admitHooked<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  original: ToolCall,
+  call: ToolCall,
+): Plan<State, Ctx> | Promise<Plan<State, Ctx>> {
+  if (call.id !== original.id) {
+    throw new TinyAgentsError(
+      "middleware",
+      `beforeTool changed the id of tool call "${original.id}"; ids must stay stable`,
+    );
+  }
+  return admitToolCall(s, call);
 }
 
 /** Map `items` through `fn` with at most `limit` in flight; results keep input order. */
@@ -90,7 +170,6 @@ async function runBounded<T>(
   limit: number,
   fn: (item: T) => ToolResult | Promise<ToolResult>,
 ): Promise<ToolResult[]> {
-  if (items.length === 1) return [await fn(items[0] as T)];
   const results = new Array<ToolResult>(items.length);
   let nextIndex = 0;
   // Once one call fails the run, no worker starts another (the run is over).
