@@ -188,7 +188,6 @@ function foldUsage<State, Ctx>(
   } else if (s.run.cost.unknown !== true) {
     s.run.cost = markCostUnknown(s.run.cost);
   }
-  s.status.recordUsage(usage, cost);
 }
 
 /** The catalog price of a registered model, looked up once per registration. */

@@ -83,7 +83,6 @@ class ToolPhase<State, Ctx> {
       return { kind: "reject", call: original, message: CAP_MESSAGE };
     }
     s.run.toolCalls++;
-    s.status.toolCallAdmitted();
     const hooked = parts.middleware.runValueHook(s.hook, "beforeTool", original);
     if (hooked instanceof Promise) return hooked.then((call) => admitHooked(s, original, call));
     return admitHooked(s, original, hooked);

@@ -10,7 +10,10 @@
 export class AbortHub {
   private isAborted = false;
   private abortReason: unknown;
-  private callbacks: Set<() => void> | undefined;
+  // Watchers: nearly always zero or one at a time (the current model call or tool), so the first
+  // takes a slot and only concurrent ones need the array; adding and removing allocate nothing.
+  private firstWatcher: (() => void) | undefined;
+  private moreWatchers: (() => void)[] | undefined;
   private controller: AbortController | undefined;
 
   /** Whether the run was cancelled. */
@@ -39,9 +42,12 @@ export class AbortHub {
     this.abortReason =
       reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason;
     this.controller?.abort(this.abortReason);
-    const pending = this.callbacks;
-    this.callbacks = undefined;
-    if (pending !== undefined) for (const callback of pending) callback();
+    const first = this.firstWatcher;
+    const more = this.moreWatchers;
+    this.firstWatcher = undefined;
+    this.moreWatchers = undefined;
+    first?.();
+    if (more !== undefined) for (const callback of more) callback();
   }
 
   /**
@@ -65,12 +71,26 @@ export class AbortHub {
       callback();
       return;
     }
-    this.callbacks ??= new Set();
-    this.callbacks.add(callback);
+    // The slot only when no other watcher waits, so watchers are called in the order they came.
+    if (
+      this.firstWatcher === undefined &&
+      (this.moreWatchers === undefined || this.moreWatchers.length === 0)
+    )
+      this.firstWatcher = callback;
+    else (this.moreWatchers ??= []).push(callback);
   }
 
   unwatch(callback: () => void): void {
-    this.callbacks?.delete(callback);
+    if (this.firstWatcher === callback) {
+      this.firstWatcher = undefined;
+      return;
+    }
+    const more = this.moreWatchers;
+    if (more === undefined) return;
+    const i = more.lastIndexOf(callback);
+    if (i < 0) return;
+    for (let j = i + 1; j < more.length; j++) more[j - 1] = more[j] as () => void;
+    more.length--;
   }
 }
 

@@ -601,15 +601,18 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     };
     if (ctx.scope.parentRunId !== undefined) identity.parentRunId = ctx.scope.parentRunId;
     if (ctx.threadId !== undefined) identity.threadId = ctx.threadId;
+    const transcript: AgentRun["messages"] = [];
+    const run = emptyRun(ctx.runId, ctx.threadId, transcript);
+    // The status record reads counts, usage and cost from the run itself.
     const status = new RunStatusTracker(
       identity,
       () => ctx.clock.now(),
       () => ctx.events.lastEventId,
+      run,
     );
     ctx.attachStatus(status);
     // A sub-agent run in this context inherits it: a streaming parent streams its children too.
     if (streaming) ctx.streamsDeltas = true;
-    const transcript: AgentRun["messages"] = [];
     const session: LoopSession<State, Ctx> = {
       parts: this.parts(),
       ctx,
@@ -617,7 +620,7 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
       state,
       streaming,
       transcript,
-      run: emptyRun(ctx.runId, ctx.threadId, transcript),
+      run,
       status,
       usedToolCallIds: new Set(),
     };

@@ -4,4 +4,5 @@ export {
   type HarnessPhase,
   type HarnessRunStatus,
   RunStatusTracker,
+  type RunTotals,
 } from "./run-status.js";

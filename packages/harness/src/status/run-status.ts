@@ -1,12 +1,5 @@
-import {
-  addUsage,
-  type ErrorSummary,
-  emptyUsageTotals,
-  recordUsage,
-  type Usage,
-  type UsageTotals,
-} from "@tinyagents/inference";
-import { addCost, type CostTotals, emptyCost } from "../cost/cost.js";
+import { type ErrorSummary, emptyUsageTotals, type UsageTotals } from "@tinyagents/inference";
+import { type CostTotals, emptyCost } from "../cost/cost.js";
 
 /** Lifecycle of a run. */
 export type ExecutionStatus = "pending" | "running" | "interrupted" | "completed" | "failed" | "cancelled";
@@ -50,6 +43,17 @@ export interface HarnessRunStatus {
 }
 
 /** The tracker's internal record: every field always present (a stable object shape keeps it fast). */
+/**
+ * The counters a status record reports, read live from their owner (the run's `AgentRun`): the
+ * loop updates them once, and the record never keeps a second copy.
+ */
+export interface RunTotals {
+  readonly modelCalls: number;
+  readonly toolCalls: number;
+  readonly usage: UsageTotals;
+  readonly cost: CostTotals;
+}
+
 interface LiveStatus {
   identity: {
     runId: string;
@@ -60,23 +64,23 @@ interface LiveStatus {
   };
   status: ExecutionStatus;
   phase: HarnessPhase;
-  modelCalls: number;
-  toolCalls: number;
   activeModelCall: string | undefined;
   activeToolCalls: string[];
-  usage: UsageTotals;
-  cost: CostTotals;
   startedAt: number;
   updatedAt: number;
   endedAt: number | undefined;
   error: ErrorSummary | undefined;
 }
 
-/** Keeps a HarnessRunStatus current as the loop moves. Cheap: field writes only. */
+/**
+ * Keeps a HarnessRunStatus current as the loop moves. Cheap: field writes only. Counts, usage
+ * and cost are read from `totals` (the run's own counters) when a snapshot is taken.
+ */
 export class RunStatusTracker {
   private readonly record: LiveStatus;
   private readonly now: () => number;
   private readonly lastEventId: () => string | undefined;
+  private readonly totals: RunTotals;
 
   constructor(
     identity: {
@@ -88,20 +92,18 @@ export class RunStatusTracker {
     },
     now: () => number,
     lastEventId: () => string | undefined,
+    totals: RunTotals = { modelCalls: 0, toolCalls: 0, usage: emptyUsageTotals(), cost: emptyCost() },
   ) {
     this.now = now;
     this.lastEventId = lastEventId;
+    this.totals = totals;
     const t = now();
     this.record = {
       identity,
       status: "pending",
       phase: "idle",
-      modelCalls: 0,
-      toolCalls: 0,
       activeModelCall: undefined,
       activeToolCalls: [],
-      usage: emptyUsageTotals(),
-      cost: emptyCost(),
       startedAt: t,
       updatedAt: t,
       endedAt: undefined,
@@ -112,15 +114,16 @@ export class RunStatusTracker {
   /** A copy of the current record (safe to keep, serialize or compare; never shares arrays or objects). */
   snapshot(): HarnessRunStatus {
     const r = this.record;
+    const { usage, cost } = this.totals;
     // Object.assign, not a spread plus new keys: that pattern hits a slow path in Node 20's V8.
     const copy: HarnessRunStatus = Object.assign({}, r.identity, {
       status: r.status,
       phase: r.phase,
-      modelCalls: r.modelCalls,
-      toolCalls: r.toolCalls,
+      modelCalls: this.totals.modelCalls,
+      toolCalls: this.totals.toolCalls,
       activeToolCalls: r.activeToolCalls.slice(),
-      usage: { calls: r.usage.calls, usage: { ...r.usage.usage } },
-      cost: { ...r.cost },
+      usage: { calls: usage.calls, usage: { ...usage.usage } },
+      cost: { ...cost },
       startedAt: r.startedAt,
       updatedAt: r.updatedAt,
     });
@@ -137,13 +140,13 @@ export class RunStatusTracker {
     this.touch();
   }
 
-  /** Phase changes are frequent and cheap: they do not bump `updatedAt` (the next count change does). */
+  /** Record the phase the loop is in (no timestamp: phases change several times per step). */
   phase(phase: HarnessPhase): void {
     this.record.phase = phase;
   }
 
+  /** A model call started (the run has already counted it). */
   modelStarted(callId: string): void {
-    this.record.modelCalls++;
     this.record.activeModelCall = callId;
     this.record.phase = "model";
     this.touch();
@@ -154,41 +157,19 @@ export class RunStatusTracker {
     this.touch();
   }
 
-  recordUsage(usage: Usage, cost: CostTotals | undefined): void {
-    this.record.usage = recordUsage(this.record.usage, usage);
-    if (cost !== undefined) this.record.cost = addCost(this.record.cost, cost);
-    else this.record.cost.unknown = true;
-  }
-
-  /** Roll a finished sub-agent run's tree totals into this run's usage and cost. */
-  recordChild(usage: UsageTotals, cost: CostTotals): void {
-    const u = this.record.usage;
-    this.record.usage = { calls: u.calls + usage.calls, usage: addUsage(u.usage, usage.usage) };
-    this.record.cost = addCost(this.record.cost, cost);
-    this.touch();
-  }
-
-  /** Continue the counters of a paused run that is being resumed. */
-  restore(counts: { modelCalls: number; toolCalls: number; usage: UsageTotals; cost: CostTotals }): void {
-    this.record.modelCalls = counts.modelCalls;
-    this.record.toolCalls = counts.toolCalls;
-    this.record.usage = { calls: counts.usage.calls, usage: { ...counts.usage.usage } };
-    this.record.cost = { ...counts.cost };
-  }
-
-  /** A tool call took a slot (executed or answered by a recovery), as `AgentRun.toolCalls` counts it. */
-  toolCallAdmitted(): void {
-    this.record.toolCalls++;
-  }
-
   toolStarted(callId: string): void {
     this.record.activeToolCalls.push(callId);
     this.touch();
   }
 
   toolEnded(callId: string): void {
-    const i = this.record.activeToolCalls.indexOf(callId);
-    if (i >= 0) this.record.activeToolCalls.splice(i, 1);
+    const active = this.record.activeToolCalls;
+    const i = active.indexOf(callId);
+    if (i >= 0) {
+      // Shift down and drop the last slot (`splice` would allocate the removed items' array).
+      for (let j = i + 1; j < active.length; j++) active[j - 1] = active[j] as string;
+      active.length--;
+    }
     this.touch();
   }
 
@@ -202,7 +183,8 @@ export class RunStatusTracker {
     this.touch();
   }
 
-  private touch(): void {
+  /** Something the record reports changed outside its own methods (a child run was folded in). */
+  touch(): void {
     this.record.updatedAt = this.now();
   }
 }

@@ -113,7 +113,6 @@ export function restoreSession<State, Ctx>(s: LoopSession<State, Ctx>, paused: P
   if (p.heldMessages.length > 0) s.heldMessages = p.heldMessages;
   ctx.limits.modelCalls = p.modelCalls;
   ctx.limits.toolCalls = p.toolCalls;
-  s.status.restore({ modelCalls: p.modelCalls, toolCalls: p.toolCalls, usage: p.usage, cost: p.cost });
   ctx.steering?.clearPause();
   if (p.middlewareState !== undefined) s.parts.middleware.restoreStates(s.hook, p.middlewareState);
 }

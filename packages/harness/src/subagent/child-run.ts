@@ -35,5 +35,5 @@ export function foldChildRun<State, Ctx>(s: LoopSession<State, Ctx>, child: Chil
   run.cost = addCost(run.cost, child.cost);
   run.children ??= [];
   run.children.push(child);
-  s.status.recordChild(child.usage, child.cost);
+  s.status.touch();
 }
