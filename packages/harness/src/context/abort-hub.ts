@@ -72,12 +72,11 @@ export class AbortHub {
       return;
     }
     // The slot only when no other watcher waits, so watchers are called in the order they came.
-    if (
-      this.firstWatcher === undefined &&
-      (this.moreWatchers === undefined || this.moreWatchers.length === 0)
-    )
+    const more = this.moreWatchers;
+    if (this.firstWatcher === undefined && (more === undefined || more.length === 0)) {
       this.firstWatcher = callback;
-    else (this.moreWatchers ??= []).push(callback);
+    } else if (more === undefined) this.moreWatchers = [callback];
+    else more.push(callback);
   }
 
   unwatch(callback: () => void): void {
