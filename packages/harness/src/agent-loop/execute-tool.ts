@@ -5,6 +5,7 @@ import type { AnyTool, ToolExecutionContext, ToolResult } from "../tool/tool.js"
 import { errorToolResult, resultSizeBytes, toToolResult } from "../tool/tool-result.js";
 import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
+import { shapeAnchors } from "./shape-anchors.js";
 
 /**
  * Run one admitted tool call through the `wrapToolCall` onion: `tool.started`, execute with the
@@ -225,6 +226,7 @@ class ToolExecution<State, Ctx> extends CallSignal implements ToolExecutionConte
     this.run = session.ctx;
     this.callId = callId;
     this.toolName = toolName;
+    shapeAnchors.toolExecution = this;
   }
 
   progress(message: string, data?: JsonValue): void {

@@ -18,6 +18,7 @@ import type { ModelRegistration } from "../model-registry/model-registry.js";
 import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
 import { applyDeltaHooks, endModelStream } from "./model-deltas.js";
+import { shapeAnchors } from "./shape-anchors.js";
 import { StreamRacer } from "./stream-racer.js";
 
 /** Per-attempt facts the retry logic needs. */
@@ -208,5 +209,6 @@ class AttemptOptions<State> extends CallSignal implements ModelCallOptions<State
     super(hub);
     this.state = state;
     this.clock = clock;
+    shapeAnchors.attemptOptions = this;
   }
 }

@@ -17,6 +17,7 @@ import { abortError } from "./abort.js";
 import { markFailedModel } from "./failed-model.js";
 import type { LoopSession } from "./loop-session.js";
 import { type AttemptInfo, providerAttempt } from "./provider-attempt.js";
+import { shapeAnchors } from "./shape-anchors.js";
 
 /**
  * The innermost model handler: resolve the model, call it with retry and backoff, and walk the
@@ -100,6 +101,7 @@ class ResilientCall<State, Ctx> {
     this.lastModel = binding.registration.name;
     this.registration = binding.registration;
     this.info = { callId, attempt: 1, emittedDeltas: false };
+    shapeAnchors.modelCall = this;
   }
 
   /** The first attempt, chained; anything unusual (abort, spent budget, failure) goes to `loop`. */
@@ -210,6 +212,7 @@ class ResilientCall<State, Ctx> {
   private completed(response: ModelResponse): ModelResponse {
     const { s, registration } = this;
     response.resolvedModel = resolvedFor(this.binding.resolved, registration, this.index, this.history);
+    shapeAnchors.modelResponse = response;
     s.previousModel = registration.name;
     const completed: ModelCompletedEvent = {
       type: "model.completed",

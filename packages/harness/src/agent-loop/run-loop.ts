@@ -11,6 +11,7 @@ import type { LoopSession } from "./loop-session.js";
 import { runModelPhase } from "./model-phase.js";
 import { controlAfterModel } from "./model-turn-control.js";
 import { resumePendingTools } from "./resume-run.js";
+import { shapeAnchors } from "./shape-anchors.js";
 import { finishStructured, takeStructuredAnswer } from "./structured-output.js";
 import { runToolPhase } from "./tool-phase.js";
 
@@ -38,6 +39,8 @@ export async function executeRun<State, Ctx>(
   resumed?: PausedRun,
 ): Promise<RunOutcome> {
   const { ctx, parts, run } = s;
+  // Keeps the run's objects' hidden classes alive once the burst it belongs to ends (see shape-anchors).
+  shapeAnchors.session = s;
   try {
     s.status.start();
     const started: RunStartedEvent = { type: "run.started", input: input.length };

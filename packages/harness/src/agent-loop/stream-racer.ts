@@ -1,6 +1,7 @@
 import type { TinyAgentsError } from "@tinyagents/inference";
 import type { AbortHub } from "../context/abort-hub.js";
 import { abortError } from "./abort.js";
+import { shapeAnchors } from "./shape-anchors.js";
 
 /**
  * Reads an async iterator item by item, each read settling early when the run aborts or the
@@ -52,6 +53,7 @@ export class StreamRacer<T> {
     this.iterator = iterator;
     this.hub = hub;
     this.where = where;
+    shapeAnchors.streamRacer = this;
     hub.watch(this.onAbort);
     if (timeoutMs !== undefined && onTimeout !== undefined) {
       this.timer = setTimeout(() => this.fail(onTimeout()), Math.max(0, timeoutMs));

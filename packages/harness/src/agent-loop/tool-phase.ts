@@ -4,6 +4,7 @@ import { errorToolResult, toolResultMessage } from "../tool/tool-result.js";
 import { throwIfAborted } from "./abort.js";
 import { executeToolCall } from "./execute-tool.js";
 import type { LoopSession } from "./loop-session.js";
+import { shapeAnchors } from "./shape-anchors.js";
 import { type AdmittedCall, admitToolCall, type RejectedCall } from "./tool-admission.js";
 
 /** The tool messages of one turn, and whether a tool-call cap stopped the run (partial mode). */
@@ -46,7 +47,9 @@ class ToolPhase<State, Ctx> {
   readonly plans: Plan<State, Ctx>[] = [];
   capReached = false;
 
-  constructor(private readonly s: LoopSession<State, Ctx>) {}
+  constructor(private readonly s: LoopSession<State, Ctx>) {
+    shapeAnchors.toolPhase = this;
+  }
 
   /** Admit every call, in order; a promise only once some step of admission is asynchronous. */
   admit(calls: ToolCall[]): void | Promise<void> {

@@ -1,0 +1,38 @@
+/**
+ * The most recent object of each hot class of the loop, kept reachable on purpose.
+ *
+ * Why: V8 reaches the hidden class ("map") of a class instance — and of any object given
+ * properties after it was made — only through its instances; the transition that leads to it
+ * is held weakly. When a burst of runs ends and a full collection finds no instance of a class
+ * alive, the map is freed, and every optimized function that checked for it is thrown away
+ * (`--trace-deopt`: "reason: weak objects"). The next burst then starts in the interpreter and
+ * pays for compiling everything again. An idle server meets this after every burst: V8's memory
+ * reducer runs full collections when a process goes quiet.
+ *
+ * Keeping one live instance of each class keeps its map, so optimized code survives. What is
+ * kept is the last run's session (its context, abort hub, event sink, limits, status and
+ * transcript) and the last model call, model response (the loop adds `resolvedModel` to it, which
+ * gives the provider's response objects a new shape too), attempt options, tool phase and tool context — at most
+ * one finished run's worth of memory, replaced by the next run. Measured with bench W3 (1,000
+ * concurrent runs per batch, full collections between batches): without anchors ~30 functions
+ * of the loop were deoptimized after every batch; with them, none (see docs/performance.md).
+ *
+ * The object literal below has every slot from the start, so it never changes shape itself.
+ */
+export const shapeAnchors: {
+  session: object | undefined;
+  modelCall: object | undefined;
+  modelResponse: object | undefined;
+  attemptOptions: object | undefined;
+  toolPhase: object | undefined;
+  toolExecution: object | undefined;
+  streamRacer: object | undefined;
+} = {
+  session: undefined,
+  modelCall: undefined,
+  modelResponse: undefined,
+  attemptOptions: undefined,
+  toolPhase: undefined,
+  toolExecution: undefined,
+  streamRacer: undefined,
+};
