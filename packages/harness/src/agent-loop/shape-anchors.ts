@@ -12,7 +12,7 @@
  * Keeping one live instance of each class keeps its map, so optimized code survives. What is
  * kept is the last run's session (its context, abort hub, event sink, limits, status and
  * transcript) and the last model call, model response (the loop adds `resolvedModel` to it, which
- * gives the provider's response objects a new shape too), attempt options, tool phase and tool context — at most
+ * gives the provider's response objects a new shape too), attempt options, tool phase, tool context and the last prefix snapshot of `beforeModel` middleware — at most
  * one finished run's worth of memory, replaced by the next run. Measured with bench W3 (1,000
  * concurrent runs per batch, full collections between batches): without anchors ~30 functions
  * of the loop were deoptimized after every batch; with them, none (see docs/performance.md).
@@ -27,6 +27,7 @@ export const shapeAnchors: {
   toolPhase: object | undefined;
   toolExecution: object | undefined;
   streamRacer: object | undefined;
+  prefixSnapshot: object | undefined;
 } = {
   session: undefined,
   modelCall: undefined,
@@ -35,4 +36,5 @@ export const shapeAnchors: {
   toolPhase: undefined,
   toolExecution: undefined,
   streamRacer: undefined,
+  prefixSnapshot: undefined,
 };

@@ -1,4 +1,5 @@
 import type { CacheSegmentRole, Message, ModelRequest, ToolSchema } from "@tinyagents/inference";
+import { shapeAnchors } from "../agent-loop/shape-anchors.js";
 import { freshMessageDigest, messageDigest, toolsDigest } from "../cache/digest.js";
 import { PrefixStream } from "../cache/prefix-stream.js";
 import { layoutSegments } from "../cache/request-layout.js";
@@ -64,7 +65,9 @@ export function prefixLayout(request: ModelRequest): PrefixLayout {
         : new ContentPart(segment.id, segment.role, messages),
     );
   }
-  return new Snapshot(parts);
+  const snapshot = new Snapshot(parts);
+  shapeAnchors.prefixSnapshot = snapshot;
+  return snapshot;
 }
 
 /** The change from `before` to `after`, or `undefined` when the prefix is the same. */
