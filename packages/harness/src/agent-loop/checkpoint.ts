@@ -42,6 +42,8 @@ export function checkpoint<State, Ctx>(s: LoopSession<State, Ctx>): CheckpointOu
  */
 export function checkDeadline<State, Ctx>(s: LoopSession<State, Ctx>): void {
   const { ctx } = s;
+  // No deadline, no clock read (this runs twice per step).
+  if (ctx.limits.limits.deadline === undefined) return;
   const late = ctx.limits.checkDeadline(ctx.clock.now());
   if (late !== undefined) {
     ctx.emit({
