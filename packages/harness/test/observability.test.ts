@@ -195,7 +195,9 @@ function agentTree(clock: DeterministicClock) {
 
 describe("journal and projections", () => {
   it("rebuild from the JSONL and SQLite journals to exactly the live projections, with correct lineage", async () => {
-    const jsonlJournal = new AppendLogEventJournal(new JsonlAppendLog(join(dir, "journal")));
+    const jsonlLog = new JsonlAppendLog(join(dir, "journal"));
+    cleanups.push(() => jsonlLog.close());
+    const jsonlJournal = new AppendLogEventJournal(jsonlLog);
     const sqlite = SqliteStore.open(join(dir, "journal.sqlite"));
     cleanups.push(() => sqlite.close());
     const sqliteJournal = new AppendLogEventJournal(sqlite.appendLog);
@@ -226,7 +228,9 @@ describe("journal and projections", () => {
     expect(obs.journalSink?.dropped).toBe(0);
 
     const live = obs.projections.snapshots();
-    const reopened = new AppendLogEventJournal(new JsonlAppendLog(join(dir, "journal")));
+    const reopenedLog = new JsonlAppendLog(join(dir, "journal"));
+    cleanups.push(() => reopenedLog.close());
+    const reopened = new AppendLogEventJournal(reopenedLog);
     for (const journal of [jsonlJournal, sqliteJournal, reopened]) {
       expect(await rebuildProjections(journal, "root")).toEqual(live);
     }
@@ -292,7 +296,9 @@ describe("journal and projections", () => {
   });
 
   it("a rebuilt projection differs from the live one when the journal dropped observations, and says so", async () => {
-    const journal = new AppendLogEventJournal(new JsonlAppendLog(join(dir, "small")));
+    const log = new JsonlAppendLog(join(dir, "small"));
+    cleanups.push(() => log.close());
+    const journal = new AppendLogEventJournal(log);
     const clock = new DeterministicClock();
     const events = new EventSink("root", { now: () => clock.now() });
     const obs = attachObservability(events, { journal, maxQueue: 2 });

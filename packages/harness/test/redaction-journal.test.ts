@@ -25,10 +25,14 @@ const KEYS = {
 };
 
 let dir: string;
+const logs: JsonlAppendLog[] = [];
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "tinyagents-redaction-"));
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  await Promise.all(logs.splice(0).map((log) => log.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe("redaction", () => {
   it("keeps API keys in tool arguments, headers and error messages out of the JSONL journal", async () => {
@@ -66,8 +70,10 @@ describe("redaction", () => {
     const journalDir = join(dir, "journal");
     const logFile = join(dir, "events.jsonl");
     const events = new EventSink("run-1", { now: () => clock.now() });
+    const log = new JsonlAppendLog(journalDir); // the journal's log is ours to close (see afterEach)
+    logs.push(log);
     const obs = attachObservability(events, {
-      journal: new AppendLogEventJournal(new JsonlAppendLog(journalDir)),
+      journal: new AppendLogEventJournal(log),
       sinks: [new JsonlSink(logFile)],
     });
     const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "run-1" }, "go", {

@@ -11,7 +11,9 @@ import type { HarnessEventJournal } from "./event-journal.js";
 import { InMemoryEventJournal } from "./in-memory-event-journal.js";
 
 const dirs: string[] = [];
-afterAll(() => {
+const logs: JsonlAppendLog[] = [];
+afterAll(async () => {
+  await Promise.all(logs.map((log) => log.close()));
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -74,7 +76,9 @@ const journals: [string, () => HarnessEventJournal][] = [
     () => {
       const dir = mkdtempSync(join(tmpdir(), "tinyagents-journal-"));
       dirs.push(dir);
-      return new AppendLogEventJournal(new JsonlAppendLog(dir));
+      const log = new JsonlAppendLog(dir);
+      logs.push(log);
+      return new AppendLogEventJournal(log);
     },
   ],
 ];

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -117,4 +117,30 @@ describe("JsonlSink, FanOutSink and RedactingSink", () => {
     expect(JSON.parse(lines[0] as string).event.arguments).toEqual({ apiKey: "[REDACTED]", q: "x" });
     expect(errors).toHaveLength(2);
   });
+
+  // Linux: /dev/full opens fine but every write fails (ENOSPC); /proc/self/fd lists our open files.
+  it.skipIf(!existsSync("/dev/full") || !existsSync("/proc/self/fd"))(
+    "JsonlSink closes the file handle of a failed write instead of leaving it to the GC",
+    async () => {
+      const openFds = () =>
+        readdirSync("/proc/self/fd").filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`) === "/dev/full";
+          } catch {
+            return false; // closed meanwhile (e.g. the fd readdir itself used)
+          }
+        }).length;
+      const before = openFds();
+      const errors: unknown[] = [];
+      const jsonl = new JsonlSink("/dev/full", { onError: (e) => errors.push(e) });
+      const events = new EventSink("r");
+      attachSink(events, jsonl);
+      events.emit(scope, { type: "state.updated", step: 0, messages: 1 });
+      await jsonl.flush();
+      expect(jsonl.dropped).toBe(1);
+      expect(errors).toHaveLength(1);
+      expect(openFds()).toBe(before);
+      await jsonl.close();
+    },
+  );
 });

@@ -60,7 +60,10 @@ export class JsonlSink implements ObservationSink {
       })();
       await (await this.handle).write(text, null, "utf8");
     } catch (error) {
+      const failed = this.handle;
       this.handle = undefined;
+      // A handle that opened but could not be written to is closed here, not left to the GC.
+      await failed?.then((handle) => handle.close()).catch(() => {});
       throw new TinyAgentsError("storage", `could not append to ${this.file}; check the path is writable`, {
         cause: error,
         details: { file: this.file },

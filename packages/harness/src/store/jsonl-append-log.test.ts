@@ -1,4 +1,14 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TinyAgentsError } from "@tinyagents/inference";
@@ -114,4 +124,28 @@ describe("JsonlAppendLog", () => {
     await expect(log.append("s", undefined as never)).rejects.toThrow(/not JSON/);
     expect(await log.appendMany("s", [])).toEqual([]);
   });
+
+  // Linux: /proc/self/fd lists this process's open files.
+  it.skipIf(!existsSync("/proc/self/fd"))(
+    "close() also closes the file of a call still waiting for its turn",
+    async () => {
+      const file = join(dir, "s.jsonl");
+      const openFds = () =>
+        readdirSync("/proc/self/fd").filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`) === file;
+          } catch {
+            return false; // closed meanwhile (the fd of readdir itself)
+          }
+        }).length;
+      const log = open();
+      await log.append("s", 0);
+      const first = log.append("s", 1);
+      const waiting = log.append("s", 2); // queued behind `first` on the stream's mutex
+      await log.close();
+      await Promise.all([first, waiting]);
+      expect(openFds()).toBe(0);
+      expect(readFileSync(file, "utf8")).toBe("0\n1\n2\n");
+    },
+  );
 });

@@ -96,13 +96,15 @@ export class JsonlAppendLog implements AppendLog {
 
   private withStream<T>(stream: string, fn: (file: JsonlStreamFile) => Promise<T>): Promise<T> {
     validateStoreName(stream, "stream");
-    return this.mutex.run(stream, () => {
-      let file = this.files.get(stream);
-      if (file === undefined) {
-        file = new JsonlStreamFile(join(this.directory, `${stream}.jsonl`), this.onWarning, this.fsync);
-        this.files.set(stream, file);
-      }
-      return fn(file);
-    });
+    // The file is looked up now, not when the call's turn comes: a `close()` issued meanwhile
+    // then sees it, and closes it after the call (the mutex keeps the order), so no handle the
+    // call opens outlives the close.
+    let file = this.files.get(stream);
+    if (file === undefined) {
+      file = new JsonlStreamFile(join(this.directory, `${stream}.jsonl`), this.onWarning, this.fsync);
+      this.files.set(stream, file);
+    }
+    const target = file;
+    return this.mutex.run(stream, () => fn(target));
   }
 }
