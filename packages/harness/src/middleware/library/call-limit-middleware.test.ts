@@ -4,6 +4,7 @@ import { runText } from "../../agent-loop/agent-run.js";
 import { FakeTool } from "../../testkit/fake-tool.js";
 import { ScriptedModel } from "../../testkit/scripted-model.js";
 import { ToolRegistry } from "../../tool/tool-registry.js";
+import type { Middleware } from "../middleware.js";
 import { modelCallLimitMiddleware, toolCallLimitMiddleware } from "./call-limit-middleware.js";
 import { runAgent, setup } from "./harness.fixture.js";
 
@@ -45,6 +46,31 @@ describe("modelCallLimitMiddleware", () => {
     expect(model.callCount).toBe(2);
     expect(run.stopReason).toBe("stop_with_final");
     expect(runText(run)).toBe("Out of steps.");
+  });
+
+  it("does not charge a call that a later beforeModel skips (pause, then resume)", async () => {
+    const { harness } = setup();
+    const model = new ScriptedModel(["done"]);
+    let pause = true;
+    const gate: Middleware = {
+      name: "gate",
+      beforeModel(ctx) {
+        if (pause) ctx.run.requestControl({ kind: "interrupt", reason: "wait" });
+      },
+    };
+    harness
+      .registerModel("m", model)
+      .use(modelCallLimitMiddleware({ runLimit: 1 }))
+      .use(gate);
+    const first = await runAgent(harness, "hi");
+    expect(first.run.stopReason).toBe("interrupted");
+    expect(model.callCount).toBe(0);
+    expect(first.run.paused?.middlewareState?.model_call_limit).toEqual({ calls: 0 });
+    pause = false;
+    const resumed = await harness.resume(undefined, undefined, first.run.paused!);
+    expect(resumed.stopReason).toBe("completed");
+    expect(runText(resumed)).toBe("done");
+    expect(model.callCount).toBe(1);
   });
 
   it("counts each run separately", async () => {

@@ -23,8 +23,10 @@ export interface ModelCallLimitOptions {
 
 /**
  * Caps model calls per run (on top of the harness's own `RunLimits.maxModelCalls`, e.g. a tighter
- * cap for one agent of a tree). Counted in `beforeModel`; the call past the cap emits
- * `limit.reached` and is not made. The count survives a pause: it is saved in the `PausedRun`
+ * cap for one agent of a tree). Checked in `beforeModel`: the call past the cap emits
+ * `limit.reached` and is not made. Counted in `wrapModelCall`, when the call is actually
+ * dispatched, so a call that a later `beforeModel` skips (a pause, a stop request) or fails is
+ * not charged. The count survives a pause: it is saved in the `PausedRun`
  * (`saveState`) and a resumed run goes on from it, so pausing never buys more calls.
  * Throws `validation` at construction for a negative or non-integer `runLimit`.
  */
@@ -47,10 +49,7 @@ export function modelCallLimitMiddleware<State = unknown, Ctx = unknown>(
     changes: "metadata",
     beforeModel(ctx) {
       const count = counts.of(ctx.run);
-      if (count.calls < runLimit) {
-        count.calls++;
-        return;
-      }
+      if (count.calls < runLimit) return;
       ctx.run.emit({ type: "limit.reached", limit: "model_calls", value: runLimit, count: count.calls + 1 });
       if (behavior === "end") {
         ctx.run.requestControl({ kind: "stop_with_final", text: message });
@@ -63,6 +62,10 @@ export function modelCallLimitMiddleware<State = unknown, Ctx = unknown>(
         count.calls + 1,
         "raise runLimit if the task needs more model calls",
       );
+    },
+    wrapModelCall(ctx, request, next) {
+      counts.of(ctx.run).calls++;
+      return next(request);
     },
     saveState(ctx) {
       return { calls: counts.of(ctx.run).calls };
