@@ -1,4 +1,4 @@
-import { runText } from "@tinyagents/harness";
+import { EventSink, runText } from "@tinyagents/harness";
 import {
   DEFAULT_CLOCK_START,
   DeterministicClock,
@@ -185,6 +185,40 @@ describe("fallback", () => {
       { name: "a", error: "a down", code: "provider" },
       { name: "b", error: "b out of quota", code: "provider" },
     ]);
+  });
+
+  it("an unregistered fallback name fails the call before the provider is called", async () => {
+    const { harness } = makeHarness({ policy: { fallback: ["nope"], retry: { maxRetries: 2 } } });
+    const a = new ScriptedModel([failure("upstream_unhealthy"), "ok"]);
+    harness.registerModel("a", a);
+    const { error, events } = await runCollecting(harness, "hi");
+    expect(error?.code).toBe("model_not_found");
+    expect(error?.message).toContain("nope");
+    expect(a.callCount).toBe(0);
+    expect(events.ofType("model.started")).toEqual([]);
+  });
+
+  it("a listener that throws on model.started rejects the call, so a wrap's .catch sees it", async () => {
+    const { harness } = makeHarness();
+    harness.registerModel("a", new ScriptedModel(["unused"])).use({
+      name: "guard",
+      wrapModelCall: (_ctx, request, next) =>
+        next(request).catch(() => ({
+          message: { role: "assistant", content: [{ type: "text", text: "guarded" }], toolCalls: [] },
+        })),
+    });
+    const ctx = harness.createContext({}, undefined, {
+      events: new EventSink("s", {
+        onListenerError: (error) => {
+          throw error;
+        },
+      }),
+    });
+    ctx.events.subscribe((record) => {
+      if (record.event.type === "model.started") throw new Error("listener boom");
+    });
+    const run = await harness.invokeInContext(undefined, ctx, "hi");
+    expect(runText(run)).toBe("guarded");
   });
 
   it("a non-retryable error does not fall back", async () => {

@@ -101,6 +101,9 @@ class ResilientCall<State, Ctx> {
     this.lastModel = binding.registration.name;
     this.registration = binding.registration;
     this.info = { callId, attempt: 1, emittedDeltas: false };
+    // A fallback name that is not registered fails every call at once, as a misconfiguration
+    // should (not only once the primary model fails); without fallbacks there is nothing to build.
+    if (parts.policy.fallback.length > 0) this.chain();
     shapeAnchors.modelCall = this;
   }
 
@@ -109,8 +112,17 @@ class ResilientCall<State, Ctx> {
     const { ctx } = this.s;
     const registration = this.binding.registration;
     if (ctx.aborted || !ctx.limits.hasAttemptLeft(this.callId, registration.name)) return this.loop(0, 1);
-    ctx.limits.admitAttempt(this.callId, registration.name);
-    return this.attempt(registration, 0, 1).then(
+    let attempt: Promise<ModelResponse>;
+    // Like the async function it replaces, this never throws: a clock or a listener that throws
+    // rejects the call (a wrap's `next(r).catch(...)` must see it). Not an attempt failure: the
+    // provider was not called (`providerAttempt` itself never throws, it rejects).
+    try {
+      ctx.limits.admitAttempt(this.callId, registration.name);
+      attempt = this.attempt(registration, 0, 1);
+    } catch (thrown) {
+      return Promise.reject(thrown);
+    }
+    return attempt.then(
       (response) => {
         // As in `loop`: a response that cannot be recorded counts as the attempt's failure.
         try {

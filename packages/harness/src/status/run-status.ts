@@ -42,7 +42,6 @@ export interface HarnessRunStatus {
   error?: ErrorSummary;
 }
 
-/** The tracker's internal record: every field always present (a stable object shape keeps it fast). */
 /**
  * The counters a status record reports, read live from their owner (the run's `AgentRun`): the
  * loop updates them once, and the record never keeps a second copy.
@@ -54,6 +53,7 @@ export interface RunTotals {
   readonly cost: CostTotals;
 }
 
+/** The tracker's internal record: every field always present (a stable object shape keeps it fast). */
 interface LiveStatus {
   identity: {
     runId: string;

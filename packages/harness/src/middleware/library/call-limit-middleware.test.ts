@@ -1,4 +1,4 @@
-import { type Message, type ToolMessage, text } from "@tinyagents/inference";
+import { type Message, ProviderError, type ToolMessage, text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { runText } from "../../agent-loop/agent-run.js";
 import { FakeTool } from "../../testkit/fake-tool.js";
@@ -7,6 +7,7 @@ import { ToolRegistry } from "../../tool/tool-registry.js";
 import type { Middleware } from "../middleware.js";
 import { modelCallLimitMiddleware, toolCallLimitMiddleware } from "./call-limit-middleware.js";
 import { runAgent, setup } from "./harness.fixture.js";
+import { retryMiddleware } from "./retry-middleware.js";
 
 const toolMessages = (messages: Message[]) => messages.filter((m): m is ToolMessage => m.role === "tool");
 const threeCalls = () =>
@@ -71,6 +72,23 @@ describe("modelCallLimitMiddleware", () => {
     expect(resumed.stopReason).toBe("completed");
     expect(runText(resumed)).toBe("done");
     expect(model.callCount).toBe(1);
+  });
+
+  it("counts a call once however often a retry middleware re-runs it", async () => {
+    const { harness } = setup({ policy: { retry: { maxRetries: 0 } } });
+    const busy = () =>
+      new ProviderError({ provider: "p", message: "busy", kind: "rate_limited", status: 429 });
+    const model = new ScriptedModel([busy(), busy(), { toolCalls: [{ name: "t" }] }, "done"]);
+    harness
+      .registerModel("m", model)
+      .registerTool(FakeTool.returning("t", "ok"))
+      .use(retryMiddleware({ policy: { maxRetries: 3, initialBackoffMs: 1 } }))
+      .use(modelCallLimitMiddleware({ runLimit: 2 }));
+    const { run, error } = await runAgent(harness, "hi");
+    expect(error).toBeUndefined();
+    expect(runText(run)).toBe("done");
+    expect(model.callCount).toBe(4);
+    expect(run.modelCalls).toBe(2);
   });
 
   it("counts each run separately", async () => {

@@ -25,8 +25,8 @@ export interface ModelCallLimitOptions {
  * Caps model calls per run (on top of the harness's own `RunLimits.maxModelCalls`, e.g. a tighter
  * cap for one agent of a tree). Checked in `beforeModel`: the call past the cap emits
  * `limit.reached` and is not made. Counted in `wrapModelCall`, when the call is actually
- * dispatched, so a call that a later `beforeModel` skips (a pause, a stop request) or fails is
- * not charged. The count survives a pause: it is saved in the `PausedRun`
+ * dispatched, once per model call however often a retry middleware re-runs it, so a call that a
+ * later `beforeModel` skips (a pause, a stop request) is not charged. The count survives a pause: it is saved in the `PausedRun`
  * (`saveState`) and a resumed run goes on from it, so pausing never buys more calls.
  * Throws `validation` at construction for a negative or non-integer `runLimit`.
  */
@@ -42,7 +42,11 @@ export function modelCallLimitMiddleware<State = unknown, Ctx = unknown>(
   if (behavior !== "error" && behavior !== "end")
     throw optionError(name, "behavior", 'must be "error" or "end"');
   const message = options.message ?? `Stopped: the model-call limit of ${runLimit} for this run was reached.`;
-  const counts = new PerRun(() => ({ calls: 0 }));
+  // `countedCallId`: a retry middleware outside this one re-runs the same call; it counts once.
+  const counts = new PerRun((): { calls: number; countedCallId: string | undefined } => ({
+    calls: 0,
+    countedCallId: undefined,
+  }));
 
   return {
     name,
@@ -64,7 +68,11 @@ export function modelCallLimitMiddleware<State = unknown, Ctx = unknown>(
       );
     },
     wrapModelCall(ctx, request, next) {
-      counts.of(ctx.run).calls++;
+      const count = counts.of(ctx.run);
+      if (ctx.callId === undefined || ctx.callId !== count.countedCallId) {
+        count.calls++;
+        count.countedCallId = ctx.callId;
+      }
       return next(request);
     },
     saveState(ctx) {
