@@ -17,7 +17,7 @@ import { abortError } from "./abort.js";
 import { markFailedModel } from "./failed-model.js";
 import type { LoopSession } from "./loop-session.js";
 import { type AttemptInfo, providerAttempt } from "./provider-attempt.js";
-import { shapeAnchors } from "./shape-anchors.js";
+import { anchorResponse, shapeAnchors } from "./shape-anchors.js";
 
 /**
  * The innermost model handler: resolve the model, call it with retry and backoff, and walk the
@@ -67,14 +67,17 @@ class ResilientCall<State, Ctx> {
     private readonly request: ModelRequest,
   ) {
     const { parts, ctx } = s;
-    // Built key by key (no spreads): this runs on every model call.
-    const selection: ModelSelection = {};
-    if (request.model !== undefined) selection.override = request.model;
-    if (s.previousModel !== undefined) selection.previous = s.previousModel;
-    if (request.reusePreviousModel !== undefined) selection.reusePrevious = request.reusePreviousModel;
-    if (request.modelHints !== undefined) selection.hints = request.modelHints;
-    if (parts.agentDefaultModel !== undefined) selection.agentDefault = parts.agentDefaultModel;
-    if (request.requiredCapabilities !== undefined) selection.required = request.requiredCapabilities;
+    // Every key present (unset ones undefined): one literal, one shape. A selection built key by
+    // key takes a shape per combination, reachable only while one lives, and the optimized code
+    // that checks for it is discarded once a burst of runs ends (see shape-anchors.ts).
+    const selection: ModelSelection = {
+      override: request.model,
+      previous: s.previousModel,
+      reusePrevious: request.reusePreviousModel,
+      hints: request.modelHints,
+      agentDefault: parts.agentDefaultModel,
+      required: request.requiredCapabilities,
+    };
     const binding = parts.models.resolve(selection);
     this.binding = binding;
     for (const skip of binding.skipped) {
@@ -224,19 +227,9 @@ class ResilientCall<State, Ctx> {
   private completed(response: ModelResponse): ModelResponse {
     const { s, registration } = this;
     response.resolvedModel = resolvedFor(this.binding.resolved, registration, this.index, this.history);
-    shapeAnchors.modelResponse = response;
+    anchorResponse(response);
     s.previousModel = registration.name;
-    const completed: ModelCompletedEvent = {
-      type: "model.completed",
-      callId: this.callId,
-      model: registration.name,
-      durationMs: s.ctx.clock.now() - this.started,
-      toolCalls: response.message.toolCalls.length,
-      servedFromCache: response.servedFromCache === true,
-    };
-    if (response.usage !== undefined) completed.usage = response.usage;
-    if (response.finishReason !== undefined) completed.finishReason = response.finishReason;
-    s.ctx.emit(completed);
+    s.ctx.emit(completedEvent(this.callId, registration.name, s.ctx.clock.now() - this.started, response));
     return response;
   }
 
@@ -281,6 +274,29 @@ class ResilientCall<State, Ctx> {
 }
 
 type ModelCompletedEvent = Extract<AgentEvent, { type: "model.completed" }>;
+
+/**
+ * `model.completed`, as one of four complete literals rather than keys added to one (each
+ * literal keeps its own shape alive; added keys make shapes that die with a burst of runs).
+ */
+function completedEvent(
+  callId: string,
+  model: string,
+  durationMs: number,
+  response: ModelResponse,
+): ModelCompletedEvent {
+  const toolCalls = response.message.toolCalls.length;
+  const servedFromCache = response.servedFromCache === true;
+  const { usage, finishReason } = response;
+  if (usage === undefined) {
+    return finishReason === undefined
+      ? { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache }
+      : { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache, finishReason };
+  }
+  return finishReason === undefined
+    ? { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache, usage }
+    : { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache, usage, finishReason };
+}
 
 /**
  * A model's own `timeout` error while `request.timeoutMs` is set is the model call's timeout: an

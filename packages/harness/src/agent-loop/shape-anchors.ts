@@ -22,7 +22,8 @@
 export const shapeAnchors: {
   session: object | undefined;
   modelCall: object | undefined;
-  modelResponse: object | undefined;
+  /** By number of own keys: a model's responses come in several shapes (optional fields). */
+  modelResponses: (object | undefined)[];
   attemptOptions: object | undefined;
   toolPhase: object | undefined;
   toolExecution: object | undefined;
@@ -31,10 +32,21 @@ export const shapeAnchors: {
 } = {
   session: undefined,
   modelCall: undefined,
-  modelResponse: undefined,
+  modelResponses: new Array<object | undefined>(16).fill(undefined),
   attemptOptions: undefined,
   toolPhase: undefined,
   toolExecution: undefined,
   streamRacer: undefined,
   prefixSnapshot: undefined,
 };
+
+/**
+ * Keep `response` as the anchor of its shape. A model's responses differ in which optional keys
+ * they carry (`finishReason`, `usage`, `raw`...), and the loop adds `resolvedModel` to each, so
+ * every shape needs its own live instance; the number of own keys tells the usual ones apart.
+ */
+export function anchorResponse(response: object): void {
+  let keys = 0;
+  for (const _ in response) keys++;
+  shapeAnchors.modelResponses[keys & 15] = response;
+}

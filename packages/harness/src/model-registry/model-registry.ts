@@ -27,14 +27,14 @@ Object.freeze(NOTHING_SKIPPED);
 /** What the caller asks for; resolution walks these in precedence order. */
 export interface ModelSelection {
   /** Explicit per-request model name (highest precedence). */
-  override?: string;
+  override?: string | undefined;
   /** The model that served the previous call, reused when `reusePrevious` is set. */
-  previous?: string;
-  reusePrevious?: boolean;
-  hints?: ModelHint[];
+  previous?: string | undefined;
+  reusePrevious?: boolean | undefined;
+  hints?: ModelHint[] | undefined;
   /** The agent's default, when it differs from the registry's. */
-  agentDefault?: string;
-  required?: CapabilitySet;
+  agentDefault?: string | undefined;
+  required?: CapabilitySet | undefined;
 }
 
 /** A model that was considered and passed over, with why. */
