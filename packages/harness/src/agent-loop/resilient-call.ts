@@ -114,7 +114,7 @@ class ResilientCall<State, Ctx> {
   start(): Promise<ModelResponse> {
     const { ctx } = this.s;
     const registration = this.binding.registration;
-    if (ctx.aborted || !ctx.limits.hasAttemptLeft(this.callId, registration.name)) return this.loop(0, 1);
+    if (ctx.aborted || !ctx.limits.hasAttemptLeft(this.callId, registration.name)) return this.loop(1);
     let attempt: Promise<ModelResponse>;
     // Like the async function it replaces, this never throws: a clock or a listener that throws
     // rejects the call (a wrap's `next(r).catch(...)` must see it). Not an attempt failure: the
@@ -140,7 +140,7 @@ class ResilientCall<State, Ctx> {
 
   private async recoverFromFirst(thrown: unknown): Promise<ModelResponse> {
     const next = await this.afterFailure(thrown);
-    return this.loop(0, next === "retry" ? 2 : this.maxRetries + 2);
+    return this.loop(next === "retry" ? 2 : this.maxRetries + 2);
   }
 
   /** The fallback chain: the selected model, then the policy's fallbacks (built on first need). */
@@ -156,15 +156,15 @@ class ResilientCall<State, Ctx> {
     return this.chainValue;
   }
 
-  /** Attempts from model `fromIndex`, attempt `fromAttempt` on (past the last one: its fallback check). */
-  private async loop(fromIndex: number, fromAttempt: number): Promise<ModelResponse> {
+  /** The selected model from attempt `fromAttempt` on (past its last: straight to the fallback check), then the fallbacks. */
+  private async loop(fromAttempt: number): Promise<ModelResponse> {
     const { ctx } = this.s;
     const { callId, maxRetries } = this;
     const chain = this.chain();
     let first = fromAttempt;
-    for (let index = fromIndex; index < chain.length; index++) {
+    for (let index = 0; index < chain.length; index++) {
       const registration = chain[index] as ModelRegistration<State>;
-      if (index > fromIndex && this.lastError !== undefined) {
+      if (index > 0 && this.lastError !== undefined) {
         const from = (chain[index - 1] as ModelRegistration<State>).name;
         ctx.emit({
           type: "fallback.selected",
