@@ -1,4 +1,5 @@
 import { type JsonObject, validationError } from "@tinyagents/inference";
+import { type GraphNodeIdentity, validateGraphNode } from "./graph-node.js";
 
 /**
  * Stable identity and policy of one run. Plain JSON data.
@@ -18,6 +19,11 @@ export interface RunConfig {
   maxDepth: number;
   parentRunId?: string;
   rootRunId?: string;
+  /**
+   * Set when a graph runtime runs this call as one of its nodes: the run reports component
+   * `graph_node`, and `parentRunId`, `rootRunId` and `threadId` default to the graph's.
+   */
+  graphNode?: GraphNodeIdentity;
 }
 
 /** Default maximum sub-agent nesting depth. */
@@ -41,6 +47,12 @@ export function runConfig(
     maxDepth: input.maxDepth ?? defaultMaxDepth,
   });
   validateRunConfig(config);
+  const graph = config.graphNode;
+  if (graph !== undefined) {
+    config.parentRunId ??= graph.graphRunId;
+    config.rootRunId ??= graph.graphRunId;
+    if (graph.threadId !== undefined) config.threadId ??= graph.threadId;
+  }
   return config;
 }
 
@@ -56,6 +68,7 @@ function validateRunConfig(config: RunConfig): void {
       });
     }
   }
+  if (config.graphNode !== undefined) validateGraphNode(config.graphNode);
   if (!Array.isArray(config.tags))
     throw validationError("RunConfig.tags must be an array of strings", { field: "tags" });
 }

@@ -27,6 +27,8 @@ export interface RunContextInit<Ctx> {
   steering?: SteeringHandle;
   /** The filesystem sandbox tools must respect (`ctx.run.workspace` in every tool call). */
   workspace?: WorkspaceDescriptor;
+  /** A model resolved earlier, offered to requests with `reusePreviousModel` (see `ContextOptions`). */
+  previousModel?: string;
 }
 
 /**
@@ -50,6 +52,8 @@ export class RunContext<Ctx = unknown> {
   steering: SteeringHandle | undefined;
   /** The filesystem sandbox of the run, if any; enforce paths with `workspace.enforce(path)`. */
   workspace: WorkspaceDescriptor | undefined;
+  /** A model resolved earlier (a previous run, a graph's state), reusable by `reusePreviousModel`. */
+  readonly previousModel: string | undefined;
   /** The envelope every event of this run carries. */
   readonly scope: EventScope;
   private pendingControl: ControlRequest | undefined;
@@ -71,6 +75,7 @@ export class RunContext<Ctx = unknown> {
     this.limits = init.limits;
     this.steering = init.steering;
     this.workspace = init.workspace;
+    this.previousModel = init.previousModel;
     const scope: EventScope = {
       runId: init.config.runId,
       rootRunId: init.config.rootRunId ?? init.config.runId,

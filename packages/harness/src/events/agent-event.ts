@@ -8,6 +8,7 @@ import type {
   Usage,
   UsageTotals,
 } from "@tinyagents/inference";
+import type { GraphNodeRef } from "../context/graph-node.js";
 import type { CostTotals } from "../cost/cost.js";
 import type { SteeringCommandKind } from "../steering/steering-command.js";
 import type { CompressionKind } from "../summarization/compression-record.js";
@@ -196,5 +197,7 @@ export interface EventRecord<E extends AgentEvent = AgentEvent> {
   parentRunId?: string;
   rootRunId: string;
   depth: number;
+  /** The graph and node whose call emitted this (set only on a graph node's own run). */
+  graphNode?: GraphNodeRef;
   event: E;
 }

@@ -1,3 +1,4 @@
+import type { GraphNodeRef } from "../context/graph-node.js";
 import type { AgentEvent, EventRecord } from "./agent-event.js";
 
 /** Receives every event record emitted on a sink. */
@@ -9,6 +10,8 @@ export interface EventScope {
   parentRunId?: string;
   rootRunId: string;
   depth: number;
+  /** Set for a graph node's call: copied onto every record (one frozen object, shared). */
+  graphNode?: GraphNodeRef;
 }
 
 /**
@@ -86,6 +89,7 @@ export class EventSink {
       event,
     };
     if (scope.parentRunId !== undefined) record.parentRunId = scope.parentRunId;
+    if (scope.graphNode !== undefined) record.graphNode = scope.graphNode;
     this.queue.push(record);
     if (this.delivering) return offset;
     this.delivering = true;

@@ -21,7 +21,8 @@ interface RunState {
  * and tool calls (recoveries included), the active model and tool calls, usage and cost (a
  * finished sub-agent's tree totals roll into its parent on `subagent.completed`), the lifecycle and the last event id.
  * Phases are coarser than the tracker's (events do not mark every phase); `component` is
- * always `"agent"` (events do not distinguish direct model calls).
+ * `"graph_node"` for a graph node's call (its records carry `graphNode`), else always `"agent"`
+ * (events do not distinguish direct model calls).
  */
 export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
   readonly name = "run-status";
@@ -141,6 +142,10 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
         updatedAt: o.ts,
       };
       if (o.parentRunId !== undefined) status.parentRunId = o.parentRunId;
+      if (o.graphNode !== undefined) {
+        status.component = "graph_node";
+        status.graphNode = { ...o.graphNode };
+      }
       run = {
         status,
         modelCallIds: new Set(),

@@ -22,6 +22,7 @@ import { executeRun, type RunOutcome } from "../agent-loop/run-loop.js";
 import type { ResponseCache } from "../cache/response-cache.js";
 import { ResponseCacheBinding, type ResponseCacheOptions } from "../cache/response-cache-binding.js";
 import { noop } from "../context/abort-hub.js";
+import type { GraphNodeCall, GraphNodeRef } from "../context/graph-node.js";
 import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
 import type { ModelPricing } from "../cost/cost.js";
@@ -592,8 +593,10 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     state: State,
     ctx: RunContext<Ctx>,
     streaming: boolean,
-    component: HarnessComponent,
+    call: GraphNodeCall,
   ): LoopSession<State, Ctx> {
+    const graph = ctx.config.graphNode;
+    const component: HarnessComponent = graph === undefined ? call : "graph_node";
     const identity: ConstructorParameters<typeof RunStatusTracker>[0] = {
       runId: ctx.runId,
       rootRunId: ctx.scope.rootRunId,
@@ -601,6 +604,12 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     };
     if (ctx.scope.parentRunId !== undefined) identity.parentRunId = ctx.scope.parentRunId;
     if (ctx.threadId !== undefined) identity.threadId = ctx.threadId;
+    let graphNode: GraphNodeRef | undefined;
+    if (graph !== undefined) {
+      // One frozen object for the status record and every event record of the node's call.
+      graphNode = Object.freeze({ graphId: graph.graphId, node: graph.node, call });
+      ctx.scope.graphNode = graphNode;
+    }
     const transcript: AgentRun["messages"] = [];
     const run = emptyRun(ctx.runId, ctx.threadId, transcript);
     // The status record reads counts, usage and cost from the run itself.
@@ -609,6 +618,7 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
       () => ctx.clock.now(),
       () => ctx.events.lastEventId,
       run,
+      graphNode,
     );
     ctx.attachStatus(status);
     // A sub-agent run in this context inherits it: a streaming parent streams its children too.
@@ -624,6 +634,7 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
       status,
       usedToolCallIds: new Set(),
     };
+    if (ctx.previousModel !== undefined) session.previousModel = ctx.previousModel;
     ctx.attachChildFold((child) => foldChildRun(session, child));
     return session;
   }

@@ -21,6 +21,11 @@ export interface ContextOptions {
   steering?: SteeringHandle;
   /** The filesystem sandbox handed to every tool call as `ctx.run.workspace`. */
   workspace?: WorkspaceDescriptor;
+  /**
+   * The registry name of a model resolved earlier (a previous run, a graph's state): the
+   * `state_reuse` candidate of requests that set `reusePreviousModel`.
+   */
+  previousModel?: string;
 }
 
 /** Harness-level defaults a context is built from. */
@@ -68,6 +73,7 @@ export function createRunContext<Ctx>(
     limits: new LimitTracker(limits, now),
     ...(options.steering === undefined ? {} : { steering: options.steering }),
     ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+    ...(options.previousModel === undefined ? {} : { previousModel: options.previousModel }),
   });
   return { ctx, release };
 }

@@ -1,4 +1,5 @@
 import { type ErrorSummary, emptyUsageTotals, type UsageTotals } from "@tinyagents/inference";
+import type { GraphNodeRef } from "../context/graph-node.js";
 import { type CostTotals, emptyCost } from "../cost/cost.js";
 
 /** Lifecycle of a run. */
@@ -14,8 +15,11 @@ export type HarnessPhase =
   | "persisting"
   | "done";
 
-/** What kind of harness execution a status record describes. */
-export type HarnessComponent = "agent" | "model_call";
+/**
+ * What kind of harness execution a status record describes: an agent loop, a direct model call,
+ * or either of them run as a node of a graph (`graphNode` then says which graph, node and call).
+ */
+export type HarnessComponent = "agent" | "model_call" | "graph_node";
 
 /**
  * A compact, JSON-safe answer to "what is this run doing now?". Operational only: it never
@@ -27,6 +31,8 @@ export interface HarnessRunStatus {
   rootRunId: string;
   threadId?: string;
   component: HarnessComponent;
+  /** Set for component `graph_node`: the graph, the node and the kind of call it made. */
+  graphNode?: GraphNodeRef;
   status: ExecutionStatus;
   phase: HarnessPhase;
   modelCalls: number;
@@ -62,6 +68,7 @@ interface LiveStatus {
     threadId?: string;
     component: HarnessComponent;
   };
+  graphNode: GraphNodeRef | undefined;
   status: ExecutionStatus;
   phase: HarnessPhase;
   activeModelCall: string | undefined;
@@ -93,6 +100,7 @@ export class RunStatusTracker {
     now: () => number,
     lastEventId: () => string | undefined,
     totals: RunTotals = { modelCalls: 0, toolCalls: 0, usage: emptyUsageTotals(), cost: emptyCost() },
+    graphNode?: GraphNodeRef,
   ) {
     this.now = now;
     this.lastEventId = lastEventId;
@@ -100,6 +108,7 @@ export class RunStatusTracker {
     const t = now();
     this.record = {
       identity,
+      graphNode,
       status: "pending",
       phase: "idle",
       activeModelCall: undefined,
@@ -127,6 +136,7 @@ export class RunStatusTracker {
       startedAt: r.startedAt,
       updatedAt: r.updatedAt,
     });
+    if (r.graphNode !== undefined) copy.graphNode = { ...r.graphNode };
     if (r.activeModelCall !== undefined) copy.activeModelCall = r.activeModelCall;
     const last = this.lastEventId();
     if (last !== undefined) copy.lastEventId = last;
