@@ -166,6 +166,7 @@ export {
   type StreamAccumulatorOptions,
   type StreamErrorItem,
   type StreamStartItem,
+  streamErrorItem,
   streamFromResponse,
   streamModel,
   type TextDeltaItem,

@@ -96,6 +96,7 @@ function callProvider<State, Ctx>(
     s.streaming
       ? streamOnce(
           s,
+          model,
           model.stream?.bind(model),
           () => model.invoke(request, options),
           request,
@@ -110,7 +111,7 @@ function callProvider<State, Ctx>(
     // A response that did not come from the provider: streaming runs replay it as deltas.
     replay: (cached) =>
       s.streaming
-        ? streamOnce(s, undefined, () => Promise.resolve(cached), request, options, info, raceOptions)
+        ? streamOnce(s, model, undefined, () => Promise.resolve(cached), request, options, info, raceOptions)
         : Promise.resolve(cached),
     wait: (promise) => race(promise, raceOptions),
   });
@@ -118,6 +119,7 @@ function callProvider<State, Ctx>(
 
 async function streamOnce<State, Ctx>(
   s: LoopSession<State, Ctx>,
+  model: { readonly provider: string; readonly modelId: string },
   stream: ((r: ModelRequest, o: object) => AsyncIterable<ModelStreamItem>) | undefined,
   invoke: () => Promise<ModelResponse>,
   request: ModelRequest,
@@ -127,7 +129,8 @@ async function streamOnce<State, Ctx>(
 ): Promise<ModelResponse> {
   const source = stream ? stream(request, options) : streamFromResponse(await race(invoke(), raceOptions));
   const iterator = source[Symbol.asyncIterator]();
-  const accumulator = new StreamAccumulator();
+  // The model's names label an in-stream error the adapter did not attribute ("by unknown" otherwise).
+  const accumulator = new StreamAccumulator({ provider: model.provider, model: model.modelId });
   const deltaHooks = s.parts.middleware.with("onModelDelta");
   // The timeout bounds the whole call, not each item (one timer for the stream).
   const reader = new StreamRacer(

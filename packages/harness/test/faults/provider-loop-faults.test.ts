@@ -246,6 +246,42 @@ describe.each(BOTH_PATHS)("stream faults through the loop (%s)", (path, streamin
   });
 });
 
+describe.each(BOTH_PATHS)("an in-stream rate limit keeps its classification (%s)", (_path, streaming) => {
+  it("retries after the provider's hint and fails as rate limited by openai", async () => {
+    // A 200 stream whose first event is a 429-style error: nothing was shown, so both paths retry.
+    const limited = sseResponse(
+      sse(
+        [
+          {
+            error: {
+              message:
+                "Rate limit reached for gpt-fault-1 on requests per min (RPM). Please try again in 1.5s.",
+              type: "requests",
+              param: null,
+              code: "rate_limit_exceeded",
+            },
+          },
+        ],
+        false,
+      ),
+    );
+    serveFaultAfterToolTurn(limited);
+    const result = await runAgainstServer(streaming);
+    expectFailedRun(result, { code: "provider", transcript: ["user", "assistant", "tool"] });
+    const error = result.error as ProviderError;
+    expect(error).toMatchObject({
+      kind: "rate_limited",
+      retryable: true,
+      retryAfterMs: 1500,
+      provider: "openai",
+      providerCode: "rate_limit_exceeded",
+    });
+    expect(error.message).not.toContain("unknown");
+    expect(faultedAttempts(result)).toBe(MAX_RETRIES + 1);
+    expect(eventsOf(result, "retry.scheduled").map((r) => r.delayMs)).toEqual([1500, 1500]);
+  });
+});
+
 async function closedPort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));

@@ -26,6 +26,7 @@ export {
   parseToolArguments,
   StreamAccumulator,
   type StreamAccumulatorOptions,
+  streamErrorItem,
 } from "./stream-accumulator.js";
 export { responseToStreamItems, streamFromResponse, streamModel } from "./stream-from-response.js";
 export {

@@ -45,8 +45,9 @@ interface CallParts {
  * - the last `usage` item wins (`response.usage`; `message.usage` is left unset);
  * - `finishReason` comes from the `finish` item (whose `raw` becomes `response.raw`), else
  *   `"tool_calls"` when there are calls, else `"stop"`; `start.id` becomes `message.id`;
- * - an `error` item makes {@link push} throw a {@link ProviderError} (kind classified from its
- *   status/code/message, adjusted to agree with the item's `retryable` flag).
+ * - an `error` item makes {@link push} throw a {@link ProviderError}: its `kind` (else one
+ *   classified from its status/code/message), adjusted to agree with the item's `retryable`
+ *   flag, its `retryAfterMs`, and its `provider` (else the accumulator's).
  */
 export class StreamAccumulator {
   private readonly provider: string;
@@ -189,18 +190,41 @@ export async function collectStream(
 }
 
 function streamError(item: StreamErrorItem, provider: string, model: string | undefined): ProviderError {
-  let kind: ProviderFailureKind = classifyProviderFailure({
-    status: item.status,
-    code: item.providerCode,
-    message: item.message,
-  });
+  let kind: ProviderFailureKind =
+    item.kind ??
+    classifyProviderFailure({
+      status: item.status,
+      code: item.providerCode,
+      message: item.message,
+    });
   if (isRetryableKind(kind) !== item.retryable) kind = item.retryable ? "retryable" : "non_retryable";
   return new ProviderError({
-    provider,
+    provider: item.provider ?? provider,
     message: item.message,
     kind,
     ...(model === undefined ? {} : { model }),
     ...(item.status === undefined ? {} : { status: item.status }),
     ...(item.providerCode === undefined ? {} : { providerCode: item.providerCode }),
+    ...(item.retryAfterMs === undefined ? {} : { retryAfterMs: item.retryAfterMs }),
   });
+}
+
+/**
+ * The `error` stream item that carries everything a classified {@link ProviderError} knows
+ * (kind, retryability, retry-after, provider, status, code): what adapters yield for a failure
+ * reported inside a 200 stream, so the consumer's thrown error is the same one a non-2xx
+ * response would have given.
+ */
+export function streamErrorItem(error: ProviderError): StreamErrorItem {
+  const item: StreamErrorItem = {
+    type: "error",
+    message: error.message,
+    retryable: error.retryable,
+    kind: error.kind,
+    provider: error.provider,
+  };
+  if (error.status !== undefined) item.status = error.status;
+  if (error.providerCode !== undefined) item.providerCode = error.providerCode;
+  if (error.retryAfterMs !== undefined) item.retryAfterMs = error.retryAfterMs;
+  return item;
 }

@@ -1,3 +1,4 @@
+import type { ProviderFailureKind } from "../errors/provider-error.js";
 import type { JsonValue } from "../json/json-value.js";
 import type { Usage } from "../usage/usage.js";
 import type { FinishReason } from "./model-response.js";
@@ -53,13 +54,24 @@ export interface FinishItem {
   raw?: JsonValue;
 }
 
-/** The provider reported an error mid-stream. Consumers turn it into a thrown ProviderError. */
+/**
+ * The provider reported an error mid-stream. Consumers turn it into a thrown ProviderError that
+ * keeps every fact given here: an adapter that classified the failure sets `kind` (and
+ * `retryAfterMs` when the provider said how long to wait), so a 429 inside a stream retries as
+ * the provider asked, exactly like a 429 status would.
+ */
 export interface StreamErrorItem {
   type: "error";
   message: string;
   status?: number;
   providerCode?: string;
   retryable: boolean;
+  /** The failure's classification; when absent it is derived from status, code and message. */
+  kind?: ProviderFailureKind;
+  /** Milliseconds the provider asked to wait before retrying. */
+  retryAfterMs?: number;
+  /** The provider that reported it (the consumer's own provider name is used otherwise). */
+  provider?: string;
 }
 
 /** One item of a model stream. Plain JSON data; a discriminated union on `type`. */

@@ -148,6 +148,8 @@ describe("AnthropicStreamParser", () => {
       message: "Anthropic stream error (overloaded_error): Overloaded",
       providerCode: "overloaded_error",
       retryable: true,
+      kind: "upstream_unhealthy",
+      provider: "anthropic",
     });
     const invalid = run([
       { type: "error", error: { type: "invalid_request_error", message: "prompt is too long" } },

@@ -1,5 +1,6 @@
 import { classifyProviderFailure } from "../../errors/classify.js";
 import { isRetryableKind } from "../../errors/provider-error.js";
+import { retryAfterFromHints } from "../../http/retry-hints.js";
 import type { SseEvent } from "../../http/sse.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../json/json-value.js";
 import type { FinishReason } from "../../model/model-response.js";
@@ -100,6 +101,7 @@ export class AnthropicStreamParser {
 
   private fail(item: StreamErrorItem): ModelStreamItem[] {
     this.finished = true;
+    item.provider ??= "anthropic";
     return [item];
   }
 
@@ -241,11 +243,20 @@ export function anthropicErrorEventItem(data: JsonObject): StreamErrorItem {
     typeof error.message === "string" && error.message !== ""
       ? `Anthropic stream error${code === undefined ? "" : ` (${code})`}: ${error.message}`
       : `Anthropic stream error${code === undefined ? "" : ` (${code})`}`;
+  const kind = classifyProviderFailure({ code, message });
   const item: StreamErrorItem = {
     type: "error",
     message,
-    retryable: isRetryableKind(classifyProviderFailure({ code, message })),
+    retryable: isRetryableKind(kind),
+    kind,
+    provider: "anthropic",
   };
   if (code !== undefined) item.providerCode = code;
+  // A rate_limit_error event may say how long to wait ("try again in 1.5s"): keep it for retry.
+  const retryAfterMs =
+    typeof error.message === "string"
+      ? retryAfterFromHints(new Headers(), error.message, Date.now())
+      : undefined;
+  if (retryAfterMs !== undefined) item.retryAfterMs = retryAfterMs;
   return item;
 }

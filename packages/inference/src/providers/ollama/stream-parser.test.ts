@@ -78,7 +78,13 @@ describe("OllamaStreamParser", () => {
 
   it("treats an error line as retryable unless the context overflowed", () => {
     expect(run([{ error: "llama runner process has terminated" }])).toEqual([
-      { type: "error", message: "Ollama stream error: llama runner process has terminated", retryable: true },
+      {
+        type: "error",
+        message: "Ollama stream error: llama runner process has terminated",
+        retryable: true,
+        kind: "retryable",
+        provider: "ollama",
+      },
     ]);
     expect(run([{ error: "the input exceeds the context window of this model" }]).at(-1)).toMatchObject({
       retryable: false,

@@ -1,4 +1,6 @@
 import { classifyProviderFailure } from "../../errors/classify.js";
+import { isRetryableKind } from "../../errors/provider-error.js";
+import { retryAfterFromHints } from "../../http/retry-hints.js";
 import { isJsonObject, type JsonValue } from "../../json/json-value.js";
 import type { ModelStreamItem, StreamErrorItem } from "../../model/stream-item.js";
 import { ollamaToolCallId, readOllamaToolCall } from "./tool-calls.js";
@@ -90,15 +92,22 @@ export class OllamaStreamParser {
 
   private fail(item: StreamErrorItem): ModelStreamItem[] {
     this.finished = true;
+    item.provider ??= "ollama";
     return [item];
   }
 }
 
 function streamErrorItem(message: string): StreamErrorItem {
   const text = `Ollama stream error: ${message}`;
-  return {
-    type: "error",
-    message: text,
-    retryable: classifyProviderFailure({ message: text }) !== "context_overflow",
-  };
+  const classified = classifyProviderFailure({ message: text });
+  // Anything but an overflow or an exhausted quota is worth another try: a mid-stream failure
+  // is usually the runner crashing or being unloaded.
+  const kind =
+    classified === "context_overflow" || classified === "quota_exhausted" || isRetryableKind(classified)
+      ? classified
+      : "retryable";
+  const item: StreamErrorItem = { type: "error", message: text, retryable: isRetryableKind(kind), kind };
+  const retryAfterMs = retryAfterFromHints(new Headers(), message, Date.now());
+  if (retryAfterMs !== undefined) item.retryAfterMs = retryAfterMs;
+  return item;
 }

@@ -2,6 +2,7 @@ import { factsFromObject } from "../../http/error-body.js";
 import { providerErrorFromFacts } from "../../http/provider-error-from-response.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../json/json-value.js";
 import type { FinishReason } from "../../model/model-response.js";
+import { streamErrorItem } from "../../model/stream-accumulator.js";
 import type { ModelStreamItem, StreamErrorItem } from "../../model/stream-item.js";
 import type { Usage } from "../../usage/usage.js";
 import { mapFinishReason } from "./finish-reason.js";
@@ -126,10 +127,7 @@ export class ChunkParser {
       status: numeric,
       secrets: this.options.secrets,
     });
-    const item: StreamErrorItem = { type: "error", message: error.message, retryable: error.retryable };
-    if (error.status !== undefined) item.status = error.status;
-    if (error.providerCode !== undefined) item.providerCode = error.providerCode;
-    return item;
+    return streamErrorItem(error);
   }
 
   private start(chunk: JsonObject, out: ModelStreamItem[]): void {
