@@ -30,6 +30,7 @@ import {
   tool,
   toolAllowlistMiddleware,
   toolRetryMiddleware,
+  traceDetailsMiddleware,
   withWorkspace,
 } from "@tinyagents/harness";
 import { DeterministicClock, EventRecorder, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
@@ -96,6 +97,10 @@ const ALL_EVENT_TYPES = [
   "cache.miss",
   "context.compressed",
   "structured.reask",
+  // Trace details for exporters (scenario 10).
+  "model.request",
+  "model.response",
+  "tool.result",
 ] as const satisfies readonly AgentEventType[];
 
 /** Compile-time exhaustiveness: `true` only when every union member is listed above. */
@@ -415,6 +420,18 @@ describe("events coverage", () => {
         events: sink,
       });
       expect(again.run.structured).toEqual({ ok: true });
+    }
+
+    // Scenario 10: trace details (request parameters, response ids, tool results) for exporters.
+    {
+      const { harness } = makeHarness();
+      harness
+        .registerModel("m", new ScriptedModel([{ toolCalls: [{ name: "echo" }] }, "ok"]))
+        .registerTool(FakeTool.returning("echo", "echoed"))
+        .use(traceDetailsMiddleware());
+      const sink = new EventSink("cov-10");
+      observed.attach(sink);
+      await harness.invoke(undefined, undefined, { runId: "cov-10" }, "go", { events: sink });
     }
 
     const seen = new Set(observed.types());

@@ -212,14 +212,28 @@ class ResilientCall<State, Ctx> {
     this.index = index;
     if (attempt > 1 || index > 0) this.info = { callId: this.callId, attempt, emittedDeltas: false };
     this.started = ctx.clock.now();
-    ctx.emit({
-      type: "model.started",
-      callId: this.callId,
-      model: registration.name,
-      provider: registration.model.provider,
-      providerModelId: registration.model.modelId,
-      attempt,
-    });
+    const { endpoint } = registration.model;
+    // Two complete literals rather than an optional key added later (see `completedEvent`).
+    ctx.emit(
+      endpoint === undefined
+        ? {
+            type: "model.started",
+            callId: this.callId,
+            model: registration.name,
+            provider: registration.model.provider,
+            providerModelId: registration.model.modelId,
+            attempt,
+          }
+        : {
+            type: "model.started",
+            callId: this.callId,
+            model: registration.name,
+            provider: registration.model.provider,
+            providerModelId: registration.model.modelId,
+            attempt,
+            endpoint,
+          },
+    );
     return providerAttempt(this.s, registration, this.request, this.info);
   }
 

@@ -46,6 +46,8 @@ export type AgentEvent =
       provider: string;
       providerModelId: string;
       attempt: number;
+      /** The model's endpoint without credentials (`ChatModel.endpoint`), when it has one. */
+      endpoint?: string;
     }
   | { type: "model.delta"; callId: string; delta: MessageDelta }
   | {
@@ -168,6 +170,39 @@ export type AgentEvent =
       attempt: number;
       maxReasks: number;
       issues: string[];
+    }
+  // Trace details (opt-in: `traceDetailsMiddleware`): request parameters and response ids of a
+  // model call, tool descriptions; with content capture also the prompt, the answer and the tool
+  // result, shaped as the OpenTelemetry GenAI conventions' messages. Redacted like every event.
+  | {
+      type: "model.request";
+      callId: string;
+      /** Request options: temperature, maxTokens, topP, seed, stop, toolChoice, parallelToolCalls, ... */
+      parameters: JsonObject;
+      /** `gen_ai.system_instructions` parts (content capture only). */
+      systemInstructions?: JsonValue[];
+      /** `gen_ai.input.messages` (content capture only). */
+      inputMessages?: JsonValue[];
+      /** `gen_ai.tool.definitions` (content capture only). */
+      toolDefinitions?: JsonValue[];
+    }
+  | {
+      type: "model.response";
+      callId: string;
+      /** The provider's response id, when it returned one. */
+      responseId?: string;
+      finishReason?: FinishReason;
+      /** `gen_ai.output.messages` (content capture only). */
+      outputMessages?: JsonValue[];
+    }
+  | {
+      type: "tool.result";
+      callId: string;
+      toolName: string;
+      description?: string;
+      isError: boolean;
+      /** `gen_ai.tool.call.result`: the result's content (content capture only). */
+      result?: JsonValue;
     }
   // Observability: a queued sink (journal, JSONL) lost observations; offsets are of the lost ones.
   | {

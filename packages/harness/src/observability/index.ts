@@ -13,6 +13,15 @@ export {
 } from "./bounded-queue.js";
 export type { HarnessEventJournal, JournalQuery, ReplayListener } from "./event-journal.js";
 export { FanOutSink } from "./fan-out-sink.js";
+export {
+  type GenAiPart,
+  genAiAssistantMessage,
+  genAiInputMessages,
+  genAiParts,
+  genAiSystemInstructions,
+  genAiToolDefinitions,
+  genAiToolResult,
+} from "./gen-ai-messages.js";
 export { DEFAULT_MAX_JOURNAL_RUNS, InMemoryEventJournal } from "./in-memory-event-journal.js";
 export {
   DEFAULT_MAX_FINISHED_RUNS,
@@ -45,4 +54,10 @@ export {
   shouldReplaceStatus,
 } from "./status-store.js";
 export { type RunTiming, TimingProjection } from "./timing-projection.js";
+export {
+  requestParameters,
+  responseId,
+  type TraceDetailsOptions,
+  traceDetailsMiddleware,
+} from "./trace-details-middleware.js";
 export { type RunUsageCost, UsageCostProjection } from "./usage-projection.js";

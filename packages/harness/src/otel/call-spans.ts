@@ -5,6 +5,8 @@ import {
   GEN_AI,
   genAiProviderName,
   outputMessagesJson,
+  requestAttributes,
+  serverAttributes,
   TINYAGENTS_ATTR,
   toolSpanName,
   usageAttributes,
@@ -31,6 +33,7 @@ export function startChat(book: SpanBook, record: EventRecord, event: AgentEvent
     [TINYAGENTS_ATTR.attempt]: event.attempt,
   };
   if (legacy) attributes[GEN_AI.legacySystem] = provider;
+  Object.assign(attributes, serverAttributes(event.endpoint), run.requests.get(event.callId));
   const span = book.tracer.startSpan(
     chatSpanName(event.providerModelId),
     { kind: SpanKind.CLIENT, startTime: record.ts, attributes },
@@ -46,9 +49,50 @@ export function startChat(book: SpanBook, record: EventRecord, event: AgentEvent
   if (!run.providerSet) {
     // `gen_ai.provider.name` is required on the agent span too; the first call tells us.
     run.providerSet = true;
-    run.span.setAttribute(GEN_AI.providerName, provider);
+    run.span.setAttributes({ [GEN_AI.providerName]: provider, [GEN_AI.requestModel]: event.providerModelId });
     if (legacy) run.span.setAttribute(GEN_AI.legacySystem, provider);
   }
+}
+
+/**
+ * `model.request` (from `traceDetailsMiddleware`, before the call's first attempt): request
+ * parameters and, with content capture, the prompt — kept for every attempt's chat span.
+ */
+export function chatRequest(book: SpanBook, record: EventRecord, event: AgentEventOf<"model.request">): void {
+  const run = book.runs.get(record.runId);
+  if (run === undefined) return;
+  run.detailed = true;
+  const attributes: Attributes = requestAttributes(event.parameters);
+  if (book.options.captureContent === true) {
+    if (event.systemInstructions !== undefined) {
+      attributes[GEN_AI.systemInstructions] = JSON.stringify(event.systemInstructions);
+    }
+    if (event.inputMessages !== undefined)
+      attributes[GEN_AI.inputMessages] = JSON.stringify(event.inputMessages);
+    if (event.toolDefinitions !== undefined) {
+      attributes[GEN_AI.toolDefinitions] = JSON.stringify(event.toolDefinitions);
+    }
+  }
+  run.requests.set(event.callId, attributes);
+}
+
+/** `model.response`: response id and (content capture) output messages; end the settled chat span. */
+export function chatResponse(
+  book: SpanBook,
+  record: EventRecord,
+  event: AgentEventOf<"model.response">,
+): void {
+  const run = book.runs.get(record.runId);
+  if (run === undefined) return;
+  run.requests.delete(event.callId);
+  const settling = run.settlingChats.get(event.callId);
+  if (settling === undefined) return;
+  run.settlingChats.delete(event.callId);
+  if (event.responseId !== undefined) settling.span.setAttribute(GEN_AI.responseId, event.responseId);
+  if (book.options.captureContent === true && event.outputMessages !== undefined) {
+    settling.span.setAttribute(GEN_AI.outputMessages, JSON.stringify(event.outputMessages));
+  }
+  settling.span.end(settling.endTs);
 }
 
 /** `model.delta`: time to first chunk (once), streamed text when capturing content. */
@@ -86,6 +130,13 @@ export function completeChat(
   };
   if (event.usage !== undefined) Object.assign(attributes, usageAttributes(event.usage));
   if (event.finishReason !== undefined) attributes[GEN_AI.responseFinishReasons] = [event.finishReason];
+  const run = book.runs.get(record.runId);
+  if (run?.requests.has(event.callId) === true) {
+    // `model.response` follows with the response id and output: end the span then.
+    chat.span.setAttributes(attributes);
+    run.settlingChats.set(event.callId, { span: chat.span, endTs: record.ts });
+    return;
+  }
   if (book.options.captureContent === true && chat.text !== "") {
     attributes[GEN_AI.outputMessages] = outputMessagesJson(chat.text, event.finishReason);
   }
@@ -153,7 +204,29 @@ export function completeTool(
     span.setAttribute(GEN_AI.errorType, "tool_error");
     span.setStatus({ code: SpanStatusCode.ERROR, message: "the tool returned an error result" });
   }
+  const run = book.runs.get(record.runId);
+  if (run?.detailed === true) {
+    // `tool.result` follows (from `traceDetailsMiddleware`): end the span then.
+    run.settlingTools.set(event.callId, { span, endTs: record.ts });
+    return;
+  }
   span.end(record.ts);
+}
+
+/** `tool.result`: the tool's description and (content capture) its result; end the settled span. */
+export function toolResult(book: SpanBook, record: EventRecord, event: AgentEventOf<"tool.result">): void {
+  const run = book.runs.get(record.runId);
+  const settling = run?.settlingTools.get(event.callId);
+  if (run === undefined || settling === undefined) return;
+  run.settlingTools.delete(event.callId);
+  if (event.description !== undefined) settling.span.setAttribute(GEN_AI.toolDescription, event.description);
+  if (book.options.captureContent === true && event.result !== undefined) {
+    settling.span.setAttribute(
+      GEN_AI.toolCallResult,
+      typeof event.result === "string" ? event.result : JSON.stringify(event.result),
+    );
+  }
+  settling.span.end(settling.endTs);
 }
 
 /** `tool.failed`: status ERROR with `error.type`; end the span. */

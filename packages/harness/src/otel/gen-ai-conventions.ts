@@ -5,8 +5,10 @@ import type { ErrorSummary, Usage } from "@tinyagents/inference";
 
 /**
  * Attribute keys of the OpenTelemetry GenAI semantic conventions (status: Development) that
- * tinyagents emits. `gen_ai.provider.name` is the current name; `gen_ai.system` is the one used
- * by instrumentations that follow semantic conventions v1.36.0 or older.
+ * tinyagents emits, spelled as the `ATTR_*` constants of `@opentelemetry/semantic-conventions/incubating`
+ * (a test compares every value with its constant; the values are copied so that this file loads
+ * without an OpenTelemetry package). `gen_ai.provider.name` is the current name; `gen_ai.system`
+ * is the one used by instrumentations that follow semantic conventions v1.36.0 or older.
  */
 export const GEN_AI = {
   operationName: "gen_ai.operation.name",
@@ -14,6 +16,13 @@ export const GEN_AI = {
   legacySystem: "gen_ai.system",
   requestModel: "gen_ai.request.model",
   requestStream: "gen_ai.request.stream",
+  requestTemperature: "gen_ai.request.temperature",
+  requestTopP: "gen_ai.request.top_p",
+  requestMaxTokens: "gen_ai.request.max_tokens",
+  requestSeed: "gen_ai.request.seed",
+  requestStopSequences: "gen_ai.request.stop_sequences",
+  outputType: "gen_ai.output.type",
+  responseId: "gen_ai.response.id",
   responseModel: "gen_ai.response.model",
   responseFinishReasons: "gen_ai.response.finish_reasons",
   responseTimeToFirstChunk: "gen_ai.response.time_to_first_chunk",
@@ -23,14 +32,25 @@ export const GEN_AI = {
   usageCacheCreationInputTokens: "gen_ai.usage.cache_creation.input_tokens",
   usageReasoningOutputTokens: "gen_ai.usage.reasoning.output_tokens",
   agentName: "gen_ai.agent.name",
+  agentId: "gen_ai.agent.id",
+  agentDescription: "gen_ai.agent.description",
+  agentVersion: "gen_ai.agent.version",
   conversationId: "gen_ai.conversation.id",
   toolName: "gen_ai.tool.name",
   toolType: "gen_ai.tool.type",
   toolCallId: "gen_ai.tool.call.id",
+  toolDescription: "gen_ai.tool.description",
   toolCallArguments: "gen_ai.tool.call.arguments",
+  toolCallResult: "gen_ai.tool.call.result",
+  toolDefinitions: "gen_ai.tool.definitions",
+  systemInstructions: "gen_ai.system_instructions",
+  inputMessages: "gen_ai.input.messages",
   tokenType: "gen_ai.token.type",
   outputMessages: "gen_ai.output.messages",
   errorType: "error.type",
+  serverAddress: "server.address",
+  serverPort: "server.port",
+  httpResponseStatusCode: "http.response.status_code",
 } as const;
 
 /** tinyagents-specific attribute keys (correlation with events, journals and status records). */
@@ -120,12 +140,73 @@ export function genAiProviderName(provider: string): string {
 
 /**
  * The `error.type` of a failure: the provider's own error code when the error carries one
- * (`details.providerCode`, e.g. `insufficient_quota`), else the tinyagents error code
- * (`provider`, `timeout`, `cancelled`, ...). Both are low-cardinality, as the conventions ask.
+ * (`details.providerCode`, e.g. `insufficient_quota`), else the HTTP status of a provider
+ * failure (`"429"`, `"503"`, as the HTTP conventions do), else the tinyagents error code
+ * (`provider`, `timeout`, `cancelled`, ...). All are low-cardinality, as the conventions ask.
  */
 export function errorType(error: ErrorSummary): string {
   const providerCode = error.details?.providerCode;
-  return typeof providerCode === "string" && providerCode !== "" ? providerCode : error.code;
+  if (typeof providerCode === "string" && providerCode !== "") return providerCode;
+  const status = httpStatus(error);
+  return status === undefined ? error.code : String(status);
+}
+
+/** The HTTP status a provider failure carries (`details.status`), if any. */
+export function httpStatus(error: ErrorSummary): number | undefined {
+  const status = error.details?.status;
+  return typeof status === "number" && Number.isInteger(status) && status > 0 ? status : undefined;
+}
+
+/**
+ * `server.address` and `server.port` of a model endpoint URL (the port defaults to the scheme's:
+ * 443 for https, 80 for http). Empty for a value that is not a URL.
+ */
+export function serverAttributes(endpoint: string | undefined): Record<string, string | number> {
+  if (endpoint === undefined) return {};
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return {};
+  }
+  const port =
+    url.port !== ""
+      ? Number(url.port)
+      : url.protocol === "https:"
+        ? 443
+        : url.protocol === "http:"
+          ? 80
+          : undefined;
+  const attributes: Record<string, string | number> = {
+    [GEN_AI.serverAddress]: url.hostname.replace(/^\[|\]$/g, ""),
+  };
+  if (port !== undefined) attributes[GEN_AI.serverPort] = port;
+  return attributes;
+}
+
+/**
+ * GenAI request attributes of a `model.request` event's parameters (`temperature`, `topP`,
+ * `maxTokens`, `seed`, `stop`, `responseFormat`).
+ */
+export function requestAttributes(
+  parameters: Record<string, unknown>,
+): Record<string, string | number | string[]> {
+  const attributes: Record<string, string | number | string[]> = {};
+  const number = (key: string, attribute: string) => {
+    const value = parameters[key];
+    if (typeof value === "number") attributes[attribute] = value;
+  };
+  number("temperature", GEN_AI.requestTemperature);
+  number("topP", GEN_AI.requestTopP);
+  number("maxTokens", GEN_AI.requestMaxTokens);
+  number("seed", GEN_AI.requestSeed);
+  const stop = parameters.stop;
+  if (Array.isArray(stop)) attributes[GEN_AI.requestStopSequences] = stop.map(String);
+  const format = parameters.responseFormat;
+  if (format === "json_schema" || format === "json_object" || format === "json")
+    attributes[GEN_AI.outputType] = "json";
+  else if (format === "text") attributes[GEN_AI.outputType] = "text";
+  return attributes;
 }
 
 /**
@@ -139,8 +220,9 @@ export function genAiTokenCounts(usage: Usage): { input: number; output: number 
 
 /**
  * GenAI usage attributes. `inputTokens` already includes cached tokens (the conventions want
- * that), and cache and reasoning counts are subsets, so they are reported as-is and only when
- * non-zero.
+ * that), and cache and reasoning counts are subsets, so they are reported as-is. Cache reads and
+ * writes are reported even when 0 (a cache miss is worth seeing); reasoning only when non-zero
+ * (most models have none).
  */
 export function usageAttributes(usage: Usage): Record<string, number> {
   const tokens = genAiTokenCounts(usage);
@@ -148,8 +230,8 @@ export function usageAttributes(usage: Usage): Record<string, number> {
     [GEN_AI.usageInputTokens]: tokens.input,
     [GEN_AI.usageOutputTokens]: tokens.output,
   };
-  if (usage.cacheReadTokens > 0) attributes[GEN_AI.usageCacheReadInputTokens] = usage.cacheReadTokens;
-  if (usage.cacheWriteTokens > 0) attributes[GEN_AI.usageCacheCreationInputTokens] = usage.cacheWriteTokens;
+  attributes[GEN_AI.usageCacheReadInputTokens] = usage.cacheReadTokens;
+  attributes[GEN_AI.usageCacheCreationInputTokens] = usage.cacheWriteTokens;
   if (usage.reasoningTokens > 0) attributes[GEN_AI.usageReasoningOutputTokens] = usage.reasoningTokens;
   return attributes;
 }

@@ -1,17 +1,32 @@
 import type { Attributes, Context } from "@opentelemetry/api";
+import type { RedactionOptions, Redactor } from "../observability/redaction.js";
 import type { AgentNameOption } from "./gen-ai-conventions.js";
 
 /** Options of `OtelTracer` and `createOtelListener`. */
 export interface OtelListenerOptions {
   /** `gen_ai.agent.name` and the `invoke_agent {name}` span name; omitted -> `invoke_agent`. */
   agentName?: AgentNameOption;
+  /** `gen_ai.agent.id` on every `invoke_agent` span. */
+  agentId?: string;
+  /** `gen_ai.agent.description` on every `invoke_agent` span. */
+  agentDescription?: string;
+  /** `gen_ai.agent.version` on every `invoke_agent` span. */
+  agentVersion?: string;
   /**
-   * Record content: tool call arguments (`gen_ai.tool.call.arguments`), streamed answer text
-   * (`gen_ai.output.messages`), tool progress messages and structured event fields. Off by
-   * default: prompts, outputs and arguments may hold personal data or secrets. (Prompts are not
-   * in the event stream at all.)
+   * Record content: system instructions, input and output messages and tool definitions
+   * (`gen_ai.system_instructions`, `gen_ai.input.messages`, `gen_ai.output.messages`,
+   * `gen_ai.tool.definitions`, from `traceDetailsMiddleware({ captureContent: true })`), tool call
+   * arguments and results (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`), streamed
+   * answer text, tool progress messages and structured event fields. Off by default: prompts,
+   * outputs and arguments may hold personal data or secrets.
    */
   captureContent?: boolean;
+  /**
+   * Secret scrubbing of every record before it becomes span data: the journals' `Redactor`
+   * (built-in rules, extended by these options, or a `Redactor` shared with the pipeline);
+   * `false` when the records come redacted already (the tracer is a sink of `attachObservability`).
+   */
+  redact?: RedactionOptions | Redactor | false;
   /**
    * Parent of top-level run spans (and of child runs whose parent run this tracer never saw).
    * Default: `context.active()` at the moment `run.started` is delivered.

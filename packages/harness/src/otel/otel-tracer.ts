@@ -2,16 +2,23 @@ import {
   type Attributes,
   type Context,
   context as otelContext,
+  type Span,
   SpanKind,
   type Tracer,
   trace,
 } from "@opentelemetry/api";
-import type { ErrorSummary } from "@tinyagents/inference";
+import type { ErrorSummary, JsonValue } from "@tinyagents/inference";
 import type { AgentEventOf, EventRecord } from "../events/agent-event.js";
 import type { EventListener, EventSink } from "../events/event-sink.js";
+import type { Middleware } from "../middleware/middleware.js";
+import type { AgentObservation } from "../observability/agent-observation.js";
+import { Redactor } from "../observability/redaction.js";
+import type { ObservationSink } from "../observability/sink.js";
 import {
   chatChunk,
   chatCost,
+  chatRequest,
+  chatResponse,
   completeChat,
   completeTool,
   failChat,
@@ -19,6 +26,7 @@ import {
   startChat,
   startTool,
   toolProgress,
+  toolResult,
 } from "./call-spans.js";
 import {
   agentSpanName,
@@ -28,6 +36,7 @@ import {
   TINYAGENTS_ATTR,
 } from "./gen-ai-conventions.js";
 import type { OtelListenerOptions } from "./otel-options.js";
+import { propagationMiddleware } from "./propagation-middleware.js";
 import {
   endIncomplete,
   eventAttributes,
@@ -64,14 +73,37 @@ import {
  * const detach = otel.attach(sink); // the sink passed to harness.invoke(..., { events: sink })
  * ```
  */
-export class OtelTracer {
-  /** The listener to subscribe to an `EventSink` (`sink.subscribe(otel.listener)`). */
+export class OtelTracer implements ObservationSink {
+  /** The listener to subscribe to an `EventSink` (`sink.subscribe(otel.listener)`); redacts first. */
   readonly listener: EventListener = (record) => this.handle(record);
   private readonly book: SpanBook;
+  private readonly redactor: Redactor | undefined;
   private lastTs: number | undefined;
 
   constructor(tracer: Tracer, options: OtelListenerOptions = {}) {
     this.book = { tracer, options, runs: new Map() };
+    const redact = options.redact;
+    this.redactor = redact === false ? undefined : redact instanceof Redactor ? redact : new Redactor(redact);
+  }
+
+  /**
+   * `ObservationSink`: put the tracer in `attachObservability(events, { sinks: [otel] })` to get
+   * the pipeline's redaction (pass `redact: false` here then, to scrub once).
+   */
+  write(observation: AgentObservation): void {
+    this.handle(observation);
+  }
+
+  /**
+   * Middleware that makes the trace's spans the active OpenTelemetry context while calls run:
+   * a tool's `execute` (and a sub-agent it starts) runs inside its `execute_tool` span, a model
+   * call's provider request inside the current attempt's `chat` span, so spans that instrumented
+   * libraries create (HTTP clients, database drivers) nest under them. Needs a context manager
+   * (`AsyncLocalStorageContextManager`, registered by the Node SDK). Register it first
+   * (outermost) so every other middleware's work nests too.
+   */
+  middleware(): Middleware {
+    return propagationMiddleware(this.book);
   }
 
   /** Subscribe to `sink`; returns a function that unsubscribes (open spans stay open). */
@@ -100,8 +132,12 @@ export class OtelTracer {
     }
   }
 
-  /** Handle one event record (what {@link listener} does). */
-  handle(record: EventRecord): void {
+  /** Handle one event record (what {@link listener} does), after redaction unless `redact: false`. */
+  handle(input: EventRecord): void {
+    const record =
+      this.redactor === undefined
+        ? input
+        : (this.redactor.redact(input as unknown as JsonValue) as unknown as EventRecord);
     this.lastTs = record.ts;
     const book = this.book;
     const event = record.event;
@@ -111,6 +147,15 @@ export class OtelTracer {
         break;
       case "model.started":
         startChat(book, record, event);
+        break;
+      case "model.request":
+        chatRequest(book, record, event);
+        break;
+      case "model.response":
+        chatResponse(book, record, event);
+        break;
+      case "tool.result":
+        toolResult(book, record, event);
         break;
       case "model.delta":
         chatChunk(book, record, event);
@@ -163,7 +208,9 @@ export class OtelTracer {
     if (runs.has(record.runId)) return;
     const parent = record.parentRunId === undefined ? undefined : runs.get(record.parentRunId);
     const parentContext =
-      parent === undefined ? this.rootContext() : trace.setSpan(parent.context, spawningSpan(parent));
+      parent === undefined
+        ? this.rootContext()
+        : trace.setSpan(parent.context, spawningSpan(parent, activeSpan()));
     const agentName = resolveAgentName(options.agentName, {
       runId: record.runId,
       depth: record.depth,
@@ -177,6 +224,10 @@ export class OtelTracer {
       [TINYAGENTS_ATTR.depth]: record.depth,
     };
     if (agentName !== undefined) attributes[GEN_AI.agentName] = agentName;
+    if (options.agentId !== undefined) attributes[GEN_AI.agentId] = options.agentId;
+    if (options.agentDescription !== undefined)
+      attributes[GEN_AI.agentDescription] = options.agentDescription;
+    if (options.agentVersion !== undefined) attributes[GEN_AI.agentVersion] = options.agentVersion;
     if (record.parentRunId !== undefined) attributes[TINYAGENTS_ATTR.parentRunId] = record.parentRunId;
     if (event.threadId !== undefined) attributes[GEN_AI.conversationId] = event.threadId;
     const span = tracer.startSpan(
@@ -190,8 +241,12 @@ export class OtelTracer {
       span,
       context: trace.setSpan(parentContext, span),
       providerSet: false,
+      detailed: false,
       chats: new Map(),
       tools: new Map(),
+      requests: new Map(),
+      settlingChats: new Map(),
+      settlingTools: new Map(),
       children: new Set(),
     });
     parent?.children.add(record.runId);
@@ -232,8 +287,14 @@ export class OtelTracer {
     }
     for (const chat of run.chats.values()) endIncomplete(chat.span, ts, failure);
     for (const tool of run.tools.values()) endIncomplete(tool, ts, failure);
+    // Finished calls whose details never came (the middleware threw, or is not innermost).
+    for (const settling of run.settlingChats.values()) settling.span.end(settling.endTs);
+    for (const settling of run.settlingTools.values()) settling.span.end(settling.endTs);
     run.chats.clear();
     run.tools.clear();
+    run.requests.clear();
+    run.settlingChats.clear();
+    run.settlingTools.clear();
     if (incomplete) endIncomplete(run.span, ts, failure);
     else run.span.end(ts);
     runs.delete(run.runId);
@@ -252,6 +313,11 @@ export class OtelTracer {
     if (parent === undefined) return otelContext.active();
     return typeof parent === "function" ? parent() : parent;
   }
+}
+
+/** The span of the active OpenTelemetry context (set by {@link OtelTracer.middleware}). */
+function activeSpan(): Span | undefined {
+  return trace.getSpan(otelContext.active());
 }
 
 /**

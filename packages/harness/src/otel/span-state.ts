@@ -1,6 +1,6 @@
 import { type Attributes, type Context, type Span, SpanStatusCode, type Tracer } from "@opentelemetry/api";
 import type { ErrorSummary } from "@tinyagents/inference";
-import { errorType, GEN_AI, TINYAGENTS_ATTR } from "./gen-ai-conventions.js";
+import { errorType, GEN_AI, httpStatus, TINYAGENTS_ATTR } from "./gen-ai-conventions.js";
 import type { OtelListenerOptions } from "./otel-options.js";
 
 /** A model-call attempt's open `chat` span. */
@@ -14,10 +14,21 @@ export interface ChatSpanState {
   text: string;
 }
 
+/** A span whose call finished but whose `model.response` / `tool.result` details are still due. */
+export interface SettlingSpan {
+  span: Span;
+  endTs: number;
+}
+
 /**
  * The open spans of one run: its `invoke_agent` span, the context that carries it (the
  * explicit parent of everything inside the run), open `chat` spans by call id, open
  * `execute_tool` spans by call id (in start order), and the ids of its open child runs.
+ *
+ * With `traceDetailsMiddleware` installed (`detailed`, set by the first `model.request`), a call's
+ * span stays open after `model.completed` / `tool.completed` until its `model.response` /
+ * `tool.result` arrives (emitted right after, by the wrapping middleware); it ends at the
+ * completion's time.
  */
 export interface RunSpans {
   runId: string;
@@ -25,8 +36,13 @@ export interface RunSpans {
   span: Span;
   context: Context;
   providerSet: boolean;
+  detailed: boolean;
   chats: Map<string, ChatSpanState>;
   tools: Map<string, Span>;
+  /** `model.request` details by call id, applied to every attempt's chat span. */
+  requests: Map<string, Attributes>;
+  settlingChats: Map<string, SettlingSpan>;
+  settlingTools: Map<string, SettlingSpan>;
   children: Set<string>;
 }
 
@@ -38,25 +54,30 @@ export interface SpanBook {
 }
 
 /**
- * The span a child run of `parent` nests under: the parent's most recently started tool span
- * that is still open (the tool that spawned the sub-agent), else the parent's run span.
- *
- * With several tools running concurrently the newest one is chosen: events do not say which
- * tool spawned a child, and the newest is right for the sequential case.
+ * The span a child run of `parent` nests under: the active span when it is one of the parent's
+ * open tool spans (the propagation middleware runs each tool inside its span, so this is exact
+ * with concurrent tools), else the parent's most recently started open tool span, else the
+ * parent's run span. Without the middleware, with several tools running concurrently the newest
+ * one is chosen: events do not say which tool spawned a child.
  */
-export function spawningSpan(parent: RunSpans): Span {
+export function spawningSpan(parent: RunSpans, active?: Span): Span {
   let newest: Span | undefined;
-  for (const span of parent.tools.values()) newest = span;
+  for (const span of parent.tools.values()) {
+    if (span === active) return span;
+    newest = span;
+  }
   return newest ?? parent.span;
 }
 
 /** How many spans `run` holds open (its own, its chat and tool spans). */
 export function openSpanCount(run: RunSpans): number {
-  return 1 + run.chats.size + run.tools.size;
+  return 1 + run.chats.size + run.tools.size + run.settlingChats.size + run.settlingTools.size;
 }
 
 /** Status ERROR, `error.type`, and an `exception` event (name and message only, never the cause). */
 export function markFailed(span: Span, error: ErrorSummary, ts: number): void {
+  const status = httpStatus(error);
+  if (status !== undefined) span.setAttribute(GEN_AI.httpResponseStatusCode, status);
   span.setAttribute(GEN_AI.errorType, errorType(error));
   span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
   span.recordException({ name: error.name, message: error.message }, ts);

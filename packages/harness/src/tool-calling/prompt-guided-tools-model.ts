@@ -63,7 +63,9 @@ export class PromptGuidedToolsModel<State = unknown> implements ChatModel<State>
   private readonly mode: "always" | "fallback";
   private readonly isRejection: (error: unknown) => boolean;
   private readonly latch: Set<string>;
-  private readonly endpoint: string;
+  /** The key of the refusal latch (the wrapped model's cache identity). */
+  private readonly latchKey: string;
+  readonly endpoint?: string;
   private readonly parse: PromptToolParseOptions;
 
   constructor(
@@ -81,7 +83,8 @@ export class PromptGuidedToolsModel<State = unknown> implements ChatModel<State>
     this.mode = options.mode ?? "always";
     this.isRejection = options.isToolsRejection ?? isToolsUnsupportedError;
     this.latch = options.latch ?? new Set();
-    this.endpoint = inner.cacheIdentity ?? `${inner.provider}|${inner.modelId}`;
+    this.latchKey = inner.cacheIdentity ?? `${inner.provider}|${inner.modelId}`;
+    if (inner.endpoint !== undefined) this.endpoint = inner.endpoint;
     const ids = options.ids ?? createRandomIds();
     this.parse = { generateId: () => ids.next("ptc") };
     if (options.bareJson !== undefined) this.parse.bareJson = options.bareJson;
@@ -89,12 +92,12 @@ export class PromptGuidedToolsModel<State = unknown> implements ChatModel<State>
 
   /** True when calls are prompt-guided now (always in `"always"` mode; after the latch in `"fallback"`). */
   get promptGuided(): boolean {
-    return this.mode === "always" || this.latch.has(this.endpoint);
+    return this.mode === "always" || this.latch.has(this.latchKey);
   }
 
   /** The wrapped model's cache identity, suffixed `|prompt-tools` while calls are prompt-guided. */
   get cacheIdentity(): string {
-    return this.promptGuided ? `${this.endpoint}|prompt-tools` : this.endpoint;
+    return this.promptGuided ? `${this.latchKey}|prompt-tools` : this.latchKey;
   }
 
   async invoke(request: ModelRequest, options?: ModelCallOptions<State>): Promise<ModelResponse> {
@@ -104,7 +107,7 @@ export class PromptGuidedToolsModel<State = unknown> implements ChatModel<State>
         return await this.inner.invoke(request, options);
       } catch (error) {
         if (!this.isRejection(error)) throw error;
-        this.latch.add(this.endpoint);
+        this.latch.add(this.latchKey);
       }
     }
     const response = await this.inner.invoke(toPromptGuidedRequest(request), options);
@@ -125,7 +128,7 @@ export class PromptGuidedToolsModel<State = unknown> implements ChatModel<State>
       first = await iterator.next();
     } catch (error) {
       if (!hasTools(request) || !this.isRejection(error)) throw error;
-      this.latch.add(this.endpoint);
+      this.latch.add(this.latchKey);
       yield* this.streamPromptGuided(request, options);
       return;
     }

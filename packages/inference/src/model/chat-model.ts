@@ -35,6 +35,11 @@ export interface ChatModel<State = unknown> {
    * endpoint): the key space of the local response cache. Never contains secrets.
    */
   readonly cacheIdentity?: string;
+  /**
+   * The base URL the model talks to, without credentials or secret query values: traces report
+   * it as `server.address` / `server.port`. Omitted by models without a network endpoint.
+   */
+  readonly endpoint?: string;
   invoke(request: ModelRequest, options?: ModelCallOptions<State>): Promise<ModelResponse>;
   stream?(request: ModelRequest, options?: ModelCallOptions<State>): AsyncIterable<ModelStreamItem>;
 }

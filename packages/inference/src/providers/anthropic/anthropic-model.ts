@@ -43,6 +43,8 @@ export class AnthropicModel implements ChatModel {
   readonly profile: ModelProfile;
   /** `anthropic:<origin>:<model>` — never contains the key. */
   readonly cacheIdentity: string;
+  /** The base URL without credentials (`server.address` / `server.port` in traces). */
+  readonly endpoint: string;
   private readonly url: string;
   private readonly headers: Record<string, string>;
   /** The credential values of `headers` (x-api-key, authorization), masked in every error. */
@@ -63,6 +65,7 @@ export class AnthropicModel implements ChatModel {
     this.maxTokens = resolved.maxTokens;
     this.streamIdleTimeoutMs = resolved.streamIdleTimeoutMs;
     this.cacheIdentity = `${PROVIDER}:${displayUrl(resolved.baseUrl)}:${resolved.model}`;
+    this.endpoint = displayUrl(resolved.baseUrl);
   }
 
   /** The JSON body `invoke` (`stream: false`) or `stream` (`stream: true`) sends for `request`. */

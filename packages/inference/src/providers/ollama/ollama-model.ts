@@ -44,6 +44,8 @@ export class OllamaModel implements ChatModel {
   readonly profile?: ModelProfile;
   /** `ollama:<origin>:<model>`. */
   readonly cacheIdentity: string;
+  /** The base URL without credentials (`server.address` / `server.port` in traces). */
+  readonly endpoint: string;
   private readonly url: string;
   private readonly settings: ResolvedOllamaOptions;
   private readonly fetchFn: FetchLike | undefined;
@@ -59,6 +61,7 @@ export class OllamaModel implements ChatModel {
     this.fetchFn = resolved.fetch;
     this.streamIdleTimeoutMs = resolved.streamIdleTimeoutMs;
     this.cacheIdentity = `${PROVIDER}:${displayUrl(resolved.baseUrl)}:${resolved.model}`;
+    this.endpoint = displayUrl(resolved.baseUrl);
   }
 
   /** The JSON body `invoke` (`stream: false`) or `stream` (`stream: true`) sends for `request`. */

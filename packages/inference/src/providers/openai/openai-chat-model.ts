@@ -5,7 +5,7 @@ import { factsFromObject } from "../../http/error-body.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { postJson } from "../../http/post-json.js";
 import { providerErrorFromFacts } from "../../http/provider-error-from-response.js";
-import { redactSecrets, secretsFromHeaders } from "../../http/redact.js";
+import { displayUrl, redactSecrets, secretsFromHeaders } from "../../http/redact.js";
 import { readSseBatches } from "../../http/sse.js";
 import { isStreamIdleTimeout, resolveStreamIdleTimeout } from "../../http/stream-idle-timeout.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../json/json-value.js";
@@ -80,6 +80,8 @@ export class OpenAiChatModel implements ChatModel {
   readonly modelId: string;
   readonly profile?: ModelProfile;
   readonly cacheIdentity: string;
+  /** The base URL without credentials (`server.address` / `server.port` in traces). */
+  readonly endpoint: string;
   /** The endpoint base URL (no trailing slash). */
   readonly baseUrl: string;
   /** The effective quirks. */
@@ -112,6 +114,7 @@ export class OpenAiChatModel implements ChatModel {
     const style = this.quirks.toolCallIds;
     this.generateToolCallId = options.generateToolCallId ?? (() => randomToolCallId(style));
     this.cacheIdentity = `${this.provider}|${this.modelId}|${this.baseUrl}`;
+    this.endpoint = displayUrl(this.baseUrl);
   }
 
   /** The Chat Completions body this model would send for `request` (for tests and debugging). */

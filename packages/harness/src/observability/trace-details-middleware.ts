@@ -1,0 +1,124 @@
+import type { JsonObject, JsonValue, ModelRequest, ModelResponse } from "@tinyagents/inference";
+import type { AgentEventOf } from "../events/agent-event.js";
+import type { Middleware } from "../middleware/middleware.js";
+import {
+  genAiAssistantMessage,
+  genAiInputMessages,
+  genAiSystemInstructions,
+  genAiToolDefinitions,
+  genAiToolResult,
+} from "./gen-ai-messages.js";
+
+/** Options of {@link traceDetailsMiddleware}. */
+export interface TraceDetailsOptions {
+  /**
+   * Also record content: system instructions, input and output messages, tool definitions and
+   * tool results. Off by default: prompts and results may hold personal data or secrets. Content
+   * travels in events, so the redaction of `attachObservability` (and of the exporters) scrubs it
+   * like everything else; arguments of tool calls are in `tool.started` already.
+   */
+  captureContent?: boolean;
+}
+
+/**
+ * What exporters need beyond the lifecycle events, as three opt-in events per call:
+ * `model.request` (request parameters; with content capture the prompt and tool definitions),
+ * `model.response` (the provider's response id and finish reason; with content capture the
+ * answer) and `tool.result` (the tool's description and error flag; with content capture the
+ * result). Messages follow the OpenTelemetry GenAI conventions (`gen_ai.input.messages`, ...).
+ *
+ * Register it last (innermost) so it records the request as the provider receives it, after the
+ * edits of other middleware. `OtelTracer` and `LangfuseClient` read these events.
+ *
+ * ```ts
+ * harness.use(traceDetailsMiddleware({ captureContent: true }));
+ * ```
+ */
+export function traceDetailsMiddleware(options: TraceDetailsOptions = {}): Middleware {
+  const content = options.captureContent === true;
+  return {
+    name: "traceDetails",
+    async wrapModelCall(ctx, request, next) {
+      const callId = ctx.callId ?? "";
+      ctx.run.emit(requestEvent(callId, request, content));
+      const response = await next(request);
+      ctx.run.emit(responseEvent(callId, response, content));
+      return response;
+    },
+    async wrapToolCall(ctx, call, next) {
+      const result = await next(call);
+      const description = ctx.tools?.get(call.name)?.description;
+      const event: AgentEventOf<"tool.result"> = {
+        type: "tool.result",
+        callId: call.id,
+        toolName: result.toolName,
+        isError: result.isError,
+      };
+      if (description !== undefined && description !== "") event.description = description;
+      if (content) event.result = genAiToolResult(result.content);
+      ctx.run.emit(event);
+      return result;
+    },
+  };
+}
+
+/** The request options a trace shows as model parameters (no messages, no secrets). */
+export function requestParameters(request: ModelRequest): JsonObject {
+  const parameters: JsonObject = {};
+  if (request.temperature !== undefined) parameters.temperature = request.temperature;
+  if (request.topP !== undefined) parameters.topP = request.topP;
+  if (request.maxTokens !== undefined) parameters.maxTokens = request.maxTokens;
+  if (request.stop !== undefined) parameters.stop = request.stop;
+  if (request.seed !== undefined) parameters.seed = request.seed;
+  if (request.toolChoice !== undefined) parameters.toolChoice = request.toolChoice as JsonValue;
+  if (request.parallelToolCalls !== undefined) parameters.parallelToolCalls = request.parallelToolCalls;
+  if (request.responseFormat !== undefined) parameters.responseFormat = request.responseFormat.type;
+  if (request.reasoning !== undefined) parameters.reasoning = request.reasoning as unknown as JsonValue;
+  if (request.tools !== undefined) parameters.tools = request.tools.length;
+  return parameters;
+}
+
+function requestEvent(
+  callId: string,
+  request: ModelRequest,
+  content: boolean,
+): AgentEventOf<"model.request"> {
+  const event: AgentEventOf<"model.request"> = {
+    type: "model.request",
+    callId,
+    parameters: requestParameters(request),
+  };
+  if (content) {
+    const system = genAiSystemInstructions(request.messages);
+    if (system.length > 0) event.systemInstructions = system;
+    event.inputMessages = genAiInputMessages(request.messages);
+    if (request.tools !== undefined && request.tools.length > 0) {
+      event.toolDefinitions = genAiToolDefinitions(request.tools);
+    }
+  }
+  return event;
+}
+
+function responseEvent(
+  callId: string,
+  response: ModelResponse,
+  content: boolean,
+): AgentEventOf<"model.response"> {
+  const event: AgentEventOf<"model.response"> = { type: "model.response", callId };
+  const id = responseId(response);
+  if (id !== undefined) event.responseId = id;
+  if (response.finishReason !== undefined) event.finishReason = response.finishReason;
+  if (content) event.outputMessages = [genAiAssistantMessage(response.message, response.finishReason)];
+  return event;
+}
+
+/** The provider's response id: the assistant message's id, else `id` of the raw response. */
+export function responseId(response: ModelResponse): string | undefined {
+  if (typeof response.message.id === "string" && response.message.id !== "") return response.message.id;
+  const raw = response.raw;
+  if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
+    const id = (raw as JsonObject).id;
+    if (typeof id === "string" && id !== "") return id;
+  }
+  return undefined;
+}
