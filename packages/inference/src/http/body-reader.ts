@@ -17,6 +17,13 @@ export interface StreamReadOptions {
    * `Infinity`: no idle timeout. An abort of the signal always wins over it.
    */
   idleTimeoutMs?: number | undefined;
+  /**
+   * Total byte cap for the whole body: a body that grows past it fails with a non-retryable
+   * `response_too_large` (the rest is cancelled unread), so a broken or hostile endpoint cannot
+   * run the host out of memory. Default {@link MAX_STREAM_BYTES} for streams, {@link MAX_BODY_BYTES}
+   * for `readBodyText`; `Infinity` disables it. Models take it as their `maxResponseBytes` option.
+   */
+  maxBytes?: number | undefined;
 }
 
 /** Longest delay `setTimeout` takes (2^31 - 1 ms); longer waits are re-armed in steps. */
@@ -49,8 +56,10 @@ export class BodyReader {
   private waiting = false;
   /** When the pending read started waiting (`performance.now()`). */
   private waitingSince = 0;
-  /** Body bytes received so far (for the idle error's message). */
+  /** Body bytes received so far (for the idle error's message and the total cap). */
   private received = 0;
+  /** The total byte cap (`Infinity`: none). */
+  private readonly maxBytes: number;
   /** Set when the idle timeout fired; every later read throws it. */
   private idleError: TinyAgentsError | undefined;
 
@@ -60,6 +69,7 @@ export class BodyReader {
     this.options = options;
     const idle = options.idleTimeoutMs;
     this.idleMs = idle !== undefined && idle > 0 && idle !== Number.POSITIVE_INFINITY ? idle : 0;
+    this.maxBytes = options.maxBytes ?? MAX_STREAM_BYTES;
     if (signal !== undefined) {
       if (signal.aborted) {
         this.onAbort = undefined;
@@ -99,6 +109,8 @@ export class BodyReader {
       return undefined;
     }
     this.received += result.value.byteLength;
+    if (this.received > this.maxBytes)
+      throw responseTooLarge("the response body", this.maxBytes, this.options);
     return result.value;
   }
 
@@ -179,6 +191,13 @@ export class BodyReader {
  */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
+/**
+ * Most bytes read from a streamed response body (SSE, NDJSON) in total, unless the model's
+ * `maxResponseBytes` says otherwise. Larger than {@link MAX_BODY_BYTES} because stream framing
+ * costs ~200 bytes per token on OpenAI-style endpoints: 48 MiB still holds a 200k-token answer.
+ */
+export const MAX_STREAM_BYTES = 48 * 1024 * 1024;
+
 /** Most bytes one server-sent event or NDJSON line may hold before it completes. */
 export const MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
@@ -206,10 +225,11 @@ export async function readBodyText(
   body: ReadableStream<Uint8Array> | null,
   signal: AbortSignal | undefined,
   options: StreamReadOptions,
-  limit = MAX_BODY_BYTES,
+  limit = options.maxBytes ?? MAX_BODY_BYTES,
 ): Promise<string> {
   if (body === null) return "";
-  const reader = new BodyReader(body, signal, options);
+  // The reader enforces the limit; the check below keeps the error's wording for unary bodies.
+  const reader = new BodyReader(body, signal, { ...options, maxBytes: Number.POSITIVE_INFINITY });
   const decoder = new TextDecoder();
   const parts: string[] = [];
   let bytes = 0;

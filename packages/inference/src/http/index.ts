@@ -1,6 +1,7 @@
 export {
   MAX_BODY_BYTES,
   MAX_EVENT_BYTES,
+  MAX_STREAM_BYTES,
   readBodyText,
   responseTooLarge,
   type StreamReadOptions,
@@ -19,6 +20,7 @@ export {
   RAW_BODY_LIMIT,
 } from "./provider-error-from-response.js";
 export { displayUrl, REDACTED, redactSecrets, secretsFromHeaders } from "./redact.js";
+export { resolveMaxResponseBytes } from "./response-limit.js";
 export { retryAfterFromHints } from "./retry-hints.js";
 export { readSse, readSseBatches, type SseEvent } from "./sse.js";
 export {

@@ -13,7 +13,8 @@ import { BodyReader, MAX_EVENT_BYTES, responseTooLarge, type StreamReadOptions }
  * - a retryable `ProviderError` (`stream_truncated`) when the final, unterminated line is not
  *   JSON (the connection was cut mid-line);
  * - a non-retryable `ProviderError` (`response_too_large`) for a line longer than
- *   `MAX_EVENT_BYTES` characters;
+ *   `MAX_EVENT_BYTES` characters, or a body longer than `options.maxBytes` (default
+ *   `MAX_STREAM_BYTES`);
  * - a retryable `ProviderError` (`stream_interrupted`) when reading fails;
  * - the `timeout` error of `streamIdleTimeoutError` when `options.idleTimeoutMs` passes without a
  *   byte arriving (the body is cancelled);

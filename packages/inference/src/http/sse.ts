@@ -21,7 +21,8 @@ export interface SseEvent {
  *   ends an event) — the connection was cut;
  * - a retryable `ProviderError` (`stream_interrupted`) when reading the body fails;
  * - a non-retryable `ProviderError` (`response_too_large`) when more than `MAX_EVENT_BYTES`
- *   arrive without completing an event (memory stays bounded whatever the server sends);
+ *   arrive without completing an event, or when the whole body passes `options.maxBytes`
+ *   (default `MAX_STREAM_BYTES`): memory stays bounded whatever the server sends;
  * - the `timeout` error of `streamIdleTimeoutError` when `options.idleTimeoutMs` passes without a
  *   byte arriving (keep-alive comments count as data; the body is cancelled);
  * - the `abortedError` of `signal` when it aborts (the body is cancelled); an abort wins over

@@ -22,6 +22,7 @@ export type { FinishReason, ModelResponse } from "./model-response.js";
 export type { FallbackAttempt, ModelResolutionSource, ResolvedModel } from "./resolved-model.js";
 export {
   collectStream,
+  MAX_ASSEMBLED_CHARS,
   type ParsedToolArguments,
   parseToolArguments,
   StreamAccumulator,

@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { ProviderError } from "../errors/provider-error.js";
 import { usage } from "../usage/usage.js";
 import type { ModelResponse } from "./model-response.js";
-import { collectStream, parseToolArguments, StreamAccumulator } from "./stream-accumulator.js";
+import {
+  collectStream,
+  MAX_ASSEMBLED_CHARS,
+  parseToolArguments,
+  StreamAccumulator,
+} from "./stream-accumulator.js";
 import type { ModelStreamItem } from "./stream-item.js";
 
 const accumulate = (items: ModelStreamItem[]): ModelResponse => {
@@ -213,5 +218,32 @@ describe("parseToolArguments", () => {
   });
   it("flags null as invalid", () => {
     expect(parseToolArguments("null").invalid?.error).toBe("tool arguments must be a JSON object, got null");
+  });
+});
+
+describe("StreamAccumulator size cap", () => {
+  it("throws a non-retryable response_too_large once text, reasoning and tool arguments pass maxChars", () => {
+    const acc = new StreamAccumulator({ provider: "p", maxChars: 10 });
+    acc.push({ type: "text_delta", text: "abcd" });
+    acc.push({ type: "reasoning_delta", text: "efg" });
+    acc.push({ type: "tool_call_delta", index: 0, id: "c", name: "t", argumentsDelta: "{}" });
+    let error: unknown;
+    try {
+      acc.push({ type: "tool_call_delta", index: 0, argumentsDelta: "{}" });
+    } catch (e) {
+      error = e;
+    }
+    expect(ProviderError.isProviderError(error) && error.providerCode === "response_too_large").toBe(true);
+    expect((error as ProviderError).kind).toBe("non_retryable");
+  });
+
+  it("defaults to MAX_ASSEMBLED_CHARS (48 Mi characters)", () => {
+    const acc = new StreamAccumulator();
+    const big = "x".repeat(8 * 1024 * 1024);
+    for (let i = 0; i < 6; i++) acc.push({ type: "text_delta", text: big });
+    expect(MAX_ASSEMBLED_CHARS).toBe(48 * 1024 * 1024);
+    expect(() => acc.push({ type: "text_delta", text: "y" })).toThrow(
+      /response_too_large|more than 50331648 characters/,
+    );
   });
 });

@@ -14,7 +14,22 @@ export interface StreamAccumulatorOptions {
   provider?: string;
   /** Model id; a `start` item's `model` overrides it. */
   model?: string;
+  /**
+   * Most characters of text, reasoning, redacted reasoning and tool-call arguments the response
+   * may accumulate in total (default {@link MAX_ASSEMBLED_CHARS}; `Infinity`: no cap). Past it,
+   * {@link StreamAccumulator.push} throws a non-retryable `ProviderError`
+   * (`providerCode: "response_too_large"`), so a model that never stops cannot exhaust memory.
+   */
+  maxChars?: number;
 }
+
+/**
+ * Default cap on what one response accumulates (characters of text, reasoning and tool
+ * arguments together). A character needs at least one body byte, so an HTTP adapter's byte cap
+ * (`MAX_STREAM_BYTES`, 48 MiB) is reached first; this one bounds models without a body
+ * (custom `ChatModel`s, SDK wrappers, test models).
+ */
+export const MAX_ASSEMBLED_CHARS = 48 * 1024 * 1024;
 
 interface ReasoningParts {
   type: "reasoning";
@@ -60,20 +75,26 @@ export class StreamAccumulator {
   private usage: Usage | undefined;
   private finishReason: FinishReason | undefined;
   private raw: JsonValue | undefined;
+  /** Characters accumulated so far, and the cap. */
+  private chars = 0;
+  private readonly maxChars: number;
 
   constructor(options: StreamAccumulatorOptions = {}) {
     this.provider = options.provider ?? "unknown";
     this.model = options.model;
+    this.maxChars = options.maxChars ?? MAX_ASSEMBLED_CHARS;
   }
 
   /** Fold one item in. Throws a `ProviderError` for an `error` item. */
   push(item: ModelStreamItem): void {
     switch (item.type) {
       case "text_delta":
+        this.count(item.text.length);
         if (this.textParts === undefined) this.textParts = [item.text];
         else this.textParts.push(item.text);
         return;
       case "reasoning_delta": {
+        this.count(item.text.length);
         let block = this.openReasoning;
         if (block === undefined || block.signature !== undefined) {
           block = { type: "reasoning", parts: [] };
@@ -85,6 +106,7 @@ export class StreamAccumulator {
         return;
       }
       case "redacted_reasoning":
+        this.count(item.data.length);
         this.reasoning.push({ type: "redacted_reasoning", data: item.data });
         this.openReasoning = undefined;
         return;
@@ -96,7 +118,10 @@ export class StreamAccumulator {
         }
         if (call.id === "" && item.id !== undefined) call.id = item.id;
         if (call.name === "" && item.name !== undefined) call.name = item.name;
-        if (item.argumentsDelta !== undefined) call.args.push(item.argumentsDelta);
+        if (item.argumentsDelta !== undefined) {
+          this.count(item.argumentsDelta.length);
+          call.args.push(item.argumentsDelta);
+        }
         return;
       }
       case "usage":
@@ -115,6 +140,22 @@ export class StreamAccumulator {
     }
   }
 
+  /** Add `n` accumulated characters; throws `response_too_large` past the cap. */
+  private count(n: number): void {
+    this.chars += n;
+    if (this.chars > this.maxChars) throw this.tooLarge();
+  }
+
+  /** The error of a response that outgrew {@link StreamAccumulatorOptions.maxChars}. */
+  private tooLarge(): ProviderError {
+    return new ProviderError({
+      provider: this.provider,
+      kind: "non_retryable",
+      providerCode: "response_too_large",
+      message: `${this.provider}: the response accumulated more than ${this.maxChars} characters of text, reasoning and tool arguments, so reading stopped (memory stays bounded); lower max_tokens or check the endpoint.`,
+      ...(this.model === undefined ? {} : { model: this.model }),
+    });
+  }
   /** The response built from everything pushed so far. Can be called more than once. */
   finish(): ModelResponse {
     const content: ContentBlock[] = [];

@@ -53,6 +53,8 @@ export class AnthropicModel implements ChatModel {
   private readonly maxTokens: number;
   /** The stream idle timeout in ms (0 or Infinity: none) unless a request sets its own. */
   readonly streamIdleTimeoutMs: number;
+  /** The total byte cap of a response body (`undefined`: the defaults). */
+  readonly maxResponseBytes: number | undefined;
 
   constructor(options: AnthropicModelOptions = {}) {
     const resolved = resolveAnthropicOptions(options);
@@ -64,6 +66,7 @@ export class AnthropicModel implements ChatModel {
     this.fetchFn = resolved.fetch;
     this.maxTokens = resolved.maxTokens;
     this.streamIdleTimeoutMs = resolved.streamIdleTimeoutMs;
+    this.maxResponseBytes = resolved.maxResponseBytes;
     this.cacheIdentity = `${PROVIDER}:${displayUrl(resolved.baseUrl)}:${resolved.model}`;
     this.endpoint = displayUrl(resolved.baseUrl);
   }
@@ -100,7 +103,7 @@ export class AnthropicModel implements ChatModel {
 
   private async invokeWith(request: ModelRequest, signal: AbortSignal | undefined): Promise<ModelResponse> {
     const response = await this.post(this.buildRequestBody(request, false), signal);
-    const body = await readJsonBody(response, PROVIDER, this.modelId, signal);
+    const body = await readJsonBody(response, PROVIDER, this.modelId, signal, this.maxResponseBytes);
     return parseAnthropicResponse(body, this.modelId);
   }
 
@@ -112,7 +115,7 @@ export class AnthropicModel implements ChatModel {
     const contentType = response.headers.get("content-type") ?? "";
     if (response.body === null || contentType.includes("application/json")) {
       // A server (or proxy) that ignored `stream: true` and answered with one JSON message.
-      const body = await readJsonBody(response, PROVIDER, this.modelId, signal);
+      const body = await readJsonBody(response, PROVIDER, this.modelId, signal, this.maxResponseBytes);
       yield* responseToStreamItems(parseAnthropicResponse(body, this.modelId));
       return;
     }
@@ -122,6 +125,7 @@ export class AnthropicModel implements ChatModel {
       provider: PROVIDER,
       model: this.modelId,
       idleTimeoutMs,
+      maxBytes: this.maxResponseBytes,
     })) {
       const items = parser.push(frame);
       for (let i = 0; i < items.length; i++) yield items[i]!;

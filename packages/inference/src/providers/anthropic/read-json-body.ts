@@ -13,8 +13,9 @@ export async function readJsonBody(
   provider: string,
   model: string,
   signal: AbortSignal | undefined,
+  maxBytes?: number,
 ): Promise<JsonValue> {
-  const text = await readBodyText(response.body, signal, { provider, model });
+  const text = await readBodyText(response.body, signal, { provider, model, maxBytes });
   try {
     return JSON.parse(text) as JsonValue;
   } catch (error) {

@@ -51,6 +51,8 @@ export class OllamaModel implements ChatModel {
   private readonly fetchFn: FetchLike | undefined;
   /** The stream idle timeout in ms (0 or Infinity: none) unless a request sets its own. */
   readonly streamIdleTimeoutMs: number;
+  /** The total byte cap of a response body (`undefined`: the defaults). */
+  readonly maxResponseBytes: number | undefined;
 
   constructor(options: OllamaModelOptions = {}) {
     const resolved = resolveOllamaOptions(options);
@@ -60,6 +62,7 @@ export class OllamaModel implements ChatModel {
     this.url = `${resolved.baseUrl}/api/chat`;
     this.fetchFn = resolved.fetch;
     this.streamIdleTimeoutMs = resolved.streamIdleTimeoutMs;
+    this.maxResponseBytes = resolved.maxResponseBytes;
     this.cacheIdentity = `${PROVIDER}:${displayUrl(resolved.baseUrl)}:${resolved.model}`;
     this.endpoint = displayUrl(resolved.baseUrl);
   }
@@ -95,7 +98,7 @@ export class OllamaModel implements ChatModel {
 
   private async invokeWith(request: ModelRequest, signal: AbortSignal | undefined): Promise<ModelResponse> {
     const response = await this.post(this.buildRequestBody(request, false), signal);
-    const body = await readJsonBody(response, PROVIDER, this.modelId, signal);
+    const body = await readJsonBody(response, PROVIDER, this.modelId, signal, this.maxResponseBytes);
     return parseOllamaResponse(body, this.modelId, request.messages.length);
   }
 
@@ -114,6 +117,7 @@ export class OllamaModel implements ChatModel {
       provider: PROVIDER,
       model: this.modelId,
       idleTimeoutMs,
+      maxBytes: this.maxResponseBytes,
     })) {
       const items = parser.push(line);
       for (let i = 0; i < items.length; i++) yield items[i]!;

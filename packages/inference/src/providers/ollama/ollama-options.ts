@@ -1,5 +1,6 @@
 import { validationError } from "../../errors/tinyagents-error.js";
 import type { FetchLike } from "../../http/fetch-types.js";
+import { resolveMaxResponseBytes } from "../../http/response-limit.js";
 import { resolveStreamIdleTimeout } from "../../http/stream-idle-timeout.js";
 import type { JsonObject } from "../../json/json-value.js";
 import type { ModelProfile } from "../../model/model-profile.js";
@@ -37,6 +38,12 @@ export interface OllamaModelOptions {
    * disables it; `request.streamIdleTimeoutMs` overrides it per call.
    */
   streamIdleTimeoutMs?: number;
+  /**
+   * Total byte cap of one response body: a longer stream or JSON body fails with a non-retryable
+   * `response_too_large` and the rest is cancelled unread. Default: `MAX_STREAM_BYTES` (48 MiB)
+   * for a stream, `MAX_BODY_BYTES` (32 MiB) for a JSON body; `Infinity` disables it.
+   */
+  maxResponseBytes?: number | undefined;
 }
 
 /** Options with every default applied. */
@@ -50,6 +57,8 @@ export interface ResolvedOllamaOptions {
   options: JsonObject | undefined;
   /** The stream idle timeout in ms (0 or Infinity: none). */
   streamIdleTimeoutMs: number;
+  /** The total byte cap of a response body (`undefined`: the defaults). */
+  maxResponseBytes: number | undefined;
 }
 
 /**
@@ -80,5 +89,6 @@ export function resolveOllamaOptions(options: OllamaModelOptions): ResolvedOllam
     keepAlive: options.keepAlive,
     options: options.options,
     streamIdleTimeoutMs: resolveStreamIdleTimeout(options.streamIdleTimeoutMs, "OllamaModel"),
+    maxResponseBytes: resolveMaxResponseBytes(options.maxResponseBytes, "OllamaModel"),
   };
 }

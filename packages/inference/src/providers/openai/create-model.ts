@@ -25,6 +25,8 @@ export interface CreateModelOptions {
   headers?: Record<string, string> | undefined;
   /** Stream idle timeout in ms (default 240_000; 0 disables); see `OpenAiChatModelOptions`. */
   streamIdleTimeoutMs?: number | undefined;
+  /** Total byte cap of one response body; see `OpenAiChatModelOptions`. */
+  maxResponseBytes?: number | undefined;
 }
 
 /** Provider prefixes `createModel` understands, including aliases. */
@@ -149,6 +151,7 @@ function presetOptions(options: CreateModelOptions): PresetOptions {
     baseUrl: options.baseUrl,
     headers: options.headers,
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes,
   };
 }
 
@@ -160,5 +163,6 @@ function anthropicModel(model: string, options: CreateModelOptions): ChatModel {
   if (options.baseUrl !== undefined) native.baseUrl = options.baseUrl;
   if (options.headers !== undefined) native.headers = options.headers;
   if (options.streamIdleTimeoutMs !== undefined) native.streamIdleTimeoutMs = options.streamIdleTimeoutMs;
+  if (options.maxResponseBytes !== undefined) native.maxResponseBytes = options.maxResponseBytes;
   return new AnthropicModel(native);
 }

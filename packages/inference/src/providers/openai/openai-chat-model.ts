@@ -6,6 +6,7 @@ import type { FetchLike } from "../../http/fetch-types.js";
 import { postJson } from "../../http/post-json.js";
 import { providerErrorFromFacts } from "../../http/provider-error-from-response.js";
 import { displayUrl, redactSecrets, secretsFromHeaders } from "../../http/redact.js";
+import { resolveMaxResponseBytes } from "../../http/response-limit.js";
 import { readSseBatches } from "../../http/sse.js";
 import { isStreamIdleTimeout, resolveStreamIdleTimeout } from "../../http/stream-idle-timeout.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../json/json-value.js";
@@ -51,6 +52,12 @@ export interface OpenAiChatModelOptions {
    * bounds the whole call.
    */
   streamIdleTimeoutMs?: number | undefined;
+  /**
+   * Total byte cap of one response body: a longer stream or JSON body fails with a non-retryable
+   * `response_too_large` and the rest is cancelled unread. Default: `MAX_STREAM_BYTES` (48 MiB)
+   * for a stream, `MAX_BODY_BYTES` (32 MiB) for a JSON body; `Infinity` disables it.
+   */
+  maxResponseBytes?: number | undefined;
 }
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -88,6 +95,8 @@ export class OpenAiChatModel implements ChatModel {
   readonly quirks: Readonly<OpenAiQuirks>;
   /** The stream idle timeout in ms (0 or Infinity: none) unless a request sets its own. */
   readonly streamIdleTimeoutMs: number;
+  /** The total byte cap of a response body (`undefined`: the defaults). */
+  readonly maxResponseBytes: number | undefined;
   private readonly apiKey: string | undefined;
   private readonly fetchFn: FetchLike | undefined;
   private readonly extraHeaders: Record<string, string>;
@@ -110,6 +119,7 @@ export class OpenAiChatModel implements ChatModel {
     this.extraHeaders = { ...options.headers };
     this.quirks = Object.freeze(mergeQuirks(options.baseQuirks ?? OPENAI_QUIRKS, options.quirks));
     this.streamIdleTimeoutMs = resolveStreamIdleTimeout(options.streamIdleTimeoutMs, "OpenAiChatModel");
+    this.maxResponseBytes = resolveMaxResponseBytes(options.maxResponseBytes, "OpenAiChatModel");
     if (options.profile !== undefined) this.profile = options.profile;
     const style = this.quirks.toolCallIds;
     this.generateToolCallId = options.generateToolCallId ?? (() => randomToolCallId(style));
@@ -128,7 +138,11 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   async invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    const accumulator = new StreamAccumulator({ provider: this.provider, model: this.modelId });
+    const accumulator = new StreamAccumulator({
+      provider: this.provider,
+      model: this.modelId,
+      ...(this.maxResponseBytes === undefined ? {} : { maxChars: this.maxResponseBytes }),
+    });
     for await (const item of this.run(request, options, false)) accumulator.push(item);
     return accumulator.finish();
   }
@@ -161,6 +175,7 @@ export class OpenAiChatModel implements ChatModel {
         const text = await readBodyText(response.body, call.signal, {
           provider: this.provider,
           model: this.modelId,
+          maxBytes: this.maxResponseBytes,
         });
         yield* this.readUnary(text, parser, response.status, secretsFromHeaders(headers));
         return;
@@ -174,6 +189,7 @@ export class OpenAiChatModel implements ChatModel {
           provider: this.provider,
           model: this.modelId,
           idleTimeoutMs: request.streamIdleTimeoutMs ?? this.streamIdleTimeoutMs,
+          maxBytes: this.maxResponseBytes,
         })) {
           for (let e = 0; e < batch.length; e++) {
             const event = batch[e]!;

@@ -25,6 +25,8 @@ export interface PresetOptions {
   generateToolCallId?: (() => string) | undefined;
   /** Stream idle timeout in ms (default 240_000; 0 disables); see `OpenAiChatModelOptions`. */
   streamIdleTimeoutMs?: number | undefined;
+  /** Total byte cap of one response body; see `OpenAiChatModelOptions`. */
+  maxResponseBytes?: number | undefined;
 }
 
 /** The static description of a preset. */
@@ -208,6 +210,7 @@ export function fromPreset(name: PresetName, options: PresetOptions = {}): OpenA
     profile: options.profile,
     generateToolCallId: options.generateToolCallId,
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes,
   });
 }
 
