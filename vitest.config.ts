@@ -19,6 +19,7 @@ export default defineConfig({
       { find: /^@tinyagents\/harness\/sqlite$/, replacement: src("./packages/harness/src/sqlite/index.ts") },
       { find: /^@tinyagents\/harness\/tools$/, replacement: src("./packages/harness/src/tools/index.ts") },
       { find: /^@tinyagents\/harness\/mcp$/, replacement: src("./packages/harness/src/mcp/index.ts") },
+      { find: /^@tinyagents\/harness\/evals$/, replacement: src("./packages/harness/src/evals/index.ts") },
       { find: /^@tinyagents\/harness$/, replacement: src("./packages/harness/src/index.ts") },
     ],
   },
