@@ -1,5 +1,8 @@
 import { type JsonObject, validationError } from "@tinyagents/inference";
+import { checkOptionalSetting } from "../limits/check-setting.js";
 import { type GraphNodeIdentity, validateGraphNode } from "./graph-node.js";
+
+const COUNT = { min: 0, integer: true } as const;
 
 /**
  * Stable identity and policy of one run. Plain JSON data.
@@ -60,14 +63,11 @@ function validateRunConfig(config: RunConfig): void {
   if (typeof config.runId !== "string" || config.runId === "") {
     throw validationError("RunConfig.runId must be a non-empty string", { field: "runId" });
   }
-  for (const key of ["timeoutMs", "maxModelCalls", "maxToolCalls"] as const) {
-    const value = config[key];
-    if (value !== undefined && (!Number.isFinite(value) || value < 0)) {
-      throw validationError(`RunConfig.${key} must be a non-negative finite number, got ${String(value)}`, {
-        field: key,
-      });
-    }
-  }
+  checkOptionalSetting("RunConfig", "timeoutMs", config.timeoutMs, { min: 0 });
+  checkOptionalSetting("RunConfig", "maxModelCalls", config.maxModelCalls, COUNT);
+  checkOptionalSetting("RunConfig", "maxToolCalls", config.maxToolCalls, COUNT);
+  checkOptionalSetting("RunConfig", "maxDepth", config.maxDepth, COUNT);
+  checkOptionalSetting("RunConfig", "depth", config.depth, COUNT);
   if (config.graphNode !== undefined) validateGraphNode(config.graphNode);
   if (!Array.isArray(config.tags))
     throw validationError("RunConfig.tags must be an array of strings", { field: "tags" });

@@ -114,7 +114,11 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
   private structuredSpec: StructuredSpec<unknown> | undefined;
 
   constructor(options: AgentHarnessOptions<Ctx, State> = {}) {
-    this.policyValue = mergeRunPolicy(defaultRunPolicy(), options.policy ?? {});
+    this.policyValue = mergeRunPolicy(
+      defaultRunPolicy(),
+      options.policy ?? {},
+      "AgentHarness options.policy",
+    );
     this.toolTimeoutSettings = options.toolTimeouts ?? new ToolTimeoutSettings();
     this.memory = options.memory;
     this.instructions = options.instructions;
@@ -169,7 +173,7 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
 
   /** Merge a partial policy over the current one. */
   withPolicy(policy: RunPolicyInput): this {
-    this.policyValue = mergeRunPolicy(this.policyValue, policy);
+    this.policyValue = mergeRunPolicy(this.policyValue, policy, "withPolicy");
     return this;
   }
 

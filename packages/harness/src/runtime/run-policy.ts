@@ -1,6 +1,8 @@
-import type { ResponseFormat } from "@tinyagents/inference";
+import { type ResponseFormat, validationError } from "@tinyagents/inference";
 import { DEFAULT_RUN_LIMITS, type RunLimits } from "../limits/run-limits.js";
+import { validateRunLimits } from "../limits/validate-run-limits.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../retry/retry-policy.js";
+import { validateRetryPolicy } from "../retry/validate-retry-policy.js";
 
 /** What to do when the model calls a tool that is not registered. */
 export type UnknownToolPolicy = "fail" | "return_tool_error" | { rewrite: string };
@@ -47,8 +49,17 @@ export type RunPolicyInput = Partial<Omit<RunPolicy, "limits" | "retry">> & {
   retry?: Partial<RetryPolicy>;
 };
 
-/** Merge a partial policy over `base`. */
-export function mergeRunPolicy(base: RunPolicy, input: RunPolicyInput): RunPolicy {
+/**
+ * Merge a partial policy over `base`. Limits and retry settings are checked first (the same
+ * checks `RunConfig` and the retry middleware use): a `NaN`, string, negative or fractional count
+ * is a `validation` error naming the field, never a silently removed cap.
+ */
+export function mergeRunPolicy(base: RunPolicy, input: RunPolicyInput, where = "policy"): RunPolicy {
+  if (typeof input !== "object" || input === null) {
+    throw validationError(`${where}: pass a partial RunPolicy object`, { field: "policy" });
+  }
+  validateRunLimits(where, input.limits);
+  validateRetryPolicy(where, input.retry);
   return {
     ...base,
     ...input,

@@ -1,5 +1,7 @@
+import type { TinyAgentsError } from "@tinyagents/inference";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../../retry/retry-policy.js";
-import { fraction, nonNegative, optionError, positive } from "./option-checks.js";
+import { validateRetryPolicy } from "../../retry/validate-retry-policy.js";
+import { optionError } from "./option-checks.js";
 
 /**
  * `DEFAULT_RETRY_POLICY` (or `base`) with `input` merged over it, every field checked: negative
@@ -13,12 +15,11 @@ export function retryPolicyOption(
   if (input === undefined) return { ...base };
   if (typeof input !== "object" || input === null)
     throw optionError(middleware, "policy", "must be a partial RetryPolicy object");
-  const policy: RetryPolicy = { ...base, ...(input as Partial<RetryPolicy>) };
-  nonNegative(middleware, "policy.maxRetries", policy.maxRetries, true);
-  nonNegative(middleware, "policy.initialBackoffMs", policy.initialBackoffMs);
-  positive(middleware, "policy.multiplier", policy.multiplier);
-  nonNegative(middleware, "policy.maxBackoffMs", policy.maxBackoffMs);
-  nonNegative(middleware, "policy.retryAfterCapMs", policy.retryAfterCapMs);
-  if (policy.jitter !== 0) fraction(middleware, "policy.jitter", policy.jitter);
-  return policy;
+  try {
+    validateRetryPolicy(middleware, input, "policy");
+  } catch (error) {
+    const field = String((error as TinyAgentsError).details?.field ?? "policy");
+    throw optionError(middleware, field, (error as Error).message.replace(/^[^`]*`[^`]*` /, ""));
+  }
+  return { ...base, ...(input as Partial<RetryPolicy>) };
 }
