@@ -168,6 +168,7 @@ export {
   StreamAccumulator,
   type StreamAccumulatorOptions,
   type StreamErrorItem,
+  type StreamingChatModel,
   type StreamStartItem,
   streamErrorItem,
   streamFromResponse,

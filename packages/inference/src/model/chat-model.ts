@@ -43,3 +43,13 @@ export interface ChatModel<State = unknown> {
   invoke(request: ModelRequest, options?: ModelCallOptions<State>): Promise<ModelResponse>;
   stream?(request: ModelRequest, options?: ModelCallOptions<State>): AsyncIterable<ModelStreamItem>;
 }
+
+/**
+ * A {@link ChatModel} whose `stream` is always there: what every built-in adapter (`OpenAiChatModel`,
+ * `AnthropicModel`, `OllamaModel`, `MockModel`) and `createModel` / `fromEnv` return, so
+ * `model.stream(request)` type-checks on them without a guard. Your own models may implement
+ * plain `ChatModel` (the harness falls back to `streamFromResponse`).
+ */
+export interface StreamingChatModel<State = unknown> extends ChatModel<State> {
+  stream(request: ModelRequest, options?: ModelCallOptions<State>): AsyncIterable<ModelStreamItem>;
+}

@@ -1,4 +1,4 @@
-export type { ChatModel, ModelCallOptions } from "./chat-model.js";
+export type { ChatModel, ModelCallOptions, StreamingChatModel } from "./chat-model.js";
 export {
   type CapabilitySet,
   type ModelCapabilities,

@@ -4,7 +4,7 @@ import { postJson } from "../../http/post-json.js";
 import { displayUrl, redactProviderError, redactSecrets, secretsFromHeaders } from "../../http/redact.js";
 import { readSse } from "../../http/sse.js";
 import type { JsonObject } from "../../json/json-value.js";
-import type { ChatModel, ModelCallOptions } from "../../model/chat-model.js";
+import type { ModelCallOptions, StreamingChatModel } from "../../model/chat-model.js";
 import { type ModelProfile, permissiveProfile } from "../../model/model-profile.js";
 import type { ModelRequest } from "../../model/model-request.js";
 import type { ModelResponse } from "../../model/model-response.js";
@@ -37,7 +37,7 @@ const PROVIDER = "anthropic";
  *
  * Construction throws a `validation` error when no API key is configured.
  */
-export class AnthropicModel implements ChatModel {
+export class AnthropicModel implements StreamingChatModel {
   readonly provider = PROVIDER;
   readonly modelId: string;
   readonly profile: ModelProfile;

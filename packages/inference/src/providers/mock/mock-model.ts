@@ -3,7 +3,7 @@ import { ProviderError } from "../../errors/provider-error.js";
 import { TinyAgentsError } from "../../errors/tinyagents-error.js";
 import type { JsonObject } from "../../json/json-value.js";
 import { text } from "../../message/constructors.js";
-import type { ChatModel, ModelCallOptions } from "../../model/chat-model.js";
+import type { ModelCallOptions, StreamingChatModel } from "../../model/chat-model.js";
 import { type ModelProfile, permissiveProfile } from "../../model/model-profile.js";
 import type { ModelRequest } from "../../model/model-request.js";
 import type { ModelResponse } from "../../model/model-response.js";
@@ -44,7 +44,7 @@ type Behaviour =
  * `TinyAgentsError`. `stream` yields the same response `invoke` returns, with the text split in
  * two deltas (a streaming script yields its items verbatim instead).
  */
-export class MockModel implements ChatModel {
+export class MockModel implements StreamingChatModel {
   readonly provider = "mock";
   readonly modelId: string;
   readonly profile: ModelProfile;

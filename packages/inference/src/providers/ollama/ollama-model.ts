@@ -4,7 +4,7 @@ import { readNdjson } from "../../http/ndjson.js";
 import { postJson } from "../../http/post-json.js";
 import { displayUrl } from "../../http/redact.js";
 import type { JsonObject } from "../../json/json-value.js";
-import type { ChatModel, ModelCallOptions } from "../../model/chat-model.js";
+import type { ModelCallOptions, StreamingChatModel } from "../../model/chat-model.js";
 import type { ModelProfile } from "../../model/model-profile.js";
 import type { ModelRequest } from "../../model/model-request.js";
 import type { ModelResponse } from "../../model/model-response.js";
@@ -38,7 +38,7 @@ const PROVIDER = "ollama";
  * `streamIdleTimeoutMs` fails with a `timeout` error (`details.limit: "stream_idle_timeout"`),
  * after the items that arrived before the stall.
  */
-export class OllamaModel implements ChatModel {
+export class OllamaModel implements StreamingChatModel {
   readonly provider = PROVIDER;
   readonly modelId: string;
   readonly profile?: ModelProfile;

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from "../../json/json-value.js";
+import type { JsonObject } from "../../json/json-value.js";
 
 /**
  * The subset of Ollama's native `POST /api/chat` request body this adapter writes. Type aliases
@@ -26,13 +26,15 @@ export type OllamaTool = {
 };
 
 /** Modelfile parameters (`options`); only the ones this adapter maps are named. */
-export type OllamaOptions = {
+// An intersection, not an index signature beside optional keys: without
+// `exactOptionalPropertyTypes` (a consumer's plain `strict`) those keys are `number | undefined`,
+// which does not fit a `JsonValue` index signature (TS2411 in the published .d.ts).
+export type OllamaOptions = JsonObject & {
   temperature?: number;
   top_p?: number;
   seed?: number;
   num_predict?: number;
   stop?: string[];
-  [key: string]: JsonValue;
 };
 
 /** The request body. */

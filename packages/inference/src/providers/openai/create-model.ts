@@ -1,6 +1,6 @@
 import { validationError } from "../../errors/tinyagents-error.js";
 import type { FetchLike } from "../../http/fetch-types.js";
-import type { ChatModel } from "../../model/chat-model.js";
+import type { StreamingChatModel } from "../../model/chat-model.js";
 import { AnthropicModel } from "../anthropic/anthropic-model.js";
 import type { AnthropicModelOptions } from "../anthropic/anthropic-options.js";
 import {
@@ -85,7 +85,7 @@ export function inferProvider(modelId: string): PresetName | undefined {
  * Throws a `validation` error for an empty spec, an unknown provider (listing the known ones) or
  * a missing key (naming the variable).
  */
-export function createModel(spec: string, options: CreateModelOptions = {}): ChatModel {
+export function createModel(spec: string, options: CreateModelOptions = {}): StreamingChatModel {
   const trimmed = typeof spec === "string" ? spec.trim() : "";
   if (trimmed === "") {
     throw validationError(
@@ -131,7 +131,7 @@ export function createModel(spec: string, options: CreateModelOptions = {}): Cha
  * The model named by the `TINYAGENTS_MODEL` environment variable (any `createModel` spec).
  * Throws a `validation` error naming the variable when it is unset.
  */
-export function fromEnv(options: CreateModelOptions = {}): ChatModel {
+export function fromEnv(options: CreateModelOptions = {}): StreamingChatModel {
   const env = options.env ?? process.env;
   const spec = env.TINYAGENTS_MODEL;
   if (spec === undefined || spec.trim() === "") {
@@ -155,7 +155,7 @@ function presetOptions(options: CreateModelOptions): PresetOptions {
   };
 }
 
-function anthropicModel(model: string, options: CreateModelOptions): ChatModel {
+function anthropicModel(model: string, options: CreateModelOptions): StreamingChatModel {
   const native: AnthropicModelOptions = { model };
   if (options.env !== undefined) native.env = { ...options.env };
   if (options.fetch !== undefined) native.fetch = options.fetch;

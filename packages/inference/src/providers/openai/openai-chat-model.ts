@@ -10,7 +10,7 @@ import { resolveMaxResponseBytes } from "../../http/response-limit.js";
 import { readSseBatches } from "../../http/sse.js";
 import { isStreamIdleTimeout, resolveStreamIdleTimeout } from "../../http/stream-idle-timeout.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../json/json-value.js";
-import type { ChatModel, ModelCallOptions } from "../../model/chat-model.js";
+import type { ModelCallOptions, StreamingChatModel } from "../../model/chat-model.js";
 import type { ModelProfile } from "../../model/model-profile.js";
 import type { ModelRequest } from "../../model/model-request.js";
 import type { ModelResponse } from "../../model/model-response.js";
@@ -82,7 +82,7 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
  *   that sends no data for `streamIdleTimeoutMs` fails with a `timeout` error
  *   (`details.limit: "stream_idle_timeout"`); deltas streamed before the stall were delivered.
  */
-export class OpenAiChatModel implements ChatModel {
+export class OpenAiChatModel implements StreamingChatModel {
   readonly provider: string;
   readonly modelId: string;
   readonly profile?: ModelProfile;
