@@ -65,6 +65,21 @@ function entryFor(target) {
   return [match[1], source];
 }
 
+/**
+ * The entries a bin needs. A bin is a committed, executable shim outside dist (npm links a bin
+ * only if its file exists at install time, which is before any build, and would not chmod a
+ * file the build writes later): its `import("../dist/<name>.js")` targets are built.
+ */
+function binTargets(bin) {
+  if (bin.startsWith("./dist/")) return [bin];
+  const text = readFileSync(join(pkgDir, bin), "utf8");
+  const targets = [...text.matchAll(/import\(\s*["']\.\.\/(dist\/[^"']+\.js)["']\s*\)/g)].map(
+    (m) => `./${m[1]}`,
+  );
+  if (targets.length === 0) fail(`bin ${bin} imports nothing from ../dist/`);
+  return targets;
+}
+
 const exportsMap = manifest.exports ?? {};
 const [rootName, rootSource] = entryFor(exportsMap["."]?.import);
 const otherEntries = Object.fromEntries(
@@ -72,7 +87,9 @@ const otherEntries = Object.fromEntries(
     ...Object.entries(exportsMap)
       .filter(([subpath]) => subpath !== ".")
       .map(([, conditions]) => conditions.import),
-    ...(typeof manifest.bin === "string" ? [manifest.bin] : Object.values(manifest.bin ?? {})),
+    ...(typeof manifest.bin === "string" ? [manifest.bin] : Object.values(manifest.bin ?? {})).flatMap(
+      binTargets,
+    ),
   ].map(entryFor),
 );
 

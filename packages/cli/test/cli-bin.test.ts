@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -112,5 +113,19 @@ describe("the tinyagents binary (built)", () => {
     const { stdout } = await run(process.execPath, [bin, "--help"], { env: env() });
     expect(stdout).toContain("Exit codes:");
     await expect(run(process.execPath, [bin, "nope"], { env: env() })).rejects.toMatchObject({ code: 2 });
+  });
+
+  it("the `tinyagents` bin is a committed executable shim (npm links it before any build)", async () => {
+    const manifest = JSON.parse(readFileSync(join(root, "packages/cli/package.json"), "utf8"));
+    const shim = join(root, "packages/cli", manifest.bin.tinyagents);
+    // Mode 100755 in git: a fresh clone has it executable, whatever the build later writes.
+    const { stdout: staged } = await run("git", ["ls-files", "-s", manifest.bin.tinyagents], {
+      cwd: join(root, "packages/cli"),
+    });
+    expect(staged).toMatch(/^100755 /);
+    expect(statSync(shim).mode & 0o111).toBe(0o111);
+    // Executed directly (its shebang), as node_modules/.bin/tinyagents is.
+    const { stdout } = await run(shim, ["--version"], { env: env() });
+    expect(stdout).toBe(`tinyagents ${manifest.version} (Node.js ${process.versions.node})\n`);
   });
 });
