@@ -28,6 +28,11 @@ export const COMMON_OPTIONS = {
 export const AGENT_OPTIONS = {
   ...COMMON_OPTIONS,
   model: { type: "string", short: "m" },
+  "base-url": { type: "string" },
+  "api-key-env": { type: "string" },
+  system: { type: "string" },
+  "no-stream": { type: "boolean" },
+  "prompt-tools": { type: "boolean" },
   tools: { type: "string", short: "t", multiple: true },
   mcp: { type: "string", multiple: true },
   thread: { type: "string" },

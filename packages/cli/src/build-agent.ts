@@ -1,4 +1,12 @@
-import { AgentHarness, type AnyTool, type ChatHistory, WorkspaceDescriptor } from "@tinyagents/harness";
+import {
+  AgentHarness,
+  type AnyTool,
+  type ChatHistory,
+  PromptGuidedToolsModel,
+  WorkspaceDescriptor,
+} from "@tinyagents/harness";
+import type { ChatModel } from "@tinyagents/inference";
+import { positiveInt } from "./args.js";
 import { buildTools } from "./build-tools.js";
 import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
@@ -10,6 +18,15 @@ import { type SelectedModel, selectModel } from "./select-model.js";
 export interface AgentOptions {
   io: CliIo;
   model?: string | undefined;
+  /** `--base-url`, `--api-key-env`: see `SelectModelOptions`. */
+  baseUrl?: string | undefined;
+  apiKeyEnv?: string | undefined;
+  /** `--system`: the agent's instructions (default: the CLI's own short prompt). */
+  system?: string | undefined;
+  /** `--no-stream`: call the model unary (`invoke`), for servers whose streaming is broken or absent. */
+  noStream?: boolean | undefined;
+  /** `--prompt-tools`: tools declared in the prompt and parsed from the text, for models without native tool calling. */
+  promptTools?: boolean | undefined;
   tools: readonly string[];
   mcp: readonly string[];
   allowHosts: readonly string[];
@@ -28,6 +45,42 @@ export interface AgentSetup {
   close(): Promise<void>;
 }
 
+/** The flags `run` and `chat` share (`AGENT_OPTIONS`), as parsed by `parseCommandArgs`. */
+export interface AgentFlagValues {
+  model?: string | undefined;
+  "base-url"?: string | undefined;
+  "api-key-env"?: string | undefined;
+  system?: string | undefined;
+  "no-stream"?: boolean | undefined;
+  "prompt-tools"?: boolean | undefined;
+  tools?: string[] | undefined;
+  mcp?: string[] | undefined;
+  "allow-host"?: string[] | undefined;
+  "max-model-calls"?: string | undefined;
+}
+
+/** {@link AgentOptions} from the parsed flags (one mapping for `run` and `chat`). */
+export function agentOptionsFromFlags(
+  io: CliIo,
+  values: AgentFlagValues,
+  history: ChatHistory | undefined,
+): AgentOptions {
+  return {
+    io,
+    model: values.model,
+    baseUrl: values["base-url"],
+    apiKeyEnv: values["api-key-env"],
+    system: values.system,
+    noStream: values["no-stream"],
+    promptTools: values["prompt-tools"],
+    tools: values.tools ?? [],
+    mcp: values.mcp ?? [],
+    allowHosts: values["allow-host"] ?? [],
+    ...(history === undefined ? {} : { history }),
+    maxModelCalls: positiveInt("max-model-calls", values["max-model-calls"]),
+  };
+}
+
 const INSTRUCTIONS =
   "You are a helpful assistant running in the tinyagents command line. Use the tools when they help " +
   "(for the current time, always call a time tool instead of guessing). Be concise.";
@@ -41,6 +94,8 @@ export async function buildAgent(options: AgentOptions): Promise<AgentSetup> {
   const demoDelay = Number(io.env.TINYAGENTS_DEMO_DELAY_MS);
   const selected = await selectModel({
     model: options.model,
+    baseUrl: options.baseUrl,
+    apiKeyEnv: options.apiKeyEnv,
     env: io.env,
     ...(Number.isFinite(demoDelay) && io.env.TINYAGENTS_DEMO_DELAY_MS !== ""
       ? { demoDelayMs: demoDelay }
@@ -51,11 +106,16 @@ export async function buildAgent(options: AgentOptions): Promise<AgentSetup> {
     .map((s) => s.trim())
     .filter((s) => s !== "");
   const tools: AnyTool[] = buildTools(options.tools, [...options.allowHosts, ...envAllow]);
-  const harness = new AgentHarness({ instructions: INSTRUCTIONS });
+  if (options.system !== undefined && options.system.trim() === "")
+    throw new CliError("--system needs the instructions text", EXIT.usage);
+  const harness = new AgentHarness({ instructions: options.system ?? INSTRUCTIONS });
+  let model: ChatModel = selected.model;
+  if (options.promptTools === true) model = new PromptGuidedToolsModel(model);
+  if (options.noStream === true) model = unaryOnly(model);
   // The demo model is free and says so; real models are priced from the catalog (or "unknown").
   harness.registerModel(
     selected.spec,
-    selected.model,
+    model,
     selected.isDemo ? { pricing: { inputPerMillion: 0, outputPerMillion: 0 } } : {},
   );
   if (options.maxModelCalls !== undefined)
@@ -97,4 +157,21 @@ export async function buildAgent(options: AgentOptions): Promise<AgentSetup> {
     toolOrigins,
     close: closeMcp,
   };
+}
+
+/**
+ * `model` without its `stream` method: the loop then calls `invoke` (one JSON response) and
+ * replays it as stream items, so events and rendering stay the same.
+ */
+function unaryOnly(model: ChatModel): ChatModel {
+  const unary: ChatModel = {
+    provider: model.provider,
+    modelId: model.modelId,
+    invoke: (request, callOptions) => model.invoke(request, callOptions),
+  };
+  return Object.assign(
+    unary,
+    model.profile === undefined ? {} : { profile: model.profile },
+    model.cacheIdentity === undefined ? {} : { cacheIdentity: model.cacheIdentity },
+  );
 }

@@ -14,10 +14,11 @@ import { newRunId } from "./run-ids.js";
 /** One agent run as the CLI executes it. */
 export interface TurnOptions {
   harness: AgentHarness;
-  store: CliStore;
-  workspace: WorkspaceDescriptor;
+  /** Where the run is journaled and listed; without one it is not recorded (nothing for `show`). */
+  store?: CliStore | undefined;
+  workspace?: WorkspaceDescriptor | undefined;
   prompt: string;
-  command: "run" | "chat";
+  command: "run" | "chat" | "demo";
   modelSpec: string;
   threadId?: string | undefined;
   signal?: AbortSignal;
@@ -37,16 +38,18 @@ export interface TurnResult {
 /**
  * Run the agent once, streaming, with every observation journaled and the status saved in the
  * SQLite store (so `tinyagents runs` and `show` can find it), and a run record for listings.
+ * `run`, `chat` and `demo` all run through here.
  */
 export async function executeTurn(options: TurnOptions): Promise<TurnResult> {
   const runId = newRunId();
   const started = Date.now();
   const events = new EventSink(runId);
-  const obs = attachObservability(events, {
-    journal: options.store.journal,
-    statusStore: options.store.statusStore,
-  });
-  await options.store.saveRun({
+  const { store } = options;
+  const obs =
+    store === undefined
+      ? undefined
+      : attachObservability(events, { journal: store.journal, statusStore: store.statusStore });
+  await store?.saveRun({
     runId,
     command: options.command,
     model: options.modelSpec,
@@ -64,7 +67,7 @@ export async function executeTurn(options: TurnOptions): Promise<TurnResult> {
   try {
     const stream = options.harness.invokeStreaming(undefined, undefined, config, options.prompt, {
       events,
-      workspace: options.workspace,
+      ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     for await (const item of stream) {
@@ -76,7 +79,7 @@ export async function executeTurn(options: TurnOptions): Promise<TurnResult> {
       result = item.type === "failed" ? { ...base, error: item.error } : base;
     }
   } finally {
-    await obs.close();
+    await obs?.close();
   }
   if (result === undefined) throw new Error(`run ${runId} ended without a result`);
   return result;

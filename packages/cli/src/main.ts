@@ -2,6 +2,7 @@ import { describeFailure } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import { MAIN_HELP } from "./commands/help.js";
 import { EXIT } from "./exit-codes.js";
+import { cliVersion } from "./version.js";
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
@@ -27,7 +28,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return EXIT.ok;
   }
   if (name === "--version" || name === "-v") {
-    io.stdout.write("tinyagents 0.1.0\n");
+    io.stdout.write(`tinyagents ${cliVersion()} (Node.js ${process.versions.node}${runtimeNote()})\n`);
     return EXIT.ok;
   }
   const load = COMMANDS[name ?? "demo"];
@@ -45,4 +46,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr.write(`tinyagents ${name ?? "demo"}: ${failure.message}\n`);
     return failure.exitCode;
   }
+}
+
+/** `, Bun 1.x` when running under Bun (which also reports a Node.js version). */
+function runtimeNote(): string {
+  const bun = (process.versions as Record<string, string | undefined>).bun;
+  return bun === undefined ? "" : `, Bun ${bun}`;
 }

@@ -1,5 +1,7 @@
-import { type ChatModel, createModel, type FetchLike, PRESETS } from "@tinyagents/inference";
+import { type ChatModel, createModel, type FetchLike, KNOWN_PROVIDERS, PRESETS } from "@tinyagents/inference";
+import { CliError, usageError } from "./cli-error.js";
 import { DemoModel } from "./demo/demo-model.js";
+import { EXIT } from "./exit-codes.js";
 
 /** The model a command will use, and how it was chosen. */
 export interface SelectedModel {
@@ -16,6 +18,14 @@ export interface SelectedModel {
 export interface SelectModelOptions {
   /** `--model` */
   model?: string | undefined;
+  /**
+   * `--base-url`: the endpoint of the model. With a `provider:` prefix it overrides that preset's
+   * URL; a model id without a known prefix is served over the OpenAI-compatible wire
+   * (`compatible:`), so any such server (vLLM, llama.cpp, LM Studio, a proxy) works with one flag.
+   */
+  baseUrl?: string | undefined;
+  /** `--api-key-env`: the name of the environment variable holding the API key. */
+  apiKeyEnv?: string | undefined;
   env: Readonly<Record<string, string | undefined>>;
   fetch?: FetchLike;
   /** Look for a local Ollama server (default true). */
@@ -56,15 +66,36 @@ export async function selectModel(options: SelectModelOptions): Promise<Selected
     return selected;
   };
   const explicit = options.model ?? nonEmpty(options.env.TINYAGENTS_MODEL);
+  const apiKey = apiKeyFrom(options);
+  const baseUrl = nonEmpty(options.baseUrl);
+  if (baseUrl !== undefined) {
+    if (explicit === undefined || DEMO_SPECS.has(explicit.trim().toLowerCase())) {
+      throw usageError(
+        `--base-url needs --model: the id of a model that ${baseUrl} serves (for example --model qwen3:8b)`,
+      );
+    }
+    const trimmed = explicit.trim();
+    const prefix = trimmed.includes(":") ? trimmed.slice(0, trimmed.indexOf(":")).toLowerCase() : undefined;
+    const spec = prefix !== undefined && KNOWN_PROVIDERS.includes(prefix) ? trimmed : `compatible:${trimmed}`;
+    return {
+      model: createModel(spec, { env: options.env, fetch: options.fetch, baseUrl, apiKey }),
+      spec,
+      isDemo: false,
+      notice: `using ${spec} at ${baseUrl}${apiKey === undefined ? "" : ` (API key from ${options.apiKeyEnv})`}`,
+    };
+  }
   if (explicit !== undefined) {
     if (DEMO_SPECS.has(explicit.trim().toLowerCase())) {
       return demo("using the offline demo model (scripted, not an LLM)");
     }
     return {
-      model: createModel(explicit, { env: options.env, fetch: options.fetch }),
+      model: createModel(explicit, { env: options.env, fetch: options.fetch, apiKey }),
       spec: explicit.trim(),
       isDemo: false,
     };
+  }
+  if (apiKey !== undefined) {
+    throw usageError(`--api-key-env ${options.apiKeyEnv} needs --model (or TINYAGENTS_MODEL) or --base-url`);
   }
   for (const provider of KEYED_PROVIDERS) {
     const preset = PRESETS[provider];
@@ -113,6 +144,24 @@ async function findOllamaModel(
   } catch {
     return undefined;
   }
+}
+
+/** The key named by `--api-key-env`; a config error (naming the variable, never its value) when unset. */
+function apiKeyFrom(options: SelectModelOptions): string | undefined {
+  const name = options.apiKeyEnv?.trim();
+  if (name === undefined) return undefined;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    throw usageError(
+      `--api-key-env takes the NAME of an environment variable (for example MY_API_KEY), not the key itself`,
+    );
+  }
+  const value = nonEmpty(options.env[name]);
+  if (value === undefined)
+    throw new CliError(
+      `--api-key-env ${name}: the environment variable ${name} is not set or empty`,
+      EXIT.config,
+    );
+  return value;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,8 +1,8 @@
 import { createInterface } from "node:readline";
 import { addCost, addUsageTotals, type CostTotals, emptyCost } from "@tinyagents/harness";
 import { emptyUsageTotals, type UsageTotals } from "@tinyagents/inference";
-import { AGENT_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
-import { type AgentSetup, buildAgent } from "../build-agent.js";
+import { AGENT_OPTIONS, parseCommandArgs } from "../args.js";
+import { type AgentSetup, agentOptionsFromFlags, buildAgent } from "../build-agent.js";
 import { describeFailure } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { type CliStore, openCliStore } from "../cli-store.js";
@@ -23,10 +23,18 @@ each line is one turn.
 Commands inside the chat:
   /tools   the tools the agent has        /cost   tokens and cost of this session
   /reset   forget this thread's history   /exit   leave (Ctrl-D works too)
-Ctrl-C cancels the current turn (the thread keeps everything before it); at the prompt it exits.
+Ctrl-C cancels the current turn (the thread keeps everything before it); at the prompt it exits
+(exit code 130).
 
 Options:
   -m, --model provider:model   the model (as for run)
+      --base-url URL           the model's endpoint: any OpenAI-compatible server (vLLM, llama.cpp,
+                               LM Studio, a proxy) with --model MODEL_ID, or a provider:model's own URL
+      --api-key-env NAME       read the API key from the environment variable NAME
+      --system TEXT            the agent's instructions (replaces the CLI's default prompt)
+      --no-stream              call the model without streaming (one JSON response per call)
+      --prompt-tools           tools declared in the prompt and parsed from the reply, for models
+                               or servers without native tool calling
   -t, --tools LIST             built-in tools: time, fs, calc, http
       --mcp "<command>"        tools from an MCP server (repeatable)
       --allow-host HOST        what http_fetch may fetch (repeatable)
@@ -46,15 +54,7 @@ export async function chatCommand(argv: readonly string[], io: CliIo): Promise<n
   const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db));
   let setup: AgentSetup | undefined;
   try {
-    setup = await buildAgent({
-      io,
-      model: values.model,
-      tools: values.tools ?? [],
-      mcp: values.mcp ?? [],
-      allowHosts: values["allow-host"] ?? [],
-      history: store.history,
-      maxModelCalls: positiveInt("max-model-calls", values["max-model-calls"]),
-    });
+    setup = await buildAgent(agentOptionsFromFlags(io, values, store.history));
     if (setup.selected.notice !== undefined) io.stderr.write(`${setup.selected.notice}\n`);
     const threadId = values.thread ?? newThreadId();
     const earlier = (await store.history.load(threadId)).length;
@@ -78,6 +78,7 @@ async function chatLoop(io: CliIo, store: CliStore, setup: AgentSetup, threadId:
   let usage: UsageTotals = emptyUsageTotals();
   let cost: CostTotals = emptyCost();
   let turns = 0;
+  let modelCalls = 0;
   let current: AbortController | undefined;
   let quit = false;
   const onInterrupt = () => {
@@ -110,7 +111,7 @@ async function chatLoop(io: CliIo, store: CliStore, setup: AgentSetup, threadId:
           io.stdout.write(`(thread ${threadId} cleared)\n`);
         } else if (command === "cost") {
           io.stdout.write(
-            `(${plural(turns, "turn")} · ${plural(usage.calls, "model call")} · ${formatTokens(usage.usage)} · cost ${formatCost(cost)})\n`,
+            `(${plural(turns, "turn")} · ${plural(modelCalls, "model call")} · ${formatTokens(usage.usage)} · cost ${formatCost(cost, { modelCalls, usage })})\n`,
           );
         } else if (command === "tools") {
           const tools = setup.harness.tools.list();
@@ -141,6 +142,7 @@ async function chatLoop(io: CliIo, store: CliStore, setup: AgentSetup, threadId:
         });
         renderer.finish();
         turns++;
+        modelCalls += result.run.modelCalls;
         usage = addUsageTotals(usage, result.run.usage);
         cost = addCost(cost, result.run.cost);
         if (result.error !== undefined) {
@@ -153,7 +155,7 @@ async function chatLoop(io: CliIo, store: CliStore, setup: AgentSetup, threadId:
         } else {
           const u = result.run.usage.usage;
           io.stdout.write(
-            `(${plural(result.run.modelCalls, "model call")} · ${plural(result.run.toolCalls, "tool call")} · ${u.totalTokens} tokens · ${formatCost(result.run.cost)} · ${formatDuration(result.wallMs)} · ${result.runId})\n`,
+            `(${plural(result.run.modelCalls, "model call")} · ${plural(result.run.toolCalls, "tool call")} · ${u.totalTokens} tokens · ${formatCost(result.run.cost, result.run)} · ${formatDuration(result.wallMs)} · ${result.runId})\n`,
           );
         }
       } finally {
@@ -168,5 +170,6 @@ async function chatLoop(io: CliIo, store: CliStore, setup: AgentSetup, threadId:
     rl.close();
   }
   if (interactive) io.stdout.write("\n");
-  return EXIT.ok;
+  // Ctrl-C at the prompt ends the session as an interruption (docs/cli.md); /exit and EOF are 0.
+  return quit ? EXIT.cancelled : EXIT.ok;
 }

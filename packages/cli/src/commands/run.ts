@@ -1,6 +1,6 @@
 import { runText } from "@tinyagents/harness";
-import { AGENT_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
-import { buildAgent } from "../build-agent.js";
+import { AGENT_OPTIONS, parseCommandArgs } from "../args.js";
+import { agentOptionsFromFlags, buildAgent } from "../build-agent.js";
 import { describeFailure, usageError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { openCliStore } from "../cli-store.js";
@@ -20,6 +20,13 @@ Every run is journaled in the store; inspect it with \`tinyagents show <run-id>\
 Options:
   -m, --model provider:model   the model (default: TINYAGENTS_MODEL, a provider whose API key is
                                set, a local Ollama server, else the offline demo model)
+      --base-url URL           the model's endpoint: any OpenAI-compatible server (vLLM, llama.cpp,
+                               LM Studio, a proxy) with --model MODEL_ID, or a provider:model's own URL
+      --api-key-env NAME       read the API key from the environment variable NAME
+      --system TEXT            the agent's instructions (replaces the CLI's default prompt)
+      --no-stream              call the model without streaming (one JSON response per call)
+      --prompt-tools           tools declared in the prompt and parsed from the reply, for models
+                               or servers without native tool calling
   -t, --tools LIST             built-in tools: time, fs, calc, http (comma-separated, repeatable)
       --mcp "<command>"        load tools from an MCP server (a command started over stdio, or an
                                http(s) URL for Streamable HTTP; repeatable)
@@ -55,15 +62,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   io.signals?.on("SIGINT", onSigint);
   let setup: Awaited<ReturnType<typeof buildAgent>> | undefined;
   try {
-    setup = await buildAgent({
-      io,
-      model: values.model,
-      tools: values.tools ?? [],
-      mcp: values.mcp ?? [],
-      allowHosts: values["allow-host"] ?? [],
-      history: store.history,
-      maxModelCalls: positiveInt("max-model-calls", values["max-model-calls"]),
-    });
+    setup = await buildAgent(agentOptionsFromFlags(io, values, store.history));
     if (setup.selected.notice !== undefined) io.stderr.write(`${setup.selected.notice}\n`);
     const renderer = new StreamRenderer(io.stdout);
     const result = await executeTurn({

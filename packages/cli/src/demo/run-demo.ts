@@ -1,6 +1,8 @@
-import { AgentHarness, type AgentRun, runText, SubAgent, SubAgentTool } from "@tinyagents/harness";
+import { AgentHarness, runText, SubAgent, SubAgentTool } from "@tinyagents/harness";
 import { calculatorTool, timeTools } from "@tinyagents/harness/tools";
 import type { JsonObject } from "@tinyagents/inference";
+import type { CliStore } from "../cli-store.js";
+import { executeTurn } from "../execute-turn.js";
 import { StreamRenderer } from "../render/stream-renderer.js";
 import { formatSummary } from "../render/summary.js";
 import { DemoModel } from "./demo-model.js";
@@ -15,6 +17,11 @@ export interface DemoOutput {
 export interface DemoOptions {
   /** Delay between streamed words (default 15 ms; 0 in tests). */
   delayMs?: number;
+  /**
+   * Journal the run here (what `tinyagents demo` does), so the printed run id works with
+   * `tinyagents show`. Without a store the run is not recorded and the output says so.
+   */
+  store?: CliStore | undefined;
 }
 
 /** The prompt of the showcase. */
@@ -76,21 +83,20 @@ export async function runDemo(
   harness.registerTool(new SubAgentTool(researchAgent, { name: "research_agent" }));
 
   const renderer = new StreamRenderer(out);
-  const started = Date.now();
-  let run: AgentRun | undefined;
-  for await (const item of harness.invokeStreamingDefault(undefined, prompt)) {
-    if (item.type === "event") {
-      renderer.onRecord(item.record);
-      continue;
-    }
-    renderer.finish();
-    if (item.type === "failed") {
-      out.write(`\nrun failed [${item.error.code}]: ${item.error.message}\n`);
-      return 1;
-    }
-    run = item.run;
+  const result = await executeTurn({
+    harness,
+    store: options.store,
+    prompt,
+    command: "demo",
+    modelSpec: "demo",
+    onRecord: (record) => renderer.onRecord(record),
+  });
+  renderer.finish();
+  const { run } = result;
+  if (result.error !== undefined) {
+    out.write(`\nrun failed [${result.error.code}]: ${result.error.message}\n`);
+    return 1;
   }
-  if (run === undefined) return 1;
   if (run.structured !== undefined) {
     out.write(
       `\nstructured output (checked against the "demo_answer" JSON Schema):\n${JSON.stringify(run.structured, null, 2)}\n`,
@@ -98,9 +104,14 @@ export async function runDemo(
   } else if (runText(run) === "") {
     out.write("\n(no final answer)\n");
   }
-  out.write(`\n${formatSummary(run, Date.now() - started, run.runId)}\n`);
+  out.write(`\n${formatSummary(run, result.wallMs, result.runId)}\n`);
   out.write(
-    '\nNext: tinyagents --help · tinyagents run "what time is it in Tokyo?" --tools time · docs/getting-started.md\n',
+    options.store === undefined
+      ? "(this run was not journaled: no store)\n"
+      : `\nIts timeline, from the journal: tinyagents show ${result.runId}\n`,
+  );
+  out.write(
+    'Next: tinyagents --help · tinyagents run "what time is it in Tokyo?" --tools time · docs/getting-started.md\n',
   );
   return 0;
 }

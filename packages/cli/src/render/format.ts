@@ -1,5 +1,5 @@
-import type { CostTotals } from "@tinyagents/harness";
-import type { Usage } from "@tinyagents/inference";
+import { type CostTotals, markCostUnknown } from "@tinyagents/harness";
+import type { Usage, UsageTotals } from "@tinyagents/inference";
 
 /** `412 ms`, `3.2 s`, `2 min 5 s`. */
 export function formatDuration(ms: number): string {
@@ -8,13 +8,26 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-/** `$0.001234`, or `unknown` (with the priced part as a lower bound when there is one). */
-export function formatCost(cost: CostTotals): string {
-  const amount = `$${cost.total.toFixed(6)}`;
-  if (cost.unknown !== true) return amount;
-  return cost.total > 0
-    ? `unknown (at least ${amount}; some calls have no known price)`
-    : "unknown (no known price for this model)";
+/**
+ * The cost as the CLI reports it: `cost`, flagged unknown when some model call reported no token
+ * usage (a server that sends none, a cut stream): such a call cost something we cannot know, and
+ * the totals alone would add it as $0.
+ */
+export function reportedCost(cost: CostTotals, modelCalls: number, usage: UsageTotals): CostTotals {
+  return cost.unknown !== true && usage.calls < modelCalls ? markCostUnknown(cost) : cost;
+}
+
+/**
+ * `$0.001234`, or `unknown` (with the priced part as a lower bound when there is one): never a
+ * silent `$0` for a cost we do not know. Pass `modelCalls` and `usage` (the run's) so calls that
+ * reported no usage make it unknown too (see {@link reportedCost}).
+ */
+export function formatCost(cost: CostTotals, calls?: { modelCalls: number; usage: UsageTotals }): string {
+  const shown = calls === undefined ? cost : reportedCost(cost, calls.modelCalls, calls.usage);
+  const amount = `$${shown.total.toFixed(6)}`;
+  if (shown.unknown !== true) return amount;
+  const why = shown === cost ? "no known price for this model" : "the model reported no token usage";
+  return shown.total > 0 ? `unknown (at least ${amount}; ${why} for some calls)` : `unknown (${why})`;
 }
 
 /** `230 in (12 cached), 45 out (10 reasoning)`. */

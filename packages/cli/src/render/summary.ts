@@ -1,5 +1,5 @@
 import type { AgentRun } from "@tinyagents/harness";
-import { formatCost, formatDuration, formatTokens } from "./format.js";
+import { formatCost, formatDuration, formatTokens, reportedCost } from "./format.js";
 
 /** The end-of-run summary: model and tool calls, tokens (cached, reasoning), cost, wall time, run id. */
 export function formatSummary(run: AgentRun, wallMs: number, runId: string): string {
@@ -7,7 +7,7 @@ export function formatSummary(run: AgentRun, wallMs: number, runId: string): str
   return [
     `model calls: ${run.modelCalls}   tool calls: ${run.toolCalls}${childCalls > 0 ? `   sub-agent runs: ${childCalls}` : ""}`,
     `tokens: ${formatTokens(run.usage.usage)}`,
-    `cost: ${formatCost(run.cost)}   wall time: ${formatDuration(wallMs)}   run id: ${runId}`,
+    `cost: ${formatCost(run.cost, run)}   wall time: ${formatDuration(wallMs)}   run id: ${runId}`,
   ].join("\n");
 }
 
@@ -20,7 +20,7 @@ export function summaryJson(run: AgentRun, wallMs: number, runId: string) {
     modelCalls: run.modelCalls,
     toolCalls: run.toolCalls,
     usage: run.usage.usage,
-    cost: run.cost,
+    cost: reportedCost(run.cost, run.modelCalls, run.usage),
     wallMs,
   };
 }

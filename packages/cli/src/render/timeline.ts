@@ -147,7 +147,7 @@ export function renderTimeline(observations: readonly AgentObservation[]): strin
         add(
           o,
           d,
-          `${d === 0 ? "run" : "sub-agent run"} completed · ${e.modelCalls} model call${e.modelCalls === 1 ? "" : "s"} · ${e.toolCalls} tool call${e.toolCalls === 1 ? "" : "s"} · ${formatTokens(e.usage.usage)} · ${formatCost(e.cost)}`,
+          `${d === 0 ? "run" : "sub-agent run"} completed · ${e.modelCalls} model call${e.modelCalls === 1 ? "" : "s"} · ${e.toolCalls} tool call${e.toolCalls === 1 ? "" : "s"} · ${formatTokens(e.usage.usage)} · ${formatCost(e.cost, e)}`,
         );
         break;
       case "run.failed":
