@@ -130,7 +130,7 @@ describe("built packages", () => {
     // A resolve hook that refuses the optional peers: importing the root must still work.
     const hook = [
       "export async function resolve(specifier, context, next) {",
-      "  if (/^(better-sqlite3|@opentelemetry\\/api|@modelcontextprotocol\\/sdk)(\\/|$)/.test(specifier))",
+      "  if (/^(better-sqlite3|@opentelemetry\\/api|@modelcontextprotocol\\/sdk|@langchain\\/langgraph)(\\/|$)/.test(specifier))",
       '    throw new Error("optional peer loaded: " + specifier);',
       "  return next(specifier, context);",
       "}",
@@ -140,7 +140,7 @@ describe("built packages", () => {
       register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
       const harness = await import("@tinyagents/harness");
       const tried = {};
-      for (const sub of ["sqlite", "otel", "mcp"]) {
+      for (const sub of ["sqlite", "otel", "mcp", "langgraph"]) {
         tried[sub] = await import("@tinyagents/harness/" + sub).then(() => "loaded", (error) => error.message);
       }
       console.log(JSON.stringify({ root: typeof harness.AgentHarness, tried }));
@@ -152,6 +152,7 @@ describe("built packages", () => {
         sqlite: "optional peer loaded: better-sqlite3",
         otel: "optional peer loaded: @opentelemetry/api",
         mcp: expect.stringMatching(/^optional peer loaded: @modelcontextprotocol\/sdk\//),
+        langgraph: "optional peer loaded: @langchain/langgraph",
       },
     });
   });

@@ -1,4 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { TinyAgentsError } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { ApprovalBook } from "../middleware/library/approval-book.js";
 import type { AgentHarness, AgentStreamItem } from "../runtime/agent-harness.js";
@@ -122,5 +123,5 @@ async function drain(
     if (item.type === "event") filter.offer(item.record);
     else return item;
   }
-  throw new Error("unreachable: a harness stream always ends with a completed or failed item");
+  throw new TinyAgentsError("internal", "a harness stream ended without a completed or failed item");
 }
