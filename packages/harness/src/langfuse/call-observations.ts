@@ -5,35 +5,52 @@ import {
   errorType,
   GEN_AI,
   genAiProviderName,
+  httpStatus,
+  requestAttributes,
+  serverAttributes,
   TINYAGENTS_ATTR,
+  toolSpanName,
   usageAttributes,
 } from "../otel/gen-ai-conventions.js";
-import type { ObservationLevel, TraceObservation } from "./trace-model.js";
+import type { AttributeScalar, ObservationLevel, TraceObservation } from "./trace-model.js";
 
 /** A run's open observations while its records are folded in. */
 export interface OpenRun {
   obs: TraceObservation;
   parentRunId: string | undefined;
+  /** Open generations (one per model call, across its attempts) by call id. */
   chats: Map<string, OpenChat>;
+  /** Every generation and tool observation of the run by call id (for the details that follow them). */
+  generations: Map<string, TraceObservation>;
+  toolsByCall: Map<string, TraceObservation>;
+  /** `model.request` events by call id, until the call's first attempt starts. */
+  requests: Map<string, AgentEventOf<"model.request">>;
   /** Open tool observations by call id, newest started last. */
   tools: Map<string, TraceObservation>;
   children: Set<string>;
 }
 
-/** An open generation and the answer text streamed so far (content capture only). */
+/** An open generation, the answer text streamed so far (content capture only), its last failure. */
 export interface OpenChat {
   obs: TraceObservation;
   text: string;
+  /** The last failed attempt; the call's outcome when no later attempt starts. */
+  failure?: { error: ErrorSummary; ts: number };
 }
 
-/** `model.started` -> a `generation` observation under the run. */
+/**
+ * The first `model.started` of a call -> a `generation` observation under the run: one per model
+ * call, whatever its retries and fallbacks (they become attempts inside it, see {@link nextAttempt}).
+ * With a `model.request` before it: model parameters, and with content capture the prompt.
+ */
 export function chatObservation(
   run: OpenRun,
   record: EventRecord,
   event: AgentEventOf<"model.started">,
+  capture: boolean,
 ): TraceObservation {
   const obs: TraceObservation = {
-    key: `model:${record.runId}:${event.callId}:${event.attempt}`,
+    key: `model:${record.runId}:${event.callId}`,
     kind: "generation",
     name: chatSpanName(event.providerModelId),
     runId: record.runId,
@@ -49,11 +66,75 @@ export function chatObservation(
       [TINYAGENTS_ATTR.modelName]: event.model,
       [TINYAGENTS_ATTR.callId]: event.callId,
       [TINYAGENTS_ATTR.attempt]: event.attempt,
+      ...serverAttributes(event.endpoint),
     },
-    metadata: { runId: record.runId, callId: event.callId, attempt: event.attempt, modelName: event.model },
+    metadata: { runId: record.runId, callId: event.callId, attempts: event.attempt, modelName: event.model },
   };
+  const request = run.requests.get(event.callId);
+  if (request !== undefined) {
+    run.requests.delete(event.callId);
+    obs.modelParameters = modelParameters(request.parameters);
+    Object.assign(obs.attributes, requestAttributes(request.parameters));
+    if (capture) {
+      obs.input = requestInput(request);
+      if (request.toolDefinitions !== undefined) obs.metadata.tools = request.toolDefinitions;
+    }
+  }
   return obs;
 }
+
+/** A later attempt of an open call (a retry, or a fallback model): counted in the same generation. */
+export function nextAttempt(chat: OpenChat, event: AgentEventOf<"model.started">): void {
+  const { obs } = chat;
+  delete chat.failure;
+  obs.metadata.attempts = event.attempt;
+  obs.attributes[TINYAGENTS_ATTR.attempt] = event.attempt;
+  if (event.model !== obs.metadata.modelName) {
+    // A fallback: the generation reports the model that answered (Langfuse prices on it).
+    obs.metadata.modelName = event.model;
+    obs.attributes[TINYAGENTS_ATTR.modelName] = event.model;
+    obs.attributes[GEN_AI.requestModel] = event.providerModelId;
+    obs.attributes[GEN_AI.providerName] = genAiProviderName(event.provider);
+    obs.model = event.providerModelId;
+    obs.name = chatSpanName(event.providerModelId);
+  }
+  Object.assign(obs.attributes, serverAttributes(event.endpoint));
+}
+
+/**
+ * A generation's input: the system instructions as a system message, then the input messages
+ * (GenAI convention shapes).
+ */
+export function requestInput(request: AgentEventOf<"model.request">): JsonValue {
+  const messages: JsonValue[] = [];
+  if (request.systemInstructions !== undefined && request.systemInstructions.length > 0) {
+    messages.push({ role: "system", parts: request.systemInstructions });
+  }
+  messages.push(...(request.inputMessages ?? []));
+  return messages;
+}
+
+/** Langfuse `modelParameters` (scalars and string lists; structured values as JSON text). */
+export function modelParameters(parameters: JsonObject): Record<string, AttributeScalar> {
+  const out: Record<string, AttributeScalar> = {};
+  for (const [key, value] of Object.entries(parameters)) {
+    const name = PARAMETER_NAMES[key] ?? key;
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+      out[name] = value;
+    else if (Array.isArray(value) && value.every((item) => typeof item === "string")) out[name] = value;
+    else if (value !== null) out[name] = JSON.stringify(value);
+  }
+  return out;
+}
+
+/** The request option names Langfuse users know from the provider APIs. */
+const PARAMETER_NAMES: Readonly<Record<string, string>> = {
+  topP: "top_p",
+  maxTokens: "max_tokens",
+  toolChoice: "tool_choice",
+  parallelToolCalls: "parallel_tool_calls",
+  responseFormat: "response_format",
+};
 
 /** `model.completed`: end time, response model, finish reason and billed usage. */
 export function completeChatObservation(
@@ -79,7 +160,34 @@ export function completeChatObservation(
     }
   }
   obs.metadata.servedFromCache = event.servedFromCache;
+  if (obs.completionStartTs !== undefined) obs.modelParameters = { ...obs.modelParameters, stream: true };
   if (capture && chat.text !== "") obs.output = chat.text;
+}
+
+/** `model.response`: the provider's response id and (content capture) the output messages. */
+export function respondChatObservation(
+  obs: TraceObservation,
+  event: AgentEventOf<"model.response">,
+  capture: boolean,
+): void {
+  if (event.responseId !== undefined) {
+    obs.metadata.responseId = event.responseId;
+    obs.attributes[GEN_AI.responseId] = event.responseId;
+  }
+  if (capture && event.outputMessages !== undefined) obs.output = event.outputMessages;
+}
+
+/** `tool.result`: the tool's description and (content capture) its result. */
+export function toolResultObservation(
+  obs: TraceObservation,
+  event: AgentEventOf<"tool.result">,
+  capture: boolean,
+): void {
+  if (event.description !== undefined) {
+    obs.metadata.description = event.description;
+    obs.attributes[GEN_AI.toolDescription] = event.description;
+  }
+  if (capture && event.result !== undefined) obs.output = event.result;
 }
 
 /** `tool.started` -> a `tool` observation under the run (arguments only with content capture). */
@@ -92,7 +200,7 @@ export function toolObservation(
   const obs: TraceObservation = {
     key: `tool:${record.runId}:${event.callId}`,
     kind: "tool",
-    name: event.toolName,
+    name: toolSpanName(event.toolName),
     runId: record.runId,
     parentKey: run.obs.key,
     startTs: record.ts,
@@ -169,6 +277,8 @@ export function fail(obs: TraceObservation, error: ErrorSummary): void {
   obs.level = "ERROR";
   obs.statusMessage = error.message;
   obs.attributes[GEN_AI.errorType] = errorType(error);
+  const status = httpStatus(error);
+  if (status !== undefined) obs.attributes[GEN_AI.httpResponseStatusCode] = status;
   obs.metadata.error = { ...error };
 }
 

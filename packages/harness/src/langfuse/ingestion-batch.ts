@@ -49,6 +49,8 @@ export function ingestionEnvelopes(
   if (trace.sessionId !== undefined) traceBody.sessionId = trace.sessionId;
   if (trace.environment !== undefined) traceBody.environment = trace.environment;
   if (trace.release !== undefined) traceBody.release = trace.release;
+  if (model.input !== undefined) traceBody.input = model.input;
+  if (model.output !== undefined) traceBody.output = model.output;
   const envelopes: IngestionEnvelope[] = [
     { id: `${traceId}:trace-create`, timestamp: iso(model.startTs), type: "trace-create", body: traceBody },
   ];
@@ -92,6 +94,7 @@ function observationBody(obs: TraceObservation, traceId: string): JsonObject {
   if (obs.output !== undefined) body.output = obs.output;
   if (obs.kind === "generation") {
     if (obs.model !== undefined) body.model = obs.model;
+    if (obs.modelParameters !== undefined) body.modelParameters = obs.modelParameters;
     if (obs.usage !== undefined) body.usageDetails = langfuseUsageDetails(obs.usage);
     if (obs.cost !== undefined) body.costDetails = langfuseCostDetails(obs.cost);
     if (obs.completionStartTs !== undefined) body.completionStartTime = iso(obs.completionStartTs);

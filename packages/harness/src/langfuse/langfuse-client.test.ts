@@ -138,11 +138,12 @@ describe("LangfuseClient OTLP export (default)", () => {
       s.parentSpanId === undefined ? null : byId.get(s.parentSpanId)?.name;
     expect(spans.map((s) => [s.name, parentName(s), attr(s, "langfuse.observation.type")])).toEqual([
       ["invoke_agent planner", null, "agent"],
+      // One generation per model call: the failed attempt and the retry are events inside it.
       ["chat gpt-x", "invoke_agent planner", "generation"],
-      ["retry.scheduled", "invoke_agent planner", "event"],
-      ["chat gpt-x", "invoke_agent planner", "generation"],
-      ["delegate", "invoke_agent planner", "tool"],
-      ["invoke_agent worker", "delegate", "agent"],
+      ["model.failed", "chat gpt-x", "event"],
+      ["retry.scheduled", "chat gpt-x", "event"],
+      ["execute_tool delegate", "invoke_agent planner", "tool"],
+      ["invoke_agent worker", "execute_tool delegate", "agent"],
       ["chat gpt-mini", "invoke_agent worker", "generation"],
       ["chat gpt-x", "invoke_agent planner", "generation"],
     ]);
@@ -152,28 +153,34 @@ describe("LangfuseClient OTLP export (default)", () => {
       expect(BigInt(span.endTimeUnixNano) >= BigInt(span.startTimeUnixNano)).toBe(true);
     }
 
-    const [root, failed, , withTools] = spans as [OtlpSpanJson, OtlpSpanJson, OtlpSpanJson, OtlpSpanJson];
+    const [root, withTools, failed] = spans as [OtlpSpanJson, OtlpSpanJson, OtlpSpanJson];
     expect(attr(root, "langfuse.trace.name")).toBe("planner");
     expect(attr(root, "user.id")).toBe("user-1");
     expect(attr(root, "session.id")).toBe("thread-7");
     expect(attr(root, "langfuse.trace.tags")).toEqual(["prod", "support"]);
     expect(attr(root, "gen_ai.operation.name")).toBe("invoke_agent");
     expect(attr(root, "gen_ai.usage.input_tokens")).toBeUndefined(); // totals would double count
-    expect(failed.status).toEqual({ code: 2, message: "busy" });
-    expect(failed.kind).toBe(3);
-    expect(attr(failed, "langfuse.observation.level")).toBe("ERROR");
+    // The failed attempt: a WARNING event inside the generation, which itself succeeded.
+    expect(failed.name).toBe("model.failed");
+    expect(attr(failed, "langfuse.observation.level")).toBe("WARNING");
+    expect(attr(failed, "langfuse.observation.status_message")).toBe("busy");
+    expect(withTools.status).toEqual({ code: 0 });
+    expect(withTools.kind).toBe(3);
+    expect(JSON.parse(String(attr(withTools, "langfuse.observation.metadata"))).attempts).toBe(2);
     expect(attr(withTools, "gen_ai.request.model")).toBe("gpt-x");
     expect(attr(withTools, "langfuse.observation.model.name")).toBe("gpt-x");
     expect(JSON.parse(String(attr(withTools, "langfuse.observation.usage_details")))).toEqual({
       input: 200,
       input_cache_read: 800,
+      input_cache_creation: 0,
       output: 100,
       total: 1100,
     });
     const cost = JSON.parse(String(attr(withTools, "langfuse.observation.cost_details")));
     expect(cost.total).toBeCloseTo((200 * 2 + 800 * 0.5 + 100 * 8) / 1e6, 12);
-    expect(attr(withTools, "gen_ai.usage.cache_read.input_tokens")).toBe(800);
+    expect(attr(withTools, "gen_ai.usage.cache_read.input_tokens")).toBe("800"); // OTLP/JSON int64: a string
     const tool = spans[4] as OtlpSpanJson;
+    expect(tool.name).toBe("execute_tool delegate");
     expect(attr(tool, "gen_ai.tool.call.id")).toBe("call-d");
     expect(request?.body).not.toContain("secret plan"); // no content unless captureContent
   });
@@ -232,7 +239,7 @@ describe("LangfuseClient legacy batch ingestion", () => {
       "span-create",
       "generation-create",
       "event-create",
-      "generation-create",
+      "event-create",
       "span-create",
       "span-create",
       "generation-create",
@@ -249,14 +256,20 @@ describe("LangfuseClient legacy batch ingestion", () => {
     }
     const childRun = batch.find((e) => e.body.id === "run-1:run:child-1");
     expect(childRun?.body.parentObservationId).toBe("run-1:tool:run-1:call-d");
-    const generation = batch.find((e) => e.body.id === "run-1:model:run-1:run-1-model-1:2");
+    const generation = batch.find((e) => e.body.id === "run-1:model:run-1:run-1-model-1");
     expect(generation?.body).toMatchObject({
       model: "gpt-x",
-      usageDetails: { input: 200, input_cache_read: 800, output: 100, total: 1100 },
+      level: "DEFAULT",
+      usageDetails: { input: 200, input_cache_read: 800, input_cache_creation: 0, output: 100, total: 1100 },
       costDetails: { total: expect.closeTo(0.0016, 10) },
+      metadata: expect.objectContaining({ attempts: 2 }),
     });
-    const failedAttempt = batch.find((e) => e.body.id === "run-1:model:run-1:run-1-model-1:1");
-    expect(failedAttempt?.body).toMatchObject({ level: "ERROR", statusMessage: "busy" });
+    const failedAttempt = batch.find((e) => e.body.name === "model.failed");
+    expect(failedAttempt?.body).toMatchObject({
+      level: "WARNING",
+      statusMessage: "busy",
+      parentObservationId: "run-1:model:run-1:run-1-model-1",
+    });
 
     const bad = batch.find((e) => e.type === "event-create");
     expect(result.ok).toBe(false);

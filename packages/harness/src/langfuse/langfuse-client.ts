@@ -1,5 +1,6 @@
-import { validationError } from "@tinyagents/inference";
+import { type JsonValue, validationError } from "@tinyagents/inference";
 import type { EventRecord } from "../events/agent-event.js";
+import { type RedactionOptions, Redactor } from "../observability/redaction.js";
 import { checkKey, checkRecords, checkUrl, positive } from "./client-validation.js";
 import { origin } from "./http-post.js";
 import type { LangfuseFailedItem } from "./ingestion-response.js";
@@ -13,6 +14,7 @@ import {
   scoreEnvelopes,
   successScore,
 } from "./scores.js";
+import { LANGFUSE_SDK_INFO } from "./sdk-info.js";
 import { otlpTraceId } from "./stable-id.js";
 import { buildTraceModels, type TraceModelOptions } from "./trace-model.js";
 import type { LangfuseTraceOptions } from "./trace-options.js";
@@ -47,6 +49,12 @@ export interface LangfuseExportOptions extends LangfuseTraceOptions, TraceModelO
   signal?: AbortSignal;
   /** Scores for the exported trace or its observations, sent as `score-create` events. */
   scores?: readonly LangfuseScore[];
+  /**
+   * Secret scrubbing of the records before anything is built from them: the journals' `Redactor`
+   * (built-in rules, extended by these options, or a shared `Redactor`). Default on; `false` for
+   * records that come redacted already (read from a journal written by `attachObservability`).
+   */
+  redact?: RedactionOptions | Redactor | false;
   /**
    * Opt-in: a BOOLEAN score (default name `success`) per exported trace, true when the root run
    * completed, false when it failed (none for an interrupted or unfinished run). Default off.
@@ -113,6 +121,7 @@ export class LangfuseClient {
   /** Where `score-create` batches go: `endpoint` for `ingestion`, else the ingestion endpoint. */
   readonly scoreEndpoint: string;
   readonly #headers: Record<string, string>;
+  readonly #publicKey: string | undefined;
   readonly #secrets: string[];
   readonly #timeoutMs: number;
   readonly #maxRequestBytes: number;
@@ -122,7 +131,7 @@ export class LangfuseClient {
   private constructor(
     mode: "direct" | "proxy",
     baseUrl: string,
-    auth: { headers: Record<string, string>; secrets: string[] },
+    auth: { headers: Record<string, string>; secrets: string[]; publicKey?: string },
     options: LangfuseClientOptions,
   ) {
     this.mode = mode;
@@ -152,9 +161,11 @@ export class LangfuseClient {
         : `${baseUrl}${options.scorePath ?? LANGFUSE_PATHS[mode].ingestion}`;
     this.#headers = {
       "content-type": "application/json",
-      "x-langfuse-sdk-name": "tinyagents",
+      "x-langfuse-sdk-name": LANGFUSE_SDK_INFO.name,
+      "x-langfuse-sdk-version": LANGFUSE_SDK_INFO.version,
       ...auth.headers,
     };
+    this.#publicKey = auth.publicKey;
     this.#secrets = auth.secrets;
     this.#timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, "timeoutMs");
     this.#maxRequestBytes = positive(options.maxRequestBytes, DEFAULT_MAX_REQUEST_BYTES, "maxRequestBytes");
@@ -194,6 +205,7 @@ export class LangfuseClient {
       {
         headers: { authorization: `Basic ${basic}`, "x-langfuse-public-key": publicKey },
         secrets: [secretKey, basic],
+        publicKey,
       },
       options,
     );
@@ -252,8 +264,8 @@ export class LangfuseClient {
     options: LangfuseExportOptions = {},
   ): Promise<LangfuseExportResult> {
     checkRecords(records);
-    const { signal, agentName, captureContent, scores, successScore: success, ...trace } = options;
-    const models = buildTraceModels(records, {
+    const { signal, agentName, captureContent, scores, successScore: success, redact, ...trace } = options;
+    const models = buildTraceModels(redactRecords(records, redact), {
       ...(agentName === undefined ? {} : { agentName }),
       ...(captureContent === undefined ? {} : { captureContent }),
     });
@@ -330,6 +342,12 @@ export class LangfuseClient {
       secrets: this.#secrets,
       maxRequestBytes: this.#maxRequestBytes,
       serviceName: this.#serviceName,
+      batchMetadata: {
+        sdk_name: LANGFUSE_SDK_INFO.name,
+        sdk_version: LANGFUSE_SDK_INFO.version,
+        sdk_integration: LANGFUSE_SDK_INFO.integration,
+        ...(this.#publicKey === undefined ? {} : { public_key: this.#publicKey }),
+      },
       trace,
       scores,
       ...(signal === undefined ? {} : { signal }),
@@ -350,4 +368,14 @@ export class LangfuseClient {
   [Symbol.for("nodejs.util.inspect.custom")](): string {
     return this.toString();
   }
+}
+
+/** `records` scrubbed by a `Redactor` (unchanged records stay the same objects). */
+function redactRecords(
+  records: readonly EventRecord[],
+  option: RedactionOptions | Redactor | false | undefined,
+): readonly EventRecord[] {
+  if (option === false) return records;
+  const redactor = option instanceof Redactor ? option : new Redactor(option);
+  return records.map((record) => redactor.redact(record as unknown as JsonValue) as unknown as EventRecord);
 }

@@ -135,7 +135,7 @@ describe("Langfuse scores with the ingestion transport", () => {
     expect(batch.slice(0, 3).map((e) => [e.type, e.id])).toEqual([
       ["trace-create", "run-1:trace-create"],
       ["span-create", "run-1:run:run-1:create"],
-      ["generation-create", "run-1:model:run-1:run-1-model-1:1:create"],
+      ["generation-create", "run-1:model:run-1:run-1-model-1:create"],
     ]);
     // The run ended 40 ms after the clock's start: the default score time is the trace's end.
     expect(batch.slice(3)).toEqual([
@@ -155,13 +155,13 @@ describe("Langfuse scores with the ingestion transport", () => {
         },
       },
       {
-        id: "run-1:model:run-1:run-1-model-1:1:score:tone:0558bc5166b6496c",
+        id: "run-1:model:run-1:run-1-model-1:score:tone:030e7191baa641dc",
         timestamp: "2023-11-14T22:13:20.040Z",
         type: "score-create",
         body: {
-          id: "run-1:model:run-1:run-1-model-1:1:score:tone",
+          id: "run-1:model:run-1:run-1-model-1:score:tone",
           traceId: "run-1",
-          observationId: "run-1:model:run-1:run-1-model-1:1",
+          observationId: "run-1:model:run-1:run-1-model-1",
           name: "tone",
           value: "friendly",
           dataType: "CATEGORICAL",
@@ -187,7 +187,7 @@ describe("Langfuse scores with the ingestion transport", () => {
     expect(batch.map((e) => e.body.id)).toContain(batch[4]?.body.observationId);
   });
 
-  it("targets runs, tools and the last attempt of a retried call; BOOLEAN goes on the wire as 1/0", async () => {
+  it("targets runs, tools and the one generation of a retried call; BOOLEAN goes on the wire as 1/0", async () => {
     const records = await toolRun();
     const server = await serve(acceptAll);
     const client = LangfuseClient.direct(server.url, PUBLIC_KEY, SECRET_KEY, { transport: "ingestion" });
@@ -203,6 +203,8 @@ describe("Langfuse scores with the ingestion transport", () => {
           observation: { kind: "generation", runId: "run-2", callId: "run-2-model-1" },
         },
         {
+          // Every attempt is the same generation: naming one still targets it.
+          id: "format-again",
           name: "format",
           value: "bad",
           observation: { kind: "generation", runId: "run-2", callId: "run-2-model-1", attempt: 1 },
@@ -232,17 +234,17 @@ describe("Langfuse scores with the ingestion transport", () => {
         dataType: "BOOLEAN",
       },
       {
-        id: "run-2:model:run-2:run-2-model-1:2:score:format",
+        id: "run-2:model:run-2:run-2-model-1:score:format",
         traceId: "run-2",
-        observationId: "run-2:model:run-2:run-2-model-1:2",
+        observationId: "run-2:model:run-2:run-2-model-1",
         name: "format",
         value: "ok",
         dataType: "CATEGORICAL",
       },
       {
-        id: "run-2:model:run-2:run-2-model-1:1:score:format",
+        id: "format-again",
         traceId: "run-2",
-        observationId: "run-2:model:run-2:run-2-model-1:1",
+        observationId: "run-2:model:run-2:run-2-model-1",
         name: "format",
         value: "bad",
         dataType: "CATEGORICAL",
@@ -335,7 +337,7 @@ describe("Langfuse scores with the OTLP transport", () => {
       spanId: string;
       name: string;
     }[];
-    expect(spans.find((s) => s.spanId === toolSpanId)?.name).toBe("lookup");
+    expect(spans.find((s) => s.spanId === toolSpanId)?.name).toBe("execute_tool lookup");
     expect(batchOf(server.requests[1]).map((e) => [e.type, e.body])).toEqual([
       [
         "score-create",
@@ -424,13 +426,13 @@ describe("LangfuseClient.exportScores (scoring later)", () => {
         },
       },
       {
-        id: "run-9:model:run-9:run-9-model-1:1:score:latency_ok:6968e0313a3eead6",
+        id: expect.stringMatching(/^run-9:model:run-9:run-9-model-1:score:latency_ok:[0-9a-f]{16}$/),
         timestamp: "2023-11-14T22:13:20.000Z",
         type: "score-create",
         body: {
-          id: "run-9:model:run-9:run-9-model-1:1:score:latency_ok",
+          id: "run-9:model:run-9:run-9-model-1:score:latency_ok",
           traceId: "run-9",
-          observationId: "run-9:model:run-9:run-9-model-1:1",
+          observationId: "run-9:model:run-9:run-9-model-1",
           name: "latency_ok",
           value: 0.5,
           dataType: "NUMERIC",
@@ -543,7 +545,7 @@ describe("score validation", () => {
     },
   );
 
-  it("needs rootRunId with several traces, and rootRunId and attempt in exportScores", async () => {
+  it("needs rootRunId with several traces and in exportScores; checks a given attempt", async () => {
     const records = [...endedRun("a", "failed"), ...endedRun("b", "failed")];
     const client = LangfuseClient.direct("https://x.example", PUBLIC_KEY, SECRET_KEY, {
       transport: "ingestion",
@@ -554,12 +556,17 @@ describe("score validation", () => {
     expect((await rejection(client.exportScores([{ name: "s", value: 1 }]))).message).toContain(
       "LangfuseClient.exportScores: scores[0].rootRunId is required",
     );
-    const noAttempt = await rejection(
+    const badAttempt = await rejection(
       client.exportScores([
-        { rootRunId: "a", name: "s", value: 1, observation: { kind: "generation", runId: "a", callId: "c" } },
+        {
+          rootRunId: "a",
+          name: "s",
+          value: 1,
+          observation: { kind: "generation", runId: "a", callId: "c", attempt: 0 },
+        },
       ]),
     );
-    expect(noAttempt.details?.field).toBe("scores[0].observation.attempt");
+    expect(badAttempt.details?.field).toBe("scores[0].observation.attempt");
     expect((await rejection(client.exportScores([]))).message).toContain("at least one score");
     expect(() =>
       LangfuseClient.direct("https://x.example", PUBLIC_KEY, SECRET_KEY, { scorePath: "x" }),

@@ -20,6 +20,8 @@ export interface SendContext {
   secrets: readonly string[];
   maxRequestBytes: number;
   serviceName: string;
+  /** The ingestion batch envelope's `metadata` (SDK name, version, integration, public key). */
+  batchMetadata: Record<string, string>;
   trace: LangfuseTraceOptions;
   /** `score-create` envelopes sent with the export (ids already in the transport's scheme). */
   scores: readonly IngestionEnvelope[];
@@ -95,7 +97,10 @@ export async function sendEnvelopes(
   const chunks = chunkBySize(envelopes, context.maxRequestBytes);
   const failed: LangfuseFailedItem[] = [];
   for (const [index, chunk] of chunks.entries()) {
-    const body = JSON.stringify({ batch: chunk });
+    const body = JSON.stringify({
+      batch: chunk,
+      metadata: { ...context.batchMetadata, batch_size: chunk.length },
+    });
     const response = await post({ ...context, url }, what, body, index, chunks.length);
     const ids = chunk.map((envelope) => envelope.id);
     failed.push(...parseIngestionResponse(response.status, response.text, ids, context.secrets));

@@ -4,16 +4,17 @@ import type { CostTotals } from "../cost/cost.js";
 /**
  * Langfuse `usageDetails` for one call. Langfuse sums the keys into the total (and prices each
  * key separately), so the classes are disjoint: `input` is uncached input only (our
- * `inputTokens` includes cache reads and writes), `output` excludes reasoning. Cache and
- * reasoning keys appear only when non-zero; `total` is the sum of the parts.
+ * `inputTokens` includes cache reads and writes), `output` excludes reasoning. Cache keys are
+ * always there (0 is a cache miss worth seeing), reasoning only when non-zero; `total` is the
+ * sum of the parts.
  */
 export function langfuseUsageDetails(usage: Usage): Record<string, number> {
   const details: Record<string, number> = {
     input: Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens),
     output: Math.max(0, usage.outputTokens - usage.reasoningTokens),
   };
-  if (usage.cacheReadTokens > 0) details.input_cache_read = usage.cacheReadTokens;
-  if (usage.cacheWriteTokens > 0) details.input_cache_creation = usage.cacheWriteTokens;
+  details.input_cache_read = usage.cacheReadTokens;
+  details.input_cache_creation = usage.cacheWriteTokens;
   if (usage.reasoningTokens > 0) details.output_reasoning = usage.reasoningTokens;
   let total = 0;
   for (const value of Object.values(details)) total += value;

@@ -7,7 +7,7 @@ import { type LangfuseTraceOptions, resolveTraceFields, traceRootKey } from "./t
 export type OtlpAnyValue =
   | { stringValue: string }
   | { boolValue: boolean }
-  | { intValue: number }
+  | { intValue: string }
   | { doubleValue: number }
   | { arrayValue: { values: OtlpAnyValue[] } };
 
@@ -62,6 +62,8 @@ export function otlpSpans(model: TraceModel, options: LangfuseTraceOptions = {})
       if (trace.userId !== undefined) attributes["user.id"] = trace.userId;
       if (trace.sessionId !== undefined) attributes["session.id"] = trace.sessionId;
       if (trace.release !== undefined) attributes["langfuse.release"] = trace.release;
+      if (model.input !== undefined) attributes["langfuse.trace.input"] = JSON.stringify(model.input);
+      if (model.output !== undefined) attributes["langfuse.trace.output"] = JSON.stringify(model.output);
     }
     const span: OtlpSpan = {
       traceId,
@@ -107,6 +109,9 @@ function langfuseAttributes(obs: TraceObservation): Record<string, AttributeScal
   if (obs.output !== undefined) attributes["langfuse.observation.output"] = JSON.stringify(obs.output);
   if (obs.kind === "generation") {
     if (obs.model !== undefined) attributes["langfuse.observation.model.name"] = obs.model;
+    if (obs.modelParameters !== undefined) {
+      attributes["langfuse.observation.model.parameters"] = JSON.stringify(obs.modelParameters);
+    }
     if (obs.usage !== undefined) {
       attributes["langfuse.observation.usage_details"] = JSON.stringify(langfuseUsageDetails(obs.usage));
     }
@@ -123,9 +128,8 @@ function langfuseAttributes(obs: TraceObservation): Record<string, AttributeScal
 }
 
 /**
- * OTLP/JSON key-values. Integers are written as JSON numbers, which the protobuf JSON mapping
- * accepts for int64 alongside decimal strings; Langfuse's JSON ingestion reads numbers but not
- * strings as `intValue`.
+ * OTLP/JSON key-values. Integers are `intValue` as decimal strings: OTLP/JSON follows the proto3
+ * JSON mapping, where int64 is a string (strict collectors and proxies drop or reject numbers).
  */
 export function keyValues(attributes: Record<string, AttributeScalar>): OtlpKeyValue[] {
   return Object.entries(attributes).map(([key, value]) => ({ key, value: anyValue(value) }));
@@ -135,7 +139,7 @@ function anyValue(value: AttributeScalar): OtlpAnyValue {
   if (typeof value === "string") return { stringValue: value };
   if (typeof value === "boolean") return { boolValue: value };
   if (typeof value === "number") {
-    return Number.isSafeInteger(value) ? { intValue: value } : { doubleValue: value };
+    return Number.isSafeInteger(value) ? { intValue: String(value) } : { doubleValue: value };
   }
   return { arrayValue: { values: value.map((item) => ({ stringValue: item })) } };
 }

@@ -8,11 +8,14 @@ export type LangfuseScoreDataType = "NUMERIC" | "CATEGORICAL" | "BOOLEAN";
 
 /**
  * The observation a score is about (default: the whole trace). Ids are the harness's own:
- * a run's `agent` observation, one model-call attempt's `generation`, or one tool call.
+ * a run's `agent` observation, one model call's `generation`, or one tool call.
  */
 export type LangfuseScoreTarget =
   | { kind: "run"; runId: string }
-  /** `attempt` defaults (in `exportRun` only) to the call's last attempt in the exported records. */
+  /**
+   * A model call's generation (one per call, its retries and fallbacks inside). `attempt` is
+   * accepted for compatibility and checked, but every attempt is the same generation.
+   */
   | { kind: "generation"; runId: string; callId: string; attempt?: number }
   | { kind: "tool"; runId: string; callId: string };
 
@@ -159,7 +162,7 @@ function resolveScore(
     timestamp: (score.timestamp as number | undefined) ?? defaultTimestamp(rootRunId),
   };
   if (score.observation !== undefined) {
-    resolved.observationKey = observationKey(score.observation, model, models !== undefined, fail);
+    resolved.observationKey = observationKey(score.observation, model, fail);
   }
   if (score.comment !== undefined) resolved.comment = score.comment as string;
   if (metadata !== undefined) resolved.metadata = metadata as JsonObject;
@@ -231,12 +234,7 @@ function traceOf(
 }
 
 /** The observation key of a target; checked against the exported trace when there is one. */
-function observationKey(
-  target: unknown,
-  model: TraceModel | undefined,
-  exporting: boolean,
-  fail: Fail,
-): string {
+function observationKey(target: unknown, model: TraceModel | undefined, fail: Fail): string {
   const t = (typeof target === "object" && target !== null ? target : {}) as Record<string, unknown>;
   const text = (key: string) => {
     const v = t[key];
@@ -249,18 +247,13 @@ function observationKey(
   } else if (t.kind === "tool") {
     key = `tool:${text("runId")}:${text("callId")}`;
   } else if (t.kind === "generation") {
-    const prefix = `model:${text("runId")}:${text("callId")}:`;
+    // One generation per model call: its attempts (retries, fallbacks) are inside it, so `attempt`
+    // is checked but does not change the target.
     const attempt = t.attempt;
     if (attempt !== undefined && (typeof attempt !== "number" || !Number.isInteger(attempt) || attempt < 1)) {
       throw fail("observation.attempt", "must be a positive integer");
     }
-    if (attempt !== undefined) key = `${prefix}${attempt}`;
-    else if (!exporting)
-      throw fail("observation.attempt", "is required outside exportRun (which attempt is scored)");
-    else {
-      const last = model?.observations.findLast((obs) => obs.key.startsWith(prefix));
-      key = last?.key ?? `${prefix}1`;
-    }
+    key = `model:${text("runId")}:${text("callId")}`;
   } else {
     throw fail("observation.kind", `must be "run", "generation" or "tool", got ${describe(t.kind)}`);
   }

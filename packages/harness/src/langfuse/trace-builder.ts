@@ -8,11 +8,33 @@ import {
   eventObservation,
   fail,
   finishToolObservation,
+  nextAttempt,
   type OpenRun,
+  requestInput,
+  respondChatObservation,
   toolObservation,
+  toolResultObservation,
 } from "./call-observations.js";
 import { EXPORTED_EVENT_LEVELS } from "./exported-events.js";
 import type { TraceModel, TraceModelOptions, TraceObservation, TraceOutcome } from "./trace-model.js";
+
+/**
+ * The observation an event nests under: a tool call's progress under the tool, a model call's
+ * failed attempts, retries and fallbacks under its generation, the rest under the run.
+ */
+function eventParent(run: OpenRun, record: EventRecord): TraceObservation {
+  const event = record.event;
+  switch (event.type) {
+    case "tool.progress":
+      return run.tools.get(event.callId) ?? run.obs;
+    case "model.failed":
+    case "retry.scheduled":
+    case "fallback.selected":
+      return run.chats.get(event.callId)?.obs ?? run.obs;
+    default:
+      return run.obs;
+  }
+}
 
 /** Builds the {@link TraceModel} of one root run from its records (see `buildTraceModels`). */
 export class TraceBuilder {
@@ -46,15 +68,24 @@ export class TraceBuilder {
     }
     const run = this.runs.get(record.runId) ?? this.startRun(record, undefined, undefined);
     const level = EXPORTED_EVENT_LEVELS[event.type];
-    if (level !== undefined) {
-      const callId = event.type === "tool.progress" ? event.callId : undefined;
-      const parent = (callId === undefined ? undefined : run.tools.get(callId)) ?? run.obs;
-      this.observe(eventObservation(parent, record, level, this.capture));
-    }
+    if (level !== undefined)
+      this.observe(eventObservation(eventParent(run, record), record, level, this.capture));
     switch (event.type) {
-      case "model.started":
-        run.chats.set(event.callId, { obs: this.observe(chatObservation(run, record, event)), text: "" });
+      case "model.request":
+        run.requests.set(event.callId, event);
+        if (this.capture && run.obs.input === undefined) run.obs.input = requestInput(event);
         break;
+      case "model.started": {
+        const open = run.chats.get(event.callId);
+        if (open !== undefined) {
+          nextAttempt(open, event);
+          break;
+        }
+        const obs = this.observe(chatObservation(run, record, event, this.capture));
+        run.chats.set(event.callId, { obs, text: "" });
+        run.generations.set(event.callId, obs);
+        break;
+      }
       case "model.delta": {
         const chat = run.chats.get(event.callId);
         if (chat === undefined) break;
@@ -75,17 +106,30 @@ export class TraceBuilder {
         break;
       }
       case "model.failed": {
+        // Not the call's end yet: a retry or a fallback may follow (see `endRun`).
         const chat = run.chats.get(event.callId);
-        if (chat === undefined) break;
-        run.chats.delete(event.callId);
-        fail(chat.obs, event.error);
-        chat.obs.endTs = record.ts;
+        if (chat !== undefined) chat.failure = { error: event.error, ts: record.ts };
         break;
       }
-      case "tool.started":
-        run.tools.delete(event.callId);
-        run.tools.set(event.callId, this.observe(toolObservation(run, record, event, this.capture)));
+      case "model.response": {
+        const obs = run.generations.get(event.callId);
+        if (obs === undefined) break;
+        respondChatObservation(obs, event, this.capture);
+        if (this.capture && event.outputMessages !== undefined) run.obs.output = event.outputMessages;
         break;
+      }
+      case "tool.result": {
+        const obs = run.toolsByCall.get(event.callId);
+        if (obs !== undefined) toolResultObservation(obs, event, this.capture);
+        break;
+      }
+      case "tool.started": {
+        const obs = this.observe(toolObservation(run, record, event, this.capture));
+        run.tools.delete(event.callId);
+        run.tools.set(event.callId, obs);
+        run.toolsByCall.set(event.callId, obs);
+        break;
+      }
       case "tool.completed":
       case "tool.failed": {
         const tool = run.tools.get(event.callId);
@@ -137,6 +181,9 @@ export class TraceBuilder {
     if (this.threadId !== undefined) model.threadId = this.threadId;
     if (this.agentName !== undefined) model.agentName = this.agentName;
     if (this.outcome !== undefined) model.outcome = this.outcome;
+    const root = this.observations.find((obs) => obs.key === `run:${this.rootRunId}`);
+    if (root?.input !== undefined) model.input = root.input;
+    if (root?.output !== undefined) model.output = root.output;
     return model;
   }
 
@@ -187,6 +234,9 @@ export class TraceBuilder {
       obs,
       parentRunId: record.parentRunId,
       chats: new Map(),
+      generations: new Map(),
+      toolsByCall: new Map(),
+      requests: new Map(),
       tools: new Map(),
       children: new Set(),
     };
@@ -205,7 +255,15 @@ export class TraceBuilder {
       const child = this.runs.get(childId);
       if (child !== undefined) this.endRun(child, ts, failure, true);
     }
-    for (const chat of run.chats.values()) closeIncomplete(chat.obs, ts, failure);
+    for (const chat of run.chats.values()) {
+      if (chat.failure === undefined) {
+        closeIncomplete(chat.obs, ts, failure);
+        continue;
+      }
+      // Its last attempt failed and nothing followed: that failure is the call's outcome.
+      fail(chat.obs, chat.failure.error);
+      chat.obs.endTs = chat.failure.ts;
+    }
     for (const tool of run.tools.values()) closeIncomplete(tool, ts, failure);
     if (incomplete) closeIncomplete(run.obs, ts, failure);
     else run.obs.endTs = ts;

@@ -126,19 +126,32 @@ describe("buildTraceModels", () => {
     expect(model).toMatchObject({ rootRunId: "root", threadId: "t-1", agentName: "boss" });
     expect(shape(model?.observations ?? [])).toEqual([
       ["run:root", "agent", null, "DEFAULT"],
-      ["model:root:m1:1", "generation", "run:root", "ERROR"],
-      ["event:root-evt-3", "event", "run:root", "WARNING"],
-      ["model:root:m1:2", "generation", "run:root", "DEFAULT"],
+      // One generation per call: the failed first attempt and the retry are events inside it.
+      ["model:root:m1", "generation", "run:root", "DEFAULT"],
+      ["event:root-evt-2", "event", "model:root:m1", "WARNING"],
+      ["event:root-evt-3", "event", "model:root:m1", "WARNING"],
       ["tool:root:c1", "tool", "run:root", "ERROR"],
       ["event:root-evt-10", "event", "tool:root:c1", "DEFAULT"],
       ["run:kid", "agent", "tool:root:c1", "DEFAULT"],
     ]);
     const byKey = new Map(model?.observations.map((o) => [o.key, o]));
-    const failed = byKey.get("model:root:m1:1");
-    expect(failed).toMatchObject({ statusMessage: "busy", attributes: { "error.type": "busy" } });
-    expect(failed?.endTs).toBe(1_700_000_000_050);
-    const ok = byKey.get("model:root:m1:2");
-    expect(ok).toMatchObject({ model: "gpt-x", usage: u, cost, completionStartTs: 1_700_000_000_155 });
+    const failed = byKey.get("event:root-evt-2");
+    expect(failed).toMatchObject({
+      name: "model.failed",
+      statusMessage: "busy",
+      attributes: { "error.type": "busy" },
+    });
+    expect(failed?.startTs).toBe(1_700_000_000_050);
+    const ok = byKey.get("model:root:m1");
+    expect(ok).toMatchObject({
+      model: "gpt-x",
+      usage: u,
+      cost,
+      completionStartTs: 1_700_000_000_155,
+      metadata: { attempts: 2 },
+      modelParameters: { stream: true },
+    });
+    expect(ok?.startTs).toBe(1_700_000_000_000);
     expect(ok?.output).toBeUndefined();
     expect(byKey.get("run:kid")?.name).toBe("invoke_agent kid");
     // No content by default: neither tool arguments nor progress text.
@@ -233,6 +246,8 @@ describe("Langfuse usage and cost details", () => {
     expect(langfuseUsageDetails(usage({ inputTokens: 10, outputTokens: 2 }))).toEqual({
       input: 10,
       output: 2,
+      input_cache_read: 0,
+      input_cache_creation: 0,
       total: 12,
     });
   });

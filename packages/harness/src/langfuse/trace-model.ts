@@ -18,7 +18,7 @@ export type AttributeScalar = string | number | boolean | string[];
  * the legacy ingestion encoder into a `*-create` envelope. Times are epoch milliseconds.
  */
 export interface TraceObservation {
-  /** Stable within the trace (`run:{runId}`, `model:{runId}:{callId}:{attempt}`, `tool:{runId}:{callId}`, `event:{recordId}`). */
+  /** Stable within the trace (`run:{runId}`, `model:{runId}:{callId}`, `tool:{runId}:{callId}`, `event:{recordId}`). */
   key: string;
   kind: ObservationKind;
   name: string;
@@ -40,9 +40,14 @@ export interface TraceObservation {
   cost?: CostTotals;
   /** Generations: time of the first streamed delta. */
   completionStartTs?: number;
-  /** Only with `captureContent`: tool arguments. */
+  /** Generations: request parameters (from `traceDetailsMiddleware`), plus `stream` when streamed. */
+  modelParameters?: Record<string, AttributeScalar>;
+  /**
+   * Only with `captureContent`: generation prompt (system and input messages), tool arguments,
+   * a run's first prompt.
+   */
   input?: JsonValue;
-  /** Only with `captureContent`: streamed answer text. */
+  /** Only with `captureContent`: generation output messages (or streamed text), tool result, a run's last answer. */
   output?: JsonValue;
 }
 
@@ -63,6 +68,9 @@ export interface TraceModel {
   endTs: number;
   /** How the root run ended, when its terminal record is in the input. */
   outcome?: TraceOutcome;
+  /** Only with `captureContent`: the root run's first prompt and last answer. */
+  input?: JsonValue;
+  output?: JsonValue;
   /** In the order their first record appeared. */
   observations: TraceObservation[];
 }
@@ -70,7 +78,10 @@ export interface TraceModel {
 /** Options of {@link buildTraceModels}. */
 export interface TraceModelOptions {
   agentName?: AgentNameOption;
-  /** Include tool arguments, streamed answer text and tool progress messages. Default off. */
+  /**
+   * Include content: prompts and answers (from `traceDetailsMiddleware({ captureContent: true })`),
+   * tool arguments and results, streamed answer text and tool progress messages. Default off.
+   */
   captureContent?: boolean;
 }
 
@@ -80,7 +91,9 @@ export interface TraceModelOptions {
  *
  * - every run -> an `agent` observation; a child run nests under the parent run's newest open
  *   tool observation at the time it started (the tool that spawned it), else under the parent run;
- * - every model-call attempt -> a `generation` with model, usage, cost and completion start;
+ * - every model call -> one `generation` with model, parameters, usage, cost and completion start;
+ *   its retries and fallbacks are attempts inside it (`metadata.attempts`, and `model.failed`,
+ *   `retry.scheduled`, `fallback.selected` events under it), never extra generations;
  * - every executed tool call -> a `tool` observation; interesting events -> `event` observations.
  *
  * Failures give level ERROR and a status message. Records of a run whose `run.started` is not in
