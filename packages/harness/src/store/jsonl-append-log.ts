@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type JsonValue, TinyAgentsError, validationError } from "@tinyagents/inference";
 import { type AppendLog, type AppendLogEntry, serializeEntry, validateRead } from "./append-log.js";
+import { HandlePool } from "./handle-pool.js";
 import { JsonlStreamFile } from "./jsonl-stream-file.js";
 import { KeyedMutex } from "./keyed-mutex.js";
 import { validateStoreName } from "./store-names.js";
@@ -13,7 +14,24 @@ export interface JsonlAppendLogOptions {
   onWarning?: (warning: StoreWarning) => void;
   /** `fdatasync` after every append (survives power loss, not just a process crash). Default false. */
   fsync?: boolean;
+  /**
+   * Most file descriptors the log holds open at once (default {@link DEFAULT_MAX_OPEN_FILES}).
+   * Streams beyond it are closed least recently used first and reopened on their next use (their
+   * line index stays in memory, so a reopen costs one `open` and one `stat`); when every
+   * descriptor is in use, further calls wait. One stream per root run therefore never means one
+   * descriptor per root run.
+   */
+  maxOpenFiles?: number;
+  /**
+   * `"lru"` (default): idle streams keep their descriptor until another stream needs it.
+   * `"per_call"`: every append or read opens, works and closes (open-append-close).
+   * See docs/reliability.md for the measured difference.
+   */
+  handles?: "lru" | "per_call";
 }
+
+/** Default {@link JsonlAppendLogOptions.maxOpenFiles}: far below the common 1,024 descriptor limit. */
+export const DEFAULT_MAX_OPEN_FILES = 64;
 
 /**
  * An AppendLog with one JSONL file per stream: `<directory>/<stream>.jsonl`, one JSON value per
@@ -34,7 +52,8 @@ export interface JsonlAppendLogOptions {
  * values at the same instant, each may be told the same offset (both lines are still stored).
  * A partial line another process is still writing is reported as a torn tail, and if this
  * process appends at that moment an empty line is written (harmless, ignored). Streams are
- * never compacted; the whole per-stream line index lives in memory (8 bytes per entry).
+ * never compacted; the whole per-stream line index lives in memory (8 bytes per entry). At most
+ * `maxOpenFiles` descriptors are open at once, however many streams there are.
  * Use the SQLite store for heavier concurrent use.
  */
 export class JsonlAppendLog implements AppendLog {
@@ -43,6 +62,7 @@ export class JsonlAppendLog implements AppendLog {
   private readonly mutex = new KeyedMutex();
   private readonly onWarning: (warning: StoreWarning) => void;
   private readonly fsync: boolean;
+  private readonly pool: HandlePool;
 
   constructor(directory: string, options: JsonlAppendLogOptions = {}) {
     if (typeof directory !== "string" || directory === "") {
@@ -51,6 +71,19 @@ export class JsonlAppendLog implements AppendLog {
     this.directory = directory;
     this.onWarning = options.onWarning ?? defaultStoreWarning;
     this.fsync = options.fsync ?? false;
+    const maxOpen = options.maxOpenFiles ?? DEFAULT_MAX_OPEN_FILES;
+    if (!Number.isInteger(maxOpen) || maxOpen < 1) {
+      throw validationError(`JsonlAppendLog: maxOpenFiles must be an integer >= 1, got ${String(maxOpen)}`, {
+        field: "maxOpenFiles",
+      });
+    }
+    const handles = options.handles ?? "lru";
+    if (handles !== "lru" && handles !== "per_call") {
+      throw validationError(`JsonlAppendLog: handles must be "lru" or "per_call", got ${String(handles)}`, {
+        field: "handles",
+      });
+    }
+    this.pool = new HandlePool(maxOpen, handles === "lru");
     try {
       mkdirSync(directory, { recursive: true });
     } catch (error) {
@@ -91,7 +124,19 @@ export class JsonlAppendLog implements AppendLog {
   async close(): Promise<void> {
     const files = [...this.files.entries()];
     this.files.clear();
-    await Promise.all(files.map(([stream, file]) => this.mutex.run(stream, () => file.close())));
+    await Promise.all(
+      files.map(([stream, file]) =>
+        this.mutex.run(stream, async () => {
+          this.pool.forget(stream);
+          await file.close();
+        }),
+      ),
+    );
+  }
+
+  /** Descriptors open right now (at most `maxOpenFiles`). */
+  get openFiles(): number {
+    return this.pool.openCount;
   }
 
   private withStream<T>(stream: string, fn: (file: JsonlStreamFile) => Promise<T>): Promise<T> {
@@ -105,6 +150,13 @@ export class JsonlAppendLog implements AppendLog {
       this.files.set(stream, file);
     }
     const target = file;
-    return this.mutex.run(stream, () => fn(target));
+    return this.mutex.run(stream, async () => {
+      await this.pool.acquire(stream, target);
+      try {
+        return await fn(target);
+      } finally {
+        await this.pool.release(stream);
+      }
+    });
   }
 }
