@@ -1,8 +1,8 @@
 import { lstat, readdir } from "node:fs/promises";
-import { join } from "node:path";
 import type { JsonObject } from "@tinyagents/inference";
 import { tool } from "../tool/define-tool.js";
 import type { Tool } from "../tool/tool.js";
+import { componentsBelow, type OpenDirectory, openDirectoryChain } from "../workspace/safe-open.js";
 import { toolError } from "./tool-error.js";
 import { describeFsError, workspacePath } from "./workspace-path.js";
 
@@ -35,11 +35,14 @@ export function listDirTool(options: ListDirOptions = {}): Tool<unknown, unknown
       const requested = typeof args.path === "string" && args.path !== "" ? args.path : ".";
       const resolved = await workspacePath(ctx.run, requested, "read");
       if ("error" in resolved) return toolError(resolved.error);
+      let dir: OpenDirectory | undefined;
       try {
-        const names = (await readdir(resolved.path)).sort();
+        // The directory is opened by the race-free walk and listed through its descriptor.
+        dir = await openDirectoryChain(resolved.root, componentsBelow(resolved.root, resolved.path));
+        const names = (await readdir(dir.self)).sort();
         const entries: JsonObject[] = [];
         for (const name of names.slice(0, maxEntries)) {
-          const info = await lstat(join(resolved.path, name));
+          const info = await lstat(dir.entry(name));
           const type = info.isSymbolicLink()
             ? "symlink"
             : info.isDirectory()
@@ -52,6 +55,8 @@ export function listDirTool(options: ListDirOptions = {}): Tool<unknown, unknown
         return { path: requested, entries, truncated: names.length > maxEntries, total: names.length };
       } catch (error) {
         return toolError(describeFsError(error, requested));
+      } finally {
+        await dir?.close();
       }
     },
   });

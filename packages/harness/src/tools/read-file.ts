@@ -1,7 +1,7 @@
-import { open, stat } from "node:fs/promises";
 import type { JsonObject } from "@tinyagents/inference";
 import { tool } from "../tool/define-tool.js";
 import type { Tool } from "../tool/tool.js";
+import { openFileForRead } from "../workspace/safe-open.js";
 import { toolError } from "./tool-error.js";
 import { describeFsError, workspacePath } from "./workspace-path.js";
 
@@ -9,6 +9,11 @@ import { describeFsError, workspacePath } from "./workspace-path.js";
 export interface ReadFileOptions {
   /** Read at most this many bytes (default 256 KiB); longer files are cut and say so. */
   maxBytes?: number;
+  /**
+   * Read files that have more than one hard link (default false: such a file may be an outside
+   * file linked into the workspace, so it is refused).
+   */
+  allowHardLinks?: boolean;
 }
 
 /**
@@ -18,6 +23,7 @@ export interface ReadFileOptions {
  */
 export function readFileTool(options: ReadFileOptions = {}): Tool<unknown, unknown, JsonObject> {
   const maxBytes = options.maxBytes ?? 256 * 1024;
+  const allowHardLinks = options.allowHardLinks === true;
   return tool({
     name: "read_file",
     description:
@@ -36,11 +42,13 @@ export function readFileTool(options: ReadFileOptions = {}): Tool<unknown, unkno
       const resolved = await workspacePath(ctx.run, requested, "read");
       if ("error" in resolved) return toolError(resolved.error);
       try {
-        const info = await stat(resolved.path);
-        if (info.isDirectory())
-          return toolError(`${requested} is a directory; use list_dir to see what it holds`);
-        const handle = await open(resolved.path, "r");
+        // Opened without following links, verified by descriptor (see openFileForRead).
+        const handle = await openFileForRead(resolved.root, resolved.path, { allowHardLinks });
         try {
+          const info = await handle.stat();
+          if (info.isDirectory())
+            return toolError(`${requested} is a directory; use list_dir to see what it holds`);
+          if (!info.isFile()) return toolError(`${requested} is not a regular file`);
           const size = Math.min(info.size, maxBytes);
           const buffer = Buffer.alloc(size);
           const { bytesRead } = await handle.read(buffer, 0, size, 0);

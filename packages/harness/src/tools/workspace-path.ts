@@ -11,9 +11,13 @@ export async function workspacePath(
   run: RunContext<unknown>,
   path: string,
   access: WorkspaceAccess,
-): Promise<{ path: string } | { error: string }> {
+): Promise<{ path: string; root: string } | { error: string }> {
   try {
-    return { path: await enforceWorkspace(run, path, access) };
+    const real = await enforceWorkspace(run, path, access);
+    const root = await run.workspace?.realRootOf(real);
+    if (root === undefined)
+      return { error: `workspace violation: path "${path}" resolves outside the workspace root` };
+    return { path: real, root };
   } catch (error) {
     if (TinyAgentsError.isInstance(error) && error.code === "validation") return { error: error.message };
     throw error;
@@ -33,7 +37,11 @@ export function describeFsError(error: unknown, path: string): string {
     case "EACCES":
     case "EPERM":
       return `${path}: permission denied`;
+    case "EUNSAFE":
+      // A link or a swap seen by the race-free walk: refused, the workspace stays closed.
+      return `workspace violation: ${path}: ${(error as Error).message}; use a regular file inside the workspace root`;
     default:
-      return `${path}: ${error instanceof Error ? error.message : String(error)}`;
+      // The code only: fs messages carry absolute host paths the model must not see.
+      return `${path}: the file system refused the operation (${code ?? "unknown error"})`;
   }
 }

@@ -1,8 +1,7 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import type { JsonObject } from "@tinyagents/inference";
 import { tool } from "../tool/define-tool.js";
 import type { Tool } from "../tool/tool.js";
+import { writeFileAtomically } from "../workspace/safe-open.js";
 import { toolError } from "./tool-error.js";
 import { describeFsError, workspacePath } from "./workspace-path.js";
 
@@ -15,6 +14,8 @@ export interface WriteFileOptions {
   requireApproval?: boolean;
   /** Largest content accepted, in UTF-8 bytes (default 1 MiB). */
   maxBytes?: number;
+  /** Replace files that have more than one hard link (default false: refused). */
+  allowHardLinks?: boolean;
 }
 
 /**
@@ -26,6 +27,7 @@ export interface WriteFileOptions {
  */
 export function writeFileTool(options: WriteFileOptions = {}): Tool<unknown, unknown, JsonObject> {
   const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const allowHardLinks = options.allowHardLinks === true;
   return tool({
     name: "write_file",
     description:
@@ -55,10 +57,9 @@ export function writeFileTool(options: WriteFileOptions = {}): Tool<unknown, unk
       const resolved = await workspacePath(ctx.run, requested, "write");
       if ("error" in resolved) return toolError(resolved.error);
       try {
-        await mkdir(dirname(resolved.path), { recursive: true });
-        await writeFile(resolved.path, content, {
-          encoding: "utf8",
-          flag: args.overwrite === true ? "w" : "wx",
+        // Temp file in the verified parent, then rename/link: never writes through a link.
+        await writeFileAtomically(resolved.root, resolved.path, content, args.overwrite === true, {
+          allowHardLinks,
         });
         return `wrote ${bytes} bytes to ${requested}`;
       } catch (error) {

@@ -73,7 +73,7 @@ export class WorkspaceDescriptor {
       options.events?.emit({ type: "workspace.violation", path: String(path), reason });
       throw new TinyAgentsError(
         "validation",
-        `workspace violation: ${reason}; use a path inside the workspace root ${this.root}`,
+        `workspace violation: ${reason}; use a path relative to the workspace root`,
         {
           details: {
             path: String(path),
@@ -91,9 +91,7 @@ export class WorkspaceDescriptor {
     try {
       roots = await this.resolveRoots();
     } catch (error) {
-      return reject(
-        `the workspace root ${this.root} cannot be resolved (${describe(error)}); prepare it first`,
-      );
+      return reject(`the workspace root cannot be resolved (${describe(error)}); prepare it first`);
     }
     const [root, ...trusted] = roots as [string, ...string[]];
     let real: string;
@@ -112,7 +110,16 @@ export class WorkspaceDescriptor {
       if (access === "read") return real;
       return reject(`path "${path}" is in a trusted root, which is read-only`, real);
     }
-    return reject(`path "${path}" resolves to ${real}, outside the workspace root`, real);
+    return reject(`path "${path}" resolves outside the workspace root`, real);
+  }
+
+  /**
+   * The real root (the workspace root or a trusted root) that contains real path `real`, for
+   * race-free I/O below it (`openFileForRead`, `writeFileAtomically`); undefined when none does.
+   */
+  async realRootOf(real: string): Promise<string | undefined> {
+    const roots = await this.resolveRoots();
+    return roots.find((root) => isInside(root, real));
   }
 
   /** Plain JSON view (for logs and events). */
