@@ -1,6 +1,11 @@
-import { TinyAgentsError } from "@tinyagents/inference";
+import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
-import { assertObjectSchema, validateAgainstSchema } from "./json-schema-validator.js";
+import {
+  assertObjectSchema,
+  type JsonSchema,
+  UNCHECKED_KEYWORDS,
+  validateAgainstSchema,
+} from "./json-schema-validator.js";
 
 describe("validateAgainstSchema", () => {
   it("accepts anything for {} and true, nothing for false", () => {
@@ -240,5 +245,63 @@ describe("assertObjectSchema", () => {
     expect(errorOf(null).message).toContain("got null instead of a schema object");
     expect(errorOf([]).message).toContain("got an array instead of a schema object");
     expect(errorOf("x").message).toContain("got a string instead of a schema object");
+  });
+});
+
+describe("keywords the probe found unchecked (issue 24 #8)", () => {
+  const v = (schema: JsonSchema, value: JsonValue) => validateAgainstSchema(schema, value);
+  it("contains / minContains / maxContains", () => {
+    const schema = { type: "array", contains: { const: "x" } } as JsonSchema;
+    expect(v(schema, ["a", "b"])).toHaveLength(1);
+    expect(v(schema, ["a", "x"])).toEqual([]);
+    const bounded = {
+      type: "array",
+      contains: { type: "integer" },
+      minContains: 2,
+      maxContains: 3,
+    } as JsonSchema;
+    expect(v(bounded, [1, "a"])).toHaveLength(1);
+    expect(v(bounded, [1, 2, 3, 4])).toHaveLength(1);
+    expect(v(bounded, [1, 2, "a"])).toEqual([]);
+  });
+  it("dependentRequired, dependentSchemas and draft-07 dependencies", () => {
+    const schema = { type: "object", dependentRequired: { card: ["cvv"] } } as JsonSchema;
+    expect(v(schema, { card: "1" })[0]).toMatch(/\$\.cvv: missing property required when "card"/);
+    expect(v(schema, { card: "1", cvv: "2" })).toEqual([]);
+    expect(v(schema, {})).toEqual([]);
+    const ds = { type: "object", dependentSchemas: { a: { required: ["b"] } } } as JsonSchema;
+    expect(v(ds, { a: 1 })).toHaveLength(1);
+    const old = {
+      type: "object",
+      dependencies: { a: ["b"], c: { properties: { d: { type: "string" } } } },
+    } as JsonSchema;
+    expect(v(old, { a: 1 })).toHaveLength(1);
+    expect(v(old, { c: 1, d: 2 })).toHaveLength(1);
+    expect(v(old, { c: 1, d: "ok" })).toEqual([]);
+  });
+  it("if / then / else", () => {
+    const schema = {
+      type: "object",
+      if: { properties: { kind: { const: "file" } } },
+      then: { required: ["path"] },
+      else: { required: ["url"] },
+    } as JsonSchema;
+    expect(v(schema, { kind: "file" })).toHaveLength(1);
+    expect(v(schema, { kind: "file", path: "p" })).toEqual([]);
+    expect(v(schema, { kind: "web" })).toHaveLength(1);
+    expect(v(schema, { kind: "web", url: "u" })).toEqual([]);
+  });
+  it("propertyNames", () => {
+    const schema = { type: "object", propertyNames: { pattern: "^[a-z]+$" } } as JsonSchema;
+    expect(v(schema, { ok: 1, "Not-Ok": 2 })).toHaveLength(1);
+    expect(v(schema, { ok: 1 })).toEqual([]);
+  });
+  it("fails closed on assertion keywords it cannot check", () => {
+    for (const keyword of UNCHECKED_KEYWORDS) {
+      const issues = v({ type: "object", [keyword]: false } as JsonSchema, {});
+      expect(issues[0]).toContain(`"${keyword}"`);
+      expect(issues[0]).toContain("fail closed");
+    }
+    expect(v({ type: "string", format: "email" } as JsonSchema, "x")).toEqual([]);
   });
 });

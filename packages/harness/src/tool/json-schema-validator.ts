@@ -30,8 +30,13 @@ const patternCache = new Map<string, RegExp | null>();
  * (numeric or draft-04 boolean), `multipleOf`, `minLength`/`maxLength` (in code points),
  * `pattern` (Unicode regex), and `$ref` to `#`, `#/$defs/...`, `#/definitions/...` or any JSON
  * pointer within the root schema (cycles that never consume input are reported, not followed).
- * Unknown keywords (`format`, `description`, `default`, ...) are ignored. `{}` and `true`
- * accept anything.
+ * Also `contains` (with `minContains`/`maxContains`), `if`/`then`/`else`, `propertyNames`,
+ * `dependentRequired`, `dependentSchemas` and draft-07 `dependencies`.
+ * Annotations (`format`, `description`, `default`, `title`, `examples`, ...) are ignored.
+ * Fails closed: a schema using an assertion keyword this validator cannot check
+ * ({@link UNCHECKED_KEYWORDS}: `unevaluatedProperties`, `$dynamicRef`, ...) rejects every value
+ * with an issue naming the keyword, so arguments the schema forbids never reach the tool.
+ * `{}` and `true` accept anything.
  */
 export function validateAgainstSchema(schema: JsonSchema, value: JsonValue, path = "$"): string[] {
   const issues: string[] = [];
@@ -79,6 +84,14 @@ function check(
     return;
   }
   if (!isJsonObject(schema)) return; // not a schema: accept (lenient on malformed schemas)
+  for (const keyword of UNCHECKED_KEYWORDS) {
+    if (schema[keyword] !== undefined) {
+      out.push(
+        `${path}: the schema uses "${keyword}", which this validator cannot check, so the value is refused (fail closed); remove the keyword or validate in the tool`,
+      );
+      return;
+    }
+  }
   if (schema.nullable === true && value === null) return;
 
   if (typeof schema.$ref === "string") {
@@ -127,7 +140,23 @@ function check(
   if (schema.not !== undefined && sub(schema.not, value, path, walk).length === 0) {
     out.push(`${path}: must not match the schema in "not"`);
   }
+  if (schema.if !== undefined) {
+    const branch = sub(schema.if, value, path, walk).length === 0 ? schema.then : schema.else;
+    if (branch !== undefined) check(branch, value, path, walk, out);
+  }
 }
+
+/**
+ * Assertion keywords this validator does not implement: a schema using one fails closed.
+ * (Annotations such as `format` are not assertions and stay ignored.)
+ */
+export const UNCHECKED_KEYWORDS: readonly string[] = [
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "$dynamicRef",
+  "$recursiveRef",
+  "contentSchema",
+];
 
 function sub(schema: JsonValue, value: JsonValue, path: string, walk: Walk): string[] {
   const issues: string[] = [];
@@ -219,6 +248,17 @@ function checkArray(schema: JsonObject, value: JsonValue[], path: string, walk: 
     const itemSchema = i < tuple.length ? tuple[i] : rest;
     if (itemSchema !== undefined) check(itemSchema, item, `${path}[${i}]`, walk, out);
   });
+  if (schema.contains !== undefined) {
+    const matches = value.filter(
+      (item, i) => sub(schema.contains as JsonValue, item, `${path}[${i}]`, walk).length === 0,
+    ).length;
+    const min = typeof schema.minContains === "number" ? schema.minContains : 1;
+    if (matches < min)
+      out.push(`${path}: expected at least ${min} item(s) matching "contains", got ${matches}`);
+    if (typeof schema.maxContains === "number" && matches > schema.maxContains) {
+      out.push(`${path}: expected at most ${schema.maxContains} item(s) matching "contains", got ${matches}`);
+    }
+  }
   if (schema.uniqueItems === true) {
     for (let i = 1; i < value.length; i++) {
       const j = value.slice(0, i).findIndex((earlier) => jsonEqual(earlier, value[i] as JsonValue));
@@ -246,6 +286,16 @@ function checkObject(schema: JsonObject, value: JsonObject, path: string, walk: 
   if (typeof schema.maxProperties === "number" && keys.length > schema.maxProperties) {
     out.push(`${path}: expected at most ${schema.maxProperties} properties, got ${keys.length}`);
   }
+  checkDependencies(schema, value, path, walk, out);
+  if (schema.propertyNames !== undefined) {
+    for (const key of keys) {
+      if (sub(schema.propertyNames, key, path, walk).length > 0) {
+        out.push(
+          `${childPath(path, key)}: property name ${JSON.stringify(key)} does not match "propertyNames"`,
+        );
+      }
+    }
+  }
   const patterns = isJsonObject(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
   for (const key of keys) {
     const child = value[key] as JsonValue;
@@ -268,6 +318,37 @@ function checkObject(schema: JsonObject, value: JsonObject, path: string, walk: 
     } else {
       check(schema.additionalProperties, child, at, walk, out);
     }
+  }
+}
+
+/** `dependentRequired`, `dependentSchemas` and draft-07 `dependencies` (both forms). */
+function checkDependencies(
+  schema: JsonObject,
+  value: JsonObject,
+  path: string,
+  walk: Walk,
+  out: string[],
+): void {
+  const required: Array<[string, JsonValue]> = [];
+  const schemas: Array<[string, JsonValue]> = [];
+  if (isJsonObject(schema.dependentRequired)) required.push(...Object.entries(schema.dependentRequired));
+  if (isJsonObject(schema.dependentSchemas)) schemas.push(...Object.entries(schema.dependentSchemas));
+  if (isJsonObject(schema.dependencies)) {
+    for (const entry of Object.entries(schema.dependencies))
+      (Array.isArray(entry[1]) ? required : schemas).push(entry);
+  }
+  for (const [name, needs] of required) {
+    if (!Object.hasOwn(value, name) || !Array.isArray(needs)) continue;
+    for (const need of needs) {
+      if (typeof need === "string" && !Object.hasOwn(value, need)) {
+        out.push(
+          `${childPath(path, need)}: missing property required when ${JSON.stringify(name)} is present`,
+        );
+      }
+    }
+  }
+  for (const [name, dependent] of schemas) {
+    if (Object.hasOwn(value, name)) check(dependent, value, path, walk, out);
   }
 }
 
