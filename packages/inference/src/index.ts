@@ -135,6 +135,7 @@ export {
 export {
   type CacheSegment,
   type CacheSegmentRole,
+  type CacheTtl,
   type CapabilitySet,
   type ChatModel,
   collectStream,
@@ -293,6 +294,7 @@ export {
   fromPreset,
   groq,
   inferProvider,
+  isCurrentOpenAiFamily,
   isReasoningFamily,
   KNOWN_PROVIDERS,
   llamaCpp,

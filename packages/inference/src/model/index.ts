@@ -10,6 +10,7 @@ export {
 export type {
   CacheSegment,
   CacheSegmentRole,
+  CacheTtl,
   ModelHint,
   ModelRequest,
   PromptCachePolicy,

@@ -60,7 +60,18 @@ export interface CacheSegment {
   role: CacheSegmentRole;
   cacheable: boolean;
   messageCount: number;
+  /**
+   * How long the provider should keep this segment's cache entry (the breakpoint at its end):
+   * `"5m"` (the default) or `"1h"`. Lets a stable system prompt live an hour while the growing
+   * history is cached for five minutes (Anthropic `cache_control.ttl`; an hour costs 2x on write,
+   * five minutes 1.25x). Unset: `promptCache.retention === "long"` means `"1h"`, else `"5m"`.
+   * Anthropic requires `"1h"` breakpoints before `"5m"` ones.
+   */
+  ttl?: CacheTtl;
 }
+
+/** A provider prompt-cache lifetime. */
+export type CacheTtl = "5m" | "1h";
 
 /** Reasoning ("thinking") settings for models that support them. */
 export interface ReasoningSettings {

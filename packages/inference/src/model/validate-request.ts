@@ -144,6 +144,7 @@ function validateCacheSegments(value: unknown, field: string): void {
     expectOneOf(segment.role, join(path, "role"), SEGMENT_ROLES, "segment role");
     expectBoolean(segment.cacheable, join(path, "cacheable"));
     expectNumber(segment.messageCount, join(path, "messageCount"), { min: 0, integer: true });
+    optional(segment, "ttl", path, (v, f) => expectOneOf(v, f, ["5m", "1h"] as const, "cache TTL"));
   }
 }
 

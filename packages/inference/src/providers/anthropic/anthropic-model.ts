@@ -8,6 +8,7 @@ import type { ModelCallOptions, StreamingChatModel } from "../../model/chat-mode
 import { type ModelProfile, permissiveProfile } from "../../model/model-profile.js";
 import type { ModelRequest } from "../../model/model-request.js";
 import type { ModelResponse } from "../../model/model-response.js";
+import { collectStream } from "../../model/stream-accumulator.js";
 import { responseToStreamItems } from "../../model/stream-from-response.js";
 import type { ModelStreamItem } from "../../model/stream-item.js";
 import { callSignal } from "../openai/call-signal.js";
@@ -21,8 +22,8 @@ const PROVIDER = "anthropic";
 
 /**
  * A {@link ChatModel} for the native Anthropic Messages API (`POST {baseUrl}/v1/messages`), over
- * the platform `fetch` (injectable). `invoke` sends a unary request; `stream` reads the SSE
- * stream. Both send `x-api-key` and `anthropic-version`, map the request as documented on
+ * the platform `fetch` (injectable). `invoke` sends a unary request (and reads an SSE body too,
+ * when a proxy streams anyway); `stream` reads the SSE stream. Both send `x-api-key` and `anthropic-version`, map the request as documented on
  * `toAnthropicRequest` (system blocks, tools, thinking, prompt-cache breakpoints, structured
  * output) and normalize usage so `inputTokens` includes cache reads and writes.
  *
@@ -90,10 +91,7 @@ export class AnthropicModel implements StreamingChatModel {
   async *stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
     const call = callSignal(options.signal, request.timeoutMs);
     try {
-      for await (const item of this.streamWith(request, call.signal)) {
-        // An error event can quote the credentials (the parser does not know them): mask them.
-        yield item.type === "error" ? { ...item, message: redactSecrets(item.message, this.secrets) } : item;
-      }
+      yield* redactItems(this.streamWith(request, call.signal), this.secrets);
     } catch (error) {
       throw redactProviderError(error, this.secrets);
     } finally {
@@ -103,6 +101,16 @@ export class AnthropicModel implements StreamingChatModel {
 
   private async invokeWith(request: ModelRequest, signal: AbortSignal | undefined): Promise<ModelResponse> {
     const response = await this.post(this.buildRequestBody(request, false), signal);
+    if (
+      (response.headers.get("content-type") ?? "").includes("text/event-stream") &&
+      response.body !== null
+    ) {
+      // A proxy that streams although `stream: false` was sent: read the SSE events like
+      // `stream` does and accumulate them into the same response (in-stream errors throw).
+      const items = this.readStream(response.body, request, signal);
+      const redacted = redactItems(items, this.secrets);
+      return collectStream(redacted, { provider: PROVIDER, model: this.modelId });
+    }
     const body = await readJsonBody(response, PROVIDER, this.modelId, signal, this.maxResponseBytes);
     return parseAnthropicResponse(body, this.modelId);
   }
@@ -119,9 +127,17 @@ export class AnthropicModel implements StreamingChatModel {
       yield* responseToStreamItems(parseAnthropicResponse(body, this.modelId));
       return;
     }
+    yield* this.readStream(response.body, request, signal);
+  }
+
+  private async *readStream(
+    body: ReadableStream<Uint8Array>,
+    request: ModelRequest,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ModelStreamItem> {
     const parser = new AnthropicStreamParser();
     const idleTimeoutMs = request.streamIdleTimeoutMs ?? this.streamIdleTimeoutMs;
-    for await (const frame of readSse(response.body, signal, {
+    for await (const frame of readSse(body, signal, {
       provider: PROVIDER,
       model: this.modelId,
       idleTimeoutMs,
@@ -145,5 +161,15 @@ export class AnthropicModel implements StreamingChatModel {
       provider: PROVIDER,
       model: this.modelId,
     });
+  }
+}
+
+/** The items, with an error item's message masked (an error event can quote the credentials). */
+async function* redactItems(
+  items: AsyncIterable<ModelStreamItem>,
+  secrets: readonly string[],
+): AsyncGenerator<ModelStreamItem> {
+  for await (const item of items) {
+    yield item.type === "error" ? { ...item, message: redactSecrets(item.message, secrets) } : item;
   }
 }

@@ -96,6 +96,42 @@ describe("prompt-cache breakpoints", () => {
     expect(markers(sent)).toHaveLength(3);
   });
 
+  it("gives each breakpoint its segment's TTL: system and tools 1h, the history tail 5m", () => {
+    const mixed: CacheSegment[] = segments.map((s) =>
+      s.role === "tools" || s.role === "system"
+        ? { ...s, ttl: "1h" }
+        : s.role === "history"
+          ? { ...s, ttl: "5m" }
+          : s,
+    );
+    const sent = body({ messages, tools, cacheSegments: mixed });
+    expect(sent.tools[1].cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+    expect(sent.system[0].cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+    expect(sent.messages[2].content[0].cache_control).toEqual(EPHEMERAL);
+    // A segment without its own TTL takes the policy's (long retention: 1h) — here the history.
+    const policyDefault = body({
+      messages,
+      tools,
+      cacheSegments: segments.map((s) => (s.role === "history" ? s : { ...s, ttl: "1h" as const })),
+      promptCache: { enabled: true, retention: "long" },
+    });
+    expect(policyDefault.messages[2].content[0].cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+  });
+
+  it("rejects a 1h breakpoint after a 5m one (the API would answer 400) with a validation error", () => {
+    const inverted: CacheSegment[] = segments.map((s) =>
+      s.role === "system" ? { ...s, ttl: "5m" } : s.role === "history" ? { ...s, ttl: "1h" } : s,
+    );
+    let thrown: unknown;
+    try {
+      body({ messages, cacheSegments: inverted });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ code: "validation", details: { segment: "history", after: "system" } });
+    expect((thrown as Error).message).toMatch(/1h breakpoints before 5m/);
+  });
+
   it("without segments, an enabled cache marks the end of the system prompt (or the last tool)", () => {
     expect(markers(body({ messages, tools, promptCache: { enabled: true } }))).toEqual(["system[0]"]);
     expect(markers(body({ messages: [user("hi")], tools, promptCache: { enabled: true } }))).toEqual([

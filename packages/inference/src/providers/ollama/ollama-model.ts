@@ -8,6 +8,7 @@ import type { ModelCallOptions, StreamingChatModel } from "../../model/chat-mode
 import type { ModelProfile } from "../../model/model-profile.js";
 import type { ModelRequest } from "../../model/model-request.js";
 import type { ModelResponse } from "../../model/model-response.js";
+import { collectStream } from "../../model/stream-accumulator.js";
 import type { ModelStreamItem } from "../../model/stream-item.js";
 import { readJsonBody } from "../anthropic/read-json-body.js";
 import { callSignal } from "../openai/call-signal.js";
@@ -24,7 +25,8 @@ const PROVIDER = "ollama";
 
 /**
  * A {@link ChatModel} for Ollama's native chat API (`POST {baseUrl}/api/chat`), over the platform
- * `fetch` (injectable). `invoke` sends `stream: false`; `stream` reads the NDJSON stream. The
+ * `fetch` (injectable). `invoke` sends `stream: false` (and reads an NDJSON body too, when a proxy streams anyway);
+ * `stream` reads the NDJSON stream. The
  * request is mapped as documented on `toOllamaRequest` (images as base64, `think`, `format`,
  * `options`, `keep_alive`); whole tool calls come back with their object arguments and an id
  * (Ollama's own, or a stable synthesized one); usage comes from `prompt_eval_count` /
@@ -98,6 +100,14 @@ export class OllamaModel implements StreamingChatModel {
 
   private async invokeWith(request: ModelRequest, signal: AbortSignal | undefined): Promise<ModelResponse> {
     const response = await this.post(this.buildRequestBody(request, false), signal);
+    if ((response.headers.get("content-type") ?? "").includes("ndjson")) {
+      // A proxy (or an older server) that streams although `stream: false` was sent: read the
+      // NDJSON lines like `stream` does and accumulate them into the same response.
+      return collectStream(this.readStream(response, request, signal), {
+        provider: PROVIDER,
+        model: this.modelId,
+      });
+    }
     const body = await readJsonBody(response, PROVIDER, this.modelId, signal, this.maxResponseBytes);
     return parseOllamaResponse(body, this.modelId, request.messages.length);
   }
@@ -107,6 +117,14 @@ export class OllamaModel implements StreamingChatModel {
     signal: AbortSignal | undefined,
   ): AsyncGenerator<ModelStreamItem> {
     const response = await this.post(this.buildRequestBody(request, true), signal);
+    yield* this.readStream(response, request, signal);
+  }
+
+  private async *readStream(
+    response: Response,
+    request: ModelRequest,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ModelStreamItem> {
     const parser = new OllamaStreamParser(request.messages.length);
     if (response.body === null) {
       yield* parser.end();

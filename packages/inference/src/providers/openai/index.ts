@@ -35,6 +35,7 @@ export {
 export { type ProbeCheck, type ProbeOptions, type ProbeReport, probeOpenAiCompatible } from "./probe.js";
 export {
   COMPATIBLE_QUIRKS,
+  isCurrentOpenAiFamily,
   isReasoningFamily,
   mergeQuirks,
   OPENAI_QUIRKS,

@@ -3,7 +3,7 @@ import type { JsonObject, JsonValue } from "../../json/json-value.js";
 import type { ContentBlock, ImageBlock } from "../../message/content-block.js";
 import type { Message, ToolMessage } from "../../message/message.js";
 import type { OpenAiQuirks } from "./quirks.js";
-import { isReasoningFamily } from "./quirks.js";
+import { isCurrentOpenAiFamily } from "./quirks.js";
 import { toMistralToolCallId } from "./tool-call-ids.js";
 
 /** What message mapping needs to know about the target. */
@@ -16,14 +16,15 @@ export interface MessageMappingContext {
 /**
  * Map neutral messages to Chat Completions messages:
  * - system -> `system` (or `developer` per `quirks.systemRole`; `"auto"` picks developer for
- *   o1+/gpt-5), content as one string (text blocks joined by a blank line);
+ *   the current OpenAI families: o1+, gpt-5, gpt-4o, gpt-4.1), content as one string (text blocks joined by a blank line);
  * - user -> a string when all blocks are text/json, else content parts (`text`, `image_url`
  *   with a URL or a `data:` URI and `detail`); `name` passed through;
  * - assistant -> text content (`null` when it only calls tools), `tool_calls` with
  *   `arguments` as a JSON string (an invalid call's arguments are sent as `{}`, its raw text is
  *   not replayed); reasoning is sent back as `reasoning_content` only when
  *   `quirks.reasoningEcho` says so (`""` when there was none);
- * - tool -> `{role:"tool", tool_call_id, content}`; `isError` results are prefixed `Error: `;
+ * - tool -> `{role:"tool", tool_call_id, content}` (plus the tool's `name` with
+ *   `quirks.toolMessageName`: Mistral); `isError` results are prefixed `Error: `;
  *   images in tool results (which the role cannot carry) follow the tool messages of that turn
  *   as one user message.
  * json blocks become their JSON text. provider_extension blocks for this provider (or
@@ -36,7 +37,7 @@ export function mapMessages(messages: readonly Message[], context: MessageMappin
   const mapId = context.quirks.toolCallIds === "mistral9" ? toMistralToolCallId : (id: string): string => id;
   const systemRole =
     context.quirks.systemRole === "auto"
-      ? isReasoningFamily(context.modelId)
+      ? isCurrentOpenAiFamily(context.modelId)
         ? "developer"
         : "system"
       : context.quirks.systemRole;
@@ -109,11 +110,13 @@ function toolMessage(
     else if (block.type === "json") text += (text === "" ? "" : "\n\n") + JSON.stringify(block.value);
     else if (block.type === "provider_extension") rejectForeign(block.provider, context, `${where} (tool)`);
   }
-  return {
+  const mapped: JsonObject = {
     role: "tool",
     tool_call_id: mapId(message.toolCallId),
     content: message.isError ? `Error: ${text}` : text,
   };
+  if (context.quirks.toolMessageName && message.toolName !== "") mapped.name = message.toolName;
+  return mapped;
 }
 
 function textOnly(blocks: readonly ContentBlock[], context: MessageMappingContext, where: string): string {

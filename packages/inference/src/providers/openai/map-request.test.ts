@@ -68,7 +68,7 @@ describe("mapRequest", () => {
       service_tier: "flex",
       model: "gpt-4.1-mini",
       messages: [
-        { role: "system", content: "Be brief." },
+        { role: "developer", content: "Be brief." },
         {
           role: "user",
           content: [
@@ -131,7 +131,7 @@ describe("mapRequest", () => {
           strict: true,
         },
       },
-      max_tokens: 512,
+      max_completion_tokens: 512,
       top_p: 0.9,
       stop: ["END"],
       seed: 7,
@@ -158,10 +158,37 @@ describe("mapRequest", () => {
     expect(body({ messages: [system("x")] }, "gpt-5-mini").messages).toEqual([
       { role: "developer", content: "x" },
     ]);
-    expect(body({ messages: [system("x")], temperature: 1 }, "gpt-5-chat-latest")).toMatchObject({
-      messages: [{ role: "system", content: "x" }],
+    // gpt-5-chat is not a reasoning model (sampling is kept) but takes the current fields.
+    expect(
+      body({ messages: [system("x")], temperature: 1, maxTokens: 9 }, "gpt-5-chat-latest"),
+    ).toMatchObject({
+      messages: [{ role: "developer", content: "x" }],
       temperature: 1,
+      max_completion_tokens: 9,
     });
+  });
+
+  it("current OpenAI families get developer and max_completion_tokens; legacy ids keep system and max_tokens", () => {
+    for (const id of [
+      "gpt-4o",
+      "gpt-4o-mini-2024-07-18",
+      "gpt-4.1-nano",
+      "ft:gpt-4o-mini:acme::abc",
+      "openai/gpt-4.1",
+    ]) {
+      const sent = body({ messages: [system("x"), user("y")], maxTokens: 5, temperature: 0.5 }, id);
+      expect(sent, id).toMatchObject({
+        messages: [{ role: "developer" }, { role: "user" }],
+        max_completion_tokens: 5,
+      });
+      expect(sent.max_tokens, id).toBeUndefined();
+      expect(sent.temperature, id).toBe(0.5);
+    }
+    for (const id of ["gpt-3.5-turbo", "gpt-4", "gpt-4-turbo-2024-04-09", "gpt-4-0613", "gpt-40x"]) {
+      const sent = body({ messages: [system("x")], maxTokens: 5 }, id);
+      expect(sent, id).toMatchObject({ messages: [{ role: "system" }], max_tokens: 5 });
+      expect(sent.max_completion_tokens, id).toBeUndefined();
+    }
   });
 
   it("json_object, no tools -> no tool fields, unary has no stream fields even if providerOptions set them", () => {

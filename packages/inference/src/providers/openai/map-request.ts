@@ -3,7 +3,7 @@ import type { JsonObject, JsonValue } from "../../json/json-value.js";
 import type { ModelRequest, ResponseFormat } from "../../model/model-request.js";
 import type { ToolChoice } from "../../tool/tool-choice.js";
 import { mapMessages } from "./map-messages.js";
-import { isReasoningFamily, type OpenAiQuirks } from "./quirks.js";
+import { isCurrentOpenAiFamily, isReasoningFamily, type OpenAiQuirks } from "./quirks.js";
 import { toStrictSchema } from "./strict-schema.js";
 
 /** Target facts for {@link mapRequest}. */
@@ -67,7 +67,7 @@ export function mapRequest(request: ModelRequest, context: RequestMappingContext
   if (request.maxTokens !== undefined) {
     const field =
       quirks.maxTokensField === "auto"
-        ? reasoningModel
+        ? isCurrentOpenAiFamily(modelId)
           ? "max_completion_tokens"
           : "max_tokens"
         : quirks.maxTokensField;

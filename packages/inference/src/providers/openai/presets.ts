@@ -125,7 +125,12 @@ export const PRESETS = {
     apiKeyEnv: "MISTRAL_API_KEY",
     keyRequired: true,
     defaultModel: "mistral-small-latest",
-    quirks: hosted({ thinkTags: false, streamOptions: false, toolCallIds: "mistral9" }),
+    quirks: hosted({
+      thinkTags: false,
+      streamOptions: false,
+      toolCallIds: "mistral9",
+      toolMessageName: true,
+    }),
   },
   ollama: {
     provider: "ollama",

@@ -4,13 +4,14 @@
  */
 export interface OpenAiQuirks {
   /**
-   * Role for system messages: `"system"`, `"developer"`, or `"auto"` (developer for the o1+
-   * and gpt-5 families, system otherwise).
+   * Role for system messages: `"system"`, `"developer"`, or `"auto"` (developer for the
+   * current OpenAI families — see {@link isCurrentOpenAiFamily} — system otherwise).
    */
   systemRole: "system" | "developer" | "auto";
   /**
    * Which length field to send: `max_tokens`, `max_completion_tokens`, or `"auto"`
-   * (`max_completion_tokens` for reasoning families, `max_tokens` otherwise).
+   * (`max_completion_tokens` for the current OpenAI families — `max_tokens` is deprecated there
+   * and reasoning models reject it — `max_tokens` otherwise).
    */
   maxTokensField: "max_tokens" | "max_completion_tokens" | "auto";
   /** Omit `temperature` and `top_p` for reasoning families (they reject anything but defaults). */
@@ -47,6 +48,8 @@ export interface OpenAiQuirks {
   completionExcludesReasoning: boolean;
   /** Send `parallel_tool_calls` when the request sets it (some servers reject the field). */
   parallelToolCalls: boolean;
+  /** Send the tool's `name` on tool-result messages (Mistral's documented tool message shape). */
+  toolMessageName: boolean;
 }
 
 /** Defaults: the OpenAI API itself. */
@@ -64,6 +67,7 @@ export const OPENAI_QUIRKS: Readonly<OpenAiQuirks> = Object.freeze({
   reasoningEcho: "none",
   completionExcludesReasoning: false,
   parallelToolCalls: true,
+  toolMessageName: false,
 });
 
 /** Defaults for a generic OpenAI-compatible server (hosted or local) that is not OpenAI. */
@@ -83,6 +87,22 @@ export function isReasoningFamily(modelId: string): boolean {
   const id = modelId.slice(modelId.lastIndexOf("/") + 1).toLowerCase();
   if (/^o\d/.test(id)) return true;
   return /^gpt-5/.test(id) && !/-chat/.test(id);
+}
+
+/**
+ * True for model ids of the OpenAI families that take the `developer` role and
+ * `max_completion_tokens`: the reasoning families (o1, o3, o4, gpt-5, ...) and gpt-4o, gpt-4.1,
+ * gpt-4.5 and the gpt-5 chat variants (fine-tunes `ft:gpt-4o-...` included, a vendor prefix such as `openai/` ignored).
+ * Legacy ids (gpt-3.5, gpt-4, gpt-4-turbo) and every other vendor's models are false: they keep
+ * `system` and `max_tokens`.
+ */
+export function isCurrentOpenAiFamily(modelId: string): boolean {
+  if (isReasoningFamily(modelId)) return true;
+  const id = modelId
+    .slice(modelId.lastIndexOf("/") + 1)
+    .toLowerCase()
+    .replace(/^ft:/, "");
+  return /^gpt-(?:4o|4\.1|4\.5|5)(?:$|[-:.])/.test(id);
 }
 
 /** Merge partial quirks over a base. `undefined` values are ignored. */
