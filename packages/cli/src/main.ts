@@ -14,6 +14,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   show: async () => (await import("./commands/show.js")).showCommand,
   probe: async () => (await import("./commands/probe.js")).probeCommand,
   demo: async () => (await import("./commands/demo.js")).demoCommand,
+  eval: async () => (await import("./commands/eval.js")).evalCommand,
 };
 
 /**

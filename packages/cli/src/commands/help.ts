@@ -8,6 +8,7 @@ Usage:
   tinyagents show <run-id> [--json]                             a run's timeline from its journal
   tinyagents probe <base-url> --model M                         what an OpenAI-compatible endpoint can do
   tinyagents demo                                               the offline, scripted showcase (also: no arguments)
+  tinyagents eval <file> [--repeats N] [--baseline ID] [--json]  run an eval (dataset + agent + scorers), gate on thresholds
 
 Every command takes --help. Models: --model or TINYAGENTS_MODEL ("openai:gpt-4.1-mini",
 "anthropic:claude-sonnet-4-6", "ollama:qwen3:8b", ...), keys from the providers' usual variables

@@ -21,6 +21,7 @@ export { type CompareOptions, compareEvals, type EvalChange, type EvalComparison
 export { type DatasetSource, validateDataset } from "./dataset.js";
 export { type DatasetFileOptions, loadDataset, parseDataset } from "./dataset-file.js";
 export type { EvalCase, EvalDataset, ExpectedToolCall, ExpectedTrajectory } from "./eval-case.js";
+export { defineEval, type EvalDefinition } from "./eval-definition.js";
 export type {
   CaseSummary,
   EvalError,

@@ -54,8 +54,9 @@ function trajectoryChecks(expected: ExpectedTrajectory, own: Trajectory, tree: T
       assertion();
       checks.push({ failure: undefined });
     } catch (error) {
-      // The assertion message ends with the whole event sequence: keep the first line.
-      checks.push({ failure: String((error as Error).message).split("\n")[0] });
+      // The assertion message ends with the whole event sequence: keep what comes before it.
+      const message = String((error as Error).message).split("\nActual events:")[0] ?? "";
+      checks.push({ failure: message.replace(/:?\n\s*/g, (m) => (m.startsWith(":") ? ": " : "; ")) });
     }
   };
   for (const call of expected.called ?? []) {
