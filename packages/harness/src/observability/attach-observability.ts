@@ -89,7 +89,13 @@ export function attachObservability(
   const fanOut = new FanOutSink(targets, { onError });
   const pipeline: ObservationSink =
     options.redact === false ? fanOut : new RedactingSink(fanOut, options.redact ?? {});
-  const unsubscribe = events.subscribe((record) => pipeline.write(record));
+  // Sinks built without an event sink of their own report their drops on this pipeline's.
+  const detachReporting = (options.sinks ?? []).map((sink) => sink.attachReporting?.(events, onError));
+  const subscription = events.subscribe((record) => pipeline.write(record));
+  const unsubscribe = () => {
+    subscription();
+    for (const detach of detachReporting) detach?.();
+  };
   const flush = async () => {
     await fanOut.flush();
     await fanOut.flush(); // a drop report emitted during the first flush is journaled by the second

@@ -1,4 +1,4 @@
-import { validationError } from "@tinyagents/inference";
+import { TinyAgentsError, validationError } from "@tinyagents/inference";
 import type { EventScope, EventSink } from "../events/event-sink.js";
 import type { AgentObservation } from "./agent-observation.js";
 
@@ -59,6 +59,9 @@ export class BoundedObservationQueue {
   private draining: Promise<void> | undefined;
   private droppedTotal = 0;
   private readonly pending = new Map<DropReason, PendingDrop>();
+  /** Event sinks (and error callbacks) of the pipelines this sink was attached to. */
+  private readonly reporters = new Map<EventSink, (error: unknown) => void>();
+  private readonly roomWaiters: Array<() => void> = [];
 
   constructor(
     name: string,
@@ -80,6 +83,28 @@ export class BoundedObservationQueue {
   /** Observations waiting to be written. */
   get queued(): number {
     return this.queue.length;
+  }
+
+  /**
+   * Report drops to `events` (as `journal.dropped`) and `onError` too — what
+   * `attachObservability` does for every sink in `options.sinks`, so a sink shared by many
+   * pipelines never drops silently. A report goes to the pipeline whose event sink carries the
+   * dropped observation's root run (else the first one). Returns the detach function.
+   */
+  addReporter(events: EventSink, onError: (error: unknown) => void): () => void {
+    this.reporters.set(events, onError);
+    return () => {
+      this.reporters.delete(events);
+    };
+  }
+
+  /**
+   * Back-pressure: resolves once the queue is at most half full (at once when it already is).
+   * A producer that awaits it between bursts never overflows the queue.
+   */
+  waitForRoom(): Promise<void> {
+    if (this.queue.length <= this.maxQueue / 2) return Promise.resolve();
+    return new Promise((resolve) => this.roomWaiters.push(resolve));
   }
 
   push(observation: AgentObservation): void {
@@ -111,9 +136,11 @@ export class BoundedObservationQueue {
           this.noteDrop("write_failed", batch);
         }
         if (this.pending.size > 0 && this.queue.length < this.maxQueue) this.report();
+        if (this.queue.length <= this.maxQueue / 2) this.wakeProducers();
       }
     } finally {
       this.draining = undefined;
+      this.wakeProducers();
     }
   }
 
@@ -137,6 +164,19 @@ export class BoundedObservationQueue {
     }
   }
 
+  private reporterFor(rootRunId: string): Reporter | undefined {
+    let first: Reporter | undefined;
+    for (const entry of this.reporters) {
+      first ??= entry;
+      if (entry[0].streamId === rootRunId) return entry;
+    }
+    return first;
+  }
+
+  private wakeProducers(): void {
+    for (const resolve of this.roomWaiters.splice(0)) resolve();
+  }
+
   /** Emit (and hand to `onDrop`) every pending drop report. */
   private report(): void {
     for (const [reason, drop] of [...this.pending]) {
@@ -150,17 +190,33 @@ export class BoundedObservationQueue {
         scope: drop.scope,
       };
       this.options.onDrop?.(report);
-      this.options.events?.emit(drop.scope, {
+      const event = {
         type: "journal.dropped",
         sink: report.sink,
         dropped: report.dropped,
         fromOffset: report.fromOffset,
         toOffset: report.toOffset,
         reason,
-      });
+      } as const;
+      if (this.options.events !== undefined) this.options.events.emit(drop.scope, event);
+      else {
+        const reporter = this.reporterFor(drop.scope.rootRunId);
+        if (reporter !== undefined) {
+          reporter[0].emit(drop.scope, event);
+          reporter[1](
+            new TinyAgentsError(
+              "storage",
+              `the "${this.name}" sink dropped ${drop.count} observations (${reason}); raise maxQueue or await its drain() between bursts`,
+              { details: { sink: this.name, dropped: drop.count, reason } },
+            ),
+          );
+        }
+      }
     }
   }
 }
+
+type Reporter = [EventSink, (error: unknown) => void];
 
 function positiveInteger(value: number, field: string): number {
   if (!Number.isInteger(value) || value < 1) {

@@ -1,3 +1,4 @@
+import type { EventSink } from "../events/event-sink.js";
 import type { AgentObservation } from "./agent-observation.js";
 import { BoundedObservationQueue, type QueuedSinkOptions } from "./bounded-queue.js";
 import type { HarnessEventJournal } from "./event-journal.js";
@@ -36,6 +37,18 @@ export class JournalSink implements ObservationSink {
 
   flush(): Promise<void> {
     return this.queue.flush();
+  }
+
+  /**
+   * Back-pressure: resolves once the queue is at most half full. Await it between bursts (for
+   * example after each run) and a shared sink under load waits instead of dropping.
+   */
+  drain(): Promise<void> {
+    return this.queue.waitForRoom();
+  }
+
+  attachReporting(events: EventSink, onError: (error: unknown) => void): () => void {
+    return this.queue.addReporter(events, onError);
   }
 
   close(): Promise<void> {

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { TinyAgentsError, validationError } from "@tinyagents/inference";
+import type { EventSink } from "../events/event-sink.js";
 import type { AgentObservation } from "./agent-observation.js";
 import { BoundedObservationQueue, type QueuedSinkOptions } from "./bounded-queue.js";
 import type { ObservationSink } from "./sink.js";
@@ -40,6 +41,18 @@ export class JsonlSink implements ObservationSink {
 
   flush(): Promise<void> {
     return this.queue.flush();
+  }
+
+  /**
+   * Back-pressure: resolves once the queue is at most half full. Await it between bursts (for
+   * example after each run) and a shared sink under load waits instead of dropping.
+   */
+  drain(): Promise<void> {
+    return this.queue.waitForRoom();
+  }
+
+  attachReporting(events: EventSink, onError: (error: unknown) => void): () => void {
+    return this.queue.addReporter(events, onError);
   }
 
   /** Flush, then close the file (a later write reopens it). */

@@ -10,6 +10,11 @@ export interface ObservationSink {
   write(observation: AgentObservation): void;
   flush?(): Promise<void>;
   close?(): Promise<void>;
+  /**
+   * Called by `attachObservability` for every sink in `options.sinks`: report this sink's drops
+   * on `events` (`journal.dropped`) and to `onError`. Returns the detach function.
+   */
+  attachReporting?(events: EventSink, onError: (error: unknown) => void): () => void;
 }
 
 /** Subscribe `sink` to an event sink; returns the unsubscribe function. */
