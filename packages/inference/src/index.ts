@@ -363,6 +363,7 @@ export {
 // Usage
 export {
   addUsage,
+  addUsageTotals,
   emptyUsage,
   emptyUsageTotals,
   recordUsage,

@@ -136,7 +136,7 @@ describe("LangGraph nodes (real @langchain/langgraph, StateGraph + MemorySaver)"
     const types = custom.map((c) => `${c.node}:${c.record.event.type}`);
     expect(types[0]).toBe("research:run.started");
     expect(types).toContain("research:tool.completed");
-    expect(types).toContain("research:model.delta");
+    expect(types).toContain("research:model.text_delta");
     expect(types.at(-1)).toBe("write:run.completed");
     for (const c of custom) expect(c.record.graphNode?.node).toBe(c.node);
 
