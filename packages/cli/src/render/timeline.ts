@@ -122,11 +122,7 @@ export function renderTimeline(observations: readonly AgentObservation[]): strin
         add(o, d + 1, `sub-agent ${e.name} started (run ${e.childRunId})`);
         break;
       case "subagent.completed":
-        add(
-          o,
-          d + 1,
-          `sub-agent ${e.name} completed · ${formatTokens(e.usage)} · ${formatCost(e.cost)}`,
-        );
+        add(o, d + 1, `sub-agent ${e.name} completed · ${formatTokens(e.usage)} · ${formatCost(e.cost)}`);
         break;
       case "subagent.failed":
         add(o, d + 1, `sub-agent ${e.name} FAILED: ${e.error.message}`);
