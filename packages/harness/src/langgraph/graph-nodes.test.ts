@@ -143,7 +143,7 @@ describe("LangGraph nodes (real @langchain/langgraph, StateGraph + MemorySaver)"
     const totals = graphRunTotals(final, "g-1");
     expect(totals.modelCalls).toBe(3);
     expect(totals.toolCalls).toBe(1);
-    expect(totals.usage).toMatchObject({ calls: 3, usage: { inputTokens: 30, outputTokens: 15 } });
+    expect(totals.usage).toMatchObject({ calls: 3, inputTokens: 30, outputTokens: 15 });
     expect(totals.children.map((c) => c.name)).toEqual(["research", "write"]);
   });
 
