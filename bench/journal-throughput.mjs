@@ -38,12 +38,8 @@ const cycle = [
     providerModelId: "gpt-4.1",
     attempt: 1,
   },
-  {
-    type: "model.delta",
-    callId: "run-model-1",
-    delta: { type: "text", text: "Hello, this is a streamed token" },
-  },
-  { type: "model.delta", callId: "run-model-1", delta: { type: "text", text: " and another one" } },
+  { type: "model.text_delta", callId: "run-model-1", text: "Hello, this is a streamed token" },
+  { type: "model.text_delta", callId: "run-model-1", text: " and another one" },
   {
     type: "model.completed",
     callId: "run-model-1",

@@ -12,4 +12,4 @@ const agent = new AgentHarness({ instructions: "You are friendly and brief." }).
 const run = await agent.invokeDefault(undefined, "Say hello in one sentence.");
 
 console.log(runText(run));
-console.log(`model calls: ${run.modelCalls}, tokens: ${run.usage.usage.totalTokens}, run id: ${run.runId}`);
+console.log(`model calls: ${run.modelCalls}, tokens: ${run.usage.totalTokens}, run id: ${run.runId}`);

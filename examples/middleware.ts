@@ -52,5 +52,5 @@ if (!live) {
   );
 }
 console.log(
-  `model calls: ${run.run.modelCalls}, tokens: ${run.run.usage.usage.totalTokens} of a 10000-token budget`,
+  `model calls: ${run.run.modelCalls}, tokens: ${run.run.usage.totalTokens} of a 10000-token budget`,
 );

@@ -6,7 +6,7 @@ import { AgentHarness, runText, SteeringHandle, SteeringPolicy, tool } from "@ti
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { pickModel } from "./support/pick-model.js";
 
-const steering = new SteeringHandle(new SteeringPolicy().allow("pause").allow("inject_message"));
+const steering = new SteeringHandle(new SteeringPolicy().allow("pause").allow("injectMessage"));
 
 const step = tool({
   name: "do_step",

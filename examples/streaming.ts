@@ -25,8 +25,7 @@ const agent = new AgentHarness().registerModel("main", model).registerTool(looku
 for await (const item of agent.invokeStreamingDefault(undefined, "How many people live in Lisbon?")) {
   if (item.type === "event") {
     const { event } = item.record;
-    if (event.type === "model.delta" && event.delta.type === "text_delta")
-      process.stdout.write(event.delta.text);
+    if (event.type === "model.text_delta") process.stdout.write(event.text);
     if (event.type === "tool.started")
       console.log(`[tool ${event.toolName} ${JSON.stringify(event.arguments)}]`);
     if (event.type === "tool.completed") console.log(`[tool done in ${event.durationMs} ms]`);

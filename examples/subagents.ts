@@ -50,9 +50,9 @@ const run = await orchestrator.invokeDefault(undefined, "Give me a one-line fact
 console.log(runText(run));
 for (const child of run.children ?? []) {
   console.log(
-    `child ${child.name} (${child.runId}, depth ${child.depth}): ${child.usage.usage.totalTokens} tokens, $${child.cost.total.toFixed(6)}`,
+    `child ${child.name} (${child.runId}, depth ${child.depth}): ${child.usage.totalTokens} tokens, $${child.cost.total.toFixed(6)}`,
   );
 }
 console.log(
-  `tree total: ${run.usage.usage.totalTokens} tokens, $${run.cost.total.toFixed(6)} (own model calls: ${run.modelCalls})`,
+  `tree total: ${run.usage.totalTokens} tokens, $${run.cost.total.toFixed(6)} (own model calls: ${run.modelCalls})`,
 );

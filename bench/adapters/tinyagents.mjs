@@ -80,13 +80,13 @@ export function createLoop({ steps, yieldEachCall = false, counters }) {
   };
 }
 
-/** Consume a streaming run: count `model.delta` events, return the final text. */
+/** Consume a streaming run: count `model.text_delta` events, return the final text. */
 export async function consumeStream(items) {
   let received = 0;
   let text;
   for await (const item of items) {
     if (item.type === "event") {
-      if (item.record.event.type === "model.delta") received++;
+      if (item.record.event.type === "model.text_delta") received++;
     } else if (item.type === "completed") text = runText(item.run);
     else throw item.error;
   }

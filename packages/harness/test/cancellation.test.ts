@@ -68,7 +68,7 @@ describe("cancellation through options.signal", () => {
     const sink = new EventSink("run-stream");
     let deltas = 0;
     sink.subscribe((record) => {
-      if (record.event.type === "model.delta" && ++deltas === 2) controller.abort();
+      if (record.event.type === "model.text_delta" && ++deltas === 2) controller.abort();
     });
 
     const items: AgentStreamItem[] = [];
@@ -85,9 +85,7 @@ describe("cancellation through options.signal", () => {
     expect(last.error.code).toBe("cancelled");
     expect(last.status.status).toBe("cancelled");
     const events = items.flatMap((i) => (i.type === "event" ? [i.record.event] : []));
-    const deltaTexts = events.flatMap((e) =>
-      e.type === "model.delta" && e.delta.type === "text_delta" ? [e.delta.text] : [],
-    );
+    const deltaTexts = events.flatMap((e) => (e.type === "model.text_delta" ? [e.text] : []));
     expect(deltaTexts).toEqual(["one ", "two "]);
     expect(events.at(-1)?.type).toBe("run.failed");
     expect(last.run.messages.map((m) => text(m))).toEqual(["go"]);

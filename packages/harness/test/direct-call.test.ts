@@ -84,7 +84,7 @@ describe("harness.callModel (direct call)", () => {
       status: "completed",
       modelCalls: 1,
       toolCalls: 0,
-      usage: { calls: 1, usage: { inputTokens: 1_000, outputTokens: 500, cacheReadTokens: 400 } },
+      usage: { calls: 1, inputTokens: 1_000, outputTokens: 500, cacheReadTokens: 400 },
     });
     expect(status.cost.total).toBeCloseTo(0.0064, 12);
     expect(JSON.stringify(status)).not.toContain("PROMPT-TEXT-123");

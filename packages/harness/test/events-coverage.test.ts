@@ -46,7 +46,10 @@ const ALL_EVENT_TYPES = [
   "route.selected",
   "model.override_skipped",
   "model.started",
-  "model.delta",
+  "model.text_delta",
+  "model.reasoning_delta",
+  "model.redacted_reasoning",
+  "model.tool_call_delta",
   "model.completed",
   "model.failed",
   "retry.scheduled",
@@ -129,7 +132,7 @@ describe("events coverage", () => {
       const { harness } = makeHarness({
         clock,
         memory: { history },
-        policy: { fallback: ["backup"], retry: { maxRetries: 1 }, invalidArgs: "return_tool_error" },
+        policy: { fallback: ["backup"], retry: { maxRetries: 1 }, invalidArgs: "returnError" },
       });
       const noTools = {
         ...permissiveProfile(),
@@ -150,7 +153,19 @@ describe("events coverage", () => {
                   { name: "strict_args", arguments: { wrong: true } },
                 ],
               },
-              "all done",
+              {
+                // Streamed as model.reasoning_delta, model.redacted_reasoning, then model.text_delta.
+                message: {
+                  role: "assistant",
+                  content: [
+                    { type: "reasoning", text: "thinking it over", signature: "sig" },
+                    { type: "redacted_reasoning", data: "opaque" },
+                    { type: "text", text: "all done" },
+                  ],
+                  toolCalls: [],
+                },
+                usage: usage({ inputTokens: 10, outputTokens: 5 }),
+              },
             ],
             { usage: usage({ inputTokens: 10, outputTokens: 5 }) },
           ),
@@ -257,7 +272,7 @@ describe("events coverage", () => {
       const { harness } = makeHarness();
       harness.registerModel("m", new ScriptedModel(["unused"])).use({
         name: "stopper",
-        beforeAgent: (ctx) => ctx.run.requestControl({ kind: "stop_with_final", text: "stopped early" }),
+        beforeAgent: (ctx) => ctx.run.requestControl({ kind: "stopWithFinal", text: "stopped early" }),
       });
       const sink = new EventSink("cov-5");
       observed.attach(sink);

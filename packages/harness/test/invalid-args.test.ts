@@ -57,7 +57,7 @@ describe("invalid arguments policy", () => {
     expect(status.status).toBe("failed");
   });
 
-  it('"return_tool_error" (default): the model gets the schema problem and the loop continues', async () => {
+  it('"returnError" (default): the model gets the schema problem and the loop continues', async () => {
     const { run: r, error, events, seen, model } = await run(undefined, call({ town: "Oslo" }));
     expect(error).toBeUndefined();
     expect(runText(r)).toBe("final");
@@ -66,25 +66,25 @@ describe("invalid arguments policy", () => {
     expect(result?.isError).toBe(true);
     expect(text(result)).toContain("invalid arguments");
     expect(text(result)).toContain("city");
-    expect(events.ofType("tool.invalid_args")[0]?.recovery).toBe("return_tool_error");
+    expect(events.ofType("tool.invalid_args")[0]?.recovery).toBe("returnError");
     expect(model.requests[1]?.messages.at(-1)).toEqual(result);
     expect(r.toolCalls).toBe(1);
   });
 
-  it('"return_tool_error" does not repair an {"arguments": {...}} envelope', async () => {
-    const { run: r, seen } = await run("return_tool_error", call({ arguments: { city: "Oslo" } }));
+  it('"returnError" does not repair an {"arguments": {...}} envelope', async () => {
+    const { run: r, seen } = await run("returnError", call({ arguments: { city: "Oslo" } }));
     expect(seen).toEqual([]);
     expect(toolMessages(r.messages)[0]?.isError).toBe(true);
   });
 
-  it('"normalize_then_return_tool_error" unwraps an {"arguments": {...}} envelope and runs the tool', async () => {
+  it('"normalizeThenReturnError" unwraps an {"arguments": {...}} envelope and runs the tool', async () => {
     const {
       run: r,
       error,
       events,
       seen,
       trajectory,
-    } = await run("normalize_then_return_tool_error", call({ arguments: { city: "Oslo" } }));
+    } = await run("normalizeThenReturnError", call({ arguments: { city: "Oslo" } }));
     expect(error).toBeUndefined();
     expect(seen).toEqual([{ city: "Oslo" }]);
     const [result] = toolMessages(r.messages);
@@ -102,41 +102,33 @@ describe("invalid arguments policy", () => {
     trajectory.assertToolCalled("weather", { city: "Oslo" });
   });
 
-  it('"normalize_then_return_tool_error" parses arguments given as a JSON string', async () => {
+  it('"normalizeThenReturnError" parses arguments given as a JSON string', async () => {
     const raw = JSON.stringify(JSON.stringify({ city: "Bergen" }));
     const {
       run: r,
       error,
       events,
       seen,
-    } = await run("normalize_then_return_tool_error", invalidArgsResponse("w1", "weather", raw));
+    } = await run("normalizeThenReturnError", invalidArgsResponse("w1", "weather", raw));
     expect(error).toBeUndefined();
     expect(seen).toEqual([{ city: "Bergen" }]);
     expect(toolMessages(r.messages)[0]?.isError).toBe(false);
     expect(events.ofType("tool.invalid_args")[0]?.recovery).toBe("normalized");
   });
 
-  it('"normalize_then_return_tool_error" parses JSON inside markdown fences', async () => {
+  it('"normalizeThenReturnError" parses JSON inside markdown fences', async () => {
     const raw = '```json\n{"city": "Tromsø"}\n```';
-    const { seen, error } = await run(
-      "normalize_then_return_tool_error",
-      invalidArgsResponse("w1", "weather", raw),
-    );
+    const { seen, error } = await run("normalizeThenReturnError", invalidArgsResponse("w1", "weather", raw));
     expect(error).toBeUndefined();
     expect(seen).toEqual([{ city: "Tromsø" }]);
   });
 
-  it('"normalize_then_return_tool_error" falls back to a tool error when nothing can be repaired', async () => {
-    const {
-      run: r,
-      error,
-      events,
-      seen,
-    } = await run("normalize_then_return_tool_error", call({ town: "Oslo" }));
+  it('"normalizeThenReturnError" falls back to a tool error when nothing can be repaired', async () => {
+    const { run: r, error, events, seen } = await run("normalizeThenReturnError", call({ town: "Oslo" }));
     expect(error).toBeUndefined();
     expect(seen).toEqual([]);
     expect(toolMessages(r.messages)[0]?.isError).toBe(true);
-    expect(events.ofType("tool.invalid_args")[0]?.recovery).toBe("return_tool_error");
+    expect(events.ofType("tool.invalid_args")[0]?.recovery).toBe("returnError");
   });
 
   it("unparseable argument text is reported without running the tool", async () => {
@@ -144,7 +136,7 @@ describe("invalid arguments policy", () => {
       run: r,
       seen,
       events,
-    } = await run("return_tool_error", invalidArgsResponse("w1", "weather", '{"city": "Os'));
+    } = await run("returnError", invalidArgsResponse("w1", "weather", '{"city": "Os'));
     expect(seen).toEqual([]);
     expect(text(toolMessages(r.messages)[0])).toContain("not valid JSON");
     expect(events.ofType("tool.invalid_args")[0]?.error).toContain("not valid JSON");

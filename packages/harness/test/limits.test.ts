@@ -67,11 +67,11 @@ describe("model-call cap", () => {
     expect(events.ofType("limit.reached")).toEqual([]);
   });
 
-  it('onCap "stop_with_partial" returns the partial run with stopReason', async () => {
+  it('onCap "stopWithPartial" returns the partial run with stopReason', async () => {
     const { run, error, events, status, model } = await runScript({
       script: pings(2),
       tools: [FakeTool.returning("ping", "pong")],
-      policy: { limits: { maxModelCalls: 2, onCap: "stop_with_partial" } },
+      policy: { limits: { maxModelCalls: 2, onCap: "stopWithPartial" } },
     });
 
     expect(error).toBeUndefined();
@@ -119,7 +119,7 @@ describe("tool-call cap", () => {
     expect(run.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
   });
 
-  it('onCap "stop_with_partial" runs the admitted calls, answers the rest, and stops', async () => {
+  it('onCap "stopWithPartial" runs the admitted calls, answers the rest, and stops', async () => {
     const ping = FakeTool.returning("ping", "pong");
     const { run, error, events, model } = await runScript({
       script: [
@@ -132,7 +132,7 @@ describe("tool-call cap", () => {
         },
       ],
       tools: [ping],
-      policy: { limits: { maxToolCalls: 2, onCap: "stop_with_partial" } },
+      policy: { limits: { maxToolCalls: 2, onCap: "stopWithPartial" } },
     });
 
     expect(error).toBeUndefined();

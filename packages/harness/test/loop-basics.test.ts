@@ -82,7 +82,7 @@ describe("loop basics", () => {
     expect(text(model.requests[1]?.messages[2])).toBe("Paris is the capital of France");
     // Usage is folded over every call.
     expect(run.usage.calls).toBe(3);
-    expect(run.usage.usage).toMatchObject({ inputTokens: 60, outputTokens: 9, totalTokens: 69 });
+    expect(run.usage).toMatchObject({ inputTokens: 60, outputTokens: 9, totalTokens: 69 });
     expect(run.steps.map((s) => s.toolCallIds)).toEqual([["call-1"], ["call-2"], []]);
     trajectory.assertOrder(["tool:search", "tool.completed", "tool:calc", "tool.completed", "run.completed"]);
     trajectory.assertToolCalled("search", { q: "capital of France" });

@@ -215,9 +215,7 @@ describe("onModelDelta", () => {
     expect(error).toBeUndefined();
     // ScriptedModel streams the text in two pieces.
     expect(seen).toEqual(["hello ", "world"]);
-    const deltas = events
-      .ofType("model.delta")
-      .map((e) => (e.delta.type === "text_delta" ? e.delta.text : ""));
+    const deltas = events.ofType("model.text_delta").map((e) => e.text);
     expect(deltas).toEqual(["HELLO ", "WORLD"]);
     expect(runText(run)).toBe("HELLO WORLD");
     expect(text(run.messages.at(-1))).toBe("HELLO WORLD");
@@ -233,7 +231,7 @@ describe("onModelDelta", () => {
         delta.type === "text_delta" && delta.text === "drop" ? null : undefined,
     });
     const { run, events } = await runStreaming(harness, "hi");
-    expect(events.ofType("model.delta").map((e) => e.delta)).toEqual([{ type: "text_delta", text: "keep-" }]);
+    expect(events.ofType("model.text_delta").map((e) => e.text)).toEqual(["keep-"]);
     expect(runText(run)).toBe("keep-");
   });
 });
@@ -311,7 +309,7 @@ describe("middleware failures", () => {
 });
 
 describe("control requests", () => {
-  it("stop_with_final ends the run with that text at the next checkpoint", async () => {
+  it("stopWithFinal ends the run with that text at the next checkpoint", async () => {
     const { harness } = makeHarness();
     const model = new ScriptedModel([{ toolCalls: [{ name: "t" }] }, "never asked"]);
     harness
@@ -320,7 +318,7 @@ describe("control requests", () => {
       .use({
         name: "guard",
         afterTool: (ctx) => {
-          ctx.run.requestControl({ kind: "stop_with_final", text: "Stopping here: budget spent." });
+          ctx.run.requestControl({ kind: "stopWithFinal", text: "Stopping here: budget spent." });
         },
       });
     const { run, error, events, status } = await runCollecting(harness, "hi");
@@ -331,7 +329,7 @@ describe("control requests", () => {
     expect(model.callCount).toBe(1);
     expect(run.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(events.ofType("control.applied")).toEqual([
-      { type: "control.applied", control: "stop_with_final", detail: "Stopping here: budget spent." },
+      { type: "control.applied", control: "stopWithFinal", detail: "Stopping here: budget spent." },
     ]);
     expect(events.types().at(-1)).toBe("run.completed");
     expect(status.status).toBe("completed");
@@ -349,9 +347,9 @@ describe("control requests", () => {
         name: "approval",
         afterModel: (ctx) => {
           // Interrupt outranks a stop request made earlier.
-          ctx.run.requestControl({ kind: "stop_with_final", text: "x" });
+          ctx.run.requestControl({ kind: "stopWithFinal", text: "x" });
           ctx.run.requestControl({ kind: "interrupt", reason: "needs approval" });
-          ctx.run.requestControl({ kind: "stop_with_final", text: "y" });
+          ctx.run.requestControl({ kind: "stopWithFinal", text: "y" });
         },
         afterAgent: () => {
           afterAgent.push("ran");

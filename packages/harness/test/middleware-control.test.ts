@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { makeHarness, runCollecting, toolMessages } from "./helpers.js";
 
 describe("control requested from beforeModel", () => {
-  it("stop_with_final skips the model call of THIS turn", async () => {
+  it("stopWithFinal skips the model call of THIS turn", async () => {
     const { harness } = makeHarness();
     const model = new ScriptedModel([{ toolCalls: [{ name: "t" }] }, "never asked"]);
     let turns = 0;
@@ -20,7 +20,7 @@ describe("control requested from beforeModel", () => {
       .use({
         name: "gate",
         beforeModel: (ctx) => {
-          if (++turns === 2) ctx.run.requestControl({ kind: "stop_with_final", text: "enough" });
+          if (++turns === 2) ctx.run.requestControl({ kind: "stopWithFinal", text: "enough" });
         },
       });
     const { run, error, events } = await runCollecting(harness, "hi");
@@ -50,12 +50,12 @@ describe("control requested from beforeModel", () => {
     ]);
   });
 
-  it("in a direct callModel, stop_with_final becomes the answer without calling the model", async () => {
+  it("in a direct callModel, stopWithFinal becomes the answer without calling the model", async () => {
     const { harness } = makeHarness();
     const model = new ScriptedModel([]);
     harness.registerModel("m", model).use({
       name: "cached",
-      beforeModel: (ctx) => ctx.run.requestControl({ kind: "stop_with_final", text: "from cache" }),
+      beforeModel: (ctx) => ctx.run.requestControl({ kind: "stopWithFinal", text: "from cache" }),
     });
     const response = await harness.callModel(undefined, { messages: [user("hi")] });
     expect(text(response.message)).toBe("from cache");
@@ -64,7 +64,7 @@ describe("control requested from beforeModel", () => {
 });
 
 describe("control requested from afterModel", () => {
-  it("stop_with_final ends the run before the turn's tools run; every call is answered", async () => {
+  it("stopWithFinal ends the run before the turn's tools run; every call is answered", async () => {
     const { harness } = makeHarness();
     const t = FakeTool.returning("t", "ok");
     harness
@@ -72,7 +72,7 @@ describe("control requested from afterModel", () => {
       .registerTool(t)
       .use({
         name: "guard",
-        afterModel: (ctx) => ctx.run.requestControl({ kind: "stop_with_final", text: "stopped" }),
+        afterModel: (ctx) => ctx.run.requestControl({ kind: "stopWithFinal", text: "stopped" }),
       });
     const { run, error } = await runCollecting(harness, "hi");
     expect(error).toBeUndefined();

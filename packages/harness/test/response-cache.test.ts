@@ -28,7 +28,7 @@ describe("response cache", () => {
     const first = await runCollecting(harness, "question");
     expect(first.events.ofType("cache.miss")).toHaveLength(1);
     expect(first.run.cost.total).toBeGreaterThan(0);
-    expect(first.run.usage.usage.inputTokens).toBe(10);
+    expect(first.run.usage.inputTokens).toBe(10);
 
     const second = await runCollecting(harness, "question");
     expect(second.error).toBeUndefined();
@@ -39,7 +39,7 @@ describe("response cache", () => {
     expect(second.run.finalResponse?.servedFromCache).toBe(true);
     expect(second.events.ofType("model.completed")[0]?.servedFromCache).toBe(true);
     expect(second.events.ofType("usage.recorded")).toEqual([]);
-    expect(second.run.usage.usage.inputTokens).toBe(0);
+    expect(second.run.usage.inputTokens).toBe(0);
     expect(second.run.cost.total).toBe(0);
     expect(model.callCount).toBe(1);
     expect(cache.stats()).toMatchObject({ hits: 1, entries: 1 });
@@ -71,7 +71,7 @@ describe("response cache", () => {
     expect(runText(streamed.run)).toBe("streamed answer");
     const replay = await runStreaming(harness, "q");
     expect(replay.events.ofType("cache.hit")).toHaveLength(1);
-    expect(replay.events.ofType("model.delta").length).toBeGreaterThan(0);
+    expect(replay.events.ofType("model.text_delta").length).toBeGreaterThan(0);
     expect(runText(replay.run)).toBe("streamed answer");
     expect(replay.run.finalResponse?.servedFromCache).toBe(true);
 

@@ -115,12 +115,12 @@ describe("call limits survive a pause", () => {
 
   it("toolCallLimitMiddleware: per-tool counts carry over too", async () => {
     const { h: first } = harness(lookups(4), [
-      toolCallLimitMiddleware({ perTool: { lookup: 2 }, behavior: "return_tool_error" }),
+      toolCallLimitMiddleware({ perTool: { lookup: 2 }, behavior: "returnError" }),
       pauseAfterModelCall(2),
     ]);
     const paused = await start(first);
     const { h: fresh } = harness(lookups(4).slice(2), [
-      toolCallLimitMiddleware({ perTool: { lookup: 2 }, behavior: "return_tool_error" }),
+      toolCallLimitMiddleware({ perTool: { lookup: 2 }, behavior: "returnError" }),
     ]);
     const resumed = await resume(fresh, throughJson(paused));
     expect(resumed.error).toBeUndefined();

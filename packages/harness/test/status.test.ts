@@ -82,7 +82,7 @@ describe("run status record", () => {
     expect(status.modelCalls).toBe(run.modelCalls);
     expect(status.toolCalls).toBe(run.toolCalls);
     expect(status.usage).toEqual(run.usage);
-    expect(status.usage.usage).toMatchObject({ inputTokens: 250, outputTokens: 22 });
+    expect(status.usage).toMatchObject({ inputTokens: 250, outputTokens: 22 });
     expect(status.cost).toEqual(run.cost);
     expect(status.cost.total).toBeCloseTo((250 * 1 + 22 * 4) / 1_000_000, 12);
     expect(status.lastEventId).toMatch(/^status-run-evt-\d+$/);

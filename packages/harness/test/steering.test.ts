@@ -182,7 +182,7 @@ describe("pause, persist, resume", () => {
       if (item.type === "event") {
         types.push(item.record.event.type);
         const e = item.record.event;
-        if (e.type === "model.delta" && e.delta.type === "text_delta") streamed += e.delta.text;
+        if (e.type === "model.text_delta") streamed += e.text;
         expect(item.record.runId).toBe("r1");
       } else if (item.type === "completed") final = item.run;
       else throw item.error;
@@ -233,17 +233,17 @@ describe("steering commands", () => {
   });
 
   it("rejects a batch with a disallowed kind whole: steering error, nothing applied", async () => {
-    const policy = new SteeringPolicy().allow("inject_message");
+    const policy = new SteeringPolicy().allow("injectMessage");
     const handle = new SteeringHandle(policy);
     handle.injectMessage(user("ignored too")).setMetadata({ k: "v" });
     const { h, model } = harness(SCRIPT);
     const out = await run(h, handle);
     expect(out.error?.code).toBe("steering");
-    expect(out.error?.message).toContain("set_metadata not allowed");
-    expect(out.error?.message).toContain("allowed: inject_message");
+    expect(out.error?.message).toContain("setMetadata not allowed");
+    expect(out.error?.message).toContain("allowed: injectMessage");
     expect(out.events.ofType("steering.applied")).toEqual([
-      { type: "steering.applied", command: "inject_message", accepted: false },
-      { type: "steering.applied", command: "set_metadata", accepted: false },
+      { type: "steering.applied", command: "injectMessage", accepted: false },
+      { type: "steering.applied", command: "setMetadata", accepted: false },
     ]);
     expect(out.run.messages.map((m) => text(m))).toEqual(["look up a and b"]);
     expect(model.callCount).toBe(0);
@@ -256,7 +256,7 @@ describe("steering commands", () => {
     expect(out.error?.message).toContain("allowed: nothing");
   });
 
-  it("inject, redirect and set_metadata from middleware; messages sent during a batch wait for its results", async () => {
+  it("inject, redirect and setMetadata from middleware; messages sent during a batch wait for its results", async () => {
     let seenMetadata: unknown;
     const { h, model } = harness(SCRIPT, [
       afterModelCall(1, (s) => s.injectMessage(user("also check c")).redirect("prefer short answers")),

@@ -75,8 +75,10 @@ describe("middleware-free streaming", () => {
     // The models saw the same requests.
     expect(streamed.model.requests).toEqual(unary.model.requests);
     // Same events, plus the deltas.
-    expect(streamed.events.types().filter((t) => t !== "model.delta")).toEqual(unary.events.types());
-    expect(unary.events.ofType("model.delta")).toEqual([]);
+    expect(streamed.events.types().filter((t) => !t.startsWith("model.") || !t.endsWith("_delta"))).toEqual(
+      unary.events.types(),
+    );
+    expect(unary.events.ofType("model.text_delta")).toEqual([]);
   });
 
   it("yields deltas in order, between model.started and model.completed, then the final run", async () => {
@@ -86,18 +88,16 @@ describe("middleware-free streaming", () => {
     const { run, items, events, error } = await runStreaming(harness, "go");
 
     expect(error).toBeUndefined();
-    const deltas = events
-      .ofType("model.delta")
-      .map((e) => (e.delta.type === "text_delta" ? e.delta.text : "?"));
+    const deltas = events.ofType("model.text_delta").map((e) => e.text);
     expect(deltas).toEqual(chunks);
     const types = events.types();
-    expect(types.indexOf("model.started")).toBeLessThan(types.indexOf("model.delta"));
-    expect(types.lastIndexOf("model.delta")).toBeLessThan(types.indexOf("model.completed"));
+    expect(types.indexOf("model.started")).toBeLessThan(types.indexOf("model.text_delta"));
+    expect(types.lastIndexOf("model.text_delta")).toBeLessThan(types.indexOf("model.completed"));
     expect(types.at(-1)).toBe("run.completed");
     expect(items.at(-1)?.type).toBe("completed");
     expect(items.filter((i) => i.type !== "event")).toHaveLength(1);
     expect(runText(run)).toBe("The quick brown fox.");
-    expect(run.usage.usage).toMatchObject({ inputTokens: 5, outputTokens: 4 });
+    expect(run.usage).toMatchObject({ inputTokens: 5, outputTokens: 4 });
     // Event records are in offset order.
     const offsets = items.flatMap((i) => (i.type === "event" ? [i.record.offset] : []));
     expect(offsets).toEqual(offsets.map((_, i) => i));
@@ -111,11 +111,9 @@ describe("middleware-free streaming", () => {
       { city: "Bergen", days: [1, 2, 3] },
       { city: "Tromsø" },
     ]);
-    const toolDeltas = streamed.events
-      .ofType("model.delta")
-      .filter((e) => e.delta.type === "tool_call_delta");
+    const toolDeltas = streamed.events.ofType("model.tool_call_delta");
     expect(toolDeltas.length).toBeGreaterThan(3);
-    const reasoning = streamed.events.ofType("model.delta").filter((e) => e.delta.type === "reasoning_delta");
+    const reasoning = streamed.events.ofType("model.reasoning_delta");
     expect(reasoning.length).toBeGreaterThan(0);
   });
 
@@ -131,7 +129,7 @@ describe("middleware-free streaming", () => {
     });
     const { run, events } = await runStreaming(harness, "hi");
     expect(runText(run)).toBe("whole");
-    expect(events.ofType("model.delta").map((e) => e.delta)).toEqual([{ type: "text_delta", text: "whole" }]);
+    expect(events.ofType("model.text_delta").map((e) => e.text)).toEqual(["whole"]);
   });
 
   it("a stream error item fails the call like a provider error", async () => {

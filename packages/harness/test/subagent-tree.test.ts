@@ -135,9 +135,8 @@ describe("sub-agent tree", () => {
       { runId: "root" },
       "Find X",
     )) {
-      if (item.type === "event" && item.record.event.type === "model.delta") {
-        const { delta } = item.record.event;
-        if (delta.type === "text_delta") deltas.push([item.record.runId, item.record.depth, delta.text]);
+      if (item.type === "event" && item.record.event.type === "model.text_delta") {
+        deltas.push([item.record.runId, item.record.depth, item.record.event.text]);
       } else if (item.type === "completed") final = item.run;
     }
     expect(final && runText(final)).toBe("X is 42");
@@ -156,15 +155,15 @@ describe("sub-agent tree", () => {
 
   it("a unary parent runs its children unary too (no deltas anywhere)", async () => {
     const { events } = await runTree();
-    expect(events.recordsOfType("model.delta")).toEqual([]);
+    expect(events.recordsOfType("model.text_delta")).toEqual([]);
   });
 
   it("rolls usage and cost up the tree: the parent's totals equal the sum", async () => {
     const { run, status, events } = await runTree();
     // Own calls: orchestrator 2 x (100 in, 10 out), researcher 2 x (20, 4), summarizer 1 x (5, 1).
     expect(run.usage.calls).toBe(5);
-    expect(run.usage.usage.inputTokens).toBe(2 * 100 + 2 * 20 + 5);
-    expect(run.usage.usage.outputTokens).toBe(2 * 10 + 2 * 4 + 1);
+    expect(run.usage.inputTokens).toBe(2 * 100 + 2 * 20 + 5);
+    expect(run.usage.outputTokens).toBe(2 * 10 + 2 * 4 + 1);
     expect(run.cost.total).toBeCloseTo(245 * 1 + 29 * 2);
     expect(run.modelCalls).toBe(2); // its own calls only
 
@@ -176,7 +175,7 @@ describe("sub-agent tree", () => {
       depth: 1,
       status: "completed",
     });
-    expect(researcher?.usage.usage.inputTokens).toBe(2 * 20 + 5);
+    expect(researcher?.usage.inputTokens).toBe(2 * 20 + 5);
     expect(researcher?.cost.total).toBeCloseTo(45 + 9 * 2);
 
     // The status record and the run.completed event carry the same tree totals.
@@ -187,7 +186,7 @@ describe("sub-agent tree", () => {
 
     // Sum of own usage (usage.recorded per run) + children == parent total.
     const own = events.recordsOfType("usage.recorded").reduce((sum, r) => sum + r.event.usage.inputTokens, 0);
-    expect(own).toBe(run.usage.usage.inputTokens);
+    expect(own).toBe(run.usage.inputTokens);
   });
 
   it("a depth limit of 1 turns the grandchild into an error result; the tree still completes", async () => {
@@ -215,7 +214,7 @@ describe("sub-agent tree", () => {
     // No depth-2 run ever started.
     expect(events.records.some((r) => r.depth === 2)).toBe(false);
     // The researcher's totals still roll up (no summarizer usage).
-    expect(run.usage.usage.inputTokens).toBe(2 * 100 + 2 * 20);
+    expect(run.usage.inputTokens).toBe(2 * 100 + 2 * 20);
   });
 
   it("a child that hits a call cap becomes an error result, and its spent tokens still roll up", async () => {
@@ -256,7 +255,7 @@ describe("sub-agent tree", () => {
     expect(text(result)).toContain("limit_exceeded");
     expect(text(result)).toContain("must not be used as a complete answer");
     expect(outcome.run.children?.[0]).toMatchObject({ name: "looper", status: "failed" });
-    expect(outcome.run.usage.usage.inputTokens).toBe(3);
+    expect(outcome.run.usage.inputTokens).toBe(3);
   });
 
   it("other child errors propagate and fail the parent run", async () => {

@@ -20,7 +20,7 @@ describe("unknown tool policy", () => {
     expect(error?.message).toContain("calc, search");
     expect(error?.details).toEqual({ tool: "serch", callId: "c1" });
     expect(events.ofType("tool.unknown")).toEqual([
-      { type: "tool.unknown", callId: "c1", requestedName: "serch", recovery: "fail" },
+      { type: "tool.unknown", callId: "c1", toolName: "serch", recovery: "fail" },
     ]);
     expect(search.callCount).toBe(0);
     expect(model.callCount).toBe(1);
@@ -29,7 +29,7 @@ describe("unknown tool policy", () => {
     expect(events.types().at(-1)).toBe("run.failed");
   });
 
-  it('"return_tool_error" (the default): an error tool message, and the loop continues', async () => {
+  it('"returnError" (the default): an error tool message, and the loop continues', async () => {
     const search = FakeTool.returning("search", "found");
     const { run, error, events, model } = await runScript({ script, tools: [search] });
 
@@ -42,7 +42,7 @@ describe("unknown tool policy", () => {
     expect(text(result)).toContain('unknown tool "serch"');
     expect(text(result)).toContain("search");
     expect(events.ofType("tool.unknown")).toEqual([
-      { type: "tool.unknown", callId: "c1", requestedName: "serch", recovery: "return_tool_error" },
+      { type: "tool.unknown", callId: "c1", toolName: "serch", recovery: "returnError" },
     ]);
     expect(search.callCount).toBe(0);
     // The model saw the error and could answer.
@@ -68,7 +68,7 @@ describe("unknown tool policy", () => {
       {
         type: "tool.unknown",
         callId: "c1",
-        requestedName: "serch",
+        toolName: "serch",
         recovery: "rewrite",
         rewrittenTo: "search",
       },
@@ -84,7 +84,7 @@ describe("unknown tool policy", () => {
     });
     expect(error).toBeUndefined();
     expect(toolMessages(run.messages)[0]?.isError).toBe(true);
-    expect(events.ofType("tool.unknown")[0]?.recovery).toBe("return_tool_error");
+    expect(events.ofType("tool.unknown")[0]?.recovery).toBe("returnError");
   });
 
   it("with no tools registered at all the error says so", async () => {

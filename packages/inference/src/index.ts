@@ -365,6 +365,7 @@ export {
 // Usage
 export {
   addUsage,
+  addUsageTotals,
   emptyUsage,
   emptyUsageTotals,
   recordUsage,

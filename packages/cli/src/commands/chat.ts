@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline";
-import { addCost, addUsageTotals, type CostTotals, emptyCost } from "@tinyagents/harness";
-import { emptyUsageTotals, type UsageTotals } from "@tinyagents/inference";
+import { addCost, type CostTotals, emptyCost } from "@tinyagents/harness";
+import { addUsageTotals, emptyUsageTotals, type UsageTotals } from "@tinyagents/inference";
 import { AGENT_OPTIONS, parseCommandArgs } from "../args.js";
 import { type AgentSetup, agentOptionsFromFlags, buildAgent } from "../build-agent.js";
 import { describeFailure } from "../cli-error.js";
@@ -111,7 +111,7 @@ async function chatLoop(io: CliIo, store: CliStore, setup: AgentSetup, threadId:
           io.stdout.write(`(thread ${threadId} cleared)\n`);
         } else if (command === "cost") {
           io.stdout.write(
-            `(${plural(turns, "turn")} · ${plural(modelCalls, "model call")} · ${formatTokens(usage.usage)} · cost ${formatCost(cost, { modelCalls, usage })})\n`,
+            `(${plural(turns, "turn")} · ${plural(modelCalls, "model call")} · ${formatTokens(usage)} · cost ${formatCost(cost, { modelCalls, usage })})\n`,
           );
         } else if (command === "tools") {
           const tools = setup.harness.tools.list();
@@ -153,7 +153,7 @@ async function chatLoop(io: CliIo, store: CliStore, setup: AgentSetup, threadId:
               : `(turn failed: ${failure.message})\n`,
           );
         } else {
-          const u = result.run.usage.usage;
+          const u = result.run.usage;
           io.stdout.write(
             `(${plural(result.run.modelCalls, "model call")} · ${plural(result.run.toolCalls, "tool call")} · ${u.totalTokens} tokens · ${formatCost(result.run.cost, result.run)} · ${formatDuration(result.wallMs)} · ${result.runId})\n`,
           );

@@ -34,13 +34,13 @@ export class StreamRenderer {
       case "model.started":
         this.progress(depth === 0 ? `… thinking (${event.model})` : `… sub-agent thinking (${event.model})`);
         break;
-      case "model.delta":
-        if (depth === 0 && event.delta.type === "text_delta" && event.delta.text !== "") {
+      case "model.text_delta":
+        if (depth === 0 && event.text !== "") {
           this.clearProgress();
           if (this.prefix !== undefined && this.atLineStart) this.out.write(this.prefix);
           this.prefix = undefined;
-          this.out.write(event.delta.text);
-          this.atLineStart = event.delta.text.endsWith("\n");
+          this.out.write(event.text);
+          this.atLineStart = event.text.endsWith("\n");
           this.wroteText = true;
         }
         break;
@@ -73,13 +73,13 @@ export class StreamRenderer {
         this.line(`${indent}!  ${event.toolName}: invalid arguments (${event.error})`);
         break;
       case "tool.unknown":
-        this.line(`${indent}!  the model called an unknown tool "${event.requestedName}"`);
+        this.line(`${indent}!  the model called an unknown tool "${event.toolName}"`);
         break;
       case "subagent.started":
         this.line(`${indent}=> sub-agent ${event.name} started`);
         break;
       case "subagent.completed":
-        this.line(`${indent}<= sub-agent ${event.name} done (${event.usage.usage.totalTokens} tokens)`);
+        this.line(`${indent}<= sub-agent ${event.name} done (${event.usage.totalTokens} tokens)`);
         break;
       case "subagent.failed":
         this.line(`${indent}<= sub-agent ${event.name} failed: ${event.error.message}`);

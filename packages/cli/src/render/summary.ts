@@ -6,7 +6,7 @@ export function formatSummary(run: AgentRun, wallMs: number, runId: string): str
   const childCalls = (run.children ?? []).length;
   return [
     `model calls: ${run.modelCalls}   tool calls: ${run.toolCalls}${childCalls > 0 ? `   sub-agent runs: ${childCalls}` : ""}`,
-    `tokens: ${formatTokens(run.usage.usage)}`,
+    `tokens: ${formatTokens(run.usage)}`,
     `cost: ${formatCost(run.cost, run)}   wall time: ${formatDuration(wallMs)}   run id: ${runId}`,
   ].join("\n");
 }
@@ -19,7 +19,7 @@ export function summaryJson(run: AgentRun, wallMs: number, runId: string) {
     stopReason: run.stopReason,
     modelCalls: run.modelCalls,
     toolCalls: run.toolCalls,
-    usage: run.usage.usage,
+    usage: run.usage,
     cost: reportedCost(run.cost, run.modelCalls, run.usage),
     wallMs,
   };

@@ -110,7 +110,7 @@ export function renderTimeline(observations: readonly AgentObservation[]): strin
         add(o, d + 1, `tool ${e.toolName}: invalid arguments (${e.error}) -> ${e.recovery}`);
         break;
       case "tool.unknown":
-        add(o, d + 1, `unknown tool "${e.requestedName}" -> ${e.recovery}`);
+        add(o, d + 1, `unknown tool "${e.toolName}" -> ${e.recovery}`);
         break;
       case "retry.scheduled":
         add(o, d, `retry in ${formatDuration(e.delayMs)} (attempt ${e.attempt}): ${e.error.message}`);
@@ -122,11 +122,7 @@ export function renderTimeline(observations: readonly AgentObservation[]): strin
         add(o, d + 1, `sub-agent ${e.name} started (run ${e.childRunId})`);
         break;
       case "subagent.completed":
-        add(
-          o,
-          d + 1,
-          `sub-agent ${e.name} completed · ${formatTokens(e.usage.usage)} · ${formatCost(e.cost)}`,
-        );
+        add(o, d + 1, `sub-agent ${e.name} completed · ${formatTokens(e.usage)} · ${formatCost(e.cost)}`);
         break;
       case "subagent.failed":
         add(o, d + 1, `sub-agent ${e.name} FAILED: ${e.error.message}`);
@@ -147,7 +143,7 @@ export function renderTimeline(observations: readonly AgentObservation[]): strin
         add(
           o,
           d,
-          `${d === 0 ? "run" : "sub-agent run"} completed · ${e.modelCalls} model call${e.modelCalls === 1 ? "" : "s"} · ${e.toolCalls} tool call${e.toolCalls === 1 ? "" : "s"} · ${formatTokens(e.usage.usage)} · ${formatCost(e.cost, e)}`,
+          `${d === 0 ? "run" : "sub-agent run"} completed · ${e.modelCalls} model call${e.modelCalls === 1 ? "" : "s"} · ${e.toolCalls} tool call${e.toolCalls === 1 ? "" : "s"} · ${formatTokens(e.usage)} · ${formatCost(e.cost, e)}`,
         );
         break;
       case "run.failed":

@@ -23,8 +23,8 @@ export function checkpoint<State, Ctx>(s: LoopSession<State, Ctx>): CheckpointOu
     s.pauseReason = control.reason;
     return "interrupted";
   }
-  if (control?.kind === "stop_with_final") {
-    ctx.emit({ type: "control.applied", control: "stop_with_final", detail: control.text });
+  if (control?.kind === "stopWithFinal") {
+    ctx.emit({ type: "control.applied", control: "stopWithFinal", detail: control.text });
     const final = assistant(control.text);
     s.transcript.push(final);
     s.run.finalResponse = { message: final, finishReason: "stop" };

@@ -162,7 +162,7 @@ function toolFailed<State, Ctx>(
     durationMs,
     error: error.toJSON(),
   });
-  const policy = tool.errorPolicy ?? "return_error";
+  const policy = tool.errorPolicy ?? "returnError";
   if (error.code === "timeout") {
     return errorToolResult(
       call.id,

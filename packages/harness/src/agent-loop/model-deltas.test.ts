@@ -36,7 +36,7 @@ function seer(name: string, seen: string[]): Middleware {
 }
 
 const textDeltas = (ran: Awaited<ReturnType<typeof runAgent>>) =>
-  ran.events.ofType("model.delta").map((e) => (e.delta.type === "text_delta" ? e.delta.text : ""));
+  ran.events.ofType("model.text_delta").map((e) => e.text);
 
 describe("onModelStreamEnd", () => {
   it("releases held deltas to consumers and the stored answer, through later middleware only", async () => {
@@ -57,7 +57,7 @@ describe("onModelStreamEnd", () => {
     expect(before).toEqual(["hel", "lo ", "world"]); // registered earlier: saw the originals only
     expect(after).toEqual(["HELLO WORLD"]); // registered later: saw only the release
     const types = ran.events.types();
-    expect(types.lastIndexOf("model.delta")).toBeLessThan(types.indexOf("model.completed"));
+    expect(types.lastIndexOf("model.text_delta")).toBeLessThan(types.indexOf("model.completed"));
   });
 
   it("on a failed stream, releases to consumers with the error, and the run still fails", async () => {

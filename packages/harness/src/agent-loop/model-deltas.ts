@@ -1,4 +1,5 @@
 import type { MessageDelta, StreamAccumulator, TinyAgentsError } from "@tinyagents/inference";
+import { modelDeltaEvent } from "../events/model-delta-event.js";
 import type { Middleware } from "../middleware/middleware.js";
 import { hookError } from "../middleware/middleware-stack.js";
 import type { LoopSession } from "./loop-session.js";
@@ -30,7 +31,7 @@ export function applyDeltaHooks<State, Ctx>(
 /**
  * The end of one streamed model response: every `onModelStreamEnd` hook may hand back deltas it
  * held (a redactor's tail). Each goes through the `onModelDelta` hooks of the middleware
- * registered after the one that produced it, out as a `model.delta` event, and — when the stream
+ * registered after the one that produced it, out as a `model.text_delta` event, and — when the stream
  * completed (`accumulator` given) — into the stored response, so it equals what consumers saw.
  * After a failure (`error` given) hook errors are ignored: the stream's own error is what counts.
  */
@@ -69,7 +70,7 @@ export function endModelStream<State, Ctx>(
       if (delta === null) continue;
       accumulator?.push(delta);
       info.emittedDeltas = true;
-      s.ctx.emit({ type: "model.delta", callId: info.callId, delta });
+      s.ctx.emit(modelDeltaEvent(info.callId, delta));
     }
   }
 }

@@ -8,7 +8,7 @@ import type { LoopSession } from "./loop-session.js";
  * stop or pause), apply it before the turn's tools run and say whether the run ends.
  * - `interrupt`: the tool calls stay unanswered — the run's `paused` record lists them as
  *   pending, and `harness.resume` runs them first;
- * - `stop_with_final`: each call is answered "not executed" (the transcript stays valid), then
+ * - `stopWithFinal`: each call is answered "not executed" (the transcript stays valid), then
  *   the final text is appended.
  */
 export function controlAfterModel<State, Ctx>(
@@ -17,7 +17,7 @@ export function controlAfterModel<State, Ctx>(
 ): boolean {
   const pending = s.ctx.peekControl();
   if (pending === undefined) return false;
-  if (pending.kind === "stop_with_final") {
+  if (pending.kind === "stopWithFinal") {
     for (const call of calls) {
       const message = "Not executed: the run was stopped before this tool ran.";
       s.transcript.push(toolResultMessage(errorToolResult(call.id, call.name, message, 0)));
@@ -28,7 +28,7 @@ export function controlAfterModel<State, Ctx>(
 
 /**
  * The answer of a direct model call (`callModel`): `answered` (the model phase's response), unless
- * a middleware requested control in `beforeModel` or `afterModel`: then `stop_with_final` becomes
+ * a middleware requested control in `beforeModel` or `afterModel`: then `stopWithFinal` becomes
  * the response (text, finish reason `stop`) and `interrupt` fails the call with an `interrupted`
  * error (a single call cannot pause).
  */
@@ -49,6 +49,6 @@ export function controlledResponse<State, Ctx>(
       { details: { reason: control.reason } },
     );
   }
-  s.ctx.emit({ type: "control.applied", control: "stop_with_final", detail: control.text });
+  s.ctx.emit({ type: "control.applied", control: "stopWithFinal", detail: control.text });
   return { message: assistant(control.text), finishReason: "stop" };
 }

@@ -14,6 +14,7 @@ import {
 import type { AbortHub } from "../context/abort-hub.js";
 import { addCost, estimateCost, type ModelPricing, markCostUnknown } from "../cost/cost.js";
 import { lookupPricing } from "../cost/lookup-pricing.js";
+import { modelDeltaEvent } from "../events/model-delta-event.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
 import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
@@ -31,7 +32,7 @@ export interface AttemptInfo {
 
 /**
  * One provider call: `invoke` (unary runs) or `stream` (streaming runs, deltas through
- * `onModelDelta` middleware and out as `model.delta` events, then re-accumulated so edits reach
+ * `onModelDelta` middleware and out as `model.*_delta` events, then re-accumulated so edits reach
  * the stored response). Honours the run's abort signal and the request's timeout. Folds usage
  * and cost into the run on success. With a response cache attached (`withResponseCache`), the
  * call goes through it: hits and coalesced calls are `servedFromCache` and never billed.
@@ -153,7 +154,7 @@ async function streamOnce<State, Ctx>(
       if (delta === null) continue;
       accumulator.push(delta);
       info.emittedDeltas = true;
-      s.ctx.emit({ type: "model.delta", callId: info.callId, delta });
+      s.ctx.emit(modelDeltaEvent(info.callId, delta));
     }
     endModelStream(s, info, accumulator);
   } catch (error) {

@@ -61,7 +61,7 @@ export async function executeRun<State, Ctx>(
       const hit = ctx.limits.admitModelCall();
       if (hit !== undefined) {
         ctx.emit({ type: "limit.reached", limit: hit.limit, value: hit.value, count: hit.count });
-        if (parts.policy.limits.onCap !== "stop_with_partial") throw hit.error;
+        if (parts.policy.limits.onCap !== "stopWithPartial") throw hit.error;
         run.stopReason = "limit:model_calls";
         break;
       }

@@ -49,12 +49,11 @@ async function admitWithRecovery<State, Ctx>(
     const policy = parts.policy.unknownTool;
     const available = parts.tools.names().join(", ") || "(none)";
     const rewriteTarget = typeof policy === "object" ? parts.tools.get(policy.rewrite) : undefined;
-    const recovery: ToolRecovery =
-      policy === "fail" ? "fail" : rewriteTarget ? "rewrite" : "return_tool_error";
+    const recovery: ToolRecovery = policy === "fail" ? "fail" : rewriteTarget ? "rewrite" : "returnError";
     ctx.emit({
       type: "tool.unknown",
       callId: call.id,
-      requestedName: call.name,
+      toolName: call.name,
       recovery,
       ...(rewriteTarget ? { rewrittenTo: rewriteTarget.name } : {}),
     });
@@ -84,7 +83,7 @@ async function admitWithRecovery<State, Ctx>(
   if (problem === undefined && validation?.ok) return { kind: "run", call, tool, args: validation.value };
 
   const policy = parts.policy.invalidArgs;
-  if (policy === "normalize_then_return_tool_error") {
+  if (policy === "normalizeThenReturnError") {
     const normalized = normalizeToolArguments(call, tool.parameters);
     if (normalized.changed) {
       args = normalized.arguments;
@@ -102,7 +101,7 @@ async function admitWithRecovery<State, Ctx>(
       problem = validation.issues.join("; ");
     }
   }
-  const recovery: ToolRecovery = policy === "fail" ? "fail" : "return_tool_error";
+  const recovery: ToolRecovery = policy === "fail" ? "fail" : "returnError";
   ctx.emit({
     type: "tool.invalid_args",
     callId: call.id,

@@ -81,7 +81,7 @@ class ToolPhase<State, Ctx> {
     const hit = ctx.limits.admitToolCall();
     if (hit !== undefined) {
       ctx.emit({ type: "limit.reached", limit: hit.limit, value: hit.value, count: hit.count });
-      if (parts.policy.limits.onCap !== "stop_with_partial") throw hit.error;
+      if (parts.policy.limits.onCap !== "stopWithPartial") throw hit.error;
       this.capReached = true;
       return { kind: "reject", call: original, message: CAP_MESSAGE };
     }

@@ -1,10 +1,8 @@
 /**
  * Out-of-band control a middleware (or tool) can request. Honoured at the next safe checkpoint.
- * Precedence: `interrupt` > `stop_with_final`; a pending request is never downgraded.
+ * Precedence: `interrupt` > `stopWithFinal`; a pending request is never downgraded.
  */
-export type ControlRequest =
-  | { kind: "stop_with_final"; text: string }
-  | { kind: "interrupt"; reason: string };
+export type ControlRequest = { kind: "stopWithFinal"; text: string } | { kind: "interrupt"; reason: string };
 
 /** Precedence of a control request (higher wins). */
 export function controlPrecedence(request: ControlRequest): number {

@@ -58,7 +58,7 @@ export class RunContext<Ctx = unknown> {
   readonly scope: EventScope;
   private pendingControl: ControlRequest | undefined;
   /**
-   * @internal Whether runs in this context stream their model calls (`model.delta` events): set
+   * @internal Whether runs in this context stream their model calls (`model.*_delta` events): set
    * by a streaming entry point, and inherited by sub-agents so their deltas reach the parent's
    * stream too (with the child's run id and depth).
    */

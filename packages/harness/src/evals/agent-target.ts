@@ -56,7 +56,7 @@ export function runAgent(agent: EvalAgent, input: AgentInput, request: AgentRunR
 
 /** The tokens of a run (sub-agents included). */
 export function runUsage(run: AgentRun): Usage {
-  return run.usage.usage;
+  return run.usage;
 }
 
 /** True when `value` can be run as an agent (as opposed to a factory of agents). */

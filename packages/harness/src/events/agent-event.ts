@@ -3,7 +3,6 @@ import type {
   FinishReason,
   JsonObject,
   JsonValue,
-  MessageDelta,
   ModelResolutionSource,
   Usage,
   UsageTotals,
@@ -14,7 +13,7 @@ import type { SteeringCommandKind } from "../steering/steering-command.js";
 import type { CompressionKind } from "../summarization/compression-record.js";
 
 /** How the loop recovered from a bad tool call. */
-export type ToolRecovery = "fail" | "return_tool_error" | "rewrite" | "normalized";
+export type ToolRecovery = "fail" | "returnError" | "rewrite" | "normalized";
 
 /** The lifecycle hook a middleware event is about. */
 export type MiddlewareHook =
@@ -49,7 +48,18 @@ export type AgentEvent =
       /** The model's endpoint without credentials (`ChatModel.endpoint`), when it has one. */
       endpoint?: string;
     }
-  | { type: "model.delta"; callId: string; delta: MessageDelta }
+  // Streamed model output, one event kind per piece (streaming runs only; see `ModelDeltaEvent`).
+  | { type: "model.text_delta"; callId: string; text: string }
+  | { type: "model.reasoning_delta"; callId: string; text: string; signature?: string }
+  | { type: "model.redacted_reasoning"; callId: string; data: string }
+  | {
+      type: "model.tool_call_delta";
+      callId: string;
+      index: number;
+      id?: string;
+      name?: string;
+      argumentsDelta?: string;
+    }
   | {
       type: "model.completed";
       callId: string;
@@ -86,7 +96,7 @@ export type AgentEvent =
   | {
       type: "tool.unknown";
       callId: string;
-      requestedName: string;
+      toolName: string;
       recovery: ToolRecovery;
       rewrittenTo?: string;
     }
@@ -98,7 +108,7 @@ export type AgentEvent =
   | { type: "memory.loaded"; threadId: string; messages: number }
   | { type: "memory.saved"; threadId: string; messages: number }
   | { type: "state.updated"; step: number; messages: number }
-  | { type: "control.applied"; control: "stop_with_final" | "interrupt"; detail: string }
+  | { type: "control.applied"; control: "stopWithFinal" | "interrupt"; detail: string }
   // Built-in middleware (middleware/library) and the prompt-prefix guard of the middleware stack.
   | { type: "cache.layout_changed"; middleware: string; segment?: string; before: string; after: string }
   | { type: "tools.filtered"; by: string; excluded: string[]; remaining: string[] }
@@ -213,6 +223,14 @@ export type AgentEvent =
       toOffset: number;
       reason: "queue_full" | "write_failed";
     };
+
+/** A piece of streamed model output: text, reasoning, redacted reasoning or a tool-call fragment. */
+export type ModelDeltaEvent = Extract<
+  AgentEvent,
+  {
+    type: "model.text_delta" | "model.reasoning_delta" | "model.redacted_reasoning" | "model.tool_call_delta";
+  }
+>;
 
 /** The closed list of event types; a test proves each one is emitted by some code path. */
 export type AgentEventType = AgentEvent["type"];

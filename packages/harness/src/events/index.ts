@@ -4,6 +4,8 @@ export type {
   AgentEventType,
   EventRecord,
   MiddlewareHook,
+  ModelDeltaEvent,
   ToolRecovery,
 } from "./agent-event.js";
 export { type EventListener, type EventScope, EventSink } from "./event-sink.js";
+export { isModelDeltaEvent, modelDeltaEvent } from "./model-delta-event.js";

@@ -6,7 +6,7 @@ import type { ObservationLevel } from "./trace-model.js";
  * (run/model/tool start and end) become spans and generations instead, except `model.failed`: a
  * failed attempt is an event inside its call's generation (the generation fails only when no
  * attempt succeeds); high-volume noise
- * (`model.delta`, `state.updated`, middleware start/end, `route.selected`) is left out.
+ * (`model.*_delta`, `state.updated`, middleware start/end, `route.selected`) is left out.
  */
 export const EXPORTED_EVENT_LEVELS: Readonly<Partial<Record<AgentEvent["type"], ObservationLevel>>> = {
   "model.failed": "WARNING",

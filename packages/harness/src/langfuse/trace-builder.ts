@@ -86,11 +86,14 @@ export class TraceBuilder {
         run.generations.set(event.callId, obs);
         break;
       }
-      case "model.delta": {
+      case "model.text_delta":
+      case "model.reasoning_delta":
+      case "model.redacted_reasoning":
+      case "model.tool_call_delta": {
         const chat = run.chats.get(event.callId);
         if (chat === undefined) break;
         chat.obs.completionStartTs ??= record.ts;
-        if (this.capture && event.delta.type === "text_delta") chat.text += event.delta.text;
+        if (this.capture && event.type === "model.text_delta") chat.text += event.text;
         break;
       }
       case "cost.recorded": {
@@ -142,7 +145,7 @@ export class TraceBuilder {
         Object.assign(run.obs.metadata, {
           modelCalls: event.modelCalls,
           toolCalls: event.toolCalls,
-          usage: { ...event.usage.usage, calls: event.usage.calls } as unknown as JsonObject,
+          usage: { ...event.usage, calls: event.usage.calls } as unknown as JsonObject,
           cost: { ...event.cost },
         });
         this.endRun(run, record.ts, undefined, false);

@@ -64,7 +64,7 @@ describe("buildTraceModels", () => {
       attempt: 2,
     });
     tick(5);
-    sink.emit(root, { type: "model.delta", callId: "m1", delta: { type: "text_delta", text: "hi" } });
+    sink.emit(root, { type: "model.text_delta", callId: "m1", text: "hi" });
     const u = usage({ inputTokens: 1000, outputTokens: 200, cacheReadTokens: 600, reasoningTokens: 50 });
     const cost = {
       currency: "USD" as const,
@@ -100,7 +100,7 @@ describe("buildTraceModels", () => {
       type: "run.completed",
       modelCalls: 0,
       toolCalls: 0,
-      usage: { calls: 0, usage: usage({}) },
+      usage: { calls: 0, ...usage({}) },
       cost: { ...cost, total: 0 },
     });
     sink.emit(root, {
@@ -115,7 +115,7 @@ describe("buildTraceModels", () => {
       type: "run.completed",
       modelCalls: 2,
       toolCalls: 1,
-      usage: { calls: 1, usage: u },
+      usage: { calls: 1, ...u },
       cost,
     });
 

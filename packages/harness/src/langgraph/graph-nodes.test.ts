@@ -136,14 +136,14 @@ describe("LangGraph nodes (real @langchain/langgraph, StateGraph + MemorySaver)"
     const types = custom.map((c) => `${c.node}:${c.record.event.type}`);
     expect(types[0]).toBe("research:run.started");
     expect(types).toContain("research:tool.completed");
-    expect(types).toContain("research:model.delta");
+    expect(types).toContain("research:model.text_delta");
     expect(types.at(-1)).toBe("write:run.completed");
     for (const c of custom) expect(c.record.graphNode?.node).toBe(c.node);
 
     const totals = graphRunTotals(final, "g-1");
     expect(totals.modelCalls).toBe(3);
     expect(totals.toolCalls).toBe(1);
-    expect(totals.usage).toMatchObject({ calls: 3, usage: { inputTokens: 30, outputTokens: 15 } });
+    expect(totals.usage).toMatchObject({ calls: 3, inputTokens: 30, outputTokens: 15 });
     expect(totals.children.map((c) => c.name)).toEqual(["research", "write"]);
   });
 

@@ -1,8 +1,8 @@
 import { Annotation } from "@langchain/langgraph";
-import { emptyUsageTotals, type ResolvedModel, type UsageTotals } from "@tinyagents/inference";
+import { addUsageTotals, emptyUsageTotals, type ResolvedModel, type UsageTotals } from "@tinyagents/inference";
 import type { GraphNodeCall } from "../context/graph-node.js";
 import { addCost, type CostTotals, emptyCost } from "../cost/cost.js";
-import { addUsageTotals, type ChildRunSummary } from "../subagent/child-run.js";
+import type { ChildRunSummary } from "../subagent/child-run.js";
 
 /**
  * One finished harness call of a graph node, as the graph's state records it: a sub-agent

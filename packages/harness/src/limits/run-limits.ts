@@ -14,9 +14,9 @@ export interface RunLimits {
   maxDepth: number;
   /**
    * When a model-call or tool-call cap is reached: `fail` (default) raises `limit_exceeded`;
-   * `stop_with_partial` ends the run successfully with what it has, `run.stoppedBy` says why.
+   * `stopWithPartial` ends the run successfully with what it has, `run.stoppedBy` says why.
    */
-  onCap: "fail" | "stop_with_partial";
+  onCap: "fail" | "stopWithPartial";
 }
 
 /** The defaults, matching the original implementation's. */

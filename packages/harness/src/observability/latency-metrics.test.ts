@@ -30,9 +30,9 @@ const started = (callId: string, attempt = 1): AgentEvent => ({
   attempt,
 });
 const delta = (callId: string): AgentEvent => ({
-  type: "model.delta",
+  type: "model.text_delta",
   callId,
-  delta: { type: "text", text: "x" } as never,
+  text: "x",
 });
 const tool = (callId: string, durationMs: number): AgentEvent => ({
   type: "tool.completed",
@@ -80,7 +80,7 @@ describe("AgentLatencyMetrics.fromRecords", () => {
           type: "run.completed",
           modelCalls: 1,
           toolCalls: 0,
-          usage: { calls: 0, usage: {} as never },
+          usage: {} as never,
           cost: {} as never,
         },
         "child",
@@ -102,7 +102,7 @@ describe("AgentLatencyMetrics.fromRecords", () => {
         type: "run.completed",
         modelCalls: 3,
         toolCalls: 2,
-        usage: { calls: 0, usage: {} as never },
+        usage: {} as never,
         cost: {} as never,
       }),
     ];

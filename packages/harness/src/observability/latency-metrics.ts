@@ -32,7 +32,7 @@ export function summarizeLatencies(durations: readonly number[]): LatencySummary
  * Latency of a run (or run tree) computed from its observations:
  * - `model`: every model attempt's `durationMs` (`model.completed` and `model.failed`);
  * - `tool`: every tool call's `durationMs` (`tool.completed` and `tool.failed`);
- * - `timeToFirstToken`: per model attempt, `model.started` to its first `model.delta`
+ * - `timeToFirstToken`: per model attempt, `model.started` to its first `model.*_delta`
  *   (streaming only);
  * - `totalMs`: the top-most run's `run.started` to its terminal event, when both were seen.
  */
@@ -69,7 +69,10 @@ export class AgentLatencyMetrics {
         case "model.started":
           awaitingFirstDelta.set(`${o.runId} ${e.callId}`, o.ts);
           break;
-        case "model.delta": {
+        case "model.text_delta":
+        case "model.reasoning_delta":
+        case "model.redacted_reasoning":
+        case "model.tool_call_delta": {
           const key = `${o.runId} ${e.callId}`;
           const started = awaitingFirstDelta.get(key);
           if (started !== undefined) {

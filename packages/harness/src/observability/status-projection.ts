@@ -1,10 +1,9 @@
-import { emptyUsageTotals, recordUsage } from "@tinyagents/inference";
+import { addUsageTotals, emptyUsageTotals, recordUsage } from "@tinyagents/inference";
 import { addCost, emptyCost } from "../cost/cost.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import type { AgentObservation } from "./agent-observation.js";
 import type { Projection, ProjectionSnapshot } from "./projection.js";
 import { compareStatus } from "./status-store.js";
-import { sumUsageTotals } from "./usage-projection.js";
 
 interface RunState {
   status: HarnessRunStatus;
@@ -87,7 +86,7 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
       }
       case "subagent.completed":
         // Emitted on the parent's scope with the child's tree totals, as `recordChild` folds them.
-        s.usage = sumUsageTotals(s.usage, e.usage);
+        s.usage = addUsageTotals(s.usage, e.usage);
         s.cost = addCost(s.cost, e.cost);
         if (e.cost.unknown === true) run.childUnknown = true;
         break;

@@ -16,7 +16,7 @@ export interface RunTiming {
   toolCalls: number;
   /** Sum of tool durations (parallel tools overlap, so this can exceed wall time). */
   toolMs: number;
-  /** First `model.started` to the first `model.delta` of the run (streaming runs only). */
+  /** First `model.started` to the first `model.*_delta` of the run (streaming runs only). */
   firstTokenMs?: number;
 }
 
@@ -48,7 +48,10 @@ export class TimingProjection implements Projection<Record<string, RunTiming>> {
       case "model.started":
         run.firstModelStart ??= o.ts;
         break;
-      case "model.delta":
+      case "model.text_delta":
+      case "model.reasoning_delta":
+      case "model.redacted_reasoning":
+      case "model.tool_call_delta":
         if (run.firstTokenMs === undefined && run.firstModelStart !== undefined) {
           run.firstTokenMs = o.ts - run.firstModelStart;
         }

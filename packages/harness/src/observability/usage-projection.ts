@@ -1,4 +1,4 @@
-import { addUsage, emptyUsageTotals, recordUsage, type UsageTotals } from "@tinyagents/inference";
+import { addUsageTotals, emptyUsageTotals, recordUsage, type UsageTotals } from "@tinyagents/inference";
 import { addCost, type CostTotals, emptyCost, rollUpCost } from "../cost/cost.js";
 import type { AgentObservation } from "./agent-observation.js";
 import type { Projection, ProjectionSnapshot } from "./projection.js";
@@ -11,11 +11,6 @@ export interface RunUsageCost {
   own: { usage: UsageTotals; cost: CostTotals };
   /** Own plus every descendant's own totals (see `rollUpCost`). */
   tree: { usage: UsageTotals; cost: CostTotals };
-}
-
-/** Sum two usage totals (calls and every token class). */
-export function sumUsageTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
-  return { calls: a.calls + b.calls, usage: addUsage(a.usage, b.usage) };
 }
 
 interface Own {
@@ -69,7 +64,7 @@ export class UsageCostProjection implements Projection<Record<string, RunUsageCo
       const kids = (children.get(run.runId) ?? []).map(tree);
       const own = ownTotals(run);
       const result = {
-        usage: kids.reduce((sum, kid) => sumUsageTotals(sum, kid.usage), own.usage),
+        usage: kids.reduce((sum, kid) => addUsageTotals(sum, kid.usage), own.usage),
         cost: rollUpCost(
           own.cost,
           kids.map((kid) => kid.cost),

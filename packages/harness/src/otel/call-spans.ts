@@ -1,5 +1,5 @@
 import { type Attributes, type Span, SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import type { AgentEventOf, EventRecord } from "../events/agent-event.js";
+import type { AgentEventOf, EventRecord, ModelDeltaEvent } from "../events/agent-event.js";
 import {
   chatSpanName,
   GEN_AI,
@@ -95,8 +95,8 @@ export function chatResponse(
   settling.span.end(settling.endTs);
 }
 
-/** `model.delta`: time to first chunk (once), streamed text when capturing content. */
-export function chatChunk(book: SpanBook, record: EventRecord, event: AgentEventOf<"model.delta">): void {
+/** `model.*_delta`: time to first chunk (once), streamed text when capturing content. */
+export function chatChunk(book: SpanBook, record: EventRecord, event: ModelDeltaEvent): void {
   const chat = book.runs.get(record.runId)?.chats.get(event.callId);
   if (chat === undefined) return;
   if (chat.firstChunkAt === undefined) {
@@ -106,8 +106,7 @@ export function chatChunk(book: SpanBook, record: EventRecord, event: AgentEvent
       [GEN_AI.responseTimeToFirstChunk]: (record.ts - chat.startedAt) / 1000,
     });
   }
-  if (book.options.captureContent === true && event.delta.type === "text_delta")
-    chat.text += event.delta.text;
+  if (book.options.captureContent === true && event.type === "model.text_delta") chat.text += event.text;
 }
 
 /** `cost.recorded`: the harness-computed cost of the attempt, in USD. */

@@ -496,7 +496,7 @@ describe("OtelMetrics edge cases (driven through a sink)", () => {
     sink.emit(parent, started("p-1"));
     sink.emit(kid, { type: "run.started", input: 1 });
     sink.emit(kid, started("k-1"));
-    sink.emit(kid, { type: "model.delta", callId: "k-1", delta: { type: "text_delta", text: "x" } });
+    sink.emit(kid, { type: "model.text_delta", callId: "k-1", text: "x" });
     expect([metrics.openRuns, metrics.openAttempts]).toEqual([2, 2]);
     now = 2_500;
     sink.emit(parent, {
@@ -528,7 +528,7 @@ describe("OtelMetrics edge cases (driven through a sink)", () => {
       type: "run.completed",
       modelCalls: 0,
       toolCalls: 0,
-      usage: { calls: 0, usage: usage({}) },
+      usage: { calls: 0, ...usage({}) },
       cost: { currency: "USD", input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
     });
     expect(meter.points(M.operationDuration)).toEqual([]);

@@ -6,7 +6,7 @@ import {
   type MetricOptions,
   ValueType,
 } from "@opentelemetry/api";
-import type { AgentEventOf, EventRecord } from "../events/agent-event.js";
+import type { AgentEventOf, EventRecord, ModelDeltaEvent } from "../events/agent-event.js";
 import type { EventListener, EventSink } from "../events/event-sink.js";
 import {
   errorType,
@@ -86,7 +86,7 @@ interface Instruments {
  *   per attempt that reported billed usage; input includes cached tokens; responses served from
  *   the local response cache are not billed and not counted;
  * - `gen_ai.client.operation.time_to_first_chunk` and `.time_per_output_chunk` (s): streamed
- *   attempts only (from `model.delta` events).
+ *   attempts only (from `model.*_delta` events).
  *
  * These carry `gen_ai.operation.name` (`chat`), `gen_ai.provider.name`, `gen_ai.request.model`,
  * and `gen_ai.response.model` once the attempt completed. A response served from the local cache
@@ -191,7 +191,10 @@ export class OtelMetrics {
       case "model.started":
         this.startAttempt(record, event);
         break;
-      case "model.delta":
+      case "model.text_delta":
+      case "model.reasoning_delta":
+      case "model.redacted_reasoning":
+      case "model.tool_call_delta":
         this.chunk(record, event);
         break;
       case "model.completed":
@@ -250,7 +253,7 @@ export class OtelMetrics {
     });
   }
 
-  private chunk(record: EventRecord, event: AgentEventOf<"model.delta">): void {
+  private chunk(record: EventRecord, event: ModelDeltaEvent): void {
     const attempt = this.runs.get(record.runId)?.attempts.get(event.callId);
     if (attempt === undefined) return;
     const previous = attempt.lastChunkAt;

@@ -399,7 +399,7 @@ describe("OtelTracer", () => {
 });
 
 function emptyTotals() {
-  return { calls: 0, usage: usage({}) };
+  return { calls: 0, ...usage({}) };
 }
 
 function noCost() {

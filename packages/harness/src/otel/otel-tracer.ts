@@ -157,7 +157,10 @@ export class OtelTracer implements ObservationSink {
       case "tool.result":
         toolResult(book, record, event);
         break;
-      case "model.delta":
+      case "model.text_delta":
+      case "model.reasoning_delta":
+      case "model.redacted_reasoning":
+      case "model.tool_call_delta":
         chatChunk(book, record, event);
         break;
       case "cost.recorded":
@@ -256,7 +259,7 @@ export class OtelTracer implements ObservationSink {
     const run = this.book.runs.get(record.runId);
     if (run === undefined) return;
     run.span.setAttributes({
-      ...runUsageAttributes(event.usage.usage),
+      ...runUsageAttributes(event.usage),
       [TINYAGENTS_ATTR.modelCalls]: event.modelCalls,
       [TINYAGENTS_ATTR.toolCalls]: event.toolCalls,
     });

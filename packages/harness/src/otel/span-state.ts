@@ -8,7 +8,7 @@ export interface ChatSpanState {
   span: Span;
   providerModelId: string;
   startedAt: number;
-  /** Set at the first `model.delta` of the attempt. */
+  /** Set at the first `model.*_delta` of the attempt. */
   firstChunkAt: number | undefined;
   /** Streamed answer text (only collected when content capture is on). */
   text: string;

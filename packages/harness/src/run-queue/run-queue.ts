@@ -132,7 +132,7 @@ export class RunQueue {
           if (this.active.size >= this.concurrency) break;
           if (this.active.has(key)) continue;
           // Reserve the key first: a steer pushed meanwhile goes into this run's handle.
-          const steering = new SteeringHandle(new SteeringPolicy().allow("inject_message"));
+          const steering = new SteeringHandle(new SteeringPolicy().allow("injectMessage"));
           this.active.set(key, steering);
           const next = await this.nextRun(key, steering);
           if (next === undefined) {
@@ -176,7 +176,7 @@ export class RunQueue {
   private async requeue(key: string, steering: SteeringHandle): Promise<boolean> {
     let any = false;
     for (const command of steering.drain()) {
-      if (command.kind !== "inject_message") continue;
+      if (command.kind !== "injectMessage") continue;
       any = true;
       const item = {
         id: `q-${++this.seq}`,

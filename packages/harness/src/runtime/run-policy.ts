@@ -5,10 +5,10 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../retry/retry-policy.js
 import { validateRetryPolicy } from "../retry/validate-retry-policy.js";
 
 /** What to do when the model calls a tool that is not registered. */
-export type UnknownToolPolicy = "fail" | "return_tool_error" | { rewrite: string };
+export type UnknownToolPolicy = "fail" | "returnError" | { rewrite: string };
 
 /** What to do when the model's tool arguments are invalid. */
-export type InvalidArgsPolicy = "fail" | "return_tool_error" | "normalize_then_return_tool_error";
+export type InvalidArgsPolicy = "fail" | "returnError" | "normalizeThenReturnError";
 
 /** Everything the loop enforces. */
 export interface RunPolicy {
@@ -36,8 +36,8 @@ export function defaultRunPolicy(): RunPolicy {
     limits: { ...DEFAULT_RUN_LIMITS },
     retry: { ...DEFAULT_RETRY_POLICY },
     fallback: [],
-    unknownTool: "return_tool_error",
-    invalidArgs: "return_tool_error",
+    unknownTool: "returnError",
+    invalidArgs: "returnError",
     errorOnEmptyResponse: false,
     protectPromptPrefix: false,
   };

@@ -131,7 +131,7 @@ export class RunStatusTracker {
       modelCalls: this.totals.modelCalls,
       toolCalls: this.totals.toolCalls,
       activeToolCalls: r.activeToolCalls.slice(),
-      usage: { calls: usage.calls, usage: { ...usage.usage } },
+      usage: { ...usage },
       cost: { ...cost },
       startedAt: r.startedAt,
       updatedAt: r.updatedAt,

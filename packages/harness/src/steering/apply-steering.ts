@@ -10,7 +10,7 @@ import type { SteeringHandle } from "./steering-handle.js";
  * before a tool batch are held until the batch's results are appended (a tool call must be
  * answered right after the assistant turn).
  */
-export type SteeringPoint = "before_model" | "before_tools";
+export type SteeringPoint = "beforeModel" | "beforeTools";
 
 /**
  * Drain `handle` and apply the batch to the run, at whichever point the transcript is (see
@@ -31,7 +31,7 @@ export function applySteering<State, Ctx>(
   const { ctx } = s;
   const last = s.transcript.at(-1);
   const where: SteeringPoint =
-    last?.role === "assistant" && last.toolCalls.length > 0 ? "before_tools" : "before_model";
+    last?.role === "assistant" && last.toolCalls.length > 0 ? "beforeTools" : "beforeModel";
   const batch = handle.drain();
   const rejected = [...new Set(batch.filter((c) => !handle.policy.allows(c.kind)).map((c) => c.kind))];
   if (rejected.length > 0) {
@@ -44,7 +44,7 @@ export function applySteering<State, Ctx>(
     ctx.emit({ type: "steering.applied", command: command.kind, accepted: true });
     switch (command.kind) {
       case "cancel": {
-        const at = where === "before_model" ? "before a model call" : "before a tool batch";
+        const at = where === "beforeModel" ? "before a model call" : "before a tool batch";
         const error = cancelled(`by a steering command ${at}`, command.reason);
         ctx.cancel(error);
         throw error;
@@ -56,13 +56,13 @@ export function applySteering<State, Ctx>(
         pauseReason = undefined;
         handle.clearPause();
         break;
-      case "inject_message":
+      case "injectMessage":
         append(s, structuredClone(command.message), where);
         break;
       case "redirect":
         append(s, user(REDIRECT_PREFIX + command.instruction), where);
         break;
-      case "set_metadata":
+      case "setMetadata":
         ctx.config.metadata = structuredClone(command.metadata);
         break;
     }
@@ -83,7 +83,7 @@ export function releaseHeldMessages<State, Ctx>(s: LoopSession<State, Ctx>): voi
 }
 
 function append<State, Ctx>(s: LoopSession<State, Ctx>, message: Message, where: SteeringPoint): void {
-  if (where === "before_model") s.transcript.push(message);
+  if (where === "beforeModel") s.transcript.push(message);
   else if (s.heldMessages === undefined) s.heldMessages = [message];
   else s.heldMessages.push(message);
 }

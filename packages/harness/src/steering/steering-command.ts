@@ -13,18 +13,18 @@ import {
  * - `pause` (optionally with a reason): stop at the next checkpoint with a resumable `PausedRun`;
  * - `resume`: cancels a `pause` sent earlier in the same batch, and clears a handle's pause latch;
  * - `cancel`: end the run as `cancelled`, keeping the partial transcript;
- * - `inject_message`: append a message to the transcript;
+ * - `injectMessage`: append a message to the transcript;
  * - `redirect`: append a user message `[steering:redirect] <instruction>` (a user message, not a
  *   system one, so the cached system prefix of the prompt stays byte-stable);
- * - `set_metadata`: replace `RunConfig.metadata`.
+ * - `setMetadata`: replace `RunConfig.metadata`.
  */
 export type SteeringCommand =
   | { kind: "pause"; reason?: string }
   | { kind: "resume" }
   | { kind: "cancel"; reason?: string }
-  | { kind: "inject_message"; message: Message }
+  | { kind: "injectMessage"; message: Message }
   | { kind: "redirect"; instruction: string }
-  | { kind: "set_metadata"; metadata: JsonObject };
+  | { kind: "setMetadata"; metadata: JsonObject };
 
 /** The kind of a steering command: what a `SteeringPolicy` allows or denies. */
 export type SteeringCommandKind = SteeringCommand["kind"];
@@ -34,9 +34,9 @@ export const STEERING_COMMAND_KINDS: readonly SteeringCommandKind[] = [
   "pause",
   "resume",
   "cancel",
-  "inject_message",
+  "injectMessage",
   "redirect",
-  "set_metadata",
+  "setMetadata",
 ];
 
 /** The prefix of the message a `redirect` command appends. */
@@ -65,7 +65,7 @@ export function validateSteeringCommand(value: unknown): SteeringCommand {
       return command;
     case "resume":
       return command;
-    case "inject_message":
+    case "injectMessage":
       validateMessage(command.message, "command.message");
       return command;
     case "redirect":
@@ -75,9 +75,9 @@ export function validateSteeringCommand(value: unknown): SteeringCommand {
         });
       }
       return command;
-    case "set_metadata":
+    case "setMetadata":
       if (!isJsonObject(command.metadata)) {
-        throw validationError('steering command "set_metadata" needs a `metadata` JSON object', {
+        throw validationError('steering command "setMetadata" needs a `metadata` JSON object', {
           field: "metadata",
         });
       }

@@ -64,7 +64,7 @@ export class SteeringHandle {
 
   /** Append `message` to the transcript at the next checkpoint. */
   injectMessage(message: Message): this {
-    return this.send({ kind: "inject_message", message });
+    return this.send({ kind: "injectMessage", message });
   }
 
   /** Tell the agent to change course (appends `[steering:redirect] <instruction>`). */
@@ -74,7 +74,7 @@ export class SteeringHandle {
 
   /** Replace the run's `RunConfig.metadata`. */
   setMetadata(metadata: JsonObject): this {
-    return this.send({ kind: "set_metadata", metadata });
+    return this.send({ kind: "setMetadata", metadata });
   }
 
   /** Commands waiting for a checkpoint. */

@@ -1,4 +1,4 @@
-import { addUsage, type UsageTotals } from "@tinyagents/inference";
+import { addUsageTotals, type UsageTotals } from "@tinyagents/inference";
 import type { LoopSession } from "../agent-loop/loop-session.js";
 import { addCost, type CostTotals } from "../cost/cost.js";
 import type { ExecutionStatus } from "../status/run-status.js";
@@ -17,11 +17,6 @@ export interface ChildRunSummary {
   status: Exclude<ExecutionStatus, "pending" | "running">;
   usage: UsageTotals;
   cost: CostTotals;
-}
-
-/** Sum two usage totals (calls and every token class). */
-export function addUsageTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
-  return { calls: a.calls + b.calls, usage: addUsage(a.usage, b.usage) };
 }
 
 /**

@@ -1,4 +1,4 @@
-export { addUsageTotals, type ChildRunSummary } from "./child-run.js";
+export type { ChildRunSummary } from "./child-run.js";
 export {
   SubAgent,
   type SubAgentInvokeOptions,

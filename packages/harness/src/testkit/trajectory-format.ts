@@ -22,7 +22,7 @@ export function recordLabel(record: EventRecord): string {
       label = `tool.failed(${event.toolName}, ${event.error.code})`;
       break;
     case "tool.unknown":
-      label = `tool.unknown(${event.requestedName})`;
+      label = `tool.unknown(${event.toolName})`;
       break;
     case "tool.invalid_args":
       label = `tool.invalid_args(${event.toolName})`;

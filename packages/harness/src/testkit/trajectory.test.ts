@@ -54,8 +54,8 @@ const completed: AgentEvent = {
 const toolRun = records([
   { type: "run.started", input: 1 },
   modelCall("m-1"),
-  { type: "model.delta", callId: "m-1", delta: { type: "text_delta", text: "a" } },
-  { type: "model.delta", callId: "m-1", delta: { type: "text_delta", text: "b" } },
+  { type: "model.text_delta", callId: "m-1", text: "a" },
+  { type: "model.text_delta", callId: "m-1", text: "b" },
   toolStart("call-1", "search", { query: "weather", filters: { city: "Oslo", days: [1, 2] } }),
   toolStart("call-2", "fetch", { url: "https://example.com" }),
   toolDone("call-1", "search"),
@@ -116,7 +116,7 @@ describe("Trajectory tool calls", () => {
       'expected tool "delete_file" to be called, but it never was (tools called: search, fetch)',
     );
     expect(error.message).toContain(
-      "Actual events: run.started → model.started → model.delta ×2 → tool:search",
+      "Actual events: run.started → model.started → model.text_delta ×2 → tool:search",
     );
   });
 

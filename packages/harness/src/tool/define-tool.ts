@@ -126,10 +126,10 @@ export function tool<State, Ctx>(
     });
   }
   const policy: unknown = definition.errorPolicy;
-  if (policy !== undefined && policy !== "return_error" && policy !== "fail") {
+  if (policy !== undefined && policy !== "returnError" && policy !== "fail") {
     if (!isJsonObject(policy) || typeof policy.message !== "string") {
       throw validationError(
-        `tool "${name}": invalid errorPolicy; use "return_error", "fail" or { message: "<text for the model>" }`,
+        `tool "${name}": invalid errorPolicy; use "returnError", "fail" or { message: "<text for the model>" }`,
         { field: "errorPolicy", tool: name },
       );
     }

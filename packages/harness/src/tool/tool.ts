@@ -6,12 +6,12 @@ export type ToolTimeout = "inherit" | "unbounded" | { ms: number };
 
 /**
  * What happens when a tool's `execute` throws:
- * - `return_error` (default): the model gets an error result and the loop continues;
+ * - `returnError` (default): the model gets an error result and the loop continues;
  * - `fail`: the run fails with code `tool`;
  * - `{ message }`: the model gets this fixed message as the error result (hides internals).
  * Cancellation and timeouts of the whole run always propagate.
  */
-export type ToolErrorPolicy = "return_error" | "fail" | { message: string };
+export type ToolErrorPolicy = "returnError" | "fail" | { message: string };
 
 /** Outcome of validating arguments: the typed value, or human-readable issues. */
 export type ArgsValidation<Args> = { ok: true; value: Args } | { ok: false; issues: string[] };

@@ -82,9 +82,7 @@ describe.each(BOTH_PATHS)("abort (%s)", (_path, streaming) => {
     expectFailedRun(result, { code: "cancelled", transcript: ["user"] });
     expect(calls).toBe(1);
     expect(eventsOf(result, "retry.scheduled")).toHaveLength(0);
-    const shown = eventsOf(result, "model.delta").map((e) =>
-      e.delta.type === "text_delta" ? e.delta.text : "",
-    );
+    const shown = eventsOf(result, "model.text_delta").map((e) => e.text);
     expect(shown.join("")).toBe(streaming ? "Hel" : "");
     expect(ProviderError.isProviderError(result.error)).toBe(false);
   });

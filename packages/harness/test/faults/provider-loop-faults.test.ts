@@ -130,7 +130,7 @@ interface StreamLoopFault {
   providerCode?: string;
   /** Attempts of the faulted call in a unary run / a streaming run. */
   attempts: { unary: number; streaming: number };
-  /** Text a streaming run delivered as `model.delta` events before the fault. */
+  /** Text a streaming run delivered as `model.*_delta` events before the fault. */
   streamedBefore?: string;
   /** `request.timeoutMs` (set by a middleware). */
   timeoutMs?: number;
@@ -239,8 +239,8 @@ describe.each(BOTH_PATHS)("stream faults through the loop (%s)", (path, streamin
     if (fault.details !== undefined) expect(result.error?.details).toMatchObject(fault.details);
     if (fault.messageIncludes !== undefined) expect(result.error?.message).toContain(fault.messageIncludes);
     expect(faultedAttempts(result)).toBe(fault.attempts[path]);
-    const deltas = eventsOf(result, "model.delta").filter((e) => e.callId.endsWith("-model-2"));
-    const shown = deltas.map((e) => (e.delta.type === "text_delta" ? e.delta.text : "")).join("");
+    const deltas = eventsOf(result, "model.text_delta").filter((e) => e.callId.endsWith("-model-2"));
+    const shown = deltas.map((e) => e.text).join("");
     // Unary runs show nothing; streaming runs show exactly what arrived before the fault.
     expect(shown).toBe(streaming ? (fault.streamedBefore ?? "") : "");
   });

@@ -85,7 +85,7 @@ export type ModelStreamItem =
   | FinishItem
   | StreamErrorItem;
 
-/** The items that carry message content: what streaming middleware and `model.delta` events see. */
+/** The items that carry message content: what streaming middleware and `model.*_delta` events carry. */
 export type MessageDelta = TextDeltaItem | ReasoningDeltaItem | RedactedReasoningItem | ToolCallDeltaItem;
 
 /** True for items that carry message content. */

@@ -1,5 +1,6 @@
 export {
   addUsage,
+  addUsageTotals,
   emptyUsage,
   emptyUsageTotals,
   recordUsage,

@@ -23,10 +23,19 @@ export interface Usage {
   raw?: JsonValue;
 }
 
-/** Usage folded over many calls. */
+/**
+ * Usage folded over many calls: the token counts flat (`run.usage.inputTokens`), plus how many
+ * calls reported usage. Assignable to `Usage` (it has no `raw`: that belongs to one call).
+ */
 export interface UsageTotals {
+  /** Calls whose usage was folded in. */
   calls: number;
-  usage: Usage;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
 }
 
 /** A zero usage record. */
@@ -71,12 +80,33 @@ export function addUsage(a: Usage, b: Usage): Usage {
 
 /** Empty totals. */
 export function emptyUsageTotals(): UsageTotals {
-  return { calls: 0, usage: emptyUsage() };
+  return {
+    calls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    totalTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+  };
 }
 
 /** Fold one call's usage into totals (returns a new object). */
 export function recordUsage(totals: UsageTotals, call: Usage): UsageTotals {
-  return { calls: totals.calls + 1, usage: addUsage(totals.usage, call) };
+  return {
+    calls: totals.calls + 1,
+    inputTokens: totals.inputTokens + call.inputTokens,
+    outputTokens: totals.outputTokens + call.outputTokens,
+    totalTokens: totals.totalTokens + call.totalTokens,
+    cacheReadTokens: totals.cacheReadTokens + call.cacheReadTokens,
+    cacheWriteTokens: totals.cacheWriteTokens + call.cacheWriteTokens,
+    reasoningTokens: totals.reasoningTokens + call.reasoningTokens,
+  };
+}
+
+/** Add two totals (a child run's into its parent's). */
+export function addUsageTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
+  return { ...recordUsage(a, b), calls: a.calls + b.calls };
 }
 
 /** Inputs that were not served from the provider's prompt cache. */

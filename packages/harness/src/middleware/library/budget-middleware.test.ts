@@ -174,14 +174,14 @@ describe("budgetMiddleware", () => {
       expect(events.ofType("budget.reserved")).toHaveLength(1);
     });
 
-    it("callModel: a later middleware answers in beforeModel (stop_with_final) — nothing reserved or spent", async () => {
+    it("callModel: a later middleware answers in beforeModel (stopWithFinal) — nothing reserved or spent", async () => {
       const { harness } = setup();
       const model = loop(1);
       const budget = budgetMiddleware({ limits: { maxInputTokens: 10_000 } });
       const canned: Middleware = {
         name: "canned",
         beforeModel(ctx) {
-          ctx.run.requestControl({ kind: "stop_with_final", text: "from the gate" });
+          ctx.run.requestControl({ kind: "stopWithFinal", text: "from the gate" });
         },
       };
       harness.registerModel("m", model).use(budget).use(canned);

@@ -139,7 +139,7 @@ describe("toolCallLimitMiddleware", () => {
       )
       .registerTool(search)
       .registerTool(other)
-      .use(toolCallLimitMiddleware({ perTool: { search: 1 }, behavior: "return_tool_error" }));
+      .use(toolCallLimitMiddleware({ perTool: { search: 1 }, behavior: "returnError" }));
     const { run, error, events } = await runAgent(harness, "hi");
     expect(error).toBeUndefined();
     expect(search.callCount).toBe(1);

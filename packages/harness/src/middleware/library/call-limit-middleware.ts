@@ -12,7 +12,7 @@ export interface ModelCallLimitOptions {
   runLimit: number;
   /**
    * At the cap: `"error"` (default) fails the run with `limit_exceeded`; `"end"` ends it with
-   * `message` as the final answer (a `stop_with_final` control request; the call is skipped).
+   * `message` as the final answer (a `stopWithFinal` control request; the call is skipped).
    */
   behavior?: "error" | "end";
   /** The final answer for `"end"`. */
@@ -56,7 +56,7 @@ export function modelCallLimitMiddleware<State = unknown, Ctx = unknown>(
       if (count.calls < runLimit) return;
       ctx.run.emit({ type: "limit.reached", limit: "model_calls", value: runLimit, count: count.calls + 1 });
       if (behavior === "end") {
-        ctx.run.requestControl({ kind: "stop_with_final", text: message });
+        ctx.run.requestControl({ kind: "stopWithFinal", text: message });
         return;
       }
       throw limitError(
@@ -91,10 +91,10 @@ export interface ToolCallLimitOptions {
   /** Calls allowed per run for individual tools, by name. */
   perTool?: Record<string, number>;
   /**
-   * At a cap: `"error"` (default) fails the run with `limit_exceeded`; `"return_tool_error"`
+   * At a cap: `"error"` (default) fails the run with `limit_exceeded`; `"returnError"`
    * answers the call with an error result (not executed) and lets the model go on.
    */
-  behavior?: "error" | "return_tool_error";
+  behavior?: "error" | "returnError";
   /** Tool registry for checking `perTool` names at construction (else checked at first use). */
   registry?: ToolNames;
   /** Middleware name (default `"tool_call_limit"`). */
@@ -132,8 +132,8 @@ export function toolCallLimitMiddleware<State = unknown, Ctx = unknown>(
   }
   const known = new RegisteredNames(name, "perTool", [...perTool.keys()], options.registry);
   const behavior = options.behavior ?? "error";
-  if (behavior !== "error" && behavior !== "return_tool_error") {
-    throw optionError(name, "behavior", 'must be "error" or "return_tool_error"');
+  if (behavior !== "error" && behavior !== "returnError") {
+    throw optionError(name, "behavior", 'must be "error" or "returnError"');
   }
   const state = new PerRun(() => ({
     total: 0,
@@ -187,8 +187,8 @@ export function toolCallLimitMiddleware<State = unknown, Ctx = unknown>(
       run.byTool = new Map(read.tuples("byTool", isToolCount));
     },
   };
-  // Only the "return_tool_error" behavior answers refused calls; otherwise no wrap layer is added.
-  if (behavior === "return_tool_error") {
+  // Only the "returnError" behavior answers refused calls; otherwise no wrap layer is added.
+  if (behavior === "returnError") {
     middleware.wrapToolCall = async (ctx, call, next) => {
       const refusal = state.of(ctx.run).refused.get(call.id);
       return refusal === undefined ? next(call) : errorToolResult(call.id, call.name, refusal, 0);

@@ -35,9 +35,7 @@ describe("redactionMiddleware", () => {
     const answer = `${"x".repeat(40)} write to alice@example.org`;
     harness.registerModel("m", new ScriptedModel([answer])).use(redactionMiddleware());
     const { run, events } = await runAgent(harness, "hi", { streaming: true });
-    const streamed = events
-      .ofType("model.delta")
-      .map((e) => (e.delta.type === "text_delta" ? e.delta.text : ""));
+    const streamed = events.ofType("model.text_delta").map((e) => e.text);
     expect(streamed.join("")).not.toContain("alice@example.org");
     expect(streamed.join("")).toContain("[REDACTED:email]");
     expect(runText(run)).toBe(`${"x".repeat(40)} write to [REDACTED:email]`);
@@ -67,9 +65,7 @@ describe("redactionMiddleware", () => {
       const { harness } = setup({ policy: { retry: { maxRetries: 0 } } });
       harness.registerModel("m", model).use(redactionMiddleware(options));
       const ran = await runAgent(harness, "hi", { streaming: true });
-      const deltas = ran.events
-        .ofType("model.delta")
-        .map((e) => (e.delta.type === "text_delta" ? e.delta.text : ""));
+      const deltas = ran.events.ofType("model.text_delta").map((e) => e.text);
       return { ...ran, deltas };
     }
 
@@ -115,13 +111,12 @@ describe("redactionMiddleware", () => {
       // Text came out while the model was still streaming, not only at the end.
       const types = events.types();
       const firstText = events.records.findIndex(
-        (r) =>
-          r.event.type === "model.delta" && r.event.delta.type === "text_delta" && r.event.delta.text !== "",
+        (r) => r.event.type === "model.text_delta" && r.event.text !== "",
       );
       expect(firstText).toBeGreaterThan(-1);
       expect(firstText).toBeLessThan(types.indexOf("model.completed"));
       // The tail is released when the stream ends, before the call completes.
-      expect(types.lastIndexOf("model.delta")).toBeLessThan(types.indexOf("model.completed"));
+      expect(types.lastIndexOf("model.text_delta")).toBeLessThan(types.indexOf("model.completed"));
     });
 
     it("a cached streamed answer keeps its released tail", async () => {
@@ -139,9 +134,7 @@ describe("redactionMiddleware", () => {
       // Served from the cache (replayed as deltas), with nothing cut off.
       expect(second.events.ofType("model.completed").map((e) => e.servedFromCache)).toEqual([true]);
       expect(runText(second.run)).toBe(text);
-      const replayed = second.events
-        .ofType("model.delta")
-        .map((e) => (e.delta.type === "text_delta" ? e.delta.text : ""));
+      const replayed = second.events.ofType("model.text_delta").map((e) => e.text);
       expect(replayed.join("")).toBe(text);
     });
 

@@ -53,7 +53,7 @@ export interface RedactionMiddleware<State, Ctx> extends Middleware<State, Ctx> 
  *   `deltaHoldback` characters (and a match still growing at the end) are held back until later
  *   deltas show they are not (part of) a secret, so a secret split across deltas never reaches
  *   consumers; a delta whose text is all held is dropped for now. When the stream ends
- *   (`onModelStreamEnd`) the held tail is released, redacted: consumers get it as a `model.delta`
+ *   (`onModelStreamEnd`) the held tail is released, redacted: consumers get it as a `model.text_delta`
  *   and it ends the stored answer (and any response-cache copy), so the stored answer is exactly
  *   what consumers saw. A stream that fails releases its held tail to consumers too;
  * - answers (`afterModel`): the response's text (tool-call arguments are left as the model wrote

@@ -23,7 +23,7 @@ describe("usageAccountingMiddleware", () => {
     await runAgent(harness, "second");
     const report = accounting.ledger.report();
     expect(report.total.calls).toBe(3);
-    expect(report.total.usage).toMatchObject({ inputTokens: 300, outputTokens: 30, cacheReadTokens: 120 });
+    expect(report.total).toMatchObject({ inputTokens: 300, outputTokens: 30, cacheReadTokens: 120 });
     expect(Object.keys(report.byModel)).toEqual(["m"]);
     expect(entries.map((e) => [e.model, e.usage.inputTokens])).toEqual([
       ["m", 100],
