@@ -1,5 +1,10 @@
 import { Annotation } from "@langchain/langgraph";
-import { addUsageTotals, emptyUsageTotals, type ResolvedModel, type UsageTotals } from "@tinyagents/inference";
+import {
+  addUsageTotals,
+  emptyUsageTotals,
+  type ResolvedModel,
+  type UsageTotals,
+} from "@tinyagents/inference";
 import type { GraphNodeCall } from "../context/graph-node.js";
 import { addCost, type CostTotals, emptyCost } from "../cost/cost.js";
 import type { ChildRunSummary } from "../subagent/child-run.js";
