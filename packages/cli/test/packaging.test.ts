@@ -29,6 +29,12 @@ function packedFiles(pkg: string): string[] {
   return JSON.parse(out)[0].files.map((file: { path: string }) => file.path);
 }
 
+/** Every file an exports-map entry points at (conditions nest: `{ import: { types, default } }`). */
+const conditionTargets = (conditions: unknown): string[] =>
+  typeof conditions === "string"
+    ? [conditions]
+    : Object.values(conditions as object).flatMap(conditionTargets);
+
 const importsHarness = (file: string) =>
   /(?:from\s*|import\s*\(\s*|require\s*\(\s*)["']@tinyagents\/harness/.test(readFileSync(file, "utf8"));
 
@@ -171,7 +177,7 @@ describe("built packages", () => {
       // Every target of the exports map, and every bin, is published.
       const manifest = JSON.parse(readFileSync(join(root, "packages", pkg, "package.json"), "utf8"));
       const targets = [
-        ...Object.values(manifest.exports as Record<string, Record<string, string>>).flatMap(Object.values),
+        ...Object.values(manifest.exports as Record<string, unknown>).flatMap(conditionTargets),
         ...Object.values((manifest.bin ?? {}) as Record<string, string>),
       ].map((t) => t.replace(/^\.\//, ""));
       expect(files, pkg).toEqual(expect.arrayContaining(targets));
