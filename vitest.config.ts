@@ -24,7 +24,12 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "examples/**/*.test.ts"],
+    include: [
+      "packages/*/src/**/*.test.ts",
+      "packages/*/test/**/*.test.ts",
+      "examples/**/*.test.ts",
+      "test/**/*.test.ts",
+    ],
     typecheck: {
       enabled: true,
       include: ["packages/*/src/**/*.test-d.ts", "packages/*/test/**/*.test-d.ts"],

@@ -3,7 +3,8 @@
 // order, so a package's workspace dependencies are built before it).
 //
 // JavaScript, with esbuild: one ES module per public entry point (the `import` target of every
-// `exports` entry, and every `bin`), no source maps (they would point at src/, unpublished).
+// `exports` entry, and every `bin`), no source maps (they would point at src/, unpublished);
+// and, when the exports map has `require` conditions, CommonJS files in dist/cjs (bundle-cjs.mjs).
 //
 //   The root entry (".") and everything it needs load as two files — `import "@tinyagents/harness"`
 //   reads dist/index.js and one chunk, not hundreds of modules (modules reached only through a
@@ -36,6 +37,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { buildCjs, copyDeclarations } from "./bundle-cjs.mjs";
 
 const pkgDir = process.cwd();
 const { values: flags } = parseArgs({
@@ -81,17 +83,24 @@ function binTargets(bin) {
 }
 
 const exportsMap = manifest.exports ?? {};
-const [rootName, rootSource] = entryFor(exportsMap["."]?.import);
-const otherEntries = Object.fromEntries(
-  [
-    ...Object.entries(exportsMap)
-      .filter(([subpath]) => subpath !== ".")
-      .map(([, conditions]) => conditions.import),
-    ...(typeof manifest.bin === "string" ? [manifest.bin] : Object.values(manifest.bin ?? {})).flatMap(
-      binTargets,
-    ),
-  ].map(entryFor),
+/** The file of a condition: `"./dist/x.js"` or `{ types, default: "./dist/x.js" }`. */
+const fileOf = (condition) => (typeof condition === "string" ? condition : condition?.default);
+const [rootName, rootSource] = entryFor(fileOf(exportsMap["."]?.import));
+const subpathEntries = Object.fromEntries(
+  Object.entries(exportsMap)
+    .filter(([subpath]) => subpath !== ".")
+    .map(([, conditions]) => entryFor(fileOf(conditions.import))),
 );
+const otherEntries = {
+  ...subpathEntries,
+  ...Object.fromEntries(
+    (typeof manifest.bin === "string" ? [manifest.bin] : Object.values(manifest.bin ?? {}))
+      .flatMap(binTargets)
+      .map(entryFor),
+  ),
+};
+// A CommonJS build (dist/cjs) when the exports map has `require` conditions.
+const wantsCjs = Object.values(exportsMap).some((conditions) => conditions.require !== undefined);
 
 const options = {
   absWorkingDir: pkgDir,
@@ -281,7 +290,20 @@ const checkStatic = (file) => {
 };
 checkStatic(rootOutput);
 
+if (wantsCjs) {
+  await buildCjs({
+    options,
+    staging,
+    entries: { [rootName]: rootSource, ...subpathEntries },
+    rootSource,
+    rootModules,
+    pkgDir,
+    fail,
+  });
+}
+
 await types;
+if (wantsCjs && !flags["js-only"]) copyDeclarations(staging);
 
 // Swap the finished build in (a copy when --outdir is on another file system than the cache).
 const move = (from, to) => {

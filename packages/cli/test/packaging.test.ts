@@ -29,6 +29,12 @@ function packedFiles(pkg: string): string[] {
   return JSON.parse(out)[0].files.map((file: { path: string }) => file.path);
 }
 
+/** Every file an exports-map entry points at (conditions nest: `{ import: { types, default } }`). */
+const conditionTargets = (conditions: unknown): string[] =>
+  typeof conditions === "string"
+    ? [conditions]
+    : Object.values(conditions as object).flatMap(conditionTargets);
+
 const importsHarness = (file: string) =>
   /(?:from\s*|import\s*\(\s*|require\s*\(\s*)["']@tinyagents\/harness/.test(readFileSync(file, "utf8"));
 
@@ -116,14 +122,19 @@ describe("built packages", () => {
     expect(Object.keys(classes).length).toBeGreaterThan(20);
     for (const [name, runtimeName] of Object.entries(classes)) expect(runtimeName).toBe(name);
     // Each exported class of the harness is declared in exactly one file of its dist.
+    // Once in the ES modules, and once in the CommonJS build (dist/cjs).
     const dist = filesUnder(join(root, "packages/harness/dist")).filter((f) => f.endsWith(".js"));
-    const sources = dist.map((f) => readFileSync(f, "utf8"));
-    const declaring = (name: string) =>
-      sources.filter((code) =>
-        new RegExp(`\\b(?:var|let|const)\\s+${name}\\s*=\\s*class\\b|\\bclass\\s+${name}\\b`).test(code),
-      ).length;
-    for (const name of ["AgentHarness", "EventSink", "InMemoryHarnessStatusStore", "ToolRegistry"])
-      expect(declaring(name), name).toBe(1);
+    for (const cjs of [false, true]) {
+      const sources = dist
+        .filter((f) => f.includes("/dist/cjs/") === cjs)
+        .map((f) => readFileSync(f, "utf8"));
+      const declaring = (name: string) =>
+        sources.filter((code) =>
+          new RegExp(`\\b(?:var|let|const)\\s+${name}\\s*=\\s*class\\b|\\bclass\\s+${name}\\b`).test(code),
+        ).length;
+      for (const name of ["AgentHarness", "EventSink", "InMemoryHarnessStatusStore", "ToolRegistry"])
+        expect(declaring(name), `${name}${cjs ? " (cjs)" : ""}`).toBe(1);
+    }
   });
 
   it("the root entry loads no optional peer; its subpath entries do", () => {
@@ -157,7 +168,7 @@ describe("built packages", () => {
     });
   });
 
-  it("publish bundles and declarations, without source maps", () => {
+  it("publish bundles and declarations, without source maps", { timeout: 120_000 }, () => {
     const packed = Object.fromEntries(["inference", "harness", "cli"].map((pkg) => [pkg, packedFiles(pkg)]));
     for (const [pkg, files] of Object.entries(packed)) {
       expect(
@@ -171,13 +182,16 @@ describe("built packages", () => {
       // Every target of the exports map, and every bin, is published.
       const manifest = JSON.parse(readFileSync(join(root, "packages", pkg, "package.json"), "utf8"));
       const targets = [
-        ...Object.values(manifest.exports as Record<string, Record<string, string>>).flatMap(Object.values),
+        ...Object.values(manifest.exports as Record<string, unknown>).flatMap(conditionTargets),
         ...Object.values((manifest.bin ?? {}) as Record<string, string>),
       ].map((t) => t.replace(/^\.\//, ""));
       expect(files, pkg).toEqual(expect.arrayContaining(targets));
     }
     // The harness's JavaScript is a handful of bundles, not one file per source module.
-    expect(packed.harness?.filter((f) => f.endsWith(".js")).length).toBeLessThan(20);
+    // (Per format: the ES modules, and the CommonJS build in dist/cjs.)
+    const harnessJs = packed.harness?.filter((f) => f.endsWith(".js")) ?? [];
+    expect(harnessJs.filter((f) => !f.startsWith("dist/cjs/")).length).toBeLessThan(20);
+    expect(harnessJs.filter((f) => f.startsWith("dist/cjs/")).length).toBeLessThan(20);
   });
 
   it("the runtime core has no dependency beyond the documented ones", () => {

@@ -1,0 +1,112 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// What a consumer of the BUILT packages sees (`npm test` builds before Vitest): CommonJS
+// `require`, and declarations compiled with a plain `strict` tsconfig and `skipLibCheck: false`
+// (not this repository's stricter settings such as exactOptionalPropertyTypes).
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+const app = join(root, "node_modules/.cache/tinyagents-consumer-app");
+
+const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: root, encoding: "utf8" });
+
+/** `testkit`, `tools`, ...: the harness's subpaths, from its exports map. */
+function harnessSubpaths(): string[] {
+  const manifest = JSON.parse(readFileSync(join(root, "packages/harness/package.json"), "utf8"));
+  return Object.keys(manifest.exports)
+    .filter((key) => key !== ".")
+    .map((key) => key.slice(2));
+}
+
+describe("consumers of the built packages", () => {
+  it("require() works for every subpath (a CommonJS build; Node 20 has no require(esm))", () => {
+    const out = node([
+      "-e",
+      `
+      const harness = require("@tinyagents/harness");
+      const testkit = require("@tinyagents/harness/testkit");
+      const { user } = require("@tinyagents/inference");
+      const loaded = {};
+      for (const sub of ${JSON.stringify(harnessSubpaths())}) {
+        loaded[sub] = Object.keys(require("@tinyagents/harness/" + sub)).length > 0;
+      }
+      (async () => {
+        const agent = new harness.AgentHarness().registerModel("m", new testkit.ScriptedModel(["hello from require"]));
+        const run = await agent.invokeDefault(undefined, "hi");
+        const { harness: built } = await testkit.runScript({ script: ["ok"] });
+        console.log(JSON.stringify({
+          text: harness.runText(run),
+          role: user("x").role,
+          sameClass: built instanceof harness.AgentHarness,
+          loaded,
+        }));
+      })();
+    `,
+    ]);
+    expect(JSON.parse(out)).toEqual({
+      text: "hello from require",
+      role: "user",
+      sameClass: true,
+      loaded: Object.fromEntries(harnessSubpaths().map((sub) => [sub, true])),
+    });
+  });
+
+  it("the exports map resolves import and require to different files of the same API", () => {
+    const require = createRequire(join(root, "package.json"));
+    const resolved = require.resolve("@tinyagents/harness");
+    expect(resolved).toMatch(/harness\/dist\/cjs\/index\.js$/);
+    const manifest = JSON.parse(readFileSync(join(root, "packages/harness/package.json"), "utf8"));
+    for (const [subpath, conditions] of Object.entries(manifest.exports)) {
+      expect(Object.keys(conditions as object), subpath).toEqual(["import", "require", "default"]);
+    }
+  });
+
+  it("the declarations compile in a plain-strict consumer (skipLibCheck false), ESM and CommonJS", () => {
+    rmSync(app, { recursive: true, force: true });
+    mkdirSync(join(app, "cjs"), { recursive: true });
+    const code = `
+import { AgentHarness, runText, tool } from "@tinyagents/harness";
+import { ScriptedModel } from "@tinyagents/harness/testkit";
+import { calculatorTool } from "@tinyagents/harness/tools";
+import { createModel, type OllamaOptions } from "@tinyagents/inference";
+
+const options: OllamaOptions = { temperature: 0.2, num_ctx: 8192 };
+const model = createModel("openai:gpt-4.1-mini");
+const stream: AsyncIterable<unknown> = model.stream({ messages: [] }); // required on adapters
+const agent = new AgentHarness().registerModel("m", new ScriptedModel(["hi"])).registerTool(calculatorTool());
+const echo = tool({ name: "echo", description: "Echo", inputSchema: { type: "object" }, execute: () => "ok" });
+agent.registerTool(echo);
+export async function main(): Promise<string> {
+  void options;
+  void stream;
+  return runText(await agent.invokeDefault(undefined, "hi"));
+}
+`;
+    writeFileSync(join(app, "esm.mts"), code);
+    writeFileSync(join(app, "cjs", "consumer.cts"), code);
+    const tsconfig = {
+      compilerOptions: {
+        strict: true,
+        skipLibCheck: false,
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        types: ["node"],
+        noEmit: true,
+      },
+      files: ["esm.mts", "cjs/consumer.cts"],
+    };
+    writeFileSync(join(app, "tsconfig.json"), JSON.stringify(tsconfig));
+    const tsc = createRequire(join(root, "package.json")).resolve("typescript/bin/tsc");
+    let output = "";
+    try {
+      output = execFileSync(process.execPath, [tsc, "-p", join(app, "tsconfig.json")], { encoding: "utf8" });
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? error);
+    }
+    expect(output).toBe("");
+  }, 300_000);
+});
