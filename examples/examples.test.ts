@@ -50,6 +50,13 @@ const EXPECTED: Record<string, (string | RegExp)[]> = {
     "The sum of 19 and 23 is 42.",
     "says the MCP server",
   ],
+  "graph-nodes": [
+    "[research in newsroom-run-1] approval.requested",
+    "[research in newsroom-run-1] run.resumed",
+    "headline: Revenue up 12% in Q3 on strong exports.",
+    "models: research=big (registry_default), write=big (state_reuse)",
+    "graph run totals: 3 model calls, 1 tool call, 450 tokens over 2 node calls",
+  ],
   "local-model-probe": ["skipped: no server at http://127.0.0.1:1/v1"],
 };
 
