@@ -20,6 +20,10 @@ export default defineConfig({
       { find: /^@tinyagents\/harness\/tools$/, replacement: src("./packages/harness/src/tools/index.ts") },
       { find: /^@tinyagents\/harness\/mcp$/, replacement: src("./packages/harness/src/mcp/index.ts") },
       { find: /^@tinyagents\/harness\/evals$/, replacement: src("./packages/harness/src/evals/index.ts") },
+      {
+        find: /^@tinyagents\/harness\/langgraph$/,
+        replacement: src("./packages/harness/src/langgraph/index.ts"),
+      },
       { find: /^@tinyagents\/harness$/, replacement: src("./packages/harness/src/index.ts") },
     ],
   },

@@ -29,7 +29,7 @@ const usage = {
 
 // The research agent: one tool that needs a human's approval before it runs.
 const approval = humanApprovalMiddleware();
-const researcher = new AgentHarness()
+const researcher = new AgentHarness<undefined>()
   .registerModel(
     "big",
     new ScriptedModel(
@@ -52,7 +52,7 @@ const researcher = new AgentHarness()
   .use(approval);
 
 // The writer: its default is "small", but the graph asks it to reuse the researcher's model.
-const writer = new AgentHarness()
+const writer = new AgentHarness<undefined>()
   .registerModel("small", new ScriptedModel([], { modelId: "small" }))
   .registerModel(
     "big",
@@ -95,7 +95,7 @@ const graph = new StateGraph(State)
 
 const config = { configurable: { thread_id: "story-1", run_id: "newsroom-run-1" } };
 
-async function run(input: Partial<S> | Command): Promise<GraphNodePause | undefined> {
+async function run(input: Parameters<typeof graph.stream>[0]): Promise<GraphNodePause | undefined> {
   let pause: GraphNodePause | undefined;
   for await (const [mode, chunk] of await graph.stream(input, {
     ...config,
