@@ -2,8 +2,8 @@ import type { MessageDelta, StreamAccumulator, TinyAgentsError } from "@tinyagen
 import { modelDeltaEvent } from "../events/model-delta-event.js";
 import type { Middleware } from "../middleware/middleware.js";
 import { hookError } from "../middleware/middleware-stack.js";
+import type { AttemptInfo } from "./attempt-info.js";
 import type { LoopSession } from "./loop-session.js";
-import type { AttemptInfo } from "./provider-attempt.js";
 
 /**
  * Pass one streamed delta through `onModelDelta` hooks, in order: a hook may replace it or drop

@@ -17,18 +17,13 @@ import { lookupPricing } from "../cost/lookup-pricing.js";
 import { modelDeltaEvent } from "../events/model-delta-event.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
 import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
+import type { AttemptInfo } from "./attempt-info.js";
 import type { LoopSession } from "./loop-session.js";
 import { applyDeltaHooks, endModelStream } from "./model-deltas.js";
 import { shapeAnchors } from "./shape-anchors.js";
 import { StreamRacer } from "./stream-racer.js";
 
-/** Per-attempt facts the retry logic needs. */
-export interface AttemptInfo {
-  callId: string;
-  attempt: number;
-  /** Set once a delta reached consumers: such an attempt cannot be retried invisibly. */
-  emittedDeltas: boolean;
-}
+export type { AttemptInfo } from "./attempt-info.js";
 
 /**
  * One provider call: `invoke` (unary runs) or `stream` (streaming runs, deltas through
