@@ -128,5 +128,5 @@ console.log(
 );
 const totals = graphRunTotals(final, "newsroom-run-1");
 console.log(
-  `graph run totals: ${totals.modelCalls} model calls, ${totals.toolCalls} tool call, ${totals.usage.usage.totalTokens} tokens over ${totals.children.length} node calls`,
+  `graph run totals: ${totals.modelCalls} model calls, ${totals.toolCalls} tool call, ${totals.usage.totalTokens} tokens over ${totals.children.length} node calls`,
 );
