@@ -21,9 +21,9 @@ export function validateRunLimits(where: string, limits: unknown): void {
   checkOptionalSetting(where, "limits.maxConcurrency", l.maxConcurrency, { min: 1, integer: true });
   checkOptionalSetting(where, "limits.maxDepth", l.maxDepth, COUNT);
   checkOptionalSetting(where, "limits.maxWallClockMs", l.maxWallClockMs, { min: 0 });
-  if (l.onCap !== undefined && l.onCap !== "fail" && l.onCap !== "stop_with_partial") {
+  if (l.onCap !== undefined && l.onCap !== "fail" && l.onCap !== "stopWithPartial") {
     throw validationError(
-      `${where}: \`limits.onCap\` must be "fail" or "stop_with_partial", got ${String(l.onCap)}`,
+      `${where}: \`limits.onCap\` must be "fail" or "stopWithPartial", got ${String(l.onCap)}`,
       {
         field: "limits.onCap",
       },
