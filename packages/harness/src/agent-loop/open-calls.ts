@@ -72,11 +72,7 @@ export class OpenCalls {
    * End everything still open with `model.failed` / `tool.failed`: the run's own error when it
    * is a `timeout` or `cancelled`, else a `cancelled` error saying the run failed around it.
    */
-  closeAll(
-    ctx: RunContext<unknown>,
-    runError: TinyAgentsError,
-    onToolClosed?: (callId: string) => void,
-  ): void {
+  closeAll(ctx: CallEvents, runError: TinyAgentsError, onToolClosed?: (callId: string) => void): void {
     if (this.size === 0) return;
     const error = terminalError(runError).toJSON();
     const now = ctx.clock.now();

@@ -10,8 +10,9 @@ describe("hooks that must answer synchronously", () => {
     const asyncHook: Middleware = {
       name: "async-redactor",
       // An `async` hook: returns a Promise where a delta (or null/undefined) is required.
-      onModelDelta: (async (_ctx: unknown, delta: MessageDelta) =>
-        delta) as unknown as NonNullable<Middleware["onModelDelta"]>,
+      onModelDelta: (async (_ctx: unknown, delta: MessageDelta) => delta) as unknown as NonNullable<
+        Middleware["onModelDelta"]
+      >,
     };
     harness.registerModel("m", StreamingMock.fromTextChunks(["hel", "lo"])).use(asyncHook);
     const ran = await runAgent(harness, "hi", { streaming: true });
