@@ -1,5 +1,11 @@
 import { EventSink } from "@tinyagents/harness";
-import { DeterministicClock, EventRecorder, ScriptedModel, SlowModel } from "@tinyagents/harness/testkit";
+import {
+  DEFAULT_CLOCK_START,
+  DeterministicClock,
+  EventRecorder,
+  ScriptedModel,
+  SlowModel,
+} from "@tinyagents/harness/testkit";
 import { ProviderError, text, usage, user } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { makeHarness } from "./helpers.js";
@@ -189,6 +195,8 @@ describe("harness.callModel (direct call)", () => {
         { events: sink },
       ),
     ).rejects.toMatchObject({ code: "timeout" });
-    expect(events.ofType("limit.reached")[0]).toMatchObject({ limit: "wall_clock", value: 100, count: 300 });
+    // Cut at the deadline on the virtual clock, not when the 300 ms call would have ended.
+    expect(events.ofType("limit.reached")[0]).toMatchObject({ limit: "wall_clock", value: 100, count: 100 });
+    expect(clock.now() - DEFAULT_CLOCK_START).toBe(100);
   });
 });

@@ -5,7 +5,15 @@
  */
 
 // Time
-export { type Clock, systemClock } from "./clock/index.js";
+export {
+  type Clock,
+  type HostTimers,
+  startInterval,
+  startTimer,
+  systemClock,
+  type Timer,
+  TimerQueue,
+} from "./clock/index.js";
 // Embeddings: models (OpenAI-compatible, Ollama, mock), retry, vector store, retriever
 export {
   cosineSimilarity,

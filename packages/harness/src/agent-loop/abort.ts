@@ -1,4 +1,4 @@
-import { TinyAgentsError } from "@tinyagents/inference";
+import { type Clock, startTimer, type Timer, TinyAgentsError } from "@tinyagents/inference";
 import type { AbortHub } from "../context/abort-hub.js";
 import { cancelled } from "../errors/factories.js";
 
@@ -24,9 +24,18 @@ export interface RaceOptions {
   hub: AbortHub;
   /** Describes the moment, for the cancellation message. */
   where: string;
-  /** Real-time budget; when it passes, `onTimeout()` is called and its error rejects the race. */
+  /** Budget on `clock`; when it passes, `onTimeout()` is called and its error rejects the race. */
   timeoutMs?: number;
+  /** The clock the budget is measured on (the run's clock); required with `timeoutMs`. */
+  clock?: Clock;
   onTimeout?: () => TinyAgentsError;
+  /**
+   * After the timeout, how long to keep waiting for `promise` to settle (a call told to stop
+   * through its signal gets this long to clean up) before giving up on it; the race rejects with
+   * the timeout error as soon as it settles, or with `onAbandon()` when the grace runs out.
+   */
+  graceMs?: number;
+  onAbandon?: () => TinyAgentsError;
 }
 
 /**
@@ -40,31 +49,41 @@ export function race<T>(promise: Promise<T>, options: RaceOptions): Promise<T> {
     return Promise.reject(abortError(hub, where));
   }
   return new Promise<T>((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: Timer | undefined;
+    // Set once the timeout fired: from then on the race only ends with that error.
+    let timedOut: TinyAgentsError | undefined;
     const onAbort = () => {
-      if (timer !== undefined) clearTimeout(timer);
+      timer?.cancel();
       reject(abortError(hub, where));
     };
     hub.watch(onAbort);
-    if (options.timeoutMs !== undefined) {
-      timer = setTimeout(
-        () => {
+    const { clock, timeoutMs, graceMs } = options;
+    if (timeoutMs !== undefined && clock !== undefined) {
+      timer = startTimer(clock, timeoutMs, () => {
+        const error = options.onTimeout?.() ?? new TinyAgentsError("timeout", `timed out ${where}`);
+        if (graceMs === undefined || graceMs <= 0) {
           hub.unwatch(onAbort);
-          reject(options.onTimeout?.() ?? new TinyAgentsError("timeout", `timed out ${where}`));
-        },
-        Math.max(0, options.timeoutMs),
-      );
+          reject(error);
+          return;
+        }
+        timedOut = error;
+        timer = startTimer(clock, graceMs, () => {
+          hub.unwatch(onAbort);
+          reject(options.onAbandon?.() ?? error);
+        });
+      });
     }
     promise.then(
       (value) => {
         hub.unwatch(onAbort);
-        if (timer !== undefined) clearTimeout(timer);
-        resolve(value);
+        timer?.cancel();
+        if (timedOut !== undefined) reject(timedOut);
+        else resolve(value);
       },
       (error: unknown) => {
         hub.unwatch(onAbort);
-        if (timer !== undefined) clearTimeout(timer);
-        reject(error);
+        timer?.cancel();
+        reject(timedOut ?? error);
       },
     );
   });

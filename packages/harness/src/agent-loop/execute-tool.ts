@@ -1,5 +1,4 @@
 import { type JsonValue, TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
-import type { AbortHub } from "../context/abort-hub.js";
 import { hookError } from "../middleware/middleware-stack.js";
 import type { AnyTool, ToolExecutionContext, ToolResult } from "../tool/tool.js";
 import { errorToolResult, resultSizeBytes, toToolResult } from "../tool/tool-result.js";
@@ -22,12 +21,16 @@ export function executeToolCall<State, Ctx>(
   args: unknown,
 ): ToolResult | Promise<ToolResult> {
   const { ctx } = s;
+  // Before `tool.started`: a timeout outside the configured bounds is a setup error, not a call.
+  const timeoutMs = s.parts.toolTimeouts.resolve(tool.timeout);
   ctx.emit({ type: "tool.started", callId: call.id, toolName: tool.name, arguments: call.arguments });
+  s.open.toolStarted(call.id, tool.name, ctx.clock.now());
   s.status.toolStarted(call.id);
-  if (s.parts.middleware.with("wrapToolCall").length > 0) return wrappedToolCall(s, call, tool, args);
+  if (s.parts.middleware.with("wrapToolCall").length > 0)
+    return wrappedToolCall(s, call, tool, args, timeoutMs);
   let answer: ToolResult | Promise<ToolResult>;
   try {
-    answer = runTool(s, call, tool, args);
+    answer = runTool(s, call, tool, args, timeoutMs);
   } catch (thrown) {
     s.status.toolEnded(call.id);
     throw thrown;
@@ -45,9 +48,10 @@ async function wrappedToolCall<State, Ctx>(
   call: ToolCall,
   tool: AnyTool<State, Ctx>,
   args: unknown,
+  timeoutMs: number | undefined,
 ): Promise<ToolResult> {
   const inner = async (wrapped: ToolCall): Promise<ToolResult> => {
-    if (wrapped.arguments === call.arguments) return runTool(s, wrapped, tool, args);
+    if (wrapped.arguments === call.arguments) return runTool(s, wrapped, tool, args, timeoutMs);
     // A wrap middleware replaced the arguments: validate them again, execute only sees valid input.
     const validation = await tool.validate(wrapped.arguments);
     if (!validation.ok) {
@@ -59,10 +63,28 @@ async function wrappedToolCall<State, Ctx>(
         0,
       );
     }
-    return runTool(s, wrapped, tool, validation.value);
+    return runTool(s, wrapped, tool, validation.value, timeoutMs);
   };
+  const started = s.ctx.clock.now();
   try {
-    return await s.parts.middleware.wrapTool(s.hook, inner)(call);
+    const result = await s.parts.middleware.wrapTool(s.hook, inner)(call);
+    // A wrap that answered without running the tool (a cache, a policy) still ends the call.
+    if (s.open.isToolOpen(call.id)) emitCompleted(s, call.id, tool.name, result);
+    return result;
+  } catch (thrown) {
+    if (s.open.closeTool(call.id)) {
+      const error = s.ctx.aborted
+        ? abortError(s.ctx.abortHub, "during a tool call")
+        : toTinyAgentsError(thrown, "tool");
+      s.ctx.emit({
+        type: "tool.failed",
+        callId: call.id,
+        toolName: tool.name,
+        durationMs: s.ctx.clock.now() - started,
+        error: error.toJSON(),
+      });
+    }
+    throw thrown;
   } finally {
     s.status.toolEnded(call.id);
   }
@@ -78,6 +100,7 @@ function runTool<State, Ctx>(
   call: ToolCall,
   tool: AnyTool<State, Ctx>,
   args: unknown,
+  timeoutMs: number | undefined,
 ): ToolResult | Promise<ToolResult> {
   const started = s.ctx.clock.now();
   // The execution context is also the call's abort signal (one object per call).
@@ -93,7 +116,7 @@ function runTool<State, Ctx>(
     execution.dispose();
     return toolCompleted(s, call, tool, returned, started);
   }
-  return awaitTool(s, call, tool, returned, execution, started);
+  return awaitTool(s, call, tool, returned, execution, started, timeoutMs);
 }
 
 async function awaitTool<State, Ctx>(
@@ -103,13 +126,10 @@ async function awaitTool<State, Ctx>(
   returned: PromiseLike<unknown>,
   execution: ToolExecution<State, Ctx>,
   started: number,
+  timeoutMs: number | undefined,
 ): Promise<ToolResult> {
-  const timeoutMs = s.parts.toolTimeouts.resolve(tool.timeout);
   try {
-    const output = await race(
-      Promise.resolve(returned),
-      raceOptions(s.ctx.abortHub, tool.name, timeoutMs, execution),
-    );
+    const output = await race(Promise.resolve(returned), raceOptions(s, tool.name, timeoutMs, execution));
     return toolCompleted(s, call, tool, output, started);
   } catch (thrown) {
     return toolFailed(s, call, tool, thrown, started);
@@ -126,17 +146,27 @@ function toolCompleted<State, Ctx>(
   output: unknown,
   started: number,
 ): ToolResult {
-  const { ctx } = s;
-  const result = toToolResult(output, call.id, tool.name, ctx.clock.now() - started);
-  ctx.emit({
+  const result = toToolResult(output, call.id, tool.name, s.ctx.clock.now() - started);
+  emitCompleted(s, call.id, tool.name, result);
+  return result;
+}
+
+/** `tool.completed`, unless the call was already ended (the run finished around it). */
+function emitCompleted<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  callId: string,
+  toolName: string,
+  result: ToolResult,
+): void {
+  if (!s.open.closeTool(callId)) return;
+  s.ctx.emit({
     type: "tool.completed",
-    callId: call.id,
-    toolName: tool.name,
+    callId,
+    toolName,
     durationMs: result.elapsedMs,
     isError: result.isError,
     outputBytes: resultSizeBytes(result),
   });
-  return result;
 }
 
 /**
@@ -153,15 +183,20 @@ function toolFailed<State, Ctx>(
 ): ToolResult {
   const { ctx } = s;
   const durationMs = ctx.clock.now() - started;
-  if (ctx.aborted) throw abortError(ctx.abortHub, "during a tool call");
-  const error = toTinyAgentsError(thrown, "tool");
-  ctx.emit({
-    type: "tool.failed",
-    callId: call.id,
-    toolName: tool.name,
-    durationMs,
-    error: error.toJSON(),
-  });
+  // The run's cancellation (its deadline included) wins over whatever the tool did.
+  const error = ctx.aborted
+    ? abortError(ctx.abortHub, "during a tool call")
+    : toTinyAgentsError(thrown, "tool");
+  if (s.open.closeTool(call.id)) {
+    ctx.emit({
+      type: "tool.failed",
+      callId: call.id,
+      toolName: tool.name,
+      durationMs,
+      error: error.toJSON(),
+    });
+  }
+  if (ctx.aborted) throw error;
   const policy = tool.errorPolicy ?? "returnError";
   if (error.code === "timeout") {
     return errorToolResult(
@@ -184,23 +219,40 @@ function toolFailed<State, Ctx>(
   return errorToolResult(call.id, tool.name, message, durationMs);
 }
 
-function raceOptions(
-  hub: AbortHub,
+function raceOptions<State, Ctx>(
+  s: LoopSession<State, Ctx>,
   toolName: string,
   timeoutMs: number | undefined,
   signal: CallSignal,
 ): RaceOptions {
-  const options: RaceOptions = { hub, where: "during a tool call" };
+  const options: RaceOptions = { hub: s.ctx.abortHub, where: "during a tool call" };
   if (timeoutMs !== undefined) {
+    const graceMs = s.parts.toolTimeouts.graceMs;
+    options.clock = s.ctx.clock;
     options.timeoutMs = timeoutMs;
-    options.onTimeout = () =>
-      signal.timeout(
-        new TinyAgentsError("timeout", `tool "${toolName}" timed out after ${timeoutMs} ms`, {
-          details: { scope: "tool", tool: toolName, value: timeoutMs },
-        }),
-      );
+    options.graceMs = graceMs;
+    options.onTimeout = () => signal.timeout(toolTimeout(toolName, timeoutMs, graceMs, false));
+    options.onAbandon = () => toolTimeout(toolName, timeoutMs, graceMs, true);
   }
   return options;
+}
+
+/**
+ * The `timeout` error of a tool call: it fired at `timeoutMs` (the tool's signal aborted then);
+ * a tool that ignores its signal is abandoned `graceMs` later. The message says both figures.
+ */
+function toolTimeout(
+  toolName: string,
+  timeoutMs: number,
+  graceMs: number,
+  abandoned: boolean,
+): TinyAgentsError {
+  const after = abandoned
+    ? `it ignored its aborted signal and was abandoned after a further ${graceMs} ms grace`
+    : `its signal was aborted; a tool that ignores it is abandoned after a further ${graceMs} ms grace`;
+  return new TinyAgentsError("timeout", `tool "${toolName}" timed out after ${timeoutMs} ms (${after})`, {
+    details: { scope: "tool", tool: toolName, limit: "tool_timeout", value: timeoutMs, graceMs, abandoned },
+  });
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

@@ -13,6 +13,7 @@ import type { PreparedStructured } from "../structured/prepared-structured.js";
 import type { ToolTimeoutSettings } from "../tool/timeout-settings.js";
 import type { ToolRegistry } from "../tool/tool-registry.js";
 import type { AgentRun } from "./agent-run.js";
+import type { OpenCalls } from "./open-calls.js";
 
 /** The harness pieces a run reads (never writes). */
 export interface HarnessParts<State, Ctx> {
@@ -55,6 +56,8 @@ export interface LoopSession<State, Ctx> {
   status: RunStatusTracker;
   /** Tool call ids already used in this run (ids must be unique to correlate results). */
   usedToolCallIds: Set<string>;
+  /** Model attempts and tool calls started and not yet ended (closed before `run.failed`). */
+  open: OpenCalls;
   /** The registry name of the model that served the previous call. */
   previousModel?: string;
   /** Why the run is being interrupted (set with `stopReason = "interrupted"`). */

@@ -1,4 +1,4 @@
-import type { MessageDelta, StreamAccumulator, TinyAgentsError } from "@tinyagents/inference";
+import { type MessageDelta, type StreamAccumulator, TinyAgentsError } from "@tinyagents/inference";
 import { modelDeltaEvent } from "../events/model-delta-event.js";
 import type { Middleware } from "../middleware/middleware.js";
 import { hookError } from "../middleware/middleware-stack.js";
@@ -22,6 +22,7 @@ export function applyDeltaHooks<State, Ctx>(
     } catch (thrown) {
       throw hookError(m.name, "onModelDelta", thrown);
     }
+    if (isThenable(edited)) throw syncHookRequired(m.name, "onModelDelta", edited);
     if (edited === null) return null;
     if (edited !== undefined) current = edited;
   }
@@ -56,6 +57,10 @@ export function endModelStream<State, Ctx>(
       if (error !== undefined) continue;
       throw hookError(m.name, "onModelStreamEnd", thrown);
     }
+    if (isThenable(held)) {
+      if (error !== undefined) continue;
+      throw syncHookRequired(m.name, "onModelStreamEnd", held);
+    }
     if (held === undefined || held.length === 0) continue;
     const position = stack.list.indexOf(m);
     const later = deltaHooks.filter((h) => stack.list.indexOf(h) > position);
@@ -73,4 +78,22 @@ export function endModelStream<State, Ctx>(
       s.ctx.emit(modelDeltaEvent(info.callId, delta));
     }
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null | undefined)?.then === "function";
+}
+
+/**
+ * A hook that must answer synchronously returned a Promise (an `async` hook): its value cannot be
+ * used as a delta, so the run fails with a `middleware` error instead of streaming a Promise.
+ */
+function syncHookRequired(middleware: string, hook: string, returned: PromiseLike<unknown>): TinyAgentsError {
+  // The promise's own outcome no longer matters; keep a rejection from going unhandled.
+  Promise.resolve(returned).catch(() => {});
+  return new TinyAgentsError(
+    "middleware",
+    `middleware "${middleware}" returned a Promise from ${hook}, which must return synchronously (a delta, null or undefined); make the hook a plain function and move async work to afterModel or wrapModelCall`,
+    { details: { middleware, hook } },
+  );
 }

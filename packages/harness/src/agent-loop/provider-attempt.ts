@@ -41,7 +41,7 @@ export function providerAttempt<State, Ctx>(
   const { ctx } = s;
   const timeoutMs = request.timeoutMs;
   const options = new AttemptOptions(s.state, ctx.clock, ctx.abortHub);
-  const raceOptions: RaceOptions = { hub: ctx.abortHub, where: "during a model call" };
+  const raceOptions: RaceOptions = { hub: ctx.abortHub, where: "during a model call", clock: ctx.clock };
   if (timeoutMs !== undefined) {
     raceOptions.timeoutMs = timeoutMs;
     raceOptions.onTimeout = () => options.timeout(callTimeout(registration.name, timeoutMs));
@@ -135,6 +135,7 @@ async function streamOnce<State, Ctx>(
     "while streaming a model response",
     raceOptions.timeoutMs,
     raceOptions.onTimeout,
+    raceOptions.clock,
   );
   try {
     for (;;) {

@@ -16,6 +16,7 @@ import { backoffFor, isRetryable, shouldFallback } from "../retry/retry-policy.j
 import { abortError } from "./abort.js";
 import { markFailedModel } from "./failed-model.js";
 import type { LoopSession } from "./loop-session.js";
+import type { OpenModel } from "./open-calls.js";
 import { type AttemptInfo, providerAttempt } from "./provider-attempt.js";
 import { anchorResponse, shapeAnchors } from "./shape-anchors.js";
 
@@ -60,6 +61,8 @@ class ResilientCall<State, Ctx> {
   private index = 0;
   private info: AttemptInfo;
   private started = 0;
+  /** The current attempt's entry in the run's open calls (closed by its terminal event). */
+  private openAttempt: OpenModel | undefined;
 
   constructor(
     private readonly s: LoopSession<State, Ctx>,
@@ -212,6 +215,7 @@ class ResilientCall<State, Ctx> {
     this.index = index;
     if (attempt > 1 || index > 0) this.info = { callId: this.callId, attempt, emittedDeltas: false };
     this.started = ctx.clock.now();
+    this.openAttempt = this.s.open.modelStarted(this.callId, registration.name, attempt, this.started);
     const { endpoint } = registration.model;
     // Two complete literals rather than an optional key added later (see `completedEvent`).
     ctx.emit(
@@ -243,8 +247,30 @@ class ResilientCall<State, Ctx> {
     response.resolvedModel = resolvedFor(this.binding.resolved, registration, this.index, this.history);
     anchorResponse(response);
     s.previousModel = registration.name;
-    s.ctx.emit(completedEvent(this.callId, registration.name, s.ctx.clock.now() - this.started, response));
+    if (this.closeAttempt())
+      s.ctx.emit(completedEvent(this.callId, registration.name, s.ctx.clock.now() - this.started, response));
     return response;
+  }
+
+  /** Close the current attempt in the run's open calls; false when the run already ended it. */
+  private closeAttempt(): boolean {
+    const open = this.openAttempt;
+    this.openAttempt = undefined;
+    return open !== undefined && this.s.open.closeModel(open);
+  }
+
+  /** `model.failed` for the current attempt, unless it was already ended. */
+  private failedEvent(error: TinyAgentsError): void {
+    if (!this.closeAttempt()) return;
+    const { ctx } = this.s;
+    ctx.emit({
+      type: "model.failed",
+      callId: this.callId,
+      model: this.registration.name,
+      durationMs: ctx.clock.now() - this.started,
+      attempt: this.info.attempt,
+      error: error.toJSON(),
+    });
   }
 
   /**
@@ -260,15 +286,13 @@ class ResilientCall<State, Ctx> {
       registration.name,
       this.request.timeoutMs,
     );
-    ctx.emit({
-      type: "model.failed",
-      callId,
-      model: registration.name,
-      durationMs: ctx.clock.now() - this.started,
-      attempt,
-      error: error.toJSON(),
-    });
-    if (ctx.aborted) throw abortError(ctx.abortHub, "during a model call");
+    if (ctx.aborted) {
+      // The run's cancellation (its deadline included) is what ended this attempt.
+      const cancelled = abortError(ctx.abortHub, "during a model call");
+      this.failedEvent(cancelled);
+      throw cancelled;
+    }
+    this.failedEvent(error);
     ctx.limits.noteFailure(callId, registration.name, error);
     this.lastError = error;
     this.lastModel = registration.name;

@@ -4,9 +4,10 @@ import { loadHistory } from "../memory/short-term-memory.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import { applySteering, releaseHeldMessages } from "../steering/apply-steering.js";
 import { capturePausedRun, type PausedRun } from "../steering/paused-run.js";
-import type { AgentRun } from "./agent-run.js";
+import type { AgentRun, StopReason } from "./agent-run.js";
 import { buildRequest } from "./build-request.js";
 import { checkDeadline, checkpoint } from "./checkpoint.js";
+import { holdRun } from "./deadline.js";
 import type { LoopSession } from "./loop-session.js";
 import { runModelPhase } from "./model-phase.js";
 import { controlAfterModel } from "./model-turn-control.js";
@@ -41,6 +42,8 @@ export async function executeRun<State, Ctx>(
   const { ctx, parts, run } = s;
   // Keeps the run's objects' hidden classes alive once the burst it belongs to ends (see shape-anchors).
   shapeAnchors.session = s;
+  // The deadline timer and the caller's abort link live exactly as long as the run.
+  const letGo = holdRun(ctx);
   try {
     s.status.start();
     const started: RunStartedEvent = { type: "run.started", input: input.length };
@@ -52,10 +55,12 @@ export async function executeRun<State, Ctx>(
       for (const message of input) s.transcript.push(message);
       s.status.phase("middleware");
       await parts.middleware.beforeAgent(s.hook);
-    } else await resumePendingTools(s, resumed);
+    }
+    // A resumed run whose pending tools hit the tool-call cap stops before its first turn.
+    const stoppedEarly = resumed !== undefined && (await resumePendingTools(s, resumed));
 
     let step = run.steps.length;
-    while (run.stopReason === "completed") {
+    while (!stoppedEarly) {
       const gate = checkpoint(s);
       if (gate !== "continue") break;
       const hit = ctx.limits.admitModelCall();
@@ -132,14 +137,40 @@ export async function executeRun<State, Ctx>(
     return { run: finished, status: s.status.snapshot() };
   } catch (thrown) {
     const error = toTinyAgentsError(thrown);
-    // onError hooks first, so `run.failed` is the run's last event.
-    await parts.middleware.onError(s.hook, error);
-    ctx.emit({ type: "run.failed", error: error.toJSON() });
-    s.status.finish(error.code === "cancelled" ? "cancelled" : "failed", error.toJSON());
-    // Anything of this run still in flight (a parallel tool, a stream) is told to stop.
-    if (!ctx.aborted) ctx.cancel(error);
-    return { run, status: s.status.snapshot(), error };
+    return { run, status: await failRun(s, error), error };
+  } finally {
+    letGo();
   }
+}
+
+/**
+ * End a run that failed: anything of it still in flight (a parallel tool, an abandoned attempt)
+ * is told to stop and gets its terminal event, then `onError` hooks, then `run.failed` — the
+ * run's last event. Shared with the direct model call.
+ */
+export async function failRun<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  error: TinyAgentsError,
+): Promise<HarnessRunStatus> {
+  const { ctx } = s;
+  if (!ctx.aborted) ctx.cancel(error);
+  s.open.closeAll(ctx, error, (callId) => s.status.toolEnded(callId));
+  s.run.stopReason = stopReasonOf(error);
+  await s.parts.middleware.onError(s.hook, error);
+  ctx.emit({ type: "run.failed", error: error.toJSON() });
+  s.status.finish(error.code === "cancelled" ? "cancelled" : "failed", error.toJSON());
+  return s.status.snapshot();
+}
+
+/** The stop reason of a run that failed with `error`. */
+export function stopReasonOf(error: TinyAgentsError): StopReason {
+  if (error.code === "cancelled") return "cancelled";
+  if (error.code === "timeout") return "timeout";
+  if (error.code === "limit_exceeded") {
+    const limit = error.details?.limit;
+    if (limit === "model_calls" || limit === "tool_calls" || limit === "retries") return `limit:${limit}`;
+  }
+  return "failed";
 }
 
 async function finishAnswer<State, Ctx>(s: LoopSession<State, Ctx>): Promise<"done" | "reask"> {

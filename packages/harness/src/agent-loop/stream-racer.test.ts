@@ -1,6 +1,7 @@
 import { TinyAgentsError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { AbortHub } from "../context/abort-hub.js";
+import { DeterministicClock } from "../testkit/deterministic-clock.js";
 import { StreamRacer } from "./stream-racer.js";
 
 /** An iterator whose reads never settle (a stalled stream that ignores cancellation). */
@@ -41,16 +42,29 @@ describe("StreamRacer", () => {
     expect(String((error as Error).message)).toContain("while testing");
   });
 
-  it("bounds the whole stream with one timeout", async () => {
+  it("bounds the whole stream with one timeout on the given clock", async () => {
     const hub = new AbortHub();
+    const clock = new DeterministicClock({ autoAdvance: false });
     const reader = new StreamRacer(
       stalled(),
       hub,
       "while testing",
       20,
       () => new TinyAgentsError("timeout", "too slow"),
+      clock,
     );
-    await expect(reader.next()).rejects.toMatchObject({ code: "timeout", message: "too slow" });
+    const first = reader.next();
+    clock.advance(19);
+    let settled = false;
+    first
+      .catch(() => {})
+      .finally(() => {
+        settled = true;
+      });
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    clock.advance(1);
+    await expect(first).rejects.toMatchObject({ code: "timeout", message: "too slow" });
     await expect(reader.next()).rejects.toMatchObject({ code: "timeout" });
     reader.dispose();
   });

@@ -1,4 +1,4 @@
-import type { TinyAgentsError } from "@tinyagents/inference";
+import { type Clock, startTimer, type Timer, type TinyAgentsError } from "@tinyagents/inference";
 import type { AbortHub } from "../context/abort-hub.js";
 import { abortError } from "./abort.js";
 import { shapeAnchors } from "./shape-anchors.js";
@@ -17,7 +17,7 @@ export class StreamRacer<T> {
   private resolvePending: ((result: IteratorResult<T>) => void) | undefined;
   private rejectPending: ((error: unknown) => void) | undefined;
   private failure: { error: unknown } | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: Timer | undefined;
   // Bound once per stream, reused by every read.
   private readonly onResult = (result: IteratorResult<T>): void => {
     const resolve = this.resolvePending;
@@ -40,7 +40,7 @@ export class StreamRacer<T> {
   };
 
   /**
-   * `timeoutMs` bounds the whole stream (not each item); when it passes, `onTimeout()` gives
+   * `timeoutMs` bounds the whole stream (not each item) on `clock`; when it passes, `onTimeout()` gives
    * the error every pending and later read rejects with.
    */
   constructor(
@@ -49,14 +49,15 @@ export class StreamRacer<T> {
     where: string,
     timeoutMs?: number,
     onTimeout?: () => TinyAgentsError,
+    clock?: Clock,
   ) {
     this.iterator = iterator;
     this.hub = hub;
     this.where = where;
     shapeAnchors.streamRacer = this;
     hub.watch(this.onAbort);
-    if (timeoutMs !== undefined && onTimeout !== undefined) {
-      this.timer = setTimeout(() => this.fail(onTimeout()), Math.max(0, timeoutMs));
+    if (timeoutMs !== undefined && onTimeout !== undefined && clock !== undefined) {
+      this.timer = startTimer(clock, timeoutMs, () => this.fail(onTimeout()));
     }
   }
 
@@ -69,7 +70,7 @@ export class StreamRacer<T> {
   /** Stop watching the run and clear the timer. */
   dispose(): void {
     this.hub.unwatch(this.onAbort);
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
   }
 

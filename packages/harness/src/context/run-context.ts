@@ -22,6 +22,11 @@ export interface RunContextInit<Ctx> {
   ids: IdGenerator;
   /** The run's abort state (cancelling the run aborts it); a fresh one when omitted. */
   abort?: AbortHub;
+  /**
+   * The caller's signal: each run in this context follows it while it executes, and unlinks
+   * when it ends (so a long-lived caller signal collects no listeners).
+   */
+  callerSignal?: AbortSignal;
   limits: LimitTracker;
   /** Runtime control of the run (commands drained at checkpoints). */
   steering?: SteeringHandle;
@@ -47,6 +52,7 @@ export class RunContext<Ctx = unknown> {
   readonly abortHub: AbortHub;
   readonly limits: LimitTracker;
   private statusTracker: RunStatusTracker | undefined;
+  private readonly callerSignal: AbortSignal | undefined;
   private childFold: ((child: ChildRunSummary) => void) | undefined;
   /** Runtime control of the run; unset means no steering (and no cost at checkpoints). */
   steering: SteeringHandle | undefined;
@@ -72,6 +78,7 @@ export class RunContext<Ctx = unknown> {
     this.clock = init.clock;
     this.ids = init.ids;
     this.abortHub = init.abort ?? new AbortHub();
+    this.callerSignal = init.callerSignal;
     this.limits = init.limits;
     this.steering = init.steering;
     this.workspace = init.workspace;
@@ -105,6 +112,14 @@ export class RunContext<Ctx = unknown> {
 
   get depth(): number {
     return this.config.depth;
+  }
+
+  /**
+   * @internal Follow the caller's signal (at once if it already aborted) until the returned
+   * function is called; the loop calls it when a run in this context starts, and unlinks at its end.
+   */
+  linkCaller(): () => void {
+    return this.abortHub.follow(this.callerSignal);
   }
 
   /** Cancel the run: every checkpoint, model call, stream and tool sees the abort. */

@@ -15,10 +15,12 @@ import {
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import { AsyncQueue } from "../agent-loop/async-queue.js";
 import { checkDeadline } from "../agent-loop/checkpoint.js";
+import { holdRun } from "../agent-loop/deadline.js";
 import { emptyRun, type HarnessParts, type LoopSession } from "../agent-loop/loop-session.js";
 import { runModelPhase } from "../agent-loop/model-phase.js";
 import { controlledResponse } from "../agent-loop/model-turn-control.js";
-import { executeRun, type RunOutcome } from "../agent-loop/run-loop.js";
+import { OpenCalls } from "../agent-loop/open-calls.js";
+import { executeRun, failRun, type RunOutcome } from "../agent-loop/run-loop.js";
 import type { ResponseCache } from "../cache/response-cache.js";
 import { ResponseCacheBinding, type ResponseCacheOptions } from "../cache/response-cache-binding.js";
 import { noop } from "../context/abort-hub.js";
@@ -26,7 +28,6 @@ import type { GraphNodeCall, GraphNodeRef } from "../context/graph-node.js";
 import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
 import type { ModelPricing } from "../cost/cost.js";
-import { runTimeout } from "../errors/factories.js";
 import type { EventRecord } from "../events/agent-event.js";
 import { createRandomIds, type IdGenerator } from "../ids/id-generator.js";
 import type { ShortTermMemory } from "../memory/short-term-memory.js";
@@ -457,7 +458,7 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     validateModelRequest(request);
     const { ctx, release } = createRunContext(this.contextDefaults(), config, this.defaultData(), options);
     const s = this.session(state, ctx, false, "model_call");
-    const stopTimer = this.armDeadline(ctx);
+    const letGo = holdRun(ctx);
     try {
       s.status.start();
       ctx.emit({
@@ -481,12 +482,10 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
       const error = TinyAgentsError.isInstance(thrown)
         ? thrown
         : new TinyAgentsError("internal", String(thrown), { cause: thrown });
-      await this.stack.onError(s.hook, error);
-      ctx.emit({ type: "run.failed", error: error.toJSON() });
-      s.status.finish(error.code === "cancelled" ? "cancelled" : "failed", error.toJSON());
+      await failRun(s, error);
       throw error;
     } finally {
-      stopTimer?.();
+      letGo();
       release();
     }
   }
@@ -538,13 +537,7 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
       if (structured.tools !== undefined) s.parts.tools = structured.tools;
     }
     if (resumed !== undefined) restoreSession(s, resumed);
-    const stopTimer = this.armDeadline(ctx);
-    if (stopTimer === undefined) return executeRun(s, input, resumed);
-    // executeRun never rejects (failures come back in the outcome).
-    return executeRun(s, input, resumed).then((outcome) => {
-      stopTimer();
-      return outcome;
-    });
+    return executeRun(s, input, resumed);
   }
 
   private streamRun(
@@ -637,6 +630,7 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
       run,
       status,
       usedToolCallIds: new Set(),
+      open: new OpenCalls(),
     };
     if (ctx.previousModel !== undefined) session.previousModel = ctx.previousModel;
     ctx.attachChildFold((child) => foldChildRun(session, child));
@@ -669,23 +663,6 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
         : structuredSpec(format, { strategy: "native" }));
     if (spec === undefined) return undefined;
     return prepareStructured(spec, this.models, this.tools, this.agentDefaultModel);
-  }
-
-  /** With the real clock, a timer cancels in-flight work at the deadline; virtual clocks rely on checkpoints. */
-  private armDeadline(ctx: RunContext<Ctx>): (() => void) | undefined {
-    const remaining = ctx.limits.remainingMs(ctx.clock.now());
-    if (remaining === undefined || ctx.clock !== systemClock) return undefined;
-    const timeoutMs = ctx.limits.limits.timeoutMs ?? remaining;
-    const timer = setTimeout(() => {
-      ctx.emit({
-        type: "limit.reached",
-        limit: "wall_clock",
-        value: timeoutMs,
-        count: ctx.clock.now() - ctx.limits.startedAt,
-      });
-      ctx.cancel(runTimeout(timeoutMs, ctx.clock.now() - ctx.limits.startedAt));
-    }, remaining);
-    return () => clearTimeout(timer);
   }
 
   private contextDefaults() {

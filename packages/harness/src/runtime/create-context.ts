@@ -1,5 +1,5 @@
 import type { Clock } from "@tinyagents/inference";
-import { AbortHub } from "../context/abort-hub.js";
+import { AbortHub, noop } from "../context/abort-hub.js";
 import { type RunConfig, runConfig } from "../context/run-config.js";
 import { RunContext } from "../context/run-context.js";
 import { EventSink } from "../events/event-sink.js";
@@ -10,10 +10,20 @@ import type { SteeringHandle } from "../steering/steering-handle.js";
 import { StoreRegistry } from "../store/store-registry.js";
 import type { WorkspaceDescriptor } from "../workspace/workspace-descriptor.js";
 
-/** Optional per-run dependencies; anything omitted is created fresh. */
+/** Optional per-run dependencies; anything omitted is created fresh (or taken from the harness). */
 export interface ContextOptions {
-  /** Cancels the run when it aborts. */
+  /**
+   * Cancels the run when it aborts. The run listens only while it executes: the listener is
+   * removed when the run ends, however it ends.
+   */
   signal?: AbortSignal;
+  /**
+   * This run's clock (default: the harness's): timestamps, the deadline, call and tool timeouts,
+   * retry waits. Pass a `DeterministicClock` to test one run in virtual time.
+   */
+  clock?: Clock;
+  /** This run's id generator (default: the harness's): the run id when none is given, child run ids. */
+  ids?: IdGenerator;
   /** Share an event sink (a sub-agent shares its parent's). */
   events?: EventSink;
   stores?: StoreRegistry;
@@ -37,9 +47,10 @@ export interface ContextDefaults {
 }
 
 /**
- * Build the RunContext of one run: merge the config over defaults, compute effective caps and
- * the deadline, and link the caller's abort signal (the link is removed when the run ends,
- * via the returned `release`).
+ * Build the RunContext of one run: merge the config over defaults (clock and ids from `options`
+ * first), compute effective caps and the deadline. The caller's abort signal is linked by the
+ * loop only while a run executes in the context (see `RunContext.linkCaller`), so `release` has
+ * nothing left to undo; it stays for callers that pair every context with a release.
  */
 export function createRunContext<Ctx>(
   defaults: ContextDefaults,
@@ -47,8 +58,10 @@ export function createRunContext<Ctx>(
   data: Ctx,
   options: ContextOptions = {},
 ): { ctx: RunContext<Ctx>; release: () => void } {
-  const full = runConfig(config, config.runId ?? defaults.ids.next("run"), defaults.limits.maxDepth);
-  const now = defaults.clock.now();
+  const clock = options.clock ?? defaults.clock;
+  const ids = options.ids ?? defaults.ids;
+  const full = runConfig(config, config.runId ?? ids.next("run"), defaults.limits.maxDepth);
+  const now = clock.now();
   const timeoutMs = earliest(full.timeoutMs, defaults.limits.maxWallClockMs);
   const limits: EffectiveLimits = {
     maxModelCalls: full.maxModelCalls ?? defaults.limits.maxModelCalls,
@@ -59,23 +72,22 @@ export function createRunContext<Ctx>(
     limits.timeoutMs = timeoutMs;
     limits.deadline = now + timeoutMs;
   }
-  const abort = new AbortHub();
-  const release = abort.follow(options.signal);
-  const events = options.events ?? new EventSink(full.rootRunId ?? full.runId, { clock: defaults.clock });
+  const events = options.events ?? new EventSink(full.rootRunId ?? full.runId, { clock });
   const ctx = new RunContext<Ctx>({
     config: full,
     data,
     stores: options.stores ?? defaults.stores ?? new StoreRegistry(),
     events,
-    clock: defaults.clock,
-    ids: defaults.ids,
-    abort,
+    clock,
+    ids,
+    abort: new AbortHub(),
+    ...(options.signal === undefined ? {} : { callerSignal: options.signal }),
     limits: new LimitTracker(limits, now),
     ...(options.steering === undefined ? {} : { steering: options.steering }),
     ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
     ...(options.previousModel === undefined ? {} : { previousModel: options.previousModel }),
   });
-  return { ctx, release };
+  return { ctx, release: noop };
 }
 
 /** The smaller of two optional timeouts. */

@@ -190,6 +190,11 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     turn: SubAgentTurn | undefined,
   ): Promise<AgentRun> {
     if (this.steering !== undefined) contextOptions.steering = this.steering;
+    // A child runs on its parent's clock and ids (a per-run DeterministicClock covers the tree).
+    if (parent !== undefined) {
+      contextOptions.clock ??= parent.clock;
+      contextOptions.ids ??= parent.ids;
+    }
     const ctx = this.harness.createContext(config, data, contextOptions);
     if (parent?.streamsDeltas === true) ctx.streamsDeltas = true;
     // Events about the child go on the parent's scope; a fresh run reports on its own.

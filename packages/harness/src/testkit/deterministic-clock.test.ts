@@ -1,3 +1,4 @@
+import { startInterval } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CLOCK_START, DeterministicClock } from "./deterministic-clock.js";
 
@@ -116,5 +117,63 @@ describe("DeterministicClock", () => {
     const clock = new DeterministicClock({ start: 0 });
     await clock.sleep(-5);
     expect(clock.now()).toBe(0);
+  });
+
+  describe("timers (setTimer): passive, fired on the way while work sleeps", () => {
+    it("a timer due before a pending sleep fires at its own virtual time", async () => {
+      const clock = new DeterministicClock({ start: 0 });
+      const fired: number[] = [];
+      clock.setTimer(20, () => fired.push(clock.now()));
+      await clock.sleep(50);
+      expect(fired).toEqual([20]);
+      expect(clock.now()).toBe(50);
+      expect(clock.pendingTimers).toBe(0);
+    });
+
+    it("a timer alone does not move time (nothing sleeps on the clock); advance() fires it", () => {
+      const clock = new DeterministicClock({ start: 0 });
+      const fired: number[] = [];
+      clock.setTimer(120_000, () => fired.push(clock.now()));
+      return new Promise<void>((resolve) => {
+        setImmediate(() =>
+          setImmediate(() => {
+            expect(fired).toEqual([]);
+            expect(clock.pendingTimers).toBe(1);
+            clock.advance(120_000);
+            expect(fired).toEqual([120_000]);
+            resolve();
+          }),
+        );
+      });
+    });
+
+    it("work waiting forever (sleep(Infinity)) lets timers fire: a timeout can cut it", async () => {
+      const clock = new DeterministicClock({ start: 0 });
+      const controller = new AbortController();
+      const forever = clock.sleep(Number.POSITIVE_INFINITY, controller.signal);
+      clock.setTimer(1_500, () => controller.abort(new Error("timed out")));
+      await expect(forever).rejects.toThrow("timed out");
+      expect(clock.now()).toBe(1_500);
+    });
+
+    it("a cancelled timer never fires, and timers are not logged as sleeps", async () => {
+      const clock = new DeterministicClock({ start: 0 });
+      const fired: number[] = [];
+      clock.setTimer(10, () => fired.push(10)).cancel();
+      clock.setTimer(30, () => fired.push(30));
+      await clock.sleep(100);
+      expect(fired).toEqual([30]);
+      expect(clock.sleeps).toEqual([100]);
+    });
+
+    it("a heartbeat (startInterval) beats on virtual time during a long sleep", async () => {
+      const clock = new DeterministicClock({ start: 0 });
+      const beats: number[] = [];
+      const heartbeat = startInterval(clock, 1_000, () => beats.push(clock.now()));
+      await clock.sleep(3_500);
+      heartbeat.cancel();
+      expect(beats).toEqual([1_000, 2_000, 3_000]);
+      expect(clock.pendingTimers).toBe(0);
+    });
   });
 });

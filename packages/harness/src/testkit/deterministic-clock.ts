@@ -1,4 +1,4 @@
-import type { Clock } from "@tinyagents/inference";
+import type { Clock, Timer } from "@tinyagents/inference";
 
 /** Default start time of a {@link DeterministicClock}: 2023-11-14T22:13:20Z, so timestamps look real. */
 export const DEFAULT_CLOCK_START = 1_700_000_000_000;
@@ -16,6 +16,8 @@ export interface DeterministicClockOptions {
 
 interface PendingSleep {
   wakeAt: number;
+  /** Timers (`setTimer`) are passive: they fire when time passes, they never move it. */
+  timer: boolean;
   resolve: () => void;
   reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
@@ -45,6 +47,11 @@ const nextTurn: (fn: () => void) => void =
  *   fires; an already-aborted signal rejects immediately.
  * - `sleep(Infinity)` never wakes: it means "forever, unless aborted". Negative or NaN durations
  *   count as 0.
+ * - `setTimer(ms, fn)` (deadlines, timeouts, heartbeats) is passive: time never moves FOR a timer,
+ *   only for work that sleeps. While at least one sleep is pending (`sleep(Infinity)` included:
+ *   work waiting forever), the next due entry fires, timer or sleep, earliest first; so a 20 ms
+ *   deadline cuts a model call that sleeps 50 ms at exactly 20 ms. With no sleep pending, timers
+ *   wait for {@link advance} (a tool doing real I/O is not timed out at virtual speed).
  */
 export class DeterministicClock implements Clock {
   /** Every duration passed to `sleep`, in call order (including aborted ones). */
@@ -66,7 +73,32 @@ export class DeterministicClock implements Clock {
 
   /** Sleeps that have neither fired nor been aborted. */
   get pendingSleeps(): number {
-    return this.pending.length;
+    let n = 0;
+    for (const entry of this.pending) if (!entry.timer) n++;
+    return n;
+  }
+
+  /** Timers (`setTimer`) that have neither fired nor been cancelled. */
+  get pendingTimers(): number {
+    let n = 0;
+    for (const entry of this.pending) if (entry.timer) n++;
+    return n;
+  }
+
+  /** Call `callback` once `ms` of virtual time have passed, unless cancelled first (see the class notes). */
+  setTimer(ms: number, callback: () => void): Timer {
+    const duration = Number.isNaN(ms) || ms < 0 ? 0 : ms;
+    const entry: PendingSleep = {
+      wakeAt: this.current + duration,
+      timer: true,
+      resolve: callback,
+      reject: () => {},
+      signal: undefined,
+      onAbort: undefined,
+    };
+    this.insert(entry);
+    this.scheduleTurn();
+    return { cancel: () => this.remove(entry) };
   }
 
   /** Wait `ms` of virtual time; rejects with the signal's reason when it aborts first. */
@@ -77,6 +109,7 @@ export class DeterministicClock implements Clock {
     return new Promise<void>((resolve, reject) => {
       const entry: PendingSleep = {
         wakeAt: this.current + duration,
+        timer: false,
         resolve,
         reject,
         signal,
@@ -112,6 +145,14 @@ export class DeterministicClock implements Clock {
     }
   }
 
+  /** The entry auto-advance fires next: the earliest finite one, while some sleep is pending. */
+  private due(): PendingSleep | undefined {
+    const head = this.pending[0];
+    if (head === undefined || !Number.isFinite(head.wakeAt)) return undefined;
+    for (const entry of this.pending) if (!entry.timer) return head;
+    return undefined;
+  }
+
   private insert(entry: PendingSleep): void {
     let i = this.pending.length;
     while (i > 0 && (this.pending[i - 1] as PendingSleep).wakeAt > entry.wakeAt) i--;
@@ -127,18 +168,27 @@ export class DeterministicClock implements Clock {
     this.remove(entry);
     if (entry.onAbort !== undefined) entry.signal?.removeEventListener("abort", entry.onAbort);
     if (entry.wakeAt > this.current) this.current = entry.wakeAt;
-    entry.resolve();
+    if (!entry.timer) {
+      entry.resolve();
+      return;
+    }
+    try {
+      entry.resolve();
+    } catch (error) {
+      // Like an uncaught error in a real timer: reported, and the other entries still fire.
+      nextTurn(() => {
+        throw error;
+      });
+    }
   }
 
   private scheduleTurn(): void {
-    if (!this.autoAdvance || this.turnScheduled) return;
-    const head = this.pending[0];
-    if (head === undefined || !Number.isFinite(head.wakeAt)) return;
+    if (!this.autoAdvance || this.turnScheduled || this.due() === undefined) return;
     this.turnScheduled = true;
     nextTurn(() => {
       this.turnScheduled = false;
-      const next = this.pending[0];
-      if (next !== undefined && Number.isFinite(next.wakeAt)) this.fire(next);
+      const next = this.due();
+      if (next !== undefined) this.fire(next);
       this.scheduleTurn();
     });
   }

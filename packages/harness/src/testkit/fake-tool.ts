@@ -116,12 +116,17 @@ export class FakeTool<State = unknown, Ctx = unknown> implements Tool<State, Ctx
   ): FakeTool<State, Ctx> {
     return new FakeTool<State, Ctx>(
       name,
+      // Waiting forever ON THE CLOCK (not on a bare promise): a virtual clock sees work waiting
+      // for time, so the run's deadline and the tool's timeout fire at their virtual moments.
       (_args, ctx) =>
-        new Promise<ToolOutput>((_resolve, reject) => {
-          const onAbort = () => reject(abortedError(ctx.signal, `tool "${name}"`));
-          if (ctx.signal.aborted) onAbort();
-          else ctx.signal.addEventListener("abort", onAbort, { once: true });
-        }),
+        ctx.run.clock.sleep(Number.POSITIVE_INFINITY, ctx.signal).then(
+          (): ToolOutput => {
+            throw abortedError(ctx.signal, `tool "${name}"`);
+          },
+          (): ToolOutput => {
+            throw abortedError(ctx.signal, `tool "${name}"`);
+          },
+        ),
       options,
     );
   }
@@ -139,8 +144,8 @@ export class FakeTool<State = unknown, Ctx = unknown> implements Tool<State, Ctx
     return new FakeTool<State, Ctx>(
       name,
       async (_args, ctx) => {
-        if (ms === undefined) return new Promise<ToolOutput>(() => {});
-        await ctx.run.clock.sleep(ms);
+        // Forever on the clock (see `hanging`), deaf to the signal.
+        await ctx.run.clock.sleep(ms ?? Number.POSITIVE_INFINITY);
         return `finished after ${ms} ms`;
       },
       options,

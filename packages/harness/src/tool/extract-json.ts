@@ -3,32 +3,63 @@ import { isJsonObject, type JsonObject, type JsonValue } from "@tinyagents/infer
 /** How many `{` positions {@link extractJsonObject} tries before giving up (bounds the work). */
 const MAX_ATTEMPTS = 16;
 
+/** How many decode steps {@link extractJsonObject} chains at most (each unwraps one layer). */
+const MAX_LAYERS = 6;
+
+// The first fence's body up to the NEXT fence mark, and up to the LAST one (a fence whose body
+// holds another fence, e.g. through a JSON string, closes at the last mark).
+const FENCE = /```[A-Za-z0-9_-]*[^\S\n]*\n?([\s\S]*?)```/;
+const OUTER_FENCE = /```[A-Za-z0-9_-]*[^\S\n]*\n?([\s\S]*)```/;
+
 /**
- * Recover a JSON object from model text that is not itself valid JSON arguments. Tries, in
- * order: the whole text; the body of the first markdown code fence (```json ... ```); a JSON
- * string whose content is a JSON object (double encoding); the first balanced `{...}` that
- * parses (junk before or after it is ignored). Returns the object and a short description of
- * what was done, or `undefined`. Never throws.
+ * Recover a JSON object from model text that is not itself valid JSON arguments. The decode
+ * steps COMPOSE: each one unwraps one layer and hands what is inside back to all of them, so any
+ * nesting of the layers is recovered, e.g. a JSON string holding a markdown fence holding prose
+ * around the object. The steps, tried in this order on each layer:
+ * - the whole text parses as a JSON object (done);
+ * - the whole text is a JSON string (double encoding): decode its content;
+ * - a markdown code fence (```json ... ```): decode its body;
+ * - the first balanced `{...}` that parses as an object (junk before or after it is ignored).
+ * Returns the object and what was done (`"parsed the raw argument text"`, or the steps in order,
+ * joined with ", then "), or `undefined`. At most {@link MAX_LAYERS} layers. Never throws.
  */
 export function extractJsonObject(text: string): { value: JsonObject; how: string } | undefined {
+  const found = decode(text, 0);
+  if (found === undefined) return undefined;
+  return {
+    value: found.value,
+    how: found.steps.length === 0 ? "parsed the raw argument text" : found.steps.join(", then "),
+  };
+}
+
+function decode(text: string, depth: number): { value: JsonObject; steps: string[] } | undefined {
+  if (depth > MAX_LAYERS) return undefined;
   const whole = parse(text.trim());
-  if (isJsonObject(whole)) return { value: whole, how: "parsed the raw argument text" };
+  if (isJsonObject(whole)) return { value: whole, steps: [] };
   if (typeof whole === "string") {
-    const inner = parse(whole.trim());
-    if (isJsonObject(inner)) return { value: inner, how: "decoded JSON that was wrapped in a JSON string" };
+    const inner = decode(whole, depth + 1);
+    if (inner !== undefined) return within("decoded JSON that was wrapped in a JSON string", inner);
   }
-  const fence = /```[A-Za-z0-9_-]*[^\S\n]*\n?([\s\S]*?)```/.exec(text);
-  if (fence?.[1] !== undefined) {
-    const body = fence[1].trim();
-    const fenced = parse(body);
-    if (isJsonObject(fenced)) return { value: fenced, how: "parsed JSON from a markdown code fence" };
-    const embedded = firstObject(body);
-    if (embedded !== undefined) return { value: embedded, how: "parsed JSON from a markdown code fence" };
+  const fence = FENCE.exec(text)?.[1];
+  if (fence !== undefined) {
+    const inner = decode(fence, depth + 1);
+    if (inner !== undefined) return within("parsed JSON from a markdown code fence", inner);
+    const outer = OUTER_FENCE.exec(text)?.[1];
+    const nested = outer === undefined || outer === fence ? undefined : decode(outer, depth + 1);
+    if (nested !== undefined) return within("parsed JSON from a markdown code fence", nested);
   }
   const embedded = firstObject(text);
   if (embedded !== undefined)
-    return { value: embedded, how: "extracted the JSON object from surrounding text" };
+    return { value: embedded, steps: ["extracted the JSON object from surrounding text"] };
   return undefined;
+}
+
+function within(
+  step: string,
+  inner: { value: JsonObject; steps: string[] },
+): { value: JsonObject; steps: string[] } {
+  inner.steps.unshift(step);
+  return inner;
 }
 
 /** The first balanced `{...}` substring of `text` that parses as a JSON object. */

@@ -143,15 +143,21 @@ function expects(schema: JsonObject): { object: boolean; array: boolean } {
   };
 }
 
+/**
+ * A string value that holds JSON: an array as plain JSON text, an object through the same
+ * composed decode steps as raw arguments (a JSON string, a fence, surrounding prose, nested).
+ */
 function parseIfJson(value: JsonValue): JsonValue {
   if (typeof value !== "string") return value;
   const text = value.trim();
-  if (!text.startsWith("{") && !text.startsWith("[")) return value;
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch {
-    return value;
+  if (text.startsWith("[")) {
+    try {
+      return JSON.parse(text) as JsonValue;
+    } catch {
+      return value;
+    }
   }
+  return extractJsonObject(text)?.value ?? value;
 }
 
 function hasRequired(schema: JsonObject): boolean {

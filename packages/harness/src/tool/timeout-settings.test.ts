@@ -28,27 +28,32 @@ describe("ToolTimeoutSettings", () => {
     const settings = new ToolTimeoutSettings(0);
     expect(settings.inheritedMs).toBe(0);
     expect(settings.resolve("inherit")).toBeUndefined();
-    expect(settings.resolve({ ms: 2_000 })).toBe(7_000);
+    expect(settings.resolve({ ms: 2_000 })).toBe(2_000);
   });
 
-  it("clamps the inherited timeout into [min, max]", () => {
-    expect(new ToolTimeoutSettings(10, 1_000, 5_000).inheritedMs).toBe(1_000);
-    expect(new ToolTimeoutSettings(9_999, 1_000, 5_000).resolve("inherit")).toBe(5_000);
+  it("rejects an inherited timeout outside [min, max] instead of clamping it", () => {
+    expect(errorOf(() => new ToolTimeoutSettings(10, 1_000, 5_000)).message).toContain(
+      "inheritedMs must be 0 (no default timeout) or within [minMs, maxMs] = [1000, 5000], got 10",
+    );
+    expect(errorOf(() => new ToolTimeoutSettings(9_999, 1_000, 5_000)).details).toEqual({
+      field: "inheritedMs",
+    });
   });
 
   it("resolves unbounded to no timeout", () => {
     expect(new ToolTimeoutSettings().resolve("unbounded")).toBeUndefined();
   });
 
-  it("clamps explicit timeouts and adds grace", () => {
-    const settings = new ToolTimeoutSettings(60_000, 1_000, 10_000, 500);
-    expect(settings.resolve({ ms: 5_000 })).toBe(5_500);
-    expect(settings.resolve({ ms: 1 })).toBe(1_500);
-    expect(settings.resolve({ ms: 0 })).toBe(1_500);
-    expect(settings.resolve({ ms: 1_000 })).toBe(1_500);
-    expect(settings.resolve({ ms: 10_000 })).toBe(10_500);
-    expect(settings.resolve({ ms: 999_999 })).toBe(10_500);
-    expect(settings.clamp(20)).toBe(1_000);
+  it("takes explicit timeouts as given (the grace is not added) and rejects values outside [min, max]", () => {
+    const settings = new ToolTimeoutSettings(5_000, 1_000, 10_000, 500);
+    expect(settings.resolve({ ms: 5_000 })).toBe(5_000);
+    expect(settings.resolve({ ms: 1_000 })).toBe(1_000);
+    expect(settings.resolve({ ms: 10_000 })).toBe(10_000);
+    const low = errorOf(() => settings.resolve({ ms: 20 }));
+    expect(low.message).toContain("tool timeout { ms: 20 } is below the minimum 1000 ms");
+    expect(low.details).toEqual({ field: "timeout", value: 20, minMs: 1_000, maxMs: 10_000 });
+    expect(errorOf(() => settings.resolve({ ms: 0 })).message).toContain("below the minimum 1000 ms");
+    expect(errorOf(() => settings.resolve({ ms: 999_999 })).message).toContain("above the maximum 10000 ms");
   });
 
   it("rejects malformed explicit timeouts", () => {
@@ -65,10 +70,10 @@ describe("ToolTimeoutSettings", () => {
     expect(errorOf(() => new ToolTimeoutSettings(1_000, 5_000, 4_000)).message).toContain(
       "maxMs (4000) must be >= minMs (5000)",
     );
-    expect(errorOf(() => new ToolTimeoutSettings(-5)).message).toContain("inheritedMs must be >= 0");
-    expect(errorOf(() => new ToolTimeoutSettings(1_000, 1, 10, -1)).message).toContain(
-      "graceMs must be >= 0",
+    expect(errorOf(() => new ToolTimeoutSettings(-5)).message).toContain(
+      "inheritedMs must be 0 (no default timeout) or within [minMs, maxMs]",
     );
+    expect(errorOf(() => new ToolTimeoutSettings(5, 1, 10, -1)).message).toContain("graceMs must be >= 0");
     expect(errorOf(() => new ToolTimeoutSettings(Number.NaN)).details).toEqual({ field: "inheritedMs" });
     expect(() => new ToolTimeoutSettings(5, 5, 5, 0)).not.toThrow();
   });

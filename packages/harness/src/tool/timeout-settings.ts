@@ -2,19 +2,23 @@ import { validationError } from "@tinyagents/inference";
 import type { ToolTimeout } from "./tool.js";
 
 /**
- * How per-tool timeouts turn into milliseconds.
+ * How per-tool timeouts turn into milliseconds, on the run's clock.
  *
- * - `inheritedMs`: the timeout of tools that say `"inherit"` (the default). `0` disables it;
- *   any other value is clamped to `[minMs, maxMs]`.
- * - `minMs` / `maxMs`: bounds for explicit `{ ms }` timeouts (and the inherited one).
- * - `graceMs`: added to explicit `{ ms }` timeouts, so a tool that honours its own deadline
- *   has time to return before being cut off.
+ * - `inheritedMs`: the timeout of tools that say `"inherit"` (the default); `0` disables it.
+ * - `minMs` / `maxMs`: the range explicit `{ ms }` timeouts (and the inherited one) must fall in.
+ *   A value outside it is a `validation` error naming the bound, never silently raised or
+ *   lowered: a tool that asks for 20 ms gets 20 ms or a clear error.
+ * - `graceMs`: NOT added to the timeout. At the timeout the tool's `ctx.signal` aborts and the
+ *   call is over for the model (an error result); a tool that ignores its signal is then waited
+ *   for at most `graceMs` more (so it can clean up) before it is abandoned. The error message
+ *   names both figures.
  *
  * Immutable. Constructor arguments are checked: all must be finite, `minMs >= 1`,
- * `maxMs >= minMs`, `inheritedMs >= 0`, `graceMs >= 0`; otherwise a `validation` error.
+ * `maxMs >= minMs`, `inheritedMs` 0 or within `[minMs, maxMs]`, `graceMs >= 0`; otherwise a
+ * `validation` error.
  */
 export class ToolTimeoutSettings {
-  /** The effective inherited timeout after clamping (`0` = disabled). */
+  /** The inherited timeout (`0` = disabled). */
   readonly inheritedMs: number;
   readonly minMs: number;
   readonly maxMs: number;
@@ -27,9 +31,9 @@ export class ToolTimeoutSettings {
     requireFinite("graceMs", graceMs);
     if (minMs < 1) throw settingError(`minMs must be >= 1, got ${minMs}`, "minMs");
     if (maxMs < minMs) throw settingError(`maxMs (${maxMs}) must be >= minMs (${minMs})`, "maxMs");
-    if (inheritedMs < 0) {
+    if (inheritedMs !== 0 && (inheritedMs < minMs || inheritedMs > maxMs)) {
       throw settingError(
-        `inheritedMs must be >= 0 (0 disables the default timeout), got ${inheritedMs}`,
+        `inheritedMs must be 0 (no default timeout) or within [minMs, maxMs] = [${minMs}, ${maxMs}], got ${inheritedMs}`,
         "inheritedMs",
       );
     }
@@ -37,31 +41,35 @@ export class ToolTimeoutSettings {
     this.minMs = minMs;
     this.maxMs = maxMs;
     this.graceMs = graceMs;
-    this.inheritedMs = inheritedMs === 0 ? 0 : this.clamp(inheritedMs);
-  }
-
-  /** `ms` bounded to `[minMs, maxMs]`. */
-  clamp(ms: number): number {
-    return Math.min(this.maxMs, Math.max(this.minMs, ms));
+    this.inheritedMs = inheritedMs;
   }
 
   /**
-   * The deadline in milliseconds for a tool with `timeout`, or `undefined` for none:
+   * The timeout in milliseconds for a tool with `timeout`, or `undefined` for none:
    * `undefined`/`"inherit"` -> `inheritedMs` (`undefined` when it is 0); `"unbounded"` ->
-   * `undefined`; `{ ms }` -> `clamp(ms) + graceMs`. A malformed `{ ms }` (negative, NaN,
-   * infinite) throws a `validation` error.
+   * `undefined`; `{ ms }` -> `ms`. A malformed `{ ms }` (negative, NaN, infinite) or one outside
+   * `[minMs, maxMs]` throws a `validation` error.
    */
   resolve(timeout: ToolTimeout | undefined): number | undefined {
     if (timeout === undefined || timeout === "inherit")
       return this.inheritedMs === 0 ? undefined : this.inheritedMs;
     if (timeout === "unbounded") return undefined;
-    if (typeof timeout.ms !== "number" || !Number.isFinite(timeout.ms) || timeout.ms < 0) {
+    const ms = timeout.ms;
+    if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) {
       throw validationError(
-        `invalid tool timeout { ms: ${String(timeout.ms)} }: ms must be a finite number >= 0; use "unbounded" for no timeout`,
+        `invalid tool timeout { ms: ${String(ms)} }: ms must be a finite number >= 0; use "unbounded" for no timeout`,
         { field: "timeout" },
       );
     }
-    return this.clamp(timeout.ms) + this.graceMs;
+    if (ms < this.minMs || ms > this.maxMs) {
+      const bound =
+        ms < this.minMs ? `below the minimum ${this.minMs} ms` : `above the maximum ${this.maxMs} ms`;
+      throw validationError(
+        `tool timeout { ms: ${ms} } is ${bound} (ToolTimeoutSettings minMs/maxMs); change the tool's timeout or pass ToolTimeoutSettings with a wider range`,
+        { field: "timeout", value: ms, minMs: this.minMs, maxMs: this.maxMs },
+      );
+    }
+    return ms;
   }
 }
 
