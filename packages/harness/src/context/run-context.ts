@@ -1,4 +1,5 @@
 import type { Clock } from "@tinyagents/inference";
+import type { ChildRunSummary } from "../contracts/child-run-summary.js";
 import type { AgentEvent } from "../events/agent-event.js";
 import type { EventScope, EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
@@ -6,7 +7,6 @@ import type { LimitTracker } from "../limits/limit-tracker.js";
 import type { HarnessRunStatus, RunStatusTracker } from "../status/run-status.js";
 import type { SteeringHandle } from "../steering/steering-handle.js";
 import type { StoreRegistry } from "../store/store-registry.js";
-import type { ChildRunSummary } from "../subagent/child-run.js";
 import type { WorkspaceDescriptor } from "../workspace/workspace-descriptor.js";
 import { AbortHub } from "./abort-hub.js";
 import { type ControlRequest, controlPrecedence } from "./control.js";

@@ -2,6 +2,8 @@
  * @tinyagents/harness/langfuse — export harness runs to Langfuse: OTLP/HTTP JSON (default) or the
  * legacy batch ingestion API. No OpenTelemetry SDK needed: the OTLP payload is built by hand.
  */
+
+export { buildTraceModels } from "./build-trace-models.js";
 export { EXPORTED_EVENT_LEVELS } from "./exported-events.js";
 export { type IngestionEnvelope, type IngestionEventType, ingestionEnvelopes } from "./ingestion-batch.js";
 export type { LangfuseFailedItem } from "./ingestion-response.js";
@@ -32,14 +34,13 @@ export type {
   LangfuseSuccessScoreOption,
 } from "./scores.js";
 export { otlpSpanId, otlpTraceId } from "./stable-id.js";
-export {
-  type AttributeScalar,
-  buildTraceModels,
-  type ObservationKind,
-  type ObservationLevel,
-  type TraceModel,
-  type TraceModelOptions,
-  type TraceObservation,
-  type TraceOutcome,
+export type {
+  AttributeScalar,
+  ObservationKind,
+  ObservationLevel,
+  TraceModel,
+  TraceModelOptions,
+  TraceObservation,
+  TraceOutcome,
 } from "./trace-model.js";
 export type { LangfuseTraceOptions } from "./trace-options.js";

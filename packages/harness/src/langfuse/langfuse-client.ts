@@ -1,6 +1,7 @@
 import { type JsonValue, validationError } from "@tinyagents/inference";
 import type { EventRecord } from "../events/agent-event.js";
 import { type RedactionOptions, Redactor } from "../observability/redaction.js";
+import { buildTraceModels } from "./build-trace-models.js";
 import { checkKey, checkRecords, checkUrl, positive } from "./client-validation.js";
 import { origin } from "./http-post.js";
 import type { LangfuseFailedItem } from "./ingestion-response.js";
@@ -16,7 +17,7 @@ import {
 } from "./scores.js";
 import { LANGFUSE_SDK_INFO } from "./sdk-info.js";
 import { otlpTraceId } from "./stable-id.js";
-import { buildTraceModels, type TraceModelOptions } from "./trace-model.js";
+import type { TraceModelOptions } from "./trace-model.js";
 import type { LangfuseTraceOptions } from "./trace-options.js";
 
 /** `otlp`: OTLP/HTTP JSON (Langfuse's current ingestion). `ingestion`: the deprecated batch API. */

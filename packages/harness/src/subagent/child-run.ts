@@ -1,23 +1,9 @@
-import { addUsageTotals, type UsageTotals } from "@tinyagents/inference";
+import { addUsageTotals } from "@tinyagents/inference";
 import type { LoopSession } from "../agent-loop/loop-session.js";
-import { addCost, type CostTotals } from "../cost/cost.js";
-import type { ExecutionStatus } from "../status/run-status.js";
+import type { ChildRunSummary } from "../contracts/child-run-summary.js";
+import { addCost } from "../cost/cost.js";
 
-/**
- * A finished sub-agent run as its parent sees it. `usage` and `cost` are the child's TREE
- * totals (its own calls plus its descendants'), so a parent's totals are its own calls plus the
- * sum of its children's entries. Plain JSON data.
- */
-export interface ChildRunSummary {
-  /** The sub-agent's name. */
-  name: string;
-  runId: string;
-  depth: number;
-  /** How the child run ended. */
-  status: Exclude<ExecutionStatus, "pending" | "running">;
-  usage: UsageTotals;
-  cost: CostTotals;
-}
+export type { ChildRunSummary } from "../contracts/child-run-summary.js";
 
 /**
  * Roll a finished child into the parent run of session `s`: its usage and cost are added to

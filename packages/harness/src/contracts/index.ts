@@ -1,0 +1,26 @@
+/**
+ * The shared contracts of the harness: the types that the loop, tools, middleware, structured
+ * output, sub-agents, steering and caches exchange. Types only (no runtime code). A contract file
+ * imports only `@tinyagents/inference`, other contracts, and (type-only) the run plumbing below
+ * it: `context/run-context` and `context/run-config`, `cost/`, `status/`. Nothing in this folder
+ * may import a feature folder (tool/, middleware/, agent-loop/, ...): features depend on
+ * contracts, never the reverse (checked by test/architecture/layering.test.ts).
+ */
+export type { AgentRun } from "./agent-run.js";
+export type { ChildRunSummary } from "./child-run-summary.js";
+export type { HookContext, ToolLookup } from "./hook-context.js";
+export type {
+  Middleware,
+  MiddlewareChanges,
+  ModelCallNext,
+  ToolCallNext,
+  ToolProgress,
+} from "./middleware.js";
+export type { PausedRun } from "./paused-run.js";
+export type { RunStep } from "./run-step.js";
+export type { StopReason } from "./stop-reason.js";
+export type { AnyTool, ArgsValidation, Tool, ToolErrorPolicy, ToolTimeout } from "./tool.js";
+export type { ToolExecutionContext } from "./tool-execution-context.js";
+export type { ToolOutput, ToolReturn } from "./tool-output.js";
+export type { ToolPolicy, ToolSideEffect } from "./tool-policy.js";
+export type { ToolResult } from "./tool-result.js";

@@ -1,0 +1,50 @@
+import type { JsonObject } from "@tinyagents/inference";
+import type { ToolExecutionContext } from "./tool-execution-context.js";
+import type { ToolOutput } from "./tool-output.js";
+import type { ToolPolicy } from "./tool-policy.js";
+
+/** How long a tool may run. `inherit` takes the harness's ToolTimeoutSettings default. */
+export type ToolTimeout = "inherit" | "unbounded" | { ms: number };
+
+/**
+ * What happens when a tool's `execute` throws:
+ * - `returnError` (default): the model gets an error result and the loop continues;
+ * - `fail`: the run fails with code `tool`;
+ * - `{ message }`: the model gets this fixed message as the error result (hides internals).
+ * Cancellation and timeouts of the whole run always propagate.
+ */
+export type ToolErrorPolicy = "returnError" | "fail" | { message: string };
+
+/** Outcome of validating arguments: the typed value, or human-readable issues. */
+export type ArgsValidation<Args> = { ok: true; value: Args } | { ok: false; issues: string[] };
+
+/**
+ * A typed capability exposed to agents.
+ *
+ * Contract: `name` is ASCII snake_case (checked at registration); `parameters` is a JSON Schema
+ * object computed once; `validate` checks untrusted model arguments before `execute` runs, and
+ * `execute` only ever sees validated arguments.
+ */
+export interface Tool<State = unknown, Ctx = unknown, Args = JsonObject> {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema for the arguments (type "object"). */
+  readonly parameters: JsonObject;
+  /** Ask providers to enforce the schema strictly. */
+  readonly strict?: boolean;
+  readonly timeout?: ToolTimeout;
+  readonly errorPolicy?: ToolErrorPolicy;
+  /**
+   * Calling it twice with the same arguments has the same effect as calling it once, so a failed
+   * call may be retried (`toolRetryMiddleware` only retries tools that set this).
+   */
+  readonly idempotent?: boolean;
+  /** What the tool may do to the world; enforced by `toolPolicyMiddleware`. Plain JSON data. */
+  readonly policy?: ToolPolicy;
+  validate(args: JsonObject): ArgsValidation<Args> | Promise<ArgsValidation<Args>>;
+  execute(args: Args, ctx: ToolExecutionContext<State, Ctx>): ToolOutput | Promise<ToolOutput>;
+}
+
+/** A tool with its argument type erased, as held by registries. */
+// biome-ignore lint/suspicious/noExplicitAny: argument types are erased in the registry; validate() restores safety.
+export type AnyTool<State = unknown, Ctx = unknown> = Tool<State, Ctx, any>;
