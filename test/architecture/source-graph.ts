@@ -2,9 +2,9 @@
 // (`ts.preProcessFile`), so every form counts: `import`, `import type`, `export ... from`,
 // `export type ... from` and `import("...")`. Only relative imports between source files are edges
 // (package imports such as `@tinyagents/inference` cross a package boundary on purpose).
-import fs from "node:fs";
-import path from "node:path";
-import ts from "typescript";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as ts from "typescript";
 
 /** Test files, type tests and fixtures are not part of the shipped graph. */
 const isSourceFile = (file: string) =>
