@@ -347,6 +347,27 @@ export {
   vllm,
   xai,
 } from "./providers/openai/index.js";
+// Providers: the OpenAI Responses API (reasoning items across turns, typed stream events)
+export {
+  DEFAULT_RESPONSES_BASE_URL,
+  decodeReasoningSignature,
+  encodeReasoningSignature,
+  type FollowingItem,
+  INCLUDE_ENCRYPTED_REASONING,
+  type InputMappingContext,
+  isResponsesReasoningSignature,
+  mapInput as mapResponsesInput,
+  normalizeResponsesUsage,
+  OpenAiResponsesModel,
+  type OpenAiResponsesModelOptions,
+  parseResponsesBody,
+  type ResponsesParseContext,
+  type ResponsesReasoningState,
+  type ResponsesRequestContext,
+  ResponsesStreamParser,
+  responsesFinishReason,
+  toResponsesRequest,
+} from "./providers/openai-responses/index.js";
 // Token estimation
 export {
   CharTokenEstimator,

@@ -1,6 +1,7 @@
 import { validationError } from "../../errors/tinyagents-error.js";
 import { isJsonObject } from "../../json/json-value.js";
 import type { ContentBlock, ImageBlock } from "../../message/content-block.js";
+import { isResponsesReasoningSignature } from "../openai-responses/reasoning-signature.js";
 import type {
   AnthropicImageBlock,
   AnthropicPassthroughBlock,
@@ -48,7 +49,8 @@ export function toAnthropicImage(block: ImageBlock): AnthropicImageBlock {
  * - `json` -> `text` holding `JSON.stringify(value)`;
  * - `image` -> `image` (see {@link toAnthropicImage});
  * - `reasoning` WITH a signature -> `thinking` (text and signature verbatim); without one it is
- *   dropped, because the API rejects unsigned thinking (it came from another provider);
+ *   dropped, because the API rejects unsigned thinking (it came from another provider), and so is
+ *   reasoning signed by the OpenAI Responses adapter (its signature is item state, not Anthropic's);
  * - `redacted_reasoning` -> `redacted_thinking` (data verbatim);
  * - `provider_extension` from provider `anthropic` whose value is an object with a string
  *   `type` -> that object, shallow-copied; other extensions are dropped.
@@ -62,7 +64,7 @@ export function toAnthropicBlock(block: ContentBlock): MappedBlock {
     case "image":
       return toAnthropicImage(block);
     case "reasoning":
-      return block.signature === undefined
+      return block.signature === undefined || isResponsesReasoningSignature(block.signature)
         ? undefined
         : { type: "thinking", thinking: block.text, signature: block.signature };
     case "redacted_reasoning":

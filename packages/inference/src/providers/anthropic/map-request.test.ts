@@ -144,7 +144,15 @@ describe("toAnthropicRequest: messages", () => {
       user("go"),
       {
         role: "assistant",
-        content: [{ type: "reasoning", text: "from another provider" }],
+        content: [
+          { type: "reasoning", text: "from another provider" },
+          // Signed by the OpenAI Responses adapter: item state Anthropic would reject as a signature.
+          {
+            type: "reasoning",
+            text: "openai summary",
+            signature: '{"type":"openai.responses.reasoning","id":"rs_1","encrypted_content":"gAAA"}',
+          },
+        ],
         toolCalls: [call],
       },
       system("(the user is waiting)"),

@@ -3,6 +3,8 @@ import type { FetchLike } from "../../http/fetch-types.js";
 import type { StreamingChatModel } from "../../model/chat-model.js";
 import { AnthropicModel } from "../anthropic/anthropic-model.js";
 import type { AnthropicModelOptions } from "../anthropic/anthropic-options.js";
+import { OpenAiResponsesModel } from "../openai-responses/responses-model.js";
+import type { OpenAiResponsesModelOptions } from "../openai-responses/responses-options.js";
 import {
   compatible,
   deepseek,
@@ -30,8 +32,10 @@ export interface CreateModelOptions {
 }
 
 /** Provider prefixes `createModel` understands, including aliases. */
-const ALIASES: Readonly<Record<string, PresetName | "compatible">> = {
+const ALIASES: Readonly<Record<string, PresetName | "compatible" | "openai-responses">> = {
   openai: "openai",
+  "openai-responses": "openai-responses",
+  responses: "openai-responses",
   deepseek: "deepseek",
   anthropic: "anthropic",
   claude: "anthropic",
@@ -54,7 +58,7 @@ const ALIASES: Readonly<Record<string, PresetName | "compatible">> = {
 };
 
 /** The provider names `createModel` accepts as `provider:` prefixes. */
-export const KNOWN_PROVIDERS: readonly string[] = [...Object.keys(PRESETS), "compatible"];
+export const KNOWN_PROVIDERS: readonly string[] = [...Object.keys(PRESETS), "openai-responses", "compatible"];
 
 /**
  * Infer the provider from a bare model id: `gpt-`, `chatgpt-`, `o1`/`o3`/`o4`..., `text-`/`davinci`
@@ -80,7 +84,8 @@ export function inferProvider(modelId: string): PresetName | undefined {
  * Build a model from a `"provider:model"` spec (`"openai:gpt-4.1-mini"`, `"groq:llama-3.3-70b-versatile"`,
  * `"openrouter:openai/gpt-4o"`, `"ollama:qwen3:8b"` — only the first `:` splits) or a bare id
  * whose provider can be inferred (`"gpt-4.1"`, `"claude-sonnet-4-5"`, `"deepseek-chat"`, `"grok-4"`).
- * `anthropic` uses the native Messages adapter (`AnthropicModel`). `compatible:MODEL` needs
+ * `anthropic` uses the native Messages adapter (`AnthropicModel`); `openai-responses:MODEL` (alias
+ * `responses:`) the OpenAI Responses API (`OpenAiResponsesModel`). `compatible:MODEL` needs
  * `options.baseUrl`. Keys come from each provider's environment variable unless given.
  * Throws a `validation` error for an empty spec, an unknown provider (listing the known ones) or
  * a missing key (naming the variable).
@@ -96,7 +101,7 @@ export function createModel(spec: string, options: CreateModelOptions = {}): Str
   const colon = trimmed.indexOf(":");
   const prefix = colon === -1 ? undefined : trimmed.slice(0, colon).toLowerCase();
   const alias = prefix === undefined ? undefined : ALIASES[prefix];
-  let provider: PresetName | "compatible" | undefined = alias;
+  let provider: PresetName | "compatible" | "openai-responses" | undefined = alias;
   let model = alias === undefined ? trimmed : trimmed.slice(colon + 1);
   if (provider === undefined) provider = inferProvider(trimmed);
   if (provider === undefined) {
@@ -123,6 +128,7 @@ export function createModel(spec: string, options: CreateModelOptions = {}): Str
     return compatible(options.baseUrl, model, presetOptions(options));
   }
   if (provider === "anthropic") return anthropicModel(model, options);
+  if (provider === "openai-responses") return responsesModel(model, options);
   if (provider === "deepseek") return deepseek({ ...presetOptions(options), model });
   return fromPreset(provider, { ...presetOptions(options), model });
 }
@@ -165,4 +171,16 @@ function anthropicModel(model: string, options: CreateModelOptions): StreamingCh
   if (options.streamIdleTimeoutMs !== undefined) native.streamIdleTimeoutMs = options.streamIdleTimeoutMs;
   if (options.maxResponseBytes !== undefined) native.maxResponseBytes = options.maxResponseBytes;
   return new AnthropicModel(native);
+}
+
+function responsesModel(model: string, options: CreateModelOptions): StreamingChatModel {
+  const native: OpenAiResponsesModelOptions = { model };
+  if (options.env !== undefined) native.env = { ...options.env };
+  if (options.fetch !== undefined) native.fetch = options.fetch;
+  if (options.apiKey !== undefined) native.apiKey = options.apiKey;
+  if (options.baseUrl !== undefined) native.baseUrl = options.baseUrl;
+  if (options.headers !== undefined) native.headers = options.headers;
+  if (options.streamIdleTimeoutMs !== undefined) native.streamIdleTimeoutMs = options.streamIdleTimeoutMs;
+  if (options.maxResponseBytes !== undefined) native.maxResponseBytes = options.maxResponseBytes;
+  return new OpenAiResponsesModel(native);
 }

@@ -1,0 +1,182 @@
+import { abortedError } from "../../errors/normalize.js";
+import type { FetchLike } from "../../http/fetch-types.js";
+import { postJson } from "../../http/post-json.js";
+import { displayUrl, redactProviderError, redactSecrets, secretsFromHeaders } from "../../http/redact.js";
+import { readSse } from "../../http/sse.js";
+import type { JsonObject } from "../../json/json-value.js";
+import type { ModelCallOptions, StreamingChatModel } from "../../model/chat-model.js";
+import { type ModelProfile, permissiveProfile } from "../../model/model-profile.js";
+import type { ModelRequest } from "../../model/model-request.js";
+import type { ModelResponse } from "../../model/model-response.js";
+import { collectStream } from "../../model/stream-accumulator.js";
+import { responseToStreamItems } from "../../model/stream-from-response.js";
+import type { ModelStreamItem } from "../../model/stream-item.js";
+import { readJsonBody } from "../anthropic/read-json-body.js";
+import { callSignal } from "../openai/call-signal.js";
+import { toResponsesRequest } from "./map-request.js";
+import { parseResponsesBody, type ResponsesParseContext } from "./parse-response.js";
+import { type OpenAiResponsesModelOptions, resolveResponsesOptions } from "./responses-options.js";
+import { ResponsesStreamParser } from "./stream-parser.js";
+
+/**
+ * A {@link ChatModel} for the OpenAI Responses API (`POST {baseUrl}/responses`), where OpenAI's
+ * reasoning models keep their reasoning across turns. Over the platform `fetch` (injectable).
+ *
+ * - `invoke` sends a unary request (and reads an SSE body too, when a proxy streams anyway);
+ *   `stream` sends `stream: true` and reads the typed SSE events (see `ResponsesStreamParser`).
+ *   Both give the same response for the same answer.
+ * - Reasoning items become reasoning blocks whose signature keeps the item id, the
+ *   `encrypted_content` (`encryptedReasoning`, on by default with `store: false`) and the id
+ *   of the item that followed, and go back as `reasoning` items on the next turn.
+ * - Usage: cached input tokens as `cacheReadTokens`, reasoning tokens as `reasoningTokens`.
+ * - Failures: HTTP errors and unreachable endpoints throw classified `ProviderError`s
+ *   (`postJson`); `response.failed` and `error` events inside a 200 stream become classified
+ *   `error` items (a `rate_limit_exceeded` keeps its "try again in ..." wait); a stream cut
+ *   before `response.completed` is retryable. `options.signal` and `request.timeoutMs` abort
+ *   the call (`cancelled` / `timeout`); `streamIdleTimeoutMs` bounds silence in a stream.
+ *   Secrets never appear in errors.
+ */
+export class OpenAiResponsesModel implements StreamingChatModel {
+  readonly provider: string;
+  readonly modelId: string;
+  readonly profile: ModelProfile;
+  /** `openai-responses:<origin>:<model>` — never contains the key. */
+  readonly cacheIdentity: string;
+  /** The base URL without credentials (`server.address` / `server.port` in traces). */
+  readonly endpoint: string;
+  /** The stream idle timeout in ms (0 or Infinity: none) unless a request sets its own. */
+  readonly streamIdleTimeoutMs: number;
+  /** The total byte cap of a response body (`undefined`: the defaults). */
+  readonly maxResponseBytes: number | undefined;
+  private readonly url: string;
+  private readonly headers: Record<string, string>;
+  private readonly secrets: readonly string[];
+  private readonly fetchFn: FetchLike | undefined;
+  private readonly store: boolean | undefined;
+  private readonly include: readonly string[];
+
+  constructor(options: OpenAiResponsesModelOptions) {
+    const resolved = resolveResponsesOptions(options);
+    this.provider = resolved.provider;
+    this.modelId = resolved.model;
+    this.profile = resolved.profile ?? permissiveProfile();
+    this.url = `${resolved.baseUrl}/responses`;
+    this.headers = resolved.headers;
+    this.secrets = secretsFromHeaders(resolved.headers);
+    this.fetchFn = resolved.fetch;
+    this.store = resolved.store;
+    this.include = resolved.include;
+    this.streamIdleTimeoutMs = resolved.streamIdleTimeoutMs;
+    this.maxResponseBytes = resolved.maxResponseBytes;
+    this.endpoint = displayUrl(resolved.baseUrl);
+    this.cacheIdentity = `openai-responses:${this.endpoint}:${resolved.model}`;
+  }
+
+  /** The JSON body `invoke` (`stream: false`) or `stream` (`stream: true`) sends for `request`. */
+  buildRequestBody(request: ModelRequest, stream: boolean): JsonObject {
+    return toResponsesRequest(request, {
+      provider: this.provider,
+      modelId: this.modelId,
+      stream,
+      store: this.store,
+      include: this.include,
+    });
+  }
+
+  async invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
+    const call = callSignal(options.signal, request.timeoutMs);
+    try {
+      return await this.invokeWith(request, call.signal);
+    } catch (error) {
+      throw redactProviderError(error, this.secrets);
+    } finally {
+      call.dispose();
+    }
+  }
+
+  async *stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
+    const call = callSignal(options.signal, request.timeoutMs);
+    try {
+      yield* redactItems(this.streamWith(request, call.signal), this.secrets);
+    } catch (error) {
+      throw redactProviderError(error, this.secrets);
+    } finally {
+      call.dispose();
+    }
+  }
+
+  private get parseContext(): ResponsesParseContext {
+    return { provider: this.provider, model: this.modelId, secrets: this.secrets };
+  }
+
+  private async invokeWith(request: ModelRequest, signal: AbortSignal | undefined): Promise<ModelResponse> {
+    const response = await this.post(this.buildRequestBody(request, false), signal);
+    if (
+      (response.headers.get("content-type") ?? "").includes("text/event-stream") &&
+      response.body !== null
+    ) {
+      // A proxy that streams although `stream: false` was sent: read the events like `stream`.
+      const items = redactItems(this.readStream(response.body, request, signal), this.secrets);
+      return collectStream(items, { provider: this.provider, model: this.modelId });
+    }
+    const body = await readJsonBody(response, this.provider, this.modelId, signal, this.maxResponseBytes);
+    return parseResponsesBody(body, this.parseContext);
+  }
+
+  private async *streamWith(
+    request: ModelRequest,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ModelStreamItem> {
+    const response = await this.post(this.buildRequestBody(request, true), signal);
+    const contentType = response.headers.get("content-type") ?? "";
+    if (response.body === null || contentType.includes("application/json")) {
+      // A server (or proxy) that ignored `stream: true` and answered with one JSON response.
+      const body = await readJsonBody(response, this.provider, this.modelId, signal, this.maxResponseBytes);
+      yield* responseToStreamItems(parseResponsesBody(body, this.parseContext));
+      return;
+    }
+    yield* this.readStream(response.body, request, signal);
+  }
+
+  private async *readStream(
+    body: ReadableStream<Uint8Array>,
+    request: ModelRequest,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ModelStreamItem> {
+    const parser = new ResponsesStreamParser(this.parseContext);
+    for await (const frame of readSse(body, signal, {
+      provider: this.provider,
+      model: this.modelId,
+      idleTimeoutMs: request.streamIdleTimeoutMs ?? this.streamIdleTimeoutMs,
+      maxBytes: this.maxResponseBytes,
+    })) {
+      const items = parser.push(frame);
+      for (let i = 0; i < items.length; i++) yield items[i]!;
+      if (parser.done) return;
+    }
+    if (signal?.aborted === true) throw abortedError(signal, `${this.provider} responses stream`);
+    yield* parser.end();
+  }
+
+  private post(body: JsonObject, signal: AbortSignal | undefined): Promise<Response> {
+    return postJson({
+      url: this.url,
+      body,
+      headers: this.headers,
+      fetch: this.fetchFn,
+      signal,
+      provider: this.provider,
+      model: this.modelId,
+    });
+  }
+}
+
+/** The items, with an error item's message masked (an error event can quote the credentials). */
+async function* redactItems(
+  items: AsyncIterable<ModelStreamItem>,
+  secrets: readonly string[],
+): AsyncGenerator<ModelStreamItem> {
+  for await (const item of items) {
+    yield item.type === "error" ? { ...item, message: redactSecrets(item.message, secrets) } : item;
+  }
+}
