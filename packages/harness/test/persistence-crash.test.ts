@@ -2,14 +2,15 @@
  * Crash test: a child process appends to a JSONL append log and to a SQLite store in a loop,
  * printing each acknowledged offset; it is SIGKILLed mid-write. Reopening must lose no
  * acknowledged entry, keep offsets monotonic (and never renumber them), and ignore a torn last
- * line with a warning.
+ * line with a warning. The batched journal (group commit, as the CLI wires it) keeps the same
+ * promise for what `flush()` acknowledged.
  */
 import { spawn } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { JsonlAppendLog, type StoreWarning } from "@tinyagents/harness";
+import { AppendLogEventJournal, JsonlAppendLog, type StoreWarning } from "@tinyagents/harness";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -104,4 +105,57 @@ describe("crash safety", () => {
       store.close();
     }
   }, 60_000);
+});
+
+describe("crash safety of the batched journal and status store (group commit)", () => {
+  it("loses no event or status of a run whose flush() resolved when the writer is killed", async () => {
+    dir = mkdtempSync(join(tmpdir(), "tinyagents-crash-batched-"));
+    const db = join(dir, "db.sqlite");
+    const child = spawn(
+      process.execPath,
+      ["--import", join(fixtures, "register-ts.mjs"), join(fixtures, "crash-journal-writer.ts"), db],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const acks: { runId: string; events: number }[] = [];
+    let stderr = "";
+    let buffered = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on("exit", (_code, signal) => resolve(signal)),
+    );
+    child.stdout.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      for (const line of lines) {
+        const [, runId, events] = line.split(" ");
+        acks.push({ runId: runId as string, events: Number(events) });
+        if (acks.length === 100) child.kill("SIGKILL");
+      }
+    });
+    const signal = await exited;
+    if (signal !== "SIGKILL") throw new Error(`the writer exited on its own (${String(signal)}): ${stderr}`);
+    expect(acks.length).toBeGreaterThanOrEqual(100);
+
+    const store = SqliteStore.open(db);
+    try {
+      const journal = new AppendLogEventJournal(store.appendLog, { streamPrefix: "journal-" });
+      for (const ack of acks) {
+        const journaled = await journal.read(ack.runId);
+        // Every emitted event is there: merged delta records stand for `deltas` events each.
+        const count = journaled.reduce(
+          (n, o) =>
+            n + (o.event.type === "model.text_delta" ? ((o.event as { deltas?: number }).deltas ?? 1) : 1),
+          0,
+        );
+        expect(count, ack.runId).toBe(ack.events);
+        expect(journaled.at(-1)?.event.type).toBe("run.completed");
+        expect((await store.statusStore.get(ack.runId))?.status, ack.runId).toBe("completed");
+      }
+    } finally {
+      store.close();
+    }
+  }, 120_000);
 });

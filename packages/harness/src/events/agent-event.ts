@@ -49,8 +49,10 @@ export type AgentEvent =
       endpoint?: string;
     }
   // Streamed model output, one event kind per piece (streaming runs only; see `ModelDeltaEvent`).
-  | { type: "model.text_delta"; callId: string; text: string }
-  | { type: "model.reasoning_delta"; callId: string; text: string; signature?: string }
+  // `deltas`: set only on a journaled record that merges that many consecutive deltas of one
+  // call (the journal's default delta coalescing); a live event is always one delta.
+  | { type: "model.text_delta"; callId: string; text: string; deltas?: number }
+  | { type: "model.reasoning_delta"; callId: string; text: string; signature?: string; deltas?: number }
   | { type: "model.redacted_reasoning"; callId: string; data: string }
   | {
       type: "model.tool_call_delta";

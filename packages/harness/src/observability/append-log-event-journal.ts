@@ -39,7 +39,8 @@ export class AppendLogEventJournal implements HarnessEventJournal {
   }
 
   async appendMany(observations: readonly AgentObservation[]): Promise<void> {
-    // Group by run tree, keeping order; one log write per tree.
+    // Group by run tree, keeping order; one log write for the batch when the log can group
+    // commit (SQLite: one transaction), else one per tree.
     const groups = new Map<string, JsonValue[]>();
     for (const observation of observations) {
       let group = groups.get(observation.rootRunId);
@@ -48,6 +49,12 @@ export class AppendLogEventJournal implements HarnessEventJournal {
         groups.set(observation.rootRunId, group);
       }
       group.push(observation as unknown as JsonValue);
+    }
+    if (this.log.appendGroups !== undefined && groups.size > 1) {
+      await this.log.appendGroups(
+        [...groups].map(([root, values]) => ({ stream: this.stream(root), values })),
+      );
+      return;
     }
     for (const [rootRunId, values] of groups) await this.log.appendMany(this.stream(rootRunId), values);
   }

@@ -1,5 +1,6 @@
 import type { EventSink } from "../events/event-sink.js";
 import type { DropReport } from "./bounded-queue.js";
+import type { JournalDeltas } from "./delta-coalescer.js";
 import type { HarnessEventJournal } from "./event-journal.js";
 import { FanOutSink } from "./fan-out-sink.js";
 import { JournalSink } from "./journal-sink.js";
@@ -23,6 +24,11 @@ export interface ObservabilityOptions {
   redact?: RedactionOptions | false;
   /** More sinks (a `JsonlSink`, an exporter, ...), fed after redaction. */
   sinks?: readonly ObservationSink[];
+  /**
+   * How the journal stores streamed model deltas: `"coalesce"` (default: the first delta of each
+   * call, then one record with the rest of its text) or `"all"` (one record per delta, batched).
+   */
+  journalDeltas?: JournalDeltas;
   /** Journal queue bound (default 10,000) and batch size (default 500). */
   maxQueue?: number;
   batchSize?: number;
@@ -38,7 +44,11 @@ export interface ObservabilityHandle {
   readonly projections: ProjectionSet;
   /** The journal writer, when a journal was given (its `dropped` count is useful in tests). */
   readonly journalSink: JournalSink | undefined;
-  /** Wait until every observation so far is journaled and every status change saved. */
+  /**
+   * Wait until every observation so far is journaled and every status change saved: from then
+   * on they are acknowledged (durable as far as the backend is). Write a checkpoint only after
+   * the flush that covers its events.
+   */
   flush(): Promise<void>;
   /** Stop listening (does not flush). */
   detach(): void;
@@ -82,6 +92,7 @@ export function attachObservability(
           ...(options.maxQueue === undefined ? {} : { maxQueue: options.maxQueue }),
           ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
           ...(options.onDrop === undefined ? {} : { onDrop: options.onDrop }),
+          ...(options.journalDeltas === undefined ? {} : { deltas: options.journalDeltas }),
         });
   const targets: ObservationSink[] = [projectionSink];
   if (journalSink !== undefined) targets.push(journalSink);

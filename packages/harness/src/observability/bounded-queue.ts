@@ -44,7 +44,11 @@ interface PendingDrop {
 
 /**
  * A bounded write-behind queue of observations: `push` never blocks or throws; a background
- * drain hands batches to `writeBatch` in order, one at a time. Overflow and failed writes are
+ * drain hands batches to `writeBatch` in order, one at a time. Group commit: the drain starts
+ * at the end of the current event-loop turn (`setImmediate`), so everything emitted in one turn
+ * — a whole scripted run, or every event of one network chunk — is one write (one SQLite
+ * transaction, one `write(2)`), at most `batchSize` observations each; what arrives while a
+ * write is in flight becomes the next batch. Overflow and failed writes are
  * counted and reported (see {@link DropReport}), never silent — except that a lost drop report
  * of this sink is only counted (`dropped`), not reported again, so a sink whose storage is down
  * reports its loss once per batch instead of feeding itself reports forever.
@@ -113,7 +117,7 @@ export class BoundedObservationQueue {
       return;
     }
     this.queue.push(observation);
-    this.draining ??= Promise.resolve().then(() => this.drain());
+    this.draining ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
   }
 
   /** Resolves once everything pushed so far (and any drop report) has been handled. */

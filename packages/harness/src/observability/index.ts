@@ -11,6 +11,7 @@ export {
   type DropReport,
   type QueuedSinkOptions,
 } from "./bounded-queue.js";
+export type { JournalDeltas } from "./delta-coalescer.js";
 export type { HarnessEventJournal, JournalQuery, ReplayListener } from "./event-journal.js";
 export { FanOutSink } from "./fan-out-sink.js";
 export {
@@ -28,7 +29,7 @@ export {
   InMemoryHarnessStatusStore,
   type InMemoryStatusStoreOptions,
 } from "./in-memory-status-store.js";
-export { JournalSink } from "./journal-sink.js";
+export { JournalSink, type JournalSinkOptions } from "./journal-sink.js";
 export { JsonlSink } from "./jsonl-sink.js";
 export {
   KeyValueHarnessStatusStore,

@@ -1,28 +1,54 @@
+import { validationError } from "@tinyagents/inference";
 import type { EventSink } from "../events/event-sink.js";
 import type { AgentObservation } from "./agent-observation.js";
 import { BoundedObservationQueue, type QueuedSinkOptions } from "./bounded-queue.js";
+import { DeltaCoalescer, type JournalDeltas } from "./delta-coalescer.js";
 import type { HarnessEventJournal } from "./event-journal.js";
 import type { ObservationSink } from "./sink.js";
 
+/** Options of a {@link JournalSink}. */
+export interface JournalSinkOptions extends QueuedSinkOptions {
+  /** How streamed model deltas are stored (default `"coalesce"`; see {@link JournalDeltas}). */
+  deltas?: JournalDeltas;
+}
+
 /**
- * Write-through from an event sink to a HarnessEventJournal. `write` only enqueues (the run
- * never waits for storage); a background drain appends batches in emission order. The queue is
+ * Write-behind from an event sink to a HarnessEventJournal. `write` only enqueues (the run
+ * never waits for storage); a background drain appends batches in emission order, one batch
+ * per event-loop turn (group commit: one `appendMany`, one SQLite transaction). Streamed deltas
+ * are coalesced per model call by default (`deltas`). The queue is
  * bounded (`maxQueue`, default 10,000): when storage falls behind, new observations are dropped
  * and the loss is reported as a `journal.dropped` event on `options.events` (and to `onDrop`)
- * as soon as there is room — it is never silent. `flush()` waits until everything written so
- * far is in the journal.
+ * as soon as there is room — it is never silent.
+ *
+ * Acknowledged: an observation is acknowledged — stored as durably as the journal stores
+ * anything — once a `flush()` (or `close()`) called after it was written has resolved. Until
+ * then it may be lost in a crash: the crash-loss window is what was written since the last
+ * completed batch (at most one event-loop turn plus the batch in flight, bounded by `maxQueue`)
+ * and, with delta coalescing, the streamed text of model calls still in progress.
  */
 export class JournalSink implements ObservationSink {
   readonly journal: HarnessEventJournal;
   private readonly queue: BoundedObservationQueue;
+  private readonly coalescer: DeltaCoalescer | undefined;
+  private readonly enqueue: (observation: AgentObservation) => void;
 
-  constructor(journal: HarnessEventJournal, options: QueuedSinkOptions = {}) {
+  constructor(journal: HarnessEventJournal, options: JournalSinkOptions = {}) {
     this.journal = journal;
     this.queue = new BoundedObservationQueue("journal", (batch) => journal.appendMany(batch), options);
+    const deltas = options.deltas ?? "coalesce";
+    if (deltas !== "coalesce" && deltas !== "all") {
+      throw validationError(`JournalSink deltas must be "coalesce" or "all", got ${JSON.stringify(deltas)}`, {
+        field: "deltas",
+      });
+    }
+    this.coalescer = deltas === "coalesce" ? new DeltaCoalescer() : undefined;
+    this.enqueue = (observation) => this.queue.push(observation);
   }
 
   write(observation: AgentObservation): void {
-    this.queue.push(observation);
+    if (this.coalescer === undefined) this.queue.push(observation);
+    else this.coalescer.push(observation, this.enqueue);
   }
 
   /** Observations dropped so far (queue overflow or failed writes). */
@@ -35,7 +61,9 @@ export class JournalSink implements ObservationSink {
     return this.queue.queued;
   }
 
+  /** Resolves once everything written so far (pending delta merges included) is journaled. */
   flush(): Promise<void> {
+    this.coalescer?.drain(this.enqueue);
     return this.queue.flush();
   }
 
@@ -52,6 +80,6 @@ export class JournalSink implements ObservationSink {
   }
 
   close(): Promise<void> {
-    return this.queue.flush();
+    return this.flush();
   }
 }

@@ -1,5 +1,4 @@
 import type { HarnessRunStatus } from "../status/run-status.js";
-import { KeyedMutex } from "../store/keyed-mutex.js";
 import type { AgentObservation } from "./agent-observation.js";
 import { ProjectionSet } from "./projection-set.js";
 import type { ObservationSink } from "./sink.js";
@@ -7,16 +6,19 @@ import type { HarnessStatusStore } from "./status-store.js";
 
 /**
  * Keeps the standard projections live and, when given a status store, saves each run's status
- * whenever it changes. Saves are serialized per run and coalesced (a burst of changes becomes one
- * save of the latest record); `flush()` waits for them. Save failures go to `onError`.
+ * when it changes. Group commit: changes are collected during the current event-loop turn and
+ * written at its end, at most one save per run per batch (the latest record), all of a batch in
+ * one `saveMany` when the store has it (SQLite: one transaction); changes arriving while a batch
+ * is written become the next batch. `flush()` resolves once every change so far is saved.
+ * Save failures go to `onError`.
  */
 export class ProjectionSink implements ObservationSink {
   readonly projections: ProjectionSet;
   private readonly statusStore: HarnessStatusStore | undefined;
   private readonly onError: (error: unknown) => void;
-  private readonly latest = new Map<string, HarnessRunStatus>();
-  private readonly mutex = new KeyedMutex();
-  private readonly inFlight = new Set<Promise<void>>();
+  /** Runs changed since the last batch, by run id: the live projection record (copied at save). */
+  private readonly dirty = new Map<string, HarnessRunStatus>();
+  private writing: Promise<void> | undefined;
 
   constructor(
     options: {
@@ -33,27 +35,33 @@ export class ProjectionSink implements ObservationSink {
   write(observation: AgentObservation): void {
     const changed = this.projections.apply(observation);
     if (changed === undefined || this.statusStore === undefined) return;
-    const runId = changed.runId;
-    const scheduled = this.latest.has(runId);
-    this.latest.set(runId, structuredClone(changed));
-    if (scheduled) return;
-    const store = this.statusStore;
-    const save = this.mutex
-      .run(runId, async () => {
-        const status = this.latest.get(runId);
-        this.latest.delete(runId);
-        if (status !== undefined) await store.save(status);
-      })
-      .catch(this.onError)
-      .finally(() => this.inFlight.delete(save));
-    this.inFlight.add(save);
+    this.dirty.set(changed.runId, changed);
+    this.writing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
   }
 
   async flush(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    while (this.writing !== undefined) await this.writing;
   }
 
   close(): Promise<void> {
     return this.flush();
+  }
+
+  private async drain(): Promise<void> {
+    const store = this.statusStore as HarnessStatusStore;
+    try {
+      while (this.dirty.size > 0) {
+        // Copy now: the projection keeps mutating its records; the copy is what this batch saves.
+        const batch = Array.from(this.dirty.values(), (status) => structuredClone(status));
+        this.dirty.clear();
+        if (store.saveMany !== undefined) {
+          await store.saveMany(batch).catch(this.onError);
+        } else {
+          for (const status of batch) await store.save(status).catch(this.onError);
+        }
+      }
+    } finally {
+      this.writing = undefined;
+    }
   }
 }

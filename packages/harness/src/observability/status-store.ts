@@ -19,6 +19,11 @@ export interface StatusQuery {
  */
 export interface HarnessStatusStore {
   save(status: HarnessRunStatus): Promise<void>;
+  /**
+   * Optional group commit: save several runs' statuses as one write (SQLite: one transaction),
+   * with `save`'s rules for each. The status writer (`ProjectionSink`) uses it when present.
+   */
+  saveMany?(statuses: readonly HarnessRunStatus[]): Promise<void>;
   get(runId: string): Promise<HarnessRunStatus | undefined>;
   list(query?: StatusQuery): Promise<HarnessRunStatus[]>;
   /** Remove a run's record; true when one existed. */

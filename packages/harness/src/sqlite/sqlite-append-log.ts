@@ -1,5 +1,11 @@
 import type { JsonValue } from "@tinyagents/inference";
-import { type AppendLog, type AppendLogEntry, serializeEntry, validateRead } from "../store/append-log.js";
+import {
+  type AppendGroup,
+  type AppendLog,
+  type AppendLogEntry,
+  serializeEntry,
+  validateRead,
+} from "../store/append-log.js";
 import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
 
 /**
@@ -12,6 +18,7 @@ import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js
 export class SqliteAppendLog implements AppendLog {
   private readonly stmt: Record<"next" | "insert" | "read" | "streams", SqliteStatement>;
   private readonly insertMany: (stream: string, lines: readonly string[]) => number[];
+  private readonly insertGroups: (groups: ReadonlyArray<readonly [string, readonly string[]]>) => number[][];
 
   /** @internal Use `SqliteStore.open`. */
   constructor(db: SqliteDb) {
@@ -23,12 +30,21 @@ export class SqliteAppendLog implements AppendLog {
       ),
       streams: db.prepare("SELECT DISTINCT stream FROM log ORDER BY stream"),
     };
-    const tx = db.transaction((stream: string, lines: readonly string[]) => {
+    const insert = (stream: string, lines: readonly string[]): number[] => {
       const first = (this.stmt.next.get(stream) as { next: number }).next;
-      for (const [i, line] of lines.entries()) this.stmt.insert.run(stream, first + i, line);
-      return lines.map((_, i) => first + i);
-    });
+      const offsets = new Array<number>(lines.length);
+      for (let i = 0; i < lines.length; i++) {
+        this.stmt.insert.run(stream, first + i, lines[i]);
+        offsets[i] = first + i;
+      }
+      return offsets;
+    };
+    const tx = db.transaction(insert);
     this.insertMany = (stream, lines) => tx.immediate(stream, lines);
+    const groupTx = db.transaction((groups: ReadonlyArray<readonly [string, readonly string[]]>) =>
+      groups.map(([stream, lines]) => insert(stream, lines)),
+    );
+    this.insertGroups = (groups) => groupTx.immediate(groups);
   }
 
   async append(stream: string, value: JsonValue): Promise<number> {
@@ -39,6 +55,13 @@ export class SqliteAppendLog implements AppendLog {
     const lines = values.map((v) => serializeEntry(v, stream));
     if (lines.length === 0) return [];
     return guard(`append to stream "${stream}"`, () => this.insertMany(stream, lines));
+  }
+
+  /** Group commit: every group in one IMMEDIATE transaction (all or nothing). */
+  async appendGroups(groups: readonly AppendGroup[]): Promise<number[][]> {
+    const lines = groups.map((g) => [g.stream, g.values.map((v) => serializeEntry(v, g.stream))] as const);
+    if (lines.length === 0) return [];
+    return guard(`append to ${lines.length} streams`, () => this.insertGroups(lines));
   }
 
   async readFrom(stream: string, offset: number, limit: number): Promise<AppendLogEntry[]> {

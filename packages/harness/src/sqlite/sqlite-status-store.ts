@@ -14,7 +14,7 @@ import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js
 /**
  * A HarnessStatusStore in the `run_status` table of a tinyagents SQLite file, indexed by root
  * run, thread and liveness; queries go to the database, so runs saved by other processes are
- * visible at once. Each save is an IMMEDIATE transaction (compare, write, evict): a stale or
+ * visible at once. Each save (or `saveMany` batch) is an IMMEDIATE transaction (compare, write, evict): a stale or
  * backwards save never wins, and only finished runs are evicted, oldest first, beyond
  * `maxFinishedRuns`. Create it through `SqliteStore.open(...).statusStore`.
  */
@@ -23,6 +23,7 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
   private readonly stmt: Record<"get" | "upsert" | "del" | "finished" | "evict", SqliteStatement>;
   private readonly db: SqliteDb;
   private readonly saveTx: (status: HarnessRunStatus) => void;
+  private readonly saveManyTx: (statuses: readonly HarnessRunStatus[]) => void;
 
   /** @internal Use `SqliteStore.open`. */
   constructor(db: SqliteDb, maxFinishedRuns = DEFAULT_MAX_FINISHED_RUNS) {
@@ -51,7 +52,7 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
           "ORDER BY COALESCE(ended_at, updated_at), run_id LIMIT ?)",
       ),
     };
-    const tx = db.transaction((status: HarnessRunStatus) => {
+    const saveOne = (status: HarnessRunStatus): void => {
       const row = this.stmt.get.get(status.runId) as { record: string } | undefined;
       const current = row === undefined ? undefined : (JSON.parse(row.record) as HarnessRunStatus);
       if (!shouldReplaceStatus(current, status)) return;
@@ -70,13 +71,25 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
       if (active) return;
       const excess = (this.stmt.finished.get() as { n: number }).n - this.maxFinishedRuns;
       if (excess > 0) this.stmt.evict.run(excess);
-    });
+    };
+    const tx = db.transaction(saveOne);
     this.saveTx = (status) => tx.immediate(status);
+    const manyTx = db.transaction((statuses: readonly HarnessRunStatus[]) => {
+      for (const status of statuses) saveOne(status);
+    });
+    this.saveManyTx = (statuses) => manyTx.immediate(statuses);
   }
 
   async save(status: HarnessRunStatus): Promise<void> {
     validateStatus(status);
     guard(`save the status of run "${status.runId}"`, () => this.saveTx(status));
+  }
+
+  /** Group commit: every status in one IMMEDIATE transaction (all or nothing). */
+  async saveMany(statuses: readonly HarnessRunStatus[]): Promise<void> {
+    for (const status of statuses) validateStatus(status);
+    if (statuses.length === 0) return;
+    guard(`save ${statuses.length} run statuses`, () => this.saveManyTx(statuses));
   }
 
   async get(runId: string): Promise<HarnessRunStatus | undefined> {

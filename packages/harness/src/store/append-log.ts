@@ -6,6 +6,12 @@ export interface AppendLogEntry {
   value: JsonValue;
 }
 
+/** Values to append to one stream, as part of an {@link AppendLog.appendGroups} batch. */
+export interface AppendGroup {
+  stream: string;
+  values: readonly JsonValue[];
+}
+
 /**
  * Named append-only streams of JSON values. The contract every implementation keeps:
  * - `append` resolves with the entry's offset only once the entry is stored ("acknowledged");
@@ -19,6 +25,12 @@ export interface AppendLog {
   append(stream: string, value: JsonValue): Promise<number>;
   /** Append several values as one write; resolves with their offsets, in order. */
   appendMany(stream: string, values: readonly JsonValue[]): Promise<number[]>;
+  /**
+   * Optional group commit: append to several streams as ONE write (one transaction), all or
+   * nothing; resolves with each group's offsets, in order. Writers that batch (the event
+   * journal) use it when present and fall back to one `appendMany` per stream.
+   */
+  appendGroups?(groups: readonly AppendGroup[]): Promise<number[][]>;
   readFrom(stream: string, offset: number, limit: number): Promise<AppendLogEntry[]>;
   length(stream: string): Promise<number>;
   /** Names of the streams that exist, sorted. */

@@ -1,4 +1,5 @@
 export {
+  type AppendGroup,
   type AppendLog,
   type AppendLogEntry,
   InMemoryAppendLog,

@@ -1,0 +1,113 @@
+import type { AgentEventOf } from "../events/agent-event.js";
+import type { AgentObservation } from "./agent-observation.js";
+
+/**
+ * How a journal stores streamed model deltas:
+ * - `"coalesce"` (default): the first text (or reasoning) delta of each model call is stored as
+ *   emitted (it marks the first token, so latency projections rebuild from the journal); the
+ *   rest of the call's consecutive deltas of that kind become ONE record, written when the run
+ *   emits its next non-delta event (`model.completed`, ...) or the sink is flushed. That record
+ *   carries the envelope (id, offset, ts) of its first delta, the concatenated `text`, and
+ *   `deltas`: how many deltas it stands for. Reasoning deltas with a signature, redacted
+ *   reasoning and tool-call deltas are stored one record each.
+ * - `"all"`: every delta is its own record (still written in batches).
+ */
+export type JournalDeltas = "coalesce" | "all";
+
+type MergeableType = "model.text_delta" | "model.reasoning_delta";
+type MergeableEvent = AgentEventOf<MergeableType>;
+
+interface OpenMerge {
+  runId: string;
+  first: AgentObservation<MergeableEvent>;
+  parts: string[];
+}
+
+/**
+ * Folds each model call's streamed text into a few journal records (see {@link JournalDeltas}).
+ * Order is kept: a run's pending merge is released before any later observation of that run.
+ */
+export class DeltaCoalescer {
+  /** Pending merges by `runId \0 callId`. */
+  private readonly open = new Map<string, OpenMerge>();
+  /** `runId \0 callId \0 type` of calls whose first delta of that type was passed through. */
+  private readonly started = new Set<string>();
+
+  /** Hand `observation` (or what it releases) to `out`, in order. */
+  push(observation: AgentObservation, out: (observation: AgentObservation) => void): void {
+    const event = observation.event;
+    if (
+      event.type === "model.text_delta" ||
+      (event.type === "model.reasoning_delta" && event.signature === undefined)
+    ) {
+      this.pushDelta(observation as AgentObservation<MergeableEvent>, out);
+      return;
+    }
+    if (this.open.size > 0) this.release(observation.runId, out);
+    if (this.started.size > 0) {
+      if (event.type === "model.completed" || event.type === "model.failed") {
+        const call = `${observation.runId}\u0000${event.callId}\u0000`;
+        this.started.delete(`${call}model.text_delta`);
+        this.started.delete(`${call}model.reasoning_delta`);
+      } else if (
+        event.type === "run.completed" ||
+        event.type === "run.failed" ||
+        event.type === "run.interrupted"
+      ) {
+        for (const key of this.started)
+          if (key.startsWith(`${observation.runId}\u0000`)) this.started.delete(key);
+      }
+    }
+    out(observation);
+  }
+
+  /** Release every pending merge (a flush or close). */
+  drain(out: (observation: AgentObservation) => void): void {
+    for (const [key, merge] of this.open) {
+      this.open.delete(key);
+      out(merged(merge));
+    }
+  }
+
+  private pushDelta(
+    observation: AgentObservation<MergeableEvent>,
+    out: (observation: AgentObservation) => void,
+  ): void {
+    const { runId } = observation;
+    const key = `${runId}\u0000${observation.event.callId}`;
+    const merge = this.open.get(key);
+    if (merge !== undefined) {
+      if (merge.first.event.type === observation.event.type) {
+        merge.parts.push(observation.event.text);
+        return;
+      }
+      this.open.delete(key); // the call switched from reasoning to text (or back): keep the order
+      out(merged(merge));
+    }
+    const startedKey = `${key}\u0000${observation.event.type}`;
+    if (!this.started.has(startedKey)) {
+      this.started.add(startedKey);
+      out(observation);
+      return;
+    }
+    this.open.set(key, { runId, first: observation, parts: [observation.event.text] });
+  }
+
+  private release(runId: string, out: (observation: AgentObservation) => void): void {
+    for (const [key, merge] of this.open) {
+      if (merge.runId !== runId) continue;
+      this.open.delete(key);
+      out(merged(merge));
+    }
+  }
+}
+
+function merged(merge: OpenMerge): AgentObservation {
+  if (merge.parts.length === 1) return merge.first;
+  const event: MergeableEvent = {
+    ...merge.first.event,
+    text: merge.parts.join(""),
+    deltas: merge.parts.length,
+  };
+  return { ...merge.first, event };
+}
