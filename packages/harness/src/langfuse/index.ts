@@ -1,6 +1,8 @@
 /**
- * @tinyagents/harness/langfuse — export harness runs to Langfuse: OTLP/HTTP JSON (default) or the
- * legacy batch ingestion API. No OpenTelemetry SDK needed: the OTLP payload is built by hand.
+ * @tinyagents/harness/langfuse — export harness runs to Langfuse: OTLP/HTTP protobuf (default,
+ * encoded and sent by the official OpenTelemetry exporter, the optional peer
+ * `@opentelemetry/exporter-trace-otlp-proto`, loaded on first use) or the legacy batch ingestion
+ * API (no peer needed).
  */
 
 export { buildTraceModels } from "./build-trace-models.js";
@@ -18,14 +20,8 @@ export {
 } from "./langfuse-client.js";
 export { LANGFUSE_ENV, type LangfuseEnvConfig, langfuseConfigFromEnv } from "./langfuse-env.js";
 export { langfuseCostDetails, langfuseUsageDetails } from "./langfuse-usage.js";
-export {
-  type OtlpAnyValue,
-  type OtlpKeyValue,
-  type OtlpSpan,
-  type OtlpTracesPayload,
-  otlpPayload,
-  otlpSpans,
-} from "./otlp-payload.js";
+export { OTLP_EXPORTER_PACKAGE } from "./otlp-export.js";
+export { type ExportResource, type ExportSpan, exportResource, exportSpans } from "./otlp-spans.js";
 export type {
   LangfuseScore,
   LangfuseScoreDataType,

@@ -107,7 +107,7 @@ async function rejection(promise: Promise<unknown>): Promise<TinyAgentsError> {
 }
 
 describe("LangfuseClient OTLP export (default)", () => {
-  it("POSTs OTLP JSON with Basic auth, GenAI and Langfuse attributes, and a nested span tree", async () => {
+  it("POSTs OTLP protobuf with Basic auth, GenAI and Langfuse attributes, and a nested span tree", async () => {
     const records = await recordRun();
     const server = await serve(() => ({ status: 200, body: "{}" }));
     const client = LangfuseClient.direct(`${server.url}/`, PUBLIC_KEY, SECRET_KEY);
@@ -126,8 +126,9 @@ describe("LangfuseClient OTLP export (default)", () => {
     expect(request?.headers.authorization).toBe(
       `Basic ${Buffer.from(`${PUBLIC_KEY}:${SECRET_KEY}`).toString("base64")}`,
     );
-    expect(request?.headers["content-type"]).toBe("application/json");
+    expect(request?.headers["content-type"]).toBe("application/x-protobuf");
     expect(request?.headers["x-langfuse-public-key"]).toBe(PUBLIC_KEY);
+    expect(request?.headers["x-langfuse-sdk-name"]).toBe("tinyagents");
     const body = JSON.parse(request?.body ?? "{}");
     expect(body.resourceSpans[0].scopeSpans[0].scope.name).toBe("tinyagents");
 
@@ -195,16 +196,15 @@ describe("LangfuseClient OTLP export (default)", () => {
     expect(ids[0]).toEqual(ids[1]);
   });
 
-  it("splits large exports into several requests and reports OTLP partial success", async () => {
+  it("splits large exports into several requests", async () => {
     const records = await recordRun();
-    const server = await serve(() => ({ status: 200, body: '{"partialSuccess":{"rejectedSpans":"1"}}' }));
+    const server = await serve(() => ({ status: 200, body: "" }));
     const client = LangfuseClient.direct(server.url, PUBLIC_KEY, SECRET_KEY, { maxRequestBytes: 2_000 });
     const result = await client.exportRun(records);
     expect(server.requests.length).toBeGreaterThan(1);
     expect(result.requests).toBe(server.requests.length);
     expect(server.requests.flatMap((r) => spansOf(r)).length).toBe(result.items);
-    expect(result.rejectedSpans).toBe(server.requests.length);
-    expect(result.ok).toBe(false);
+    expect(result.ok).toBe(true);
   });
 });
 
@@ -357,7 +357,7 @@ describe("LangfuseClient failures", () => {
     const client = LangfuseClient.direct(server.url, PUBLIC_KEY, SECRET_KEY, { timeoutMs: 150 });
     const error = (await rejection(client.exportRun(records))) as ProviderError;
     expect(error).toMatchObject({ code: "provider", retryable: true });
-    expect(error.message).toContain("timed out after 150 ms");
+    expect(error.message).toContain("until its 150 ms budget ran out");
   });
 
   it("reports an unreachable server and an abort", async () => {
@@ -365,7 +365,10 @@ describe("LangfuseClient failures", () => {
     const server = await serve(() => ({ status: 200 }));
     const closed = server.url;
     await closeServers();
-    const error = await rejection(LangfuseClient.direct(closed, PUBLIC_KEY, SECRET_KEY).exportRun(records));
+    // The OTLP exporter retries a refused connection within timeoutMs, then gives up.
+    const error = await rejection(
+      LangfuseClient.direct(closed, PUBLIC_KEY, SECRET_KEY, { timeoutMs: 1_500 }).exportRun(records),
+    );
     expect(error.code).toBe("provider");
     expect(error.message).toContain("could not reach http://127.0.0.1:");
     expect(error.message).not.toContain(SECRET_KEY);
@@ -378,18 +381,22 @@ describe("LangfuseClient failures", () => {
     expect(aborted.code).toBe("cancelled");
   });
 
-  it("uses an injected fetch", async () => {
+  it("uses an injected fetch (ingestion endpoint)", async () => {
     const records = await recordRun();
     const seen: string[] = [];
-    const fakeFetch: typeof fetch = async (input) => {
+    const fakeFetch: typeof fetch = async (input, init) => {
       seen.push(String(input));
-      return new Response("{}", { status: 200 });
+      const batch = JSON.parse(String(init?.body)).batch as { id: string }[];
+      return new Response(JSON.stringify({ successes: batch.map((e) => ({ id: e.id, status: 201 })) }), {
+        status: 207,
+      });
     };
     const client = LangfuseClient.direct("https://langfuse.example", PUBLIC_KEY, SECRET_KEY, {
       fetch: fakeFetch,
+      transport: "ingestion",
     });
     expect((await client.exportRun(records)).ok).toBe(true);
-    expect(seen).toEqual(["https://langfuse.example/api/public/otel/v1/traces"]);
+    expect(seen).toEqual(["https://langfuse.example/api/public/ingestion"]);
   });
 });
 

@@ -20,7 +20,11 @@ import { otlpTraceId } from "./stable-id.js";
 import type { TraceModelOptions } from "./trace-model.js";
 import type { LangfuseTraceOptions } from "./trace-options.js";
 
-/** `otlp`: OTLP/HTTP JSON (Langfuse's current ingestion). `ingestion`: the deprecated batch API. */
+/**
+ * `otlp`: OTLP/HTTP protobuf (Langfuse's current ingestion), sent by the official OpenTelemetry
+ * exporter — needs the optional peer `@opentelemetry/exporter-trace-otlp-proto`.
+ * `ingestion`: the deprecated batch API (JSON over `fetch`, no peer).
+ */
 export type LangfuseTransport = "otlp" | "ingestion";
 
 /** Options of every `LangfuseClient` factory. */
@@ -29,13 +33,17 @@ export interface LangfuseClientOptions {
   transport?: LangfuseTransport;
   /** Replaces the endpoint path of the chosen transport (see {@link LANGFUSE_PATHS}). */
   path?: string;
-  /** Per request; default 10 000 ms. */
+  /** Per request; default 10 000 ms. With `otlp` it bounds the exporter's retries too. */
   timeoutMs?: number;
   /** Split exports into requests of at most this many bytes; default 3 500 000 (Langfuse's guideline). */
   maxRequestBytes?: number;
   /** OTLP resource `service.name`; default `tinyagents`. */
   serviceName?: string;
-  /** Injectable fetch (tests, proxies, instrumentation); default the platform `fetch`. */
+  /**
+   * Injectable fetch (tests, proxies, instrumentation) for the ingestion endpoint (the `ingestion`
+   * transport and scores); default the platform `fetch`. The `otlp` transport sends spans with
+   * the OpenTelemetry exporter's own Node HTTP client.
+   */
   fetch?: typeof fetch;
   /**
    * Where scores are POSTed when the transport is `otlp` (scores have no OTLP form, so they go to
@@ -84,7 +92,10 @@ export interface LangfuseExportResult {
   scores: number;
   /** Ingestion envelopes the server did not store (from 207 answers), by envelope id. */
   failed: LangfuseFailedItem[];
-  /** OTLP `partialSuccess.rejectedSpans`, summed over requests. */
+  /**
+   * Spans the server rejected. Always 0 with the `otlp` transport: the OpenTelemetry exporter
+   * reports an OTLP partial success through its `diag` logger, not to its caller.
+   */
   rejectedSpans: number;
   /** True when nothing was reported failed or rejected. */
   ok: boolean;

@@ -3,7 +3,8 @@ import { chunkBySize } from "./chunk-by-size.js";
 import { httpFailure, type PostRequest, type PostResponse, postJson } from "./http-post.js";
 import { type IngestionEnvelope, ingestionEnvelopes } from "./ingestion-batch.js";
 import { type LangfuseFailedItem, parseIngestionResponse } from "./ingestion-response.js";
-import { otlpPayload, otlpSpans } from "./otlp-payload.js";
+import { exportOtlp } from "./otlp-export.js";
+import { exportResource, exportSpans } from "./otlp-spans.js";
 import { otlpTraceId } from "./stable-id.js";
 import type { TraceModel } from "./trace-model.js";
 import type { LangfuseTraceOptions } from "./trace-options.js";
@@ -39,27 +40,31 @@ export interface SendOutcome {
 }
 
 /**
- * OTLP/HTTP JSON: every observation becomes a span; spans are split into requests under
- * `maxRequestBytes`. OTLP answers all-or-nothing per request, except `partialSuccess.rejectedSpans`.
- * Scores have no OTLP form: they follow as `score-create` batches to `scoreUrl`.
+ * OTLP/HTTP protobuf through the official OpenTelemetry exporter: every observation becomes a
+ * span; spans are split into requests under `maxRequestBytes`. Scores have no OTLP form: they
+ * follow as `score-create` batches to `scoreUrl`. (The exporter logs an OTLP partial success
+ * through `diag` instead of returning it, so `rejectedSpans` stays 0 here.)
  */
 export async function sendOtlp(models: readonly TraceModel[], context: SendContext): Promise<SendOutcome> {
-  const spans = models.flatMap((model) => otlpSpans(model, context.trace));
-  const chunks = chunkBySize(spans, context.maxRequestBytes);
-  let rejectedSpans = 0;
-  for (const [index, chunk] of chunks.entries()) {
-    const body = JSON.stringify(otlpPayload(chunk, context.serviceName));
-    const response = await post(context, "Langfuse OTLP export", body, index, chunks.length);
-    rejectedSpans += rejectedCount(response.text);
-  }
+  const resource = exportResource(context.serviceName);
+  const spans = models.flatMap((model) => exportSpans(model, context.trace, resource));
+  const { "content-type": _json, ...headers } = context.headers;
+  const requests = await exportOtlp(spans, {
+    url: context.url,
+    headers,
+    timeoutMs: context.timeoutMs,
+    maxRequestBytes: context.maxRequestBytes,
+    secrets: context.secrets,
+    ...(context.signal === undefined ? {} : { signal: context.signal }),
+  });
   const scores = await sendEnvelopes(context.scores, context, context.scoreUrl, "Langfuse score ingestion");
   return {
     traceIds: models.map((model) => otlpTraceId(model.rootRunId)),
-    requests: chunks.length + scores.requests,
+    requests: requests + scores.requests,
     items: spans.length,
     scores: context.scores.length,
     failed: scores.failed,
-    rejectedSpans,
+    rejectedSpans: 0,
   };
 }
 
@@ -145,16 +150,4 @@ async function post(
   }
   if (response.status < 200 || response.status >= 300) throw httpFailure(request, response, progress);
   return response;
-}
-
-/** `partialSuccess.rejectedSpans` of an OTLP answer (int64: a number or a decimal string). */
-function rejectedCount(text: string): number {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    const partial = (parsed as { partialSuccess?: { rejectedSpans?: unknown } } | null)?.partialSuccess;
-    const count = Number(partial?.rejectedSpans ?? 0);
-    return Number.isFinite(count) ? count : 0;
-  } catch {
-    return 0;
-  }
 }

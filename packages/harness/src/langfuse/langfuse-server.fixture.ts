@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { decodeOtlpProtobuf } from "./otlp-decode.fixture.js";
 
 // A local Langfuse stand-in for the exporter tests: records every request and answers with what
 // the test says. Call `closeServers()` in `afterEach` (each test file must leave no socket open).
@@ -9,7 +10,13 @@ export interface Received {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
+  /**
+   * The body as text. An OTLP protobuf body (`application/x-protobuf`) is decoded by the official
+   * proto definitions (see otlp-decode.fixture.ts) into its OTLP/JSON form, ids in hex.
+   */
   body: string;
+  /** The raw bytes received. */
+  bytes: Buffer;
 }
 
 /** What the stand-in answers. */
@@ -30,11 +37,14 @@ export async function serve(reply: (request: Received) => Reply) {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
+      const bytes = Buffer.concat(chunks);
+      const protobuf = req.headers["content-type"] === "application/x-protobuf";
       const received: Received = {
         method: req.method ?? "",
         path: req.url ?? "",
         headers: req.headers,
-        body: Buffer.concat(chunks).toString("utf8"),
+        body: protobuf ? JSON.stringify(decodeOtlpProtobuf(bytes)) : bytes.toString("utf8"),
+        bytes,
       };
       requests.push(received);
       const answer = reply(received);

@@ -1,10 +1,11 @@
 import { type EventScope, EventSink } from "@tinyagents/harness";
 import {
   buildTraceModels,
+  exportResource,
+  exportSpans,
   ingestionEnvelopes,
   langfuseCostDetails,
   langfuseUsageDetails,
-  otlpSpans,
   type TraceObservation,
 } from "@tinyagents/harness/langfuse";
 import { EventRecorder } from "@tinyagents/harness/testkit";
@@ -213,8 +214,10 @@ describe("buildTraceModels", () => {
     sink.emit({ runId: "other", rootRunId: "other", depth: 0 }, { type: "run.started", input: 1 });
     const models = buildTraceModels(recorder.records);
     expect(models.map((m) => m.rootRunId)).toEqual(["root", "other"]);
-    const first = models.map((m) => otlpSpans(m));
-    const again = buildTraceModels(recorder.records).map((m) => otlpSpans(m));
+    const resource = exportResource("svc");
+    const ids = (spans: ReturnType<typeof exportSpans>) => spans.map((span) => span.spanContext());
+    const first = models.map((m) => ids(exportSpans(m, {}, resource)));
+    const again = buildTraceModels(recorder.records).map((m) => ids(exportSpans(m, {}, resource)));
     expect(again).toEqual(first);
     expect(first[0]?.[0]?.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(first[0]?.[0]?.spanId).toMatch(/^[0-9a-f]{16}$/);

@@ -23,12 +23,12 @@ function ensureBuilt(): void {
   });
 }
 
-/** Module specifiers of static imports, re-exports, side-effect imports and literal dynamic imports. */
-function specifiers(code: string): string[] {
+/** Module specifiers of static imports, re-exports, side-effect imports and (unless `staticOnly`) literal dynamic imports. */
+function specifiers(code: string, staticOnly = false): string[] {
   const patterns = [
     /\b(?:import|export)\s[^'"`;]*?\bfrom\s*["']([^"']+)["']/g,
     /\bimport\s*["']([^"']+)["']/g,
-    /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
+    ...(staticOnly ? [] : [/\bimport\s*\(\s*["']([^"']+)["']\s*\)/g]),
   ];
   return patterns.flatMap((pattern) => [...code.matchAll(pattern)].map((match) => match[1] as string));
 }
@@ -39,7 +39,10 @@ const workspace: Record<string, string> = {
 };
 
 /** Every file reachable from `entry` (following relative and workspace imports) and every bare specifier seen. */
-function importGraph(entry: string): { files: string[]; external: string[]; text: string } {
+function importGraph(
+  entry: string,
+  staticOnly = false,
+): { files: string[]; external: string[]; text: string } {
   const files = new Set<string>();
   const external = new Set<string>();
   let text = "";
@@ -48,7 +51,7 @@ function importGraph(entry: string): { files: string[]; external: string[]; text
     files.add(file);
     const code = readFileSync(file, "utf8");
     text += code;
-    for (const specifier of specifiers(code)) {
+    for (const specifier of specifiers(code, staticOnly)) {
       if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier));
       else if (workspace[specifier] !== undefined) visit(workspace[specifier]);
       else external.add(specifier);
@@ -76,10 +79,11 @@ describe("optional peers stay out of the core", () => {
     expect(importGraph(entries.otel).external).toContain("@opentelemetry/api");
   });
 
-  it("the /langfuse entry needs no OpenTelemetry package either", () => {
-    const graph = importGraph(entries.langfuse);
-    expect(graph.external.filter((s) => s.startsWith("@opentelemetry"))).toEqual([]);
-    expect(graph.text).not.toContain("@opentelemetry");
+  it("the /langfuse entry loads OpenTelemetry only lazily: the OTLP exporter, on the first OTLP export", () => {
+    const loaded = importGraph(entries.langfuse, true);
+    expect(loaded.external.filter((s) => s.startsWith("@opentelemetry"))).toEqual([]);
+    const reachable = importGraph(entries.langfuse).external.filter((s) => s.startsWith("@opentelemetry"));
+    expect(reachable).toEqual(["@opentelemetry/exporter-trace-otlp-proto"]);
   });
 
   it("both subpaths load in a plain Node process through the exports map", () => {

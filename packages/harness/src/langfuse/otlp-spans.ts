@@ -1,57 +1,88 @@
 import { langfuseCostDetails, langfuseUsageDetails } from "./langfuse-usage.js";
+import { LANGFUSE_SDK_INFO } from "./sdk-info.js";
 import { otlpSpanId, otlpTraceId } from "./stable-id.js";
 import type { AttributeScalar, TraceModel, TraceObservation } from "./trace-model.js";
 import { type LangfuseTraceOptions, resolveTraceFields, traceRootKey } from "./trace-options.js";
 
-/** An OTLP/JSON `AnyValue` (the subset this exporter writes). */
-export type OtlpAnyValue =
-  | { stringValue: string }
-  | { boolValue: boolean }
-  | { intValue: string }
-  | { doubleValue: number }
-  | { arrayValue: { values: OtlpAnyValue[] } };
-
-/** An OTLP/JSON `KeyValue`. */
-export interface OtlpKeyValue {
-  key: string;
-  value: OtlpAnyValue;
-}
-
-/** An OTLP/JSON span: hex ids, nanosecond times as decimal strings, kind 1 INTERNAL / 3 CLIENT. */
-export interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: 1 | 3;
-  startTimeUnixNano: string;
-  endTimeUnixNano: string;
-  attributes: OtlpKeyValue[];
-  /** Code 0 UNSET, 2 ERROR. */
-  status: { code: 0 | 2; message?: string };
-}
-
-/** An OTLP/JSON `ExportTraceServiceRequest` body. */
-export interface OtlpTracesPayload {
-  resourceSpans: {
-    resource: { attributes: OtlpKeyValue[] };
-    scopeSpans: { scope: { name: string }; spans: OtlpSpan[] }[];
-  }[];
-}
-
 /** The instrumentation scope name of every exported span. */
 export const OTLP_SCOPE_NAME = "tinyagents";
+
+/** Seconds and nanoseconds since the epoch (OpenTelemetry's `HrTime`). */
+type HrTime = [number, number];
+
+interface SpanContextLike {
+  traceId: string;
+  spanId: string;
+  traceFlags: number;
+  isRemote?: boolean;
+}
+
+/** The OTLP resource of exported spans: `service.name`, `service.version`, `telemetry.sdk.*`. */
+export interface ExportResource {
+  attributes: Record<string, AttributeScalar>;
+}
+
+/**
+ * A finished span in the shape of the OpenTelemetry SDK's `ReadableSpan` — what the official
+ * OTLP exporters serialize. Declared structurally (not imported from `@opentelemetry/sdk-trace`)
+ * so the harness's declarations never name the optional peer.
+ */
+export interface ExportSpan {
+  name: string;
+  /** `@opentelemetry/api` `SpanKind`: 0 INTERNAL, 2 CLIENT. */
+  kind: 0 | 2;
+  spanContext(): SpanContextLike;
+  parentSpanContext?: SpanContextLike;
+  startTime: HrTime;
+  endTime: HrTime;
+  duration: HrTime;
+  ended: true;
+  /** Code 0 UNSET, 2 ERROR. */
+  status: { code: 0 | 2; message?: string };
+  attributes: Record<string, AttributeScalar>;
+  links: [];
+  events: [];
+  resource: ExportResource;
+  instrumentationScope: { name: string; version?: string };
+  droppedAttributesCount: 0;
+  droppedEventsCount: 0;
+  droppedLinksCount: 0;
+}
+
+/** The resource every span of one export shares (the OTLP encoder groups spans by identity). */
+export function exportResource(serviceName: string): ExportResource {
+  return {
+    attributes: {
+      "service.name": serviceName,
+      "service.version": LANGFUSE_SDK_INFO.version,
+      "telemetry.sdk.name": LANGFUSE_SDK_INFO.name,
+      "telemetry.sdk.language": "nodejs",
+      "telemetry.sdk.version": LANGFUSE_SDK_INFO.version,
+    },
+  };
+}
 
 /**
  * The spans of one trace model, with the attributes Langfuse's OTLP ingestion recognises
  * (`langfuse.observation.type`, `langfuse.observation.usage_details` / `cost_details` /
  * `model.name` / `completion_start_time`, `langfuse.trace.name`, `user.id`, `session.id`, ...)
- * next to the GenAI semantic-convention attributes. Ids are deterministic (see `stable-id.ts`).
+ * next to the GenAI semantic-convention attributes. Ids are deterministic (see `stable-id.ts`),
+ * so sending a run again updates its trace. The official OpenTelemetry exporter encodes them.
  */
-export function otlpSpans(model: TraceModel, options: LangfuseTraceOptions = {}): OtlpSpan[] {
+export function exportSpans(
+  model: TraceModel,
+  options: LangfuseTraceOptions,
+  resource: ExportResource,
+): ExportSpan[] {
   const traceId = otlpTraceId(model.rootRunId);
   const rootKey = traceRootKey(model);
   const trace = resolveTraceFields(model, options);
+  const scope = { name: OTLP_SCOPE_NAME, version: LANGFUSE_SDK_INFO.version };
+  const contextOf = (key: string): SpanContextLike => ({
+    traceId,
+    spanId: otlpSpanId(model.rootRunId, key),
+    traceFlags: 1,
+  });
   return model.observations.map((obs) => {
     const attributes: Record<string, AttributeScalar> = { ...obs.attributes, ...langfuseAttributes(obs) };
     if (trace.environment !== undefined) attributes["langfuse.environment"] = trace.environment;
@@ -65,37 +96,30 @@ export function otlpSpans(model: TraceModel, options: LangfuseTraceOptions = {})
       if (model.input !== undefined) attributes["langfuse.trace.input"] = JSON.stringify(model.input);
       if (model.output !== undefined) attributes["langfuse.trace.output"] = JSON.stringify(model.output);
     }
-    const span: OtlpSpan = {
-      traceId,
-      spanId: otlpSpanId(model.rootRunId, obs.key),
+    const context = contextOf(obs.key);
+    const startTime = hrTime(obs.startTs);
+    const endTime = hrTime(Math.max(obs.endTs, obs.startTs));
+    const span: ExportSpan = {
       name: obs.name,
-      kind: obs.kind === "generation" ? 3 : 1,
-      startTimeUnixNano: unixNano(obs.startTs),
-      endTimeUnixNano: unixNano(obs.endTs),
-      attributes: keyValues(attributes),
+      kind: obs.kind === "generation" ? 2 : 0,
+      spanContext: () => context,
+      startTime,
+      endTime,
+      duration: hrTime(Math.max(obs.endTs - obs.startTs, 0)),
+      ended: true,
       status: obs.level === "ERROR" ? { code: 2, message: obs.statusMessage ?? "error" } : { code: 0 },
+      attributes,
+      links: [],
+      events: [],
+      resource,
+      instrumentationScope: scope,
+      droppedAttributesCount: 0,
+      droppedEventsCount: 0,
+      droppedLinksCount: 0,
     };
-    if (obs.parentKey !== undefined) span.parentSpanId = otlpSpanId(model.rootRunId, obs.parentKey);
+    if (obs.parentKey !== undefined) span.parentSpanContext = contextOf(obs.parentKey);
     return span;
   });
-}
-
-/** Wrap spans in one `resourceSpans` entry (resource `service.name`, scope `tinyagents`). */
-export function otlpPayload(spans: OtlpSpan[], serviceName = "tinyagents"): OtlpTracesPayload {
-  return {
-    resourceSpans: [
-      {
-        resource: {
-          attributes: keyValues({
-            "service.name": serviceName,
-            "telemetry.sdk.name": "tinyagents",
-            "telemetry.sdk.language": "nodejs",
-          }),
-        },
-        scopeSpans: [{ scope: { name: OTLP_SCOPE_NAME }, spans }],
-      },
-    ],
-  };
 }
 
 function langfuseAttributes(obs: TraceObservation): Record<string, AttributeScalar> {
@@ -127,25 +151,9 @@ function langfuseAttributes(obs: TraceObservation): Record<string, AttributeScal
   return attributes;
 }
 
-/**
- * OTLP/JSON key-values. Integers are `intValue` as decimal strings: OTLP/JSON follows the proto3
- * JSON mapping, where int64 is a string (strict collectors and proxies drop or reject numbers).
- */
-export function keyValues(attributes: Record<string, AttributeScalar>): OtlpKeyValue[] {
-  return Object.entries(attributes).map(([key, value]) => ({ key, value: anyValue(value) }));
-}
-
-function anyValue(value: AttributeScalar): OtlpAnyValue {
-  if (typeof value === "string") return { stringValue: value };
-  if (typeof value === "boolean") return { boolValue: value };
-  if (typeof value === "number") {
-    return Number.isSafeInteger(value) ? { intValue: String(value) } : { doubleValue: value };
-  }
-  return { arrayValue: { values: value.map((item) => ({ stringValue: item })) } };
-}
-
-/** Epoch milliseconds (possibly fractional) as a decimal nanosecond string. */
-function unixNano(ms: number): string {
-  const micros = BigInt(Math.round(ms * 1000));
-  return (micros * 1000n).toString();
+/** Epoch milliseconds (possibly fractional, microsecond precision kept) as `[seconds, nanos]`. */
+function hrTime(ms: number): HrTime {
+  const micros = Math.round(ms * 1000);
+  const seconds = Math.floor(micros / 1_000_000);
+  return [seconds, (micros - seconds * 1_000_000) * 1000];
 }
