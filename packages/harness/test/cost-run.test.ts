@@ -7,6 +7,7 @@ import {
   AgentHarness,
   type CostTotals,
   EventSink,
+  PRICING_CATALOG_AS_OF,
   rollUpCost,
   runText,
   SubAgent,
@@ -81,6 +82,12 @@ describe("run cost from the pricing catalog", () => {
       expect.closeTo(0.039, 12),
       expect.closeTo(0.0144, 12),
     ]);
+    // Every cost record says how old its prices are, and so do the run's totals.
+    expect(events.ofType("cost.recorded").map((e) => e.cost.pricingAsOf)).toEqual([
+      PRICING_CATALOG_AS_OF,
+      PRICING_CATALOG_AS_OF,
+    ]);
+    expect(run.cost.pricingAsOf).toBe(PRICING_CATALOG_AS_OF);
   });
 
   it("OpenAI (gpt-4.1): cached input at 0.50 instead of 2.00", async () => {
@@ -101,19 +108,27 @@ describe("run cost from the pricing catalog", () => {
     });
   });
 
-  it("an unknown model marks the run's cost unknown instead of reporting zero", async () => {
-    const { run, status, events } = await runWith(
-      as("acme", "house-model-1", [
-        withTool(usage({ inputTokens: 10, outputTokens: 1 })),
-        answer(usage({ inputTokens: 12 })),
-      ]),
-    );
-    expect(run.usage.calls).toBe(2);
-    expect(run.cost).toMatchObject({ total: 0, unknown: true });
-    expect(status.cost.unknown).toBe(true);
-    expect(events.ofType("run.completed")[0]?.cost.unknown).toBe(true);
-    expect(events.ofType("cost.recorded")).toEqual([]);
-  });
+  it.each([
+    ["acme", "house-model-1"],
+    // A known provider with a model id the refreshed catalog does not list.
+    ["openai", "gpt-4o-nonexistent-variant"],
+    ["anthropic", "claude-unreleased-9"],
+  ])(
+    "an unknown model (%s %s) marks the run's cost unknown instead of reporting zero",
+    async (provider, modelId) => {
+      const { run, status, events } = await runWith(
+        as(provider, modelId, [
+          withTool(usage({ inputTokens: 10, outputTokens: 1 })),
+          answer(usage({ inputTokens: 12 })),
+        ]),
+      );
+      expect(run.usage.calls).toBe(2);
+      expect(run.cost).toMatchObject({ total: 0, unknown: true });
+      expect(status.cost.unknown).toBe(true);
+      expect(events.ofType("run.completed")[0]?.cost.unknown).toBe(true);
+      expect(events.ofType("cost.recorded")).toEqual([]);
+    },
+  );
 });
 
 describe("sub-agent cost roll-up", () => {

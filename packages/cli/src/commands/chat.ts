@@ -9,7 +9,7 @@ import { type CliStore, openCliStore } from "../cli-store.js";
 import { executeTurn } from "../execute-turn.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveDbPath } from "../paths.js";
-import { formatCost, formatDuration, formatTokens, plural } from "../render/format.js";
+import { formatCostWithDate, formatDuration, formatTokens, plural } from "../render/format.js";
 import { StreamRenderer } from "../render/stream-renderer.js";
 import { newThreadId } from "../run-ids.js";
 
@@ -111,7 +111,7 @@ async function chatLoop(io: CliIo, store: CliStore, setup: AgentSetup, threadId:
           io.stdout.write(`(thread ${threadId} cleared)\n`);
         } else if (command === "cost") {
           io.stdout.write(
-            `(${plural(turns, "turn")} · ${plural(modelCalls, "model call")} · ${formatTokens(usage)} · cost ${formatCost(cost, { modelCalls, usage })})\n`,
+            `(${plural(turns, "turn")} · ${plural(modelCalls, "model call")} · ${formatTokens(usage)} · cost ${formatCostWithDate(cost, { modelCalls, usage })})\n`,
           );
         } else if (command === "tools") {
           const tools = setup.harness.tools.list();
@@ -155,7 +155,7 @@ async function chatLoop(io: CliIo, store: CliStore, setup: AgentSetup, threadId:
         } else {
           const u = result.run.usage;
           io.stdout.write(
-            `(${plural(result.run.modelCalls, "model call")} · ${plural(result.run.toolCalls, "tool call")} · ${u.totalTokens} tokens · ${formatCost(result.run.cost, result.run)} · ${formatDuration(result.wallMs)} · ${result.runId})\n`,
+            `(${plural(result.run.modelCalls, "model call")} · ${plural(result.run.toolCalls, "tool call")} · ${u.totalTokens} tokens · ${formatCostWithDate(result.run.cost, result.run)} · ${formatDuration(result.wallMs)} · ${result.runId})\n`,
           );
         }
       } finally {

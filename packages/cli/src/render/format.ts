@@ -30,6 +30,18 @@ export function formatCost(cost: CostTotals, calls?: { modelCalls: number; usage
   return shown.total > 0 ? `unknown (at least ${amount}; ${why} for some calls)` : `unknown (${why})`;
 }
 
+/**
+ * The cost with the date of its prices: `$0.001234 (prices as of 2026-09-23)`, so an old
+ * catalog shows its age. Prices without a date (your own `pricing`) print no date.
+ */
+export function formatCostWithDate(
+  cost: CostTotals,
+  calls?: { modelCalls: number; usage: UsageTotals },
+): string {
+  const text = formatCost(cost, calls);
+  return cost.pricingAsOf === undefined ? text : `${text} (prices as of ${cost.pricingAsOf})`;
+}
+
 /** `230 in (12 cached), 45 out (10 reasoning)`. */
 export function formatTokens(u: Usage): string {
   return `${u.inputTokens} in (${u.cacheReadTokens} cached), ${u.outputTokens} out (${u.reasoningTokens} reasoning)`;

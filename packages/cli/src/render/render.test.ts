@@ -101,3 +101,35 @@ describe("StreamRenderer", () => {
     expect(tty).toContain("… running check_agent");
   });
 });
+
+describe("formatSummary", () => {
+  it("prints the date of the catalog prices next to the cost, and no date for your own prices", async () => {
+    const { formatSummary } = await import("./summary.js");
+    const { emptyUsageTotals } = await import("@tinyagents/inference");
+    const { PRICING_CATALOG_AS_OF } = await import("@tinyagents/harness");
+    const usageTotals = { ...emptyUsageTotals(), calls: 1, inputTokens: 1000, totalTokens: 1000 };
+    const base = { modelCalls: 1, toolCalls: 0, usage: usageTotals };
+    const priced = {
+      currency: "USD" as const,
+      input: 0.001,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      total: 0.001,
+    };
+    const catalog = formatSummary(
+      { ...base, cost: { ...priced, pricingAsOf: PRICING_CATALOG_AS_OF } },
+      10,
+      "r1",
+    );
+    expect(catalog).toContain(`cost: $0.001000 (prices as of ${PRICING_CATALOG_AS_OF})`);
+    const own = formatSummary({ ...base, cost: priced }, 10, "r1");
+    expect(own).toContain("cost: $0.001000   wall time");
+    const unknown = formatSummary(
+      { ...base, cost: { ...priced, total: 0, input: 0, unknown: true } },
+      10,
+      "r1",
+    );
+    expect(unknown).toContain("cost: unknown (no known price for this model)");
+  });
+});

@@ -1,8 +1,10 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { addCost, type CostTotals, emptyCost, estimateCost, markCostUnknown, rollUpCost } from "./cost.js";
 import { lookupPricing } from "./lookup-pricing.js";
-import { PRICING_CATALOG } from "./pricing-catalog.js";
+import { PRICING_CATALOG, PRICING_CATALOG_AS_OF, PRICING_CATALOG_SOURCE } from "./pricing-catalog.js";
 
 const close = (actual: CostTotals, expected: Omit<CostTotals, "currency">) => {
   for (const key of ["input", "output", "cacheRead", "cacheWrite", "total"] as const) {
@@ -98,16 +100,89 @@ describe("cost totals", () => {
   });
 });
 
-describe("lookupPricing", () => {
-  it("covers the six providers", () => {
+describe("the generated pricing catalog", () => {
+  it("is exactly what scripts/refresh-pricing.mjs makes from the pinned @pydantic/genai-prices", () => {
+    const script = fileURLToPath(new URL("../../../../scripts/refresh-pricing.mjs", import.meta.url));
+    const out = execFileSync(process.execPath, [script, "--check"], { encoding: "utf8", timeout: 120_000 });
+    expect(out).toContain("pricing catalog is current");
+  }, 120_000);
+
+  it("is dated, names its source and covers the providers the adapters report", () => {
+    expect(PRICING_CATALOG_AS_OF).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(Number.isNaN(Date.parse(PRICING_CATALOG_AS_OF))).toBe(false);
+    expect(PRICING_CATALOG_SOURCE).toMatch(/^@pydantic\/genai-prices@\d+\.\d+\.\d+/);
     const providers = new Set(PRICING_CATALOG.map((e) => e.provider));
-    expect([...providers].sort()).toEqual(["anthropic", "deepseek", "groq", "mistral", "openai", "xai"]);
-    for (const entry of PRICING_CATALOG) {
-      expect(entry.pricing.inputPerMillion, entry.model).toBeGreaterThan(0);
-      expect(entry.pricing.outputPerMillion, entry.model).toBeGreaterThan(0);
+    expect([...providers].sort()).toEqual([
+      "anthropic",
+      "deepseek",
+      "google",
+      "groq",
+      "mistral",
+      "openai",
+      "together",
+      "xai",
+    ]);
+  });
+
+  it("has sane prices: positive input and output, non-negative cache prices, reads cheaper than input", () => {
+    for (const { provider, model, pricing } of PRICING_CATALOG) {
+      const where = `${provider}/${model}`;
+      expect(pricing.inputPerMillion, where).toBeGreaterThanOrEqual(0);
+      expect(pricing.outputPerMillion, where).toBeGreaterThan(0);
+      expect(Number.isFinite(pricing.inputPerMillion + pricing.outputPerMillion), where).toBe(true);
+      if (pricing.cacheReadPerMillion !== undefined) {
+        expect(pricing.cacheReadPerMillion, where).toBeGreaterThanOrEqual(0);
+        expect(pricing.cacheReadPerMillion, where).toBeLessThanOrEqual(pricing.inputPerMillion);
+      }
+      if (pricing.cacheWritePerMillion !== undefined) {
+        expect(pricing.cacheWritePerMillion, where).toBeGreaterThanOrEqual(pricing.inputPerMillion);
+      }
+      expect(pricing.asOf, where).toBe(PRICING_CATALOG_AS_OF);
+    }
+    // One row per provider and id.
+    const keys = PRICING_CATALOG.map((e) => `${e.provider}/${e.model.toLowerCase()}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("knows the current flagship models of each provider", () => {
+    for (const [provider, model] of [
+      ["openai", "gpt-5"],
+      ["openai", "gpt-5-mini"],
+      ["openai", "gpt-4.1-mini"],
+      ["openai", "o4-mini"],
+      ["anthropic", "claude-sonnet-4-5"],
+      ["anthropic", "claude-haiku-4-5"],
+      ["anthropic", "claude-opus-4-1"],
+      ["google", "gemini-2.5-pro"],
+      ["google", "gemini-2.5-flash"],
+      ["deepseek", "deepseek-chat"],
+      ["deepseek", "deepseek-reasoner"],
+      ["xai", "grok-4"],
+      ["groq", "llama-3.3-70b-versatile"],
+      ["mistral", "mistral-large-latest"],
+    ] as const) {
+      expect(lookupPricing(provider, model), `${provider}/${model}`).toBeDefined();
     }
   });
 
+  it("cost records from catalog prices carry the catalog date; sums keep the oldest date", () => {
+    const pricing = lookupPricing("openai", "gpt-4.1-mini");
+    if (pricing === undefined) throw new Error("catalog lacks gpt-4.1-mini");
+    const cost = estimateCost(pricing, usage({ inputTokens: 1000, outputTokens: 10 }));
+    expect(cost.pricingAsOf).toBe(PRICING_CATALOG_AS_OF);
+    const mine = estimateCost({ inputPerMillion: 1, outputPerMillion: 1 }, usage({ inputTokens: 1 }));
+    expect(mine.pricingAsOf).toBeUndefined();
+    const old = estimateCost(
+      { inputPerMillion: 1, outputPerMillion: 1, asOf: "2024-01-31" },
+      usage({ inputTokens: 1 }),
+    );
+    expect(addCost(cost, mine).pricingAsOf).toBe(PRICING_CATALOG_AS_OF);
+    expect(addCost(cost, old).pricingAsOf).toBe("2024-01-31");
+    expect(markCostUnknown(cost)).toMatchObject({ unknown: true, pricingAsOf: PRICING_CATALOG_AS_OF });
+  });
+});
+
+describe("lookupPricing", () => {
   it("matches exact ids, then dated or -latest variants of the longest known id", () => {
     expect(lookupPricing("openai", "gpt-4o-mini")?.inputPerMillion).toBe(0.15);
     expect(lookupPricing("openai", "gpt-4o-mini-2024-07-18")?.inputPerMillion).toBe(0.15);
@@ -116,14 +191,15 @@ describe("lookupPricing", () => {
     expect(lookupPricing("anthropic", "claude-opus-4-5-20251101")?.inputPerMillion).toBe(5);
     expect(lookupPricing("anthropic", "claude-opus-4-20250514")?.inputPerMillion).toBe(15);
     expect(lookupPricing("mistral", "mistral-large-latest")?.inputPerMillion).toBe(2);
-    expect(lookupPricing("mistralai", "mistral-small-2506")?.outputPerMillion).toBe(0.3);
+    expect(lookupPricing("mistralai", "mistral-small-2603")?.outputPerMillion).toBe(0.6);
     expect(lookupPricing("x-ai", "grok-4-0709")?.cacheReadPerMillion).toBe(0.75);
     expect(lookupPricing("groq", "openai/gpt-oss-120b")?.outputPerMillion).toBe(0.6);
-    expect(lookupPricing("deepseek", "deepseek/deepseek-chat")?.cacheReadPerMillion).toBe(0.028);
+    // DeepSeek lists a cheaper off-peak window; the catalog keeps the dearer standard-hours price.
+    expect(lookupPricing("deepseek", "deepseek/deepseek-chat")?.inputPerMillion).toBe(0.27);
   });
 
   it("says unknown instead of guessing", () => {
-    expect(lookupPricing("openai", "gpt-4o-audio-preview")).toBeUndefined();
+    expect(lookupPricing("openai", "gpt-4o-nonexistent-variant")).toBeUndefined();
     expect(lookupPricing("openai", "gpt-9")).toBeUndefined();
     expect(lookupPricing("scripted", "scripted")).toBeUndefined();
     expect(lookupPricing("anthropic", "gpt-4o")).toBeUndefined();

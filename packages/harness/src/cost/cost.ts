@@ -13,6 +13,8 @@ export interface ModelPricing {
   cacheWritePerMillion?: number;
   /** Reasoning tokens, when the provider bills them apart from visible output. */
   reasoningPerMillion?: number;
+  /** The date these prices were taken (`YYYY-MM-DD`): set on catalog prices, optional on yours. */
+  asOf?: string;
 }
 
 /** Money spent, split by token class. All amounts in `currency` (USD). */
@@ -29,6 +31,11 @@ export interface CostTotals {
    * cover only the priced calls and are a lower bound, never a silent zero.
    */
   unknown?: true;
+  /**
+   * The date of the prices used (`ModelPricing.asOf`); over several calls, the oldest. Absent
+   * when the prices carried no date (your own `pricing` without `asOf`).
+   */
+  pricingAsOf?: string;
 }
 
 /** Zero cost. */
@@ -54,7 +61,7 @@ export function estimateCost(pricing: ModelPricing, u: Usage): CostTotals {
   const output =
     (u.outputTokens - reasoning) * perToken(pricing.outputPerMillion) +
     reasoning * perToken(pricing.reasoningPerMillion ?? pricing.outputPerMillion);
-  return {
+  const cost: CostTotals = {
     currency: "USD",
     input,
     output,
@@ -62,6 +69,8 @@ export function estimateCost(pricing: ModelPricing, u: Usage): CostTotals {
     cacheWrite,
     total: input + output + cacheRead + cacheWrite,
   };
+  if (pricing.asOf !== undefined) cost.pricingAsOf = pricing.asOf;
+  return cost;
 }
 
 /** Sum two cost records. The result is `unknown` when either input is. */
@@ -75,13 +84,15 @@ export function addCost(a: CostTotals, b: CostTotals): CostTotals {
     total: a.total + b.total,
   };
   if (a.unknown === true || b.unknown === true) sum.unknown = true;
+  const asOf = olderDate(a.pricingAsOf, b.pricingAsOf);
+  if (asOf !== undefined) sum.pricingAsOf = asOf;
   return sum;
 }
 
 /** A copy of `cost` flagged as incomplete: some call had usage but no price. */
 export function markCostUnknown(cost: CostTotals): CostTotals {
   // Written out: a spread plus an added key takes a slow path in V8.
-  return {
+  const marked: CostTotals = {
     currency: cost.currency,
     input: cost.input,
     output: cost.output,
@@ -90,6 +101,15 @@ export function markCostUnknown(cost: CostTotals): CostTotals {
     total: cost.total,
     unknown: true,
   };
+  if (cost.pricingAsOf !== undefined) marked.pricingAsOf = cost.pricingAsOf;
+  return marked;
+}
+
+/** The older of two `YYYY-MM-DD` dates (ISO dates compare as strings). */
+function olderDate(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return a <= b ? a : b;
 }
 
 /**

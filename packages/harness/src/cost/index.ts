@@ -8,4 +8,9 @@ export {
   rollUpCost,
 } from "./cost.js";
 export { lookupPricing, type PricingOverrides } from "./lookup-pricing.js";
-export { PRICING_CATALOG, PRICING_CATALOG_AS_OF, type PricingEntry } from "./pricing-catalog.js";
+export {
+  PRICING_CATALOG,
+  PRICING_CATALOG_AS_OF,
+  PRICING_CATALOG_SOURCE,
+  type PricingEntry,
+} from "./pricing-catalog.js";
