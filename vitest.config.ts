@@ -17,6 +17,7 @@ export default defineConfig({
         replacement: src("./packages/harness/src/langfuse/index.ts"),
       },
       { find: /^@tinyagents\/harness\/sqlite$/, replacement: src("./packages/harness/src/sqlite/index.ts") },
+      { find: /^@tinyagents\/harness\/node$/, replacement: src("./packages/harness/src/node/index.ts") },
       { find: /^@tinyagents\/harness\/tools$/, replacement: src("./packages/harness/src/tools/index.ts") },
       { find: /^@tinyagents\/harness\/mcp$/, replacement: src("./packages/harness/src/mcp/index.ts") },
       { find: /^@tinyagents\/harness\/evals$/, replacement: src("./packages/harness/src/evals/index.ts") },

@@ -11,9 +11,9 @@ import {
   EventSink,
   InMemoryEventJournal,
   JournalSink,
-  JsonlAppendLog,
   RedactingSink,
 } from "@tinyagents/harness";
+import { JsonlAppendLog } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 
 const EVENTS = 200_000;

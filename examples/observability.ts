@@ -11,7 +11,8 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
-import { AgentHarness, attachObservability, EventSink, JsonlSink, tool } from "@tinyagents/harness";
+import { AgentHarness, attachObservability, EventSink, tool } from "@tinyagents/harness";
+import { JsonlSink } from "@tinyagents/harness/node";
 import { createOtelListener } from "@tinyagents/harness/otel";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { usage } from "@tinyagents/inference";

@@ -9,11 +9,11 @@ import {
   attachObservability,
   budgetMiddleware,
   EventSink,
-  JsonlSink,
   retryMiddleware,
   runText,
   usageAccountingMiddleware,
 } from "@tinyagents/harness";
+import { JsonlSink } from "@tinyagents/harness/node";
 import { PROMPT } from "../lib/script.mjs";
 import { consumeStream, scriptedHarness, scriptedModel } from "./tinyagents.mjs";
 

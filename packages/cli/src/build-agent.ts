@@ -1,10 +1,5 @@
-import {
-  AgentHarness,
-  type AnyTool,
-  type ChatHistory,
-  PromptGuidedToolsModel,
-  WorkspaceDescriptor,
-} from "@tinyagents/harness";
+import { AgentHarness, type AnyTool, type ChatHistory, PromptGuidedToolsModel } from "@tinyagents/harness";
+import { WorkspaceDescriptor } from "@tinyagents/harness/node";
 import type { ChatModel } from "@tinyagents/inference";
 import { positiveInt } from "./args.js";
 import { buildTools } from "./build-tools.js";

@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ChatHistory, FileKeyValueStore, JsonlAppendLog, StoreChatHistory } from "@tinyagents/harness";
+import { type ChatHistory, StoreChatHistory } from "@tinyagents/harness";
+import { FileKeyValueStore, JsonlAppendLog } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { assistant, type ChatModel, type Message, type ModelRequest } from "@tinyagents/inference";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -26,13 +26,13 @@ import {
   SubAgent,
   SubAgentSession,
   SubAgentTool,
-  TempDirWorkspace,
   tool,
   toolAllowlistMiddleware,
   toolRetryMiddleware,
   traceDetailsMiddleware,
   withWorkspace,
 } from "@tinyagents/harness";
+import { TempDirWorkspace } from "@tinyagents/harness/node";
 import { DeterministicClock, EventRecorder, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { ProviderError, permissiveProfile, usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { JsonlAppendLog } from "@tinyagents/harness";
+import { JsonlAppendLog } from "@tinyagents/harness/node";
 import { afterEach, describe, expect, it } from "vitest";
 
 const fixture = fileURLToPath(new URL("./fixtures/journal-many-runs.mjs", import.meta.url));

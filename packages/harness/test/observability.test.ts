@@ -14,11 +14,9 @@ import {
   AppendLogEventJournal,
   attachObservability,
   EventSink,
-  FileKeyValueStore,
   type HarnessStatusStore,
   InMemoryHarnessStatusStore,
   JournalSink,
-  JsonlAppendLog,
   KeyValueHarnessStatusStore,
   lookupPricing,
   rebuildProjections,
@@ -27,6 +25,7 @@ import {
   SubAgent,
   SubAgentTool,
 } from "@tinyagents/harness";
+import { FileKeyValueStore, JsonlAppendLog } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, DeterministicIds, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { assistant, type ChatModel, ProviderError, toolCall, usage } from "@tinyagents/inference";

@@ -10,7 +10,8 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AppendLogEventJournal, JsonlAppendLog, type StoreWarning } from "@tinyagents/harness";
+import { AppendLogEventJournal, type StoreWarning } from "@tinyagents/harness";
+import { JsonlAppendLog } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 

@@ -6,14 +6,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  AgentHarness,
-  AppendLogEventJournal,
-  attachObservability,
-  EventSink,
-  JsonlAppendLog,
-  JsonlSink,
-} from "@tinyagents/harness";
+import { AgentHarness, AppendLogEventJournal, attachObservability, EventSink } from "@tinyagents/harness";
+import { JsonlAppendLog, JsonlSink } from "@tinyagents/harness/node";
 import { DeterministicClock, DeterministicIds, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { ProviderError } from "@tinyagents/inference";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

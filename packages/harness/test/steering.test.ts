@@ -11,7 +11,6 @@ import {
   AgentHarness,
   type AgentRun,
   EventSink,
-  FileKeyValueStore,
   type Middleware,
   PausedRunStore,
   runText,
@@ -21,6 +20,7 @@ import {
   SubAgentTool,
   validatePausedRun,
 } from "@tinyagents/harness";
+import { FileKeyValueStore } from "@tinyagents/harness/node";
 import {
   DeterministicClock,
   DeterministicIds,

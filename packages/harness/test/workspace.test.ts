@@ -10,14 +10,12 @@ import {
   AgentHarness,
   EventSink,
   enforceWorkspace,
-  SharedRootWorkspace,
   SubAgent,
   SubAgentTool,
-  TempDirWorkspace,
   tool,
-  WorkspaceDescriptor,
   withWorkspace,
 } from "@tinyagents/harness";
+import { SharedRootWorkspace, TempDirWorkspace, WorkspaceDescriptor } from "@tinyagents/harness/node";
 import {
   DeterministicClock,
   DeterministicIds,

@@ -1,5 +1,7 @@
 import { type JsonObject, type JsonValue, TinyAgentsError, validationError } from "@tinyagents/inference";
 import type { RunContext } from "../context/run-context.js";
+import { base64ToBytes, bytesToBase64 } from "../encoding/base64.js";
+import { utf8ByteLength } from "../encoding/utf8.js";
 import { InMemoryKeyValueStore, type KeyValueStore } from "../store/key-value-store.js";
 
 /** What a tool hands to {@link ArtifactStore.put}. */
@@ -103,9 +105,7 @@ export class ArtifactStore {
         field: "content",
       });
     }
-    const bytes = isText
-      ? Buffer.byteLength(input.content as string, "utf8")
-      : (input.content as Uint8Array).byteLength;
+    const bytes = isText ? utf8ByteLength(input.content as string) : (input.content as Uint8Array).byteLength;
     this.checkLimits(input.name, bytes);
     const id =
       run?.ids.next("artifact") ?? `artifact-${(++this.fallbackSeq).toString(36)}-${this.now().toString(36)}`;
@@ -122,7 +122,7 @@ export class ArtifactStore {
     const stored: StoredArtifact = {
       ...ref,
       encoding: isText ? "utf8" : "base64",
-      data: isText ? (input.content as string) : Buffer.from(input.content as Uint8Array).toString("base64"),
+      data: isText ? (input.content as string) : bytesToBase64(input.content as Uint8Array),
     };
     await this.store.put(this.namespace, id, stored as unknown as JsonValue);
     this.total += bytes;
@@ -135,7 +135,7 @@ export class ArtifactStore {
     const stored = (await this.store.get(this.namespace, id)) as unknown as StoredArtifact | undefined;
     if (stored === undefined) return undefined;
     const { encoding, data, ...ref } = stored;
-    return { ...ref, content: encoding === "utf8" ? data : new Uint8Array(Buffer.from(data, "base64")) };
+    return { ...ref, content: encoding === "utf8" ? data : base64ToBytes(data) };
   }
 
   /** Like `get`, but a missing artifact is a `validation` error naming the id. */

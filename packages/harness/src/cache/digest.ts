@@ -1,11 +1,8 @@
-import { createHash } from "node:crypto";
 import type { Message, ToolSchema } from "@tinyagents/inference";
 import { canonicalJson } from "./canonical-json.js";
+import { sha256Hex } from "./sha256.js";
 
-/** SHA-256 of `text` (UTF-8), as 64 lowercase hex characters. */
-export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
+export { sha256Hex } from "./sha256.js";
 
 const messageDigests = new WeakMap<object, string>();
 

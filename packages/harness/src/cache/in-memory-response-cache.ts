@@ -1,4 +1,5 @@
 import { type JsonValue, validationError } from "@tinyagents/inference";
+import { utf8ByteLength } from "../encoding/utf8.js";
 import type { ResponseCache, ResponseCacheStats } from "./response-cache.js";
 
 /** Bounds of an {@link InMemoryResponseCache}. */
@@ -70,7 +71,7 @@ export class InMemoryResponseCache implements ResponseCache {
   putSync(key: string, value: JsonValue, options: { ttlMs?: number } = {}): boolean {
     const json = JSON.stringify(value);
     if (json === undefined) throw validationError("cached value is not JSON data", { field: "value" });
-    const bytes = Buffer.byteLength(json, "utf8") + Buffer.byteLength(key, "utf8");
+    const bytes = utf8ByteLength(json) + utf8ByteLength(key);
     this.delete(key);
     if (bytes > this.maxBytes) return false;
     const ttl = options.ttlMs ?? this.ttlMs;

@@ -1,7 +1,7 @@
-import { createHash, type Hash } from "node:crypto";
 import type { CacheSegmentRole, Message, ToolSchema } from "@tinyagents/inference";
 import { canonicalJson } from "./canonical-json.js";
 import { messageDigest, toolsDigest } from "./digest.js";
+import { createSha256, type Sha256 } from "./sha256.js";
 
 /** Version tag hashed first: bump it when the canonical stream below changes. */
 export const PROMPT_PREFIX_VERSION = "tinyagents.prompt-prefix.v1";
@@ -29,18 +29,18 @@ export const PROMPT_PREFIX_VERSION = "tinyagents.prompt-prefix.v1";
  * the stream. This is how the loop keeps fingerprinting O(new messages) per turn.
  */
 export class PrefixStream {
-  private readonly hash: Hash;
+  private readonly hash: Sha256;
   private readonly trace: PrefixLine[] | undefined;
   private segmentId = "";
 
-  private constructor(hash: Hash, trace: PrefixLine[] | undefined) {
+  private constructor(hash: Sha256, trace: PrefixLine[] | undefined) {
     this.hash = hash;
     this.trace = trace;
   }
 
   /** A stream holding only the version line; with `trace`, every line written is also recorded. */
   static start(trace?: PrefixLine[]): PrefixStream {
-    return new PrefixStream(createHash("sha256").update(`${PROMPT_PREFIX_VERSION}\n`), trace);
+    return new PrefixStream(createSha256().update(`${PROMPT_PREFIX_VERSION}\n`), trace);
   }
 
   /** Write the tool declaration list (nothing for an empty list). */
@@ -77,7 +77,7 @@ export class PrefixStream {
 
   /** The SHA-256 hex fingerprint of what was written so far (the stream stays writable). */
   digest(): string {
-    return this.hash.copy().digest("hex");
+    return this.hash.hex();
   }
 
   private line(kind: PrefixLine["kind"], segment: string, text: string): void {

@@ -30,7 +30,6 @@ export {
   type InMemoryStatusStoreOptions,
 } from "./in-memory-status-store.js";
 export { JournalSink, type JournalSinkOptions } from "./journal-sink.js";
-export { JsonlSink } from "./jsonl-sink.js";
 export {
   KeyValueHarnessStatusStore,
   type KeyValueStatusStoreOptions,

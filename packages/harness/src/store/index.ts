@@ -4,9 +4,7 @@ export {
   type AppendLogEntry,
   InMemoryAppendLog,
 } from "./append-log.js";
-export { FileKeyValueStore, type FileKeyValueStoreOptions } from "./file-key-value-store.js";
 export { InMemoryNamespacedStore } from "./in-memory-namespaced-store.js";
-export { DEFAULT_MAX_OPEN_FILES, JsonlAppendLog, type JsonlAppendLogOptions } from "./jsonl-append-log.js";
 export {
   KeyValueNamespacedStore,
   type KeyValueNamespacedStoreOptions,

@@ -1,4 +1,5 @@
 import { validationError } from "@tinyagents/inference";
+import { utf8ByteLength } from "../encoding/utf8.js";
 
 /** Longest name (in UTF-8 bytes) a file-backed store accepts; file systems cap names at 255. */
 const MAX_NAME_BYTES = 200;
@@ -21,8 +22,7 @@ export function validateStoreName(name: unknown, field: string): asserts name is
   if (name.startsWith(".")) throw fail("it starts with a dot");
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we reject
   if (/[/\\\u0000-\u001f\u007f]/.test(name)) throw fail("it contains a path separator or control character");
-  if (Buffer.byteLength(name, "utf8") > MAX_NAME_BYTES)
-    throw fail(`it is longer than ${MAX_NAME_BYTES} bytes`);
+  if (utf8ByteLength(name) > MAX_NAME_BYTES) throw fail(`it is longer than ${MAX_NAME_BYTES} bytes`);
 }
 
 /**

@@ -1,20 +1,18 @@
+// The workspace sandbox's contracts and events. The filesystem parts (WorkspaceDescriptor's
+// implementation, the directory providers, resolveRealPath) are Node-only: `@tinyagents/harness/node`.
 export { enforceWorkspace } from "./enforce-workspace.js";
-export { resolveRealPath } from "./resolve-real-path.js";
-export {
-  type EnforceOptions,
-  type SandboxMode,
-  type WorkspaceAccess,
+export type {
+  EnforceOptions,
+  SandboxMode,
+  WorkspaceAccess,
   WorkspaceDescriptor,
-  type WorkspaceDescriptorInit,
-  type WorkspaceEventTarget,
+  WorkspaceDescriptorInit,
+  WorkspaceEventTarget,
 } from "./workspace-descriptor.js";
 export {
   cleanupWorkspace,
   type IsolationOptions,
   prepareWorkspace,
-  SharedRootWorkspace,
-  TempDirWorkspace,
-  type TempDirWorkspaceOptions,
   type WorkspaceIsolation,
   withWorkspace,
 } from "./workspace-isolation.js";

@@ -31,13 +31,13 @@ import {
   type HarnessRunStatus,
   type HarnessStatusStore,
   InMemoryHarnessStatusStore,
-  JsonlAppendLog,
   type Middleware,
   type RunConfig,
   type RunPolicyInput,
   type ShortTermMemory,
   type ToolTimeoutSettings,
 } from "@tinyagents/harness";
+import { JsonlAppendLog } from "@tinyagents/harness/node";
 import { DeterministicClock, DeterministicIds, EventRecorder } from "@tinyagents/harness/testkit";
 import {
   type ChatModel,

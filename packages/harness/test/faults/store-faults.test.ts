@@ -25,10 +25,10 @@ import {
   type HarnessStatusStore,
   InMemoryAppendLog,
   InMemoryHarnessStatusStore,
-  JsonlAppendLog,
   StoreChatHistory,
   type StoreWarning,
 } from "@tinyagents/harness";
+import { JsonlAppendLog } from "@tinyagents/harness/node";
 import { FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { type Message, TinyAgentsError } from "@tinyagents/inference";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";

@@ -23,11 +23,10 @@ import {
   attachObservability,
   EventSink,
   InMemoryHarnessStatusStore,
-  JsonlAppendLog,
-  JsonlSink,
   type LogEntry,
   loggingMiddleware,
 } from "@tinyagents/harness";
+import { JsonlAppendLog, JsonlSink } from "@tinyagents/harness/node";
 import { DeterministicClock, DeterministicIds, EventRecorder } from "@tinyagents/harness/testkit";
 import {
   AnthropicModel,

@@ -8,7 +8,8 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentHarness, type AnyTool, type ToolReturn, WorkspaceDescriptor } from "@tinyagents/harness";
+import { AgentHarness, type AnyTool, type ToolReturn } from "@tinyagents/harness";
+import { WorkspaceDescriptor } from "@tinyagents/harness/node";
 import type { JsonObject } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listDirTool, readFileTool, writeFileTool } from "../../src/tools/index.js";

@@ -6,7 +6,8 @@
 import { link, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentHarness, type AnyTool, type ToolReturn, WorkspaceDescriptor } from "@tinyagents/harness";
+import { AgentHarness, type AnyTool, type ToolReturn } from "@tinyagents/harness";
+import { WorkspaceDescriptor } from "@tinyagents/harness/node";
 import type { JsonObject } from "@tinyagents/inference";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listDirTool, readFileTool, writeFileTool } from "../../src/tools/index.js";

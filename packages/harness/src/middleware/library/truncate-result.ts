@@ -1,4 +1,5 @@
 import type { ContentBlock } from "@tinyagents/inference";
+import { utf8ByteLength } from "../../encoding/utf8.js";
 import type { ToolResult } from "../../tool/tool.js";
 import { resultSizeBytes } from "../../tool/tool-result.js";
 
@@ -40,5 +41,5 @@ function cutUtf8(text: string, maxBytes: number): string {
 }
 
 function utf8Length(text: string): number {
-  return Buffer.byteLength(text, "utf8");
+  return utf8ByteLength(text);
 }

@@ -1,0 +1,86 @@
+import { sha256 } from "@noble/hashes/sha2";
+
+/** A running SHA-256 over UTF-8 text: feed it, fork it, read the digest without ending it. */
+export interface Sha256 {
+  update(text: string): Sha256;
+  /** An independent copy of the running state (O(1) in the input hashed so far). */
+  copy(): Sha256;
+  /** The digest of everything fed so far, as 64 lowercase hex characters; the hash goes on. */
+  hex(): string;
+}
+
+interface NodeHash {
+  update(data: string): NodeHash;
+  copy(): NodeHash;
+  digest(encoding: "hex"): string;
+}
+
+/**
+ * Node's native SHA-256, when the runtime has it (Node >= 20.16, Bun, Deno expose
+ * `process.getBuiltinModule`). It is about 5x faster than the portable one on KB-sized prompts.
+ * Reached at run time rather than by `import "node:crypto"`, so the harness root has no static
+ * `node:` import and bundles for browsers and edge runtimes, which use the portable SHA-256
+ * (@noble/hashes; Web Crypto's `subtle.digest` is asynchronous and cannot fork a running hash).
+ */
+const nodeCreateHash: ((algorithm: "sha256") => NodeHash) | undefined = (() => {
+  const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
+  try {
+    const crypto = host.process?.getBuiltinModule?.("node:crypto") as
+      | { createHash?: (algorithm: "sha256") => NodeHash }
+      | undefined;
+    return crypto?.createHash;
+  } catch {
+    return undefined;
+  }
+})();
+
+class NativeSha256 implements Sha256 {
+  constructor(private readonly hash: NodeHash) {}
+  update(text: string): Sha256 {
+    this.hash.update(text);
+    return this;
+  }
+  copy(): Sha256 {
+    return new NativeSha256(this.hash.copy());
+  }
+  hex(): string {
+    return this.hash.copy().digest("hex");
+  }
+}
+
+type PortableHash = ReturnType<typeof sha256.create>;
+const encoder = new TextEncoder();
+
+class PortableSha256 implements Sha256 {
+  constructor(private readonly hash: PortableHash) {}
+  update(text: string): Sha256 {
+    this.hash.update(encoder.encode(text));
+    return this;
+  }
+  copy(): Sha256 {
+    return new PortableSha256(this.hash.clone());
+  }
+  hex(): string {
+    return toHex(this.hash.clone().digest());
+  }
+}
+
+function toHex(bytes: Uint8Array): string {
+  let out = "";
+  for (const byte of bytes) out += byte.toString(16).padStart(2, "0");
+  return out;
+}
+
+/** A new running SHA-256: native where the runtime has one, portable elsewhere. */
+export function createSha256(options: { portable?: boolean } = {}): Sha256 {
+  if (nodeCreateHash !== undefined && options.portable !== true) {
+    return new NativeSha256(nodeCreateHash("sha256"));
+  }
+  return new PortableSha256(sha256.create());
+}
+
+/** SHA-256 of `text` (UTF-8), as 64 lowercase hex characters. */
+export function sha256Hex(text: string): string {
+  if (nodeCreateHash !== undefined) return nodeCreateHash("sha256").update(text).digest("hex");
+  return toHex(sha256(encoder.encode(text)));
+}
