@@ -22,11 +22,9 @@ describe("structured output strategies", () => {
     const model = MockModel.scripted(['{"city": "Oslo", "population": 709000}']);
     const { harness } = makeHarness();
     harness.registerModel("m", model);
-    const run = await harness
-      .withResponseFormat(City, { name: "city_report" })
-      .invokeDefault(undefined, "Oslo?");
+    const run = await harness.withResponseFormat(City, { name: "city_report" }).run("Oslo?");
     expect(run.structured).toEqual({ city: "Oslo", population: 709000 });
-    expect(run.structured.city).toBe("Oslo");
+    expect(run.structured?.city).toBe("Oslo");
     const format = model.requests[0]?.responseFormat;
     expect(format).toMatchObject({ type: "json_schema", name: "city_report" });
     expect(format?.type === "json_schema" && format.schema.required).toEqual(["city", "population"]);
@@ -105,8 +103,8 @@ describe("structured output strategies", () => {
     );
     const { harness: b } = makeHarness();
     b.registerModel("m", toolish);
-    const run = await b.withResponseFormat(City).invokeDefault(undefined, "?");
-    expect(run.structured.city).toBe("B");
+    const run = await b.withResponseFormat(City).run("?");
+    expect(run.structured?.city).toBe("B");
     expect(toolish.requests[0]?.tools?.[0]?.name).toBe("final_answer");
   });
 

@@ -90,6 +90,24 @@ export class ModelRegistry<State = unknown> {
     return this;
   }
 
+  /**
+   * A copy of this registry with `model` added under `name` (this registry is unchanged): how a
+   * run uses a `ChatModel` it was given (`agent.run(input, { model })`) without registering it.
+   * Registrations are shared, so usage of the other models still prices the same.
+   */
+  withModel(name: string, model: ChatModel<State>): ModelRegistry<State> {
+    const copy = new ModelRegistry<State>();
+    for (const [key, registration] of this.models) copy.models.set(key, registration);
+    copy.defaultName = this.defaultName;
+    return copy.register(name, model);
+  }
+
+  /** The registered name of this exact model object, if it is registered. */
+  nameOf(model: ChatModel<State>): string | undefined {
+    for (const [name, registration] of this.models) if (registration.model === model) return name;
+    return undefined;
+  }
+
   /** Make `name` the registry default (it must be registered). */
   setDefault(name: string): this {
     this.require(name);

@@ -9,52 +9,45 @@ import {
   type ResponseFormat,
   systemClock,
   TinyAgentsError,
-  toTinyAgentsError,
   validateModelRequest,
 } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
-import { AsyncQueue } from "../agent-loop/async-queue.js";
-import { checkDeadline } from "../agent-loop/checkpoint.js";
-import { holdRun } from "../agent-loop/deadline.js";
-import { emptyRun, type HarnessParts, type LoopSession } from "../agent-loop/loop-session.js";
-import { runModelPhase } from "../agent-loop/model-phase.js";
-import { controlledResponse } from "../agent-loop/model-turn-control.js";
-import { OpenCalls } from "../agent-loop/open-calls.js";
-import { executeRun, failRun, type RunOutcome } from "../agent-loop/run-loop.js";
+import type { HarnessParts } from "../agent-loop/loop-session.js";
+import { executeRun, type RunOutcome } from "../agent-loop/run-loop.js";
 import type { ResponseCache } from "../cache/response-cache.js";
 import { ResponseCacheBinding, type ResponseCacheOptions } from "../cache/response-cache-binding.js";
 import { noop } from "../context/abort-hub.js";
-import type { GraphNodeCall, GraphNodeRef } from "../context/graph-node.js";
 import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
 import type { ModelPricing } from "../cost/cost.js";
-import type { EventRecord } from "../events/agent-event.js";
 import { createRandomIds, type IdGenerator } from "../ids/id-generator.js";
 import type { ShortTermMemory } from "../memory/short-term-memory.js";
 import type { Middleware } from "../middleware/middleware.js";
 import { MiddlewareStack } from "../middleware/middleware-stack.js";
 import { ModelRegistry } from "../model-registry/model-registry.js";
-import { type HarnessComponent, type HarnessRunStatus, RunStatusTracker } from "../status/run-status.js";
+import type { HarnessRunStatus } from "../status/run-status.js";
 import { type PausedRun, restoreSession, validatePausedRun } from "../steering/paused-run.js";
 import type { StoreRegistry } from "../store/store-registry.js";
-import {
-  nameCollision,
-  type PreparedStructured,
-  prepareStructured,
-} from "../structured/prepared-structured.js";
-import { StructuredAgent } from "../structured/structured-agent.js";
+import { nameCollision } from "../structured/prepared-structured.js";
 import {
   type StructuredOutputOptions,
   type StructuredSpec,
   structuredSpec,
 } from "../structured/structured-spec.js";
-import { foldChildRun } from "../subagent/child-run.js";
 import { ToolTimeoutSettings } from "../tool/timeout-settings.js";
 import type { AnyTool } from "../tool/tool.js";
 import { ToolRegistry } from "../tool/tool-registry.js";
 import { type AgentInput, normalizeInput } from "./agent-input.js";
+import { callModelOnce } from "./call-model.js";
 import { type ContextOptions, createRunContext } from "./create-context.js";
+import { isPausedRun, type ResponseFormatInput, type RunOptions, resolveRunOptions } from "./run-options.js";
 import { defaultRunPolicy, mergeRunPolicy, type RunPolicy, type RunPolicyInput } from "./run-policy.js";
+import { type RunResult, settleOutcome } from "./run-result.js";
+import { openSession, type RunOverrides, runModel, runParts } from "./run-session.js";
+import { AgentStream } from "./run-stream.js";
+import { type AgentStreamItem, streamItems } from "./stream-items.js";
+
+export type { AgentStreamItem } from "./stream-items.js";
 
 /** Construction options of an AgentHarness. */
 export interface AgentHarnessOptions<Ctx, State = unknown> {
@@ -66,7 +59,7 @@ export interface AgentHarnessOptions<Ctx, State = unknown> {
   ids?: IdGenerator;
   stores?: StoreRegistry;
   toolTimeouts?: ToolTimeoutSettings;
-  /** Context data for entry points that take none (`invokeDefault`, `callModel`). */
+  /** Context data for runs given none (`agent.run` without `context`, `invokeDefault`, `callModel`). */
   defaultContext?: () => Ctx;
   /**
    * Per-call context (current time, retrieved documents, per-run facts) sent in the VOLATILE TAIL
@@ -74,13 +67,21 @@ export interface AgentHarnessOptions<Ctx, State = unknown> {
    * prefix stays byte-stable across turns. Return `undefined` or `""` for none.
    */
   volatileContext?(state: State, run: RunContext<Ctx>): string | undefined;
+  /** Ask every run for structured output (see `withResponseFormat`; `createAgent` types it). */
+  responseFormat?: ResponseFormatInput;
+  responseFormatOptions?: StructuredOutputOptions;
 }
 
-/** One item of a streaming run: every event as it happens, then exactly one terminal item. */
-export type AgentStreamItem =
-  | { type: "event"; record: EventRecord }
-  | { type: "completed"; run: AgentRun; status: HarnessRunStatus }
-  | { type: "failed"; error: TinyAgentsError; run: AgentRun; status: HarnessRunStatus };
+/** What `begin` hands the loop: a run's state, context, input and overrides. */
+interface Begun<State, Ctx> {
+  state: State;
+  ctx: RunContext<Ctx>;
+  messages: ReturnType<typeof normalizeInput>;
+  resumed: PausedRun | undefined;
+  overrides: RunOverrides<State>;
+  /** Detaches `onEvent` when the run ends. */
+  release: () => void;
+}
 
 /** A run's result with its final status record. */
 export interface RunWithStatus {
@@ -88,14 +89,22 @@ export interface RunWithStatus {
   status: HarnessRunStatus;
 }
 
+/** Options with a Standard Schema response format: the result's `structured` is its output type. */
+type WithSchema<State, Ctx, S> = RunOptions<State, Ctx> & { responseFormat: S };
+type WithJsonFormat<State, Ctx> = RunOptions<State, Ctx> & { responseFormat: JsonObject | ResponseFormat };
+
 /**
- * The agent harness: models, tools, middleware and policy, and the entry points that run the
+ * The agent: models, tools, middleware and policy, and the entry points that run the
  * model -> tool -> model loop. Every entry point runs the same loop (`executeRun`).
  *
- * `State` is the caller's application state handed to models, tools and middleware;
- * `Ctx` is the per-run context data carried on the RunContext.
+ * The front door is `run(input, options)` and `stream(input, options)` (and `asTool`, in
+ * `createAgent`'s docs). The positional `invoke*` / `resume*` methods are the lower layer they are
+ * built on, kept for callers that build RunContexts themselves (sub-agents, graph nodes, evals).
+ *
+ * `State` is the caller's application state handed to models, tools and middleware; `Ctx` is the
+ * per-run context data carried on the RunContext; `Out` the type of the structured answer.
  */
-export class AgentHarness<State = unknown, Ctx = undefined> {
+export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> {
   readonly models = new ModelRegistry<State>();
   readonly tools = new ToolRegistry<State, Ctx>();
   private readonly middlewareList: Middleware<State, Ctx>[] = [];
@@ -111,7 +120,7 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
   private readonly defaultContext: (() => Ctx) | undefined;
   /** Volatile context and response cache, handed to each run's parts (method syntax keeps State covariant). */
   private readonly context: Pick<HarnessParts<State, Ctx>, "volatileContext" | "responseCache"> = {};
-  /** Set on the views `withResponseFormat` returns (see there). */
+  /** The agent's response format (options, or set on the view `withResponseFormat` returns). */
   private structuredSpec: StructuredSpec<unknown> | undefined;
 
   constructor(options: AgentHarnessOptions<Ctx, State> = {}) {
@@ -129,6 +138,11 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     this.defaultContext = options.defaultContext;
     if (options.volatileContext !== undefined)
       this.context.volatileContext = options.volatileContext.bind(options);
+    if (options.responseFormat !== undefined)
+      this.structuredSpec = structuredSpec(
+        options.responseFormat as JsonObject,
+        options.responseFormatOptions,
+      ) as StructuredSpec<unknown>;
   }
 
   // ---- registration -------------------------------------------------------------------
@@ -146,7 +160,9 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     return this;
   }
 
+  /** Throws `validation` when the name is taken by another tool or by the response format. */
   registerTool(tool: AnyTool<State, Ctx>): this {
+    if (this.structuredSpec?.name === tool?.name) throw nameCollision(tool.name);
     this.tools.register(tool);
     return this;
   }
@@ -161,9 +177,7 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
       throw new TinyAgentsError(
         "validation",
         "middleware needs a non-empty `name` (it appears in events and errors)",
-        {
-          details: { field: "name" },
-        },
+        { details: { field: "name" } },
       );
     }
     // Built before the push: a stack that refuses `middleware` (a duplicate name) leaves no trace.
@@ -202,9 +216,7 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
       throw new TinyAgentsError(
         "validation",
         "withVolatileContext: pass a function (state, run) => string | undefined",
-        {
-          details: { field: "volatileContext" },
-        },
+        { details: { field: "volatileContext" } },
       );
     }
     if (fn === undefined) delete this.context.volatileContext;
@@ -226,35 +238,42 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
   }
 
   /**
-   * A typed view of this agent that asks for structured output matching `schema` (a Standard
-   * Schema such as zod 4, a raw JSON Schema, or a `ResponseFormat`) and returns runs whose
-   * `structured` is the validated, typed value:
+   * This agent, asking for structured output matching `schema` (a Standard Schema such as zod 4,
+   * a raw JSON Schema, or a `ResponseFormat`): `run` / `stream` results carry the validated answer
+   * typed as the schema's output in `structured`; every other entry point (resume, sub-agents,
+   * `asTool`, status) works the same.
    *
    * ```ts
-   * const run = await harness.withResponseFormat(z.object({ city: z.string() })).invokeDefault(state, "...");
-   * run.structured.city; // string
+   * const result = await agent.withResponseFormat(z.object({ city: z.string() })).run("...");
+   * result.structured?.city; // string
    * ```
    *
-   * The view is live: models, tools, middleware and policy changes on this harness apply to it.
-   * Throws `validation` for an unusable schema or a name that collides with a registered tool.
+   * It returns a live view: models, tools, middleware and policy changes on this agent apply to
+   * it (and this agent itself keeps its own response format). Throws `validation` for an
+   * unusable schema or a name that collides with a registered tool.
    */
   withResponseFormat<S extends StandardSchemaV1>(
     schema: S,
     options?: StructuredOutputOptions,
-  ): StructuredAgent<State, Ctx, StandardSchemaV1.InferOutput<S>>;
+  ): AgentHarness<State, Ctx, StandardSchemaV1.InferOutput<S>>;
   withResponseFormat(
     schema: JsonObject | ResponseFormat,
     options?: StructuredOutputOptions,
-  ): StructuredAgent<State, Ctx, JsonValue>;
-  withResponseFormat(
+  ): AgentHarness<State, Ctx, JsonValue>;
+  withResponseFormat<T>(
     schema: StandardSchemaV1 | JsonObject | ResponseFormat,
     options: StructuredOutputOptions = {},
-  ): StructuredAgent<State, Ctx, unknown> {
+  ): AgentHarness<State, Ctx, T> {
     const spec = structuredSpec(schema as JsonObject, options) as StructuredSpec<unknown>;
     if (this.tools.has(spec.name)) throw nameCollision(spec.name);
-    const view = Object.create(this) as AgentHarness<State, Ctx>;
+    const view = Object.create(this) as AgentHarness<State, Ctx, T>;
     view.structuredSpec = spec;
-    return new StructuredAgent<State, Ctx, unknown>(view, spec);
+    return view;
+  }
+
+  /** The agent's response format, if it has one. */
+  get responseFormat(): StructuredSpec<Out> | undefined {
+    return this.structuredSpec as StructuredSpec<Out> | undefined;
   }
 
   get policy(): RunPolicy {
@@ -266,6 +285,80 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     return this.ids;
   }
 
+  // ---- the front door ------------------------------------------------------------------------
+
+  /**
+   * Run the agent on `input` (a prompt, a message, messages — or a `PausedRun` to resume it) and
+   * resolve to the {@link RunResult}. A failed run rejects with an `AgentRunError`: the run's
+   * error code and message, and the partial run (transcript, usage and cost spent) as `err.run`.
+   * A paused run resolves with `stopReason: "interrupted"` and `result.paused`.
+   */
+  run<S extends StandardSchemaV1>(
+    input: AgentInput | PausedRun,
+    options: WithSchema<State, Ctx, S>,
+  ): Promise<RunResult<StandardSchemaV1.InferOutput<S>>>;
+  run(input: AgentInput | PausedRun, options: WithJsonFormat<State, Ctx>): Promise<RunResult<JsonValue>>;
+  run(input: AgentInput | PausedRun, options?: RunOptions<State, Ctx>): Promise<RunResult<Out>>;
+  run(input: AgentInput | PausedRun, options?: RunOptions<State, Ctx>): Promise<RunResult<unknown>> {
+    let started: Begun<State, Ctx>;
+    try {
+      started = this.begin(input, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const { state, ctx, messages, resumed, overrides, release } = started;
+    return this.runInContext(state, ctx, messages, false, resumed, release, overrides).then(settleOutcome);
+  }
+
+  /**
+   * Run the agent, streaming: see {@link AgentStream} (typed items, `result`, `textStream`,
+   * `toReadableStream()`, `toResponse()`). The run starts on first use; bad options throw here.
+   */
+  stream<S extends StandardSchemaV1>(
+    input: AgentInput | PausedRun,
+    options: WithSchema<State, Ctx, S>,
+  ): AgentStream<StandardSchemaV1.InferOutput<S>>;
+  stream(input: AgentInput | PausedRun, options: WithJsonFormat<State, Ctx>): AgentStream<JsonValue>;
+  stream(input: AgentInput | PausedRun, options?: RunOptions<State, Ctx>): AgentStream<Out>;
+  stream<T>(input: AgentInput | PausedRun, options?: RunOptions<State, Ctx>): AgentStream<T> {
+    // Validate now (a typo in the options throws at the call), build the context on first use.
+    resolveRunOptions(options);
+    if (!isPausedRun(input)) normalizeInput(input);
+    return new AgentStream<T>(() => {
+      const { state, ctx, messages, resumed, overrides, release } = this.begin(input, options);
+      return streamItems(
+        ctx,
+        () => this.runInContext(state, ctx, messages, true, resumed, noop, overrides),
+        (error) => this.notStarted(state, ctx, error),
+        release,
+      );
+    });
+  }
+
+  /** Turn front-door options into what the loop needs (and link `onEvent` for the run). */
+  private begin(
+    input: AgentInput | PausedRun,
+    options: RunOptions<State, Ctx> | undefined,
+  ): Begun<State, Ctx> {
+    const o = resolveRunOptions<State, Ctx>(options);
+    const resumed = isPausedRun(input) ? validatePausedRun(input) : undefined;
+    const messages = resumed === undefined ? normalizeInput(input as AgentInput) : [];
+    const overrides: RunOverrides<State> = {};
+    if (o.model !== undefined) Object.assign(overrides, runModel(this.models, o.model));
+    if (o.responseFormat !== undefined)
+      overrides.structured = structuredSpec(
+        o.responseFormat as JsonObject,
+        o.responseFormatOptions,
+      ) as StructuredSpec<unknown>;
+    const data = (o.hasData ? o.data : this.defaultData()) as Ctx;
+    // Resuming keeps the paused run's config (id, thread, caps); the options' config applies on top.
+    const config =
+      resumed === undefined ? o.config : { ...resumed.config, ...o.config, runId: resumed.runId };
+    const { ctx } = createRunContext(this.contextDefaults(), config, data, o.context);
+    const unsubscribe = o.onEvent === undefined ? noop : ctx.events.subscribe(o.onEvent);
+    return { state: o.state, ctx, messages, resumed, overrides, release: unsubscribe };
+  }
+
   // ---- contexts -------------------------------------------------------------------------
 
   /** Build a RunContext for the `...InContext` entry points (or a sub-agent). */
@@ -273,9 +366,9 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     return createRunContext(this.contextDefaults(), config, data, options).ctx;
   }
 
-  // ---- unary entry points -----------------------------------------------------------------
+  // ---- the lower layer: positional entry points ----------------------------------------------
 
-  /** Run the agent and return the finished run; throws the run's error (see `invokeCollectingPartial`). */
+  /** Lower layer of `run`: the finished run; throws the run's error (see `invokeCollectingPartial`). */
   invoke(
     state: State,
     data: Ctx,
@@ -349,14 +442,13 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     return this.runInContext(state, ctx, normalizeInput(input), ctx.streamsDeltas);
   }
 
-  // ---- resuming a paused run ------------------------------------------------------------------
-
   /**
    * Continue an interrupted run from its `PausedRun` (`run.paused`, possibly loaded from a
    * store by another process and another harness instance with the same models and tools).
    * The run keeps its run id, config, transcript and counters: pending tool calls run first,
    * then the loop goes on as if it had never stopped. Throws the run's error like `invoke`;
    * a run paused again returns with `stopReason: "interrupted"` and a new `paused`.
+   * Front door: `agent.run(paused, options)`.
    */
   async resume(state: State, data: Ctx, paused: PausedRun, options?: ContextOptions): Promise<AgentRun> {
     return unwrap(await this.resumeCollectingPartial(state, data, paused, options)).run;
@@ -394,10 +486,8 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     };
   }
 
-  // ---- streaming entry points ---------------------------------------------------------------
-
   /**
-   * Run the agent, yielding every event as it happens (model deltas included), then one
+   * Lower layer of `stream`: every event as it happens (model deltas included), then one
    * `completed` or `failed` item carrying the run. The run starts when iteration starts;
    * breaking out of the loop cancels it.
    */
@@ -431,7 +521,7 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     input: AgentInput,
   ): AsyncIterable<AgentStreamItem> {
     const messages = normalizeInput(input);
-    return { [Symbol.asyncIterator]: () => this.streamRun(state, ctx, messages, () => {}) };
+    return { [Symbol.asyncIterator]: () => this.streamRun(state, ctx, messages, noop) };
   }
 
   // ---- direct model call ----------------------------------------------------------------------
@@ -457,35 +547,12 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
   ): Promise<{ response: ModelResponse; status: HarnessRunStatus }> {
     validateModelRequest(request);
     const { ctx, release } = createRunContext(this.contextDefaults(), config, this.defaultData(), options);
-    const s = this.session(state, ctx, false, "model_call");
-    const letGo = holdRun(ctx);
     try {
-      s.status.start();
-      ctx.emit({
-        type: "run.started",
-        input: request.messages.length,
-        ...(ctx.threadId ? { threadId: ctx.threadId } : {}),
-      });
-      const hit = ctx.limits.admitModelCall();
-      if (hit !== undefined) {
-        ctx.emit({ type: "limit.reached", limit: hit.limit, value: hit.value, count: hit.count });
-        throw hit.error;
-      }
-      const answered = await runModelPhase(s, `${ctx.runId}-model-1`, request);
-      // A middleware's control request (beforeModel or afterModel) decides the answer.
-      const response = controlledResponse(s, answered);
-      checkDeadline(s);
-      ctx.emit({ type: "run.completed", modelCalls: 1, toolCalls: 0, usage: s.run.usage, cost: s.run.cost });
-      s.status.finish("completed");
-      return { response, status: s.status.snapshot() };
-    } catch (thrown) {
-      const error = TinyAgentsError.isInstance(thrown)
-        ? thrown
-        : new TinyAgentsError("internal", String(thrown), { cause: thrown });
-      await failRun(s, error);
-      throw error;
+      return await callModelOnce(
+        openSession(this.parts(), this.tools, state, ctx, false, "model_call"),
+        request,
+      );
     } finally {
-      letGo();
       release();
     }
   }
@@ -500,10 +567,11 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     streaming: boolean,
     resumed?: PausedRun,
     release: () => void = noop,
+    overrides?: RunOverrides<State>,
   ): Promise<RunOutcome> {
     let outcome: Promise<RunOutcome>;
     try {
-      outcome = this.startRun(state, ctx, input, streaming, resumed);
+      outcome = this.startRun(state, ctx, input, streaming, resumed, overrides);
     } catch (error) {
       release();
       return Promise.reject(error);
@@ -518,24 +586,18 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     input: ReturnType<typeof normalizeInput>,
     streaming: boolean,
     resumed: PausedRun | undefined,
+    overrides: RunOverrides<State> | undefined,
   ): Promise<RunOutcome> {
     if (ctx.depth > ctx.config.maxDepth) {
       throw new TinyAgentsError(
         "sub_agent_depth",
         `run depth ${ctx.depth} exceeds the maximum depth ${ctx.config.maxDepth} (RunConfig.maxDepth); ` +
           "raise maxDepth or flatten the agent tree",
-        {
-          details: { depth: ctx.depth, maxDepth: ctx.config.maxDepth },
-        },
+        { details: { depth: ctx.depth, maxDepth: ctx.config.maxDepth } },
       );
     }
-    const structured = this.prepareStructuredOutput();
-    const s = this.session(state, ctx, streaming, "agent");
-    if (structured !== undefined) {
-      s.parts.structured = structured;
-      // Tool strategy: the run's tools include the synthetic final-answer tool.
-      if (structured.tools !== undefined) s.parts.tools = structured.tools;
-    }
+    const parts = runParts(this.parts(), this.structuredSpec, overrides);
+    const s = openSession(parts, this.tools, state, ctx, streaming, "agent");
     if (resumed !== undefined) restoreSession(s, resumed);
     return executeRun(s, input, resumed);
   }
@@ -547,94 +609,19 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     release: () => void,
     resumed?: PausedRun,
   ): AsyncIterator<AgentStreamItem> {
-    const queue = new AsyncQueue<AgentStreamItem>();
-    const unsubscribe = ctx.events.subscribe((record) => queue.push({ type: "event", record }));
-    const finished = this.runInContext(state, ctx, input, true, resumed)
-      .then(
-        (outcome): AgentStreamItem =>
-          outcome.error === undefined
-            ? { type: "completed", run: outcome.run, status: outcome.status }
-            : { type: "failed", error: outcome.error, run: outcome.run, status: outcome.status },
-        (thrown: unknown): AgentStreamItem => {
-          // The run could not start (e.g. depth over maxDepth): still end the stream with a failed item.
-          const error = toTinyAgentsError(thrown);
-          const s = this.session(state, ctx, true, "agent");
-          s.status.finish("failed", error.toJSON());
-          return { type: "failed", error, run: s.run, status: s.status.snapshot() };
-        },
-      )
-      .then((last) => {
-        unsubscribe();
-        queue.push(last);
-        queue.close();
-        release();
-      });
-    const iterator = queue[Symbol.asyncIterator]();
-    return {
-      next: () => iterator.next(),
-      return: async () => {
-        ctx.cancel(
-          new TinyAgentsError("cancelled", "the stream consumer stopped reading", {
-            details: { where: "stream" },
-          }),
-        );
-        unsubscribe();
-        await finished;
-        queue.close();
-        return { done: true, value: undefined };
-      },
-    };
+    return streamItems(
+      ctx,
+      () => this.runInContext(state, ctx, input, true, resumed),
+      (error) => this.notStarted(state, ctx, error),
+      release,
+    );
   }
 
-  private session(
-    state: State,
-    ctx: RunContext<Ctx>,
-    streaming: boolean,
-    call: GraphNodeCall,
-  ): LoopSession<State, Ctx> {
-    const graph = ctx.config.graphNode;
-    const component: HarnessComponent = graph === undefined ? call : "graph_node";
-    const identity: ConstructorParameters<typeof RunStatusTracker>[0] = {
-      runId: ctx.runId,
-      rootRunId: ctx.scope.rootRunId,
-      component,
-    };
-    if (ctx.scope.parentRunId !== undefined) identity.parentRunId = ctx.scope.parentRunId;
-    if (ctx.threadId !== undefined) identity.threadId = ctx.threadId;
-    let graphNode: GraphNodeRef | undefined;
-    if (graph !== undefined) {
-      // One frozen object for the status record and every event record of the node's call.
-      graphNode = Object.freeze({ graphId: graph.graphId, node: graph.node, call });
-      ctx.scope.graphNode = graphNode;
-    }
-    const transcript: AgentRun["messages"] = [];
-    const run = emptyRun(ctx.runId, ctx.threadId, transcript);
-    // The status record reads counts, usage and cost from the run itself.
-    const status = new RunStatusTracker(
-      identity,
-      () => ctx.clock.now(),
-      () => ctx.events.lastEventId,
-      run,
-      graphNode,
-    );
-    ctx.attachStatus(status);
-    // A sub-agent run in this context inherits it: a streaming parent streams its children too.
-    if (streaming) ctx.streamsDeltas = true;
-    const session: LoopSession<State, Ctx> = {
-      parts: this.parts(),
-      ctx,
-      hook: { state, run: ctx, tools: this.tools },
-      state,
-      streaming,
-      transcript,
-      run,
-      status,
-      usedToolCallIds: new Set(),
-      open: new OpenCalls(),
-    };
-    if (ctx.previousModel !== undefined) session.previousModel = ctx.previousModel;
-    ctx.attachChildFold((child) => foldChildRun(session, child));
-    return session;
+  /** The run and failed status of a run that could not start (for a stream's `failed` item). */
+  private notStarted(state: State, ctx: RunContext<Ctx>, error: TinyAgentsError): RunWithStatus {
+    const s = openSession(this.parts(), this.tools, state, ctx, true, "agent");
+    s.status.finish("failed", error.toJSON());
+    return { run: s.run, status: s.status.snapshot() };
   }
 
   private parts(): HarnessParts<State, Ctx> {
@@ -651,18 +638,6 @@ export class AgentHarness<State = unknown, Ctx = undefined> {
     if (this.context.volatileContext !== undefined) parts.volatileContext = this.context.volatileContext;
     if (this.context.responseCache !== undefined) parts.responseCache = this.context.responseCache;
     return parts;
-  }
-
-  /** The run's structured output (view's schema, else `policy.responseFormat`), or undefined. */
-  private prepareStructuredOutput(): PreparedStructured<State, Ctx> | undefined {
-    const format = this.policyValue.responseFormat;
-    const spec =
-      this.structuredSpec ??
-      (format === undefined || format.type === "text"
-        ? undefined
-        : structuredSpec(format, { strategy: "native" }));
-    if (spec === undefined) return undefined;
-    return prepareStructured(spec, this.models, this.tools, this.agentDefaultModel);
   }
 
   private contextDefaults() {

@@ -1,11 +1,12 @@
-export {
-  AgentHarness,
-  type AgentHarnessOptions,
-  type AgentStreamItem,
-  type RunWithStatus,
-} from "./agent-harness.js";
+export { AgentHarness, type AgentHarnessOptions, type RunWithStatus } from "./agent-harness.js";
 export { type AgentInput, normalizeInput } from "./agent-input.js";
 export type { ContextOptions } from "./create-context.js";
+export {
+  isPausedRun,
+  type ResponseFormatInput,
+  type RunLimitOverrides,
+  type RunOptions,
+} from "./run-options.js";
 export {
   defaultRunPolicy,
   type InvalidArgsPolicy,
@@ -14,3 +15,6 @@ export {
   type RunPolicyInput,
   type UnknownToolPolicy,
 } from "./run-policy.js";
+export { AgentRunError, type RunResult } from "./run-result.js";
+export { AgentStream, type RunStreamItem, type StreamResponseOptions } from "./run-stream.js";
+export type { AgentStreamItem } from "./stream-items.js";

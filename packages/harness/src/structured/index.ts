@@ -13,7 +13,6 @@ export { FINAL_ANSWER_RECORDED, finalAnswerTool } from "./final-answer-tool.js";
 export { type JsonRepair, type LenientJson, parseLenientJson } from "./json-repair.js";
 export { nameCollision, type PreparedStructured, prepareStructured } from "./prepared-structured.js";
 export { parseStructured, structuredResponse } from "./structured-accessors.js";
-export { StructuredAgent, type StructuredRun, type StructuredRunOutcome } from "./structured-agent.js";
 export {
   isObjectSchema,
   type StructuredOutputOptions,

@@ -1,0 +1,67 @@
+import type { JsonValue } from "@tinyagents/inference";
+import { describe, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import type { StopReason } from "../agent-loop/agent-run.js";
+import type { EventRecord } from "../events/agent-event.js";
+import { AgentHarness } from "./agent-harness.js";
+import type { RunOptions } from "./run-options.js";
+import type { AgentRunError, RunResult } from "./run-result.js";
+import type { AgentStream, RunStreamItem } from "./run-stream.js";
+
+const City = z.object({ city: z.string(), population: z.number(), tags: z.array(z.string()).default([]) });
+type CityOut = { city: string; population: number; tags: string[] };
+
+describe("front-door types", () => {
+  it("run resolves to a RunResult with flat usage, text and stopReason", async () => {
+    const agent = new AgentHarness();
+    const result = await agent.run("hi");
+    expectTypeOf(result).toEqualTypeOf<RunResult<unknown>>();
+    expectTypeOf(result.text).toEqualTypeOf<string>();
+    expectTypeOf(result.usage.totalTokens).toEqualTypeOf<number>();
+    expectTypeOf(result.stopReason).toEqualTypeOf<StopReason>();
+    expectTypeOf(result.runId).toEqualTypeOf<string>();
+  });
+
+  it("types structured output from the agent's response format (withResponseFormat)", async () => {
+    const agent = new AgentHarness<{ user: string }, undefined>().withResponseFormat(City);
+    expectTypeOf(agent).toEqualTypeOf<AgentHarness<{ user: string }, undefined, CityOut>>();
+    const result = await agent.run("Oslo?", { state: { user: "u" } });
+    expectTypeOf(result.structured).toEqualTypeOf<CityOut | undefined>();
+    expectTypeOf(agent.stream("x")).toEqualTypeOf<AgentStream<CityOut>>();
+    // The typed agent is still an agent: the lower layer and sub-agent plumbing accept it.
+    expectTypeOf(agent).toMatchTypeOf<AgentHarness<{ user: string }, undefined>>();
+  });
+
+  it("types structured output from a per-run response format", async () => {
+    const agent = new AgentHarness();
+    const typed = await agent.run("x", {
+      responseFormat: z.object({ n: z.string().transform((s) => s.length) }),
+    });
+    expectTypeOf(typed.structured).toEqualTypeOf<{ n: number } | undefined>();
+    const json = await agent.run("x", { responseFormat: { type: "object", properties: {} } });
+    expectTypeOf(json.structured).toEqualTypeOf<JsonValue | undefined>();
+  });
+
+  it("checks the options against the agent's State and Ctx", () => {
+    const agent = new AgentHarness<{ user: string }, { tenant: string }>();
+    void agent.run("x", { state: { user: "u" }, context: { tenant: "t" }, limits: { maxModelCalls: 3 } });
+    // @ts-expect-error state must match the agent's State
+    void agent.run("x", { state: 42 });
+    // @ts-expect-error context data must match the agent's Ctx
+    void agent.run("x", { context: { tenant: 1 } });
+    // @ts-expect-error unknown limit
+    void agent.run("x", { limits: { maxTokens: 3 } });
+    expectTypeOf<RunOptions<{ user: string }, { tenant: string }>["onEvent"]>().toEqualTypeOf<
+      ((record: EventRecord) => void) | undefined
+    >();
+  });
+
+  it("the stream's readers are typed", () => {
+    const stream = new AgentHarness().withResponseFormat(City).stream("x");
+    expectTypeOf(stream.result).toEqualTypeOf<Promise<RunResult<CityOut>>>();
+    expectTypeOf(stream.textStream).toEqualTypeOf<AsyncIterable<string>>();
+    expectTypeOf(stream.toReadableStream()).toEqualTypeOf<ReadableStream<RunStreamItem<CityOut>>>();
+    expectTypeOf(stream.toResponse()).toEqualTypeOf<Response>();
+    expectTypeOf<AgentRunError["run"]>().toEqualTypeOf<RunResult>();
+  });
+});
