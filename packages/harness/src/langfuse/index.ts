@@ -19,6 +19,7 @@ export {
   type LangfuseTransport,
 } from "./langfuse-client.js";
 export { LANGFUSE_ENV, type LangfuseEnvConfig, langfuseConfigFromEnv } from "./langfuse-env.js";
+export { LangfuseSink, type LangfuseSinkOptions } from "./langfuse-sink.js";
 export { langfuseCostDetails, langfuseUsageDetails } from "./langfuse-usage.js";
 export { OTLP_EXPORTER_PACKAGE } from "./otlp-export.js";
 export { type ExportResource, type ExportSpan, exportResource, exportSpans } from "./otlp-spans.js";
