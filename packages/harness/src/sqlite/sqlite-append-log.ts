@@ -7,12 +7,15 @@ import {
   validateRead,
 } from "../store/append-log.js";
 import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
+import type { SqliteGroupCommit } from "./sqlite-group-commit.js";
 
 /**
- * An AppendLog in the `log` table of a tinyagents SQLite file. Each append is one IMMEDIATE
- * transaction that takes the next offset of its stream (`MAX(offset) + 1`), so offsets are
- * dense, monotonic and never reused, also with several processes writing to the same file. An
- * append that resolved is committed (WAL, `synchronous = NORMAL`): it survives a process crash.
+ * An AppendLog in the `log` table of a tinyagents SQLite file. Each append is atomic and takes
+ * the next offset of its stream (`MAX(offset) + 1`) inside an IMMEDIATE transaction, so offsets
+ * are dense, monotonic and never reused, also with several processes writing to the same file.
+ * Group commit: the appends (and status saves) of one event-loop turn share one transaction
+ * (see `SqliteGroupCommit`). An append that resolved is committed (WAL, `synchronous = NORMAL`):
+ * it survives a process crash.
  * Create it through `SqliteStore.open(...).appendLog`.
  */
 export class SqliteAppendLog implements AppendLog {
@@ -20,8 +23,11 @@ export class SqliteAppendLog implements AppendLog {
   private readonly insertMany: (stream: string, lines: readonly string[]) => number[];
   private readonly insertGroups: (groups: ReadonlyArray<readonly [string, readonly string[]]>) => number[][];
 
+  private readonly commit: SqliteGroupCommit | undefined;
+
   /** @internal Use `SqliteStore.open`. */
-  constructor(db: SqliteDb) {
+  constructor(db: SqliteDb, commit?: SqliteGroupCommit) {
+    this.commit = commit;
     this.stmt = {
       next: db.prepare("SELECT COALESCE(MAX(offset) + 1, 0) AS next FROM log WHERE stream = ?"),
       insert: db.prepare("INSERT INTO log (stream, offset, value) VALUES (?, ?, ?)"),
@@ -54,14 +60,16 @@ export class SqliteAppendLog implements AppendLog {
   async appendMany(stream: string, values: readonly JsonValue[]): Promise<number[]> {
     const lines = values.map((v) => serializeEntry(v, stream));
     if (lines.length === 0) return [];
-    return guard(`append to stream "${stream}"`, () => this.insertMany(stream, lines));
+    const write = () => guard(`append to stream "${stream}"`, () => this.insertMany(stream, lines));
+    return this.commit === undefined ? write() : this.commit.submit(write);
   }
 
   /** Group commit: every group in one IMMEDIATE transaction (all or nothing). */
   async appendGroups(groups: readonly AppendGroup[]): Promise<number[][]> {
     const lines = groups.map((g) => [g.stream, g.values.map((v) => serializeEntry(v, g.stream))] as const);
     if (lines.length === 0) return [];
-    return guard(`append to ${lines.length} streams`, () => this.insertGroups(lines));
+    const write = () => guard(`append to ${lines.length} streams`, () => this.insertGroups(lines));
+    return this.commit === undefined ? write() : this.commit.submit(write);
   }
 
   async readFrom(stream: string, offset: number, limit: number): Promise<AppendLogEntry[]> {

@@ -10,11 +10,13 @@ import {
 } from "../observability/status-store.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
+import type { SqliteGroupCommit } from "./sqlite-group-commit.js";
 
 /**
  * A HarnessStatusStore in the `run_status` table of a tinyagents SQLite file, indexed by root
  * run, thread and liveness; queries go to the database, so runs saved by other processes are
- * visible at once. Each save (or `saveMany` batch) is an IMMEDIATE transaction (compare, write, evict): a stale or
+ * visible at once. Each save (or `saveMany` batch) is atomic, in an IMMEDIATE transaction shared
+ * with the other writes of the same event-loop turn (group commit), (compare, write, evict): a stale or
  * backwards save never wins, and only finished runs are evicted, oldest first, beyond
  * `maxFinishedRuns`. Create it through `SqliteStore.open(...).statusStore`.
  */
@@ -25,8 +27,11 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
   private readonly saveTx: (status: HarnessRunStatus) => void;
   private readonly saveManyTx: (statuses: readonly HarnessRunStatus[]) => void;
 
+  private readonly commit: SqliteGroupCommit | undefined;
+
   /** @internal Use `SqliteStore.open`. */
-  constructor(db: SqliteDb, maxFinishedRuns = DEFAULT_MAX_FINISHED_RUNS) {
+  constructor(db: SqliteDb, maxFinishedRuns = DEFAULT_MAX_FINISHED_RUNS, commit?: SqliteGroupCommit) {
+    this.commit = commit;
     if (!Number.isInteger(maxFinishedRuns) || maxFinishedRuns < 0) {
       throw validationError(
         `maxFinishedRuns must be a non-negative integer, got ${String(maxFinishedRuns)}`,
@@ -82,14 +87,18 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
 
   async save(status: HarnessRunStatus): Promise<void> {
     validateStatus(status);
-    guard(`save the status of run "${status.runId}"`, () => this.saveTx(status));
+    const write = () => guard(`save the status of run "${status.runId}"`, () => this.saveTx(status));
+    if (this.commit === undefined) write();
+    else await this.commit.submit(write);
   }
 
   /** Group commit: every status in one IMMEDIATE transaction (all or nothing). */
   async saveMany(statuses: readonly HarnessRunStatus[]): Promise<void> {
     for (const status of statuses) validateStatus(status);
     if (statuses.length === 0) return;
-    guard(`save ${statuses.length} run statuses`, () => this.saveManyTx(statuses));
+    const write = () => guard(`save ${statuses.length} run statuses`, () => this.saveManyTx(statuses));
+    if (this.commit === undefined) write();
+    else await this.commit.submit(write);
   }
 
   async get(runId: string): Promise<HarnessRunStatus | undefined> {

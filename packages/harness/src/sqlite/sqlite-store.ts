@@ -1,5 +1,6 @@
 import { SqliteAppendLog } from "./sqlite-append-log.js";
 import { openSqliteDatabase, type SqliteDb, type SqliteOpenOptions } from "./sqlite-database.js";
+import { SqliteGroupCommit } from "./sqlite-group-commit.js";
 import { SqliteKeyValueStore } from "./sqlite-key-value-store.js";
 import { SqliteResponseCache } from "./sqlite-response-cache.js";
 import { SqliteHarnessStatusStore } from "./sqlite-status-store.js";
@@ -16,7 +17,9 @@ export interface SqliteStoreOptions extends SqliteOpenOptions {
  * One SQLite file holding everything a tinyagents deployment persists: key-value data
  * (`keyValue`), append logs such as journals and chat histories (`appendLog`), run status
  * (`statusStore`) and cached responses (`responseCache`). WAL mode: several processes may open
- * the same file; writes are short IMMEDIATE transactions with a busy timeout.
+ * the same file; writes are short IMMEDIATE transactions with a busy timeout. Group commit: the
+ * log appends and status saves of one event-loop turn are one transaction (each write stays
+ * atomic on its own); their promises resolve once it committed.
  *
  * Requires the optional peer dependency `better-sqlite3` (version 12; it is only loaded by this
  * `@tinyagents/harness/sqlite` entry point). Calls are synchronous under the hood (better-sqlite3
@@ -29,14 +32,16 @@ export class SqliteStore {
   readonly statusStore: SqliteHarnessStatusStore;
   readonly responseCache: SqliteResponseCache;
   private readonly db: SqliteDb;
+  private readonly commit: SqliteGroupCommit;
 
   private constructor(filename: string, db: SqliteDb, options: SqliteStoreOptions) {
     const now = options.now ?? Date.now;
     this.filename = filename;
     this.db = db;
+    this.commit = new SqliteGroupCommit(db);
     this.keyValue = new SqliteKeyValueStore(db, now);
-    this.appendLog = new SqliteAppendLog(db);
-    this.statusStore = new SqliteHarnessStatusStore(db, options.maxFinishedRuns);
+    this.appendLog = new SqliteAppendLog(db, this.commit);
+    this.statusStore = new SqliteHarnessStatusStore(db, options.maxFinishedRuns, this.commit);
     this.responseCache = new SqliteResponseCache(db, now);
   }
 
@@ -50,8 +55,18 @@ export class SqliteStore {
     return this.db.open;
   }
 
-  /** Close the database (checkpointing the WAL). Idempotent. */
+  /** Commit the appends and status saves waiting for the end of this event-loop turn now. */
+  flush(): void {
+    if (this.db.open) this.commit.flushNow();
+  }
+
+  /**
+   * Close the database (checkpointing the WAL). Writes still waiting for their group commit are
+   * committed first, so a clean close loses nothing. Idempotent.
+   */
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.commit.flushNow();
+    this.db.close();
   }
 }

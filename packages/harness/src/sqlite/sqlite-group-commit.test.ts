@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { emptyUsageTotals } from "@tinyagents/inference";
+import { afterEach, describe, expect, it } from "vitest";
+import { emptyCost } from "../cost/cost.js";
+import { openSqliteDatabase, type SqliteDb } from "./sqlite-database.js";
+import { SqliteGroupCommit } from "./sqlite-group-commit.js";
+import { SqliteStore } from "./sqlite-store.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A database whose outer transactions (the group commits) are counted. */
+function countingDb(): { db: SqliteDb; raw: SqliteDb; commits: () => number } {
+  const db = openSqliteDatabase(":memory:");
+  db.exec("CREATE TABLE t (v INTEGER NOT NULL CHECK (v >= 0))");
+  let commits = 0;
+  const counted = Object.create(db) as SqliteDb;
+  counted.transaction = ((fn: (...args: unknown[]) => unknown) => {
+    const tx = db.transaction(fn);
+    return Object.assign((...args: unknown[]) => tx(...args), {
+      immediate: (...args: unknown[]) => {
+        commits++;
+        return tx.immediate(...args);
+      },
+    });
+  }) as SqliteDb["transaction"];
+  return { db: counted, raw: db, commits: () => commits };
+}
+
+describe("SqliteGroupCommit", () => {
+  it("commits the writes of one event-loop turn in one transaction; a failing write fails alone", async () => {
+    const { db, raw, commits } = countingDb();
+    const commit = new SqliteGroupCommit(db);
+    // An atomic write of its own (as the log and status store make them): a savepoint inside.
+    const insert = raw.transaction((v: number) => db.prepare("INSERT INTO t (v) VALUES (?)").run(v).changes);
+    const writes = [1, 2, -1, 3].map((v) => commit.submit(() => insert.immediate(v)));
+    const outcomes = await Promise.allSettled(writes);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect(commits()).toBe(1);
+    expect(db.prepare("SELECT v FROM t ORDER BY v").all()).toEqual([{ v: 1 }, { v: 2 }, { v: 3 }]);
+    await commit.submit(() => insert.immediate(4)); // the next turn: a second commit
+    expect(commits()).toBe(2);
+    db.close();
+  });
+
+  it("flushNow commits pending writes synchronously", async () => {
+    const { db, commits } = countingDb();
+    const commit = new SqliteGroupCommit(db);
+    const done = commit.submit(() => db.prepare("INSERT INTO t (v) VALUES (7)").run().changes);
+    commit.flushNow();
+    expect(commits()).toBe(1);
+    expect(db.prepare("SELECT COUNT(*) AS n FROM t").get()).toEqual({ n: 1 });
+    await expect(done).resolves.toBe(1);
+    db.close();
+  });
+
+  it("SqliteStore.close() commits appends and status saves still waiting for their turn", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tinyagents-sqlite-gc-"));
+    dirs.push(dir);
+    const file = join(dir, "db.sqlite");
+    const store = SqliteStore.open(file);
+    const appended = store.appendLog.appendMany("s", [1, 2, 3]);
+    const saved = store.statusStore.save({
+      runId: "r",
+      rootRunId: "r",
+      component: "agent",
+      status: "completed",
+      phase: "idle",
+      modelCalls: 1,
+      toolCalls: 0,
+      activeToolCalls: [],
+      usage: emptyUsageTotals(),
+      cost: emptyCost(),
+      startedAt: 1,
+      updatedAt: 2,
+      endedAt: 2,
+    });
+    store.close(); // same turn: nothing committed yet
+    await expect(appended).resolves.toEqual([0, 1, 2]);
+    await saved;
+    const reopened = SqliteStore.open(file);
+    try {
+      expect((await reopened.appendLog.readFrom("s", 0, 10)).map((e) => e.value)).toEqual([1, 2, 3]);
+      expect((await reopened.statusStore.get("r"))?.status).toBe("completed");
+    } finally {
+      reopened.close();
+    }
+  });
+});
