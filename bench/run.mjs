@@ -11,7 +11,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ADAPTERS, FLOOR, IMPORTS, LABELS } from "./adapters/index.mjs";
+import { ADAPTERS, FLOOR, IMPORTS, LABELS, W1_ONLY } from "./adapters/index.mjs";
 import { intArg, parseArgs } from "./lib/args.mjs";
 import { BENCH_DIR, runChild } from "./lib/child.mjs";
 import { dependencyClosure } from "./lib/closure.mjs";
@@ -118,11 +118,14 @@ async function w1() {
   return { steps, procs: n, rows };
 }
 
+/** The adapters of W2 and W3 (the W1-only variants left out). */
+const fullAdapters = () => adapters.filter((a) => !W1_ONLY.has(a));
+
 async function w2() {
   const deltas = 10_000;
   const n = procs(4);
   log(`W2 streaming: ${deltas} deltas, ${n} process(es) each`);
-  const jobs = adapters.map((adapter) => ({
+  const jobs = fullAdapters().map((adapter) => ({
     adapter,
     label: `W2 ${adapter}`,
     script: "workloads/w2-stream.mjs",
@@ -135,7 +138,7 @@ async function w2() {
   const rows = {};
   for (const job of jobs)
     rows[job.adapter] = { summary: summarize(job.results.map((r) => r.deltasPerSecond)), raw: job.results };
-  for (const adapter of adapters) {
+  for (const adapter of fullAdapters()) {
     const floor = rows[FLOOR].summary?.median;
     rows[adapter].ratio = rows[adapter].summary && floor ? floor / rows[adapter].summary.median : undefined;
   }
@@ -146,7 +149,7 @@ async function w3() {
   const runs = quick ? 100 : 1000;
   const n = procs(3);
   log(`W3 concurrency: ${runs} concurrent runs x 5 steps, ${n} process(es) each`);
-  const jobs = adapters.map((adapter) => ({
+  const jobs = fullAdapters().map((adapter) => ({
     adapter,
     label: `W3 ${adapter}`,
     script: "workloads/w3-concurrency.mjs",
@@ -156,7 +159,7 @@ async function w3() {
     show: (r) =>
       quick
         ? `${r.modelCalls} model / ${r.toolCalls} tool calls ok`
-        : `${num(r.totalMs)} ms, ${num((r.inFlightBytesPerRun ?? Number.NaN) / 1024)} KB/in-flight run`,
+        : `${num(r.totalMs)} ms, peak ${num((r.peakBytesPerRun ?? Number.NaN) / 1024)} KB / live ${num((r.inFlightBytesPerRun ?? Number.NaN) / 1024)} KB per in-flight run`,
   }));
   await rounds(n, jobs);
   const rows = {};
@@ -168,6 +171,7 @@ async function w3() {
     rows[job.adapter] = {
       totalMs: summarize(rs.map((r) => r.totalMs)),
       inFlight: summarize(rs.map((r) => r.inFlightBytesPerRun)),
+      peak: summarize(rs.map((r) => r.peakBytesPerRun)),
       kept: summarize(rs.map((r) => r.keptBytesPerResult)),
       growth,
       flat: growth !== undefined && growth.median < 1024 * 1024,
@@ -175,11 +179,12 @@ async function w3() {
     };
   }
   const floor = rows[FLOOR];
-  for (const adapter of adapters) {
+  for (const adapter of fullAdapters()) {
     const row = rows[adapter];
     row.totalRatio = row.totalMs && floor.totalMs ? row.totalMs.median / floor.totalMs.median : undefined;
     row.inFlightRatio =
       row.inFlight && floor.inFlight ? row.inFlight.median / floor.inFlight.median : undefined;
+    row.peakRatio = row.peak && floor.peak ? row.peak.median / floor.peak.median : undefined;
   }
   return { runs, steps: 5, batches, procs: n, rows };
 }
@@ -187,11 +192,12 @@ async function w3() {
 async function w4() {
   const n = procs(5);
   log(`W4 cold start: import time (${n} process(es) each) and installed closure size`);
-  const jobs = IMPORTS.map((specifier) => ({
-    specifier,
-    label: `W4 import ${specifier}`,
+  const jobs = IMPORTS.map((specifiers) => ({
+    key: specifiers.join(" + "),
+    specifiers,
+    label: `W4 import ${specifiers.join(" + ")}`,
     script: "workloads/w4-import.mjs",
-    args: ["--module", specifier],
+    args: ["--module", specifiers.join(",")],
     results: [],
     show: (r) => `${num(r.importMs)} ms`,
   }));
@@ -200,20 +206,31 @@ async function w4() {
   for (const job of jobs) {
     let closure;
     try {
-      closure =
-        job.specifier === "@tinyagents/harness"
-          ? dependencyClosure(REPO_DIR, "node_modules/@tinyagents/harness")
-          : dependencyClosure(BENCH_DIR, `node_modules/${job.specifier}`);
+      closure = unionClosure(
+        job.specifiers.map((specifier) =>
+          specifier === "@tinyagents/harness"
+            ? dependencyClosure(REPO_DIR, "node_modules/@tinyagents/harness")
+            : dependencyClosure(BENCH_DIR, `node_modules/${specifier}`),
+        ),
+      );
     } catch (error) {
-      failures.push({ label: `W4 closure ${job.specifier}`, error: error.message });
+      failures.push({ label: `W4 closure ${job.key}`, error: error.message });
     }
-    rows[job.specifier] = {
+    rows[job.key] = {
       importMs: summarize(job.results.map((r) => r.importMs)),
       closure,
       raw: job.results,
     };
   }
   return { procs: n, rows };
+}
+
+/** The closure of several packages installed together (a package counted once). */
+function unionClosure(closures) {
+  const byName = new Map();
+  for (const closure of closures) for (const p of closure.packages) byName.set(`${p.name}@${p.version}`, p);
+  const packages = [...byName.values()].sort((a, b) => b.bytes - a.bytes);
+  return { bytes: packages.reduce((sum, p) => sum + p.bytes, 0), packages };
 }
 
 ensureInstalled();

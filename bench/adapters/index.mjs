@@ -1,10 +1,14 @@
 // The adapters, in table order, with their table labels. The hand-written loop comes first: it is
-// the floor every ratio is taken against. `tinyagents-production` is W5 (ours with production
-// middleware and a JSONL sink). Adapters load only in child processes.
+// the floor every ratio is taken against. `tinyagents-sqlite` is ours with the SQLite journal and
+// status store wired as the CLI wires them; `tinyagents-production` is W5 (that plus retry,
+// budget and usage middleware); `tinyagents-sync-tool` is the labelled sync-tool variant (W1
+// only). Adapters load only in child processes.
 export const LABELS = {
   "hand-written": "hand-written loop (floor)",
   tinyagents: "tinyagents",
-  "tinyagents-production": "tinyagents + retry, budget, usage, JSONL (W5)",
+  "tinyagents-sync-tool": "tinyagents, sync tool (not comparable: others use an async tool)",
+  "tinyagents-sqlite": "tinyagents + SQLite journal & status (CLI wiring)",
+  "tinyagents-production": "tinyagents + retry, budget, usage, SQLite (W5)",
   "ai-sdk": "Vercel AI SDK",
   langchain: "LangChain.js",
   "openai-agents": "OpenAI Agents JS",
@@ -14,8 +18,23 @@ export const ADAPTERS = Object.keys(LABELS);
 
 export const FLOOR = "hand-written";
 
-/** W4: the package each framework's users import, by table row. */
-export const IMPORTS = ["@tinyagents/harness", "ai", "langchain", "@openai/agents"];
+/** Adapters measured in W1 only (a variant of another row, not a framework). */
+export const W1_ONLY = new Set(["tinyagents-sync-tool"]);
+
+/**
+ * W4: the package each framework's users import, alone and with zod (which every framework's
+ * documented tools use), by table row.
+ */
+export const IMPORTS = [
+  ["@tinyagents/harness"],
+  ["@tinyagents/harness", "zod"],
+  ["ai"],
+  ["ai", "zod"],
+  ["langchain"],
+  ["langchain", "zod"],
+  ["@openai/agents"],
+  ["@openai/agents", "zod"],
+];
 
 export async function loadAdapter(name) {
   if (!ADAPTERS.includes(name)) throw new Error(`unknown adapter ${name}; known: ${ADAPTERS.join(", ")}`);

@@ -1,5 +1,6 @@
-// tinyagents, default settings: a ChatModel object (invoke + stream) as the fake model and a
-// zod-schema tool, run through AgentHarness.invokeDefault / invokeStreamingDefault.
+// tinyagents, default settings: a ChatModel object (invoke + stream) as the fake model and the
+// same async zod-schema tool every framework gets, run through AgentHarness.invokeDefault /
+// invokeStreamingDefault. (`tinyagents-sync-tool` is the labelled sync-tool variant.)
 import { AgentHarness, runText, tool } from "@tinyagents/harness";
 import { z } from "zod";
 import {
@@ -51,23 +52,29 @@ export function scriptedModel({ steps = 1, yieldEachCall = false, deltas = 0, co
   };
 }
 
-export function echoTool(counters) {
+/** The echo tool: async like every other framework's, or sync for the labelled variant. */
+export function echoTool(counters, { sync = false } = {}) {
   return tool({
     name: TOOL_NAME,
     description: TOOL_DESCRIPTION,
     inputSchema: z.object({ n: z.number() }),
-    execute: ({ n }) => {
-      counters.tool++;
-      return String(n);
-    },
+    execute: sync
+      ? ({ n }) => {
+          counters.tool++;
+          return String(n);
+        }
+      : async ({ n }) => {
+          counters.tool++;
+          return String(n);
+        },
   });
 }
 
 /** A harness whose call caps leave room for `steps` model calls. */
-export function scriptedHarness(model, counters, steps) {
+export function scriptedHarness(model, counters, steps, { syncTool = false } = {}) {
   return new AgentHarness({ policy: { limits: { maxModelCalls: steps + 1, maxToolCalls: steps + 1 } } })
     .registerModel("bench", model)
-    .registerTool(echoTool(counters));
+    .registerTool(echoTool(counters, { sync: syncTool }));
 }
 
 /** The final answer of a finished run (an AgentRun). */

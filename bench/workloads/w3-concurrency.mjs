@@ -1,10 +1,13 @@
 // W3 concurrency, one adapter, in this (fresh) process started with --expose-gc: --batches
 // batches (default 3) of --runs concurrent runs (default 1,000) of 5 model calls, each model
-// call giving up one event-loop turn. Reports the wall time of each batch but the first (which
-// probes the live heap per in-flight run with a forced GC mid-flight); after every batch, the
-// heap kept by the finished results and the heap left once they are dropped (flat across
-// batches = no leak). Every run is checked.
+// call giving up one event-loop turn. Two untimed probe batches come first: one samples the
+// heap in use every event-loop turn of the batch (the sampled PEAK per in-flight run: garbage
+// included, what the process must hold), one forces a GC when every run is deep in flight (the
+// LIVE heap per in-flight run). Then the timed batches. After every batch: the heap kept by the
+// finished results and the heap left once they are dropped (flat across batches = no leak).
+// Every run is checked.
 // Usage: node --expose-gc workloads/w3-concurrency.mjs --adapter NAME [--runs 1000] [--batches 4] [--quick]
+import { getHeapStatistics } from "node:v8";
 import { loadAdapter } from "../adapters/index.mjs";
 import { intArg, parseArgs } from "../lib/args.mjs";
 import { emit, expectEqual } from "../lib/child.mjs";
@@ -53,17 +56,28 @@ await batch(Math.min(runs, 100));
 await batch(Math.min(runs, 100));
 const baseline = heap();
 
-// Batch 1 also probes the live heap once every run is deep in flight (a forced GC while every
-// run is past its fourth model call and none has finished), so its time is not reported.
+// Probe batch 0 samples the heap in use every turn (peak); probe batch 1 forces a GC once every
+// run is past its fourth model call and none has finished (live). Neither is timed.
 const times = [];
 const keptPerResult = [];
 const heapAfter = [];
 let inFlightPerRun;
-for (let b = 0; b < batches; b++) {
-  const probing = b === 0;
+let peakPerRun;
+const PROBES = 2;
+for (let b = 0; b < PROBES + batches; b++) {
+  const probing = b < PROBES;
   const before = probing ? heap() : 0;
   const callsBefore = counters.model;
-  const probe = (finished) => {
+  const samplePeak = (finished) => {
+    let peak = 0;
+    const sample = () => {
+      peak = Math.max(peak, getHeapStatistics().used_heap_size);
+      if (finished() < runs) setImmediate(sample);
+      else peakPerRun = (peak - before) / runs;
+    };
+    sample();
+  };
+  const probeLive = (finished) => {
     const check = () => {
       if (finished() > 0) return; // too late: some runs already finished
       if (counters.model - callsBefore >= (STEPS - 1) * runs) {
@@ -75,7 +89,7 @@ for (let b = 0; b < batches; b++) {
     setImmediate(check);
   };
   const start = performance.now();
-  const held = { results: await batch(runs, probing ? probe : undefined) };
+  const held = { results: await batch(runs, b === 0 ? samplePeak : b === 1 ? probeLive : undefined) };
   if (!probing) times.push(since(start));
   const withResults = heap();
   held.results = undefined;
@@ -95,6 +109,7 @@ emit({
   totalMs: times.length > 0 ? median(times) : undefined,
   times,
   inFlightBytesPerRun: inFlightPerRun,
+  peakBytesPerRun: peakPerRun,
   keptBytesPerResult: median(keptPerResult),
   keptPerResult,
   heapAfterBatchBytes: heapAfter,
