@@ -1,6 +1,7 @@
 import { TinyAgentsError, validationError } from "@tinyagents/inference";
 import type { EventScope, EventSink } from "../events/event-sink.js";
 import type { AgentObservation } from "./agent-observation.js";
+import { afterThisTurn } from "./next-turn.js";
 
 /** Why observations were lost. */
 export type DropReason = "queue_full" | "write_failed";
@@ -117,7 +118,7 @@ export class BoundedObservationQueue {
       return;
     }
     this.queue.push(observation);
-    this.draining ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
+    this.draining ??= afterThisTurn().then(() => this.drain());
   }
 
   /** Resolves once everything pushed so far (and any drop report) has been handled. */

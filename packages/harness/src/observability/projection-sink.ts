@@ -1,5 +1,6 @@
 import type { HarnessRunStatus } from "../status/run-status.js";
 import type { AgentObservation } from "./agent-observation.js";
+import { afterThisTurn } from "./next-turn.js";
 import { ProjectionSet } from "./projection-set.js";
 import type { ObservationSink } from "./sink.js";
 import type { HarnessStatusStore } from "./status-store.js";
@@ -36,7 +37,7 @@ export class ProjectionSink implements ObservationSink {
     const changed = this.projections.apply(observation);
     if (changed === undefined || this.statusStore === undefined) return;
     this.dirty.set(changed.runId, changed);
-    this.writing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain());
+    this.writing ??= afterThisTurn().then(() => this.drain());
   }
 
   async flush(): Promise<void> {
