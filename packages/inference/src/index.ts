@@ -69,7 +69,17 @@ export {
 } from "./errors/index.js";
 // HTTP: JSON POST, error bodies, SSE and NDJSON readers, retry hints, secret redaction
 export {
+  boundsForRequest,
+  CALL_TIMEOUT_LIMIT,
+  type CallBoundFacts,
+  type CallBoundOptions,
+  type CallBoundSettings,
+  CallBounds,
+  type CallBoundsInit,
+  callBoundError,
   capRawBody,
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   displayUrl,
   type ErrorBodyFacts,
@@ -77,6 +87,7 @@ export {
   type FetchLike,
   factsFromObject,
   isStreamIdleTimeout,
+  limitClock,
   MAX_BODY_BYTES,
   MAX_EVENT_BYTES,
   MAX_STREAM_BYTES,
@@ -96,6 +107,7 @@ export {
   readSse,
   readSseBatches,
   redactSecrets,
+  resolveCallBounds,
   resolveMaxResponseBytes,
   resolveStreamIdleTimeout,
   retryAfterFromHints,

@@ -17,7 +17,14 @@
 import { createServer } from "node:net";
 import type { Middleware } from "@tinyagents/harness";
 import { FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
-import { type ChatModel, type FetchLike, OpenAiChatModel, type ProviderError } from "@tinyagents/inference";
+import {
+  type ChatModel,
+  type Clock,
+  type FetchLike,
+  OpenAiChatModel,
+  type ProviderError,
+  systemClock,
+} from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   chunk,
@@ -76,12 +83,21 @@ function callTimeout(timeoutMs: number): Middleware {
   };
 }
 
+/**
+ * The adapter's call bounds and the loop's model-call budget run on the run's clock, so a case
+ * that waits for a real server to time out runs on the real clock: a `DeterministicClock` does
+ * not time real I/O (nothing sleeps on it while the socket is silent).
+ */
+const REAL_TIME: Clock = systemClock;
+
 async function runAgainstServer(
   streaming: boolean,
   middleware: Middleware[] = [],
   streamIdleTimeoutMs?: number,
+  clock?: Clock,
 ): Promise<FaultRun> {
   return runFault({
+    ...(clock === undefined ? {} : { clock }),
     models: { primary: adapter(undefined, undefined, streamIdleTimeoutMs) },
     streaming,
     tools: [lookup()],
@@ -231,6 +247,7 @@ describe.each(BOTH_PATHS)("stream faults through the loop (%s)", (path, streamin
       streaming,
       fault.timeoutMs === undefined ? [] : [callTimeout(fault.timeoutMs)],
       fault.streamIdleTimeoutMs,
+      fault.code === "timeout" ? REAL_TIME : undefined,
     );
     expectFailedRun(result, { code: fault.code, transcript: ["user", "assistant", "tool"] });
     if (fault.providerCode !== undefined)
@@ -326,6 +343,7 @@ describe.each(BOTH_PATHS)("a timed-out call falls back (%s)", (_path, streaming)
     server.reset();
     server.setHandler(() => ({ ...sseResponse(TEXT), headerDelayMs: 30_000 }));
     const result = await runFault({
+      clock: REAL_TIME,
       models: { primary: adapter(), backup: new ScriptedModel(["from the backup"]) },
       streaming,
       middleware: [callTimeout(150)],
@@ -347,6 +365,7 @@ describe.each(BOTH_PATHS)("a timed-out call falls back (%s)", (_path, streaming)
       sseResponse(TEXT, { stallAfterBytes: TEXT.indexOf("lo ") - 8, chunking: "frames" }),
     );
     const result = await runFault({
+      clock: REAL_TIME,
       models: {
         primary: adapter(undefined, undefined, 150),
         backup: new ScriptedModel(["from the backup"]),

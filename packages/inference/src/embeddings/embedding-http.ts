@@ -2,12 +2,12 @@ import type { Clock } from "../clock/clock.js";
 import { systemClock } from "../clock/clock.js";
 import { ProviderError } from "../errors/provider-error.js";
 import { validationError } from "../errors/tinyagents-error.js";
+import { CallBounds, DEFAULT_CALL_TIMEOUT_MS } from "../http/call-bounds.js";
 import type { FetchLike } from "../http/fetch-types.js";
 import { postJson } from "../http/post-json.js";
 import type { JsonObject, JsonValue } from "../json/json-value.js";
 import { decodeBase64 } from "../multimodal/base64.js";
 import { readJsonBody } from "../providers/anthropic/read-json-body.js";
-import { callSignal } from "../providers/openai/call-signal.js";
 import { addUsage, type Usage } from "../usage/usage.js";
 import type { EmbeddingResult, EmbedOptions } from "./embedding-model.js";
 import { type EmbeddingRetryPolicy, withEmbeddingRetry } from "./embedding-retry.js";
@@ -65,7 +65,7 @@ export async function embedInBatches(
   for (let start = 0; start < texts.length; start += endpoint.maxBatchSize) {
     const batch = texts.slice(start, start + endpoint.maxBatchSize);
     const result = await withEmbeddingRetry(
-      () => post(endpoint, body(batch), options).then((json) => read(json, batch)),
+      () => post(endpoint, body(batch), options, clock).then((json) => read(json, batch)),
       endpoint.retry,
       clock,
       options.signal,
@@ -85,15 +85,28 @@ async function post(
   endpoint: EmbeddingEndpoint,
   body: JsonObject,
   options: EmbedOptions,
+  clock: Clock,
 ): Promise<JsonValue> {
-  const call = callSignal(options.signal, options.timeoutMs);
+  // The same bounds as a chat call's, on the same clock (a unary call: no headers timeout).
+  const call = new CallBounds({
+    signal: options.signal,
+    clock,
+    bounds: {
+      timeoutMs: options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+      headersTimeoutMs: 0,
+      streamIdleTimeoutMs: 0,
+    },
+    streaming: false,
+    provider: endpoint.provider,
+    model: endpoint.model,
+  });
   try {
     const response = await postJson({
       url: endpoint.url,
       body,
       headers: endpoint.headers,
       fetch: endpoint.fetch,
-      signal: call.signal,
+      bounds: call,
       provider: endpoint.provider,
       model: endpoint.model,
     });

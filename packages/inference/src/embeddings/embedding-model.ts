@@ -7,7 +7,7 @@ export interface EmbedOptions {
   signal?: AbortSignal;
   /** Time source for retry waits (default: the model's clock, else the system clock). */
   clock?: Clock;
-  /** Timeout of each HTTP request, in milliseconds. */
+  /** Timeout of each HTTP request, in milliseconds, on the clock (default `DEFAULT_CALL_TIMEOUT_MS`, 10 min; `0` removes it). */
   timeoutMs?: number;
 }
 

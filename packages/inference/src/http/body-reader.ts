@@ -1,6 +1,9 @@
+import { type Clock, startTimer } from "../clock/clock.js";
+import type { Timer } from "../clock/timer-queue.js";
 import { abortedError } from "../errors/normalize.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { TinyAgentsError } from "../errors/tinyagents-error.js";
+import { limitClock } from "./call-bounds.js";
 import { streamIdleTimeoutError } from "./stream-idle-timeout.js";
 
 /** Who is being read, for the errors a stream reader throws, and how long it may stay silent. */
@@ -10,13 +13,18 @@ export interface StreamReadOptions {
   /** Model id for errors. */
   model?: string | undefined;
   /**
-   * Idle timeout: fail when a read waits this many ms without a single byte arriving (the
-   * `timeout` error of `streamIdleTimeoutError`; the body is cancelled). Counts only time spent
-   * waiting for the server — not time the consumer spends between reads — and starts with the
-   * first read, so the wait between the headers and the first byte counts. `undefined`, `0` or
-   * `Infinity`: no idle timeout. An abort of the signal always wins over it.
+   * Idle timeout: fail when this many ms of waiting for the server pass without PROGRESS — a
+   * server-sent event or NDJSON line with data, or (for `readBodyText`) a byte that is not
+   * whitespace. Keep-alive comments, blank lines and bytes trickled into an event that never
+   * completes are not progress, so a keep-alive loop or a slow-loris cannot hold a call forever.
+   * Counts only time spent waiting for the server — not time the consumer spends between reads —
+   * and starts with the first read, so the wait between the headers and the first event counts.
+   * Fails with the `timeout` error of `streamIdleTimeoutError` (the body is cancelled).
+   * `undefined`, `0` or `Infinity`: no idle timeout. An abort of the signal always wins over it.
    */
   idleTimeoutMs?: number | undefined;
+  /** The clock the idle timeout runs on (default the system clock; a clock without `setTimer` is replaced by it, see `limitClock`). */
+  clock?: Clock | undefined;
   /**
    * Total byte cap for the whole body: a body that grows past it fails with a non-retryable
    * `response_too_large` (the rest is cancelled unread), so a broken or hostile endpoint cannot
@@ -26,9 +34,6 @@ export interface StreamReadOptions {
   maxBytes?: number | undefined;
 }
 
-/** Longest delay `setTimeout` takes (2^31 - 1 ms); longer waits are re-armed in steps. */
-const MAX_TIMER_MS = 2_147_483_647;
-
 /**
  * A byte reader over a response body that honours an `AbortSignal` even when the `fetch` that
  * produced the body ignores it (an abort cancels the reader), enforces an optional idle timeout,
@@ -36,9 +41,10 @@ const MAX_TIMER_MS = 2_147_483_647;
  * `streamIdleTimeoutError` (`timeout`); a body that breaks mid-read -> retryable `ProviderError`
  * (`providerCode: "stream_interrupted"`). Call {@link close} in a `finally`: it clears the timer.
  *
- * The idle timer is ONE `setTimeout` per reader, not one per chunk: each read only records when
- * it started waiting (`performance.now()`); when the timer fires it checks how long the pending
- * read has waited and either fails the read or re-arms for the remainder. While no read is
+ * The idle timer runs on the call's clock (`options.clock`) and is ONE timer per reader, not one
+ * per chunk: reads only record when they started waiting, the parser on top reports progress
+ * ({@link progress}), and when the timer fires it adds up the time spent waiting since the last
+ * progress and either fails the pending read or re-arms for the remainder. While no read is
  * pending (the consumer is busy) the timer lapses and the next read re-arms it, so a reader that
  * is never read again holds no timer.
  * @internal shared by `readSse`, `readNdjson` and `readBodyText`.
@@ -51,11 +57,14 @@ export class BodyReader {
   private finished = false;
   /** The idle timeout in ms; 0 when off. */
   private readonly idleMs: number;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: Timer | undefined;
+  private readonly clock: Clock;
   /** A read is pending (waiting for the server). */
   private waiting = false;
-  /** When the pending read started waiting (`performance.now()`). */
+  /** When the pending read started waiting (`clock.now()`). */
   private waitingSince = 0;
+  /** Time spent waiting for the server since the last progress, not counting the pending read. */
+  private stalledMs = 0;
   /** Body bytes received so far (for the idle error's message and the total cap). */
   private received = 0;
   /** The total byte cap (`Infinity`: none). */
@@ -70,6 +79,7 @@ export class BodyReader {
     const idle = options.idleTimeoutMs;
     this.idleMs = idle !== undefined && idle > 0 && idle !== Number.POSITIVE_INFINITY ? idle : 0;
     this.maxBytes = options.maxBytes ?? MAX_STREAM_BYTES;
+    this.clock = limitClock(options.clock);
     if (signal !== undefined) {
       if (signal.aborted) {
         this.onAbort = undefined;
@@ -87,20 +97,20 @@ export class BodyReader {
     if (isAborted(this.signal)) throw abortedError(this.signal, `${this.provider} stream`);
     if (this.idleError !== undefined) throw this.idleError;
     if (this.idleMs > 0) {
-      this.waitingSince = performance.now();
+      this.waitingSince = this.clock.now();
       this.waiting = true;
-      if (this.timer === undefined) this.arm(this.idleMs);
+      if (this.timer === undefined) this.arm(this.idleMs - this.stalledMs);
     }
     let result: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
     try {
       result = await this.reader.read();
     } catch (error) {
-      this.waiting = false;
+      this.stopWaiting();
       if (isAborted(this.signal)) throw abortedError(this.signal, `${this.provider} stream`);
       if (this.idleError !== undefined) throw this.idleError;
       throw this.interrupted(error);
     }
-    this.waiting = false;
+    this.stopWaiting();
     if (isAborted(this.signal)) throw abortedError(this.signal, `${this.provider} stream`);
     if (this.idleError !== undefined) throw this.idleError;
     if (result.done) {
@@ -112,6 +122,14 @@ export class BodyReader {
     if (this.received > this.maxBytes)
       throw responseTooLarge("the response body", this.maxBytes, this.options);
     return result.value;
+  }
+
+  /**
+   * The body made progress (a complete event or line with data arrived): the idle timeout starts
+   * over. Called by the parser on top; bytes alone are not progress.
+   */
+  progress(): void {
+    this.stalledMs = 0;
   }
 
   /** A retryable error for a body that ended where it must not (`stream_truncated`). */
@@ -142,22 +160,29 @@ export class BodyReader {
   }
 
   private arm(ms: number): void {
-    this.timer = setTimeout(this.onTimer, Math.min(Math.max(1, Math.ceil(ms)), MAX_TIMER_MS));
+    this.timer = startTimer(this.clock, Math.max(1, Math.ceil(ms)), this.onTimer);
+  }
+
+  /** A read returned: its wait counts towards the idle timeout until the parser reports progress. */
+  private stopWaiting(): void {
+    if (!this.waiting) return;
+    this.waiting = false;
+    this.stalledMs += Math.max(0, this.clock.now() - this.waitingSince);
   }
 
   private stopTimer(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
     this.waiting = false;
   }
 
-  /** The idle check: fail the pending read if it has waited `idleMs`, else re-arm for the rest. */
+  /** The idle check: fail the pending read if `idleMs` passed without progress, else re-arm for the rest. */
   private readonly onTimer = (): void => {
     this.timer = undefined;
     // No pending read: the consumer holds the stream; the next read re-arms. An abort wins: its
     // listener already cancelled the body and the read throws the abort error.
     if (!this.waiting || this.finished || this.idleError !== undefined || isAborted(this.signal)) return;
-    const waited = performance.now() - this.waitingSince;
+    const waited = this.stalledMs + (this.clock.now() - this.waitingSince);
     if (waited < this.idleMs) {
       this.arm(this.idleMs - waited);
       return;
@@ -239,6 +264,7 @@ export async function readBodyText(
       if (chunk === undefined) break;
       bytes += chunk.byteLength;
       if (bytes > limit) throw responseTooLarge("the response body", limit, options);
+      if (hasNonWhitespace(chunk)) reader.progress();
       parts.push(decoder.decode(chunk, { stream: true }));
     }
     parts.push(decoder.decode());
@@ -246,6 +272,15 @@ export async function readBodyText(
   } finally {
     reader.close();
   }
+}
+
+/** True when `chunk` holds a byte other than JSON whitespace (space, tab, CR, LF). */
+function hasNonWhitespace(chunk: Uint8Array): boolean {
+  for (let i = 0; i < chunk.length; i++) {
+    const b = chunk[i]!;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return true;
+  }
+  return false;
 }
 
 /** Re-reads `aborted` (a plain property read that TypeScript would otherwise narrow away). */

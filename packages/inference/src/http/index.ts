@@ -6,6 +6,21 @@ export {
   responseTooLarge,
   type StreamReadOptions,
 } from "./body-reader.js";
+export {
+  boundsForRequest,
+  CALL_TIMEOUT_LIMIT,
+  type CallBoundFacts,
+  type CallBoundOptions,
+  type CallBoundSettings,
+  CallBounds,
+  type CallBoundsInit,
+  callBoundError,
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  HEADERS_TIMEOUT_LIMIT,
+  limitClock,
+  resolveCallBounds,
+} from "./call-bounds.js";
 export { type ErrorBodyFacts, errorBodyFacts, factsFromObject } from "./error-body.js";
 export type { FetchLike } from "./fetch-types.js";
 export { parseGoDuration } from "./go-duration.js";

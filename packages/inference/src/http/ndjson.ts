@@ -16,8 +16,9 @@ import { BodyReader, MAX_EVENT_BYTES, responseTooLarge, type StreamReadOptions }
  *   `MAX_EVENT_BYTES` characters, or a body longer than `options.maxBytes` (default
  *   `MAX_STREAM_BYTES`);
  * - a retryable `ProviderError` (`stream_interrupted`) when reading fails;
- * - the `timeout` error of `streamIdleTimeoutError` when `options.idleTimeoutMs` passes without a
- *   byte arriving (the body is cancelled);
+ * - the `timeout` error of `streamIdleTimeoutError` when `options.idleTimeoutMs` of waiting pass
+ *   without a complete non-blank line (blank lines and bytes of an unfinished line are not
+ *   progress; the body is cancelled);
  * - the `abortedError` of `signal` when it aborts (it wins over the idle timeout).
  */
 export async function* readNdjson(
@@ -37,7 +38,10 @@ export async function* readNdjson(
       let newline = buffer.indexOf("\n", start);
       while (newline !== -1) {
         const value = parseLine(buffer.slice(start, newline), options);
-        if (value !== undefined) yield value;
+        if (value !== undefined) {
+          reader.progress();
+          yield value;
+        }
         start = newline + 1;
         newline = buffer.indexOf("\n", start);
       }

@@ -2,6 +2,7 @@ import { classifyNetworkError } from "../errors/classify.js";
 import { abortedError } from "../errors/normalize.js";
 import { ProviderError } from "../errors/provider-error.js";
 import { isAborted } from "./body-reader.js";
+import type { CallBounds } from "./call-bounds.js";
 import type { FetchLike } from "./fetch-types.js";
 import { providerErrorFromResponse } from "./provider-error-from-response.js";
 import { displayUrl, redactSecrets, secretsFromHeaders } from "./redact.js";
@@ -18,6 +19,11 @@ export interface PostJsonOptions {
   fetch?: FetchLike | undefined;
   /** Aborts the request and the body read. */
   signal?: AbortSignal | undefined;
+  /**
+   * The call's time bounds: its signal is used when `signal` is not given, and the headers
+   * timeout stops once the response arrives. A `fetch` that ignores its signal is still cut.
+   */
+  bounds?: CallBounds | undefined;
   /** Provider name for errors. */
   provider: string;
   /** Model id for errors. */
@@ -34,7 +40,8 @@ export interface PostJsonOptions {
  * Credentials from `headers` never appear in any message or raw body.
  */
 export async function postJson(options: PostJsonOptions): Promise<Response> {
-  const { url, provider, model, signal } = options;
+  const { url, provider, model, bounds } = options;
+  const signal = options.signal ?? bounds?.signal;
   const fetchFn = options.fetch ?? globalThis.fetch;
   const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
   const secrets = secretsFromHeaders(headers);
@@ -55,13 +62,47 @@ export async function postJson(options: PostJsonOptions): Promise<Response> {
   try {
     const init: RequestInit = { method: "POST", headers, body: payload };
     if (signal !== undefined) init.signal = signal;
-    response = await fetchFn(url, init);
+    response = await untilAborted(fetchFn(url, init), signal);
   } catch (error) {
     if (isAborted(signal)) throw abortedError(signal, `${provider} request`);
     throw networkError(error, { url, provider, model, secrets });
   }
+  bounds?.headersReceived();
   if (response.ok) return response;
   throw await providerErrorFromResponse(response, { provider, model, secrets });
+}
+
+/**
+ * `pending`, or a rejection as soon as `signal` aborts — so a custom `fetch` that ignores its
+ * signal cannot hold a call past its headers or total timeout. A response that arrives after
+ * the abort has its body cancelled.
+ */
+function untilAborted(pending: Promise<Response>, signal: AbortSignal | undefined): Promise<Response> {
+  if (signal === undefined) return pending;
+  return new Promise<Response>((resolve, reject) => {
+    const onAbort = (): void => {
+      reject(signal.reason);
+      pending.then(
+        (late) => late.body?.cancel().catch(() => undefined),
+        () => undefined,
+      );
+    };
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
+    signal.addEventListener("abort", onAbort, { once: true });
+    pending.then(
+      (response) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(response);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Facts for {@link networkError}. */

@@ -23,8 +23,9 @@ export interface SseEvent {
  * - a non-retryable `ProviderError` (`response_too_large`) when more than `MAX_EVENT_BYTES`
  *   arrive without completing an event, or when the whole body passes `options.maxBytes`
  *   (default `MAX_STREAM_BYTES`): memory stays bounded whatever the server sends;
- * - the `timeout` error of `streamIdleTimeoutError` when `options.idleTimeoutMs` passes without a
- *   byte arriving (keep-alive comments count as data; the body is cancelled);
+ * - the `timeout` error of `streamIdleTimeoutError` when `options.idleTimeoutMs` of waiting pass
+ *   without progress — an event with data. Keep-alive comments, `ping` events, events whose data
+ *   is blank and bytes of an event that never completes are not progress (the body is cancelled);
  * - the `abortedError` of `signal` when it aborts (the body is cancelled); an abort wins over
  *   the idle timeout.
  * Breaking out of the loop early cancels the body.
@@ -79,6 +80,7 @@ export async function* readSseBatches(
         continue;
       }
       open = 0;
+      if (anyProgress(pending)) reader.progress();
       yield pending;
       pending.length = 0;
     }
@@ -94,4 +96,16 @@ export async function* readSseBatches(
   } finally {
     reader.close();
   }
+}
+
+/**
+ * Whether a batch of events moves the answer on: an event with non-blank data that is not a
+ * `ping` (Anthropic's keep-alive event). Comments never reach here (the parser drops them).
+ */
+function anyProgress(events: readonly EventSourceMessage[]): boolean {
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i]!;
+    if (event.event !== "ping" && event.data.trim() !== "") return true;
+  }
+  return false;
 }

@@ -104,11 +104,21 @@ export interface ModelRequest {
   maxTokens?: number;
   stop?: string[];
   seed?: number;
-  /** Bound on the whole call in ms (headers and body); a `timeout` error when it passes. */
+  /**
+   * Bound on the whole call in ms (headers and body); a `timeout` error (`details.limit:
+   * "model_call_timeout"`) when it passes. The HTTP adapters default to their `timeoutMs` option
+   * (`DEFAULT_CALL_TIMEOUT_MS`, 10 min); `0` removes the bound.
+   */
   timeoutMs?: number;
   /**
-   * Stream idle timeout in ms for this call: a streamed response body that sends no data for this
-   * long fails with a `timeout` error (`details.limit: "stream_idle_timeout"`). Overrides the
+   * Wait for the response headers of a streamed call in ms; a `timeout` error (`details.limit:
+   * "headers_timeout"`) when they do not arrive. Overrides the adapter's `headersTimeoutMs`
+   * option (default `DEFAULT_HEADERS_TIMEOUT_MS`, 60 s); `0` removes it.
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Stream idle timeout in ms for this call: a streamed response body that makes no progress (no
+   * event or line with data; keep-alives and trickled bytes do not count) for this long fails with a `timeout` error (`details.limit: "stream_idle_timeout"`). Overrides the
    * adapter's `streamIdleTimeoutMs` option (default 240_000); `0` disables it.
    */
   streamIdleTimeoutMs?: number;

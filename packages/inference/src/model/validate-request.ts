@@ -29,8 +29,8 @@ const SEGMENT_ROLES = ["system", "tools", "instructions", "history", "volatile"]
  * Check an untrusted {@link ModelRequest} and return it, typed, without copying. Throws a
  * `validation` `TinyAgentsError` naming the field (`messages[2].role: ...`, `temperature: ...`,
  * `tools[0].parameters: ...`) with `details.field` set to it. Numbers must be finite
- * (`temperature` >= 0, `topP` in [0, 1], `maxTokens` an integer >= 1, `timeoutMs` and
- * `streamIdleTimeoutMs` >= 0, `seed` an integer). Unknown extra fields are tolerated.
+ * (`temperature` >= 0, `topP` in [0, 1], `maxTokens` an integer >= 1, `timeoutMs`,
+ * `headersTimeoutMs` and `streamIdleTimeoutMs` >= 0, `seed` an integer). Unknown extra fields are tolerated.
  */
 export function validateModelRequest(value: unknown): ModelRequest {
   const request = expectObject(value, "request", "a request object such as { messages: [...] }");
@@ -58,6 +58,7 @@ export function validateModelRequest(value: unknown): ModelRequest {
   optional(request, "seed", "", (v, f) => expectNumber(v, f, { integer: true }));
   optional(request, "timeoutMs", "", (v, f) => expectNumber(v, f, { min: 0 }));
   optional(request, "streamIdleTimeoutMs", "", (v, f) => expectNumber(v, f, { min: 0 }));
+  optional(request, "headersTimeoutMs", "", (v, f) => expectNumber(v, f, { min: 0 }));
   optional(request, "retry", "", (v, f) => {
     const retry = expectObject(v, f, "a retry policy object");
     optional(retry, "maxRetries", f, (n, g) => expectNumber(n, g, { min: 0, integer: true }));

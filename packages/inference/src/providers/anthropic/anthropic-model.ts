@@ -1,4 +1,5 @@
 import { abortedError } from "../../errors/normalize.js";
+import { boundsForRequest, type CallBoundSettings, CallBounds } from "../../http/call-bounds.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { postJson } from "../../http/post-json.js";
 import { displayUrl, redactProviderError, redactSecrets, secretsFromHeaders } from "../../http/redact.js";
@@ -11,7 +12,6 @@ import type { ModelResponse } from "../../model/model-response.js";
 import { collectStream } from "../../model/stream-accumulator.js";
 import { responseToStreamItems } from "../../model/stream-from-response.js";
 import type { ModelStreamItem } from "../../model/stream-item.js";
-import { callSignal } from "../openai/call-signal.js";
 import { type AnthropicModelOptions, resolveAnthropicOptions } from "./anthropic-options.js";
 import { toAnthropicRequest } from "./map-request.js";
 import { parseAnthropicResponse } from "./parse-response.js";
@@ -31,8 +31,8 @@ const PROVIDER = "anthropic";
  * `retryAfterMs`, 529 `overloaded_error` retryable, "prompt is too long" -> `context_overflow`);
  * an `error` event inside a 200 stream becomes an `error` stream item (`invoke`-style consumers
  * such as `collectStream` throw it as a `ProviderError`); a stream cut before `message_stop` is a
- * retryable error. An aborted `signal` throws its `cancelled` error and `request.timeoutMs`
- * bounds the whole call (a `timeout` error); a stream that sends no data (not even a `ping`) for
+ * retryable error. An aborted `signal` throws its `cancelled` error; the call bounds (`timeoutMs`,
+ * `headersTimeoutMs`, on `options.clock`) end it with a `timeout` error; a stream that makes no progress (a `ping` is none) for
  * `streamIdleTimeoutMs` fails with a `timeout` error (`details.limit: "stream_idle_timeout"`),
  * after the items that arrived before the stall. Secrets never appear in errors.
  *
@@ -54,6 +54,8 @@ export class AnthropicModel implements StreamingChatModel {
   private readonly maxTokens: number;
   /** The stream idle timeout in ms (0 or Infinity: none) unless a request sets its own. */
   readonly streamIdleTimeoutMs: number;
+  /** The call bounds (total, headers, stream idle) unless a request sets its own. */
+  readonly bounds: Readonly<CallBoundSettings>;
   /** The total byte cap of a response body (`undefined`: the defaults). */
   readonly maxResponseBytes: number | undefined;
 
@@ -67,6 +69,7 @@ export class AnthropicModel implements StreamingChatModel {
     this.fetchFn = resolved.fetch;
     this.maxTokens = resolved.maxTokens;
     this.streamIdleTimeoutMs = resolved.streamIdleTimeoutMs;
+    this.bounds = Object.freeze(resolved.bounds);
     this.maxResponseBytes = resolved.maxResponseBytes;
     this.cacheIdentity = `${PROVIDER}:${displayUrl(resolved.baseUrl)}:${resolved.model}`;
     this.endpoint = displayUrl(resolved.baseUrl);
@@ -78,9 +81,9 @@ export class AnthropicModel implements StreamingChatModel {
   }
 
   async invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    const call = callSignal(options.signal, request.timeoutMs);
+    const call = this.startCall(request, options, false);
     try {
-      return await this.invokeWith(request, call.signal);
+      return await this.invokeWith(request, call);
     } catch (error) {
       throw redactProviderError(error, this.secrets);
     } finally {
@@ -89,9 +92,9 @@ export class AnthropicModel implements StreamingChatModel {
   }
 
   async *stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
-    const call = callSignal(options.signal, request.timeoutMs);
+    const call = this.startCall(request, options, true);
     try {
-      yield* redactItems(this.streamWith(request, call.signal), this.secrets);
+      yield* redactItems(this.streamWith(request, call), this.secrets);
     } catch (error) {
       throw redactProviderError(error, this.secrets);
     } finally {
@@ -99,65 +102,73 @@ export class AnthropicModel implements StreamingChatModel {
     }
   }
 
-  private async invokeWith(request: ModelRequest, signal: AbortSignal | undefined): Promise<ModelResponse> {
-    const response = await this.post(this.buildRequestBody(request, false), signal);
+  private async invokeWith(request: ModelRequest, call: CallBounds): Promise<ModelResponse> {
+    const response = await this.post(this.buildRequestBody(request, false), call);
     if (
       (response.headers.get("content-type") ?? "").includes("text/event-stream") &&
       response.body !== null
     ) {
       // A proxy that streams although `stream: false` was sent: read the SSE events like
       // `stream` does and accumulate them into the same response (in-stream errors throw).
-      const items = this.readStream(response.body, request, signal);
+      const items = this.readStream(response.body, call);
       const redacted = redactItems(items, this.secrets);
       return collectStream(redacted, { provider: PROVIDER, model: this.modelId });
     }
-    const body = await readJsonBody(response, PROVIDER, this.modelId, signal, this.maxResponseBytes);
+    const body = await readJsonBody(response, PROVIDER, this.modelId, call.signal, this.maxResponseBytes);
     return parseAnthropicResponse(body, this.modelId);
   }
 
-  private async *streamWith(
-    request: ModelRequest,
-    signal: AbortSignal | undefined,
-  ): AsyncGenerator<ModelStreamItem> {
-    const response = await this.post(this.buildRequestBody(request, true), signal);
+  private async *streamWith(request: ModelRequest, call: CallBounds): AsyncGenerator<ModelStreamItem> {
+    const response = await this.post(this.buildRequestBody(request, true), call);
     const contentType = response.headers.get("content-type") ?? "";
     if (response.body === null || contentType.includes("application/json")) {
       // A server (or proxy) that ignored `stream: true` and answered with one JSON message.
-      const body = await readJsonBody(response, PROVIDER, this.modelId, signal, this.maxResponseBytes);
+      const body = await readJsonBody(response, PROVIDER, this.modelId, call.signal, this.maxResponseBytes);
       yield* responseToStreamItems(parseAnthropicResponse(body, this.modelId));
       return;
     }
-    yield* this.readStream(response.body, request, signal);
+    yield* this.readStream(response.body, call);
   }
 
   private async *readStream(
     body: ReadableStream<Uint8Array>,
-    request: ModelRequest,
-    signal: AbortSignal | undefined,
+    call: CallBounds,
   ): AsyncGenerator<ModelStreamItem> {
     const parser = new AnthropicStreamParser();
-    const idleTimeoutMs = request.streamIdleTimeoutMs ?? this.streamIdleTimeoutMs;
-    for await (const frame of readSse(body, signal, {
+    for await (const frame of readSse(body, call.signal, {
       provider: PROVIDER,
       model: this.modelId,
-      idleTimeoutMs,
+      idleTimeoutMs: call.bounds.streamIdleTimeoutMs,
+      clock: call.clock,
       maxBytes: this.maxResponseBytes,
     })) {
       const items = parser.push(frame);
       for (let i = 0; i < items.length; i++) yield items[i]!;
       if (parser.done) return;
     }
-    if (signal?.aborted === true) throw abortedError(signal, "anthropic stream");
+    if (call.signal.aborted) throw abortedError(call.signal, "anthropic stream");
     yield* parser.end();
   }
 
-  private post(body: JsonObject, signal: AbortSignal | undefined): Promise<Response> {
+  /** The call's time bounds (total, headers, stream idle) on the call's clock. */
+  private startCall(request: ModelRequest, options: ModelCallOptions, streaming: boolean): CallBounds {
+    return new CallBounds({
+      signal: options.signal,
+      clock: options.clock,
+      bounds: boundsForRequest(this.bounds, request),
+      streaming,
+      provider: PROVIDER,
+      model: this.modelId,
+    });
+  }
+
+  private post(body: JsonObject, call: CallBounds): Promise<Response> {
     return postJson({
       url: this.url,
       body,
       headers: this.headers,
       fetch: this.fetchFn,
-      signal,
+      bounds: call,
       provider: PROVIDER,
       model: this.modelId,
     });

@@ -1,7 +1,7 @@
 import { validationError } from "../../errors/tinyagents-error.js";
+import { type CallBoundSettings, resolveCallBounds } from "../../http/call-bounds.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { resolveMaxResponseBytes } from "../../http/response-limit.js";
-import { resolveStreamIdleTimeout } from "../../http/stream-idle-timeout.js";
 import type { ModelProfile } from "../../model/model-profile.js";
 
 /** Default API origin (the adapter appends `/v1/messages`). */
@@ -34,7 +34,19 @@ export interface AnthropicModelOptions {
   /** Where to read the environment variables (default `process.env`). */
   env?: Record<string, string | undefined>;
   /**
-   * Fail a streamed response that sends no data (not a byte; `ping` events and keep-alives count)
+   * Bound on a whole call (headers and body), on the call's clock: a `timeout` error
+   * (`details.limit: "model_call_timeout"`). Default `DEFAULT_CALL_TIMEOUT_MS` (10 min); `0` or
+   * `Infinity` removes it; `request.timeoutMs` overrides it per call.
+   */
+  timeoutMs?: number;
+  /**
+   * Wait for the response headers of a streamed call: a `timeout` error (`details.limit:
+   * "headers_timeout"`). Default `DEFAULT_HEADERS_TIMEOUT_MS` (60 s); `0` or `Infinity` removes
+   * it; `request.headersTimeoutMs` overrides it per call.
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Fail a streamed response that makes no progress (no event or line with data; `ping` events, keep-alives and bytes of an unfinished event do not count)
    * for this many ms, from the headers on, with a `timeout` error (`details.limit:
    * "stream_idle_timeout"`). Default `DEFAULT_STREAM_IDLE_TIMEOUT_MS` (240 s); `0` or `Infinity`
    * disables it; `request.streamIdleTimeoutMs` overrides it per call.
@@ -58,6 +70,8 @@ export interface ResolvedAnthropicOptions {
   profile: ModelProfile | undefined;
   /** The stream idle timeout in ms (0 or Infinity: none). */
   streamIdleTimeoutMs: number;
+  /** The call bounds (total, headers, stream idle) with defaults applied. */
+  bounds: CallBoundSettings;
   /** The total byte cap of a response body (`undefined`: the defaults). */
   maxResponseBytes: number | undefined;
 }
@@ -89,6 +103,7 @@ export function resolveAnthropicOptions(options: AnthropicModelOptions): Resolve
   };
   if (apiKey !== undefined) headers["x-api-key"] = apiKey;
   const baseUrl = nonEmpty(options.baseUrl) ?? nonEmpty(env.ANTHROPIC_BASE_URL) ?? DEFAULT_ANTHROPIC_BASE_URL;
+  const bounds = resolveCallBounds(options, "AnthropicModel");
   return {
     baseUrl: baseUrl.replace(/\/+$/, ""),
     model: nonEmpty(options.model) ?? nonEmpty(env.ANTHROPIC_MODEL) ?? DEFAULT_ANTHROPIC_MODEL,
@@ -96,7 +111,8 @@ export function resolveAnthropicOptions(options: AnthropicModelOptions): Resolve
     headers: { ...headers, ...extra },
     fetch: options.fetch,
     profile: options.profile,
-    streamIdleTimeoutMs: resolveStreamIdleTimeout(options.streamIdleTimeoutMs, "AnthropicModel"),
+    streamIdleTimeoutMs: bounds.streamIdleTimeoutMs,
+    bounds,
     maxResponseBytes: resolveMaxResponseBytes(options.maxResponseBytes, "AnthropicModel"),
   };
 }

@@ -1,4 +1,5 @@
 import { abortedError } from "../../errors/normalize.js";
+import { boundsForRequest, type CallBoundSettings, CallBounds } from "../../http/call-bounds.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { readNdjson } from "../../http/ndjson.js";
 import { postJson } from "../../http/post-json.js";
@@ -11,7 +12,6 @@ import type { ModelResponse } from "../../model/model-response.js";
 import { collectStream } from "../../model/stream-accumulator.js";
 import type { ModelStreamItem } from "../../model/stream-item.js";
 import { readJsonBody } from "../anthropic/read-json-body.js";
-import { callSignal } from "../openai/call-signal.js";
 import { toOllamaRequest } from "./map-request.js";
 import {
   type OllamaModelOptions,
@@ -35,8 +35,8 @@ const PROVIDER = "ollama";
  * Failures: non-2xx `{error: "..."}` bodies become `ProviderError`s (503 "server busy" and 500
  * retryable, 404 "model not found" not); an `{error}` line inside a 200 stream becomes an
  * `error` stream item (retryable unless the context overflowed); a stream that ends without its
- * `done` line is a retryable error. An aborted `signal` throws its `cancelled` error and
- * `request.timeoutMs` bounds the whole call (a `timeout` error); a stream that sends no data for
+ * `done` line is a retryable error. An aborted `signal` throws its `cancelled` error; the call
+ * bounds (`timeoutMs`, `headersTimeoutMs`, on `options.clock`) end it with a `timeout` error; a stream that makes no progress for
  * `streamIdleTimeoutMs` fails with a `timeout` error (`details.limit: "stream_idle_timeout"`),
  * after the items that arrived before the stall.
  */
@@ -53,6 +53,8 @@ export class OllamaModel implements StreamingChatModel {
   private readonly fetchFn: FetchLike | undefined;
   /** The stream idle timeout in ms (0 or Infinity: none) unless a request sets its own. */
   readonly streamIdleTimeoutMs: number;
+  /** The call bounds (total, headers, stream idle) unless a request sets its own. */
+  readonly bounds: Readonly<CallBoundSettings>;
   /** The total byte cap of a response body (`undefined`: the defaults). */
   readonly maxResponseBytes: number | undefined;
 
@@ -64,6 +66,7 @@ export class OllamaModel implements StreamingChatModel {
     this.url = `${resolved.baseUrl}/api/chat`;
     this.fetchFn = resolved.fetch;
     this.streamIdleTimeoutMs = resolved.streamIdleTimeoutMs;
+    this.bounds = Object.freeze(resolved.bounds);
     this.maxResponseBytes = resolved.maxResponseBytes;
     this.cacheIdentity = `${PROVIDER}:${displayUrl(resolved.baseUrl)}:${resolved.model}`;
     this.endpoint = displayUrl(resolved.baseUrl);
@@ -81,77 +84,86 @@ export class OllamaModel implements StreamingChatModel {
   }
 
   async invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    const call = callSignal(options.signal, request.timeoutMs);
+    const call = this.startCall(request, options, false);
     try {
-      return await this.invokeWith(request, call.signal);
+      return await this.invokeWith(request, call);
     } finally {
       call.dispose();
     }
   }
 
   async *stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
-    const call = callSignal(options.signal, request.timeoutMs);
+    const call = this.startCall(request, options, true);
     try {
-      yield* this.streamWith(request, call.signal);
+      yield* this.streamWith(request, call);
     } finally {
       call.dispose();
     }
   }
 
-  private async invokeWith(request: ModelRequest, signal: AbortSignal | undefined): Promise<ModelResponse> {
-    const response = await this.post(this.buildRequestBody(request, false), signal);
+  private async invokeWith(request: ModelRequest, call: CallBounds): Promise<ModelResponse> {
+    const response = await this.post(this.buildRequestBody(request, false), call);
     if ((response.headers.get("content-type") ?? "").includes("ndjson")) {
       // A proxy (or an older server) that streams although `stream: false` was sent: read the
       // NDJSON lines like `stream` does and accumulate them into the same response.
-      return collectStream(this.readStream(response, request, signal), {
+      return collectStream(this.readStream(response, request, call), {
         provider: PROVIDER,
         model: this.modelId,
       });
     }
-    const body = await readJsonBody(response, PROVIDER, this.modelId, signal, this.maxResponseBytes);
+    const body = await readJsonBody(response, PROVIDER, this.modelId, call.signal, this.maxResponseBytes);
     return parseOllamaResponse(body, this.modelId, request.messages.length);
   }
 
-  private async *streamWith(
-    request: ModelRequest,
-    signal: AbortSignal | undefined,
-  ): AsyncGenerator<ModelStreamItem> {
-    const response = await this.post(this.buildRequestBody(request, true), signal);
-    yield* this.readStream(response, request, signal);
+  private async *streamWith(request: ModelRequest, call: CallBounds): AsyncGenerator<ModelStreamItem> {
+    const response = await this.post(this.buildRequestBody(request, true), call);
+    yield* this.readStream(response, request, call);
   }
 
   private async *readStream(
     response: Response,
     request: ModelRequest,
-    signal: AbortSignal | undefined,
+    call: CallBounds,
   ): AsyncGenerator<ModelStreamItem> {
     const parser = new OllamaStreamParser(request.messages.length);
     if (response.body === null) {
       yield* parser.end();
       return;
     }
-    const idleTimeoutMs = request.streamIdleTimeoutMs ?? this.streamIdleTimeoutMs;
-    for await (const line of readNdjson(response.body, signal, {
+    for await (const line of readNdjson(response.body, call.signal, {
       provider: PROVIDER,
       model: this.modelId,
-      idleTimeoutMs,
+      idleTimeoutMs: call.bounds.streamIdleTimeoutMs,
+      clock: call.clock,
       maxBytes: this.maxResponseBytes,
     })) {
       const items = parser.push(line);
       for (let i = 0; i < items.length; i++) yield items[i]!;
       if (parser.done) return;
     }
-    if (signal?.aborted === true) throw abortedError(signal, "ollama stream");
+    if (call.signal.aborted) throw abortedError(call.signal, "ollama stream");
     yield* parser.end();
   }
 
-  private post(body: JsonObject, signal: AbortSignal | undefined): Promise<Response> {
+  /** The call's time bounds (total, headers, stream idle) on the call's clock. */
+  private startCall(request: ModelRequest, options: ModelCallOptions, streaming: boolean): CallBounds {
+    return new CallBounds({
+      signal: options.signal,
+      clock: options.clock,
+      bounds: boundsForRequest(this.bounds, request),
+      streaming,
+      provider: PROVIDER,
+      model: this.modelId,
+    });
+  }
+
+  private post(body: JsonObject, call: CallBounds): Promise<Response> {
     return postJson({
       url: this.url,
       body,
       headers: this.settings.headers,
       fetch: this.fetchFn,
-      signal,
+      bounds: call,
       provider: PROVIDER,
       model: this.modelId,
     });

@@ -1,7 +1,7 @@
 import { validationError } from "../../errors/tinyagents-error.js";
+import { type CallBoundSettings, resolveCallBounds } from "../../http/call-bounds.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { resolveMaxResponseBytes } from "../../http/response-limit.js";
-import { resolveStreamIdleTimeout } from "../../http/stream-idle-timeout.js";
 import type { JsonObject } from "../../json/json-value.js";
 import type { ModelProfile } from "../../model/model-profile.js";
 import { ollamaBaseUrlFromHost } from "./host.js";
@@ -31,7 +31,19 @@ export interface OllamaModelOptions {
   /** Where to read the environment variables (default `process.env`). */
   env?: Record<string, string | undefined>;
   /**
-   * Fail a streamed response that sends no data (not a byte; blank lines count)
+   * Bound on a whole call (headers and body), on the call's clock: a `timeout` error
+   * (`details.limit: "model_call_timeout"`). Default `DEFAULT_CALL_TIMEOUT_MS` (10 min); `0` or
+   * `Infinity` removes it; `request.timeoutMs` overrides it per call.
+   */
+  timeoutMs?: number;
+  /**
+   * Wait for the response headers of a streamed call: a `timeout` error (`details.limit:
+   * "headers_timeout"`). Default `DEFAULT_HEADERS_TIMEOUT_MS` (60 s); `0` or `Infinity` removes
+   * it; `request.headersTimeoutMs` overrides it per call.
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Fail a streamed response that makes no progress (no event or line with data; blank lines, keep-alives and bytes of an unfinished event do not count)
    * for this many ms, from the headers on (so a long prompt evaluation on slow
    * hardware before the first token counts: raise it for big local prompts), with a `timeout` error (`details.limit:
    * "stream_idle_timeout"`). Default `DEFAULT_STREAM_IDLE_TIMEOUT_MS` (240 s); `0` or `Infinity`
@@ -57,6 +69,8 @@ export interface ResolvedOllamaOptions {
   options: JsonObject | undefined;
   /** The stream idle timeout in ms (0 or Infinity: none). */
   streamIdleTimeoutMs: number;
+  /** The call bounds (total, headers, stream idle) with defaults applied. */
+  bounds: CallBoundSettings;
   /** The total byte cap of a response body (`undefined`: the defaults). */
   maxResponseBytes: number | undefined;
 }
@@ -80,6 +94,7 @@ export function resolveOllamaOptions(options: OllamaModelOptions): ResolvedOllam
     );
   }
   const model = options.model?.trim() || env.OLLAMA_MODEL?.trim() || DEFAULT_OLLAMA_MODEL;
+  const bounds = resolveCallBounds(options, "OllamaModel");
   return {
     baseUrl,
     model,
@@ -88,7 +103,8 @@ export function resolveOllamaOptions(options: OllamaModelOptions): ResolvedOllam
     profile: options.profile,
     keepAlive: options.keepAlive,
     options: options.options,
-    streamIdleTimeoutMs: resolveStreamIdleTimeout(options.streamIdleTimeoutMs, "OllamaModel"),
+    streamIdleTimeoutMs: bounds.streamIdleTimeoutMs,
+    bounds,
     maxResponseBytes: resolveMaxResponseBytes(options.maxResponseBytes, "OllamaModel"),
   };
 }

@@ -25,6 +25,10 @@ export interface CreateModelOptions {
   /** Base URL (required for `compatible:`; otherwise overrides the preset's). */
   baseUrl?: string | undefined;
   headers?: Record<string, string> | undefined;
+  /** Total call timeout in ms (default 600_000; 0 removes it); see `OpenAiChatModelOptions`. */
+  timeoutMs?: number | undefined;
+  /** Headers timeout of a streamed call in ms (default 60_000; 0 removes it). */
+  headersTimeoutMs?: number | undefined;
   /** Stream idle timeout in ms (default 240_000; 0 disables); see `OpenAiChatModelOptions`. */
   streamIdleTimeoutMs?: number | undefined;
   /** Total byte cap of one response body; see `OpenAiChatModelOptions`. */
@@ -156,6 +160,8 @@ function presetOptions(options: CreateModelOptions): PresetOptions {
     apiKey: options.apiKey,
     baseUrl: options.baseUrl,
     headers: options.headers,
+    timeoutMs: options.timeoutMs,
+    headersTimeoutMs: options.headersTimeoutMs,
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
     maxResponseBytes: options.maxResponseBytes,
   };
@@ -168,6 +174,8 @@ function anthropicModel(model: string, options: CreateModelOptions): StreamingCh
   if (options.apiKey !== undefined) native.apiKey = options.apiKey;
   if (options.baseUrl !== undefined) native.baseUrl = options.baseUrl;
   if (options.headers !== undefined) native.headers = options.headers;
+  if (options.timeoutMs !== undefined) native.timeoutMs = options.timeoutMs;
+  if (options.headersTimeoutMs !== undefined) native.headersTimeoutMs = options.headersTimeoutMs;
   if (options.streamIdleTimeoutMs !== undefined) native.streamIdleTimeoutMs = options.streamIdleTimeoutMs;
   if (options.maxResponseBytes !== undefined) native.maxResponseBytes = options.maxResponseBytes;
   return new AnthropicModel(native);

@@ -1,6 +1,12 @@
 import { ProviderError } from "../../errors/provider-error.js";
 import { validationError } from "../../errors/tinyagents-error.js";
 import { readBodyText } from "../../http/body-reader.js";
+import {
+  boundsForRequest,
+  type CallBoundSettings,
+  CallBounds,
+  resolveCallBounds,
+} from "../../http/call-bounds.js";
 import { factsFromObject } from "../../http/error-body.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { postJson } from "../../http/post-json.js";
@@ -8,7 +14,7 @@ import { providerErrorFromFacts } from "../../http/provider-error-from-response.
 import { displayUrl, redactSecrets, secretsFromHeaders } from "../../http/redact.js";
 import { resolveMaxResponseBytes } from "../../http/response-limit.js";
 import { readSseBatches } from "../../http/sse.js";
-import { isStreamIdleTimeout, resolveStreamIdleTimeout } from "../../http/stream-idle-timeout.js";
+import { isStreamIdleTimeout } from "../../http/stream-idle-timeout.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../json/json-value.js";
 import type { ModelCallOptions, StreamingChatModel } from "../../model/chat-model.js";
 import type { ModelProfile } from "../../model/model-profile.js";
@@ -16,7 +22,6 @@ import type { ModelRequest } from "../../model/model-request.js";
 import type { ModelResponse } from "../../model/model-response.js";
 import { StreamAccumulator } from "../../model/stream-accumulator.js";
 import type { ModelStreamItem } from "../../model/stream-item.js";
-import { callSignal } from "./call-signal.js";
 import { ChunkParser } from "./chunk-parser.js";
 import { mapRequest } from "./map-request.js";
 import { mergeQuirks, OPENAI_QUIRKS, type OpenAiQuirks } from "./quirks.js";
@@ -45,11 +50,23 @@ export interface OpenAiChatModelOptions {
   /** Id for tool calls the server returns without one (default: random `call_...`). */
   generateToolCallId?: (() => string) | undefined;
   /**
-   * Fail a streamed response that sends no data (not a byte, keep-alive comments included) for
-   * this many ms, from the headers on, with a `timeout` error (`details.limit:
-   * "stream_idle_timeout"`). Default `DEFAULT_STREAM_IDLE_TIMEOUT_MS` (240 s); `0` or `Infinity`
-   * disables it; `request.streamIdleTimeoutMs` overrides it per call. `request.timeoutMs` still
-   * bounds the whole call.
+   * Bound on a whole call (headers and body), on the call's clock: a `timeout` error
+   * (`details.limit: "model_call_timeout"`) when it passes. Default `DEFAULT_CALL_TIMEOUT_MS`
+   * (10 min); `0` or `Infinity` removes it; `request.timeoutMs` overrides it per call.
+   */
+  timeoutMs?: number | undefined;
+  /**
+   * Wait for the response headers of a streamed call: a `timeout` error (`details.limit:
+   * "headers_timeout"`) when they do not arrive. Default `DEFAULT_HEADERS_TIMEOUT_MS` (60 s);
+   * `0` or `Infinity` removes it; `request.headersTimeoutMs` overrides it per call.
+   */
+  headersTimeoutMs?: number | undefined;
+  /**
+   * Fail a streamed response that makes no progress (no event with data: keep-alive comments,
+   * blank events and bytes trickled into an unfinished event do not count) for this many ms of
+   * waiting, from the headers on, with a `timeout` error (`details.limit: "stream_idle_timeout"`).
+   * Default `DEFAULT_STREAM_IDLE_TIMEOUT_MS` (240 s); `0` or `Infinity` disables it;
+   * `request.streamIdleTimeoutMs` overrides it per call.
    */
   streamIdleTimeoutMs?: number | undefined;
   /**
@@ -77,8 +94,8 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
  *   `{"error": ...}` payload inside a 200 stream yields an `error` item (thrown as a
  *   `ProviderError` by the accumulator in `invoke`); a stream that ends before `[DONE]` and
  *   before any finish reason throws a retryable `stream_truncated` error; context overflow is
- *   a `context_overflow` error. `request.timeoutMs` and `options.signal` abort the call
- *   (`timeout` / `cancelled`). An SSE body (for `stream`, or a lax server's answer to `invoke`)
+ *   a `context_overflow` error. `options.signal` aborts the call (`cancelled`); the call bounds
+ *   (`timeoutMs`, `headersTimeoutMs`, on `options.clock`) end it with a `timeout` error. An SSE body (for `stream`, or a lax server's answer to `invoke`)
  *   that sends no data for `streamIdleTimeoutMs` fails with a `timeout` error
  *   (`details.limit: "stream_idle_timeout"`); deltas streamed before the stall were delivered.
  */
@@ -95,6 +112,8 @@ export class OpenAiChatModel implements StreamingChatModel {
   readonly quirks: Readonly<OpenAiQuirks>;
   /** The stream idle timeout in ms (0 or Infinity: none) unless a request sets its own. */
   readonly streamIdleTimeoutMs: number;
+  /** The call bounds (total, headers, stream idle) unless a request sets its own. */
+  readonly bounds: Readonly<CallBoundSettings>;
   /** The total byte cap of a response body (`undefined`: the defaults). */
   readonly maxResponseBytes: number | undefined;
   private readonly apiKey: string | undefined;
@@ -118,7 +137,8 @@ export class OpenAiChatModel implements StreamingChatModel {
     this.fetchFn = options.fetch;
     this.extraHeaders = { ...options.headers };
     this.quirks = Object.freeze(mergeQuirks(options.baseQuirks ?? OPENAI_QUIRKS, options.quirks));
-    this.streamIdleTimeoutMs = resolveStreamIdleTimeout(options.streamIdleTimeoutMs, "OpenAiChatModel");
+    this.bounds = Object.freeze(resolveCallBounds(options, "OpenAiChatModel"));
+    this.streamIdleTimeoutMs = this.bounds.streamIdleTimeoutMs;
     this.maxResponseBytes = resolveMaxResponseBytes(options.maxResponseBytes, "OpenAiChatModel");
     if (options.profile !== undefined) this.profile = options.profile;
     const style = this.quirks.toolCallIds;
@@ -157,7 +177,14 @@ export class OpenAiChatModel implements StreamingChatModel {
     stream: boolean,
   ): AsyncGenerator<ModelStreamItem, void, undefined> {
     const body = this.buildBody(request, stream);
-    const call = callSignal(options.signal, request.timeoutMs);
+    const call = new CallBounds({
+      signal: options.signal,
+      clock: options.clock,
+      bounds: boundsForRequest(this.bounds, request),
+      streaming: stream,
+      provider: this.provider,
+      model: this.modelId,
+    });
     try {
       const headers = this.headers(stream);
       const response = await postJson({
@@ -165,7 +192,7 @@ export class OpenAiChatModel implements StreamingChatModel {
         body,
         headers,
         fetch: this.fetchFn,
-        signal: call.signal,
+        bounds: call,
         provider: this.provider,
         model: this.modelId,
       });
@@ -176,6 +203,7 @@ export class OpenAiChatModel implements StreamingChatModel {
           provider: this.provider,
           model: this.modelId,
           maxBytes: this.maxResponseBytes,
+          clock: call.clock,
         });
         yield* this.readUnary(text, parser, response.status, secretsFromHeaders(headers));
         return;
@@ -188,8 +216,9 @@ export class OpenAiChatModel implements StreamingChatModel {
         read: for await (const batch of readSseBatches(response.body, call.signal, {
           provider: this.provider,
           model: this.modelId,
-          idleTimeoutMs: request.streamIdleTimeoutMs ?? this.streamIdleTimeoutMs,
+          idleTimeoutMs: call.bounds.streamIdleTimeoutMs,
           maxBytes: this.maxResponseBytes,
+          clock: call.clock,
         })) {
           for (let e = 0; e < batch.length; e++) {
             const event = batch[e]!;

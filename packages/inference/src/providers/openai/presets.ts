@@ -23,6 +23,10 @@ export interface PresetOptions {
   quirks?: Partial<OpenAiQuirks> | undefined;
   profile?: ModelProfile | undefined;
   generateToolCallId?: (() => string) | undefined;
+  /** Total call timeout in ms (default 600_000; 0 removes it); see `OpenAiChatModelOptions`. */
+  timeoutMs?: number | undefined;
+  /** Headers timeout of a streamed call in ms (default 60_000; 0 removes it). */
+  headersTimeoutMs?: number | undefined;
   /** Stream idle timeout in ms (default 240_000; 0 disables); see `OpenAiChatModelOptions`. */
   streamIdleTimeoutMs?: number | undefined;
   /** Total byte cap of one response body; see `OpenAiChatModelOptions`. */
@@ -214,6 +218,8 @@ export function fromPreset(name: PresetName, options: PresetOptions = {}): OpenA
     quirks: options.quirks,
     profile: options.profile,
     generateToolCallId: options.generateToolCallId,
+    timeoutMs: options.timeoutMs,
+    headersTimeoutMs: options.headersTimeoutMs,
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
     maxResponseBytes: options.maxResponseBytes,
   });
@@ -289,7 +295,10 @@ export function compatible(baseUrl: string, model: string, options: CompatibleOp
     quirks: options.quirks,
     profile: options.profile,
     generateToolCallId: options.generateToolCallId,
+    timeoutMs: options.timeoutMs,
+    headersTimeoutMs: options.headersTimeoutMs,
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes,
   });
 }
 
