@@ -8,6 +8,7 @@ import { OllamaModel } from "../providers/ollama/ollama-model.js";
 import { createModel } from "../providers/openai/create-model.js";
 import { OpenAiChatModel } from "../providers/openai/openai-chat-model.js";
 import { compatible, groq } from "../providers/openai/presets.js";
+import { OpenAiResponsesModel } from "../providers/openai-responses/responses-model.js";
 import {
   boundsForRequest,
   CallBounds,

@@ -16,6 +16,7 @@ import {
   type ModelRequest,
   OllamaModel,
   OpenAiChatModel,
+  OpenAiResponsesModel,
   TinyAgentsError,
   user,
 } from "../../src/index.js";
@@ -260,6 +261,26 @@ describe.each(CASES)("call bounds against loopback servers: $name", (c) => {
     })().catch((e: unknown) => e);
     setTimeout(() => controller.abort(), 50);
     expect(TinyAgentsError.isInstance(await pending, "cancelled")).toBe(true);
+  });
+});
+
+describe("call bounds: the OpenAI Responses adapter goes through the same layer", () => {
+  it("silent server: headers_timeout (streamed), model_call_timeout (unary); keep-alives: stream_idle_timeout", async () => {
+    const silent = await serve(() => undefined);
+    const build = (url: string, bounds: Bounds) =>
+      new OpenAiResponsesModel({ model: "m", apiKey: "k-123456", env: {}, baseUrl: `${url}/v1`, ...bounds });
+    const streamed = await streamError(build(silent.url, { headersTimeoutMs: 150 }));
+    expectTimeout(streamed.error, "headers_timeout", 150, "headersTimeoutMs");
+    const unary = await build(silent.url, { timeoutMs: 200 })
+      .invoke(REQUEST)
+      .catch((e: unknown) => e);
+    expectTimeout(unary, "model_call_timeout", 200, "timeoutMs");
+    const keepAlive = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      repeat(res, ": keep-alive\n\n", 30);
+    });
+    const idle = await streamError(build(keepAlive.url, { streamIdleTimeoutMs: 250 }));
+    expectTimeout(idle.error, "stream_idle_timeout", 250, "streamIdleTimeoutMs");
   });
 });
 

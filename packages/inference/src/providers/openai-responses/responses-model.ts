@@ -1,4 +1,5 @@
 import { abortedError } from "../../errors/normalize.js";
+import { boundsForRequest, type CallBoundSettings, CallBounds } from "../../http/call-bounds.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { postJson } from "../../http/post-json.js";
 import { displayUrl, redactProviderError, redactSecrets, secretsFromHeaders } from "../../http/redact.js";
@@ -12,7 +13,6 @@ import { collectStream } from "../../model/stream-accumulator.js";
 import { responseToStreamItems } from "../../model/stream-from-response.js";
 import type { ModelStreamItem } from "../../model/stream-item.js";
 import { readJsonBody } from "../anthropic/read-json-body.js";
-import { callSignal } from "../openai/call-signal.js";
 import { toResponsesRequest } from "./map-request.js";
 import { parseResponsesBody, type ResponsesParseContext } from "./parse-response.js";
 import { type OpenAiResponsesModelOptions, resolveResponsesOptions } from "./responses-options.js";
@@ -32,8 +32,8 @@ import { ResponsesStreamParser } from "./stream-parser.js";
  * - Failures: HTTP errors and unreachable endpoints throw classified `ProviderError`s
  *   (`postJson`); `response.failed` and `error` events inside a 200 stream become classified
  *   `error` items (a `rate_limit_exceeded` keeps its "try again in ..." wait); a stream cut
- *   before `response.completed` is retryable. `options.signal` and `request.timeoutMs` abort
- *   the call (`cancelled` / `timeout`); `streamIdleTimeoutMs` bounds silence in a stream.
+ *   before `response.completed` is retryable. `options.signal` aborts the call (`cancelled`);
+ *   the call bounds (`timeoutMs`, `headersTimeoutMs`, `streamIdleTimeoutMs`) end it with `timeout`.
  *   Secrets never appear in errors.
  */
 export class OpenAiResponsesModel implements StreamingChatModel {
@@ -46,6 +46,8 @@ export class OpenAiResponsesModel implements StreamingChatModel {
   readonly endpoint: string;
   /** The stream idle timeout in ms (0 or Infinity: none) unless a request sets its own. */
   readonly streamIdleTimeoutMs: number;
+  /** The call bounds (total, headers, stream idle) unless a request sets its own. */
+  readonly bounds: Readonly<CallBoundSettings>;
   /** The total byte cap of a response body (`undefined`: the defaults). */
   readonly maxResponseBytes: number | undefined;
   private readonly url: string;
@@ -67,6 +69,7 @@ export class OpenAiResponsesModel implements StreamingChatModel {
     this.store = resolved.store;
     this.include = resolved.include;
     this.streamIdleTimeoutMs = resolved.streamIdleTimeoutMs;
+    this.bounds = Object.freeze(resolved.bounds);
     this.maxResponseBytes = resolved.maxResponseBytes;
     this.endpoint = displayUrl(resolved.baseUrl);
     this.cacheIdentity = `openai-responses:${this.endpoint}:${resolved.model}`;
@@ -84,9 +87,9 @@ export class OpenAiResponsesModel implements StreamingChatModel {
   }
 
   async invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    const call = callSignal(options.signal, request.timeoutMs);
+    const call = this.startCall(request, options, false);
     try {
-      return await this.invokeWith(request, call.signal);
+      return await this.invokeWith(request, call);
     } catch (error) {
       throw redactProviderError(error, this.secrets);
     } finally {
@@ -95,9 +98,9 @@ export class OpenAiResponsesModel implements StreamingChatModel {
   }
 
   async *stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
-    const call = callSignal(options.signal, request.timeoutMs);
+    const call = this.startCall(request, options, true);
     try {
-      yield* redactItems(this.streamWith(request, call.signal), this.secrets);
+      yield* redactItems(this.streamWith(request, call), this.secrets);
     } catch (error) {
       throw redactProviderError(error, this.secrets);
     } finally {
@@ -109,62 +112,83 @@ export class OpenAiResponsesModel implements StreamingChatModel {
     return { provider: this.provider, model: this.modelId, secrets: this.secrets };
   }
 
-  private async invokeWith(request: ModelRequest, signal: AbortSignal | undefined): Promise<ModelResponse> {
-    const response = await this.post(this.buildRequestBody(request, false), signal);
+  private async invokeWith(request: ModelRequest, call: CallBounds): Promise<ModelResponse> {
+    const response = await this.post(this.buildRequestBody(request, false), call);
     if (
       (response.headers.get("content-type") ?? "").includes("text/event-stream") &&
       response.body !== null
     ) {
       // A proxy that streams although `stream: false` was sent: read the events like `stream`.
-      const items = redactItems(this.readStream(response.body, request, signal), this.secrets);
+      const items = redactItems(this.readStream(response.body, call), this.secrets);
       return collectStream(items, { provider: this.provider, model: this.modelId });
     }
-    const body = await readJsonBody(response, this.provider, this.modelId, signal, this.maxResponseBytes);
+    const body = await readJsonBody(
+      response,
+      this.provider,
+      this.modelId,
+      call.signal,
+      this.maxResponseBytes,
+    );
     return parseResponsesBody(body, this.parseContext);
   }
 
-  private async *streamWith(
-    request: ModelRequest,
-    signal: AbortSignal | undefined,
-  ): AsyncGenerator<ModelStreamItem> {
-    const response = await this.post(this.buildRequestBody(request, true), signal);
+  private async *streamWith(request: ModelRequest, call: CallBounds): AsyncGenerator<ModelStreamItem> {
+    const response = await this.post(this.buildRequestBody(request, true), call);
     const contentType = response.headers.get("content-type") ?? "";
     if (response.body === null || contentType.includes("application/json")) {
       // A server (or proxy) that ignored `stream: true` and answered with one JSON response.
-      const body = await readJsonBody(response, this.provider, this.modelId, signal, this.maxResponseBytes);
+      const body = await readJsonBody(
+        response,
+        this.provider,
+        this.modelId,
+        call.signal,
+        this.maxResponseBytes,
+      );
       yield* responseToStreamItems(parseResponsesBody(body, this.parseContext));
       return;
     }
-    yield* this.readStream(response.body, request, signal);
+    yield* this.readStream(response.body, call);
   }
 
   private async *readStream(
     body: ReadableStream<Uint8Array>,
-    request: ModelRequest,
-    signal: AbortSignal | undefined,
+    call: CallBounds,
   ): AsyncGenerator<ModelStreamItem> {
     const parser = new ResponsesStreamParser(this.parseContext);
-    for await (const frame of readSse(body, signal, {
+    for await (const frame of readSse(body, call.signal, {
       provider: this.provider,
       model: this.modelId,
-      idleTimeoutMs: request.streamIdleTimeoutMs ?? this.streamIdleTimeoutMs,
+      idleTimeoutMs: call.bounds.streamIdleTimeoutMs,
       maxBytes: this.maxResponseBytes,
+      clock: call.clock,
     })) {
       const items = parser.push(frame);
       for (let i = 0; i < items.length; i++) yield items[i]!;
       if (parser.done) return;
     }
-    if (signal?.aborted === true) throw abortedError(signal, `${this.provider} responses stream`);
+    if (call.signal.aborted) throw abortedError(call.signal, `${this.provider} responses stream`);
     yield* parser.end();
   }
 
-  private post(body: JsonObject, signal: AbortSignal | undefined): Promise<Response> {
+  /** The call's time bounds (total, headers, stream idle) on the call's clock. */
+  private startCall(request: ModelRequest, options: ModelCallOptions, streaming: boolean): CallBounds {
+    return new CallBounds({
+      signal: options.signal,
+      clock: options.clock,
+      bounds: boundsForRequest(this.bounds, request),
+      streaming,
+      provider: this.provider,
+      model: this.modelId,
+    });
+  }
+
+  private post(body: JsonObject, call: CallBounds): Promise<Response> {
     return postJson({
       url: this.url,
       body,
       headers: this.headers,
       fetch: this.fetchFn,
-      signal,
+      bounds: call,
       provider: this.provider,
       model: this.modelId,
     });

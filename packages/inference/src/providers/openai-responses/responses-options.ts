@@ -1,7 +1,7 @@
 import { validationError } from "../../errors/tinyagents-error.js";
+import { type CallBoundSettings, resolveCallBounds } from "../../http/call-bounds.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { resolveMaxResponseBytes } from "../../http/response-limit.js";
-import { resolveStreamIdleTimeout } from "../../http/stream-idle-timeout.js";
 import type { ModelProfile } from "../../model/model-profile.js";
 import { INCLUDE_ENCRYPTED_REASONING } from "./map-request.js";
 
@@ -38,6 +38,10 @@ export interface OpenAiResponsesModelOptions {
   profile?: ModelProfile | undefined;
   /** Where to read environment variables (default `process.env`). */
   env?: Record<string, string | undefined> | undefined;
+  /** Total call timeout in ms (default 600_000; 0 removes it); see `OpenAiChatModelOptions`. */
+  timeoutMs?: number | undefined;
+  /** Headers timeout of a streamed call in ms (default 60_000; 0 removes it). */
+  headersTimeoutMs?: number | undefined;
   /** Stream idle timeout in ms (default 240 s; `0` / `Infinity`: none); see `OpenAiChatModelOptions`. */
   streamIdleTimeoutMs?: number | undefined;
   /** Total byte cap of one response body; see `OpenAiChatModelOptions`. */
@@ -55,6 +59,8 @@ export interface ResolvedResponsesOptions {
   include: string[];
   profile: ModelProfile | undefined;
   streamIdleTimeoutMs: number;
+  /** The call bounds (total, headers, stream idle) with defaults applied. */
+  bounds: CallBoundSettings;
   maxResponseBytes: number | undefined;
 }
 
@@ -87,6 +93,7 @@ export function resolveResponsesOptions(options: OpenAiResponsesModelOptions): R
   const headers: Record<string, string> = {};
   if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
   const encrypted = options.encryptedReasoning ?? options.store === false;
+  const bounds = resolveCallBounds(options, "OpenAiResponsesModel");
   return {
     model: options.model.trim(),
     provider: nonEmpty(options.provider) ?? "openai",
@@ -98,7 +105,8 @@ export function resolveResponsesOptions(options: OpenAiResponsesModelOptions): R
     store: options.store,
     include: encrypted ? [INCLUDE_ENCRYPTED_REASONING] : [],
     profile: options.profile,
-    streamIdleTimeoutMs: resolveStreamIdleTimeout(options.streamIdleTimeoutMs, "OpenAiResponsesModel"),
+    streamIdleTimeoutMs: bounds.streamIdleTimeoutMs,
+    bounds,
     maxResponseBytes: resolveMaxResponseBytes(options.maxResponseBytes, "OpenAiResponsesModel"),
   };
 }

@@ -188,6 +188,8 @@ function responsesModel(model: string, options: CreateModelOptions): StreamingCh
   if (options.apiKey !== undefined) native.apiKey = options.apiKey;
   if (options.baseUrl !== undefined) native.baseUrl = options.baseUrl;
   if (options.headers !== undefined) native.headers = options.headers;
+  if (options.timeoutMs !== undefined) native.timeoutMs = options.timeoutMs;
+  if (options.headersTimeoutMs !== undefined) native.headersTimeoutMs = options.headersTimeoutMs;
   if (options.streamIdleTimeoutMs !== undefined) native.streamIdleTimeoutMs = options.streamIdleTimeoutMs;
   if (options.maxResponseBytes !== undefined) native.maxResponseBytes = options.maxResponseBytes;
   return new OpenAiResponsesModel(native);
