@@ -12,6 +12,7 @@ export * from "./cache/index.js";
 // Run identity and per-run dependencies
 export * from "./context/index.js";
 export * from "./cost/index.js";
+export * from "./durability/index.js";
 export * from "./errors/index.js";
 // Events and status
 export * from "./events/index.js";

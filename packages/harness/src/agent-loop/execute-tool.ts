@@ -255,6 +255,11 @@ function toolTimeout(
   });
 }
 
+/** The idempotency key of tool call `callId` of run `runId`. */
+export function idempotencyKeyOf(runId: string, callId: string): string {
+  return `${runId}:${callId}`;
+}
+
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === "function";
 }
@@ -279,6 +284,11 @@ class ToolExecution<State, Ctx> extends CallSignal implements ToolExecutionConte
     this.callId = callId;
     this.toolName = toolName;
     shapeAnchors.toolExecution = this;
+  }
+
+  /** `runId:callId`, stable across retries, resume and recovery (computed only when read). */
+  get idempotencyKey(): string {
+    return idempotencyKeyOf(this.run.runId, this.callId);
   }
 
   progress(message: string, data?: JsonValue): void {

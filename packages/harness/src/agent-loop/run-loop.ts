@@ -120,6 +120,7 @@ export async function executeRun<State, Ctx>(
       const reason = s.pauseReason ?? "interrupted by a control request";
       run.paused = capturePausedRun(s, reason);
       ctx.emit({ type: "run.interrupted", reason });
+      run.paused.eventOffset = ctx.events.offset;
       s.status.finish("interrupted");
       return { run, status: s.status.snapshot() };
     }
@@ -166,6 +167,7 @@ export async function failRun<State, Ctx>(
 export function stopReasonOf(error: TinyAgentsError): StopReason {
   if (error.code === "cancelled") return "cancelled";
   if (error.code === "timeout") return "timeout";
+  if (error.code === "abandoned") return "abandoned";
   if (error.code === "limit_exceeded") {
     const limit = error.details?.limit;
     if (limit === "model_calls" || limit === "tool_calls" || limit === "retries") return `limit:${limit}`;

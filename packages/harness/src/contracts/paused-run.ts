@@ -42,4 +42,10 @@ export interface PausedRun {
    * of middleware the resuming harness does not have are ignored (and not carried further).
    */
   middlewareState?: Record<string, JsonValue>;
+  /**
+   * The offset the run tree's next event gets (one past `run.interrupted`). Resume continues
+   * the event offsets and ids from here, so a journal of the run tree never holds one offset
+   * twice; absent in records written before it existed.
+   */
+  eventOffset?: number;
 }

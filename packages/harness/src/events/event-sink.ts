@@ -1,3 +1,4 @@
+import { validationError } from "@tinyagents/inference";
 import type { GraphNodeRef } from "../context/graph-node.js";
 import type { AgentEvent, EventRecord } from "./agent-event.js";
 
@@ -34,7 +35,9 @@ export class EventSink {
 
   /**
    * Timestamps come from `clock` (a run's `Clock`), else `now`, else `Date.now`; a listener that
-   * throws is reported to `onListenerError`.
+   * throws is reported to `onListenerError`. `startOffset` (default 0) is the offset (and event
+   * id sequence number) of the first event: a resumed or recovered run tree continues its
+   * journal's offsets instead of restarting at 0 (see `continueEventSink`).
    */
   constructor(
     streamId: string,
@@ -42,9 +45,11 @@ export class EventSink {
       clock?: { now(): number };
       now?: () => number;
       onListenerError?: (error: unknown, record: EventRecord) => void;
+      startOffset?: number;
     } = {},
   ) {
     this.streamId = streamId;
+    if (options.startOffset !== undefined) this.advanceTo(options.startOffset);
     this.clock = options.clock;
     this.now = options.now ?? Date.now;
     this.onListenerError = options.onListenerError ?? ignore;
@@ -68,6 +73,21 @@ export class EventSink {
   /** The offset the next event will get. */
   get offset(): number {
     return this.nextOffset;
+  }
+
+  /**
+   * Move the next offset forward to `offset` (never backward: offsets of a run tree only grow).
+   * Resume calls it with the offset a `PausedRun` recorded, so a sink the caller built fresh
+   * does not reuse offsets and ids the run already journaled. Throws `validation` for a value
+   * that is not a non-negative integer.
+   */
+  advanceTo(offset: number): void {
+    if (!Number.isSafeInteger(offset) || offset < 0) {
+      throw validationError(`an event offset must be a non-negative integer, got ${String(offset)}`, {
+        field: "startOffset",
+      });
+    }
+    if (offset > this.nextOffset) this.nextOffset = offset;
   }
 
   /** The id the last emitted event got, if any. */

@@ -1,5 +1,7 @@
-import type { JsonValue } from "@tinyagents/inference";
-import type { AppendLog } from "../store/append-log.js";
+import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
+import { journalWriterConflict } from "../durability/durability-errors.js";
+import type { AppendGroup, AppendLog, AppendLogEntry } from "../store/append-log.js";
+import { KeyedMutex } from "../store/keyed-mutex.js";
 import { decodeStoreName, encodeStoreName } from "../store/store-names.js";
 import type { AgentObservation } from "./agent-observation.js";
 import {
@@ -11,6 +13,19 @@ import {
 } from "./event-journal.js";
 
 const PAGE = 1000;
+/** Streams whose last offset the journal remembers (beyond this the oldest is re-read on use). */
+const MAX_TAILS = 4096;
+
+function isConflict(error: unknown): boolean {
+  return TinyAgentsError.isInstance(error) && error.code === "conflict";
+}
+
+/** The `offset` of a stored observation, if it has a numeric one. */
+function offsetOf(value: JsonValue | undefined): number | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const offset = value.offset;
+  return typeof offset === "number" ? offset : undefined;
+}
 
 /**
  * A HarnessEventJournal over any AppendLog (JSONL files, SQLite, in-memory).
@@ -24,10 +39,18 @@ const PAGE = 1000;
  * Observations are stored verbatim, one log entry each; durability and crash behaviour are
  * the log's (JSONL: a torn last line is skipped with a warning). Reads and replays scan the
  * tree's stream in pages and filter: O(observations of that run tree).
+ *
+ * A second writer of one run tree is refused with `conflict` (an append whose first offset is
+ * not past the stored last one). On a log with group commit (SQLite) the check and the append
+ * are one transaction, so it holds across processes; on other logs (JSONL, in-memory) the
+ * check covers writers in this process and a writer that started from the journal's tail.
  */
 export class AppendLogEventJournal implements HarnessEventJournal {
   private readonly log: AppendLog;
   private readonly prefix: string;
+  /** Last offset this journal wrote or read per stream (logs without `appendManyAfter`); bounded. */
+  private readonly tails = new Map<string, number>();
+  private readonly mutex = new KeyedMutex();
 
   constructor(log: AppendLog, options: { streamPrefix?: string } = {}) {
     this.log = log;
@@ -35,7 +58,7 @@ export class AppendLogEventJournal implements HarnessEventJournal {
   }
 
   async append(observation: AgentObservation): Promise<void> {
-    await this.log.append(this.stream(observation.rootRunId), observation as unknown as JsonValue);
+    await this.appendMany([observation]);
   }
 
   async appendMany(observations: readonly AgentObservation[]): Promise<void> {
@@ -50,13 +73,83 @@ export class AppendLogEventJournal implements HarnessEventJournal {
       }
       group.push(observation as unknown as JsonValue);
     }
-    if (this.log.appendGroups !== undefined && groups.size > 1) {
-      await this.log.appendGroups(
-        [...groups].map(([root, values]) => ({ stream: this.stream(root), values })),
-      );
+    if (this.log.appendGroups === undefined) {
+      for (const [rootRunId, values] of groups) await this.appendGroup(rootRunId, values);
       return;
     }
-    for (const [rootRunId, values] of groups) await this.log.appendMany(this.stream(rootRunId), values);
+    const batch = [...groups].map(([root, values]) => this.checkedGroup(root, values));
+    try {
+      await this.log.appendGroups(batch);
+    } catch (error) {
+      // A conflict refuses the whole group commit: retry tree by tree so only the second
+      // writer's records are refused, then report the conflict.
+      if (batch.length === 1 || !isConflict(error)) throw error;
+      let conflict: unknown;
+      for (const group of batch) {
+        try {
+          await this.log.appendGroups([group]);
+        } catch (each) {
+          if (!isConflict(each)) throw each;
+          conflict ??= each;
+        }
+      }
+      if (conflict !== undefined) throw conflict;
+    }
+  }
+
+  /** A group whose check refuses (`conflict`) values that do not continue the stored offsets. */
+  private checkedGroup(rootRunId: string, values: JsonValue[]): AppendGroup {
+    const first = offsetOf(values[0]);
+    return {
+      stream: this.stream(rootRunId),
+      values,
+      check: (tail) => {
+        const stored = offsetOf(tail);
+        if (stored !== undefined && first !== undefined && first <= stored)
+          throw journalWriterConflict(rootRunId, stored, first);
+      },
+    };
+  }
+
+  async lastOffset(rootRunId: string): Promise<number | undefined> {
+    const stream = this.stream(rootRunId);
+    const length = await this.log.length(stream);
+    // Dense logs answer from the last entry; a gap (a skipped corrupt line) needs a look further back.
+    for (let from = Math.max(0, length - 1); length > 0; from = Math.max(0, from - PAGE)) {
+      let found: AppendLogEntry | undefined;
+      for (let cursor = from; ; ) {
+        const page = await this.log.readFrom(stream, cursor, PAGE);
+        const last = page.at(-1);
+        if (last === undefined) break;
+        found = last;
+        cursor = last.offset + 1;
+      }
+      if (found !== undefined) return offsetOf(found.value);
+      if (from === 0) break;
+    }
+    return undefined;
+  }
+
+  /**
+   * One run tree's batch on a log without group commit (JSONL, in-memory), refused with
+   * `conflict` when it does not continue the stored offsets. Check and append are serialized per
+   * stream in this process; the stream's last offset is read once, then remembered.
+   */
+  private async appendGroup(rootRunId: string, values: JsonValue[]): Promise<void> {
+    const stream = this.stream(rootRunId);
+    const first = offsetOf(values[0]);
+    const last = offsetOf(values.at(-1));
+    const check = (stored: number | undefined) => {
+      if (stored !== undefined && first !== undefined && first <= stored)
+        throw journalWriterConflict(rootRunId, stored, first);
+    };
+    await this.mutex.run(stream, async () => {
+      check(this.tails.has(stream) ? this.tails.get(stream) : await this.lastOffset(rootRunId));
+      await this.log.appendMany(stream, values);
+      this.tails.delete(stream); // re-insert: the map keeps recently written streams last
+      if (last !== undefined) this.tails.set(stream, last);
+      if (this.tails.size > MAX_TAILS) this.tails.delete(this.tails.keys().next().value as string);
+    });
   }
 
   async read(rootRunId: string, query: JournalQuery = {}): Promise<AgentObservation[]> {

@@ -23,6 +23,10 @@ export type ReplayListener = (observation: AgentObservation) => void | Promise<v
  * "What happened?": an append-only record of every observation, grouped by root run id (one
  * stream per run tree, matching the sink's stream). Observations are stored verbatim and read
  * back in the order they were appended.
+ *
+ * Offsets of one run tree only grow: the built-in journals reject an append whose first offset
+ * is not past the stored last one with a `conflict` error (a second writer of the same run
+ * tree), instead of interleaving two offset sequences.
  */
 export interface HarnessEventJournal {
   append(observation: AgentObservation): Promise<void>;
@@ -37,6 +41,12 @@ export interface HarnessEventJournal {
   replay(rootRunId: string, fromOffset: number, listener: ReplayListener): Promise<number>;
   /** Root run ids that have a journal, oldest first where the backend knows the order. */
   rootRuns(): Promise<string[]>;
+  /**
+   * The offset of the last stored observation of `rootRunId` (undefined when it has none). A
+   * resumed or recovered run continues after it (`continueEventSink`). Optional: without it the
+   * last offset is found by reading the stream.
+   */
+  lastOffset?(rootRunId: string): Promise<number | undefined>;
 }
 
 /** Validate a query's numbers. */

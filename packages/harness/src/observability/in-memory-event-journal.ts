@@ -1,4 +1,5 @@
 import { validationError } from "@tinyagents/inference";
+import { journalWriterConflict } from "../durability/durability-errors.js";
 import type { AgentObservation } from "./agent-observation.js";
 import {
   type HarnessEventJournal,
@@ -32,11 +33,23 @@ export class InMemoryEventJournal implements HarnessEventJournal {
   }
 
   async append(observation: AgentObservation): Promise<void> {
-    this.add(observation);
+    await this.appendMany([observation]);
   }
 
   async appendMany(observations: readonly AgentObservation[]): Promise<void> {
+    // Checked whole before anything is added: a conflicting batch leaves no trace.
+    const last = new Map<string, number>();
+    for (const o of observations) {
+      const stored = last.get(o.rootRunId) ?? this.runs.get(o.rootRunId)?.at(-1)?.offset;
+      if (stored !== undefined && o.offset <= stored)
+        throw journalWriterConflict(o.rootRunId, stored, o.offset);
+      last.set(o.rootRunId, o.offset);
+    }
     for (const observation of observations) this.add(observation);
+  }
+
+  async lastOffset(rootRunId: string): Promise<number | undefined> {
+    return this.runs.get(rootRunId)?.at(-1)?.offset;
   }
 
   async read(rootRunId: string, query: JournalQuery = {}): Promise<AgentObservation[]> {

@@ -9,6 +9,9 @@ import {
 import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
 import type { SqliteGroupCommit } from "./sqlite-group-commit.js";
 
+/** One group of a group commit: stream, serialized values, optional check of the stream's tail. */
+type CheckedLines = readonly [string, readonly string[], AppendGroup["check"]];
+
 /**
  * An AppendLog in the `log` table of a tinyagents SQLite file. Each append is atomic and takes
  * the next offset of its stream (`MAX(offset) + 1`) inside an IMMEDIATE transaction, so offsets
@@ -19,9 +22,9 @@ import type { SqliteGroupCommit } from "./sqlite-group-commit.js";
  * Create it through `SqliteStore.open(...).appendLog`.
  */
 export class SqliteAppendLog implements AppendLog {
-  private readonly stmt: Record<"next" | "insert" | "read" | "streams", SqliteStatement>;
+  private readonly stmt: Record<"next" | "insert" | "read" | "streams" | "last", SqliteStatement>;
   private readonly insertMany: (stream: string, lines: readonly string[]) => number[];
-  private readonly insertGroups: (groups: ReadonlyArray<readonly [string, readonly string[]]>) => number[][];
+  private readonly insertGroups: (groups: ReadonlyArray<CheckedLines>) => number[][];
 
   private readonly commit: SqliteGroupCommit | undefined;
 
@@ -35,6 +38,7 @@ export class SqliteAppendLog implements AppendLog {
         "SELECT offset, value FROM log WHERE stream = ? AND offset >= ? ORDER BY offset LIMIT ?",
       ),
       streams: db.prepare("SELECT DISTINCT stream FROM log ORDER BY stream"),
+      last: db.prepare("SELECT value FROM log WHERE stream = ? ORDER BY offset DESC LIMIT 1"),
     };
     const insert = (stream: string, lines: readonly string[]): number[] => {
       const first = (this.stmt.next.get(stream) as { next: number }).next;
@@ -47,8 +51,16 @@ export class SqliteAppendLog implements AppendLog {
     };
     const tx = db.transaction(insert);
     this.insertMany = (stream, lines) => tx.immediate(stream, lines);
-    const groupTx = db.transaction((groups: ReadonlyArray<readonly [string, readonly string[]]>) =>
-      groups.map(([stream, lines]) => insert(stream, lines)),
+    // Each group's check reads its stream's last value inside the same IMMEDIATE transaction:
+    // no other connection can append in between (the journal's second-writer detection).
+    const groupTx = db.transaction((groups: ReadonlyArray<CheckedLines>) =>
+      groups.map(([stream, lines, check]) => {
+        if (check !== undefined) {
+          const row = this.stmt.last.get(stream) as { value: string } | undefined;
+          check(row === undefined ? undefined : (JSON.parse(row.value) as JsonValue));
+        }
+        return insert(stream, lines);
+      }),
     );
     this.insertGroups = (groups) => groupTx.immediate(groups);
   }
@@ -64,9 +76,14 @@ export class SqliteAppendLog implements AppendLog {
     return this.commit === undefined ? write() : this.commit.submit(write);
   }
 
-  /** Group commit: every group in one IMMEDIATE transaction (all or nothing). */
+  /**
+   * Group commit: every group in one IMMEDIATE transaction (all or nothing); a group's `check`
+   * runs against its stream's last stored value inside it, and refusing aborts the whole batch.
+   */
   async appendGroups(groups: readonly AppendGroup[]): Promise<number[][]> {
-    const lines = groups.map((g) => [g.stream, g.values.map((v) => serializeEntry(v, g.stream))] as const);
+    const lines = groups.map(
+      (g): CheckedLines => [g.stream, g.values.map((v) => serializeEntry(v, g.stream)), g.check],
+    );
     if (lines.length === 0) return [];
     const write = () => guard(`append to ${lines.length} streams`, () => this.insertGroups(lines));
     return this.commit === undefined ? write() : this.commit.submit(write);

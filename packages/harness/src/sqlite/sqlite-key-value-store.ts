@@ -17,7 +17,7 @@ import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js
 export class SqliteKeyValueStore implements KeyValueStore {
   private readonly db: SqliteDb;
   private readonly now: () => number;
-  private readonly stmt: Record<"get" | "put" | "del" | "list" | "purge", SqliteStatement>;
+  private readonly stmt: Record<"get" | "put" | "del" | "list" | "purge" | "take", SqliteStatement>;
 
   /** @internal Use `SqliteStore.open`. */
   constructor(db: SqliteDb, now: () => number) {
@@ -36,6 +36,9 @@ export class SqliteKeyValueStore implements KeyValueStore {
         "SELECT key FROM kv WHERE namespace = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY key",
       ),
       purge: db.prepare("DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?"),
+      take: db.prepare(
+        "DELETE FROM kv WHERE namespace = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?) RETURNING value",
+      ),
     };
   }
 
@@ -63,6 +66,15 @@ export class SqliteKeyValueStore implements KeyValueStore {
         })
         .immediate(),
     );
+  }
+
+  /** Atomic take (`DELETE ... RETURNING`): of concurrent takers on any connection, one gets the value. */
+  async take(namespace: string, key: string): Promise<JsonValue | undefined> {
+    checkNames(namespace, key);
+    const row = guard("take a key", () => this.stmt.take.get(namespace, key, this.now())) as
+      | { value: string }
+      | undefined;
+    return row === undefined ? undefined : (JSON.parse(row.value) as JsonValue);
   }
 
   async list(namespace: string): Promise<string[]> {

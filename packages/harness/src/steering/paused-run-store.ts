@@ -1,4 +1,5 @@
 import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
+import { claimConflict } from "../durability/durability-errors.js";
 import type { KeyValueStore } from "../store/key-value-store.js";
 import { type PausedRun, validatePausedRun } from "./paused-run.js";
 
@@ -50,6 +51,33 @@ export class PausedRunStore {
         details: { runId, namespace: this.namespace },
       },
     );
+  }
+
+  /**
+   * Take the paused run of `runId` for resuming, exclusively: the record is removed in the same
+   * atomic step (`KeyValueStore.take`: memory by delete, file by rename, SQLite by
+   * `DELETE ... RETURNING`), so of N concurrent claimers (in any processes sharing the store)
+   * exactly one gets it; the others get a `conflict` error naming the run id. Resume what you
+   * claimed; to give it back (the resume could not start), `save` it again.
+   */
+  async claim(runId: string): Promise<PausedRun> {
+    let value: JsonValue | undefined;
+    try {
+      if (this.store.take !== undefined) value = await this.store.take(this.namespace, runId);
+      else {
+        const current = await this.store.get(this.namespace, runId);
+        // Without an atomic take, the claimer whose delete removed the entry wins.
+        if (current !== undefined && (await this.store.delete(this.namespace, runId))) value = current;
+      }
+    } catch (error) {
+      if (TinyAgentsError.isInstance(error)) throw error;
+      throw new TinyAgentsError("storage", `claiming paused run "${runId}" failed: ${String(error)}`, {
+        cause: error,
+        details: { runId, namespace: this.namespace },
+      });
+    }
+    if (value === undefined) throw claimConflict(runId, "paused run", `namespace "${this.namespace}"`);
+    return validatePausedRun(value);
   }
 
   /** Forget the paused run of `runId` (after resuming it). Returns whether one was stored. */

@@ -69,6 +69,7 @@ export function restoreSession<State, Ctx>(s: LoopSession<State, Ctx>, paused: P
   ctx.limits.modelCalls = p.modelCalls;
   ctx.limits.toolCalls = p.toolCalls;
   ctx.steering?.clearPause();
+  if (p.eventOffset !== undefined) ctx.events.advanceTo(p.eventOffset);
   if (p.middlewareState !== undefined) s.parts.middleware.restoreStates(s.hook, p.middlewareState);
 }
 
@@ -100,6 +101,12 @@ export function validatePausedRun(value: unknown): PausedRun {
   }
   for (const key of ["steps", "children", "artifacts"] as const) {
     if (!Array.isArray(v[key])) throw bad(key, "must be an array");
+  }
+  if (
+    v.eventOffset !== undefined &&
+    !(Number.isSafeInteger(v.eventOffset) && (v.eventOffset as number) >= 0)
+  ) {
+    throw bad("eventOffset", "must be a non-negative integer");
   }
   if (v.middlewareState !== undefined) {
     if (!isJsonObject(v.middlewareState)) {

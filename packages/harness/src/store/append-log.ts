@@ -10,6 +10,12 @@ export interface AppendLogEntry {
 export interface AppendGroup {
   stream: string;
   values: readonly JsonValue[];
+  /**
+   * Called with the stream's last stored value (undefined when empty) before the group is
+   * written, atomically with the write where the backend can (SQLite, in-memory); throwing
+   * refuses the batch. The event journal uses it to detect a second writer of one run tree.
+   */
+  check?: (last: JsonValue | undefined) => void;
 }
 
 /**

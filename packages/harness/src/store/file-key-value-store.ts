@@ -77,6 +77,29 @@ export class FileKeyValueStore implements KeyValueStore {
     return live;
   }
 
+  /**
+   * Atomic take: the file is first renamed to a name private to this call (rename is atomic, so
+   * of several concurrent takers in any process exactly one succeeds), then read and removed.
+   */
+  async take(namespace: string, key: string): Promise<JsonValue | undefined> {
+    const file = this.file(namespace, key);
+    const claimed = join(dirname(file), `.${process.pid}-${++tempCounter}.take`);
+    try {
+      await rename(file, claimed);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw storageError("take", file, error);
+    }
+    try {
+      const stored = await this.read(claimed);
+      if (stored === undefined) return undefined;
+      if (stored.expiresAt !== undefined && stored.expiresAt <= this.now()) return undefined;
+      return stored.value;
+    } finally {
+      await unlink(claimed).catch(() => {});
+    }
+  }
+
   async list(namespace: string): Promise<string[]> {
     validateStoreName(namespace, "namespace");
     const dir = join(this.directory, namespace);

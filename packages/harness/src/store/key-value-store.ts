@@ -29,6 +29,14 @@ export interface KeyValueStore {
   /** Keys in a namespace, sorted. */
   list(namespace: string): Promise<string[]>;
   batch(ops: readonly KeyValueOp[]): Promise<void>;
+  /**
+   * Remove a live entry and return its value in one atomic step: of several concurrent `take`s
+   * of one key (in any process sharing the store) exactly one gets the value, the others get
+   * `undefined`. Optional: without it, callers fall back to `get` then `delete`, where the one
+   * whose `delete` returned true wins. (In-memory: one synchronous step; file: rename to a
+   * private name; SQLite: `DELETE ... RETURNING`.)
+   */
+  take?(namespace: string, key: string): Promise<JsonValue | undefined>;
 }
 
 /**
@@ -92,6 +100,13 @@ export class InMemoryKeyValueStore implements KeyValueStore {
     const existed = this.live(namespace, key) !== undefined;
     this.data.get(namespace)?.delete(key);
     return existed;
+  }
+
+  async take(namespace: string, key: string): Promise<JsonValue | undefined> {
+    const entry = this.live(namespace, key);
+    if (entry === undefined) return undefined;
+    this.data.get(namespace)?.delete(key);
+    return JSON.parse(entry.json) as JsonValue;
   }
 
   async list(namespace: string): Promise<string[]> {

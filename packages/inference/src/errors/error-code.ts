@@ -41,6 +41,13 @@ export const ERROR_CODES = [
   "interrupted",
   /** A value could not be serialized or deserialized. */
   "serialization",
+  /**
+   * Someone else holds what this call needed: a paused run or checkpoint already claimed by
+   * another resumer, or a second writer of one run tree's journal stream (details name the run).
+   */
+  "conflict",
+  /** The run's owner stopped heartbeating (its process died): `reapStale` marked it failed. */
+  "abandoned",
   /** A bug: something the library did not expect. Please report it. */
   "internal",
 ] as const;

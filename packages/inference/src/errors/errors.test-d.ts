@@ -34,6 +34,8 @@ describe("error codes", () => {
         case "capability":
         case "interrupted":
         case "serialization":
+        case "conflict":
+        case "abandoned":
         case "internal":
           return code;
         default: {
