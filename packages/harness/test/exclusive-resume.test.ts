@@ -13,12 +13,12 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import {
   AgentHarness,
-  FileKeyValueStore,
   InMemoryKeyValueStore,
   type KeyValueStore,
   type PausedRun,
   PausedRunStore,
 } from "@tinyagents/harness";
+import { FileKeyValueStore } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { TinyAgentsError } from "@tinyagents/inference";

@@ -15,10 +15,10 @@ import {
   EventSink,
   type HarnessEventJournal,
   InMemoryEventJournal,
-  JsonlAppendLog,
   type Middleware,
   SteeringHandle,
 } from "@tinyagents/harness";
+import { JsonlAppendLog } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, DeterministicIds, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { TinyAgentsError } from "@tinyagents/inference";
