@@ -24,22 +24,34 @@ export function executeToolCall<State, Ctx>(
   // Before `tool.started`: a timeout outside the configured bounds is a setup error, not a call.
   const timeoutMs = s.parts.toolTimeouts.resolve(tool.timeout);
   ctx.emit({ type: "tool.started", callId: call.id, toolName: tool.name, arguments: call.arguments });
-  s.open.toolStarted(call.id, tool.name, ctx.clock.now());
-  s.status.toolStarted(call.id);
+  // One clock read for the call's start (open call, status, duration) and the end derived from
+  // the result's elapsed time: the clock is read twice per tool call, not five times.
+  const started = ctx.clock.now();
+  s.open.toolStarted(call.id, tool.name, started);
+  s.status.toolStarted(call.id, started);
   if (s.parts.middleware.with("wrapToolCall").length > 0)
     return wrappedToolCall(s, call, tool, args, timeoutMs);
   let answer: ToolResult | Promise<ToolResult>;
   try {
-    answer = runTool(s, call, tool, args, timeoutMs);
+    answer = runTool(s, call, tool, args, timeoutMs, started);
   } catch (thrown) {
     s.status.toolEnded(call.id);
     throw thrown;
   }
   if (!(answer instanceof Promise)) {
-    s.status.toolEnded(call.id);
+    s.status.toolEnded(call.id, started + answer.elapsedMs);
     return answer;
   }
-  return answer.finally(() => s.status.toolEnded(call.id));
+  return answer.then(
+    (result) => {
+      s.status.toolEnded(call.id, started + result.elapsedMs);
+      return result;
+    },
+    (thrown: unknown) => {
+      s.status.toolEnded(call.id);
+      throw thrown;
+    },
+  );
 }
 
 /** Through the `wrapToolCall` onion; a wrap that replaced the arguments gets them validated again. */
@@ -101,8 +113,8 @@ function runTool<State, Ctx>(
   tool: AnyTool<State, Ctx>,
   args: unknown,
   timeoutMs: number | undefined,
+  started: number = s.ctx.clock.now(),
 ): ToolResult | Promise<ToolResult> {
-  const started = s.ctx.clock.now();
   // The execution context is also the call's abort signal (one object per call).
   const execution = new ToolExecution<State, Ctx>(s, call.id, tool.name);
   let returned: unknown;

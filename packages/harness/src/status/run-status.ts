@@ -167,12 +167,14 @@ export class RunStatusTracker {
     this.touch();
   }
 
-  toolStarted(callId: string): void {
+  /** A tool call started; `at`: its start time when the caller already read the clock. */
+  toolStarted(callId: string, at?: number): void {
     this.record.activeToolCalls.push(callId);
-    this.touch();
+    this.touch(at);
   }
 
-  toolEnded(callId: string): void {
+  /** A tool call ended; `at`: its end time when the caller already knows it. */
+  toolEnded(callId: string, at?: number): void {
     const active = this.record.activeToolCalls;
     const i = active.indexOf(callId);
     if (i >= 0) {
@@ -180,7 +182,7 @@ export class RunStatusTracker {
       for (let j = i + 1; j < active.length; j++) active[j - 1] = active[j] as string;
       active.length--;
     }
-    this.touch();
+    this.touch(at);
   }
 
   finish(status: Exclude<ExecutionStatus, "pending" | "running">, error?: ErrorSummary): void {
@@ -193,8 +195,11 @@ export class RunStatusTracker {
     this.touch();
   }
 
-  /** Something the record reports changed outside its own methods (a child run was folded in). */
-  touch(): void {
-    this.record.updatedAt = this.now();
+  /**
+   * Something the record reports changed outside its own methods (a child run was folded in);
+   * `at` saves a clock read when the caller has the time already (the hot path reads it once).
+   */
+  touch(at?: number): void {
+    this.record.updatedAt = at ?? this.now();
   }
 }

@@ -27,6 +27,9 @@ const systemTimers = new TimerQueue({
   set: (callback, ms) => setTimeout(callback, ms),
   clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   now: () => performance.now(),
+  // Node's Timeout objects; elsewhere (a number handle, no process to keep alive) a no-op.
+  unref: (handle) => (handle as { unref?: () => void }).unref?.(),
+  ref: (handle) => (handle as { ref?: () => void }).ref?.(),
 });
 
 /**

@@ -132,4 +132,33 @@ describe("TimerQueue", () => {
     runTo(15);
     expect(fired).toEqual(["a", "b", "c"]);
   });
+
+  it("parks the host timer (unref) when the last timer is cancelled, so sequential arm/cancel pairs set no new host timer", () => {
+    const { host, runTo, stats, armed } = fakeHost();
+    const refs: string[] = [];
+    host.unref = (h) => refs.push(`unref ${String(h)}`);
+    host.ref = (h) => refs.push(`ref ${String(h)}`);
+    const queue = new TimerQueue(host);
+    for (let i = 0; i < 100; i++) queue.schedule(120_000, () => {}).cancel(); // a run's tool timeouts
+    expect(stats).toEqual({ sets: 1, clears: 0 });
+    expect(refs.slice(0, 3)).toEqual(["unref 1", "ref 1", "unref 1"]);
+    expect(refs.at(-1)).toBe("unref 1"); // idle: the parked timer no longer keeps the process alive
+    // A timer due later than the parked one: the parked timer is ref'd and re-arms when it fires.
+    runTo(1);
+    let fired = 0;
+    queue.schedule(120_000, () => fired++);
+    expect(refs.at(-1)).toBe("ref 1");
+    runTo(120_000);
+    expect(fired).toBe(0);
+    runTo(120_001);
+    expect(fired).toBe(1);
+    expect(armed.size).toBe(0);
+    // A timer due earlier than the parked one is armed at once (no unref on that fresh timer).
+    queue.schedule(50, () => {}).cancel();
+    const parkedAt = stats.sets;
+    queue.schedule(10, () => fired++);
+    expect(stats.sets).toBe(parkedAt + 1);
+    runTo(120_001 + 10);
+    expect(fired).toBe(2);
+  });
 });

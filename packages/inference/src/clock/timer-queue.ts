@@ -8,6 +8,14 @@ export interface HostTimers {
   set(callback: () => void, ms: number): unknown;
   clear(handle: unknown): void;
   now(): number;
+  /**
+   * Optional (Node's `Timeout.unref`/`ref`): let an armed host timer stop keeping the process
+   * alive, and make it do so again. With them the queue parks its host timer when the last
+   * live timer is cancelled instead of clearing it, so one run's sequential tool calls (arm a
+   * 120 s timeout, cancel it, arm the next...) cost no `setTimeout`/`clearTimeout` pair each.
+   */
+  unref?(handle: unknown): void;
+  ref?(handle: unknown): void;
 }
 
 /** Longest delay `setTimeout` takes (2^31 - 1 ms); longer waits are re-armed in steps. */
@@ -35,7 +43,8 @@ class Entry implements Timer {
  * host timer (cancelled entries are dropped lazily, and the heap is compacted when they
  * outnumber the live ones), so a thousand runs each arming and clearing a 120 s tool timeout
  * cost heap operations, not a `setTimeout`/`clearTimeout` pair each. When no live timer is left
- * the host timer is cleared, so an idle process can exit.
+ * the host timer is unref'd (parked: it may still fire, finds nothing due and is not re-armed)
+ * where the host can, else cleared — either way an idle process can exit.
  *
  * Callbacks fire in due-time order (ties: first scheduled first); a callback that throws is
  * reported on the next macrotask (like an uncaught error in `setTimeout`) and does not stop the
@@ -48,6 +57,8 @@ export class TimerQueue {
   private hostHandle: unknown;
   /** When the armed host timer fires (Infinity: none armed). */
   private hostDueAt = Number.POSITIVE_INFINITY;
+  /** The armed host timer is unref'd: no live timer needs it. */
+  private parked = false;
 
   constructor(private readonly host: HostTimers) {}
 
@@ -64,6 +75,12 @@ export class TimerQueue {
     this.push(entry);
     this.live++;
     if (entry.dueAt < this.hostDueAt) this.arm(entry.dueAt);
+    else if (this.parked) {
+      // The parked host timer fires before this entry is due (then re-arms): it must keep the
+      // process alive again.
+      this.parked = false;
+      this.host.ref?.(this.hostHandle);
+    }
     return entry;
   }
 
@@ -73,12 +90,16 @@ export class TimerQueue {
     this.live--;
     if (this.live === 0) {
       this.heap.length = 0;
-      this.disarm();
+      if (this.host.unref !== undefined && this.hostHandle !== undefined) {
+        this.parked = true;
+        this.host.unref(this.hostHandle);
+      } else this.disarm();
     } else if (this.heap.length > 64 && this.heap.length > 2 * this.live) this.compact();
   }
 
   private readonly onHost = (): void => {
     this.hostHandle = undefined;
+    this.parked = false;
     this.hostDueAt = Number.POSITIVE_INFINITY;
     const now = this.host.now();
     for (let head = this.heap[0]; head !== undefined; head = this.heap[0]) {
@@ -112,6 +133,7 @@ export class TimerQueue {
   private disarm(): void {
     if (this.hostHandle !== undefined) this.host.clear(this.hostHandle);
     this.hostHandle = undefined;
+    this.parked = false;
     this.hostDueAt = Number.POSITIVE_INFINITY;
   }
 
