@@ -12,13 +12,18 @@ import type { HarnessRunStatus } from "../status/run-status.js";
 import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
 import type { SqliteGroupCommit } from "./sqlite-group-commit.js";
 
+/** Finished saves between two real counts of the finished rows (see `save`). */
+const RECOUNT_EVERY = 256;
+
 /**
  * A HarnessStatusStore in the `run_status` table of a tinyagents SQLite file, indexed by root
  * run, thread and liveness; queries go to the database, so runs saved by other processes are
- * visible at once. Each save (or `saveMany` batch) is atomic, in an IMMEDIATE transaction shared
- * with the other writes of the same event-loop turn (group commit), (compare, write, evict): a stale or
- * backwards save never wins, and only finished runs are evicted, oldest first, beyond
- * `maxFinishedRuns`. Create it through `SqliteStore.open(...).statusStore`.
+ * visible at once. Each save (or `saveMany` batch) is atomic (compare, write, evict), in an
+ * IMMEDIATE transaction shared with the other writes of the same event-loop turn (group commit):
+ * a stale or backwards save never wins, and only finished runs are evicted, oldest first, beyond
+ * `maxFinishedRuns` — exactly when one process writes; with several, each re-counts the finished
+ * rows at least every 256 runs it finishes, so the table may briefly hold that many more.
+ * Create it through `SqliteStore.open(...).statusStore`.
  */
 export class SqliteHarnessStatusStore implements HarnessStatusStore {
   readonly maxFinishedRuns: number;
@@ -28,6 +33,9 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
   private readonly saveManyTx: (statuses: readonly HarnessRunStatus[]) => void;
 
   private readonly commit: SqliteGroupCommit | undefined;
+  /** Finished rows as far as this connection knows (undefined: not counted yet). */
+  private finishedEstimate: number | undefined;
+  private finishedSinceCount = 0;
 
   /** @internal Use `SqliteStore.open`. */
   constructor(db: SqliteDb, maxFinishedRuns = DEFAULT_MAX_FINISHED_RUNS, commit?: SqliteGroupCommit) {
@@ -73,9 +81,20 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
         status.endedAt ?? null,
         JSON.stringify(status),
       );
-      if (active) return;
-      const excess = (this.stmt.finished.get() as { n: number }).n - this.maxFinishedRuns;
+      if (active || (current !== undefined && !isActiveStatus(current.status))) return;
+      // A run newly finished. Counting the finished rows is O(rows), so it is done only when
+      // this connection's running estimate says the bound may be passed, and every
+      // RECOUNT_EVERY finished saves (other processes may add rows too).
+      this.finishedSinceCount++;
+      if (this.finishedEstimate !== undefined && this.finishedSinceCount < RECOUNT_EVERY) {
+        this.finishedEstimate++;
+        if (this.finishedEstimate <= this.maxFinishedRuns) return;
+      }
+      const finished = (this.stmt.finished.get() as { n: number }).n;
+      this.finishedSinceCount = 0;
+      const excess = finished - this.maxFinishedRuns;
       if (excess > 0) this.stmt.evict.run(excess);
+      this.finishedEstimate = Math.min(finished, this.maxFinishedRuns);
     };
     const tx = db.transaction(saveOne);
     this.saveTx = (status) => tx.immediate(status);

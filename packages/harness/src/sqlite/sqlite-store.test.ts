@@ -128,6 +128,20 @@ describe("SqliteStore", () => {
     expect(await store.delete("r5")).toBe(false);
   });
 
+  it("status store: keeps exactly maxFinishedRuns finished runs over many saves (counting amortized)", async () => {
+    const store = open({ maxFinishedRuns: 10 }).statusStore;
+    for (let i = 0; i < 300; i++) {
+      const id = `f${String(i).padStart(3, "0")}`;
+      await store.save(status(id, { startedAt: i, updatedAt: i }));
+      await store.save(status(id, { status: "completed", startedAt: i, updatedAt: i + 1, endedAt: i + 1 }));
+      // Re-saving a finished run (a newer record) is not a new finished row.
+      await store.save(status(id, { status: "completed", startedAt: i, updatedAt: i + 2, endedAt: i + 1 }));
+      if (i % 37 === 0) expect((await store.list({ active: false })).length).toBe(Math.min(i + 1, 10));
+    }
+    const kept = (await store.list({ active: false })).map((s) => s.runId);
+    expect(kept).toEqual(Array.from({ length: 10 }, (_, k) => `f${290 + k}`));
+  });
+
   it("response cache: get, put with TTL, delete, clear, size", async () => {
     const { responseCache: cache } = open();
     await cache.put("fp-1", { text: "hi" });
