@@ -38,6 +38,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
 import { buildCjs, copyDeclarations } from "./bundle-cjs.mjs";
+import { buildWebApp } from "./bundle-web-app.mjs";
 
 const pkgDir = process.cwd();
 const { values: flags } = parseArgs({
@@ -300,6 +301,13 @@ if (wantsCjs) {
     pkgDir,
     fail,
   });
+}
+
+// A package with a web app (the CLI's inspector, ui-app/) ships it built in dist/inspector.
+if (existsSync(join(pkgDir, "ui-app", "src", "main.ts"))) {
+  await buildWebApp(join(pkgDir, "ui-app"), join(staging, "inspector")).catch((error) =>
+    fail(`web app: ${error.message}`),
+  );
 }
 
 await types;

@@ -5,11 +5,26 @@ import {
   type EventRecord,
   EventSink,
   type HarnessRunStatus,
+  traceDetailsMiddleware,
   type WorkspaceDescriptor,
 } from "@tinyagents/harness";
 import type { TinyAgentsError } from "@tinyagents/inference";
 import type { CliStore } from "./cli-store.js";
 import { newRunId } from "./run-ids.js";
+
+/** Harnesses that already record trace details (chat runs one harness for many turns). */
+const traced = new WeakSet<AgentHarness>();
+
+/**
+ * Journal what a run said, not only what it did: the prompt, the answers and the tool results
+ * (`traceDetailsMiddleware` with content, redacted by the journal pipeline like every event), so
+ * `tinyagents ui` can show the transcript. Registered last, so it records the request as sent.
+ */
+export function recordTraceDetails(harness: AgentHarness): void {
+  if (traced.has(harness)) return;
+  traced.add(harness);
+  harness.use(traceDetailsMiddleware({ captureContent: true }));
+}
 
 /** One agent run as the CLI executes it. */
 export interface TurnOptions {
@@ -43,6 +58,7 @@ export interface TurnResult {
 export async function executeTurn(options: TurnOptions): Promise<TurnResult> {
   const runId = newRunId();
   const started = Date.now();
+  if (options.store !== undefined) recordTraceDetails(options.harness);
   const events = new EventSink(runId);
   const { store } = options;
   const obs =

@@ -12,3 +12,6 @@ export { main } from "./main.js";
 export { resolveDbPath } from "./paths.js";
 export { renderTimeline } from "./render/timeline.js";
 export { type SelectedModel, selectModel } from "./select-model.js";
+// The run inspector behind `tinyagents ui` (docs/ui.md). Commands import it lazily, so the CLI's
+// startup does not load it; this root entry (for embedding) does.
+export * from "./ui/index.js";

@@ -15,6 +15,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   probe: async () => (await import("./commands/probe.js")).probeCommand,
   demo: async () => (await import("./commands/demo.js")).demoCommand,
   eval: async () => (await import("./commands/eval.js")).evalCommand,
+  ui: async () => (await import("./commands/ui.js")).uiCommand,
 };
 
 /**

@@ -6,6 +6,7 @@ Usage:
   tinyagents chat [--thread ID] [--model ...] [--tools ...]     an interactive session on a thread
   tinyagents runs [--thread ID]                                 recorded runs
   tinyagents show <run-id> [--json]                             a run's timeline from its journal
+  tinyagents ui [--port N] [--host H]                           a local web inspector for recorded runs
   tinyagents probe <base-url> --model M                         what an OpenAI-compatible endpoint can do
   tinyagents demo                                               the offline, scripted showcase (also: no arguments)
   tinyagents eval <file> [--repeats N] [--baseline ID] [--json]  run an eval (dataset + agent + scorers), gate on thresholds

@@ -2,7 +2,7 @@ import { AgentHarness, runText, SubAgent, SubAgentTool } from "@tinyagents/harne
 import { calculatorTool, timeTools } from "@tinyagents/harness/tools";
 import type { JsonObject } from "@tinyagents/inference";
 import type { CliStore } from "../cli-store.js";
-import { executeTurn } from "../execute-turn.js";
+import { executeTurn, recordTraceDetails } from "../execute-turn.js";
 import { StreamRenderer } from "../render/stream-renderer.js";
 import { formatSummary } from "../render/summary.js";
 import { DemoModel } from "./demo-model.js";
@@ -65,6 +65,7 @@ export async function runDemo(
   const research = new AgentHarness({ instructions: "You double-check arithmetic with the calculator." })
     .registerModel("demo", new DemoModel(delay), free)
     .registerTool(calculatorTool());
+  if (options.store !== undefined) recordTraceDetails(research);
   const researchAgent = new SubAgent({
     name: "research",
     description: "A research sub-agent that double-checks math.",

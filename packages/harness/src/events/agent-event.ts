@@ -197,6 +197,12 @@ export type AgentEvent =
       inputMessages?: JsonValue[];
       /** `gen_ai.tool.definitions` (content capture only). */
       toolDefinitions?: JsonValue[];
+      /**
+       * The stable-prefix fingerprint: SHA-256 of the tool declarations and the messages before
+       * the first history segment (what a provider's prompt cache keys on). Equal on two calls:
+       * the cacheable prefix was preserved; different: it was busted.
+       */
+      stablePrefix?: string;
     }
   | {
       type: "model.response";

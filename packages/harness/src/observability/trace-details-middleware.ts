@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue, ModelRequest, ModelResponse } from "@tinyagents/inference";
+import { writePromptPrefix } from "../cache/prompt-fingerprint.js";
 import type { AgentEventOf } from "../events/agent-event.js";
 import type { Middleware } from "../middleware/middleware.js";
 import {
@@ -87,6 +88,9 @@ function requestEvent(
     type: "model.request",
     callId,
     parameters: requestParameters(request),
+    // Hashes the tools and the stable messages only (not the growing history): the inspector's
+    // prompt-cache view compares it call to call.
+    stablePrefix: writePromptPrefix(request).stableFingerprint,
   };
   if (content) {
     const system = genAiSystemInstructions(request.messages);

@@ -1,0 +1,227 @@
+import type {
+  AgentObservation,
+  HarnessEventJournal,
+  HarnessRunStatus,
+  HarnessStatusStore,
+} from "@tinyagents/harness";
+import { cacheView, costBreakdown, costView } from "./cost-breakdown.js";
+import type { InspectorControls } from "./run-controls.js";
+import { timelineSpans } from "./timeline-spans.js";
+import { buildTranscript } from "./transcript.js";
+import type { ApprovalView, RunDetail, RunSummary } from "./view-types.js";
+
+/** What the embedding application knows about a run beyond the stores (the CLI: its run record). */
+export interface RunDescription {
+  prompt?: string;
+  rootAgent?: string;
+  tags?: string[];
+}
+
+/**
+ * The stores the inspector reads: the same interfaces every backend implements (SQLite today,
+ * Postgres or in-memory stores alike), never a second reader of their tables.
+ */
+export interface InspectorStores {
+  journal: HarnessEventJournal;
+  statusStore: HarnessStatusStore;
+  /** Extra facts about a run (prompt, tags, what started it), when the host has them. */
+  describeRun?: (runId: string) => Promise<RunDescription | undefined>;
+}
+
+/** Reads runs from the stores and shapes them for the web app. */
+export class InspectorData {
+  private readonly stores: InspectorStores;
+  private readonly controls: InspectorControls | undefined;
+  /** Models of finished runs (their journal no longer changes). */
+  private readonly modelsOf = new Map<string, string[]>();
+
+  constructor(stores: InspectorStores, controls?: InspectorControls) {
+    this.stores = stores;
+    this.controls = controls;
+  }
+
+  /** Top-level runs, newest first (at most `limit`). */
+  async listRuns(limit = 500): Promise<RunSummary[]> {
+    const all = await this.stores.statusStore.list({});
+    const top = all
+      .filter((s) => s.parentRunId === undefined && s.component !== "model_call")
+      .sort((a, b) => b.startedAt - a.startedAt)
+      .slice(0, limit);
+    return Promise.all(top.map((status) => this.summary(status)));
+  }
+
+  /** Everything the run page shows, or `undefined` for an unknown run. */
+  async runDetail(runId: string): Promise<RunDetail | undefined> {
+    const [status, observations] = await Promise.all([
+      this.stores.statusStore.get(runId),
+      this.stores.journal.read(runId),
+    ]);
+    if (status === undefined && observations.length === 0) return undefined;
+    const description = await this.stores.describeRun?.(runId);
+    const summary =
+      status === undefined
+        ? summaryFromJournal(runId, observations)
+        : await this.summary(status, observations);
+    const { entries, contentCaptured } = buildTranscript(observations, description?.prompt);
+    const { byModel, bySubAgent } = costBreakdown(observations);
+    const last = observations.at(-1);
+    return {
+      summary,
+      nextOffset: last === undefined ? 0 : last.offset + 1,
+      observations: observations.length,
+      spans: timelineSpans(observations),
+      transcript: entries,
+      contentCaptured,
+      byModel,
+      bySubAgent,
+      cache: cacheView(observations),
+      approvals: this.approvals(runId, summary.status, observations),
+      control: this.controls?.view(runId, summary.status) ?? {
+        listening: false,
+        canPause: false,
+        canResume: false,
+        canCancel: false,
+        canDecide: false,
+        note: "This inspector was started without run controls (tinyagents ui reads the stores only): it cannot act on runs. Approve, pause or cancel a run in the process that runs it.",
+      },
+    };
+  }
+
+  /** Observations of `runId` from `fromOffset` on (the live tail). */
+  tail(runId: string, fromOffset: number): Promise<AgentObservation[]> {
+    return this.stores.journal.read(runId, { fromOffset });
+  }
+
+  private approvals(
+    runId: string,
+    status: string,
+    observations: readonly AgentObservation[],
+  ): ApprovalView[] {
+    const held = this.controls?.pending(runId);
+    if (held !== undefined && held.length > 0)
+      return held.map((r) => ({
+        approvalId: r.id,
+        runId: r.runId,
+        callId: r.callId,
+        toolName: r.toolName,
+        arguments: r.arguments,
+      }));
+    if (status !== "interrupted") return [];
+    // From the journal: requests after the last resume (a resumed run's old requests are decided).
+    let views: ApprovalView[] = [];
+    for (const o of observations) {
+      const e = o.event;
+      if (e.type === "run.resumed") views = [];
+      if (e.type === "approval.requested")
+        views.push({ approvalId: e.approvalId, runId: o.runId, callId: e.callId, toolName: e.toolName });
+    }
+    return views;
+  }
+
+  private async summary(
+    status: HarnessRunStatus,
+    observations?: readonly AgentObservation[],
+  ): Promise<RunSummary> {
+    const description = await this.stores.describeRun?.(status.runId);
+    const finished = status.endedAt !== undefined;
+    let models = this.modelsOf.get(status.runId);
+    if (models === undefined) {
+      const started =
+        observations ?? (await this.stores.journal.read(status.runId, { types: ["model.started"] }));
+      models = [
+        ...new Set(started.flatMap((o) => (o.event.type === "model.started" ? [o.event.model] : []))),
+      ];
+      if (finished) this.modelsOf.set(status.runId, models);
+    }
+    const summary: RunSummary = {
+      runId: status.runId,
+      status: status.status,
+      phase: status.phase,
+      rootAgent: description?.rootAgent ?? status.component,
+      models,
+      startedAt: status.startedAt,
+      tokens: {
+        inputTokens: status.usage.inputTokens,
+        outputTokens: status.usage.outputTokens,
+        totalTokens: status.usage.totalTokens,
+        cacheReadTokens: status.usage.cacheReadTokens,
+        cacheWriteTokens: status.usage.cacheWriteTokens,
+        reasoningTokens: status.usage.reasoningTokens,
+      },
+      cost: costView(status.cost, status.usage.calls < status.modelCalls),
+      modelCalls: status.modelCalls,
+      toolCalls: status.toolCalls,
+      tags: description?.tags ?? [],
+    };
+    if (status.endedAt !== undefined) {
+      summary.endedAt = status.endedAt;
+      summary.durationMs = status.endedAt - status.startedAt;
+    }
+    if (status.threadId !== undefined) summary.threadId = status.threadId;
+    if (description?.prompt !== undefined) summary.prompt = description.prompt;
+    if (status.error !== undefined)
+      summary.error = { code: status.error.code, message: status.error.message };
+    return summary;
+  }
+}
+
+/** A summary for a run with a journal but no status record (a store that kept only the journal). */
+function summaryFromJournal(runId: string, observations: readonly AgentObservation[]): RunSummary {
+  const first = observations[0];
+  const last = observations.at(-1);
+  let status = "running";
+  for (const o of observations) {
+    if (o.depth !== 0) continue;
+    if (o.event.type === "run.completed") status = "completed";
+    if (o.event.type === "run.failed") status = "failed";
+    if (o.event.type === "run.interrupted") status = "interrupted";
+  }
+  const { byModel } = costBreakdown(observations);
+  const tokens = byModel.reduce(
+    (t, r) => ({
+      inputTokens: t.inputTokens + r.tokens.inputTokens,
+      outputTokens: t.outputTokens + r.tokens.outputTokens,
+      totalTokens: t.totalTokens + r.tokens.totalTokens,
+      cacheReadTokens: t.cacheReadTokens + r.tokens.cacheReadTokens,
+      cacheWriteTokens: t.cacheWriteTokens + r.tokens.cacheWriteTokens,
+      reasoningTokens: t.reasoningTokens + r.tokens.reasoningTokens,
+    }),
+    {
+      inputTokens: 0,
+      outputTokens: 0,
+      totalTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    },
+  );
+  const cost = byModel.reduce(
+    (c, r) => ({
+      total: c.total + r.cost.total,
+      input: c.input + r.cost.input,
+      output: c.output + r.cost.output,
+      cacheRead: c.cacheRead + r.cost.cacheRead,
+      cacheWrite: c.cacheWrite + r.cost.cacheWrite,
+      unknown: c.unknown || r.cost.unknown,
+    }),
+    { total: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, unknown: false },
+  );
+  const summary: RunSummary = {
+    runId,
+    status,
+    phase: status === "running" ? "model" : "done",
+    rootAgent: "agent",
+    models: byModel.map((r) => r.key),
+    startedAt: first?.ts ?? 0,
+    tokens,
+    cost,
+    modelCalls: byModel.reduce((n, r) => n + r.calls, 0),
+    toolCalls: observations.filter((o) => o.event.type === "tool.started").length,
+    tags: [],
+  };
+  if (status !== "running" && last !== undefined && first !== undefined) {
+    summary.endedAt = last.ts;
+    summary.durationMs = last.ts - first.ts;
+  }
+  return summary;
+}

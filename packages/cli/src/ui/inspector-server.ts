@@ -1,0 +1,333 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { TinyAgentsError, validationError } from "@tinyagents/inference";
+import { uiAssetsDir } from "./assets-dir.js";
+import { InspectorData, type InspectorStores } from "./inspector-data.js";
+import type { InspectorControls, RunAction } from "./run-controls.js";
+
+/** Options of {@link serveInspector}. */
+export interface InspectorOptions extends InspectorStores {
+  /** Runs this process can act on (approve, pause, resume, cancel). Without it the page is read-only. */
+  controls?: InspectorControls;
+  /** Address to bind (default `127.0.0.1`). Any non-loopback address requires a token. */
+  host?: string;
+  /** Port (default 0: any free port). */
+  port?: number;
+  /**
+   * The access token. Required off loopback: when it is missing there, one is generated (see
+   * `InspectorServer.url`, which carries it). On loopback it is optional.
+   */
+  token?: string;
+  /** Where the built web app lives (default: `dist/inspector` of this package). */
+  assetsDir?: string;
+  /** Journal poll interval of the live tail, ms (default 300). */
+  pollMs?: number;
+}
+
+/** A running inspector. */
+export interface InspectorServer {
+  /** The page's address; carries `?token=` when a token is set. */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly token: string | undefined;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+const ASSETS: Readonly<Record<string, string>> = {
+  "/": "index.html",
+  "/app.js": "app.js",
+  "/app.css": "app.css",
+};
+const TYPES: Readonly<Record<string, string>> = {
+  html: "text/html; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+};
+// Everything from this origin, no inline script, no framing: model and tool content is text.
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "frame-ancestors 'none'; base-uri 'none'; form-action 'none'; object-src 'none'";
+
+/**
+ * Serve the run inspector over `journal` and `statusStore` (the store interfaces the CLI uses):
+ * the runs list, run pages (timeline, transcript, cost, prompt cache), a live tail over
+ * Server-Sent Events, comparisons, and — for runs registered in `controls` — approvals and
+ * steering. Binds 127.0.0.1 by default; another address needs a token (generated when absent).
+ */
+export async function serveInspector(options: InspectorOptions): Promise<InspectorServer> {
+  const host = options.host ?? "127.0.0.1";
+  const loopback = LOOPBACK.has(host);
+  if (options.token !== undefined && options.token.length < 16)
+    throw validationError("serveInspector: token must be at least 16 characters", { field: "token" });
+  const token = options.token ?? (loopback ? undefined : randomBytes(18).toString("base64url"));
+  const assetsDir = options.assetsDir ?? uiAssetsDir();
+  const assets = new Map<string, Buffer>();
+  for (const file of Object.values(ASSETS)) {
+    try {
+      assets.set(file, readFileSync(join(assetsDir, file)));
+    } catch {
+      throw new TinyAgentsError(
+        "capability",
+        `the inspector's web app is not built (${join(assetsDir, file)} is missing); run \`npm run build\``,
+      );
+    }
+  }
+  const data = new InspectorData(options, options.controls);
+  const pollMs = options.pollMs ?? 300;
+  const streams = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => sendError(res, error));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://inspector.local");
+    if (!hostAllowed(req.headers.host, loopback))
+      return sendJson(res, 421, problem("forbidden", "unexpected Host header"));
+    if (token !== undefined && !authorized(req, url, token)) {
+      return sendJson(
+        res,
+        401,
+        problem("auth", "this inspector needs its token: open the URL it printed (…?token=…)"),
+      );
+    }
+    if (
+      token !== undefined &&
+      url.searchParams.get("token") === token &&
+      req.method === "GET" &&
+      url.pathname === "/"
+    ) {
+      // Trade the token in the URL for a cookie, then drop it from the address bar.
+      res.writeHead(303, {
+        location: "/",
+        "set-cookie": `inspector_token=${token}; HttpOnly; SameSite=Strict; Path=/`,
+      });
+      res.end();
+      return;
+    }
+    const asset = ASSETS[url.pathname];
+    if (req.method === "GET" && asset !== undefined) return sendAsset(res, asset);
+    const parts = url.pathname
+      .split("/")
+      .filter((p) => p !== "")
+      .map(decodeURIComponent);
+    if (parts[0] !== "api") return sendJson(res, 404, problem("not_found", `no page ${url.pathname}`));
+    if (req.method === "GET" && parts.length === 2 && parts[1] === "runs")
+      return sendJson(res, 200, await data.listRuns());
+    if (req.method === "GET" && parts.length === 3 && parts[1] === "runs") {
+      const detail = await data.runDetail(parts[2] ?? "");
+      return detail === undefined
+        ? sendJson(res, 404, problem("not_found", `no run "${parts[2]}" in this store`))
+        : sendJson(res, 200, detail);
+    }
+    if (req.method === "GET" && parts.length === 4 && parts[1] === "runs" && parts[3] === "events")
+      return liveTail(req, res, parts[2] ?? "", url);
+    if (req.method === "GET" && parts.length === 2 && parts[1] === "compare") {
+      const a = url.searchParams.get("a") ?? "";
+      const b = url.searchParams.get("b") ?? "";
+      const [left, right] = await Promise.all([data.runDetail(a), data.runDetail(b)]);
+      if (left === undefined || right === undefined)
+        return sendJson(
+          res,
+          404,
+          problem("not_found", `no run "${left === undefined ? a : b}" in this store`),
+        );
+      return sendJson(res, 200, { a: left, b: right });
+    }
+    if (req.method === "POST" && parts.length === 4 && parts[1] === "runs" && parts[3] === "actions") {
+      // A custom header cannot be sent cross-site without a CORS preflight (which is never granted).
+      if (req.headers["x-tinyagents-inspector"] !== "1")
+        return sendJson(res, 403, problem("forbidden", "actions need the X-Tinyagents-Inspector: 1 header"));
+      if (options.controls === undefined)
+        return sendJson(
+          res,
+          409,
+          problem("validation", "this inspector has no run controls: it is read-only"),
+        );
+      const action = parseAction(await readBody(req));
+      const outcome = options.controls.apply(parts[2] ?? "", action);
+      return sendJson(res, 200, { ok: true, ...outcome });
+    }
+    sendJson(res, 404, problem("not_found", `no API route ${req.method} ${url.pathname}`));
+  }
+
+  /** Server-Sent Events: every observation from the offset on, each with its offset as event id. */
+  async function liveTail(req: IncomingMessage, res: ServerResponse, runId: string, url: URL): Promise<void> {
+    const last = req.headers["last-event-id"];
+    let next = Number(
+      typeof last === "string" && last !== "" ? Number(last) + 1 : (url.searchParams.get("from") ?? 0),
+    );
+    if (!Number.isInteger(next) || next < 0) next = 0;
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      connection: "keep-alive",
+    });
+    res.write("retry: 1000\n\n");
+    streams.add(res);
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      streams.delete(res);
+    };
+    req.on("close", stop);
+    const poll = async () => {
+      if (stopped) return;
+      try {
+        const batch = await data.tail(runId, next);
+        for (const o of batch) {
+          res.write(`id: ${o.offset}\nevent: observation\ndata: ${JSON.stringify(o)}\n\n`);
+          next = o.offset + 1;
+        }
+      } catch (error) {
+        res.write(`event: error\ndata: ${JSON.stringify(problem("internal", (error as Error).message))}\n\n`);
+      }
+      if (!stopped) timer = setTimeout(poll, pollMs);
+    };
+    await poll();
+  }
+
+  function sendAsset(res: ServerResponse, file: string): void {
+    const body = assets.get(file) as Buffer;
+    res.writeHead(200, {
+      "content-type": TYPES[file.split(".").pop() ?? ""] ?? "application/octet-stream",
+      "content-security-policy": CSP,
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+      "cache-control": "no-cache",
+    });
+    res.end(body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE" || error.code === "EACCES" || error.code === "EADDRNOTAVAIL"
+          ? new TinyAgentsError(
+              "capability",
+              `cannot listen on ${host}:${options.port ?? 0} (${error.code}); choose another port with --port N (0 picks a free one) or another --host`,
+            )
+          : error,
+      ),
+    );
+    server.listen(options.port ?? 0, host, () => {
+      server.removeAllListeners("error");
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shown}:${address.port}/${token === undefined ? "" : `?token=${token}`}`,
+    host: address.address,
+    port: address.port,
+    token,
+    close: () => closeServer(server, streams),
+  };
+}
+
+function closeServer(server: Server, streams: Set<ServerResponse>): Promise<void> {
+  for (const res of streams) res.end();
+  streams.clear();
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/** Loopback servers accept only loopback Host headers (no DNS rebinding from a web page). */
+function hostAllowed(header: string | undefined, loopback: boolean): boolean {
+  if (!loopback) return true;
+  if (header === undefined) return false;
+  const name = header.startsWith("[")
+    ? header.slice(0, header.indexOf("]") + 1)
+    : (header.split(":")[0] ?? "");
+  return name === "127.0.0.1" || name === "localhost" || name === "[::1]";
+}
+
+function authorized(req: IncomingMessage, url: URL, token: string): boolean {
+  const candidates = [url.searchParams.get("token") ?? ""];
+  const bearer = req.headers.authorization;
+  if (bearer?.startsWith("Bearer ")) candidates.push(bearer.slice(7));
+  for (const part of (req.headers.cookie ?? "").split(";")) {
+    const [name, value] = part.trim().split("=");
+    if (name === "inspector_token" && value !== undefined) candidates.push(value);
+  }
+  const want = Buffer.from(token);
+  return candidates.some((c) => {
+    const got = Buffer.from(c);
+    return got.length === want.length && timingSafeEqual(got, want);
+  });
+}
+
+function parseAction(body: unknown): RunAction {
+  const b = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  const str = (key: string): string => {
+    const value = b[key];
+    if (typeof value !== "string" || value === "")
+      throw validationError(`action "${String(b.action)}" needs a non-empty string "${key}"`, { field: key });
+    return value;
+  };
+  switch (b.action) {
+    case "approve":
+      return { action: "approve", approvalId: str("approvalId") };
+    case "reject":
+      return { action: "reject", approvalId: str("approvalId"), reason: str("reason") };
+    case "pause":
+    case "resume":
+      return { action: b.action };
+    case "cancel":
+      return typeof b.reason === "string" ? { action: "cancel", reason: b.reason } : { action: "cancel" };
+    default:
+      throw validationError(
+        `unknown action ${JSON.stringify(b.action)}; expected approve, reject, pause, resume or cancel`,
+        { field: "action" },
+      );
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 64 * 1024) throw validationError("request body over 64 KB", { field: "body" });
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw validationError("the request body must be JSON", { field: "body" });
+  }
+}
+
+function problem(code: string, message: string): { error: { code: string; message: string } } {
+  return { error: { code, message } };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+  });
+  res.end(JSON.stringify(body));
+}
+
+function sendError(res: ServerResponse, error: unknown): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  if (error instanceof TinyAgentsError) {
+    sendJson(res, error.code === "validation" ? 400 : 500, problem(error.code, error.message));
+    return;
+  }
+  sendJson(res, 500, problem("internal", error instanceof Error ? error.message : String(error)));
+}

@@ -1,0 +1,154 @@
+/**
+ * The JSON the inspector's API serves and its web app reads. Plain data, self-contained (no
+ * imports), so the browser bundle type-checks against it without pulling in Node code.
+ */
+
+/** Token counts, as the harness reports them. */
+export interface TokenCounts {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+}
+
+/** A cost in USD; `unknown` when some call had no price or reported no usage (then `total` is a lower bound). */
+export interface CostView {
+  total: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  unknown: boolean;
+}
+
+/** An error as the journal records it. */
+export interface ErrorView {
+  code: string;
+  message: string;
+}
+
+/** One row of the runs list. */
+export interface RunSummary {
+  runId: string;
+  status: string;
+  phase: string;
+  /** What started it: `cli:demo`, `cli:run`, ... or `agent` (a library run). */
+  rootAgent: string;
+  models: string[];
+  startedAt: number;
+  endedAt?: number;
+  durationMs?: number;
+  tokens: TokenCounts;
+  cost: CostView;
+  modelCalls: number;
+  toolCalls: number;
+  threadId?: string;
+  tags: string[];
+  /** The start of the prompt, when the CLI recorded it. */
+  prompt?: string;
+  error?: ErrorView;
+}
+
+/** One bar of the timeline. */
+export interface SpanView {
+  id: string;
+  kind: "run" | "model" | "tool" | "subagent" | "retry" | "fallback" | "approval";
+  label: string;
+  runId: string;
+  depth: number;
+  /** Milliseconds from the run's start. */
+  start: number;
+  /** Milliseconds from the run's start; equal to `start` for instants (retry, fallback). */
+  end: number;
+  status: "ok" | "error" | "running";
+  /** Time to first token of a streamed model call, ms from its start. */
+  ttftMs?: number;
+  detail?: string;
+}
+
+/** One entry of the transcript. */
+export type TranscriptEntry =
+  | { kind: "message"; runId: string; depth: number; role: string; text: string; offset: number }
+  | {
+      kind: "tool_call";
+      runId: string;
+      depth: number;
+      callId: string;
+      toolName: string;
+      arguments: unknown;
+      /** The result's content when the journal captured it (trace details with content). */
+      result?: string;
+      status: "ok" | "error" | "running";
+      error?: ErrorView;
+      outputBytes?: number;
+      offset: number;
+    }
+  | { kind: "structured"; runId: string; depth: number; value: unknown; offset: number }
+  | { kind: "error"; runId: string; depth: number; where: string; error: ErrorView; offset: number }
+  | { kind: "note"; runId: string; depth: number; text: string; offset: number };
+
+/** Usage and cost of one group (a model, or a sub-agent run). */
+export interface CostRow {
+  key: string;
+  calls: number;
+  tokens: TokenCounts;
+  cost: CostView;
+}
+
+/** The prompt-cache view of one model call. */
+export interface CacheCallView {
+  callId: string;
+  runId: string;
+  model: string;
+  /** The stable-prefix fingerprint sent with the request, when the journal has it. */
+  fingerprint?: string;
+  /** Compared with the previous call of the same run. */
+  prefix: "first" | "preserved" | "busted" | "unknown";
+  /** The declared layout changes (`cache.layout_changed`) since the previous call. */
+  changes: { middleware: string; segment?: string }[];
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** cacheReadTokens / inputTokens, when input tokens are known. */
+  cachedShare?: number;
+}
+
+/** A pending human approval. */
+export interface ApprovalView {
+  approvalId: string;
+  runId: string;
+  callId: string;
+  toolName: string;
+  arguments?: unknown;
+}
+
+/** What the inspector can do to a run from this process. */
+export interface ControlView {
+  /** The run's process listens (it was registered with the inspector's controls). */
+  listening: boolean;
+  canPause: boolean;
+  canResume: boolean;
+  canCancel: boolean;
+  canDecide: boolean;
+  /** Why actions are unavailable, in words for the page. */
+  note?: string;
+}
+
+/** Everything the run page shows. */
+export interface RunDetail {
+  summary: RunSummary;
+  /** The journal offset after the last observation read (for the live tail). */
+  nextOffset: number;
+  observations: number;
+  spans: SpanView[];
+  transcript: TranscriptEntry[];
+  /** Whether message content was captured (trace details with content). */
+  contentCaptured: boolean;
+  byModel: CostRow[];
+  bySubAgent: CostRow[];
+  cache: CacheCallView[];
+  approvals: ApprovalView[];
+  control: ControlView;
+}

@@ -1,0 +1,34 @@
+import type { RunDetail, RunSummary } from "../../src/ui/view-types.js";
+
+/** A failed API call, with the server's message. */
+export class ApiError extends Error {}
+
+async function get<T>(path: string): Promise<T> {
+  const res = await fetch(path, { headers: { accept: "application/json" } });
+  const body = (await res.json()) as T & { error?: { message: string } };
+  if (!res.ok) throw new ApiError(body.error?.message ?? `${res.status} ${res.statusText}`);
+  return body;
+}
+
+export const listRuns = (): Promise<RunSummary[]> => get("/api/runs");
+export const runDetail = (id: string): Promise<RunDetail> => get(`/api/runs/${encodeURIComponent(id)}`);
+export const compareRuns = (a: string, b: string): Promise<{ a: RunDetail; b: RunDetail }> =>
+  get(`/api/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`);
+
+/** Ask the server to act on a run (approve, reject, pause, resume, cancel). */
+export async function act(runId: string, body: Record<string, string>): Promise<void> {
+  const res = await fetch(`/api/runs/${encodeURIComponent(runId)}/actions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-tinyagents-inspector": "1" },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) {
+    const problem = (await res.json()) as { error?: { message: string } };
+    throw new ApiError(problem.error?.message ?? `${res.status} ${res.statusText}`);
+  }
+}
+
+/** The run page's route. */
+export const runHref = (id: string): string => `#/runs/${encodeURIComponent(id)}`;
+export const compareHref = (a: string, b: string): string =>
+  `#/compare/${encodeURIComponent(a)}/${encodeURIComponent(b)}`;
