@@ -45,7 +45,7 @@ export async function openCliStore(file: string): Promise<CliStore> {
     sqlite = await import("@tinyagents/harness/sqlite");
   } catch (error) {
     throw new CliError(
-      `cannot load the SQLite backend (better-sqlite3): ${(error as Error).message}. Reinstall with \`npm install\` (it builds a native module)`,
+      `cannot load the SQLite backend: ${(error as Error).message}. Reinstall with \`npm install\``,
       EXIT.config,
     );
   }
@@ -54,8 +54,14 @@ export async function openCliStore(file: string): Promise<CliStore> {
     mkdirSync(dirname(file), { recursive: true });
     store = sqlite.SqliteStore.open(file);
   } catch (error) {
+    // A driver that cannot load (better-sqlite3 built for another Node, not installed) is not
+    // about the file: its message already names the cause and the fix.
+    const reason = (error as { details?: { reason?: unknown } }).details?.reason;
+    const driverProblem = reason === "native_load_failed" || reason === "driver_unavailable";
     throw new CliError(
-      `cannot open the tinyagents store at ${file}: ${(error as Error).message}. Choose another place with --db FILE or TINYAGENTS_HOME=DIR`,
+      driverProblem
+        ? `cannot open the tinyagents store: ${(error as Error).message}`
+        : `cannot open the tinyagents store at ${file}: ${(error as Error).message}. Choose another place with --db FILE or TINYAGENTS_HOME=DIR`,
       EXIT.config,
     );
   }

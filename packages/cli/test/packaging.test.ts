@@ -158,9 +158,10 @@ describe("built packages", () => {
     `);
     expect(JSON.parse(out)).toEqual({
       root: "function",
-      // The hook works: each subpath does import its peer.
+      // The hook works: each subpath does import its peer. The SQLite one loads better-sqlite3
+      // only when a store opens, and only on a runtime without a built-in SQLite.
       tried: {
-        sqlite: "optional peer loaded: better-sqlite3",
+        sqlite: "loaded",
         otel: "optional peer loaded: @opentelemetry/api",
         mcp: expect.stringMatching(/^optional peer loaded: @modelcontextprotocol\/sdk\//),
         langgraph: "optional peer loaded: @langchain/langgraph",

@@ -1,27 +1,38 @@
 import { TinyAgentsError, validationError } from "@tinyagents/inference";
-import Database from "better-sqlite3";
+import { type SqliteDriverChoice, selectSqliteDriver } from "./select-driver.js";
+import type { SqliteConnection, SqliteDriverName, SqliteStatement } from "./sqlite-driver.js";
 
-/** The slice of a better-sqlite3 statement this module uses (kept local so no public type needs `@types/better-sqlite3`). */
-export interface SqliteStatement {
-  run(...params: unknown[]): { changes: number };
-  get(...params: unknown[]): unknown;
-  all(...params: unknown[]): unknown[];
+export type { SqliteStatement } from "./sqlite-driver.js";
+
+/** A transaction function: call it for a deferred transaction, `.immediate(...)` to take the write lock first. */
+export interface SqliteTransaction<A extends unknown[], R> {
+  (...args: A): R;
+  immediate(...args: A): R;
 }
 
-/** The slice of a better-sqlite3 database this module uses. */
+/** The database the stores use: a driver's connection plus transactions and pragmas, the same on every driver. */
 export interface SqliteDb {
   prepare(sql: string): SqliteStatement;
-  exec(sql: string): unknown;
-  transaction<A extends unknown[], R>(fn: (...args: A) => R): { (...args: A): R; immediate(...args: A): R };
+  exec(sql: string): void;
+  /** Wrap `fn` in a transaction (nested calls use savepoints); a throw rolls it back. */
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): SqliteTransaction<A, R>;
+  /** Run `PRAGMA source`; with `simple`, return the first column of its first row. */
   pragma(source: string, options?: { simple?: boolean }): unknown;
-  close(): unknown;
+  close(): void;
   readonly open: boolean;
+  /** The SQLite library behind this database. */
+  readonly driver: SqliteDriverName;
 }
 
 /** Options of `SqliteStore.open`. */
 export interface SqliteOpenOptions {
   /** How long a write waits for another connection's lock before failing (default 5,000 ms). */
   busyTimeoutMs?: number;
+  /**
+   * Which SQLite library to use (default: `TINYAGENTS_SQLITE_DRIVER`, else `"auto"`: `bun:sqlite`
+   * under Bun, `node:sqlite` on Node >= 22.13, the `better-sqlite3` package on Node 20).
+   */
+  driver?: SqliteDriverChoice;
 }
 
 /** Bumped when the schema changes; stored in `PRAGMA user_version`. */
@@ -73,9 +84,10 @@ export function openSqliteDatabase(filename: string, options: SqliteOpenOptions 
   if (typeof filename !== "string" || filename === "") {
     throw validationError('SqliteStore.open needs a file name (or ":memory:")', { field: "filename" });
   }
+  const driver = selectSqliteDriver(options.driver);
   let db: SqliteDb | undefined;
   try {
-    db = new Database(filename) as unknown as SqliteDb;
+    db = sqliteDb(driver.open(filename), driver.name);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     if (filename !== ":memory:") db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
@@ -98,18 +110,104 @@ export function openSqliteDatabase(filename: string, options: SqliteOpenOptions 
   }
 }
 
-/** Wrap a SQLite failure as a `storage` error that says what was being done. */
+/** Transactions and pragmas over a driver's connection (SQL only, so every driver behaves alike). */
+function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName): SqliteDb {
+  let depth = 0;
+  const wrap =
+    <A extends unknown[], R>(fn: (...args: A) => R, begin: string) =>
+    (...args: A): R => {
+      if (depth > 0) {
+        const savepoint = `tinyagents_${depth}`;
+        connection.exec(`SAVEPOINT ${savepoint}`);
+        depth++;
+        try {
+          const result = fn(...args);
+          connection.exec(`RELEASE ${savepoint}`);
+          return result;
+        } catch (error) {
+          connection.exec(`ROLLBACK TO ${savepoint}`);
+          connection.exec(`RELEASE ${savepoint}`);
+          throw error;
+        } finally {
+          depth--;
+        }
+      }
+      connection.exec(begin);
+      depth++;
+      try {
+        const result = fn(...args);
+        connection.exec("COMMIT");
+        return result;
+      } catch (error) {
+        try {
+          connection.exec("ROLLBACK");
+        } catch {
+          // SQLite already rolled back (e.g. after SQLITE_FULL); the original error matters.
+        }
+        throw error;
+      } finally {
+        depth--;
+      }
+    };
+  return {
+    driver,
+    prepare: (sql) => connection.prepare(sql),
+    exec: (sql) => connection.exec(sql),
+    transaction<A extends unknown[], R>(fn: (...args: A) => R): SqliteTransaction<A, R> {
+      return Object.assign(wrap(fn, "BEGIN"), { immediate: wrap(fn, "BEGIN IMMEDIATE") });
+    },
+    pragma(source, options = {}) {
+      if (options.simple !== true) return connection.exec(`PRAGMA ${source}`);
+      const row = connection.prepare(`PRAGMA ${source}`).get() as Record<string, unknown> | undefined;
+      return row === undefined ? undefined : Object.values(row)[0];
+    },
+    close: () => connection.close(),
+    get open() {
+      return connection.isOpen;
+    },
+  };
+}
+
+/** Wrap a SQLite failure as a `storage` error that says what was being done and what to check. */
 export function sqliteError(action: string, error: unknown): TinyAgentsError {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  const hint =
-    code === "SQLITE_BUSY"
-      ? "another connection held the lock past the busy timeout; retry or raise busyTimeoutMs"
-      : "check the file path, permissions and free disk space";
+  const code = sqliteCode(error);
   return new TinyAgentsError(
     "storage",
-    `SQLite: could not ${action}${typeof code === "string" ? ` (${code})` : ""}: ${errorMessage(error)}; ${hint}`,
-    { cause: error, details: { action, ...(typeof code === "string" ? { sqliteCode: code } : {}) } },
+    `SQLite: could not ${action}${code === undefined ? "" : ` (${code})`}: ${errorMessage(error)}; ${hintFor(code)}`,
+    { cause: error, details: { action, ...(code === undefined ? {} : { sqliteCode: code }) } },
   );
+}
+
+/** The `SQLITE_*` code of a driver error (better-sqlite3 and Bun: `code`; node:sqlite: `errstr`/`errcode`). */
+function sqliteCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; errcode?: unknown } | undefined;
+  if (typeof e?.code === "string" && e.code.startsWith("SQLITE_")) return e.code;
+  const primary = typeof e?.errcode === "number" ? PRIMARY_CODES[e.errcode & 0xff] : undefined;
+  if (primary !== undefined) return primary;
+  return typeof e?.code === "string" && e.code !== "ERR_SQLITE_ERROR" ? e.code : undefined;
+}
+
+/** SQLite's primary result codes that have a specific hint (node:sqlite reports them as numbers). */
+const PRIMARY_CODES: Record<number, string> = {
+  5: "SQLITE_BUSY",
+  8: "SQLITE_READONLY",
+  11: "SQLITE_CORRUPT",
+  13: "SQLITE_FULL",
+  14: "SQLITE_CANTOPEN",
+  26: "SQLITE_NOTADB",
+};
+
+function hintFor(code: string | undefined): string {
+  if (code === undefined) return "see the cause";
+  if (code.startsWith("SQLITE_BUSY"))
+    return "another connection held the lock past the busy timeout; retry or raise busyTimeoutMs";
+  if (code.startsWith("SQLITE_CANTOPEN")) return "check that the directory exists and is writable";
+  if (code.startsWith("SQLITE_READONLY")) return "the file or its directory is read-only; check permissions";
+  if (code.startsWith("SQLITE_FULL")) return "the disk is full; free space";
+  if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) {
+    return "the file is not a tinyagents SQLite database or is damaged; use another file";
+  }
+  return "see the cause";
 }
 
 /** Run `fn`, turning SQLite exceptions into `storage` errors. */

@@ -10,7 +10,7 @@ interface Pending {
  * Group commit for one SQLite connection: writes submitted during an event-loop turn run at its
  * end (`setImmediate`) in ONE IMMEDIATE transaction — one lock, one WAL commit — however many
  * journals, status writers and run trees submitted them. Each write keeps its own atomicity:
- * writes are transaction functions, which better-sqlite3 runs as savepoints inside the outer
+ * writes are transaction functions, which run as savepoints (see sqlite-database.ts) inside the outer
  * transaction, so one failing write rolls back alone and rejects only its caller. A write's
  * promise resolves only after the outer transaction committed (that is its acknowledgement).
  * `flushNow()` commits what is pending synchronously (before closing the database).
@@ -33,7 +33,7 @@ export class SqliteGroupCommit {
     this.commitAll = (batch) => outer.immediate(batch);
   }
 
-  /** Run `work` (a better-sqlite3 transaction function) in the next group commit. */
+  /** Run `work` (a SqliteDb transaction function) in the next group commit. */
   submit<R>(work: () => R): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({ work, resolve: resolve as (value: unknown) => void, reject });

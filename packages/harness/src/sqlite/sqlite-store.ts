@@ -1,5 +1,6 @@
 import { SqliteAppendLog } from "./sqlite-append-log.js";
 import { openSqliteDatabase, type SqliteDb, type SqliteOpenOptions } from "./sqlite-database.js";
+import type { SqliteDriverName } from "./sqlite-driver.js";
 import { SqliteGroupCommit } from "./sqlite-group-commit.js";
 import { SqliteKeyValueStore } from "./sqlite-key-value-store.js";
 import { SqliteResponseCache } from "./sqlite-response-cache.js";
@@ -21,9 +22,10 @@ export interface SqliteStoreOptions extends SqliteOpenOptions {
  * log appends and status saves of one event-loop turn are one transaction (each write stays
  * atomic on its own); their promises resolve once it committed.
  *
- * Requires the optional peer dependency `better-sqlite3` (version 12; it is only loaded by this
- * `@tinyagents/harness/sqlite` entry point). Calls are synchronous under the hood (better-sqlite3
- * is), wrapped in promises to fit the store interfaces; keep transactions small.
+ * Runs on the runtime's own SQLite: `node:sqlite` on Node >= 22.13, `bun:sqlite` under Bun; on
+ * Node 20 it needs the optional peer dependency `better-sqlite3` (version 12), loaded only when a
+ * store opens (see `SqliteOpenOptions.driver`). Calls are synchronous under the hood (all three
+ * drivers are), wrapped in promises to fit the store interfaces; keep transactions small.
  */
 export class SqliteStore {
   readonly filename: string;
@@ -48,6 +50,11 @@ export class SqliteStore {
   /** Open (or create) `filename`; `":memory:"` for a private in-memory database. */
   static open(filename: string, options: SqliteStoreOptions = {}): SqliteStore {
     return new SqliteStore(filename, openSqliteDatabase(filename, options), options);
+  }
+
+  /** The SQLite library behind this store: `node:sqlite`, `bun:sqlite` or `better-sqlite3`. */
+  get driver(): SqliteDriverName {
+    return this.db.driver;
   }
 
   /** Whether the database is still open. */

@@ -1,0 +1,44 @@
+import type { SqliteConnection, SqliteDriver, SqliteStatement } from "../sqlite-driver.js";
+
+/** The slice of the `better-sqlite3` package this driver uses. */
+export type BetterSqlite3Module = new (
+  filename: string,
+) => {
+  prepare(sql: string): {
+    run(...params: unknown[]): { changes: number };
+    get(...params: unknown[]): unknown;
+    all(...params: unknown[]): unknown[];
+  };
+  exec(sql: string): unknown;
+  close(): unknown;
+  readonly open: boolean;
+};
+
+/** The driver over the `better-sqlite3` package (a native module; the Node 20 default). */
+export function betterSqlite3Driver(Database: BetterSqlite3Module): SqliteDriver {
+  return {
+    name: "better-sqlite3",
+    open(filename: string): SqliteConnection {
+      const db = new Database(filename);
+      return {
+        prepare(sql: string): SqliteStatement {
+          const statement = db.prepare(sql);
+          return {
+            run: (...params) => statement.run(...params),
+            get: (...params) => statement.get(...params),
+            all: (...params) => statement.all(...params),
+          };
+        },
+        exec(sql: string) {
+          db.exec(sql);
+        },
+        close() {
+          if (db.open) db.close();
+        },
+        get isOpen() {
+          return db.open;
+        },
+      };
+    },
+  };
+}
