@@ -1,9 +1,11 @@
-import type { JsonValue } from "@tinyagents/inference";
+import type { ChatModel, JsonObject, JsonValue } from "@tinyagents/inference";
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import type { StopReason } from "../agent-loop/agent-run.js";
 import type { EventRecord } from "../events/agent-event.js";
+import type { Tool } from "../tool/tool.js";
 import { AgentHarness } from "./agent-harness.js";
+import { createAgent } from "./create-agent.js";
 import type { RunOptions } from "./run-options.js";
 import type { AgentRunError, RunResult } from "./run-result.js";
 import type { AgentStream, RunStreamItem } from "./run-stream.js";
@@ -63,5 +65,30 @@ describe("front-door types", () => {
     expectTypeOf(stream.toReadableStream()).toEqualTypeOf<ReadableStream<RunStreamItem<CityOut>>>();
     expectTypeOf(stream.toResponse()).toEqualTypeOf<Response>();
     expectTypeOf<AgentRunError["run"]>().toEqualTypeOf<RunResult>();
+  });
+
+  it("createAgent infers the structured type from responseFormat", () => {
+    const model = {} as ChatModel;
+    expectTypeOf(createAgent({ model, responseFormat: City })).toEqualTypeOf<
+      AgentHarness<unknown, undefined, CityOut>
+    >();
+    expectTypeOf(createAgent({ model })).toEqualTypeOf<AgentHarness<unknown, undefined, unknown>>();
+    expectTypeOf(
+      createAgent({ model: "openai:gpt-4.1-mini", responseFormat: { type: "object" } }),
+    ).toEqualTypeOf<AgentHarness<unknown, undefined, JsonValue>>();
+    // @ts-expect-error model is required
+    createAgent({ instructions: "x" });
+  });
+
+  it("asTool gives a tool of the parent's context type", () => {
+    const child = new AgentHarness<unknown, { tenant: string }>();
+    const asIs = child.asTool({ name: "child", description: "d" });
+    expectTypeOf(asIs).toEqualTypeOf<Tool<unknown, { tenant: string }, JsonObject>>();
+    const mapped = child.asTool<{ org: string }>({
+      name: "child",
+      description: "d",
+      context: (ctx) => ({ tenant: ctx.run.data.org }),
+    });
+    expectTypeOf(mapped).toEqualTypeOf<Tool<unknown, { org: string }, JsonObject>>();
   });
 });

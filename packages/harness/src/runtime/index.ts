@@ -1,6 +1,10 @@
-export { AgentHarness, type AgentHarnessOptions, type RunWithStatus } from "./agent-harness.js";
+export { AgentCore, type AgentHarnessOptions, type RunWithStatus } from "./agent-core.js";
+export { AgentHarness } from "./agent-harness.js";
 export { type AgentInput, normalizeInput } from "./agent-input.js";
+export { type AsToolOptions, agentAsTool } from "./as-tool.js";
+export { type CreateAgentOptions, createAgent, type ResponseFormatOutput } from "./create-agent.js";
 export type { ContextOptions } from "./create-context.js";
+export { AgentLowerLayer } from "./lower-layer.js";
 export {
   isPausedRun,
   type ResponseFormatInput,

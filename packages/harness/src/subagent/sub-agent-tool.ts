@@ -40,7 +40,7 @@ export interface SubAgentToolOptions<State, Ctx, ChildCtx> {
  *
  * Contract: the child runs in the LIVE parent context (`ctx.run`: depth, event stream, lineage,
  * cancellation, usage roll-up — see `SubAgent.invokeInParent`) and the tool returns its final
- * answer text. When the child hits a limit (`limit_exceeded`, `timeout`, `sub_agent_depth`) or
+ * answer text, or its structured answer when the child agent has a response format. When the child hits a limit (`limit_exceeded`, `timeout`, `sub_agent_depth`) or
  * pauses, the tool returns an ERROR result telling the parent model the sub-agent stopped early
  * and its work is incomplete — a partial answer is never passed off as complete. Any other
  * child error, and the parent's own cancellation or deadline, propagates and fails the parent
@@ -85,7 +85,8 @@ export class SubAgentTool<State = unknown, Ctx = undefined, ChildCtx = Ctx>
           run.runId,
         );
       }
-      return runText(run);
+      // A child with a response format answers with its validated value (the parent reads JSON).
+      return run.structured !== undefined ? run.structured : runText(run);
     } catch (thrown) {
       // The parent itself was cancelled or timed out: that is the parent's failure, not the child's.
       if (ctx.run.aborted || !TinyAgentsError.isInstance(thrown) || !LIMIT_CODES.has(thrown.code))

@@ -4,9 +4,9 @@ import type { RunOutcome } from "../agent-loop/run-loop.js";
 import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
 import type { EventSink } from "../events/event-sink.js";
-import type { AgentHarness } from "../runtime/agent-harness.js";
 import { type AgentInput, normalizeInput } from "../runtime/agent-input.js";
 import type { ContextOptions } from "../runtime/create-context.js";
+import type { AgentLowerLayer } from "../runtime/lower-layer.js";
 import type { SteeringHandle } from "../steering/steering-handle.js";
 import {
   cleanupWorkspace,
@@ -21,7 +21,7 @@ export interface SubAgentOptions<State, Ctx> {
   name: string;
   /** What the agent is for (the default description of its SubAgentTool). */
   description: string;
-  harness: AgentHarness<State, Ctx>;
+  harness: AgentLowerLayer<State, Ctx>;
   /** Sent as a system message before every input of the child run. */
   systemPrompt?: string;
   /** Lets the parent (or anyone holding it) steer the child runs. */
@@ -70,7 +70,7 @@ export interface SubAgentTurn {
 export class SubAgent<State = unknown, Ctx = undefined> {
   readonly name: string;
   readonly description: string;
-  readonly harness: AgentHarness<State, Ctx>;
+  readonly harness: AgentLowerLayer<State, Ctx>;
   readonly systemPrompt: string | undefined;
   readonly steering: SteeringHandle | undefined;
   private readonly isolation: WorkspaceIsolation | undefined;
