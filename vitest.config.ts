@@ -8,6 +8,10 @@ export default defineConfig({
     alias: [
       { find: /^@tinyagents\/inference$/, replacement: src("./packages/inference/src/index.ts") },
       {
+        find: /^@tinyagents\/inference\/ai-sdk$/,
+        replacement: src("./packages/inference/src/ai-sdk/index.ts"),
+      },
+      {
         find: /^@tinyagents\/harness\/testkit$/,
         replacement: src("./packages/harness/src/testkit/index.ts"),
       },

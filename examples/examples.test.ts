@@ -58,6 +58,11 @@ const EXPECTED: Record<string, (string | RegExp)[]> = {
     "graph run totals: 3 model calls, 1 tool call, 450 tokens over 2 node calls",
   ],
   "local-model-probe": ["skipped: no server at http://127.0.0.1:1/v1"],
+  "from-ai-sdk": [
+    'tool get_weather: {"city":"Lisbon"}',
+    "Lisbon is sunny at 21 °C.",
+    "provider: google, model calls: 2, tokens: 169",
+  ],
 };
 
 describe("examples (offline)", () => {
