@@ -26,7 +26,8 @@ export interface CliStore {
   readonly file: string;
   readonly history: StoreChatHistory;
   readonly journal: HarnessEventJournal;
-  readonly statusStore: HarnessStatusStore;
+  /** The SQLite status store (it can reap runs whose process died). */
+  readonly statusStore: HarnessStatusStore & Required<Pick<HarnessStatusStore, "reapStale">>;
   readonly keyValue: KeyValueStore;
   saveRun(record: RunRecord): Promise<void>;
   getRun(runId: string): Promise<RunRecord | undefined>;

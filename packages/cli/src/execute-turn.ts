@@ -83,6 +83,8 @@ export async function executeTurn(options: TurnOptions): Promise<TurnResult> {
   try {
     const stream = options.harness.invokeStreaming(undefined, undefined, config, options.prompt, {
       events,
+      // Liveness: if this process dies mid-run, `tinyagents runs --reap` can mark the run abandoned.
+      ...(store === undefined ? {} : { durability: { ownerId: `cli-${process.pid}` } }),
       ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });

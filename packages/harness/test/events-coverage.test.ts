@@ -73,6 +73,7 @@ const ALL_EVENT_TYPES = [
   "journal.dropped",
   // Sub-agents, steering, workspace, artifacts, handoff (scenario 7).
   "run.resumed",
+  "run.heartbeat",
   "subagent.started",
   "subagent.completed",
   "subagent.failed",
@@ -447,6 +448,18 @@ describe("events coverage", () => {
       const sink = new EventSink("cov-10");
       observed.attach(sink);
       await harness.invoke(undefined, undefined, { runId: "cov-10" }, "go", { events: sink });
+    }
+
+    // Scenario 11: liveness (a run with a lease heartbeats).
+    {
+      const { harness } = makeHarness();
+      harness.registerModel("m", new ScriptedModel(["ok"]));
+      const sink = new EventSink("cov-11");
+      observed.attach(sink);
+      await harness.invoke(undefined, undefined, { runId: "cov-11" }, "go", {
+        events: sink,
+        durability: { ownerId: "worker-1" },
+      });
     }
 
     const seen = new Set(observed.types());

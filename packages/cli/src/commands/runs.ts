@@ -1,20 +1,61 @@
+import { isStale, reapCutoff } from "@tinyagents/harness";
 import { COMMON_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
 import type { CliIo } from "../cli-io.js";
-import { openCliStore } from "../cli-store.js";
+import { type CliStore, openCliStore } from "../cli-store.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveDbPath } from "../paths.js";
 import { formatCost, formatDuration, formatTimestamp } from "../render/format.js";
 
+/** `runs --stale` / `runs --reap`: find (and repair) runs whose process died. */
+async function staleRuns(
+  store: CliStore,
+  io: CliIo,
+  options: { olderThanMs: number; reap: boolean; json: boolean },
+): Promise<number> {
+  const now = Date.now();
+  const cutoff = reapCutoff({ olderThanMs: options.olderThanMs, now });
+  const found = options.reap
+    ? await store.statusStore.reapStale({ olderThanMs: options.olderThanMs, now })
+    : (await store.statusStore.list({ active: true })).filter((s) => isStale(s, cutoff));
+  if (found.length === 0) {
+    io.stdout.write(
+      `no stale runs in ${store.file} (older than ${options.olderThanMs} ms past their lease)\n`,
+    );
+    return EXIT.ok;
+  }
+  for (const status of found) {
+    if (options.json) {
+      io.stdout.write(`${JSON.stringify(status)}\n`);
+      continue;
+    }
+    const last = status.heartbeatAt ?? status.updatedAt;
+    io.stdout.write(
+      `${status.runId}  ${options.reap ? "reaped: failed (abandoned)" : "stale: running"}  ` +
+        `owner ${status.ownerId ?? "unknown"}  last sign of life ${formatTimestamp(last)}\n`,
+    );
+  }
+  if (!options.reap)
+    io.stdout.write(`${found.length} stale run(s); repair them with: tinyagents runs --reap\n`);
+  return EXIT.ok;
+}
+
 /** The `--help` text of `tinyagents runs`. */
-export const RUNS_HELP = `tinyagents runs [--thread ID] [--limit N] [--json]
+export const RUNS_HELP = `tinyagents runs [--thread ID] [--limit N] [--json] [--stale | --reap] [--older-than MS]
 
 List recorded runs, newest last: run id, start time, status, model, calls, tokens, cost and the
 start of the prompt. Show one with \`tinyagents show <run-id>\`.
+
+A run whose process died (killed, crashed, machine lost) stays "running" until it is reaped:
+--stale lists the runs still marked running whose lease (renewed by heartbeats while the run is
+alive) ended more than --older-than ago; --reap marks them failed with error code "abandoned".
 
 Options:
       --thread ID   only the runs of this thread
       --limit N     the N most recent (default 20)
       --json        one JSON object per line (status record + run record)
+      --stale       list runs whose owner stopped heartbeating (nothing is changed)
+      --reap        mark those runs failed ("abandoned") and list them
+      --older-than MS  grace past the lease before a run counts as stale (default 60000)
       --db FILE     the SQLite store (see \`tinyagents run --help\`)
   -h, --help        this help
 `;
@@ -26,6 +67,9 @@ export async function runsCommand(argv: readonly string[], io: CliIo): Promise<n
     thread: { type: "string" },
     limit: { type: "string" },
     json: { type: "boolean" },
+    stale: { type: "boolean" },
+    reap: { type: "boolean" },
+    "older-than": { type: "string" },
   });
   if (values.help === true) {
     io.stdout.write(RUNS_HELP);
@@ -34,6 +78,15 @@ export async function runsCommand(argv: readonly string[], io: CliIo): Promise<n
   const limit = positiveInt("limit", values.limit) ?? 20;
   const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db));
   try {
+    if (values.stale === true || values.reap === true) {
+      const olderThanMs =
+        values["older-than"] === undefined ? 60_000 : (positiveInt("older-than", values["older-than"]) ?? 0);
+      return await staleRuns(store, io, {
+        olderThanMs,
+        reap: values.reap === true,
+        json: values.json === true,
+      });
+    }
     const all = await store.statusStore.list(values.thread === undefined ? {} : { threadId: values.thread });
     const top = all.filter((s) => s.parentRunId === undefined && s.component !== "model_call").slice(-limit);
     if (top.length === 0) {

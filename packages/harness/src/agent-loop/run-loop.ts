@@ -1,4 +1,5 @@
 import { type Message, TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
+import { startLiveness } from "../durability/heartbeats.js";
 import type { AgentEvent } from "../events/agent-event.js";
 import { loadHistory } from "../memory/short-term-memory.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
@@ -44,11 +45,14 @@ export async function executeRun<State, Ctx>(
   shapeAnchors.session = s;
   // The deadline timer and the caller's abort link live exactly as long as the run.
   const letGo = holdRun(ctx);
+  let stopLiveness: (() => void) | undefined;
   try {
     s.status.start();
     const started: RunStartedEvent = { type: "run.started", input: input.length };
     if (ctx.threadId !== undefined) started.threadId = ctx.threadId;
     ctx.emit(started);
+    // Liveness (opt-in): a first heartbeat, then the shared timer while the run is quiet.
+    if (ctx.durability !== undefined) stopLiveness = startLiveness(ctx, ctx.durability);
     if (resumed === undefined) {
       await loadMemory(s);
       run.inputStart = s.transcript.length;
@@ -140,6 +144,7 @@ export async function executeRun<State, Ctx>(
     const error = toTinyAgentsError(thrown);
     return { run, status: await failRun(s, error), error };
   } finally {
+    stopLiveness?.();
     letGo();
   }
 }

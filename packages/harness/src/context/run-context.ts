@@ -1,5 +1,6 @@
 import type { Clock } from "@tinyagents/inference";
 import type { ChildRunSummary } from "../contracts/child-run-summary.js";
+import type { ResolvedDurability } from "../durability/run-durability.js";
 import type { AgentEvent } from "../events/agent-event.js";
 import type { EventScope, EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
@@ -34,6 +35,8 @@ export interface RunContextInit<Ctx> {
   workspace?: WorkspaceDescriptor;
   /** A model resolved earlier, offered to requests with `reusePreviousModel` (see `ContextOptions`). */
   previousModel?: string;
+  /** Liveness of the run (owner, lease), when enabled. */
+  durability?: ResolvedDurability;
 }
 
 /**
@@ -62,6 +65,8 @@ export class RunContext<Ctx = unknown> {
   readonly previousModel: string | undefined;
   /** The envelope every event of this run carries. */
   readonly scope: EventScope;
+  /** Liveness (owner and lease) of runs in this context; undefined: no heartbeats. */
+  readonly durability: ResolvedDurability | undefined;
   private pendingControl: ControlRequest | undefined;
   /**
    * @internal Whether runs in this context stream their model calls (`model.*_delta` events): set
@@ -83,6 +88,7 @@ export class RunContext<Ctx = unknown> {
     this.steering = init.steering;
     this.workspace = init.workspace;
     this.previousModel = init.previousModel;
+    this.durability = init.durability;
     const scope: EventScope = {
       runId: init.config.runId,
       rootRunId: init.config.rootRunId ?? init.config.runId,

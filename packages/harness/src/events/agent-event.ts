@@ -136,6 +136,10 @@ export type AgentEvent =
       count: number;
       detail: string;
     }
+  // Liveness (opt-in, `ContextOptions.durability`): the run is alive, owned by `ownerId`, until
+  // `leaseUntil` (epoch ms, run clock; `leaseMs` after this event). Emitted at the start and by
+  // the shared heartbeat timer.
+  | { type: "run.heartbeat"; ownerId: string; leaseMs: number; leaseUntil: number }
   // Resumption of a paused run (emitted right after `run.started`).
   | { type: "run.resumed"; modelCalls: number; toolCalls: number; pendingToolCalls: number }
   // Sub-agents: emitted on the PARENT's scope; `depth` is the child's depth.

@@ -1,4 +1,5 @@
 import { validationError } from "@tinyagents/inference";
+import { abandonedStatus, isStale, type ReapOptions, reapCutoff } from "../durability/reap-stale.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import {
   compareStatus,
@@ -73,6 +74,24 @@ export class InMemoryHarnessStatusStore implements HarnessStatusStore {
     const keep = statusFilter(query);
     const hits = [...this.records.values()].filter(keep).sort(compareStatus);
     return (query.limit === undefined ? hits : hits.slice(0, query.limit)).map((s) => structuredClone(s));
+  }
+
+  async reapStale(options: ReapOptions): Promise<HarnessRunStatus[]> {
+    return this.reap(options);
+  }
+
+  /** Synchronous `reapStale` (the key-value store writes the changes through). */
+  reap(options: ReapOptions): HarnessRunStatus[] {
+    const cutoff = reapCutoff(options);
+    const now = options.now ?? Date.now();
+    const changed: HarnessRunStatus[] = [];
+    for (const record of [...this.records.values()]) {
+      if (!isStale(record, cutoff)) continue;
+      const reaped = abandonedStatus(record, now);
+      // `put` would refuse nothing here (finished replaces active), and it files the run as finished.
+      if (this.put(reaped)) changed.push(structuredClone(reaped));
+    }
+    return changed;
   }
 
   async delete(runId: string): Promise<boolean> {

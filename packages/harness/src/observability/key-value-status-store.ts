@@ -1,4 +1,5 @@
 import type { JsonValue } from "@tinyagents/inference";
+import { type ReapOptions, reapCutoff } from "../durability/reap-stale.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import type { KeyValueStore } from "../store/key-value-store.js";
 import { encodeStoreName } from "../store/store-names.js";
@@ -60,6 +61,21 @@ export class KeyValueHarnessStatusStore implements HarnessStatusStore {
     const existed = await this.cache.delete(runId);
     await this.store.delete(this.namespace, encodeStoreName(runId));
     return existed;
+  }
+
+  /**
+   * Reload from the backend (runs of other processes too), mark stale runs `abandoned`, and
+   * write each change (and any eviction it causes) through.
+   */
+  async reapStale(options: ReapOptions): Promise<HarnessRunStatus[]> {
+    reapCutoff(options); // validates before any I/O
+    await this.refresh();
+    const changed = this.cache.reap(options);
+    for (const status of changed)
+      await this.store.put(this.namespace, encodeStoreName(status.runId), status as unknown as JsonValue);
+    for (const runId of this.evicted.splice(0))
+      await this.store.delete(this.namespace, encodeStoreName(runId));
+    return changed;
   }
 
   /** Reload every record from the backend (picks up other processes' writes). */

@@ -12,6 +12,8 @@ interface RunState {
   usageCalls: number;
   costCalls: number;
   childUnknown: boolean;
+  /** The run's lease length, once a `run.heartbeat` announced it. */
+  leaseMs?: number;
 }
 
 /**
@@ -40,7 +42,19 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
     const s = run.status;
     s.lastEventId = o.id;
     const e = o.event;
+    // Every event of a leased run is a sign of life: the lease runs from its timestamp.
+    if (run.leaseMs !== undefined) {
+      s.heartbeatAt = o.ts;
+      s.leaseUntil = o.ts + run.leaseMs;
+    }
     switch (e.type) {
+      case "run.heartbeat":
+        // Record time, like every other timestamp of the record (the sink's clock).
+        s.ownerId = e.ownerId;
+        run.leaseMs = e.leaseMs;
+        s.heartbeatAt = o.ts;
+        s.leaseUntil = o.ts + e.leaseMs;
+        break;
       case "run.started":
         s.status = "running";
         s.startedAt = o.ts;

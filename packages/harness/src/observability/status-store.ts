@@ -1,4 +1,5 @@
 import { validationError } from "@tinyagents/inference";
+import type { ReapOptions } from "../durability/reap-stale.js";
 import type { ExecutionStatus, HarnessRunStatus } from "../status/run-status.js";
 
 /** A query over stored run statuses. All given conditions must hold. */
@@ -28,6 +29,13 @@ export interface HarnessStatusStore {
   list(query?: StatusQuery): Promise<HarnessRunStatus[]>;
   /** Remove a run's record; true when one existed. */
   delete(runId: string): Promise<boolean>;
+  /**
+   * Repair runs whose process died: every pending or running record whose lease ended (records
+   * without a lease: whose last update was) more than `olderThanMs` ago becomes `failed` with
+   * error code `abandoned`, finished and so evictable. Returns the records it changed. Every
+   * built-in store implements it (memory, key-value/file, SQLite); optional for custom stores.
+   */
+  reapStale?(options: ReapOptions): Promise<HarnessRunStatus[]>;
 }
 
 const ACTIVE: ReadonlySet<ExecutionStatus> = new Set(["pending", "running"]);

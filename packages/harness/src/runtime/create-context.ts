@@ -2,6 +2,7 @@ import type { Clock } from "@tinyagents/inference";
 import { AbortHub, noop } from "../context/abort-hub.js";
 import { type RunConfig, runConfig } from "../context/run-config.js";
 import { RunContext } from "../context/run-context.js";
+import { type RunDurability, resolveDurability } from "../durability/run-durability.js";
 import { EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
 import { type EffectiveLimits, LimitTracker } from "../limits/limit-tracker.js";
@@ -36,6 +37,12 @@ export interface ContextOptions {
    * `state_reuse` candidate of requests that set `reusePreviousModel`.
    */
   previousModel?: string;
+  /**
+   * Liveness: the run's status record carries `ownerId`, `heartbeatAt` and `leaseUntil`, renewed
+   * by every event and by one shared heartbeat timer, so `statusStore.reapStale` can find it if
+   * its process dies (see docs/durability.md).
+   */
+  durability?: RunDurability;
 }
 
 /** Harness-level defaults a context is built from. */
@@ -86,6 +93,7 @@ export function createRunContext<Ctx>(
     ...(options.steering === undefined ? {} : { steering: options.steering }),
     ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
     ...(options.previousModel === undefined ? {} : { previousModel: options.previousModel }),
+    ...(options.durability === undefined ? {} : { durability: resolveDurability(options.durability) }),
   });
   return { ctx, release: noop };
 }

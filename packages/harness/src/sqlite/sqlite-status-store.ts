@@ -1,4 +1,5 @@
 import { validationError } from "@tinyagents/inference";
+import { abandonedStatus, isStale, type ReapOptions, reapCutoff } from "../durability/reap-stale.js";
 import { DEFAULT_MAX_FINISHED_RUNS } from "../observability/in-memory-status-store.js";
 import {
   type HarnessStatusStore,
@@ -31,6 +32,7 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
   private readonly db: SqliteDb;
   private readonly saveTx: (status: HarnessRunStatus) => void;
   private readonly saveManyTx: (statuses: readonly HarnessRunStatus[]) => void;
+  private readonly reapTx: (cutoff: number, now: number) => HarnessRunStatus[];
 
   private readonly commit: SqliteGroupCommit | undefined;
   /** Finished rows as far as this connection knows (undefined: not counted yet). */
@@ -102,6 +104,34 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
       for (const status of statuses) saveOne(status);
     });
     this.saveManyTx = (statuses) => manyTx.immediate(statuses);
+    // Read the active runs and mark the stale ones in one IMMEDIATE transaction: a run that
+    // heartbeats in between is either seen fresh or its later save loses to the finished record.
+    const active = db.prepare("SELECT record FROM run_status WHERE active = 1");
+    const reapTx = db.transaction((cutoff: number, now: number) => {
+      const changed: HarnessRunStatus[] = [];
+      for (const row of active.all() as { record: string }[]) {
+        const record = JSON.parse(row.record) as HarnessRunStatus;
+        if (!isStale(record, cutoff)) continue;
+        const reaped = abandonedStatus(record, now);
+        saveOne(reaped);
+        changed.push(reaped);
+      }
+      return changed;
+    });
+    this.reapTx = (cutoff, now) => reapTx.immediate(cutoff, now);
+  }
+
+  /** Mark stale runs (lease ended over `olderThanMs` ago) `failed` / `abandoned`; returns them. */
+  async reapStale(options: ReapOptions): Promise<HarnessRunStatus[]> {
+    const cutoff = reapCutoff(options);
+    const now = options.now ?? Date.now();
+    const reap = () => guard("reap stale runs", () => this.reapTx(cutoff, now));
+    if (this.commit === undefined) return reap();
+    let changed: HarnessRunStatus[] = [];
+    await this.commit.submit(() => {
+      changed = reap();
+    });
+    return changed;
   }
 
   async save(status: HarnessRunStatus): Promise<void> {

@@ -46,6 +46,12 @@ export interface HarnessRunStatus {
   updatedAt: number;
   endedAt?: number;
   error?: ErrorSummary;
+  /** Liveness (runs with `ContextOptions.durability`): the worker or process running it. */
+  ownerId?: string;
+  /** The run's last sign of life (epoch ms). */
+  heartbeatAt?: number;
+  /** The run counts as alive until then; past it (plus a grace) `reapStale` marks it `abandoned`. */
+  leaseUntil?: number;
 }
 
 /**

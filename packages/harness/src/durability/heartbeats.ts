@@ -1,0 +1,86 @@
+import { type Clock, startInterval, type Timer } from "@tinyagents/inference";
+import type { RunContext } from "../context/run-context.js";
+import type { ResolvedDurability } from "./run-durability.js";
+
+interface Beating {
+  ctx: RunContext<unknown>;
+  lease: ResolvedDurability;
+}
+
+/**
+ * ONE timer per clock for every live run on it (not one per run): every `tickMs` (a third of the
+ * shortest lease registered) each run gets a `run.heartbeat` event, which renews its lease in
+ * the status store — also while one long model or tool call is in flight and the run emits only
+ * deltas (which are not saved). Safe boundaries renew it too: every saved status change carries
+ * a fresh lease. The timer stops when no run is registered, so an idle process holds no timer.
+ */
+class HeartbeatTimer {
+  private readonly clock: Clock;
+  private readonly runs = new Set<Beating>();
+  private timer: Timer | undefined;
+  private tickMs = Number.POSITIVE_INFINITY;
+
+  constructor(clock: Clock) {
+    this.clock = clock;
+  }
+
+  register(entry: Beating): () => void {
+    this.runs.add(entry);
+    const tick = Math.max(5, Math.floor(entry.lease.leaseMs / 3));
+    if (tick < this.tickMs) {
+      this.tickMs = tick;
+      this.timer?.cancel();
+      this.timer = undefined;
+    }
+    this.timer ??= startInterval(this.clock, this.tickMs, () => this.beat());
+    return () => {
+      this.runs.delete(entry);
+      if (this.runs.size === 0) {
+        this.timer?.cancel();
+        this.timer = undefined;
+        this.tickMs = Number.POSITIVE_INFINITY;
+      }
+    };
+  }
+
+  /** Registered runs (diagnostics and tests). */
+  get size(): number {
+    return this.runs.size;
+  }
+
+  private beat(): void {
+    for (const entry of this.runs) emitHeartbeat(entry.ctx, entry.lease);
+  }
+}
+
+const timers = new WeakMap<Clock, HeartbeatTimer>();
+
+/** The shared heartbeat timer of `clock` (one per clock). */
+export function heartbeatTimerOf(clock: Clock): { readonly size: number } {
+  let timer = timers.get(clock);
+  if (timer === undefined) {
+    timer = new HeartbeatTimer(clock);
+    timers.set(clock, timer);
+  }
+  return timer;
+}
+
+/** `run.heartbeat`: the run is alive, owned by `ownerId`, until `leaseUntil`. */
+export function emitHeartbeat(ctx: RunContext<unknown>, lease: ResolvedDurability): void {
+  ctx.emit({
+    type: "run.heartbeat",
+    ownerId: lease.ownerId,
+    leaseMs: lease.leaseMs,
+    leaseUntil: ctx.clock.now() + lease.leaseMs,
+  });
+}
+
+/**
+ * Start a run's liveness: a first heartbeat (it names the owner and the lease), then the shared
+ * timer covers quiet stretches. Returns the function that stops it (called when the run ends).
+ */
+export function startLiveness(ctx: RunContext<unknown>, lease: ResolvedDurability): () => void {
+  emitHeartbeat(ctx, lease);
+  const timer = heartbeatTimerOf(ctx.clock) as HeartbeatTimer;
+  return timer.register({ ctx, lease });
+}
