@@ -5,6 +5,7 @@ import { InMemoryHarnessStatusStore } from "../observability/in-memory-status-st
 import { AgentHarness } from "../runtime/agent-harness.js";
 import { InMemoryKeyValueStore } from "../store/key-value-store.js";
 import { SlowModel } from "../testkit/slow-model.js";
+import type { EvalAgent } from "./agent-target.js";
 import { agentPerCase, scriptedAgent } from "./eval.fixture.js";
 import { EvalStore } from "./eval-store.js";
 import { type EvalProgress, evaluate } from "./evaluate.js";
@@ -55,6 +56,49 @@ describe("evaluate", () => {
     ]);
     expect(result.passed).toBe(true); // no thresholds given
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+
+  it("runs the agent through its front door, agent.run, with the eval's run options", async () => {
+    const seen: unknown[] = [];
+    const inner = scriptedAgent(["Paris"]);
+    // An agent that only has `run`: nothing else of the harness is reached.
+    const frontDoorOnly: EvalAgent = {
+      run: (input, options) => {
+        seen.push({ input, runId: options?.runId, tags: options?.tags, timeout: options?.limits });
+        return inner.run(input, options);
+      },
+    };
+    const result = await evaluate({
+      agent: frontDoorOnly,
+      dataset: { name: "one", cases: [{ id: "paris", input: "Capital of France?", expected: "Paris" }] },
+      scorers: [exactMatch()],
+      timeoutMs: 5_000,
+    });
+    expect(result.trials.map((t) => [t.output, t.passed])).toEqual([["Paris", true]]);
+    expect(seen).toEqual([
+      {
+        input: "Capital of France?",
+        runId: result.trials[0]?.runId,
+        tags: expect.arrayContaining(["eval"]),
+        timeout: { timeoutMs: 5_000 },
+      },
+    ]);
+  });
+
+  it("a failed run still reports its error, tokens and cost (from the AgentRunError's partial run)", async () => {
+    const failing = () =>
+      scriptedAgent([{ toolCalls: [{ name: "lookup", arguments: { city: "x" } }] }]).withPolicy({
+        limits: { maxModelCalls: 1 },
+      });
+    const result = await evaluate({
+      agent: failing,
+      dataset: { name: "one", cases: [{ id: "c", input: "loop", expected: "never" }] },
+      scorers: [exactMatch()],
+    });
+    const trial = result.trials[0];
+    expect(trial?.error?.code).toBe("limit_exceeded");
+    expect(trial?.usage.totalTokens).toBe(15);
+    expect(trial?.modelCalls).toBe(1);
   });
 
   it("tags, journals and saves the status of every run under the eval run id", async () => {
