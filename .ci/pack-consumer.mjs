@@ -1,0 +1,229 @@
+// See .ci/pack-consumer. Node >= 20, no dependency beyond what the repository's devDependencies
+// and the npm registry (typescript, @types/node and the snippet's own imports, at the versions the
+// repository's lockfile installed) provide.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const repo = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
+const repoRequire = createRequire(join(repo, "package.json"));
+const versionOf = (name) =>
+  JSON.parse(readFileSync(repoRequire.resolve(`${name}/package.json`), "utf8")).version;
+const t0 = Date.now();
+const log = (message) =>
+  console.log(`pack-consumer [${((Date.now() - t0) / 1000).toFixed(1)} s]: ${message}`);
+const run = (command, args, options = {}) =>
+  execFileSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...options });
+
+const tmp = mkdtempSync(join(tmpdir(), "tinyagents-pack-"));
+let server;
+try {
+  // 1. Pack. The packages are built (npm test built them); build if a dist is missing.
+  const workspaces = ["inference", "harness", "cli"];
+  if (workspaces.some((w) => !readdirSync(join(repo, "packages", w)).includes("dist"))) {
+    run("npm", ["run", "build"], { cwd: repo, stdio: "inherit" });
+  }
+  const tarballs = join(tmp, "tarballs");
+  mkdirSync(tarballs);
+  for (const w of workspaces) {
+    run("npm", ["pack", "--silent", "--pack-destination", tarballs], { cwd: join(repo, "packages", w) });
+  }
+  const packed = readdirSync(tarballs).map((f) => join(tarballs, f));
+  log(`packed ${readdirSync(tarballs).join(", ")}`);
+
+  // 2. The README's first snippet, pointed at the loopback server.
+  const readme = readFileSync(join(repo, "README.md"), "utf8");
+  const snippet = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (snippet === undefined) throw new Error("README.md has no ```ts snippet");
+  const bare = [...snippet.matchAll(/from\s+"([^"./][^"]*)"/g)]
+    .map((m) => m[1])
+    .filter((s) => !s.startsWith("@tinyagents/") && !s.startsWith("node:"))
+    .map((s) => (s.startsWith("@") ? s.split("/").slice(0, 2).join("/") : s.split("/")[0]));
+
+  // 3. A fresh app with the tarballs, TypeScript, @types/node and the snippet's other imports.
+  const app = join(tmp, "app");
+  mkdirSync(app);
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, type: "module" }),
+  );
+  const extras = ["typescript", "@types/node", ...new Set(bare)].map((n) => `${n}@${versionOf(n)}`);
+  // --ignore-scripts: no native build (better-sqlite3, a dependency of the CLI, compiles for minutes
+  // without a prebuilt binary); .ci/fresh-clone covers the native install, this step the packages.
+  const flags = ["--no-audit", "--no-fund", "--loglevel=error", "--prefer-offline", "--ignore-scripts"];
+  run("npm", ["install", ...flags, ...packed, ...extras], { cwd: app });
+  log(`installed the tarballs and ${extras.join(", ")}`);
+
+  // 4. The loopback OpenAI-compatible server: a tool call first (when tools are offered and the
+  //    last message is the user's), then a final answer; streamed as SSE when asked.
+  const seen = [];
+  server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      const request = JSON.parse(body || "{}");
+      seen.push({ url: req.url, request });
+      if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
+        res.writeHead(404, { "content-type": "application/json" }).end('{"error":{"message":"not found"}}');
+        return;
+      }
+      const last = request.messages?.at(-1);
+      const tool = request.tools?.[0]?.function;
+      const callTool = tool !== undefined && last?.role === "user";
+      const args = {};
+      for (const [key, schema] of Object.entries(tool?.parameters?.properties ?? {})) {
+        args[key] =
+          schema.type === "number" || schema.type === "integer"
+            ? 1
+            : schema.type === "boolean"
+              ? true
+              : "Lisbon";
+      }
+      const usage = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 };
+      const toolCall = {
+        id: `call_${seen.length}`,
+        type: "function",
+        function: { name: tool?.name, arguments: JSON.stringify(args) },
+      };
+      const text = "It is sunny in Lisbon.";
+      const base = { id: `chatcmpl-${seen.length}`, created: 1_700_000_000, model: request.model };
+      if (request.stream) {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        const send = (data) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+        const chunk = (delta, finish = null) => ({
+          ...base,
+          object: "chat.completion.chunk",
+          choices: [{ index: 0, delta, finish_reason: finish }],
+        });
+        send(chunk({ role: "assistant", content: "" }));
+        if (callTool) send(chunk({ tool_calls: [{ index: 0, ...toolCall }] }));
+        else for (const piece of text.split(" ")) send(chunk({ content: `${piece} ` }));
+        send(chunk({}, callTool ? "tool_calls" : "stop"));
+        send({ ...base, object: "chat.completion.chunk", choices: [], usage });
+        res.end("data: [DONE]\n\n");
+        return;
+      }
+      const message = callTool
+        ? { role: "assistant", content: null, tool_calls: [toolCall] }
+        : { role: "assistant", content: text };
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          ...base,
+          object: "chat.completion",
+          choices: [{ index: 0, message, finish_reason: callTool ? "tool_calls" : "stop" }],
+          usage,
+        }),
+      );
+    });
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
+  const pointed = snippet.replace(/https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?\/v1/g, baseUrl);
+  if (pointed === snippet)
+    log("the snippet names no localhost URL; it gets the server through the environment only");
+
+  // 5. ESM (.mts, as written) and CommonJS (.cts: the same code, the statements after the imports
+  //    in an async function because CommonJS has no top-level await).
+  const lines = pointed.split("\n");
+  let lastImport = -1;
+  lines.forEach((line, i) => {
+    if (/^import\s|^\}\s*from\s/.test(line)) lastImport = i;
+  });
+  const imports = lines.slice(0, lastImport + 1).join("\n");
+  const body = lines.slice(lastImport + 1).join("\n");
+  writeFileSync(join(app, "first.mts"), pointed);
+  writeFileSync(
+    join(app, "first.cts"),
+    `${imports}\n\nasync function main(): Promise<void> {\n${body}\n}\nvoid main().catch((error: unknown) => {\n  console.error(error);\n  process.exitCode = 1;\n});\n`,
+  );
+  writeFileSync(
+    join(app, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        skipLibCheck: false,
+        target: "es2022",
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        types: ["node"],
+        outDir: "out",
+      },
+      files: ["first.mts", "first.cts"],
+    }),
+  );
+  try {
+    run(process.execPath, [join(app, "node_modules/typescript/bin/tsc"), "-p", app], { cwd: app });
+  } catch (error) {
+    throw new Error(
+      `the README snippet does not typecheck in a plain-strict consumer:\n${error.stdout}${error.stderr}`,
+    );
+  }
+  log("the README snippet typechecks (strict, skipLibCheck false) as ESM and as CommonJS");
+
+  const env = {
+    ...process.env,
+    OPENAI_BASE_URL: baseUrl,
+    OPENAI_API_KEY: "sk-loopback",
+    TINYAGENTS_BASE_URL: baseUrl,
+    OLLAMA_HOST: baseUrl.replace(/\/v1$/, ""),
+  };
+  for (const file of ["out/first.mjs", "out/first.cjs"]) {
+    const before = seen.length;
+    let out;
+    try {
+      out = await new Promise((ok, fail) => {
+        import("node:child_process").then(({ execFile }) =>
+          execFile(process.execPath, [file], { cwd: app, env, timeout: 60_000 }, (error, stdout, stderr) =>
+            error ? fail(Object.assign(error, { stdout, stderr })) : ok(stdout),
+          ),
+        );
+      });
+    } catch (error) {
+      throw new Error(`${file} failed: ${error.message}\n${error.stdout ?? ""}${error.stderr ?? ""}`);
+    }
+    const requests = seen.slice(before);
+    const toolResults = requests.filter((r) => r.request.messages?.some((m) => m.role === "tool"));
+    if (requests.length === 0) throw new Error(`${file} made no request to the loopback server`);
+    if (requests.some((r) => r.request.tools) && toolResults.length === 0) {
+      throw new Error(`${file}: the model asked for a tool, but no tool result came back`);
+    }
+    log(
+      `${file}: exit 0, ${requests.length} chat completions (${requests.filter((r) => r.request.stream).length} streamed, ${toolResults.length} with tool results); stdout: ${out.trim().split("\n")[0]?.slice(0, 100)}`,
+    );
+  }
+
+  // 6. Every entry point through require() and import, from the installed tarballs.
+  const entries = [];
+  for (const name of ["@tinyagents/inference", "@tinyagents/harness"]) {
+    const manifest = JSON.parse(readFileSync(join(app, "node_modules", name, "package.json"), "utf8"));
+    for (const sub of Object.keys(manifest.exports))
+      entries.push(sub === "." ? name : `${name}/${sub.slice(2)}`);
+  }
+  const optionalPeers = /harness\/(otel|mcp|langgraph)$/; // need packages the app does not install
+  const load = entries.filter((e) => !optionalPeers.test(e));
+  const check = `const r = require; for (const e of ${JSON.stringify(load)}) { r(e); }
+    Promise.all(${JSON.stringify(load)}.map((e) => import(e))).then(() => console.log("ok"));`;
+  run(process.execPath, ["-e", check], { cwd: app });
+  log(
+    `require() and import(): ${load.length} entries (${entries.length - load.length} need an optional peer)`,
+  );
+
+  // 7. The installed harness root bundles for a browser (no node: import).
+  const { build } = repoRequire("esbuild");
+  await build({
+    stdin: { contents: 'export * from "@tinyagents/harness";', resolveDir: app },
+    bundle: true,
+    write: false,
+    platform: "browser",
+    format: "esm",
+    logLevel: "silent",
+  });
+  log("the installed @tinyagents/harness root bundles for a browser");
+} finally {
+  server?.close();
+  rmSync(tmp, { recursive: true, force: true });
+}
