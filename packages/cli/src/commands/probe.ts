@@ -1,4 +1,4 @@
-import { type ProbeCheck, probeOpenAiCompatible } from "@tinyagents/inference";
+import { displayUrl, type ProbeCheck, probeOpenAiCompatible } from "@tinyagents/inference";
 import { COMMON_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
 import { CliError, usageError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
@@ -72,7 +72,9 @@ export async function probeCommand(argv: readonly string[], io: CliIo): Promise<
     }
   }
   if (unreachable) {
-    io.stderr.write(`could not reach ${baseUrl}: is the server running? (${report.text.error ?? ""})\n`);
+    io.stderr.write(
+      `could not reach ${displayUrl(baseUrl)}: is the server running? (${report.text.error ?? ""})\n`,
+    );
     return EXIT.unreachable;
   }
   return EXIT.ok;

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@tinyagents/inference";
+import { type JsonValue, registeredSecrets } from "@tinyagents/inference";
 
 /** What a {@link Redactor} scrubs. */
 export interface RedactionOptions {
@@ -104,10 +104,16 @@ export class Redactor {
     return this.walk(value) as T;
   }
 
-  /** Scrub secret shapes from one string. */
+  /**
+   * Scrub secret shapes from one string, and the configured credentials of every model in the
+   * process (`registeredSecrets`: header values and base-URL query values, whatever their names).
+   */
   redactString(text: string): string {
-    if (this.precheck === undefined || !this.precheck.test(text)) return text;
     let out = text;
+    for (const secret of registeredSecrets()) {
+      if (out.includes(secret)) out = out.split(secret).join(this.replacement);
+    }
+    if (this.precheck === undefined || !this.precheck.test(out)) return out;
     for (const { pattern, keep } of this.patterns) {
       pattern.lastIndex = 0;
       out = out.replace(pattern, keep ? `$1${this.replacement}` : this.replacement);

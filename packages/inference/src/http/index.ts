@@ -1,3 +1,4 @@
+export { checkBaseUrl, joinUrl } from "./base-url.js";
 export {
   MAX_BODY_BYTES,
   MAX_EVENT_BYTES,
@@ -21,6 +22,15 @@ export {
   limitClock,
   resolveCallBounds,
 } from "./call-bounds.js";
+export {
+  INSPECT,
+  inspectView,
+  MIN_SECRET_LENGTH,
+  type ModelSecretsConfig,
+  registeredSecrets,
+  registerSecrets,
+  secretsFromConfig,
+} from "./config-secrets.js";
 export { type ErrorBodyFacts, errorBodyFacts, factsFromObject } from "./error-body.js";
 export type { FetchLike } from "./fetch-types.js";
 export { parseGoDuration } from "./go-duration.js";

@@ -28,6 +28,8 @@ export interface PostJsonOptions {
   provider: string;
   /** Model id for errors. */
   model?: string | undefined;
+  /** More values to mask in errors: the model's configured credentials (`secretsFromConfig`). */
+  secrets?: readonly string[] | undefined;
 }
 
 /**
@@ -44,7 +46,10 @@ export async function postJson(options: PostJsonOptions): Promise<Response> {
   const signal = options.signal ?? bounds?.signal;
   const fetchFn = options.fetch ?? globalThis.fetch;
   const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
-  const secrets = secretsFromHeaders(headers);
+  const secrets =
+    options.secrets === undefined
+      ? secretsFromHeaders(headers)
+      : [...options.secrets, ...secretsFromHeaders(headers)];
   let payload: string;
   try {
     payload = JSON.stringify(options.body);

@@ -1,4 +1,5 @@
 import { ProviderError, type ProviderErrorInit } from "../errors/provider-error.js";
+import { registeredSecrets } from "./config-secrets.js";
 
 /** Header names whose values are credentials. Compared lower-cased. */
 const SECRET_HEADERS: ReadonlySet<string> = new Set([
@@ -61,9 +62,10 @@ export function secretsFromHeaders(headers: Record<string, string> | undefined):
 }
 
 /**
- * Replace every occurrence of each secret (and anything shaped like a well-known API key:
- * `sk-...`, `Bearer ...`) in `text` with `[REDACTED]`. Used on every error message and raw
- * body the HTTP layer produces, so keys never reach events, journals or logs.
+ * Replace every occurrence of each secret, of every configured secret of any model in the
+ * process (`registerSecrets`: header values, base-URL query values), and of anything shaped like
+ * a well-known API key (`sk-...`, `Bearer ...`) in `text` with `[REDACTED]`. Used on every error
+ * message and raw body the HTTP layer produces, so keys never reach events, journals or logs.
  */
 export function redactSecrets(text: string, secrets: readonly string[] = []): string {
   let out = text;
@@ -71,27 +73,30 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
     if (secret.length < 6) continue;
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
+  for (const secret of registeredSecrets()) {
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  }
   for (const pattern of KEY_PATTERNS) out = out.replace(pattern, REDACTED);
   return out;
 }
 
 /**
- * A URL safe to print: user info and the values of query parameters that look like
- * credentials (`key`, `api_key`, `token`, `access_token`, `signature`, ...) are masked.
+ * A URL safe to print: user info and the value of EVERY query parameter are masked (a base URL's
+ * query is configuration that often carries a key: `?key=`, `?code=`, `?sig=`), names kept.
  */
 export function displayUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return redactSecrets(url);
+    // Not a URL: keep what precedes a query, mask the rest.
+    const q = url.indexOf("?");
+    return redactSecrets(q === -1 ? url : `${url.slice(0, q)}?REDACTED`);
   }
   if (parsed.username !== "" || parsed.password !== "") {
     parsed.username = "";
     parsed.password = "";
   }
-  for (const name of [...parsed.searchParams.keys()]) {
-    if (/key|token|secret|signature|sig|password|auth/i.test(name)) parsed.searchParams.set(name, "REDACTED");
-  }
+  for (const name of new Set(parsed.searchParams.keys())) parsed.searchParams.set(name, "REDACTED");
   return redactSecrets(parsed.toString());
 }

@@ -1,8 +1,10 @@
 import { abortedError } from "../../errors/normalize.js";
+import { joinUrl } from "../../http/base-url.js";
 import { boundsForRequest, type CallBoundSettings, CallBounds } from "../../http/call-bounds.js";
+import { INSPECT, inspectView, registerSecrets, secretsFromConfig } from "../../http/config-secrets.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { postJson } from "../../http/post-json.js";
-import { displayUrl, redactProviderError, redactSecrets, secretsFromHeaders } from "../../http/redact.js";
+import { displayUrl, redactProviderError, redactSecrets } from "../../http/redact.js";
 import { readSse } from "../../http/sse.js";
 import type { JsonObject } from "../../json/json-value.js";
 import type { ModelCallOptions, StreamingChatModel } from "../../model/chat-model.js";
@@ -63,9 +65,10 @@ export class AnthropicModel implements StreamingChatModel {
     const resolved = resolveAnthropicOptions(options);
     this.modelId = resolved.model;
     this.profile = resolved.profile ?? permissiveProfile();
-    this.url = `${resolved.baseUrl}/v1/messages`;
+    this.url = joinUrl(resolved.baseUrl, "/v1/messages");
     this.headers = resolved.headers;
-    this.secrets = secretsFromHeaders(resolved.headers);
+    this.secrets = secretsFromConfig({ headers: resolved.headers, baseUrl: resolved.baseUrl });
+    registerSecrets(this.secrets);
     this.fetchFn = resolved.fetch;
     this.maxTokens = resolved.maxTokens;
     this.streamIdleTimeoutMs = resolved.streamIdleTimeoutMs;
@@ -78,6 +81,15 @@ export class AnthropicModel implements StreamingChatModel {
   /** The JSON body `invoke` (`stream: false`) or `stream` (`stream: true`) sends for `request`. */
   buildRequestBody(request: ModelRequest, stream: boolean): JsonObject {
     return toAnthropicRequest(request, { model: this.modelId, defaultMaxTokens: this.maxTokens, stream });
+  }
+
+  /** `util.inspect(model)`: provider, model id and endpoint; header names only, no key, no query. */
+  [INSPECT](): object {
+    return inspectView(
+      "AnthropicModel",
+      { provider: this.provider, modelId: this.modelId, endpoint: this.endpoint },
+      this.headers,
+    );
   }
 
   async invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
@@ -169,6 +181,7 @@ export class AnthropicModel implements StreamingChatModel {
       headers: this.headers,
       fetch: this.fetchFn,
       bounds: call,
+      secrets: this.secrets,
       provider: PROVIDER,
       model: this.modelId,
     });

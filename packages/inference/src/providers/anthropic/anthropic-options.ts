@@ -1,4 +1,5 @@
 import { validationError } from "../../errors/tinyagents-error.js";
+import { checkBaseUrl } from "../../http/base-url.js";
 import { type CallBoundSettings, resolveCallBounds } from "../../http/call-bounds.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { resolveMaxResponseBytes } from "../../http/response-limit.js";
@@ -105,7 +106,7 @@ export function resolveAnthropicOptions(options: AnthropicModelOptions): Resolve
   const baseUrl = nonEmpty(options.baseUrl) ?? nonEmpty(env.ANTHROPIC_BASE_URL) ?? DEFAULT_ANTHROPIC_BASE_URL;
   const bounds = resolveCallBounds(options, "AnthropicModel");
   return {
-    baseUrl: baseUrl.replace(/\/+$/, ""),
+    baseUrl: checkBaseUrl(baseUrl, "AnthropicModel"),
     model: nonEmpty(options.model) ?? nonEmpty(env.ANTHROPIC_MODEL) ?? DEFAULT_ANTHROPIC_MODEL,
     maxTokens,
     headers: { ...headers, ...extra },

@@ -1,9 +1,11 @@
 import { abortedError } from "../../errors/normalize.js";
+import { joinUrl } from "../../http/base-url.js";
 import { boundsForRequest, type CallBoundSettings, CallBounds } from "../../http/call-bounds.js";
+import { INSPECT, inspectView, registerSecrets, secretsFromConfig } from "../../http/config-secrets.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { readNdjson } from "../../http/ndjson.js";
 import { postJson } from "../../http/post-json.js";
-import { displayUrl } from "../../http/redact.js";
+import { displayUrl, redactProviderError } from "../../http/redact.js";
 import type { JsonObject } from "../../json/json-value.js";
 import type { ModelCallOptions, StreamingChatModel } from "../../model/chat-model.js";
 import type { ModelProfile } from "../../model/model-profile.js";
@@ -50,6 +52,8 @@ export class OllamaModel implements StreamingChatModel {
   readonly endpoint: string;
   private readonly url: string;
   private readonly settings: ResolvedOllamaOptions;
+  /** The configured credentials (header values, base-URL query), masked in every error. */
+  private readonly secrets: readonly string[];
   private readonly fetchFn: FetchLike | undefined;
   /** The stream idle timeout in ms (0 or Infinity: none) unless a request sets its own. */
   readonly streamIdleTimeoutMs: number;
@@ -61,9 +65,11 @@ export class OllamaModel implements StreamingChatModel {
   constructor(options: OllamaModelOptions = {}) {
     const resolved = resolveOllamaOptions(options);
     this.settings = resolved;
+    this.secrets = secretsFromConfig({ headers: resolved.headers, baseUrl: resolved.baseUrl });
+    registerSecrets(this.secrets);
     this.modelId = resolved.model;
     if (resolved.profile !== undefined) this.profile = resolved.profile;
-    this.url = `${resolved.baseUrl}/api/chat`;
+    this.url = joinUrl(resolved.baseUrl, "/api/chat");
     this.fetchFn = resolved.fetch;
     this.streamIdleTimeoutMs = resolved.streamIdleTimeoutMs;
     this.bounds = Object.freeze(resolved.bounds);
@@ -83,10 +89,21 @@ export class OllamaModel implements StreamingChatModel {
     });
   }
 
+  /** `util.inspect(model)`: provider, model id and endpoint; header names only, no key, no query. */
+  [INSPECT](): object {
+    return inspectView(
+      "OllamaModel",
+      { provider: this.provider, modelId: this.modelId, endpoint: this.endpoint },
+      this.settings.headers,
+    );
+  }
+
   async invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
     const call = this.startCall(request, options, false);
     try {
       return await this.invokeWith(request, call);
+    } catch (error) {
+      throw redactProviderError(error, this.secrets);
     } finally {
       call.dispose();
     }
@@ -96,6 +113,8 @@ export class OllamaModel implements StreamingChatModel {
     const call = this.startCall(request, options, true);
     try {
       yield* this.streamWith(request, call);
+    } catch (error) {
+      throw redactProviderError(error, this.secrets);
     } finally {
       call.dispose();
     }
@@ -164,6 +183,7 @@ export class OllamaModel implements StreamingChatModel {
       headers: this.settings.headers,
       fetch: this.fetchFn,
       bounds: call,
+      secrets: this.secrets,
       provider: PROVIDER,
       model: this.modelId,
     });

@@ -1,4 +1,4 @@
-import { validationError } from "../../errors/tinyagents-error.js";
+import { checkBaseUrl } from "../../http/base-url.js";
 import { type CallBoundSettings, resolveCallBounds } from "../../http/call-bounds.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { resolveMaxResponseBytes } from "../../http/response-limit.js";
@@ -82,17 +82,10 @@ export interface ResolvedOllamaOptions {
 export function resolveOllamaOptions(options: OllamaModelOptions): ResolvedOllamaOptions {
   const env = options.env ?? globalThis.process?.env ?? {};
   const explicit = options.baseUrl?.trim();
-  const baseUrl = (
-    explicit === undefined || explicit === "" ? ollamaBaseUrlFromHost(env.OLLAMA_HOST) : explicit
-  ).replace(/\/+$/, "");
-  try {
-    new URL(baseUrl);
-  } catch {
-    throw validationError(
-      `OllamaModel baseUrl "${baseUrl}" is not a URL; pass something like "http://127.0.0.1:11434" (or fix OLLAMA_HOST)`,
-      { field: "baseUrl" },
-    );
-  }
+  const baseUrl = checkBaseUrl(
+    explicit === undefined || explicit === "" ? ollamaBaseUrlFromHost(env.OLLAMA_HOST) : explicit,
+    explicit === undefined || explicit === "" ? "OllamaModel (from OLLAMA_HOST)" : "OllamaModel",
+  );
   const model = options.model?.trim() || env.OLLAMA_MODEL?.trim() || DEFAULT_OLLAMA_MODEL;
   const bounds = resolveCallBounds(options, "OllamaModel");
   return {

@@ -1,8 +1,10 @@
 import { abortedError } from "../../errors/normalize.js";
+import { joinUrl } from "../../http/base-url.js";
 import { boundsForRequest, type CallBoundSettings, CallBounds } from "../../http/call-bounds.js";
+import { INSPECT, inspectView, registerSecrets, secretsFromConfig } from "../../http/config-secrets.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { postJson } from "../../http/post-json.js";
-import { displayUrl, redactProviderError, redactSecrets, secretsFromHeaders } from "../../http/redact.js";
+import { displayUrl, redactProviderError, redactSecrets } from "../../http/redact.js";
 import { readSse } from "../../http/sse.js";
 import type { JsonObject } from "../../json/json-value.js";
 import type { ModelCallOptions, StreamingChatModel } from "../../model/chat-model.js";
@@ -62,9 +64,10 @@ export class OpenAiResponsesModel implements StreamingChatModel {
     this.provider = resolved.provider;
     this.modelId = resolved.model;
     this.profile = resolved.profile ?? permissiveProfile();
-    this.url = `${resolved.baseUrl}/responses`;
+    this.url = joinUrl(resolved.baseUrl, "/responses");
     this.headers = resolved.headers;
-    this.secrets = secretsFromHeaders(resolved.headers);
+    this.secrets = secretsFromConfig({ headers: resolved.headers, baseUrl: resolved.baseUrl });
+    registerSecrets(this.secrets);
     this.fetchFn = resolved.fetch;
     this.store = resolved.store;
     this.include = resolved.include;
@@ -84,6 +87,15 @@ export class OpenAiResponsesModel implements StreamingChatModel {
       store: this.store,
       include: this.include,
     });
+  }
+
+  /** `util.inspect(model)`: provider, model id and endpoint; header names only, no key, no query. */
+  [INSPECT](): object {
+    return inspectView(
+      "OpenAiResponsesModel",
+      { provider: this.provider, modelId: this.modelId, endpoint: this.endpoint },
+      this.headers,
+    );
   }
 
   async invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
@@ -189,6 +201,7 @@ export class OpenAiResponsesModel implements StreamingChatModel {
       headers: this.headers,
       fetch: this.fetchFn,
       bounds: call,
+      secrets: this.secrets,
       provider: this.provider,
       model: this.modelId,
     });

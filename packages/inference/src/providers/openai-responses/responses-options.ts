@@ -1,4 +1,5 @@
 import { validationError } from "../../errors/tinyagents-error.js";
+import { checkBaseUrl } from "../../http/base-url.js";
 import { type CallBoundSettings, resolveCallBounds } from "../../http/call-bounds.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { resolveMaxResponseBytes } from "../../http/response-limit.js";
@@ -97,8 +98,9 @@ export function resolveResponsesOptions(options: OpenAiResponsesModelOptions): R
   return {
     model: options.model.trim(),
     provider: nonEmpty(options.provider) ?? "openai",
-    baseUrl: trimBaseUrl(
-      nonEmpty(options.baseUrl) ?? nonEmpty(env.OPENAI_BASE_URL) ?? DEFAULT_RESPONSES_BASE_URL,
+    baseUrl: checkBaseUrl(
+      trimBaseUrl(nonEmpty(options.baseUrl) ?? nonEmpty(env.OPENAI_BASE_URL) ?? DEFAULT_RESPONSES_BASE_URL),
+      "OpenAiResponsesModel",
     ),
     headers: { ...headers, ...extra },
     fetch: options.fetch,

@@ -1,5 +1,6 @@
 import { ProviderError } from "../../errors/provider-error.js";
 import { validationError } from "../../errors/tinyagents-error.js";
+import { checkBaseUrl, joinUrl } from "../../http/base-url.js";
 import { readBodyText } from "../../http/body-reader.js";
 import {
   boundsForRequest,
@@ -7,11 +8,12 @@ import {
   CallBounds,
   resolveCallBounds,
 } from "../../http/call-bounds.js";
+import { INSPECT, inspectView, registerSecrets, secretsFromConfig } from "../../http/config-secrets.js";
 import { factsFromObject } from "../../http/error-body.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { postJson } from "../../http/post-json.js";
 import { providerErrorFromFacts } from "../../http/provider-error-from-response.js";
-import { displayUrl, redactSecrets, secretsFromHeaders } from "../../http/redact.js";
+import { displayUrl, redactSecrets } from "../../http/redact.js";
 import { resolveMaxResponseBytes } from "../../http/response-limit.js";
 import { readSseBatches } from "../../http/sse.js";
 import { isStreamIdleTimeout } from "../../http/stream-idle-timeout.js";
@@ -119,6 +121,8 @@ export class OpenAiChatModel implements StreamingChatModel {
   private readonly apiKey: string | undefined;
   private readonly fetchFn: FetchLike | undefined;
   private readonly extraHeaders: Record<string, string>;
+  /** The configured credentials (API key, header values, base-URL query), masked in every error. */
+  private readonly secrets: readonly string[];
   private readonly generateToolCallId: () => string;
 
   constructor(options: OpenAiChatModelOptions) {
@@ -132,7 +136,7 @@ export class OpenAiChatModel implements StreamingChatModel {
     }
     this.modelId = options.model;
     this.provider = options.provider ?? "openai";
-    this.baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
+    this.baseUrl = normalizeBaseUrl(checkBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, "OpenAiChatModel"));
     this.apiKey = options.apiKey === "" ? undefined : options.apiKey;
     this.fetchFn = options.fetch;
     this.extraHeaders = { ...options.headers };
@@ -143,8 +147,23 @@ export class OpenAiChatModel implements StreamingChatModel {
     if (options.profile !== undefined) this.profile = options.profile;
     const style = this.quirks.toolCallIds;
     this.generateToolCallId = options.generateToolCallId ?? (() => randomToolCallId(style));
-    this.cacheIdentity = `${this.provider}|${this.modelId}|${this.baseUrl}`;
+    this.secrets = secretsFromConfig({
+      apiKey: this.apiKey,
+      headers: options.headers,
+      baseUrl: this.baseUrl,
+    });
+    registerSecrets(this.secrets);
     this.endpoint = displayUrl(this.baseUrl);
+    this.cacheIdentity = `${this.provider}|${this.modelId}|${this.endpoint}`;
+  }
+
+  /** `util.inspect(model)`: provider, model id and endpoint; header names only, no key, no query. */
+  [INSPECT](): object {
+    return inspectView(
+      "OpenAiChatModel",
+      { provider: this.provider, modelId: this.modelId, endpoint: this.endpoint },
+      this.extraHeaders,
+    );
   }
 
   /** The Chat Completions body this model would send for `request` (for tests and debugging). */
@@ -188,15 +207,16 @@ export class OpenAiChatModel implements StreamingChatModel {
     try {
       const headers = this.headers(stream);
       const response = await postJson({
-        url: `${this.baseUrl}/chat/completions`,
+        url: joinUrl(this.baseUrl, "/chat/completions"),
         body,
         headers,
         fetch: this.fetchFn,
         bounds: call,
+        secrets: this.secrets,
         provider: this.provider,
         model: this.modelId,
       });
-      const parser = this.parser(secretsFromHeaders(headers));
+      const parser = this.parser(this.secrets);
       const type = response.headers.get("content-type") ?? "";
       if (!type.includes("text/event-stream") || response.body === null) {
         const text = await readBodyText(response.body, call.signal, {
@@ -205,7 +225,7 @@ export class OpenAiChatModel implements StreamingChatModel {
           maxBytes: this.maxResponseBytes,
           clock: call.clock,
         });
-        yield* this.readUnary(text, parser, response.status, secretsFromHeaders(headers));
+        yield* this.readUnary(text, parser, response.status, this.secrets);
         return;
       }
       // The SSE path is inlined (one generator, events in per-read batches): it is the hot path.
@@ -230,7 +250,7 @@ export class OpenAiChatModel implements StreamingChatModel {
             const chunk = parseJson(data);
             if (chunk === undefined) {
               if (data.trim() === "") continue;
-              throw this.malformedChunk(data, secretsFromHeaders(headers));
+              throw this.malformedChunk(data, this.secrets);
             }
             last = chunk;
             if (event.event === "error" && chunk.error === undefined)
@@ -345,7 +365,10 @@ export class OpenAiChatModel implements StreamingChatModel {
 
 /** Strip trailing slashes (and a trailing `/chat/completions`) from a base URL. */
 export function normalizeBaseUrl(url: string): string {
-  return url.replace(/\/+$/, "").replace(/\/chat\/completions$/, "");
+  const q = url.search(/[?#]/);
+  const path = q === -1 ? url : url.slice(0, q);
+  const rest = q === -1 ? "" : url.slice(q);
+  return `${path.replace(/\/+$/, "").replace(/\/chat\/completions$/, "")}${rest}`;
 }
 
 function parseJson(text: string): JsonObject | undefined {

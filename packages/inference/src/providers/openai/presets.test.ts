@@ -98,7 +98,7 @@ describe("presets", () => {
   it("compatible(baseUrl, model) needs an http(s) URL", () => {
     const m = compatible("http://localhost:9000/v1", "my-model", { provider: "local" });
     expect([m.provider, m.baseUrl, m.modelId]).toEqual(["local", "http://localhost:9000/v1", "my-model"]);
-    expect(() => compatible("localhost:9000", "m")).toThrow(/must be an http\(s\) URL/);
+    expect(() => compatible("localhost:9000", "m")).toThrow(/must be an absolute http\(s\) URL/);
   });
 });
 

@@ -1,4 +1,5 @@
 import { validationError } from "../../errors/tinyagents-error.js";
+import { checkBaseUrl } from "../../http/base-url.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import type { ModelProfile } from "../../model/model-profile.js";
 import { DEFAULT_ANTHROPIC_MODEL } from "../anthropic/anthropic-options.js";
@@ -276,14 +277,7 @@ export interface CompatibleOptions extends Omit<PresetOptions, "model" | "baseUr
  * generic compatible set: `system` role, `max_tokens`, inline `<think>` extraction on.
  */
 export function compatible(baseUrl: string, model: string, options: CompatibleOptions = {}): OpenAiChatModel {
-  if (typeof baseUrl !== "string" || !/^https?:\/\//i.test(baseUrl.trim())) {
-    throw validationError(
-      `compatible: baseUrl must be an http(s) URL such as http://localhost:8000/v1, got ${JSON.stringify(baseUrl)}`,
-      {
-        field: "baseUrl",
-      },
-    );
-  }
+  checkBaseUrl(baseUrl, "compatible");
   return new OpenAiChatModel({
     model,
     baseUrl,

@@ -20,6 +20,7 @@ export interface ProbeCheck {
 
 /** What an OpenAI-compatible endpoint can do, check by check. */
 export interface ProbeReport {
+  /** The endpoint, credential-free (user info and query values masked). */
   baseUrl: string;
   model: string;
   /** A plain unary answer. */
@@ -137,7 +138,8 @@ export async function probeOpenAiCompatible(
     }
   });
   return {
-    baseUrl: chat.baseUrl,
+    // Credential-free: a `?key=` in the base URL must not reach a printed report.
+    baseUrl: chat.endpoint,
     model,
     text: textCheck,
     streaming: streamingCheck,
