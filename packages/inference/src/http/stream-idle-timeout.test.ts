@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { activeResources, newResources } from "../../../../test/setup/active-resources.js";
+import { type Clock, systemClock } from "../clock/clock.js";
 import { TinyAgentsError } from "../errors/tinyagents-error.js";
 import { readBodyText } from "./body-reader.js";
 import { readNdjson } from "./ndjson.js";
@@ -117,12 +118,20 @@ describe("stream idle timeout (BodyReader, through readSse / readNdjson)", () =>
     expect(seen).toEqual(["1", "2", "3"]);
   });
 
-  it("re-arms one timer, not one per chunk", async () => {
-    const spy = vi.spyOn(globalThis, "setTimeout");
+  it("arms one timer on the clock, not one per chunk", async () => {
+    let armed = 0;
+    const clock: Clock = {
+      now: () => systemClock.now(),
+      sleep: (ms, signal) => systemClock.sleep(ms, signal),
+      setTimer: (ms, callback) => {
+        armed++;
+        return systemClock.setTimer!(ms, callback);
+      },
+    };
     const chunks = Array.from({ length: 2000 }, (_, i) => `data: ${i}\n\n`);
-    const events = await drain(readSse(streamOf(chunks), undefined, { idleTimeoutMs: 60_000 }));
+    const events = await drain(readSse(streamOf(chunks), undefined, { idleTimeoutMs: 60_000, clock }));
     expect(events).toHaveLength(2000);
-    expect(spy).toHaveBeenCalledTimes(1);
+    expect(armed).toBe(1);
   });
 
   it("an abort during a stall gives the abort error, not the idle timeout", async () => {
