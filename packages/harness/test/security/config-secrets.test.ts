@@ -289,8 +289,16 @@ describe("configured credentials: inspect, URL joining, validation, CLI", () => 
       const code = await main(
         ["probe", `${url}/v1?key=${QUERY_SECRET}`, "--model", "m", "--timeout-ms", "5000", ...args],
         {
-          stdout: { write: (s: string) => void (out += s) },
-          stderr: { write: (s: string) => void (err += s) },
+          stdout: {
+            write: (s: string) => {
+              out += s;
+            },
+          },
+          stderr: {
+            write: (s: string) => {
+              err += s;
+            },
+          },
           env: {},
         } as never,
       );
@@ -303,7 +311,11 @@ describe("configured credentials: inspect, URL joining, validation, CLI", () => 
       ["probe", `http://127.0.0.1:9/v1?key=${QUERY_SECRET}`, "--model", "m", "--timeout-ms", "2000"],
       {
         stdout: { write: () => undefined },
-        stderr: { write: (s: string) => void (err += s) },
+        stderr: {
+          write: (s: string) => {
+            err += s;
+          },
+        },
         env: {},
       } as never,
     );

@@ -68,6 +68,13 @@ describe("call bounds: defaults", () => {
       ...custom,
     }) as AnthropicModel;
     expect(anthropic.bounds).toEqual(custom);
+    expect(new OpenAiResponsesModel({ model: "m", apiKey: "k", env: {} }).bounds).toEqual(defaults);
+    const responses = createModel("openai-responses:gpt-x", {
+      apiKey: "k",
+      env: {},
+      ...custom,
+    }) as OpenAiResponsesModel;
+    expect(responses.bounds).toEqual(custom);
   });
 
   it.each([
