@@ -133,6 +133,20 @@ describe("SQLite driver selection", () => {
     expect(error.details).toMatchObject({ reason: "native_load_failed" });
   });
 
+  it("better-sqlite3 under Bun points to bun:sqlite, not to a rebuild", () => {
+    const unsupported = new Error("'better-sqlite3' is not yet supported in Bun.");
+    const Broken = class {
+      constructor() {
+        throw unsupported;
+      }
+    } as unknown as BetterSqlite3Module;
+    const bun = runtime({ bun: "1.4.5", require: () => Broken });
+    const error = thrown(() => selectSqliteDriver("better-sqlite3", bun).open("/data/runs.sqlite"));
+    expect(error.message).toContain("better-sqlite3 does not run under Bun 1.4.5");
+    expect(error.message).toContain('"bun:sqlite"');
+    expect(error.message).not.toContain("npm rebuild");
+  });
+
   it("a real failed dlopen of better-sqlite3's addon (another ABI) gets the same message", {
     timeout: 60_000,
   }, () => {

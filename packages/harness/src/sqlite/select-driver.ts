@@ -108,7 +108,7 @@ export function isNativeLoadFailure(error: unknown): boolean {
   if (typeof code === "string" && code.startsWith("SQLITE_")) return false;
   return (
     code === "ERR_DLOPEN_FAILED" ||
-    /NODE_MODULE_VERSION|bindings file|better_sqlite3\.node|invalid ELF header|wrong ELF class|dlopen|was compiled against/i.test(
+    /NODE_MODULE_VERSION|bindings file|better_sqlite3\.node|invalid ELF header|wrong ELF class|dlopen|was compiled against|not yet supported in Bun/i.test(
       error.message,
     )
   );
@@ -116,6 +116,14 @@ export function isNativeLoadFailure(error: unknown): boolean {
 
 function nativeLoadError(runtime: SqliteRuntime, error: unknown): TinyAgentsError {
   const cause = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " ").trim();
+  if (runtime.bun !== undefined) {
+    return new TinyAgentsError(
+      "storage",
+      `SQLite: better-sqlite3 does not run under Bun ${runtime.bun} (${cause}). Fix: use Bun's own ` +
+        'SQLite: driver "auto" or "bun:sqlite" (unset TINYAGENTS_SQLITE_DRIVER)',
+      { cause: error, details: { driver: "better-sqlite3", reason: "native_load_failed" } },
+    );
+  }
   const where = `Node ${runtime.node}${runtime.abi === undefined ? "" : `, NODE_MODULE_VERSION ${runtime.abi}`}`;
   return new TinyAgentsError(
     "storage",
