@@ -76,6 +76,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   runs?.releaseLive();
+  runs?.releaseSteered();
   await runs?.settled();
   await context?.close();
   await server?.close();
@@ -104,7 +105,7 @@ const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.
 describe("tinyagents ui in Chromium", () => {
   it("runs list → run page: timeline, transcript, cost, by keyboard", async () => {
     await page.goto(server.url);
-    await expect.poll(() => page.locator("tbody tr").count()).toBe(7);
+    await expect.poll(() => page.locator("tbody tr").count()).toBe(8);
     expect(await page.locator(`tr[data-run="${runs.ids.failure}"] .badge`).textContent()).toBe("failed");
     expect(await page.locator(`tr[data-run="${runs.ids.tools}"]`).textContent()).toContain("$0.00");
     expect(await page.locator(`tr[data-run="${runs.ids.failure}"]`).textContent()).toContain("unknown");
@@ -209,6 +210,28 @@ describe("tinyagents ui in Chromium", () => {
       )
       .toBe("completed");
     expect(await page.locator(".transcript").textContent()).toContain("sent $100");
+  });
+
+  it("a listening run offers Pause and Cancel; Pause is sent to its steering handle", async () => {
+    await page.goto(`${server.url}#/runs/${runs.ids.steered}`);
+    await page.waitForSelector("#actions button");
+    expect(await page.locator("#actions button").allTextContents()).toEqual(["Pause", "Cancel run"]);
+    await page.getByRole("button", { name: "Pause" }).click();
+    await expect
+      .poll(() => page.locator("#actions [role=status]").textContent())
+      .toContain("Pause requested");
+    runs.releaseSteered();
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await page.waitForSelector(".facts .badge");
+          return page.locator(".facts .badge").textContent();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe("interrupted");
+    expect(await page.locator("#actions button").allTextContents()).toEqual(["Resume"]);
   });
 
   it("a run whose process does not listen says so instead of offering actions", async () => {

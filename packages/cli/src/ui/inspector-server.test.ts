@@ -26,6 +26,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   runs?.releaseLive();
+  runs?.releaseSteered();
   await runs?.settled();
   await server?.close();
   store?.close();
@@ -50,6 +51,7 @@ describe("the inspector's API over real runs", () => {
   it("lists runs newest first with models, tokens, cost (unknown where unknown) and status", async () => {
     const { body } = await api<RunSummary[]>("/api/runs");
     expect(body.map((r) => r.runId)).toEqual([
+      runs.ids.steered,
       runs.ids.live,
       runs.ids.approval,
       runs.ids.cacheBust,
@@ -145,12 +147,32 @@ describe("the inspector's API over real runs", () => {
     expect(bad.body.error.message).toContain('"approvalId"');
     const ok = await act(runs.ids.approval, { action: "approve", approvalId: `${runs.ids.approval}/c1` });
     expect(ok).toMatchObject({ status: 200, body: { ok: true, resumed: true } });
-    await runs.settled();
-    const { body: after } = await api<RunDetail>(`/api/runs/${runs.ids.approval}`);
-    expect(after.summary.status).toBe("completed");
+    const after = await waitForStatus(runs.ids.approval, "completed");
     expect(after.transcript.find((e) => e.kind === "tool_call" && e.toolName === "transfer")).toMatchObject({
       status: "ok",
       result: "sent $100",
+    });
+  });
+
+  it("pauses a listening run at its next checkpoint, then resumes it to the end", async () => {
+    const { body: running } = await api<RunDetail>(`/api/runs/${runs.ids.steered}`);
+    expect(running.control).toMatchObject({
+      listening: true,
+      canPause: true,
+      canCancel: true,
+      canResume: false,
+    });
+    expect((await act(runs.ids.steered, { action: "pause" })).body).toEqual({ ok: true, resumed: false });
+    runs.releaseSteered();
+    const paused = await waitForStatus(runs.ids.steered, "interrupted");
+    expect(paused.transcript.map((e) => (e.kind === "note" ? e.text : e.kind))).toContain("steering: pause");
+    expect(paused.control).toMatchObject({ canPause: false, canResume: true });
+    expect((await act(runs.ids.steered, { action: "resume" })).body).toEqual({ ok: true, resumed: true });
+    const done = await waitForStatus(runs.ids.steered, "completed");
+    expect(done.transcript.at(-1)).toMatchObject({
+      kind: "message",
+      role: "assistant",
+      text: "Finished after the pause.",
     });
   });
 
@@ -206,6 +228,23 @@ describe("binding beyond loopback", () => {
     await expect(serveInspector({ ...store, assetsDir, token: "short" })).rejects.toThrow(/at least 16/);
   });
 });
+
+/**
+ * Poll a run's detail until its status is `status` and the journal has caught up with it (the
+ * root's terminal event is there: the status store and the journal are written separately).
+ */
+async function waitForStatus(runId: string, status: string): Promise<RunDetail> {
+  let last: RunDetail | undefined;
+  const ended = (d: RunDetail) =>
+    d.spans.some((s) => s.kind === "run" && s.status !== "running") &&
+    (status !== "completed" || d.transcript.at(-1)?.kind !== "note");
+  for (let i = 0; i < 600; i++) {
+    last = (await api<RunDetail>(`/api/runs/${runId}`)).body;
+    if (last.summary.status === status && ended(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`run ${runId} is ${last?.summary.status}, not ${status}`);
+}
 
 async function act(runId: string, body: unknown) {
   return api<{ ok?: boolean; resumed?: boolean; error: { message: string } }>(`/api/runs/${runId}/actions`, {

@@ -1,7 +1,8 @@
 /**
  * Test support (not part of the build's entries): real agent runs journaled into a store, for the
  * inspector's tests — tools, a sub-agent, a retry, a fallback, a failure, a pending approval, a
- * prompt-cache bust, a hostile tool result, and a run held open until the test releases it.
+ * prompt-cache bust, a hostile tool result, and two runs held open until the test releases them (one
+ * of them steerable).
  */
 import {
   AgentHarness,
@@ -12,6 +13,7 @@ import {
   type HarnessStatusStore,
   humanApprovalMiddleware,
   type Middleware,
+  SteeringHandle,
   SubAgent,
   SubAgentTool,
   traceDetailsMiddleware,
@@ -58,6 +60,7 @@ function start(
   runId: string,
   prompt: string,
   tags: string[],
+  steering?: SteeringHandle,
 ): Started {
   const events = new EventSink(runId);
   const obs = attachObservability(events, { journal: stores.journal, statusStore: stores.statusStore });
@@ -65,6 +68,7 @@ function start(
     let last: AgentRun | Error = new Error("no result");
     for await (const item of harness.invokeStreaming(undefined, undefined, { runId, tags }, prompt, {
       events,
+      ...(steering === undefined ? {} : { steering }),
     })) {
       if (item.type === "completed") last = item.run;
       if (item.type === "failed") last = item.error;
@@ -84,9 +88,12 @@ export interface RecordedRuns {
     cacheBust: string;
     approval: string;
     live: string;
+    steered: string;
   };
   /** Let the live run's tool return (the run then completes). */
   releaseLive(): void;
+  /** Let the steered run's tool return (a pause sent before then takes effect at the next checkpoint). */
+  releaseSteered(): void;
   /** Resolves when the live run and the approval run (after a decision) have ended. */
   settled(): Promise<void>;
 }
@@ -101,6 +108,7 @@ export async function recordRuns(stores: Stores): Promise<RecordedRuns> {
     cacheBust: "run-cache-bust",
     approval: "run-approval",
     live: "run-live",
+    steered: "run-steered",
   };
   const closers: (() => Promise<void>)[] = [];
 
@@ -311,10 +319,71 @@ export async function recordRuns(stores: Stores): Promise<RecordedRuns> {
     await wait(10);
   }
 
+  // 7. A steered run: its process listens (steering handle + resume), its tool waits for the test.
+  let releaseSteered = () => {};
+  const steeredGate = new Promise<void>((resolve) => {
+    releaseSteered = resolve;
+  });
+  const steering = SteeringHandle.allowAll();
+  const steerable = new AgentHarness({ instructions: "Work in steps." })
+    .registerModel(
+      "steer-model",
+      new ScriptedModel(
+        [
+          after(20, { toolCalls: [{ name: "slow_step", arguments: {} }] }),
+          after(20, "Finished after the pause."),
+        ],
+        {
+          usage: usage(70, 7),
+        },
+      ),
+      pricing,
+    )
+    .registerTool(
+      FakeTool.of("slow_step", async () => {
+        await steeredGate;
+        return "step done";
+      }),
+    )
+    .use(traceDetailsMiddleware({ captureContent: true }));
+  const steeredRun = start(
+    steerable,
+    stores,
+    ids.steered,
+    "Do the slow step.",
+    ["scenario:steering"],
+    steering,
+  );
+  let steeredEnded: Promise<unknown> = steeredRun.done;
+  controls.register(ids.steered, {
+    steering,
+    resume: async () => {
+      const first = await steeredRun.done;
+      if (first instanceof Error || first.paused === undefined)
+        throw new Error("the steered run is not paused");
+      steeredEnded = steerable.resume(undefined, undefined, first.paused, {
+        events: steeredRun.events,
+        steering,
+      });
+      return steeredEnded;
+    },
+  });
+  closers.push(async () => {
+    await steeredRun.done;
+    await steeredEnded.catch(() => {});
+    await steeredRun.close();
+  });
+  for (let i = 0; i < 200; i++) {
+    const started = await stores.journal.read(ids.steered, { types: ["tool.started"] });
+    if (started.length > 0) break;
+    await wait(10);
+  }
+
   return {
     controls,
     ids,
     releaseLive: () => release(),
+    releaseSteered: () => releaseSteered(),
     settled: async () => {
       for (const close of closers) await close();
     },

@@ -39,10 +39,13 @@ export function timelineSpans(observations: readonly AgentObservation[]): SpanVi
       case "subagent.started":
         names.set(e.childRunId, e.name);
         break;
-      case "run.started":
+      case "run.started": {
+        // A resumed run starts again under the same id (after `run.interrupted`).
+        const again = spans.some((s) => s.runId === run && (s.kind === "run" || s.kind === "subagent"));
+        const name = o.depth === 0 ? "run" : `sub-agent ${names.get(run) ?? run}`;
         add(`run/${run}`, {
           kind: o.depth === 0 ? "run" : "subagent",
-          label: o.depth === 0 ? "run" : `sub-agent ${names.get(run) ?? run}`,
+          label: again ? `${name} (resumed)` : name,
           runId: run,
           depth: o.depth,
           start: at,
@@ -50,6 +53,7 @@ export function timelineSpans(observations: readonly AgentObservation[]): SpanVi
           status: "running",
         });
         break;
+      }
       case "run.completed":
         close(`run/${run}`, at, "ok");
         break;

@@ -71,11 +71,21 @@ export function buildTranscript(
         answered.add(key);
         break;
       }
-      case "model.completed":
-        if (!answered.has(key)) pushAnswer(entries, base, streamed.get(key) ?? "", wantsFormat.has(o.runId));
-        answered.add(key);
+      case "model.started":
+        // A new call or attempt (a resumed run may reuse a call id): its answer is still to come.
+        answered.delete(key);
         streamed.delete(key);
         break;
+      case "model.completed": {
+        const text = streamed.get(key) ?? "";
+        // Streamed text is the answer; otherwise `model.response` (which may come next) carries it.
+        if (!answered.has(key) && text.trim() !== "") {
+          pushAnswer(entries, base, text, wantsFormat.has(o.runId));
+          answered.add(key);
+        }
+        streamed.delete(key);
+        break;
+      }
       case "model.failed":
         streamed.delete(key);
         entries.push({
