@@ -3,9 +3,10 @@
  * symlink pointing outside between the check and the I/O (>= 300 iterations per tool), hard
  * links to outside files, and violation messages that must not show host paths.
  */
-import { link, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { link, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import { AgentHarness, type AnyTool, type ToolReturn } from "@tinyagents/harness";
 import { WorkspaceDescriptor } from "@tinyagents/harness/node";
 import type { JsonObject } from "@tinyagents/inference";
@@ -51,42 +52,101 @@ async function call(t: AnyTool, args: JsonObject): Promise<string> {
   return JSON.stringify(out);
 }
 
-/** Swap `root/d` between the real directory and the outside symlink until `stop()`. */
-function swapper(): { stop: () => Promise<number> } {
-  let running = true;
-  let swaps = 0;
-  const d = join(root, "d");
-  const loop = (async () => {
-    while (running) {
-      await rename(join(root, "d-real"), d).catch(() => undefined);
-      await new Promise((r) => setImmediate(r));
-      await rename(d, join(root, "d-real")).catch(() => undefined);
-      await rename(join(root, "d-link"), d).catch(() => undefined);
-      await new Promise((r) => setImmediate(r));
-      await rename(d, join(root, "d-link")).catch(() => undefined);
+/**
+ * How `root/d` changes under the tools: `flip` renames the real directory and the outside
+ * symlink in and out of `d` (as in the issue's probe); `retarget` atomically replaces `d` by a
+ * symlink to the real directory, then by one to the outside (a path check that resolves `d`
+ * inside, then an open that follows it outside: the swap a check-then-open cannot survive).
+ */
+type SwapMode = "flip" | "retarget";
+
+/**
+ * Swap `root/d` (see {@link SwapMode}), as fast as the kernel allows,
+ * on another THREAD (synchronous renames in a loop): the swaps happen while the main thread is
+ * between its check and its open, not only at its `await` points, so the race window of a
+ * check-then-open implementation is hit reliably (the pre-fix tools leak in every run; see
+ * docs/security.md). Stopped through a shared flag.
+ */
+async function swapper(mode: SwapMode): Promise<{ stop: () => Promise<number> }> {
+  // [0]: stop, [1]: swaps done, [2]: never set (the worker's sleeps wait on it).
+  const flag = new Int32Array(new SharedArrayBuffer(12));
+  const worker = new Worker(
+    `
+    const { workerData, parentPort } = require("node:worker_threads");
+    const { renameSync, symlinkSync, unlinkSync } = require("node:fs");
+    const { flag, root, mode, outside } = workerData;
+    const d = root + "/d";
+    const tryRename = (a, b) => { try { renameSync(a, b); } catch {} };
+    // Most states are held for up to 2 ms: a check-then-open with several awaits between
+    // check and I/O (mkdir, then write) needs the link to stay in place across them; the
+    // unheld states keep transitions frequent.
+    const hold = () => { if (Math.random() < 0.8) Atomics.wait(flag, 2, 0, Math.random() * 2); };
+    let swaps = 0;
+    parentPort.postMessage("swapping");
+    const retarget = (target) => {
+      try { unlinkSync(root + "/d-tmp"); } catch {}
+      try { symlinkSync(target, root + "/d-tmp"); } catch {}
+      tryRename(root + "/d-tmp", d);
+    };
+    while (Atomics.load(flag, 0) === 0) {
+      if (mode === "flip") {
+        tryRename(root + "/d-real", d);
+        hold();
+        tryRename(d, root + "/d-real");
+        tryRename(root + "/d-link", d);
+        hold();
+        tryRename(d, root + "/d-link");
+      } else {
+        retarget(root + "/d-real");
+        hold();
+        retarget(outside);
+        hold();
+      }
       swaps++;
     }
-  })();
+    // Leave the tree as it started.
+    if (mode === "flip") tryRename(d, root + "/d-real");
+    else { try { unlinkSync(d); } catch {} }
+    Atomics.store(flag, 1, swaps);
+    `,
+    { eval: true, workerData: { flag, root, mode, outside } },
+  );
+  const exited = new Promise<void>((resolve, reject) => {
+    worker.once("exit", () => resolve());
+    worker.once("error", reject);
+  });
+  // Start the attempts only once the swaps run (a worker takes a while to boot under load).
+  await new Promise<void>((resolve, reject) => {
+    worker.once("message", () => resolve());
+    worker.once("error", reject);
+  });
   return {
     stop: async () => {
-      running = false;
-      await loop;
-      return swaps;
+      Atomics.store(flag, 0, 1);
+      await exited;
+      return Atomics.load(flag, 1);
     },
   };
 }
 
-async function race(iterations: number, attempt: (i: number) => Promise<string>): Promise<string[]> {
-  const swap = [swapper(), swapper()];
+async function race(
+  iterations: number,
+  attempt: (i: number) => Promise<string>,
+  mode: SwapMode = "flip",
+): Promise<string[]> {
+  const swap = await swapper(mode);
   const results: string[] = [];
   let next = 0;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      while (next < iterations) results.push(await attempt(next++));
-    }),
-  );
-  const swaps = (await Promise.all(swap.map((s) => s.stop()))).reduce((a, b) => a + b, 0);
-  expect(swaps).toBeGreaterThan(10);
+  try {
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < iterations) results.push(await attempt(next++));
+      }),
+    );
+  } finally {
+    const swaps = await swap.stop();
+    expect(swaps).toBeGreaterThan(10);
+  }
   return results;
 }
 
@@ -96,6 +156,9 @@ describe("check-then-open swap race", () => {
     const results = await race(400, () => call(tool, { path: "d/f.txt" }));
     expect(results.filter((r) => r.includes(SECRET))).toEqual([]);
     expect(results.length).toBe(400);
+    // And while d/ is retargeted between an inside and an outside symlink.
+    const retargeted = await race(300, () => call(tool, { path: "d/f.txt" }), "retarget");
+    expect(retargeted.filter((r) => r.includes(SECRET))).toEqual([]);
   }, 60_000);
 
   it("list_dir: 300 listings: 0 outside listings", async () => {
@@ -105,10 +168,16 @@ describe("check-then-open swap race", () => {
     expect(results.filter((r) => r.includes("only-outside.txt"))).toEqual([]);
   }, 60_000);
 
-  it("write_file: 300 writes: 0 files created or changed outside", async () => {
+  it("write_file: 4 x 300 writes (new and existing files, both swaps): 0 files created or changed outside", async () => {
     const tool = writeFileTool({ requireApproval: false });
-    await race(300, (i) => call(tool, { path: `d/new-${i}.txt`, content: "pwned", overwrite: true }));
-    await race(300, () => call(tool, { path: "d/f.txt", content: "pwned", overwrite: true }));
+    for (const mode of ["flip", "retarget"] as const) {
+      await race(
+        300,
+        (i) => call(tool, { path: `d/new-${mode}-${i}.txt`, content: "pwned", overwrite: true }),
+        mode,
+      );
+      await race(300, () => call(tool, { path: "d/f.txt", content: "pwned", overwrite: true }), mode);
+    }
     expect((await readdir(outside)).sort()).toEqual(["f.txt"]);
     expect(await readFile(join(outside, "f.txt"), "utf8")).toBe(SECRET);
   }, 60_000);
