@@ -1,8 +1,9 @@
 /**
- * Streaming: every event as it happens — text deltas, tool calls — then the final run.
+ * Streaming: every event as it happens — text deltas, tool calls — then the result. A failed run
+ * throws from the loop (an AgentRunError carrying the partial run): it never ends silently.
  * Run: npx tsx examples/streaming.ts
  */
-import { AgentHarness, tool } from "@tinyagents/harness";
+import { createAgent, tool } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { pickModel } from "./support/pick-model.js";
 
@@ -20,18 +21,17 @@ const { model } = pickModel(
       "Lisbon has about 0.55 million people in the city proper.",
     ]),
 );
-const agent = new AgentHarness().registerModel("main", model).registerTool(lookup);
+const agent = createAgent({ model, tools: [lookup] });
 
-for await (const item of agent.invokeStreamingDefault(undefined, "How many people live in Lisbon?")) {
+for await (const item of agent.stream("How many people live in Lisbon?")) {
   if (item.type === "event") {
     const { event } = item.record;
     if (event.type === "model.text_delta") process.stdout.write(event.text);
     if (event.type === "tool.started")
       console.log(`[tool ${event.toolName} ${JSON.stringify(event.arguments)}]`);
     if (event.type === "tool.completed") console.log(`[tool done in ${event.durationMs} ms]`);
-  } else if (item.type === "completed") {
-    console.log(`\n[completed: ${item.run.modelCalls} model calls, status ${item.status.status}]`);
   } else {
-    console.log(`\n[failed: ${item.error.message}]`);
+    const { result } = item;
+    console.log(`\n[completed: ${result.modelCalls} model calls, status ${result.status.status}]`);
   }
 }

@@ -1,8 +1,9 @@
 /**
- * Structured output: ask for JSON matching a schema; the validated value lands in `run.structured`.
+ * Structured output: ask for JSON matching a schema; the validated value lands in `result.structured`
+ * (typed by the schema when it is a zod / Standard Schema; JSON for a raw JSON Schema like this one).
  * Run: npx tsx examples/structured-output.ts
  */
-import { AgentHarness, runText } from "@tinyagents/harness";
+import { createAgent } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { pickModel } from "./support/pick-model.js";
 
@@ -20,10 +21,12 @@ const schema = {
 const { model } = pickModel(
   () => new ScriptedModel(['{"city":"Paris","country":"France","population_millions":2.1}']),
 );
-const agent = new AgentHarness()
-  .registerModel("main", model)
-  .withPolicy({ responseFormat: { type: "json_schema", name: "capital", schema, strict: true } });
+const agent = createAgent({
+  model,
+  responseFormat: schema,
+  responseFormatOptions: { name: "capital", strategy: "native" },
+});
 
-const run = await agent.invokeDefault(undefined, "The capital of France and its population, as JSON.");
-console.log("raw text:", runText(run));
-console.log("structured:", JSON.stringify(run.structured));
+const result = await agent.run("The capital of France and its population, as JSON.");
+console.log("raw text:", result.text);
+console.log("structured:", JSON.stringify(result.structured));

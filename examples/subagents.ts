@@ -1,9 +1,9 @@
 /**
- * Sub-agents: an orchestrator delegates to two specialists (each a whole agent used as a tool).
+ * Sub-agents: an orchestrator delegates to two specialists (each a whole agent, `agent.asTool`).
  * Usage and cost roll up into the orchestrator's run.
  * Run: npx tsx examples/subagents.ts
  */
-import { AgentHarness, runText, SubAgent, SubAgentTool } from "@tinyagents/harness";
+import { createAgent } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { usage } from "@tinyagents/inference";
 import { pickModel } from "./support/pick-model.js";
@@ -24,30 +24,24 @@ const { model, live } = pickModel(
 );
 
 const specialist = (name: string, description: string, answer: string) =>
-  new SubAgent({
-    name,
-    description,
-    harness: new AgentHarness({ instructions: `You are the ${name}.` }).registerModel(
-      "main",
-      live ? model : new ScriptedModel([answer], { usage: tokens }),
-      pricing,
-    ),
-  });
+  createAgent({
+    model: live ? model : new ScriptedModel([answer], { usage: tokens }),
+    ...pricing,
+    instructions: `You are the ${name}.`,
+  }).asTool({ name, description });
 
-const researcher = specialist(
-  "researcher",
-  "Finds facts.",
-  "Lisbon hosts about 2.9 million people in its metro area.",
-);
-const writer = specialist("writer", "Writes a tight summary.", "Lisbon: a metro area of ~2.9M people.");
+const orchestrator = createAgent({
+  model,
+  ...pricing,
+  instructions: "Delegate research, then writing.",
+  tools: [
+    specialist("researcher", "Finds facts.", "Lisbon hosts about 2.9 million people in its metro area."),
+    specialist("writer", "Writes a tight summary.", "Lisbon: a metro area of ~2.9M people."),
+  ],
+});
 
-const orchestrator = new AgentHarness({ instructions: "Delegate research, then writing." })
-  .registerModel("main", model, pricing)
-  .registerTool(new SubAgentTool(researcher))
-  .registerTool(new SubAgentTool(writer));
-
-const run = await orchestrator.invokeDefault(undefined, "Give me a one-line fact sheet about Lisbon.");
-console.log(runText(run));
+const run = await orchestrator.run("Give me a one-line fact sheet about Lisbon.");
+console.log(run.text);
 for (const child of run.children ?? []) {
   console.log(
     `child ${child.name} (${child.runId}, depth ${child.depth}): ${child.usage.totalTokens} tokens, $${child.cost.total.toFixed(6)}`,
