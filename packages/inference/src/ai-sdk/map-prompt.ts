@@ -9,10 +9,11 @@ import type {
   AiSdkFunctionTool,
   AiSdkMessage,
   AiSdkProviderOptions,
+  AiSdkToolCallPart,
   AiSdkToolChoice,
   AiSdkToolResultOutput,
 } from "./ai-sdk-types.js";
-import { decodeAiSdkReasoning, isRecord } from "./reasoning-metadata.js";
+import { decodeAiSdkReasoning, decodeTargetedMetadata, isRecord } from "./reasoning-metadata.js";
 
 /** What the mapping needs to know about the model. */
 export interface AiSdkMappingContext {
@@ -95,6 +96,16 @@ export function toAiSdkPrompt(messages: readonly Message[], context: AiSdkMappin
       }
       case "assistant": {
         const content: Extract<AiSdkMessage, { role: "assistant" }>["content"] = [];
+        // Reasoning state a provider attached to the text or to a call goes back on that part.
+        let textOptions: AiSdkProviderOptions | undefined;
+        const callOptions = new Map<string, AiSdkProviderOptions>();
+        for (const block of message.content) {
+          const targeted = block.type === "reasoning" ? decodeTargetedMetadata(block.signature) : undefined;
+          if (targeted === undefined) continue;
+          if ("toolCallId" in targeted.target) callOptions.set(targeted.target.toolCallId, targeted.metadata);
+          else textOptions = targeted.metadata;
+        }
+        let textDone = false;
         for (const block of message.content) {
           if (block.type === "redacted_reasoning") {
             // Only Anthropic has redacted thinking; the package sends it back from this option.
@@ -106,25 +117,35 @@ export function toAiSdkPrompt(messages: readonly Message[], context: AiSdkMappin
               });
             }
           } else if (block.type === "reasoning") {
-            const metadata =
-              decodeAiSdkReasoning(block.signature) ?? nativeSignature(block.signature, context.family);
+            const targeted = decodeTargetedMetadata(block.signature) !== undefined;
+            const metadata = targeted
+              ? undefined
+              : (decodeAiSdkReasoning(block.signature) ?? nativeSignature(block.signature, context.family));
             if (metadata === undefined && block.text === "") continue;
             content.push(
               metadata === undefined
                 ? { type: "reasoning", text: block.text }
                 : { type: "reasoning", text: block.text, providerOptions: metadata },
             );
-          } else if (block.type === "text" && block.text !== "")
-            content.push({ type: "text", text: block.text });
-          else if (block.type === "json") content.push({ type: "text", text: JSON.stringify(block.value) });
+          } else if (block.type === "text" && block.text !== "") {
+            content.push(
+              textOptions !== undefined && !textDone
+                ? { type: "text", text: block.text, providerOptions: textOptions }
+                : { type: "text", text: block.text },
+            );
+            textDone = true;
+          } else if (block.type === "json") content.push({ type: "text", text: JSON.stringify(block.value) });
         }
         for (const call of message.toolCalls) {
-          content.push({
+          const part: AiSdkToolCallPart = {
             type: "tool-call",
             toolCallId: call.id,
             toolName: call.name,
             input: call.invalid === undefined ? call.arguments : {},
-          });
+          };
+          const options = callOptions.get(call.id);
+          if (options !== undefined) part.providerOptions = options;
+          content.push(part);
         }
         prompt.push({ role: "assistant", content });
         return;

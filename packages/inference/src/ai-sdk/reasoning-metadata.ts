@@ -10,8 +10,42 @@ const SIGNATURE_TYPE = "ai-sdk.reasoning";
  * journals, and sent back as the part's `providerOptions` on the next turn, which is how every
  * AI SDK provider reads it.
  */
-export function encodeAiSdkReasoning(metadata: AiSdkProviderOptions): string {
-  return JSON.stringify({ type: SIGNATURE_TYPE, providerMetadata: metadata });
+export function encodeAiSdkReasoning(metadata: AiSdkProviderOptions, target?: ReasoningTarget): string {
+  return JSON.stringify(
+    target === undefined
+      ? { type: SIGNATURE_TYPE, providerMetadata: metadata }
+      : { type: SIGNATURE_TYPE, providerMetadata: metadata, for: target },
+  );
+}
+
+/**
+ * Reasoning state a provider attached to another part of the answer: Gemini's `thoughtSignature`
+ * rides on a function call or on the text, and must go back on that same part. The bridge keeps it
+ * in a reasoning block (it is reasoning state) that names the part.
+ */
+export type ReasoningTarget = { toolCallId: string } | { text: true };
+
+/** {@link decodeAiSdkReasoning}'s result for a signature that names the part it belongs to. */
+export interface TargetedMetadata {
+  metadata: AiSdkProviderOptions;
+  target: ReasoningTarget;
+}
+
+/** The target-carrying metadata of a signature written with a target, else `undefined`. */
+export function decodeTargetedMetadata(signature: string | undefined): TargetedMetadata | undefined {
+  if (signature === undefined || !signature.startsWith("{")) return undefined;
+  try {
+    const value = JSON.parse(signature) as { type?: unknown; providerMetadata?: unknown; for?: unknown };
+    if (value.type !== SIGNATURE_TYPE || !isRecord(value.providerMetadata) || !isRecord(value.for))
+      return undefined;
+    const target = value.for;
+    const metadata = value.providerMetadata as AiSdkProviderOptions;
+    if (typeof target.toolCallId === "string") return { metadata, target: { toolCallId: target.toolCallId } };
+    if (target.text === true) return { metadata, target: { text: true } };
+    return undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -41,8 +75,10 @@ export function reasoningSignatureItem(
 export function decodeAiSdkReasoning(signature: string | undefined): AiSdkProviderOptions | undefined {
   if (signature === undefined || !signature.startsWith("{")) return undefined;
   try {
-    const value = JSON.parse(signature) as { type?: unknown; providerMetadata?: unknown };
-    if (value.type !== SIGNATURE_TYPE || !isRecord(value.providerMetadata)) return undefined;
+    const value = JSON.parse(signature) as { type?: unknown; providerMetadata?: unknown; for?: unknown };
+    if (value.type !== SIGNATURE_TYPE || !isRecord(value.providerMetadata) || value.for !== undefined) {
+      return undefined;
+    }
     return value.providerMetadata as AiSdkProviderOptions;
   } catch {
     return undefined;
@@ -74,4 +110,20 @@ export function mergeMetadata(
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The reasoning state in metadata on a text or tool-call part: the `thoughtSignature` entries
+ * (Gemini, on Google AI and Vertex). Other part metadata (Anthropic's `caller`, ...) describes
+ * the call and is not sent back.
+ */
+export function thoughtSignatures(value: unknown): AiSdkProviderOptions | undefined {
+  const metadata = metadataOf(value);
+  if (metadata === undefined) return undefined;
+  const out: AiSdkProviderOptions = {};
+  for (const [provider, entry] of Object.entries(metadata)) {
+    if (typeof entry.thoughtSignature === "string")
+      out[provider] = { thoughtSignature: entry.thoughtSignature };
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }

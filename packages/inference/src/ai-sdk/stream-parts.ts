@@ -5,7 +5,14 @@ import type { ModelStreamItem } from "../model/stream-item.js";
 import type { AiSdkGenerateResult, AiSdkProviderOptions } from "./ai-sdk-types.js";
 import { type AiSdkErrorContext, aiSdkError } from "./map-error.js";
 import { mapAiSdkFinishReason, normalizeAiSdkUsage } from "./map-usage.js";
-import { isRecord, mergeMetadata, metadataOf, reasoningSignatureItem } from "./reasoning-metadata.js";
+import {
+  encodeAiSdkReasoning,
+  isRecord,
+  mergeMetadata,
+  metadataOf,
+  reasoningSignatureItem,
+  thoughtSignatures,
+} from "./reasoning-metadata.js";
 
 interface ToolState {
   ordinal: number;
@@ -19,6 +26,8 @@ interface ToolState {
  *   the provider metadata gathered from the reasoning part's start, deltas and end (Anthropic's
  *   thinking signature or redacted data, OpenAI's item id and encrypted content, Gemini's thought
  *   signature) becomes the block's signature (see `reasoning-metadata.ts`);
+ * - a thought signature on the answer text or on a tool call (Gemini's `thoughtSignature`) -> an
+ *   empty reasoning block whose signature names that part, so it goes back on it next turn;
  * - `tool-input-start` / `tool-input-delta` -> `tool_call_delta`s numbered in order; a
  *   `tool-call` without streamed input sends its input whole; provider-executed tools (built-in
  *   web search, code execution) are not the loop's to run and are skipped;
@@ -30,6 +39,7 @@ export class AiSdkPartTranslator {
   private readonly skipped = new Set<string>();
   private readonly reasoning = new Map<string, AiSdkProviderOptions | undefined>();
   private ordinal = 0;
+  private textSigned = false;
   private started = false;
   private finished = false;
 
@@ -46,10 +56,16 @@ export class AiSdkPartTranslator {
     switch (part.type) {
       case "response-metadata":
         return this.start(part.id, part.modelId);
-      case "text-delta":
-        return typeof part.delta === "string" && part.delta !== ""
-          ? [{ type: "text_delta", text: part.delta }]
-          : [];
+      case "text-start":
+      case "text-end":
+        return this.textMetadata(part.providerMetadata);
+      case "text-delta": {
+        const items: ModelStreamItem[] =
+          typeof part.delta === "string" && part.delta !== ""
+            ? [{ type: "text_delta", text: part.delta }]
+            : [];
+        return [...items, ...this.textMetadata(part.providerMetadata)];
+      }
       case "reasoning-start":
         this.reasoning.set(String(part.id), metadataOf(part.providerMetadata));
         return [];
@@ -119,8 +135,10 @@ export class AiSdkPartTranslator {
     const items: ModelStreamItem[] = [...this.start(result.response?.id, result.response?.modelId)];
     for (const part of result.content) {
       if (!isRecord(part)) continue;
-      if (part.type === "text" && typeof part.text === "string" && part.text !== "") {
-        items.push({ type: "text_delta", text: part.text });
+      if (part.type === "text") {
+        if (typeof part.text === "string" && part.text !== "")
+          items.push({ type: "text_delta", text: part.text });
+        items.push(...this.textMetadata(part.providerMetadata));
       } else if (part.type === "reasoning") {
         const text = typeof part.text === "string" ? part.text : "";
         if (text !== "") items.push({ type: "reasoning_delta", text });
@@ -144,9 +162,33 @@ export class AiSdkPartTranslator {
     return [start];
   }
 
+  /** Metadata on the answer text (Gemini's thought signature): kept once, for the text part. */
+  private textMetadata(value: unknown): ModelStreamItem[] {
+    const metadata = thoughtSignatures(value);
+    if (metadata === undefined || this.textSigned) return [];
+    this.textSigned = true;
+    return [{ type: "reasoning_delta", text: "", signature: encodeAiSdkReasoning(metadata, { text: true }) }];
+  }
+
   private toolCall(part: Record<string, unknown>): ModelStreamItem[] {
     const id = String(part.toolCallId ?? "");
     if (part.providerExecuted === true || this.skipped.has(id)) return [];
+    const metadata = thoughtSignatures(part.providerMetadata);
+    // A thought signature on a function call (Gemini) goes back on that call.
+    const signed: ModelStreamItem[] =
+      metadata === undefined
+        ? []
+        : [
+            {
+              type: "reasoning_delta",
+              text: "",
+              signature: encodeAiSdkReasoning(metadata, { toolCallId: id }),
+            },
+          ];
+    return [...this.toolCallItems(part, id), ...signed];
+  }
+
+  private toolCallItems(part: Record<string, unknown>, id: string): ModelStreamItem[] {
     const input = typeof part.input === "string" ? part.input : JSON.stringify(part.input ?? {});
     const known = this.tools.get(id);
     if (known !== undefined) {

@@ -379,6 +379,39 @@ describe("fromAiSdk over @ai-sdk/google (v3)", () => {
     expect(server.lastRequest.headers["x-goog-api-key"]).toBe(KEY);
   });
 
+  it.each(["unary", "stream"])(
+    "thought signatures (%s) go back on the same function call and text parts next turn, through a JSON round trip",
+    async (mode) => {
+      for (const name of ["tools", "thinking-text"]) {
+        const fixture = loadFixture(googleDir, name);
+        server.enqueue(replayOf(googleDir, mode === "unary" ? fixture.unary! : fixture.stream!));
+        const first =
+          mode === "unary"
+            ? await viaGoogle().invoke(request)
+            : await collectStream(viaGoogle().stream(request));
+        const stored = JSON.parse(JSON.stringify(first.message)) as typeof first.message;
+        const results = stored.toolCalls.map((call) => toolResult(call, "ok"));
+        server.enqueue(replayOf(googleDir, fixture.unary!));
+        await viaGoogle().invoke({ messages: [user("Hello"), stored, ...results, user("and then?")] });
+        const body = server.lastRequest.json() as {
+          contents: Array<{ role: string; parts: Array<Record<string, unknown>> }>;
+        };
+        const model = body.contents.find((c) => c.role === "model")!;
+        if (name === "tools") {
+          expect(model.parts[0]).toMatchObject({
+            functionCall: { name: "get_weather", args: { city: "Paris", unit: "celsius" } },
+            thoughtSignature: "CiIBVKhc7pRt0mQ2Xb5sEXAMPLEsig==",
+          });
+          expect(model.parts[1]).toMatchObject({ functionCall: { name: "get_time" } });
+          expect(model.parts[1]!.thoughtSignature).toBeUndefined();
+        } else {
+          const text = model.parts.find((part) => part.thought !== true && typeof part.text === "string");
+          expect(text?.thoughtSignature).toMatch(/^CtcBAdHtim9K/);
+        }
+      }
+    },
+  );
+
   it("maps reasoning settings to thinkingConfig and tools to functionDeclarations", async () => {
     const fixture = loadFixture(googleDir, "tools");
     server.enqueue(replayOf(googleDir, fixture.unary!));
