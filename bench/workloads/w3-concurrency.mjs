@@ -1,9 +1,9 @@
 // W3 concurrency, one adapter, in this (fresh) process started with --expose-gc: --batches
 // batches (default 3) of --runs concurrent runs (default 1,000) of 5 model calls, each model
-// call giving up one event-loop turn. Two untimed probe batches come first: one samples the
-// heap in use every event-loop turn of the batch (the sampled PEAK per in-flight run: garbage
-// included, what the process must hold), one forces a GC when every run is deep in flight (the
-// LIVE heap per in-flight run). Then the timed batches. After every batch: the heap kept by the
+// call giving up one event-loop turn. An untimed probe batch comes first: it samples the heap in
+// use every event-loop turn while every run is in flight (the sampled PEAK per in-flight run:
+// garbage included, what the process must hold), then forces a GC once every run is deep in
+// flight (the LIVE heap per in-flight run). Then the timed batches. After every batch: the heap kept by the
 // finished results and the heap left once they are dropped (flat across batches = no leak).
 // Every run is checked.
 // Usage: node --expose-gc workloads/w3-concurrency.mjs --adapter NAME [--runs 1000] [--batches 4] [--quick]
@@ -56,40 +56,34 @@ await batch(Math.min(runs, 100));
 await batch(Math.min(runs, 100));
 const baseline = heap();
 
-// Probe batch 0 samples the heap in use every turn (peak); probe batch 1 forces a GC once every
-// run is past its fourth model call and none has finished (live). Neither is timed.
+// Probe batch 0 is not timed: it samples the heap in use every turn while every run is in
+// flight (the PEAK), then, once every run is past its fourth model call and none has finished,
+// forces a GC (the LIVE heap). The other batches are timed.
 const times = [];
 const keptPerResult = [];
 const heapAfter = [];
 let inFlightPerRun;
 let peakPerRun;
-const PROBES = 2;
-for (let b = 0; b < PROBES + batches; b++) {
-  const probing = b < PROBES;
+for (let b = 0; b < batches; b++) {
+  const probing = b === 0;
   const before = probing ? heap() : 0;
   const callsBefore = counters.model;
-  const samplePeak = (finished) => {
+  const probe = (finished) => {
     let peak = 0;
-    const sample = () => {
-      peak = Math.max(peak, getHeapStatistics().used_heap_size);
-      if (finished() < runs) setImmediate(sample);
-      else peakPerRun = (peak - before) / runs;
-    };
-    sample();
-  };
-  const probeLive = (finished) => {
     const check = () => {
       if (finished() > 0) return; // too late: some runs already finished
+      peak = Math.max(peak, getHeapStatistics().used_heap_size);
       if (counters.model - callsBefore >= (STEPS - 1) * runs) {
+        peakPerRun = (peak - before) / runs;
         inFlightPerRun = (heap() - before) / runs;
         return;
       }
       setImmediate(check);
     };
-    setImmediate(check);
+    check();
   };
   const start = performance.now();
-  const held = { results: await batch(runs, b === 0 ? samplePeak : b === 1 ? probeLive : undefined) };
+  const held = { results: await batch(runs, probing ? probe : undefined) };
   if (!probing) times.push(since(start));
   const withResults = heap();
   held.results = undefined;
