@@ -131,7 +131,11 @@ function runTool<State, Ctx>(
   return awaitTool(s, call, tool, returned, execution, started, timeoutMs);
 }
 
-async function awaitTool<State, Ctx>(
+/**
+ * Await an async tool, raced against the run's abort and its timeout. Chained with `.then`, not
+ * an `async` function: no suspended frame per in-flight tool call (W3 allocation).
+ */
+function awaitTool<State, Ctx>(
   s: LoopSession<State, Ctx>,
   call: ToolCall,
   tool: AnyTool<State, Ctx>,
@@ -140,14 +144,20 @@ async function awaitTool<State, Ctx>(
   started: number,
   timeoutMs: number | undefined,
 ): Promise<ToolResult> {
-  try {
-    const output = await race(Promise.resolve(returned), raceOptions(s, tool.name, timeoutMs, execution));
-    return toolCompleted(s, call, tool, output, started);
-  } catch (thrown) {
-    return toolFailed(s, call, tool, thrown, started);
-  } finally {
-    execution.dispose();
-  }
+  return race(Promise.resolve(returned), raceOptions(s, tool.name, timeoutMs, execution)).then(
+    (output) => {
+      execution.dispose();
+      try {
+        return toolCompleted(s, call, tool, output, started);
+      } catch (thrown) {
+        return toolFailed(s, call, tool, thrown, started);
+      }
+    },
+    (thrown: unknown) => {
+      execution.dispose();
+      return toolFailed(s, call, tool, thrown, started);
+    },
+  );
 }
 
 /** The tool returned `output`: its result, and `tool.completed`. */
