@@ -1,4 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -18,14 +20,17 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function cli(argv: string[], options: { tty?: boolean; onSigint?: (fire: () => void) => void } = {}) {
+async function cli(
+  argv: string[],
+  options: { tty?: boolean; onSigint?: (fire: () => void) => void; env?: Record<string, string> } = {},
+) {
   let stdout = "";
   let stderr = "";
   const io: CliIo = {
     stdout: { write: (c: string) => (stdout += c), isTTY: false },
     stderr: { write: (c: string) => (stderr += c), isTTY: options.tty ?? false },
     stdin: Readable.from([]),
-    env: { TINYAGENTS_HOME: home, HOME: home },
+    env: { TINYAGENTS_HOME: home, HOME: home, ...options.env },
     cwd: root,
     signals: {
       on: (_event, listener) => options.onSigint?.(listener),
@@ -133,5 +138,60 @@ describe("tinyagents eval", () => {
     expect((await cli(["eval", fixture("capitals-v1.eval.ts"), "--repeats", "0"])).code).toBe(2);
     expect((await cli(["eval", fixture("capitals-v1.eval.ts"), "--tolerance", "3"])).code).toBe(2);
     expect((await cli(["eval", "--help"])).stdout).toContain("tinyagents eval <file> [options]");
+  });
+
+  it("--langfuse pushes the eval as a Langfuse dataset run (env credentials), and names missing variables", async () => {
+    const requests: { path: string; body: string }[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks).toString("utf8");
+        requests.push({ path: req.url ?? "", body });
+        if (req.url === "/api/public/ingestion") {
+          const batch = JSON.parse(body).batch as { id: string }[];
+          res.writeHead(207, { "content-type": "application/json" });
+          res.end(JSON.stringify({ successes: batch.map((e) => ({ id: e.id, status: 201 })), errors: [] }));
+          return;
+        }
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const env = {
+        LANGFUSE_BASE_URL: `http://127.0.0.1:${port}`,
+        LANGFUSE_PUBLIC_KEY: "pk-lf-cli",
+        LANGFUSE_SECRET_KEY: "sk-lf-cli-secret",
+      };
+      const result = await cli(["eval", fixture("capitals-v1.eval.ts"), "--langfuse", "--json"], { env });
+      expect(result.code).toBe(0);
+      const output = JSON.parse(result.stdout);
+      expect(output.langfuse).toMatchObject({ items: 3, traces: 3, runItems: 3, errors: [] });
+      expect(output.langfuse.runName).toBe(output.evalRunId);
+      expect(result.stderr).toMatch(/langfuse: dataset "\S+", run "eval-\S+": 3 item\(s\), 3 trace\(s\)/);
+      const paths = new Set(requests.map((r) => r.path));
+      expect([...paths].sort()).toEqual([
+        "/api/public/dataset-items",
+        "/api/public/dataset-run-items",
+        "/api/public/ingestion",
+        "/api/public/otel/v1/traces",
+        "/api/public/v2/datasets",
+      ]);
+      expect(result.stdout + result.stderr).not.toContain("sk-lf-cli-secret");
+
+      const missing = await cli(["eval", fixture("capitals-v1.eval.ts"), "--langfuse"], {
+        env: { LANGFUSE_BASE_URL: env.LANGFUSE_BASE_URL },
+      });
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain(
+        "--langfuse: Langfuse is not configured: missing LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY",
+      );
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -25,6 +25,10 @@ Options:
       --fail-on-regression   with --baseline: exit 1 when any case or scorer regressed
       --tolerance X          with --baseline: ignore moves of at most X (0..1, default 0)
       --json                 print the result (and comparison) as one JSON object
+      --langfuse             also push the eval to Langfuse as a dataset run: the dataset and
+                             its items, each run's trace with its scores, linked to its item
+                             (LANGFUSE_BASE_URL, LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY;
+                             traces over OTLP need @opentelemetry/exporter-trace-otlp-proto)
       --list                 list the eval runs in the store instead (newest first)
       --db FILE              the SQLite store (default as for tinyagents run)
   -h, --help                 this help
@@ -44,6 +48,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     "fail-on-regression": { type: "boolean" },
     tolerance: { type: "string" },
     list: { type: "boolean" },
+    langfuse: { type: "boolean" },
   });
   if (values.help === true) {
     io.stdout.write(EVAL_HELP);
@@ -70,6 +75,8 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     if (tolerance !== undefined && !(tolerance >= 0 && tolerance <= 1)) {
       throw usageError(`--tolerance must be a number in [0, 1], got ${JSON.stringify(values.tolerance)}`);
     }
+    // Langfuse before anything runs: missing variables are a usage error naming them.
+    const langfuse = values.langfuse === true ? await langfuseClient(io.env) : undefined;
     // Load the baseline first: a wrong id fails before anything runs.
     const baseline = values.baseline === undefined ? undefined : await results.require(values.baseline);
     const { definition, dataset } = await loadEvalDefinition(file, io.cwd);
@@ -94,6 +101,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
         journal: store.journal,
         statusStore: store.statusStore,
         store: results,
+        ...(langfuse === undefined ? {} : { langfuse: { client: langfuse } }),
         onProgress: (update) => {
           progress.onProgress(update);
           const trial = update.trial;
@@ -128,6 +136,13 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
       io.stdout.write(`${formatEvalReport(result)}\n`);
       if (comparison !== undefined) io.stdout.write(`\n${formatComparison(comparison)}\n`);
     }
+    if (result.langfuse !== undefined) {
+      const pushed = result.langfuse;
+      io.stderr.write(
+        `langfuse: dataset "${pushed.datasetName}", run "${pushed.runName}": ${pushed.items} item(s), ${pushed.traces} trace(s), ${pushed.scores} score(s), ${pushed.runItems} run item(s)\n`,
+      );
+      for (const error of pushed.errors) io.stderr.write(`langfuse: ${error}\n`);
+    }
     if (result.status === "cancelled") {
       io.stderr.write(
         `eval ${result.evalRunId} cancelled: ${result.report.finished} of ${result.report.trials} run(s) finished\n`,
@@ -154,5 +169,15 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     return EXIT.ok;
   } finally {
     store.close();
+  }
+}
+
+/** The Langfuse client of `--langfuse`, from the environment (a usage error names what is missing). */
+async function langfuseClient(env: Readonly<Record<string, string | undefined>>) {
+  const { LangfuseClient } = await import("@tinyagents/harness/langfuse");
+  try {
+    return LangfuseClient.fromEnv(env);
+  } catch (error) {
+    throw usageError(`--langfuse: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

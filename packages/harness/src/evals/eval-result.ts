@@ -117,6 +117,22 @@ export interface EvalReport {
   perCase: CaseSummary[];
 }
 
+/** What was pushed (in `EvalResult.langfuse`). */
+export interface EvalLangfuseSummary {
+  datasetName: string;
+  runName: string;
+  /** Dataset items upserted (one per case). */
+  items: number;
+  /** Traces exported (one per finished trial). */
+  traces: number;
+  /** Scores sent with them. */
+  scores: number;
+  /** Dataset run items created (a trace linked to its case). */
+  runItems: number;
+  /** What failed (the eval itself is unaffected): one message per failed call. */
+  errors: string[];
+}
+
 /** One threshold's verdict. */
 export interface ThresholdCheck {
   /** e.g. `passRate`, `scorer:exact`, `maxCostUsd`. */
@@ -145,4 +161,6 @@ export interface EvalResult {
   thresholds: ThresholdCheck[];
   /** True when every threshold passed (and the run was not cancelled). */
   passed: boolean;
+  /** What was pushed to Langfuse (`evaluate({ langfuse })`), with any push errors. */
+  langfuse?: EvalLangfuseSummary;
 }

@@ -19,6 +19,7 @@ import { validateDataset } from "./dataset.js";
 import type { EvalCase, EvalDataset } from "./eval-case.js";
 import type { EvalResult, TrialResult } from "./eval-result.js";
 import type { EvalStore } from "./eval-store.js";
+import { type EvalLangfuseOptions, LangfuseDatasetRun } from "./langfuse-dataset-run.js";
 import { buildReport } from "./report.js";
 import { scoreTrial } from "./score-trial.js";
 import type { Scorer } from "./scorer.js";
@@ -72,6 +73,12 @@ export interface EvaluateOptions {
   /** Timestamps and latency fallback (default the system clock). */
   clock?: Clock;
   metadata?: JsonObject;
+  /**
+   * Push the eval to Langfuse as a dataset run: the dataset and its items, then per finished trial
+   * its trace with one score per scorer, linked to its item (see `result.langfuse`). Push failures
+   * are reported there and never fail the eval.
+   */
+  langfuse?: EvalLangfuseOptions;
 }
 
 /**
@@ -102,12 +109,18 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalResult> {
   }
   const trials: (TrialResult | undefined)[] = new Array(jobs.length);
   const progress: EvalProgress = { evalRunId, total: jobs.length, done: 0, passed: 0, failed: 0 };
+  const langfuse =
+    options.langfuse === undefined
+      ? undefined
+      : new LangfuseDatasetRun(options.langfuse, plan.dataset, evalRunId, options.name ?? plan.dataset.name);
+  await langfuse?.start(plan.dataset.cases, controller.signal);
   options.onProgress?.({ ...progress });
   let next = 0;
   const worker = async () => {
     while (next < jobs.length && !controller.signal.aborted) {
       const position = next++;
       const job = jobs[position] as (typeof jobs)[number];
+      const records: EventRecord[] = [];
       const result = await runTrial(
         options,
         plan.scorers,
@@ -116,7 +129,11 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalResult> {
         job,
         controller.signal,
         clock,
+        records,
       );
+      if (!(result.error?.code === "cancelled" && controller.signal.aborted)) {
+        await langfuse?.trial(result, records, controller.signal);
+      }
       trials[position] = result;
       progress.done += 1;
       if (result.passed) progress.passed += 1;
@@ -153,6 +170,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalResult> {
     thresholds,
     passed: !cancelled && thresholds.every((check) => check.passed),
   };
+  if (langfuse !== undefined) result.langfuse = langfuse.summary;
   await options.store?.save(result);
   return result;
 }
@@ -171,11 +189,12 @@ async function runTrial(
   job: Job,
   signal: AbortSignal,
   clock: Clock,
+  /** Filled with the run's event records (the Langfuse push exports them). */
+  records: EventRecord[],
 ): Promise<TrialResult> {
   const { evalCase, trial } = job;
   const runId = `${evalRunId}-c${job.index + 1}-r${trial + 1}`;
   const events = new EventSink(runId, { clock });
-  const records: EventRecord[] = [];
   const unsubscribe = events.subscribe((record) => {
     records.push(record);
   });

@@ -25,6 +25,7 @@ export { defineEval, type EvalDefinition } from "./eval-definition.js";
 export type {
   CaseSummary,
   EvalError,
+  EvalLangfuseSummary,
   EvalReport,
   EvalResult,
   FailureEntry,
@@ -36,6 +37,7 @@ export type {
 } from "./eval-result.js";
 export { type EvalRunSummary, EvalStore } from "./eval-store.js";
 export { type EvalProgress, type EvaluateOptions, evaluate } from "./evaluate.js";
+export { type EvalLangfuseOptions, LangfuseDatasetRun } from "./langfuse-dataset-run.js";
 export { buildReport } from "./report.js";
 export { DEFAULT_THRESHOLD, type ScoreResult, type Scorer, type ScorerContext } from "./scorer.js";
 export { type ContainsOptions, contains } from "./scorers/contains.js";

@@ -18,6 +18,13 @@ export {
   type LangfuseScoreOptions,
   type LangfuseTransport,
 } from "./langfuse-client.js";
+export {
+  LANGFUSE_DATASET_PATHS,
+  type LangfuseDatasetInput,
+  type LangfuseDatasetItemInput,
+  type LangfuseDatasetRunItemInput,
+  LangfuseDatasets,
+} from "./langfuse-datasets.js";
 export { LANGFUSE_ENV, type LangfuseEnvConfig, langfuseConfigFromEnv } from "./langfuse-env.js";
 export { LangfuseSink, type LangfuseSinkOptions } from "./langfuse-sink.js";
 export { langfuseCostDetails, langfuseUsageDetails } from "./langfuse-usage.js";

@@ -5,6 +5,7 @@ import { buildTraceModels } from "./build-trace-models.js";
 import { checkKey, checkRecords, checkUrl, positive } from "./client-validation.js";
 import { origin } from "./http-post.js";
 import type { LangfuseFailedItem } from "./ingestion-response.js";
+import { LangfuseDatasets } from "./langfuse-datasets.js";
 import { langfuseConfigFromEnv } from "./langfuse-env.js";
 import { type SendContext, sendEnvelopes, sendIngestion, sendOtlp } from "./langfuse-send.js";
 import {
@@ -133,6 +134,7 @@ export class LangfuseClient {
   /** Where `score-create` batches go: `endpoint` for `ingestion`, else the ingestion endpoint. */
   readonly scoreEndpoint: string;
   readonly #headers: Record<string, string>;
+  readonly #baseUrl: string;
   readonly #publicKey: string | undefined;
   readonly #secrets: string[];
   readonly #timeoutMs: number;
@@ -161,6 +163,7 @@ export class LangfuseClient {
         field: "path",
       });
     }
+    this.#baseUrl = baseUrl;
     this.endpoint = `${baseUrl}${options.path ?? LANGFUSE_PATHS[mode][this.transport]}`;
     if (options.scorePath !== undefined && !options.scorePath.startsWith("/")) {
       throw validationError(`LangfuseClient: scorePath must start with "/", got "${options.scorePath}"`, {
@@ -338,6 +341,28 @@ export class LangfuseClient {
       rejectedSpans: 0,
       ok: sent.failed.length === 0,
     };
+  }
+
+  /**
+   * The project's datasets and dataset runs (`LangfuseClient.direct` / `fromEnv` with keys only:
+   * a proxy forwards traces, not the dataset API).
+   *
+   * @throws TinyAgentsError `validation` for a proxy client.
+   */
+  get datasets(): LangfuseDatasets {
+    if (this.mode !== "direct") {
+      throw validationError(
+        "LangfuseClient.datasets needs a direct client (LangfuseClient.direct, or fromEnv with LANGFUSE_* keys); a proxy client sends traces only",
+        { field: "mode" },
+      );
+    }
+    return new LangfuseDatasets({
+      baseUrl: this.#baseUrl,
+      headers: this.#headers,
+      timeoutMs: this.#timeoutMs,
+      fetch: this.#fetch,
+      secrets: this.#secrets,
+    });
   }
 
   #context(
