@@ -9,9 +9,9 @@ import type { HarnessRunStatus } from "../status/run-status.js";
  * typed `structured` answer and the run's status record. It is a plain object and a valid
  * `AgentRun` (pass `result.paused` back to `agent.run` to resume a paused run).
  *
- * `structured` is `Out` (inferred from the response format) once the run finished; it is
- * `undefined` while a run is paused (`stopReason: "interrupted"`), and for an agent without a
- * response format.
+ * `structured` is `Out` (inferred from the response format) when the run ended with an answer; it
+ * is `undefined` while a run is paused (`stopReason: "interrupted"`), when a cap stopped it with a
+ * partial answer (`onCap: "stopWithPartial"`), and for an agent without a response format.
  */
 export type RunResult<Out = unknown> = Omit<AgentRun, "structured"> & {
   /** The final answer's text ("" when there is none, e.g. a paused run). */
