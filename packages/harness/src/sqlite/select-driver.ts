@@ -5,7 +5,7 @@ import { type BunSqliteModule, bunSqliteDriver } from "./drivers/bun-sqlite.js";
 import { type NodeSqliteModule, nodeSqliteDriver } from "./drivers/node-sqlite.js";
 import type { SqliteDriver, SqliteDriverName } from "./sqlite-driver.js";
 
-/** Which SQLite to use: `"auto"` (the default) picks the runtime's own, see {@link selectSqliteDriver}. */
+/** Which SQLite to use: `"auto"` (the default) picks the runtime's own, see `SqliteOpenOptions.driver`. */
 export type SqliteDriverChoice = "auto" | SqliteDriverName;
 
 const CHOICES: readonly SqliteDriverChoice[] = ["auto", "node:sqlite", "bun:sqlite", "better-sqlite3"];

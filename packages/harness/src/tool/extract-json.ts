@@ -21,7 +21,7 @@ const OUTER_FENCE = /```[A-Za-z0-9_-]*[^\S\n]*\n?([\s\S]*)```/;
  * - a markdown code fence (```json ... ```): decode its body;
  * - the first balanced `{...}` that parses as an object (junk before or after it is ignored).
  * Returns the object and what was done (`"parsed the raw argument text"`, or the steps in order,
- * joined with ", then "), or `undefined`. At most {@link MAX_LAYERS} layers. Never throws.
+ * joined with ", then "), or `undefined`. At most `MAX_LAYERS` layers. Never throws.
  */
 export function extractJsonObject(text: string): { value: JsonObject; how: string } | undefined {
   const found = decode(text, 0);

@@ -34,7 +34,7 @@ const patternCache = new Map<string, RegExp | null>();
  * `dependentRequired`, `dependentSchemas` and draft-07 `dependencies`.
  * Annotations (`format`, `description`, `default`, `title`, `examples`, ...) are ignored.
  * Fails closed: a schema using an assertion keyword this validator cannot check
- * ({@link UNCHECKED_KEYWORDS}: `unevaluatedProperties`, `$dynamicRef`, ...) rejects every value
+ * (`UNCHECKED_KEYWORDS`: `unevaluatedProperties`, `$dynamicRef`, ...) rejects every value
  * with an issue naming the keyword, so arguments the schema forbids never reach the tool.
  * `{}` and `true` accept anything.
  */

@@ -244,7 +244,7 @@ export function responseTooLarge(what: string, limit: number, options: StreamRea
 /**
  * Read a whole (unary) response body as UTF-8 text, at most `limit` bytes: a longer body throws
  * `responseTooLarge` after reading just past the limit (the rest is cancelled unread). Aborts and
- * broken bodies throw like {@link BodyReader.read}. A missing body reads as `""`.
+ * broken bodies throw like `BodyReader.read`. A missing body reads as `""`.
  */
 export async function readBodyText(
   body: ReadableStream<Uint8Array> | null,

@@ -183,7 +183,7 @@ function isBound(ms: number): boolean {
 
 /** Facts for {@link callBoundError}. */
 export interface CallBoundFacts {
-  /** {@link CALL_TIMEOUT_LIMIT} or {@link HEADERS_TIMEOUT_LIMIT}. */
+  /** {@link CALL_TIMEOUT_LIMIT} or `HEADERS_TIMEOUT_LIMIT`. */
   limit: string;
   ms: number;
   provider: string;

@@ -35,7 +35,7 @@ let sorted: readonly string[] = [];
 
 /**
  * Add `values` to the process-wide set of configured secrets (values shorter than
- * {@link MIN_SECRET_LENGTH} are ignored). Called by every model constructor with its
+ * `MIN_SECRET_LENGTH` are ignored). Called by every model constructor with its
  * {@link secretsFromConfig}; call it yourself for credentials that reach the library some other
  * way (a custom `fetch` that adds a header).
  */
@@ -74,7 +74,7 @@ export interface ModelSecretsConfig {
  * The credential values of a model's configuration: the API key, every configured header value
  * (except the behaviour headers `content-type`, `anthropic-version`, `x-title`, …) and the bare
  * token of a `Bearer`/`Basic`/`Token` value, and every query value (raw and decoded), the whole
- * query string, and the user info of the base URL. Values shorter than {@link MIN_SECRET_LENGTH}
+ * query string, and the user info of the base URL. Values shorter than `MIN_SECRET_LENGTH`
  * are left out.
  */
 export function secretsFromConfig(config: ModelSecretsConfig): string[] {
