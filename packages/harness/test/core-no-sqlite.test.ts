@@ -22,7 +22,9 @@ function importGraph(entry: string): { files: Set<string>; bare: Set<string> } {
     if (files.has(file)) continue;
     files.add(file);
     const source = readFileSync(file, "utf8");
-    for (const match of source.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+    // Static and dynamic imports, and require() calls (the SQLite driver is loaded lazily with
+    // require, so the package is only resolved when a store is opened).
+    for (const match of source.matchAll(/(?:from|import|require)\s*\(?\s*["']([^"']+)["']/g)) {
       const specifier = match[1] as string;
       if (specifier.startsWith(".")) pending.push(resolve(dirname(file), specifier));
       else bare.add(specifier);
