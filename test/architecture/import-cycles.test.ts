@@ -8,21 +8,9 @@ import { importCycles, importGraph } from "./source-graph.js";
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 const rel = (file: string) => path.relative(repo, file).split(path.sep).join("/");
 
-/**
- * Cycles known and being removed elsewhere, each with who removes it. An entry that no longer is
- * a cycle is harmless; delete it when you see it. Never add one to make this test pass.
- */
-const PENDING: readonly string[][] = [
-  // Issue 16 item 1 ("the front door") splits agent-harness.ts and folds withResponseFormat into
-  // the agent itself, which removes this pair.
-  ["packages/harness/src/runtime/agent-harness.ts", "packages/harness/src/structured/structured-agent.ts"],
-];
-
 describe("import cycles", () => {
   it("no source files of the packages import each other in a circle (type-only imports included)", () => {
-    const cycles = importCycles(importGraph([path.join(repo, "packages")]))
-      .map((cycle) => cycle.map(rel))
-      .filter((cycle) => !PENDING.some((known) => known.join() === cycle.join()));
+    const cycles = importCycles(importGraph([path.join(repo, "packages")])).map((cycle) => cycle.map(rel));
     // On failure: move the type both sides need to packages/harness/src/contracts/ (types only,
     // importing nothing above it), or split the file so the shared part stands alone.
     expect(cycles).toEqual([]);
