@@ -28,7 +28,7 @@ import {
 import { FileKeyValueStore, JsonlAppendLog } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, DeterministicIds, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
-import { assistant, type ChatModel, ProviderError, toolCall, usage } from "@tinyagents/inference";
+import { assistant, type ChatModel, ProviderError, toolCall, usage, user } from "@tinyagents/inference";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 let dir: string;
@@ -212,7 +212,7 @@ describe("journal and projections", () => {
     for await (const item of agentTree(clock).invokeStreaming(
       undefined,
       undefined,
-      { runId: "root", threadId: "t" },
+      { runId: "root", threadId: "t", tags: ["team:search", "exp:7"] },
       "go",
       {
         events,
@@ -267,6 +267,16 @@ describe("journal and projections", () => {
     expect(await statusStore.get("root")).toEqual(rootStatus);
     expect((await statusStore.list({ rootRunId: "root" })).length).toBe(3);
 
+    // The run's tags: on its run.started event, its live record, the stored and the rebuilt
+    // records; sub-agents inherit them.
+    const tags = ["team:search", "exp:7"];
+    expect(records[0]?.event).toEqual({ type: "run.started", threadId: "t", input: 1, tags });
+    expect(last.status.tags).toEqual(tags);
+    expect(rootStatus?.tags).toEqual(tags);
+    for (const s of await statusStore.list({ rootRunId: "root" })) expect(s.tags).toEqual(tags);
+    const rebuilt = await rebuildProjections(sqliteJournal, "root");
+    expect(rebuilt.status.value.find((s) => s.runId === "root")?.tags).toEqual(tags);
+
     // Usage/cost roll-up: each tree total is its own cost plus its children's tree totals, and
     // the root's tree total is what the run reported.
     const usageByRun = live.usage.value;
@@ -307,5 +317,39 @@ describe("journal and projections", () => {
     const dropped = await journal.read("root", { types: ["journal.dropped"] });
     expect(dropped.length).toBeGreaterThan(0);
     expect(await rebuildProjections(journal, "root")).not.toEqual(obs.projections.snapshots());
+  });
+
+  it("records the tags of a direct model call, and none for a run without tags", async () => {
+    const statusStore = new InMemoryHarnessStatusStore();
+    const harness = new AgentHarness<undefined, undefined>({ ids: new DeterministicIds() }).registerModel(
+      "m",
+      new ScriptedModel(["one", "two"]),
+    );
+    const seen: AgentObservation[] = [];
+    const observe = (runId: string) => {
+      const events = new EventSink(runId);
+      events.subscribe((record) => seen.push(record));
+      return { events, obs: attachObservability(events, { statusStore }) };
+    };
+    const direct = observe("direct");
+    const { status } = await harness.callModelWithStatus(
+      undefined,
+      { messages: [user("hi")] },
+      { runId: "direct", tags: ["batch:nightly"] },
+      { events: direct.events },
+    );
+    await direct.obs.close();
+    expect(status.tags).toEqual(["batch:nightly"]);
+    expect((await statusStore.get("direct"))?.tags).toEqual(["batch:nightly"]);
+
+    const plain = observe("plain");
+    const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "plain" }, "go", {
+      events: plain.events,
+    });
+    await plain.obs.close();
+    expect("tags" in outcome.status).toBe(false);
+    expect(await statusStore.get("plain")).not.toHaveProperty("tags");
+    const started = seen.find((o) => o.runId === "plain" && o.event.type === "run.started");
+    expect(started?.event).toEqual({ type: "run.started", input: 1 });
   });
 });

@@ -151,7 +151,8 @@ export class InspectorData {
       cost: costView(status.cost, status.usage.calls < status.modelCalls),
       modelCalls: status.modelCalls,
       toolCalls: status.toolCalls,
-      tags: description?.tags ?? [],
+      // The run's own tags (any library run), then what the host adds (the CLI: command, model).
+      tags: [...new Set([...(status.tags ?? []), ...(description?.tags ?? [])])],
     };
     if (status.endedAt !== undefined) {
       summary.endedAt = status.endedAt;
@@ -217,7 +218,7 @@ function summaryFromJournal(runId: string, observations: readonly AgentObservati
     cost,
     modelCalls: byModel.reduce((n, r) => n + r.calls, 0),
     toolCalls: observations.filter((o) => o.event.type === "tool.started").length,
-    tags: [],
+    tags: first?.event.type === "run.started" ? (first.event.tags ?? []) : [],
   };
   if (status !== "running" && last !== undefined && first !== undefined) {
     summary.endedAt = last.ts;

@@ -69,6 +69,9 @@ describe("the inspector's API over real runs", () => {
     });
     expect(byId.get(runs.ids.tools)?.cost.unknown).toBe(false);
     expect(byId.get(runs.ids.tools)?.tokens.totalTokens).toBe(3 * 440 + 2 * 92);
+    // Any library run's RunConfig.tags, from its status record (no host description here).
+    expect(byId.get(runs.ids.tools)?.tags).toEqual(["scenario:tools"]);
+    expect(byId.get(runs.ids.failure)?.tags).toEqual(["scenario:failure"]);
   });
 
   it("a run's detail: nested timeline with retry, fallback and sub-agent; transcript; cost by model and agent", async () => {

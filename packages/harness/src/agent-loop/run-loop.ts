@@ -50,6 +50,7 @@ export async function executeRun<State, Ctx>(
     s.status.start();
     const started: RunStartedEvent = { type: "run.started", input: input.length };
     if (ctx.threadId !== undefined) started.threadId = ctx.threadId;
+    if (ctx.config.tags.length > 0) started.tags = ctx.config.tags.slice();
     ctx.emit(started);
     // Liveness (opt-in): a first heartbeat, then the shared timer while the run is quiet.
     if (ctx.durability !== undefined) stopLiveness = startLiveness(ctx, ctx.durability);

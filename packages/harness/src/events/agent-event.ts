@@ -32,7 +32,8 @@ export type MiddlewareHook =
  * Plain JSON data. Correlation (run ids, depth, offset, time) lives on the `EventRecord` envelope.
  */
 export type AgentEvent =
-  | { type: "run.started"; threadId?: string; input: number }
+  // `tags`: the run's `RunConfig.tags`, when it has any (status records and listings show them).
+  | { type: "run.started"; threadId?: string; input: number; tags?: string[] }
   | { type: "run.completed"; modelCalls: number; toolCalls: number; usage: UsageTotals; cost: CostTotals }
   | { type: "run.failed"; error: ErrorSummary }
   | { type: "run.interrupted"; reason: string }

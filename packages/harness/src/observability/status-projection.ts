@@ -59,6 +59,7 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
         s.status = "running";
         s.startedAt = o.ts;
         if (e.threadId !== undefined) s.threadId = e.threadId;
+        if (e.tags !== undefined) s.tags = e.tags.slice();
         break;
       case "middleware.started":
         s.phase = "middleware";

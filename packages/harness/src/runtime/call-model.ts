@@ -24,6 +24,7 @@ export async function callModelOnce<State, Ctx>(
       type: "run.started",
       input: request.messages.length,
       ...(ctx.threadId ? { threadId: ctx.threadId } : {}),
+      ...(ctx.config.tags.length > 0 ? { tags: ctx.config.tags.slice() } : {}),
     });
     const hit = ctx.limits.admitModelCall();
     if (hit !== undefined) {

@@ -111,6 +111,7 @@ export function openSession<State, Ctx>(
   };
   if (ctx.scope.parentRunId !== undefined) identity.parentRunId = ctx.scope.parentRunId;
   if (ctx.threadId !== undefined) identity.threadId = ctx.threadId;
+  if (ctx.config.tags.length > 0) identity.tags = ctx.config.tags.slice();
   let graphNode: GraphNodeRef | undefined;
   if (graph !== undefined) {
     // One frozen object for the status record and every event record of the node's call.

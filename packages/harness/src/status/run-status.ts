@@ -30,6 +30,8 @@ export interface HarnessRunStatus {
   parentRunId?: string;
   rootRunId: string;
   threadId?: string;
+  /** The run's `RunConfig.tags`, when it has any (a sub-agent inherits its parent's). */
+  tags?: string[];
   component: HarnessComponent;
   /** Set for component `graph_node`: the graph, the node and the kind of call it made. */
   graphNode?: GraphNodeRef;
@@ -72,6 +74,7 @@ interface LiveStatus {
     rootRunId: string;
     parentRunId?: string;
     threadId?: string;
+    tags?: string[];
     component: HarnessComponent;
   };
   graphNode: GraphNodeRef | undefined;
@@ -101,6 +104,7 @@ export class RunStatusTracker {
       rootRunId: string;
       parentRunId?: string;
       threadId?: string;
+      tags?: string[];
       component: HarnessComponent;
     },
     now: () => number,
@@ -142,6 +146,7 @@ export class RunStatusTracker {
       startedAt: r.startedAt,
       updatedAt: r.updatedAt,
     });
+    if (r.identity.tags !== undefined) copy.tags = r.identity.tags.slice();
     if (r.graphNode !== undefined) copy.graphNode = { ...r.graphNode };
     if (r.activeModelCall !== undefined) copy.activeModelCall = r.activeModelCall;
     const last = this.lastEventId();
