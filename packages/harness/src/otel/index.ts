@@ -27,3 +27,9 @@ export {
 } from "./otel-metrics.js";
 export type { OtelListenerOptions, OtelMetricsOptions } from "./otel-options.js";
 export { createOtelListener, OtelTracer } from "./otel-tracer.js";
+export {
+  type ExportableSpan,
+  type ExportingSpanExporter,
+  ReportingBatchSpanProcessor,
+  type ReportingBatchSpanProcessorOptions,
+} from "./reporting-batch-span-processor.js";
