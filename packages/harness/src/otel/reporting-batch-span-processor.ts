@@ -122,8 +122,12 @@ export class ReportingBatchSpanProcessor<S extends ExportableSpan = ExportableSp
     const ordinal = this.received++;
     const scope = scopeOf(span.attributes);
     if (scope !== undefined) this.lastScope = scope;
-    if (this.closed !== undefined) return this.noteDrop("write_failed", ordinal, ordinal, 1);
-    if (this.queue.length >= this.maxQueueSize) return this.noteDrop("queue_full", ordinal, ordinal, 1);
+    if (this.closed !== undefined) this.noteDrop("write_failed", ordinal, ordinal, 1);
+    else if (this.queue.length >= this.maxQueueSize) this.noteDrop("queue_full", ordinal, ordinal, 1);
+    else this.enqueue(span);
+  }
+
+  private enqueue(span: S): void {
     this.queue.push(span);
     if (this.queue.length >= this.maxExportBatchSize) void this.kick(false);
     else this.armTimer();
