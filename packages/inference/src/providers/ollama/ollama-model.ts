@@ -1,11 +1,10 @@
 import { abortedError } from "../../errors/normalize.js";
 import { joinUrl } from "../../http/base-url.js";
-import { boundsForRequest, type CallBoundSettings, CallBounds } from "../../http/call-bounds.js";
+import type { CallBoundSettings, CallBounds } from "../../http/call-bounds.js";
 import { INSPECT, inspectView, registerSecrets, secretsFromConfig } from "../../http/config-secrets.js";
-import type { FetchLike } from "../../http/fetch-types.js";
 import { readNdjson } from "../../http/ndjson.js";
-import { postJson } from "../../http/post-json.js";
-import { displayUrl, redactProviderError } from "../../http/redact.js";
+import { ProviderEndpoint } from "../../http/provider-endpoint.js";
+import { displayUrl } from "../../http/redact.js";
 import type { JsonObject } from "../../json/json-value.js";
 import type { ModelCallOptions, StreamingChatModel } from "../../model/chat-model.js";
 import type { ModelProfile } from "../../model/model-profile.js";
@@ -50,11 +49,11 @@ export class OllamaModel implements StreamingChatModel {
   readonly cacheIdentity: string;
   /** The base URL without credentials (`server.address` / `server.port` in traces). */
   readonly endpoint: string;
-  private readonly url: string;
   private readonly settings: ResolvedOllamaOptions;
   /** The configured credentials (header values, base-URL query), masked in every error. */
   private readonly secrets: readonly string[];
-  private readonly fetchFn: FetchLike | undefined;
+  /** Posts, bounds and redacts every call (shared by the native adapters). */
+  private readonly http: ProviderEndpoint;
   /** The stream idle timeout in ms (0 or Infinity: none) unless a request sets its own. */
   readonly streamIdleTimeoutMs: number;
   /** The call bounds (total, headers, stream idle) unless a request sets its own. */
@@ -69,10 +68,17 @@ export class OllamaModel implements StreamingChatModel {
     registerSecrets(this.secrets);
     this.modelId = resolved.model;
     if (resolved.profile !== undefined) this.profile = resolved.profile;
-    this.url = joinUrl(resolved.baseUrl, "/api/chat");
-    this.fetchFn = resolved.fetch;
     this.streamIdleTimeoutMs = resolved.streamIdleTimeoutMs;
     this.bounds = Object.freeze(resolved.bounds);
+    this.http = new ProviderEndpoint({
+      url: joinUrl(resolved.baseUrl, "/api/chat"),
+      headers: resolved.headers,
+      secrets: this.secrets,
+      fetch: resolved.fetch,
+      bounds: this.bounds,
+      provider: PROVIDER,
+      model: this.modelId,
+    });
     this.maxResponseBytes = resolved.maxResponseBytes;
     this.cacheIdentity = `${PROVIDER}:${displayUrl(resolved.baseUrl)}:${resolved.model}`;
     this.endpoint = displayUrl(resolved.baseUrl);
@@ -98,30 +104,16 @@ export class OllamaModel implements StreamingChatModel {
     );
   }
 
-  async invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    const call = this.startCall(request, options, false);
-    try {
-      return await this.invokeWith(request, call);
-    } catch (error) {
-      throw redactProviderError(error, this.secrets);
-    } finally {
-      call.dispose();
-    }
+  invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
+    return this.http.invoke(request, options, (call) => this.invokeWith(request, call));
   }
 
-  async *stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
-    const call = this.startCall(request, options, true);
-    try {
-      yield* this.streamWith(request, call);
-    } catch (error) {
-      throw redactProviderError(error, this.secrets);
-    } finally {
-      call.dispose();
-    }
+  stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
+    return this.http.stream(request, options, (call) => this.streamWith(request, call));
   }
 
   private async invokeWith(request: ModelRequest, call: CallBounds): Promise<ModelResponse> {
-    const response = await this.post(this.buildRequestBody(request, false), call);
+    const response = await this.http.post(this.buildRequestBody(request, false), call);
     if ((response.headers.get("content-type") ?? "").includes("ndjson")) {
       // A proxy (or an older server) that streams although `stream: false` was sent: read the
       // NDJSON lines like `stream` does and accumulate them into the same response.
@@ -135,7 +127,7 @@ export class OllamaModel implements StreamingChatModel {
   }
 
   private async *streamWith(request: ModelRequest, call: CallBounds): AsyncGenerator<ModelStreamItem> {
-    const response = await this.post(this.buildRequestBody(request, true), call);
+    const response = await this.http.post(this.buildRequestBody(request, true), call);
     yield* this.readStream(response, request, call);
   }
 
@@ -162,30 +154,5 @@ export class OllamaModel implements StreamingChatModel {
     }
     if (call.signal.aborted) throw abortedError(call.signal, "ollama stream");
     yield* parser.end();
-  }
-
-  /** The call's time bounds (total, headers, stream idle) on the call's clock. */
-  private startCall(request: ModelRequest, options: ModelCallOptions, streaming: boolean): CallBounds {
-    return new CallBounds({
-      signal: options.signal,
-      clock: options.clock,
-      bounds: boundsForRequest(this.bounds, request),
-      streaming,
-      provider: PROVIDER,
-      model: this.modelId,
-    });
-  }
-
-  private post(body: JsonObject, call: CallBounds): Promise<Response> {
-    return postJson({
-      url: this.url,
-      body,
-      headers: this.settings.headers,
-      fetch: this.fetchFn,
-      bounds: call,
-      secrets: this.secrets,
-      provider: PROVIDER,
-      model: this.modelId,
-    });
   }
 }

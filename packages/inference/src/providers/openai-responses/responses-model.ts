@@ -1,10 +1,9 @@
 import { abortedError } from "../../errors/normalize.js";
 import { joinUrl } from "../../http/base-url.js";
-import { boundsForRequest, type CallBoundSettings, CallBounds } from "../../http/call-bounds.js";
+import type { CallBoundSettings, CallBounds } from "../../http/call-bounds.js";
 import { INSPECT, inspectView, registerSecrets, secretsFromConfig } from "../../http/config-secrets.js";
-import type { FetchLike } from "../../http/fetch-types.js";
-import { postJson } from "../../http/post-json.js";
-import { displayUrl, redactProviderError, redactSecrets } from "../../http/redact.js";
+import { ProviderEndpoint } from "../../http/provider-endpoint.js";
+import { displayUrl } from "../../http/redact.js";
 import { readSse } from "../../http/sse.js";
 import type { JsonObject } from "../../json/json-value.js";
 import type { ModelCallOptions, StreamingChatModel } from "../../model/chat-model.js";
@@ -52,10 +51,10 @@ export class OpenAiResponsesModel implements StreamingChatModel {
   readonly bounds: Readonly<CallBoundSettings>;
   /** The total byte cap of a response body (`undefined`: the defaults). */
   readonly maxResponseBytes: number | undefined;
-  private readonly url: string;
   private readonly headers: Record<string, string>;
   private readonly secrets: readonly string[];
-  private readonly fetchFn: FetchLike | undefined;
+  /** Posts, bounds and redacts every call (shared by the native adapters). */
+  private readonly http: ProviderEndpoint;
   private readonly store: boolean | undefined;
   private readonly include: readonly string[];
 
@@ -64,15 +63,22 @@ export class OpenAiResponsesModel implements StreamingChatModel {
     this.provider = resolved.provider;
     this.modelId = resolved.model;
     this.profile = resolved.profile ?? permissiveProfile();
-    this.url = joinUrl(resolved.baseUrl, "/responses");
     this.headers = resolved.headers;
     this.secrets = secretsFromConfig({ headers: resolved.headers, baseUrl: resolved.baseUrl });
     registerSecrets(this.secrets);
-    this.fetchFn = resolved.fetch;
     this.store = resolved.store;
     this.include = resolved.include;
     this.streamIdleTimeoutMs = resolved.streamIdleTimeoutMs;
     this.bounds = Object.freeze(resolved.bounds);
+    this.http = new ProviderEndpoint({
+      url: joinUrl(resolved.baseUrl, "/responses"),
+      headers: resolved.headers,
+      secrets: this.secrets,
+      fetch: resolved.fetch,
+      bounds: this.bounds,
+      provider: this.provider,
+      model: this.modelId,
+    });
     this.maxResponseBytes = resolved.maxResponseBytes;
     this.endpoint = displayUrl(resolved.baseUrl);
     this.cacheIdentity = `openai-responses:${this.endpoint}:${resolved.model}`;
@@ -98,26 +104,12 @@ export class OpenAiResponsesModel implements StreamingChatModel {
     );
   }
 
-  async invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    const call = this.startCall(request, options, false);
-    try {
-      return await this.invokeWith(request, call);
-    } catch (error) {
-      throw redactProviderError(error, this.secrets);
-    } finally {
-      call.dispose();
-    }
+  invoke(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
+    return this.http.invoke(request, options, (call) => this.invokeWith(request, call));
   }
 
-  async *stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
-    const call = this.startCall(request, options, true);
-    try {
-      yield* redactItems(this.streamWith(request, call), this.secrets);
-    } catch (error) {
-      throw redactProviderError(error, this.secrets);
-    } finally {
-      call.dispose();
-    }
+  stream(request: ModelRequest, options: ModelCallOptions = {}): AsyncGenerator<ModelStreamItem> {
+    return this.http.stream(request, options, (call) => this.streamWith(request, call));
   }
 
   private get parseContext(): ResponsesParseContext {
@@ -125,13 +117,13 @@ export class OpenAiResponsesModel implements StreamingChatModel {
   }
 
   private async invokeWith(request: ModelRequest, call: CallBounds): Promise<ModelResponse> {
-    const response = await this.post(this.buildRequestBody(request, false), call);
+    const response = await this.http.post(this.buildRequestBody(request, false), call);
     if (
       (response.headers.get("content-type") ?? "").includes("text/event-stream") &&
       response.body !== null
     ) {
       // A proxy that streams although `stream: false` was sent: read the events like `stream`.
-      const items = redactItems(this.readStream(response.body, call), this.secrets);
+      const items = this.http.redactItems(this.readStream(response.body, call));
       return collectStream(items, { provider: this.provider, model: this.modelId });
     }
     const body = await readJsonBody(
@@ -145,7 +137,7 @@ export class OpenAiResponsesModel implements StreamingChatModel {
   }
 
   private async *streamWith(request: ModelRequest, call: CallBounds): AsyncGenerator<ModelStreamItem> {
-    const response = await this.post(this.buildRequestBody(request, true), call);
+    const response = await this.http.post(this.buildRequestBody(request, true), call);
     const contentType = response.headers.get("content-type") ?? "";
     if (response.body === null || contentType.includes("application/json")) {
       // A server (or proxy) that ignored `stream: true` and answered with one JSON response.
@@ -180,40 +172,5 @@ export class OpenAiResponsesModel implements StreamingChatModel {
     }
     if (call.signal.aborted) throw abortedError(call.signal, `${this.provider} responses stream`);
     yield* parser.end();
-  }
-
-  /** The call's time bounds (total, headers, stream idle) on the call's clock. */
-  private startCall(request: ModelRequest, options: ModelCallOptions, streaming: boolean): CallBounds {
-    return new CallBounds({
-      signal: options.signal,
-      clock: options.clock,
-      bounds: boundsForRequest(this.bounds, request),
-      streaming,
-      provider: this.provider,
-      model: this.modelId,
-    });
-  }
-
-  private post(body: JsonObject, call: CallBounds): Promise<Response> {
-    return postJson({
-      url: this.url,
-      body,
-      headers: this.headers,
-      fetch: this.fetchFn,
-      bounds: call,
-      secrets: this.secrets,
-      provider: this.provider,
-      model: this.modelId,
-    });
-  }
-}
-
-/** The items, with an error item's message masked (an error event can quote the credentials). */
-async function* redactItems(
-  items: AsyncIterable<ModelStreamItem>,
-  secrets: readonly string[],
-): AsyncGenerator<ModelStreamItem> {
-  for await (const item of items) {
-    yield item.type === "error" ? { ...item, message: redactSecrets(item.message, secrets) } : item;
   }
 }
