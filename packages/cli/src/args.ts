@@ -38,6 +38,7 @@ export const AGENT_OPTIONS = {
   thread: { type: "string" },
   "allow-host": { type: "string", multiple: true },
   "max-model-calls": { type: "string" },
+  "no-capture-content": { type: "boolean" },
 } as const;
 
 /** Parse a positive integer flag or fail with a usage error naming it. */

@@ -19,6 +19,8 @@ export interface RunRecord extends JsonObject {
   prompt: string;
   startedAt: number;
   threadId: string | null;
+  /** `false` when the run journaled no content (`--no-capture-content`); absent: captured. */
+  captureContent?: boolean;
 }
 
 /** The CLI's view of the SQLite store: chat threads, the journal, run statuses and run records. */

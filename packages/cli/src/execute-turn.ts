@@ -10,6 +10,7 @@ import {
 } from "@tinyagents/harness";
 import type { TinyAgentsError } from "@tinyagents/inference";
 import type { CliStore } from "./cli-store.js";
+import { contentFreeJournal } from "./content-capture.js";
 import { newRunId } from "./run-ids.js";
 
 /** Harnesses that already record trace details (chat runs one harness for many turns). */
@@ -19,11 +20,13 @@ const traced = new WeakSet<AgentHarness>();
  * Journal what a run said, not only what it did: the prompt, the answers and the tool results
  * (`traceDetailsMiddleware` with content, redacted by the journal pipeline like every event), so
  * `tinyagents ui` can show the transcript. Registered last, so it records the request as sent.
+ * `captureContent: false` (`--no-capture-content`) keeps the trace details without content (the
+ * prompt-cache fingerprints, response ids, tool descriptions).
  */
-export function recordTraceDetails(harness: AgentHarness): void {
+export function recordTraceDetails(harness: AgentHarness, captureContent = true): void {
   if (traced.has(harness)) return;
   traced.add(harness);
-  harness.use(traceDetailsMiddleware({ captureContent: true }));
+  harness.use(traceDetailsMiddleware({ captureContent }));
 }
 
 /** One agent run as the CLI executes it. */
@@ -34,6 +37,11 @@ export interface TurnOptions {
   workspace?: WorkspaceDescriptor | undefined;
   prompt: string;
   command: "run" | "chat" | "demo";
+  /**
+   * Journal message content (default true): the prompt, streamed answers, tool arguments and
+   * results. `false` journals the run's shape only, and the run record keeps no prompt.
+   */
+  captureContent?: boolean | undefined;
   modelSpec: string;
   threadId?: string | undefined;
   signal?: AbortSignal;
@@ -58,20 +66,25 @@ export interface TurnResult {
 export async function executeTurn(options: TurnOptions): Promise<TurnResult> {
   const runId = newRunId();
   const started = Date.now();
-  if (options.store !== undefined) recordTraceDetails(options.harness);
+  const capture = options.captureContent !== false;
+  if (options.store !== undefined) recordTraceDetails(options.harness, capture);
   const events = new EventSink(runId);
   const { store } = options;
   const obs =
     store === undefined
       ? undefined
-      : attachObservability(events, { journal: store.journal, statusStore: store.statusStore });
+      : attachObservability(events, {
+          journal: capture ? store.journal : contentFreeJournal(store.journal),
+          statusStore: store.statusStore,
+        });
   await store?.saveRun({
     runId,
     command: options.command,
     model: options.modelSpec,
-    prompt: options.prompt.slice(0, 200),
+    prompt: capture ? options.prompt.slice(0, 200) : "",
     startedAt: started,
     threadId: options.threadId ?? null,
+    ...(capture ? {} : { captureContent: false }),
   });
   const config = {
     runId,

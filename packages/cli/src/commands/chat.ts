@@ -6,6 +6,7 @@ import { type AgentSetup, agentOptionsFromFlags, buildAgent } from "../build-age
 import { describeFailure } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { type CliStore, openCliStore } from "../cli-store.js";
+import { captureContentSetting } from "../content-capture.js";
 import { executeTurn } from "../execute-turn.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveDbPath } from "../paths.js";
@@ -40,6 +41,9 @@ Options:
       --allow-host HOST        what http_fetch may fetch (repeatable)
       --thread ID              the thread to continue (default: a new one)
       --max-model-calls N      per turn (default 25)
+      --no-capture-content     journal no prompts, answers, tool arguments or results (only the
+                               run's shape, usage, cost and errors); or TINYAGENTS_CAPTURE_CONTENT=0
+                               (the thread's history is still kept, for the chat to continue)
       --db FILE                the SQLite store (see \`tinyagents run --help\`)
   -h, --help                   this help
 `;
@@ -51,6 +55,7 @@ export async function chatCommand(argv: readonly string[], io: CliIo): Promise<n
     io.stdout.write(CHAT_HELP);
     return EXIT.ok;
   }
+  const captureContent = captureContentSetting(io.env, values["no-capture-content"]);
   const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db));
   let setup: AgentSetup | undefined;
   try {
@@ -62,14 +67,20 @@ export async function chatCommand(argv: readonly string[], io: CliIo): Promise<n
       `tinyagents chat · model ${setup.selected.spec} · thread ${threadId}${earlier > 0 ? ` (${earlier} earlier messages)` : ""}\n` +
         `Type /tools, /cost, /reset or /exit. Continue later with: tinyagents chat --thread ${threadId}\n`,
     );
-    return await chatLoop(io, store, setup, threadId);
+    return await chatLoop(io, store, setup, threadId, captureContent);
   } finally {
     await setup?.close();
     store.close();
   }
 }
 
-async function chatLoop(io: CliIo, store: CliStore, setup: AgentSetup, threadId: string): Promise<number> {
+async function chatLoop(
+  io: CliIo,
+  store: CliStore,
+  setup: AgentSetup,
+  threadId: string,
+  captureContent: boolean,
+): Promise<number> {
   const interactive = io.stdin.isTTY === true;
   const rl = createInterface({
     input: io.stdin,
@@ -135,6 +146,7 @@ async function chatLoop(io: CliIo, store: CliStore, setup: AgentSetup, threadId:
           workspace: setup.workspace,
           prompt: line,
           command: "chat",
+          captureContent,
           modelSpec: setup.selected.spec,
           threadId,
           signal: current.signal,

@@ -2,6 +2,7 @@ import { COMMON_OPTIONS, parseCommandArgs } from "../args.js";
 import { describeFailure } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { type CliStore, openCliStore } from "../cli-store.js";
+import { captureContentSetting } from "../content-capture.js";
 import { runDemo } from "../demo/run-demo.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveDbPath } from "../paths.js";
@@ -12,21 +13,28 @@ export const DEMO_HELP = `tinyagents demo ["<prompt>"]
 The offline showcase (what \`npm start\` runs): a scripted multi-step agent run with tools, a
 sub-agent and structured output, streamed, then the cost and usage summary. No key, no network:
 the model is the scripted demo model, not an LLM, and the output says so. The run is journaled
-in the store like any other: \`tinyagents show <run-id>\` renders it.
+in the store like any other, with its messages: \`tinyagents show <run-id>\` and \`tinyagents ui\`
+render it.
 
 Options:
       --db FILE    the SQLite store (see \`tinyagents run --help\`)
+      --no-capture-content
+                   journal no prompt, answers, tool arguments or results (see \`tinyagents run --help\`)
   -h, --help       this help
 `;
 
 /** `tinyagents demo`: the offline, scripted showcase. */
 export async function demoCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs("demo", argv, COMMON_OPTIONS);
+  const { values, positionals } = parseCommandArgs("demo", argv, {
+    ...COMMON_OPTIONS,
+    "no-capture-content": { type: "boolean" },
+  });
   if (values.help === true) {
     io.stdout.write(DEMO_HELP);
     return EXIT.ok;
   }
   const prompt = positionals.join(" ").trim();
+  const captureContent = captureContentSetting(io.env, values["no-capture-content"]);
   const delay = Number(io.env.TINYAGENTS_DEMO_DELAY_MS);
   // The showcase must run even where the store cannot open (`npm start` on a broken native
   // module): it then says why and that this run is not journaled.
@@ -40,6 +48,7 @@ export async function demoCommand(argv: readonly string[], io: CliIo): Promise<n
     return await runDemo(prompt === "" ? undefined : prompt, io.stdout, {
       ...(Number.isFinite(delay) && io.env.TINYAGENTS_DEMO_DELAY_MS !== undefined ? { delayMs: delay } : {}),
       store,
+      captureContent,
     });
   } finally {
     store?.close();

@@ -4,6 +4,7 @@ import { agentOptionsFromFlags, buildAgent } from "../build-agent.js";
 import { describeFailure, usageError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { openCliStore } from "../cli-store.js";
+import { captureContentSetting } from "../content-capture.js";
 import { executeTurn } from "../execute-turn.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveDbPath } from "../paths.js";
@@ -15,7 +16,8 @@ export const RUN_HELP = `tinyagents run "<prompt>" [options]
 
 Run an agent once: the answer streams as it arrives, each tool call is shown with its
 arguments and duration, then a summary (model calls, tool calls, tokens, cost, wall time, run id).
-Every run is journaled in the store; inspect it with \`tinyagents show <run-id>\`.
+Every run is journaled in the store, with its messages (secrets redacted); inspect it with
+\`tinyagents show <run-id>\` or \`tinyagents ui\`.
 
 Options:
   -m, --model provider:model   the model (default: TINYAGENTS_MODEL, a provider whose API key is
@@ -33,6 +35,8 @@ Options:
       --allow-host HOST        what http_fetch may fetch (repeatable; or TINYAGENTS_HTTP_ALLOW)
       --thread ID              continue the conversation kept under this thread id
       --max-model-calls N      fail closed after N model calls (default 25)
+      --no-capture-content     journal no prompt, answers, tool arguments or results (only the
+                               run's shape, usage, cost and errors); or TINYAGENTS_CAPTURE_CONTENT=0
       --json                   print one JSON object (answer, usage, cost, run id) instead of text
       --db FILE                the SQLite store (default: $TINYAGENTS_HOME/tinyagents.db, else
                                $XDG_DATA_HOME/tinyagents/tinyagents.db, else ~/.local/share/tinyagents/)
@@ -56,6 +60,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   if (prompt === "")
     throw usageError('run needs a prompt: tinyagents run "what time is it in Tokyo?" --tools time');
   const json = values.json === true;
+  const captureContent = captureContentSetting(io.env, values["no-capture-content"]);
   const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db));
   const controller = new AbortController();
   const onSigint = () => controller.abort();
@@ -71,6 +76,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       workspace: setup.workspace,
       prompt,
       command: "run",
+      captureContent,
       modelSpec: setup.selected.spec,
       threadId: values.thread,
       signal: controller.signal,

@@ -105,11 +105,14 @@ export async function runsCommand(argv: readonly string[], io: CliIo): Promise<n
       }
       const took =
         status.endedAt === undefined ? "" : ` ${formatDuration(status.endedAt - status.startedAt)}`;
-      const prompt = (record?.prompt ?? "").replace(/\s+/g, " ").slice(0, 60);
+      const prompt =
+        record?.captureContent === false
+          ? "(content not captured)"
+          : `"${(record?.prompt ?? "").replace(/\s+/g, " ").slice(0, 60)}"`;
       io.stdout.write(
         `${status.runId}  ${formatTimestamp(status.startedAt)}  ${status.status.padEnd(9)}${took}  ${record?.model ?? "?"}  ` +
           `${status.modelCalls} model / ${status.toolCalls} tool calls  ${status.usage.totalTokens} tokens  ${formatCost(status.cost, status)}` +
-          `${status.threadId === undefined ? "" : `  thread ${status.threadId}`}  "${prompt}"\n`,
+          `${status.threadId === undefined ? "" : `  thread ${status.threadId}`}  ${prompt}\n`,
       );
     }
     return EXIT.ok;

@@ -2,9 +2,10 @@ import { TinyAgentsError } from "@tinyagents/inference";
 import { COMMON_OPTIONS, parseCommandArgs } from "../args.js";
 import { CliError, usageError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
-import { openCliStore } from "../cli-store.js";
+import { type CliStore, openCliStore } from "../cli-store.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveDbPath } from "../paths.js";
+import type { RunDescription } from "../ui/inspector-data.js";
 import { serveInspector } from "../ui/inspector-server.js";
 
 /** The `--help` text of `tinyagents ui`. */
@@ -51,16 +52,7 @@ export async function uiCommand(argv: readonly string[], io: CliIo): Promise<num
     server = await serveInspector({
       journal: store.journal,
       statusStore: store.statusStore,
-      describeRun: async (runId) => {
-        const record = await store.getRun(runId);
-        return record === undefined
-          ? undefined
-          : {
-              prompt: record.prompt,
-              rootAgent: `cli:${record.command}`,
-              tags: [`cli:${record.command}`, record.model],
-            };
-      },
+      describeRun: describeCliRun(store),
       host: values.host ?? "127.0.0.1",
       port,
       ...(token === undefined ? {} : { token }),
@@ -82,4 +74,19 @@ export async function uiCommand(argv: readonly string[], io: CliIo): Promise<num
   await server.close();
   store.close();
   return EXIT.ok;
+}
+
+/** What the CLI's run record adds to a run in the inspector: its prompt, command, model, capture. */
+export function describeCliRun(store: CliStore): (runId: string) => Promise<RunDescription | undefined> {
+  return async (runId) => {
+    const record = await store.getRun(runId);
+    return record === undefined
+      ? undefined
+      : {
+          prompt: record.prompt,
+          rootAgent: `cli:${record.command}`,
+          tags: [`cli:${record.command}`, record.model],
+          ...(record.captureContent === false ? { contentCaptured: false } : {}),
+        };
+  };
 }

@@ -22,6 +22,8 @@ export interface DemoOptions {
    * `tinyagents show`. Without a store the run is not recorded and the output says so.
    */
   store?: CliStore | undefined;
+  /** Journal message content (default true); see `TurnOptions.captureContent`. */
+  captureContent?: boolean;
 }
 
 /** The prompt of the showcase. */
@@ -65,7 +67,7 @@ export async function runDemo(
   const research = new AgentHarness({ instructions: "You double-check arithmetic with the calculator." })
     .registerModel("demo", new DemoModel(delay), free)
     .registerTool(calculatorTool());
-  if (options.store !== undefined) recordTraceDetails(research);
+  if (options.store !== undefined) recordTraceDetails(research, options.captureContent !== false);
   const researchAgent = new SubAgent({
     name: "research",
     description: "A research sub-agent that double-checks math.",
@@ -90,6 +92,7 @@ export async function runDemo(
     prompt,
     command: "demo",
     modelSpec: "demo",
+    captureContent: options.captureContent,
     onRecord: (record) => renderer.onRecord(record),
   });
   renderer.finish();

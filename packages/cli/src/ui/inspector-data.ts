@@ -15,6 +15,8 @@ export interface RunDescription {
   prompt?: string;
   rootAgent?: string;
   tags?: string[];
+  /** `false`: content capture was turned off for this run (the CLI's `--no-capture-content`). */
+  contentCaptured?: boolean;
 }
 
 /**
@@ -72,6 +74,8 @@ export class InspectorData {
       spans: timelineSpans(observations),
       transcript: entries,
       contentCaptured,
+      contentCapture:
+        description?.contentCaptured === false ? "turned_off" : contentCaptured ? "captured" : "not_captured",
       byModel,
       bySubAgent,
       cache: cacheView(observations),

@@ -136,6 +136,9 @@ export interface ControlView {
   note?: string;
 }
 
+/** What the journal holds of a run's messages (see `RunDetail.contentCapture`). */
+export type ContentCapture = "captured" | "not_captured" | "turned_off";
+
 /** Everything the run page shows. */
 export interface RunDetail {
   summary: RunSummary;
@@ -146,6 +149,13 @@ export interface RunDetail {
   transcript: TranscriptEntry[];
   /** Whether message content was captured (trace details with content). */
   contentCaptured: boolean;
+  /**
+   * Why the transcript has or lacks content: `captured`; `not_captured` (the run did not record
+   * it: a library run without `traceDetailsMiddleware({ captureContent: true })`); `turned_off`
+   * (the host says capture was turned off: `--no-capture-content`, so even tool arguments and
+   * streamed text were left out of the journal).
+   */
+  contentCapture: ContentCapture;
   byModel: CostRow[];
   bySubAgent: CostRow[];
   cache: CacheCallView[];

@@ -79,7 +79,7 @@ export function runPage(main: HTMLElement, runId: string): () => void {
     );
     renderActions(d);
     replace(timeline, timelineView(d.spans));
-    replace(transcript, transcriptView(d.transcript, d.contentCaptured));
+    replace(transcript, transcriptView(d.transcript, d.contentCapture));
     replace(costs, costView("By model", d.byModel), costView("By agent (main and sub-agents)", d.bySubAgent));
     replace(cache, cacheView(d.cache));
   }

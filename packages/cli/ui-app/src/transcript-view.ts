@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from "../../src/ui/view-types.js";
+import type { ContentCapture, TranscriptEntry } from "../../src/ui/view-types.js";
 import { append, h } from "./dom.js";
 import { json } from "./format.js";
 
@@ -6,23 +6,35 @@ import { json } from "./format.js";
  * The transcript: messages, tool calls with arguments and results, structured output and errors
  * with their codes, indented by sub-agent depth. All of it text nodes (see dom.ts).
  */
-export function transcriptView(entries: readonly TranscriptEntry[], contentCaptured: boolean): HTMLElement {
+export function transcriptView(entries: readonly TranscriptEntry[], capture: ContentCapture): HTMLElement {
+  const off = capture === "turned_off";
   return h(
     "div",
     { class: "transcript" },
-    contentCaptured
-      ? null
+    capture === "captured" ? null : h("p", { class: "notice" }, NOTICE[capture]),
+    entries.length === 0
+      ? h("p", null, "Nothing yet.")
       : h(
-          "p",
-          { class: "notice" },
-          "Message content was not captured for this run: the journal holds tool arguments, streamed text and outcomes. " +
-            "Runs of the tinyagents CLI capture it; in your own code add traceDetailsMiddleware({ captureContent: true }).",
+          "ol",
+          { class: "entries" },
+          entries.map((e) => entry(e, off)),
         ),
-    entries.length === 0 ? h("p", null, "Nothing yet.") : h("ol", { class: "entries" }, entries.map(entry)),
   );
 }
 
-function entry(e: TranscriptEntry): HTMLLIElement {
+const NOTICE: Record<Exclude<ContentCapture, "captured">, string> = {
+  not_captured:
+    "Content not captured for this run: the journal holds tool arguments, streamed text and outcomes, not the prompt, " +
+    "the full answers or tool results. Runs of the tinyagents CLI capture it; in your own code add " +
+    "traceDetailsMiddleware({ captureContent: true }).",
+  turned_off:
+    "Content not captured: content capture was turned off for this run (--no-capture-content or " +
+    "TINYAGENTS_CAPTURE_CONTENT=0). The journal holds no prompt, answers, tool arguments or tool results — " +
+    "only the run's steps, timing, usage, cost and errors.",
+};
+
+/** One transcript entry; `off`: content capture was turned off (tool arguments were not kept). */
+function entry(e: TranscriptEntry, off: boolean): HTMLLIElement {
   const li = h("li", { class: `entry entry-${e.kind}`, "data-offset": e.offset });
   li.style.marginLeft = `${e.depth * 1.5}em`;
   const where = e.depth > 0 ? h("span", { class: "muted" }, ` · sub-agent run ${e.runId}`) : null;
@@ -50,8 +62,9 @@ function entry(e: TranscriptEntry): HTMLLIElement {
           e.outputBytes === undefined ? null : h("span", { class: "muted" }, ` · ${e.outputBytes} B`),
           where,
         ),
-        h("div", { class: "label" }, "Arguments"),
-        h("pre", { class: "code" }, json(e.arguments)),
+        off
+          ? null
+          : [h("div", { class: "label" }, "Arguments"), h("pre", { class: "code" }, json(e.arguments))],
         e.result === undefined
           ? null
           : [h("div", { class: "label" }, "Result"), h("pre", { class: "code tool-result" }, e.result)],

@@ -1,0 +1,154 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import type { AgentObservation } from "@tinyagents/harness";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CliIo } from "./cli-io.js";
+import { openCliStore } from "./cli-store.js";
+import { describeCliRun } from "./commands/ui.js";
+import { CAPTURE_CONTENT_ENV, captureContentSetting } from "./content-capture.js";
+import { main } from "./main.js";
+import { InspectorData } from "./ui/inspector-data.js";
+
+let home: string;
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), "tinyagents-capture-"));
+});
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+/** An offline environment (demo model, no local server) with its store under `home`. */
+const env = (extra: Record<string, string> = {}) => ({
+  TINYAGENTS_HOME: home,
+  OLLAMA_HOST: "127.0.0.1:1",
+  TINYAGENTS_DEMO_DELAY_MS: "0",
+  HOME: home,
+  ...extra,
+});
+
+async function cli(argv: string[], options: { env?: Record<string, string>; stdin?: string[] } = {}) {
+  let stdout = "";
+  let stderr = "";
+  const io: CliIo = {
+    stdout: { write: (c: string) => (stdout += c), isTTY: false },
+    stderr: { write: (c: string) => (stderr += c) },
+    stdin: Readable.from(options.stdin ?? []),
+    env: options.env ?? env(),
+    cwd: home,
+  };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+/** The journal of every run a command printed the id of. */
+async function journalOf(stdout: string): Promise<{ ids: string[]; observations: AgentObservation[] }> {
+  const ids = [
+    ...new Set([...stdout.matchAll(/\b(run-\d{8}-\d{6}-[0-9a-f]+)\b/g)].map((m) => m[1] as string)),
+  ];
+  expect(ids.length).toBeGreaterThan(0);
+  const store = await openCliStore(join(home, "tinyagents.db"));
+  try {
+    const observations = (await Promise.all(ids.map((id) => store.journal.read(id)))).flat();
+    return { ids, observations };
+  } finally {
+    store.close();
+  }
+}
+
+const PROMPT = "what time is it in Tokyo? Also compute 17 * 3";
+
+/** The journal as text, without the tools' static descriptions (which name "Asia/Tokyo" as an example). */
+const journalText = (observations: readonly AgentObservation[]) =>
+  JSON.stringify(observations, (key, value) => (key === "description" ? undefined : value));
+
+describe("content capture of the CLI's runs", () => {
+  it("journals the prompt, the answer, tool arguments and results by default", async () => {
+    const run = await cli(["run", PROMPT, "--tools", "time,calc"]);
+    expect(run.code).toBe(0);
+    const { observations } = await journalOf(run.stdout);
+    const text = JSON.stringify(observations);
+    expect(text).toContain("what time is it in Tokyo");
+    expect(text).toContain("Asia/Tokyo");
+    expect(observations.some((o) => o.event.type === "tool.result" && o.event.result !== undefined)).toBe(
+      true,
+    );
+  });
+
+  it("--no-capture-content: no prompt, answer, tool arguments or results in the journal or the run record", async () => {
+    const run = await cli(["run", PROMPT, "--tools", "time,calc", "--no-capture-content"]);
+    expect(run.code).toBe(0);
+    // The terminal still shows the answer: only what is stored changes.
+    expect(run.stdout).toMatch(/In Asia\/Tokyo it is/);
+    const { ids, observations } = await journalOf(run.stdout);
+    const text = journalText(observations);
+    for (const content of ["Tokyo", "what time", "17 * 3", "51", "In Asia"])
+      expect(text).not.toContain(content);
+    const types = new Set(observations.map((o) => o.event.type));
+    // The run's shape is all there: calls, tools, usage, the prompt-cache fingerprints.
+    for (const type of [
+      "run.started",
+      "model.request",
+      "tool.started",
+      "tool.result",
+      "usage.recorded",
+    ] as const)
+      expect(types).toContain(type);
+    for (const o of observations) {
+      const e = o.event;
+      if (e.type === "model.request") expect(e.stablePrefix).toMatch(/^[0-9a-f]{16,}$/);
+      if (e.type === "model.request") expect(e.inputMessages).toBeUndefined();
+      if (e.type === "model.response") expect(e.outputMessages).toBeUndefined();
+      if (e.type === "tool.result") expect(e.result).toBeUndefined();
+      if (e.type === "tool.started") expect(e.arguments).toEqual({});
+      if (e.type === "model.text_delta") expect(e.text).toBe("");
+    }
+
+    const runs = await cli(["runs"]);
+    expect(runs.stdout).toMatch(new RegExp(`${ids[0]}.*\\(content not captured\\)`));
+    const store = await openCliStore(join(home, "tinyagents.db"));
+    try {
+      expect(await store.getRun(ids[0] as string)).toMatchObject({ prompt: "", captureContent: false });
+      const detail = await new InspectorData({ ...store, describeRun: describeCliRun(store) }).runDetail(
+        ids[0] as string,
+      );
+      expect(detail?.contentCapture).toBe("turned_off");
+      expect(detail?.contentCaptured).toBe(false);
+      expect(detail?.transcript.filter((e) => e.kind === "message")).toEqual([]);
+      expect(detail?.summary.tags).toEqual(["cli:run", "demo"]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it(`${CAPTURE_CONTENT_ENV}=0 turns it off for chat and for the demo (its sub-agent too)`, async () => {
+    const off = env({ [CAPTURE_CONTENT_ENV]: "0" });
+    const chat = await cli(["chat", "--tools", "time"], {
+      env: off,
+      stdin: ["what time is it in Tokyo?", "/exit"],
+    });
+    expect(chat.code).toBe(0);
+    const demo = await cli(["demo"], { env: off });
+    expect(demo.code).toBe(0);
+    const chatRuns = await journalOf(chat.stdout);
+    const demoRuns = await journalOf(demo.stdout);
+    for (const { observations } of [chatRuns, demoRuns]) {
+      expect(journalText(observations)).not.toContain("Tokyo");
+      expect(observations.some((o) => o.event.type === "tool.started")).toBe(true);
+    }
+    expect(demoRuns.observations.some((o) => o.depth === 1)).toBe(true);
+    expect(journalText(demoRuns.observations)).not.toContain("19 + 23");
+  });
+
+  it("reads the flag before the variable, and rejects an unclear value", async () => {
+    expect(captureContentSetting({}, undefined)).toBe(true);
+    expect(captureContentSetting({ [CAPTURE_CONTENT_ENV]: "false" }, undefined)).toBe(false);
+    expect(captureContentSetting({ [CAPTURE_CONTENT_ENV]: "1" }, true)).toBe(false);
+    expect(captureContentSetting({ [CAPTURE_CONTENT_ENV]: "yes" }, undefined)).toBe(true);
+    const bad = await cli(["run", "hi"], { env: env({ [CAPTURE_CONTENT_ENV]: "maybe" }) });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`${CAPTURE_CONTENT_ENV} must be 0`);
+    expect(bad.stderr).toContain('got "maybe"');
+  });
+});
