@@ -1,6 +1,7 @@
 import type { Attributes, Context } from "@opentelemetry/api";
 import type { RedactionOptions, Redactor } from "../observability/redaction.js";
 import type { AgentNameOption } from "./gen-ai-conventions.js";
+import type { ReportingBatchSpanProcessor } from "./reporting-batch-span-processor.js";
 
 /** Options of `OtelTracer` and `createOtelListener`. */
 export interface OtelListenerOptions {
@@ -38,6 +39,14 @@ export interface OtelListenerOptions {
   legacySystemAttribute?: boolean;
   /** Extra attributes for every `invoke_agent` span (service tags, tenant ids, ...). */
   runAttributes?: Attributes;
+  /**
+   * The span processor exporting this tracer's spans: its lost spans are reported as
+   * `journal.dropped` events (sink `"otel"`) on the event sinks this tracer is attached to
+   * (`attach(sink)`, or the pipeline of `attachObservability(events, { sinks: [otel] })`, whose
+   * `onError` is told too), so the processor needs no `events` option of its own; the tracer's
+   * `flush()` (called by the pipeline's `flush()` / `close()`) force-flushes it.
+   */
+  spanProcessor?: Pick<ReportingBatchSpanProcessor, "attachReporting" | "forceFlush">;
 }
 
 /** Options of `OtelMetrics` and `createOtelMetricsListener`. */

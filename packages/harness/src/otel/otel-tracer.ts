@@ -106,9 +106,30 @@ export class OtelTracer implements ObservationSink {
     return propagationMiddleware(this.book);
   }
 
-  /** Subscribe to `sink`; returns a function that unsubscribes (open spans stay open). */
+  /**
+   * Subscribe to `sink`; returns a function that unsubscribes (open spans stay open). With
+   * `options.spanProcessor`, its drops are reported on `sink` while attached.
+   */
   attach(sink: EventSink): () => void {
-    return sink.subscribe(this.listener);
+    const unsubscribe = sink.subscribe(this.listener);
+    const detachReporting = this.book.options.spanProcessor?.attachReporting(sink, ignoreError);
+    return () => {
+      unsubscribe();
+      detachReporting?.();
+    };
+  }
+
+  /** `ObservationSink`: export what `options.spanProcessor` holds and report its drops (no-op without it). */
+  async flush(): Promise<void> {
+    await this.book.options.spanProcessor?.forceFlush();
+  }
+
+  /**
+   * `ObservationSink`: called by `attachObservability` — report `options.spanProcessor`'s drops
+   * on its event sink and to its `onError`.
+   */
+  attachReporting(events: EventSink, onError: (error: unknown) => void): () => void {
+    return this.book.options.spanProcessor?.attachReporting(events, onError) ?? (() => {});
   }
 
   /** How many spans are open right now (0 once every observed run has ended). */
@@ -333,3 +354,6 @@ function activeSpan(): Span | undefined {
 export function createOtelListener(tracer: Tracer, options: OtelListenerOptions = {}): EventListener {
   return new OtelTracer(tracer, options).listener;
 }
+
+/** `attach(sink)` has no error callback: the `journal.dropped` event is the report there. */
+function ignoreError(): void {}

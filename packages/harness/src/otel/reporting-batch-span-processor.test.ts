@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEventOf, EventRecord } from "../events/agent-event.js";
 import { EventSink } from "../events/event-sink.js";
 import { closeServers, type Received, type Reply, serve } from "../langfuse/langfuse-server.fixture.js";
+import { attachObservability } from "../observability/attach-observability.js";
 import type { DropReport } from "../observability/bounded-queue.js";
 import { runScenario, scenarioSink } from "../observability/trace-scenario.fixture.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
@@ -203,6 +204,83 @@ describe("ReportingBatchSpanProcessor (real SDK + exporter-trace-otlp-proto, loo
     expect(processor.dropped).toBe(1);
   });
 
+  it("batches on size at once and on time after scheduledDelayMillis, without a flush", async () => {
+    const server = await serve(() => ({ status: 200 }));
+    const bySize = new ReportingBatchSpanProcessor(
+      new OTLPTraceExporter({ url: `${server.url}/v1/traces` }),
+      {
+        maxExportBatchSize: 5,
+        scheduledDelayMillis: 60_000,
+      },
+    );
+    const sizeProvider = new BasicTracerProvider({ spanProcessors: [bySize] });
+    for (let i = 0; i < 12; i += 1) sizeProvider.getTracer("size").startSpan(`s${i}`).end();
+    await waitFor(() => server.requests.length === 2);
+    expect(server.requests.map((r) => spanNames([r]).length)).toEqual([5, 5]); // 2 left for the schedule
+    await sizeProvider.shutdown();
+    expect(server.requests.map((r) => spanNames([r]).length)).toEqual([5, 5, 2]);
+
+    const byTime = new ReportingBatchSpanProcessor(
+      new OTLPTraceExporter({ url: `${server.url}/v1/traces` }),
+      {
+        scheduledDelayMillis: 20,
+      },
+    );
+    const timeProvider = new BasicTracerProvider({ spanProcessors: [byTime] });
+    for (let i = 0; i < 3; i += 1) timeProvider.getTracer("time").startSpan(`t${i}`).end();
+    await waitFor(() => server.requests.length === 4);
+    expect(spanNames(server.requests.slice(3))).toEqual(["t0", "t1", "t2"]);
+    await timeProvider.shutdown();
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it("OtelTracer({ spanProcessor }) reports the processor's drops on the sinks it is attached to and through attachObservability", async () => {
+    const server = await serve(() => ({ status: 200 }));
+    const processor = new ReportingBatchSpanProcessor(
+      new OTLPTraceExporter({ url: `${server.url}/v1/traces` }),
+      {
+        maxQueueSize: 4,
+        maxExportBatchSize: 4,
+        scheduledDelayMillis: 60_000,
+      },
+    );
+    const provider = new BasicTracerProvider({ spanProcessors: [processor] });
+
+    // attach(sink): the sink gets the event.
+    const direct = new EventSink("direct");
+    const directRecords: EventRecord[] = [];
+    direct.subscribe((record) => directRecords.push(record));
+    const otel = new OtelTracer(provider.getTracer("wired"), { spanProcessor: processor });
+    const detach = otel.attach(direct);
+    emitRuns(direct, 10, "a");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(dropEvents(directRecords).map((r) => r.event)).toMatchObject([
+      { sink: "otel", dropped: 6, reason: "queue_full" },
+    ]);
+    detach();
+    await processor.forceFlush();
+
+    // attachObservability(events, { sinks: [otel] }): the pipeline's sink and onError.
+    const events = new EventSink("piped");
+    const records: EventRecord[] = [];
+    events.subscribe((record) => records.push(record));
+    const errors: unknown[] = [];
+    const piped = new OtelTracer(provider.getTracer("wired"), { spanProcessor: processor, redact: false });
+    const observability = attachObservability(events, {
+      sinks: [piped],
+      onError: (error) => errors.push(error),
+    });
+    emitRuns(events, 9, "b");
+    await observability.close(); // flushes the processor (otel.flush) while still attached
+    expect(spanNames(server.requests)).toHaveLength(8);
+    await provider.shutdown();
+    expect(dropEvents(records).map((r) => r.event)).toMatchObject([
+      { sink: "otel", dropped: 5, reason: "queue_full" },
+    ]);
+    expect(errors).toMatchObject([{ code: "storage", details: { sink: "otel", dropped: 5 } }]);
+    expect(spanNames(server.requests)).toHaveLength(8);
+  });
+
   it("rejects a batch larger than the queue with a validation error", () => {
     const exporter = { export: () => {}, shutdown: async () => {} };
     expect(
@@ -215,3 +293,8 @@ describe("ReportingBatchSpanProcessor (real SDK + exporter-trace-otlp-proto, loo
     );
   });
 });
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
+}
