@@ -198,6 +198,7 @@ describe("built packages", () => {
   it("the runtime core has no dependency beyond the documented ones", () => {
     const harness = JSON.parse(readFileSync(join(root, "packages/harness/package.json"), "utf8"));
     expect(Object.keys(harness.dependencies).sort()).toEqual([
+      "@cfworker/json-schema",
       "@noble/hashes",
       "@standard-schema/spec",
       "@tinyagents/inference",

@@ -1,5 +1,5 @@
 import type { JsonObject } from "@tinyagents/inference";
-import { validateAgainstSchema } from "../tool/json-schema-validator.js";
+import { compileSchema } from "../tool/json-schema-validator.js";
 import type { Tool, ToolPolicy } from "../tool/tool.js";
 import type { McpConnection, McpToolInfo } from "./mcp-connection.js";
 import { mapInputSchema, mapMcpResult } from "./mcp-result.js";
@@ -26,6 +26,7 @@ export function mcpTool(
   options: McpToolOptions = {},
 ): Tool<unknown, unknown, JsonObject> {
   const parameters = mapInputSchema(info.inputSchema);
+  const schema = compileSchema(parameters); // once per tool, not per call
   const annotations = info.annotations ?? {};
   const description =
     (info.description ?? info.title ?? "").trim() ||
@@ -36,7 +37,7 @@ export function mcpTool(
     parameters,
     policy: policyFrom(annotations),
     validate: (args) => {
-      const issues = validateAgainstSchema(parameters, args);
+      const issues = schema.validate(args);
       return issues.length === 0 ? { ok: true, value: args } : { ok: false, issues };
     },
     execute: async (args, ctx) => {

@@ -1,7 +1,7 @@
 import { type JsonObject, TinyAgentsError } from "@tinyagents/inference";
 import { runText } from "../agent-loop/agent-run.js";
 import type { AgentInput } from "../runtime/agent-input.js";
-import { assertObjectSchema, validateAgainstSchema } from "../tool/json-schema-validator.js";
+import { assertObjectSchema, type CompiledSchema, compileSchema } from "../tool/json-schema-validator.js";
 import type {
   ArgsValidation,
   Tool,
@@ -52,6 +52,8 @@ export class SubAgentTool<State = unknown, Ctx = undefined, ChildCtx = Ctx>
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonObject;
+  /** `parameters`, compiled once when the tool is built. */
+  private readonly schema: CompiledSchema;
   readonly timeout: ToolTimeout;
   readonly errorPolicy = "fail" as const;
   readonly agent: SubAgent<State, ChildCtx>;
@@ -65,11 +67,12 @@ export class SubAgentTool<State = unknown, Ctx = undefined, ChildCtx = Ctx>
     this.description = options.description ?? agent.description;
     this.parameters = structuredClone(options.parameters ?? defaultParameters(agent.name));
     assertObjectSchema(this.parameters, this.name);
+    this.schema = compileSchema(this.parameters);
     this.timeout = options.timeout ?? "unbounded";
   }
 
   validate(args: JsonObject): ArgsValidation<JsonObject> {
-    const issues = validateAgainstSchema(this.parameters, args);
+    const issues = this.schema.validate(args);
     return issues.length === 0 ? { ok: true, value: args } : { ok: false, issues };
   }
 

@@ -5,7 +5,7 @@ import {
   type InjectedArguments,
   withInjectedArguments,
 } from "./injected-arguments.js";
-import { assertObjectSchema, validateAgainstSchema } from "./json-schema-validator.js";
+import { assertObjectSchema, type CompiledSchema, compileSchema } from "./json-schema-validator.js";
 import { formatStandardIssues } from "./standard-issues.js";
 import { standardJsonSchema } from "./standard-json-schema.js";
 import type {
@@ -68,7 +68,7 @@ export interface JsonSchemaToolDefinition<State = unknown, Ctx = unknown> extend
   inputSchema: JsonObject;
   /** Host-supplied arguments the model can neither see nor set (see the Standard Schema variant). */
   injected?: InjectedArguments<State, Ctx>;
-  /** Runs with arguments that passed {@link validateAgainstSchema}. */
+  /** Runs with arguments that passed the JSON Schema check (see {@link compileSchema}). */
   execute(args: JsonObject, ctx: ToolExecutionContext<State, Ctx>): ToolOutput | Promise<ToolOutput>;
 }
 
@@ -150,14 +150,16 @@ export function tool<State, Ctx>(
     name,
   );
 
+  // A raw JSON Schema is compiled here, once per tool, not on every call.
+  const raw = standard === undefined ? compileSchema(parameters) : undefined;
   const built: Tool<State, Ctx, unknown> = {
     name,
     description,
     parameters,
     validate:
-      standard === undefined
-        ? (args) => validateRaw(parameters, args)
-        : (args) => validateStandard(standard, args),
+      raw !== undefined
+        ? (args) => validateRaw(raw, args)
+        : (args) => validateStandard(standard as StandardSchemaV1, args),
     execute: execute as Tool<State, Ctx, unknown>["execute"],
   };
   if (definition.strict !== undefined) Object.assign(built, { strict: definition.strict });
@@ -222,8 +224,8 @@ function toPlainSchema(schema: unknown, toolName: string): JsonObject {
   return copy;
 }
 
-function validateRaw(parameters: JsonObject, args: JsonObject): ArgsValidation<JsonObject> {
-  const issues = validateAgainstSchema(parameters, args);
+function validateRaw(schema: CompiledSchema, args: JsonObject): ArgsValidation<JsonObject> {
+  const issues = schema.validate(args);
   return issues.length === 0 ? { ok: true, value: args } : { ok: false, issues };
 }
 

@@ -15,7 +15,13 @@ export {
 } from "./injected-arguments.js";
 export { jsonEqual } from "./json-equal.js";
 export { resolveSchemaRef } from "./json-schema-ref.js";
-export { assertObjectSchema, type JsonSchema, validateAgainstSchema } from "./json-schema-validator.js";
+export {
+  assertObjectSchema,
+  type CompiledSchema,
+  compileSchema,
+  type JsonSchema,
+  validateAgainstSchema,
+} from "./json-schema-validator.js";
 export { jsonTypeOf, matchesJsonType } from "./json-type.js";
 export { type NormalizedArguments, normalizeToolArguments } from "./normalize-arguments.js";
 export { formatIssuePath, formatStandardIssues } from "./standard-issues.js";

@@ -6,7 +6,7 @@ import {
   TinyAgentsError,
   validationError,
 } from "@tinyagents/inference";
-import { validateAgainstSchema } from "./json-schema-validator.js";
+import { compileSchema } from "./json-schema-validator.js";
 import { formatStandardIssues } from "./standard-issues.js";
 import type { ArgsValidation, Tool, ToolExecutionContext } from "./tool.js";
 
@@ -73,6 +73,8 @@ export function withInjectedArguments<State, Ctx>(
   const names = Object.keys(injected);
   const full = built.parameters;
   const parameters = projectInjected(full, names);
+  const ownSchema = compileSchema(parameters);
+  const fullSchema = standard === undefined ? compileSchema(full) : undefined;
   const execute = built.execute;
   const strip = (args: JsonObject): JsonObject => {
     if (!names.some((name) => Object.hasOwn(args, name))) return args;
@@ -85,7 +87,7 @@ export function withInjectedArguments<State, Ctx>(
     parameters,
     validate(args: JsonObject): ArgsValidation<unknown> {
       const own = strip(args);
-      const issues = validateAgainstSchema(parameters, own);
+      const issues = ownSchema.validate(own);
       return issues.length === 0 ? { ok: true, value: own } : { ok: false, issues };
     },
     async execute(args: unknown, ctx: ToolExecutionContext<State, Ctx>) {
@@ -98,7 +100,7 @@ export function withInjectedArguments<State, Ctx>(
         if (result.issues !== undefined) throw invalid(built.name, formatStandardIssues(result.issues));
         value = result.value;
       } else {
-        const issues = validateAgainstSchema(full, merged);
+        const issues = fullSchema?.validate(merged) ?? [];
         if (issues.length > 0) throw invalid(built.name, issues);
       }
       return execute.call(built, value, ctx);

@@ -2,6 +2,7 @@ import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import {
   assertObjectSchema,
+  compileSchema,
   type JsonSchema,
   UNCHECKED_KEYWORDS,
   validateAgainstSchema,
@@ -135,7 +136,8 @@ describe("validateAgainstSchema", () => {
       '$: "12a" does not match pattern ^[0-9]{3}$',
     ]);
     expect(validateAgainstSchema({ pattern: "^\\d+$" }, "123")).toEqual([]);
-    expect(validateAgainstSchema({ pattern: "(" }, "x")[0]).toContain("not a valid regex");
+    expect(validateAgainstSchema({ pattern: "(" }, "x")[0]).toContain("not a valid regular expression");
+    expect(validateAgainstSchema({ pattern: "(" }, "x")[0]).toContain("fail closed");
   });
 
   it("anyOf: passes when one matches, merges plain type mismatches, otherwise lists alternatives", () => {
@@ -152,7 +154,7 @@ describe("validateAgainstSchema", () => {
     const schema = { oneOf: [{ type: "number" }, { type: "integer" }] };
     expect(validateAgainstSchema(schema, 1.5)).toEqual([]);
     expect(validateAgainstSchema(schema, 2)).toEqual([
-      "$: matches alternatives 1 and 2 of oneOf, but must match exactly one",
+      "$: matches 2 alternatives of oneOf, but must match exactly one",
     ]);
     expect(validateAgainstSchema(schema, "x")).toEqual(["$: expected number or integer, got string"]);
   });
@@ -198,15 +200,35 @@ describe("validateAgainstSchema", () => {
   it("reports (and does not loop on) circular and unresolvable $refs", () => {
     const circular = { $ref: "#/$defs/a", $defs: { a: { $ref: "#/$defs/b" }, b: { $ref: "#/$defs/a" } } };
     expect(validateAgainstSchema(circular, 1)).toEqual([
-      '$: schema $ref "#/$defs/a" is circular and never reaches a concrete schema',
+      "$: the schema's $refs are circular and never reach a concrete schema, so the value is refused (fail closed)",
     ]);
     expect(validateAgainstSchema({ $ref: "#" }, 1)[0]).toContain("circular");
     expect(validateAgainstSchema({ $ref: "#/$defs/missing" }, 1)).toEqual([
-      '$: schema $ref "#/$defs/missing" cannot be resolved within the schema',
+      '$: schema $ref "#/$defs/missing" cannot be resolved within the schema (remote refs are not fetched), so the value is refused (fail closed)',
     ]);
     expect(validateAgainstSchema({ $ref: "https://example.com/s.json" }, 1)[0]).toContain(
       "cannot be resolved",
     );
+  });
+
+  it("honours the draft named by $schema (draft-07 tuple items; 2020-12 by default)", () => {
+    const tuple = { items: [{ type: "string" }], additionalItems: false };
+    const draft7 = { $schema: "http://json-schema.org/draft-07/schema#", ...tuple };
+    expect(validateAgainstSchema(draft7, ["a", 1])).toEqual(["$[1]: no value is allowed here"]);
+    expect(validateAgainstSchema(draft7, [1])).toEqual(["$[0]: expected string, got number"]);
+  });
+
+  it("does not modify the caller's schema and compiles each schema object once", () => {
+    const schema = {
+      type: "object",
+      properties: { a: { type: "string", nullable: true }, b: { $ref: "#/$defs/b" } },
+      $defs: { b: { type: "integer" } },
+    };
+    const before = JSON.stringify(schema);
+    expect(validateAgainstSchema(schema, { a: null, b: 1 })).toEqual([]);
+    expect(JSON.stringify(schema)).toBe(before);
+    expect(Object.getOwnPropertyNames(schema.properties.b)).toEqual(["$ref"]);
+    expect(compileSchema(schema)).toBe(compileSchema(schema));
   });
 
   it("uses the given root path", () => {
@@ -300,6 +322,14 @@ describe("keywords the probe found unchecked (issue 24 #8)", () => {
       expect(issues[0]).toContain(`"${keyword}"`);
       expect(issues[0]).toContain("fail closed");
     }
-    expect(v({ type: "string", format: "email" } as JsonSchema, "x")).toEqual([]);
+    expect(v({ type: "object", properties: { a: { $dynamicRef: "#x" } } } as JsonSchema, {})[0]).toContain(
+      '"$dynamicRef"',
+    );
+  });
+  it("asserts the formats the library knows", () => {
+    const schema = { type: "string", format: "email" } as JsonSchema;
+    expect(v(schema, "x")).toEqual(['$: "x" is not a valid email']);
+    expect(v(schema, "a@example.com")).toEqual([]);
+    expect(v({ type: "string", format: "made-up" } as JsonSchema, "x")).toEqual([]);
   });
 });
