@@ -10,7 +10,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { AgentHarness, runText, tool } from "@tinyagents/harness";
+import { AgentHarness, tool } from "@tinyagents/harness";
 import { fromAiSdk } from "@tinyagents/inference/ai-sdk";
 import { z } from "zod";
 
@@ -85,12 +85,12 @@ const weather = tool({
 const agent = new AgentHarness({ instructions: "Use tools for facts." })
   .registerModel("gemini", model)
   .registerTool(weather);
-const run = await agent.invokeDefault(undefined, "What is the weather in Lisbon?");
+const run = await agent.run("What is the weather in Lisbon?");
 server.close();
 
 for (const message of run.messages) {
   if (message.role === "assistant")
     for (const call of message.toolCalls) console.log(`tool ${call.name}: ${JSON.stringify(call.arguments)}`);
 }
-console.log(runText(run));
+console.log(run.text);
 console.log(`provider: ${model.provider}, model calls: ${run.modelCalls}, tokens: ${run.usage.totalTokens}`);

@@ -4,7 +4,7 @@
  * Run: npx tsx examples/mcp-tools.ts   (needs the devDependency @modelcontextprotocol/server-everything)
  */
 import { createRequire } from "node:module";
-import { AgentHarness, runText } from "@tinyagents/harness";
+import { AgentHarness } from "@tinyagents/harness";
 import { loadMcpTools } from "@tinyagents/harness/mcp";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { pickModel } from "./support/pick-model.js";
@@ -31,10 +31,10 @@ try {
   );
   const agent = new AgentHarness().registerModel("main", model);
   mcp.attach(agent); // follows tools/list_changed too
-  const run = await agent.invokeDefault(undefined, "Add 19 and 23 with the get_sum tool.");
+  const run = await agent.run("Add 19 and 23 with the get_sum tool.");
   const result = run.messages.find((m) => m.role === "tool");
   console.log(`tool result: ${JSON.stringify(result?.content)}`);
-  console.log(runText(run));
+  console.log(run.text);
 } finally {
   await mcp.close(); // ends the server process
 }

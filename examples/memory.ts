@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentHarness, runText, StoreChatHistory } from "@tinyagents/harness";
+import { AgentHarness, StoreChatHistory } from "@tinyagents/harness";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { text } from "@tinyagents/inference";
@@ -31,12 +31,12 @@ try {
     .registerModel("main", model)
     .withMemory({ history: new StoreChatHistory({ log: store.appendLog }) });
 
-  const config = { threadId: "user-42" };
-  const first = await agent.invoke(undefined, undefined, config, "My name is Ada.");
-  console.log(`run 1: ${runText(first)}`);
-  const second = await agent.invoke(undefined, undefined, config, "What is my name?");
-  console.log(`run 2: ${runText(second)}`);
-  console.log(`run 2 started with ${second.inputStart} messages of history from thread ${config.threadId}`);
+  const threadId = "user-42";
+  const first = await agent.run("My name is Ada.", { threadId });
+  console.log(`run 1: ${first.text}`);
+  const second = await agent.run("What is my name?", { threadId });
+  console.log(`run 2: ${second.text}`);
+  console.log(`run 2 started with ${second.inputStart} messages of history from thread ${threadId}`);
 } finally {
   store.close();
   rmSync(dir, { recursive: true, force: true });

@@ -5,10 +5,10 @@
  */
 import {
   AgentHarness,
+  AgentRunError,
   budgetMiddleware,
   redactionMiddleware,
   retryMiddleware,
-  runText,
 } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { ProviderError, text, usage } from "@tinyagents/inference";
@@ -36,13 +36,15 @@ const agent = new AgentHarness()
   .use(budgetMiddleware({ limits: { maxTotalTokens: 10_000 } }))
   .use(redactionMiddleware());
 
-const run = await agent.invokeCollectingPartial(
-  undefined,
-  undefined,
-  {},
-  "My API key is sk-proj-abcdefghijklmnopqrstuvwxyz123456, keep it safe.",
-);
-const answer = run.error === undefined ? runText(run.run) : `failed: ${run.error.message}`;
+// `run` rejects with an AgentRunError that carries the partial run, so a failure loses nothing.
+const outcome = await agent
+  .run("My API key is sk-proj-abcdefghijklmnopqrstuvwxyz123456, keep it safe.")
+  .catch((error: unknown) => {
+    if (AgentRunError.isAgentRunError(error)) return error;
+    throw error;
+  });
+const run = AgentRunError.isAgentRunError(outcome) ? outcome.run : outcome;
+const answer = AgentRunError.isAgentRunError(outcome) ? `failed: ${outcome.message}` : outcome.text;
 console.log(answer);
 if (!live) {
   const sent = scripted.requests.at(-1)?.messages.at(-1);
@@ -51,6 +53,4 @@ if (!live) {
     `provider attempts: ${scripted.requests.length} (the first got a 429; retryMiddleware waited and retried)`,
   );
 }
-console.log(
-  `model calls: ${run.run.modelCalls}, tokens: ${run.run.usage.totalTokens} of a 10000-token budget`,
-);
+console.log(`model calls: ${run.modelCalls}, tokens: ${run.usage.totalTokens} of a 10000-token budget`);

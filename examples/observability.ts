@@ -46,7 +46,7 @@ try {
   const journalFile = join(dir, "events.jsonl");
   const obs = attachObservability(events, { sinks: [new JsonlSink(journalFile)] });
   events.subscribe(createOtelListener(provider.getTracer("example"), { agentName: "docs-agent" }));
-  await agent.invoke(undefined, undefined, { runId }, "What does tinyagents journal?", { events });
+  await agent.run("What does tinyagents journal?", { runId, events });
   await obs.close();
 
   const lines = readFileSync(journalFile, "utf8").trim().split("\n");

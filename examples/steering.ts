@@ -2,7 +2,7 @@
  * Steering: pause a running agent at its next checkpoint, keep the paused run as JSON, resume it.
  * Run: npx tsx examples/steering.ts
  */
-import { AgentHarness, runText, SteeringHandle, SteeringPolicy, tool } from "@tinyagents/harness";
+import { AgentHarness, SteeringHandle, SteeringPolicy, tool } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { pickModel } from "./support/pick-model.js";
 
@@ -28,14 +28,12 @@ const { model } = pickModel(
 );
 const agent = new AgentHarness().registerModel("main", model).registerTool(step);
 
-const paused = await agent.invoke(undefined, undefined, { runId: "job-1" }, "Do the two steps.", {
-  steering,
-});
+const paused = await agent.run("Do the two steps.", { runId: "job-1", steering });
 console.log(`status: ${paused.stopReason}; paused at ${paused.modelCalls} model calls`);
 const saved = JSON.stringify(paused.paused); // store it anywhere (PausedRunStore does this for you)
 console.log(`paused run saved: ${saved.length} bytes of JSON`);
 
-const resumed = await agent.resume(undefined, undefined, JSON.parse(saved));
+const resumed = await agent.run(JSON.parse(saved)); // a PausedRun as input resumes it
 console.log(
-  `resumed: ${runText(resumed)} (model calls: ${resumed.modelCalls}, tool calls: ${resumed.toolCalls})`,
+  `resumed: ${resumed.text} (model calls: ${resumed.modelCalls}, tool calls: ${resumed.toolCalls})`,
 );

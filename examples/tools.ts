@@ -2,7 +2,7 @@
  * Tools: a custom tool (zod schema) next to built-ins from @tinyagents/harness/tools.
  * Run: npx tsx examples/tools.ts
  */
-import { AgentHarness, runText, tool } from "@tinyagents/harness";
+import { AgentHarness, tool } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { calculatorTool, currentTimeTool } from "@tinyagents/harness/tools";
 import { z } from "zod";
@@ -36,10 +36,10 @@ const agent = new AgentHarness({ instructions: "Use tools for facts and arithmet
   .registerTool(calculatorTool())
   .registerTool(currentTimeTool());
 
-const run = await agent.invokeDefault(undefined, "Weather in Lisbon, in Fahrenheit too? And the local time.");
+const run = await agent.run("Weather in Lisbon, in Fahrenheit too? And the local time.");
 for (const message of run.messages) {
   if (message.role === "tool")
     console.log(`tool ${message.toolName}: ${JSON.stringify(message.content[0]).slice(0, 100)}`);
 }
-console.log(runText(run));
+console.log(run.text);
 console.log(`tool calls: ${run.toolCalls}`);
