@@ -1,4 +1,5 @@
 import { type JsonValue, TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
+import { runOnce } from "../durability/run-checkpoints.js";
 import { hookError } from "../middleware/middleware-stack.js";
 import type { AnyTool, ToolExecutionContext, ToolResult } from "../tool/tool.js";
 import { errorToolResult, resultSizeBytes, toToolResult } from "../tool/tool-result.js";
@@ -29,6 +30,9 @@ export function executeToolCall<State, Ctx>(
   const started = ctx.clock.now();
   s.open.toolStarted(call.id, tool.name, started);
   s.status.toolStarted(call.id, started);
+  if (tool.sideEffects === "once" && ctx.durability?.checkpoints !== undefined) {
+    return onceToolCall(s, call, tool, args, timeoutMs, started);
+  }
   if (s.parts.middleware.with("wrapToolCall").length > 0)
     return wrappedToolCall(s, call, tool, args, timeoutMs);
   let answer: ToolResult | Promise<ToolResult>;
@@ -52,6 +56,29 @@ export function executeToolCall<State, Ctx>(
       throw thrown;
     },
   );
+}
+
+/** A `sideEffects: "once"` call with a checkpoint store: run at most once (see `runOnce`). */
+async function onceToolCall<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  call: ToolCall,
+  tool: AnyTool<State, Ctx>,
+  args: unknown,
+  timeoutMs: number | undefined,
+  started: number,
+): Promise<ToolResult> {
+  try {
+    const result = await runOnce(s, call.id, tool, () =>
+      s.parts.middleware.with("wrapToolCall").length > 0
+        ? wrappedToolCall(s, call, tool, args, timeoutMs)
+        : runTool(s, call, tool, args, timeoutMs, started),
+    );
+    // A call answered from its intent (not run) still ends with `tool.completed`.
+    if (s.open.isToolOpen(call.id)) emitCompleted(s, call.id, tool.name, result);
+    return result;
+  } finally {
+    s.status.toolEnded(call.id);
+  }
 }
 
 /** Through the `wrapToolCall` onion; a wrap that replaced the arguments gets them validated again. */

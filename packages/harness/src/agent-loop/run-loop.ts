@@ -1,5 +1,6 @@
 import { type Message, TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
 import { startLiveness } from "../durability/heartbeats.js";
+import { dropCheckpoint, saveCheckpoint } from "../durability/run-checkpoints.js";
 import type { AgentEvent } from "../events/agent-event.js";
 import { loadHistory } from "../memory/short-term-memory.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
@@ -63,6 +64,7 @@ export async function executeRun<State, Ctx>(
     }
     // A resumed run whose pending tools hit the tool-call cap stops before its first turn.
     const stoppedEarly = resumed !== undefined && (await resumePendingTools(s, resumed));
+    if (resumed !== undefined && ctx.durability?.checkpoints !== undefined) await saveCheckpoint(s);
 
     let step = run.steps.length;
     while (!stoppedEarly) {
@@ -106,6 +108,8 @@ export async function executeRun<State, Ctx>(
         if ((await finishAnswer(s)) === "reask") continue;
         break;
       }
+      // Safe boundary: the model response is recorded (a no-op without a checkpoint store).
+      if (ctx.durability?.checkpoints !== undefined) await saveCheckpoint(s);
       // Steering checkpoint between the model turn and its tool batch (free without a handle).
       if (ctx.steering !== undefined && applySteering(s, ctx.steering) === "interrupted") break;
       const phase = runToolPhase(s, calls);
@@ -113,6 +117,8 @@ export async function executeRun<State, Ctx>(
       for (const message of tools.messages) s.transcript.push(message);
       releaseHeldMessages(s);
       ctx.emit({ type: "state.updated", step: step - 1, messages: s.transcript.length });
+      // Safe boundary: the tool batch's results are recorded.
+      if (ctx.durability?.checkpoints !== undefined) await saveCheckpoint(s);
       // The final-answer tool (structured output, tool strategy) accepted an answer: done.
       if (takeStructuredAnswer(s)) break;
       if (tools.capReached) {
@@ -147,6 +153,10 @@ export async function executeRun<State, Ctx>(
   } finally {
     stopLiveness?.();
     letGo();
+    // The run ended here (completed, failed or paused): nothing is left to recover.
+    // A checkpoint left behind by a failed delete only costs storage: it must not turn a
+    // finished run into a failed one.
+    if (ctx.durability?.checkpoints !== undefined) await dropCheckpoint(s).catch(() => undefined);
   }
 }
 

@@ -13,6 +13,9 @@ export type ToolTimeout = "inherit" | "unbounded" | { ms: number };
  * - `{ message }`: the model gets this fixed message as the error result (hides internals).
  * Cancellation and timeouts of the whole run always propagate.
  */
+/** How often a tool's side effect may happen across a crash (see `Tool.sideEffects`). */
+export type ToolExecutionSemantics = "at-least-once" | "once";
+
 export type ToolErrorPolicy = "returnError" | "fail" | { message: string };
 
 /** Outcome of validating arguments: the typed value, or human-readable issues. */
@@ -39,6 +42,14 @@ export interface Tool<State = unknown, Ctx = unknown, Args = JsonObject> {
    * call may be retried (`toolRetryMiddleware` only retries tools that set this).
    */
   readonly idempotent?: boolean;
+  /**
+   * Crash semantics of its side effect. Default `"at-least-once"`: a call that was running when
+   * the process died runs again when the run is recovered (dedupe with `ctx.idempotencyKey`).
+   * `"once"` (at most once): with a checkpoint store the loop records an intent before the call
+   * and its result after; a recovered run never runs a call whose intent has no result, the model
+   * gets an error result saying the outcome is unknown. Without a checkpoint store it is metadata.
+   */
+  readonly sideEffects?: ToolExecutionSemantics;
   /** What the tool may do to the world; enforced by `toolPolicyMiddleware`. Plain JSON data. */
   readonly policy?: ToolPolicy;
   validate(args: JsonObject): ArgsValidation<Args> | Promise<ArgsValidation<Args>>;

@@ -1,7 +1,15 @@
+export type { RunCheckpoints, ToolIntent } from "./checkpoint-contract.js";
+export {
+  CHECKPOINTS_NAMESPACE,
+  CheckpointStore,
+  TOOL_INTENTS_NAMESPACE,
+} from "./checkpoint-store.js";
 export { claimConflict, journalWriterConflict } from "./durability-errors.js";
 export { emitHeartbeat, heartbeatTimerOf, startLiveness } from "./heartbeats.js";
 export { continueEventSink, journalNextOffset } from "./journal-continuity.js";
 export { abandonedStatus, isStale, type ReapOptions, reapCutoff } from "./reap-stale.js";
+export { claimCheckpoint, type RecoverDurability } from "./recover-run.js";
+export { CHECKPOINT_REASON } from "./run-checkpoints.js";
 export {
   DEFAULT_LEASE_MS,
   type ResolvedDurability,

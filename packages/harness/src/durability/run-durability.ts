@@ -1,4 +1,5 @@
 import { validationError } from "@tinyagents/inference";
+import type { RunCheckpoints } from "./checkpoint-contract.js";
 
 /** Default lease of a run: declared dead this long after its last sign of life. */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -15,12 +16,24 @@ export interface RunDurability {
   ownerId?: string;
   /** The lease: how long after its last sign of life the run counts as alive (default 30 s, >= 10 ms). */
   leaseMs?: number;
+  /**
+   * Checkpoint the run here (opt-in; a `CheckpointStore`): at every safe boundary the loop saves what a `PausedRun`
+   * holds plus the journal offset, so `harness.recover` can continue the run after a crash.
+   */
+  checkpoints?: RunCheckpoints;
+  /**
+   * Make the run's events durable (e.g. `() => observed.flush()` of `attachObservability`): awaited
+   * before each checkpoint, so a checkpoint never covers events the journal could still lose.
+   */
+  flush?: () => Promise<void>;
 }
 
 /** A validated {@link RunDurability}. */
 export interface ResolvedDurability {
   ownerId: string;
   leaseMs: number;
+  checkpoints?: RunCheckpoints;
+  flush?: () => Promise<void>;
 }
 
 /** Validate and default a run's durability options (`validation` for bad values). */
@@ -38,7 +51,10 @@ export function resolveDurability(options: RunDurability): ResolvedDurability {
   if (typeof ownerId !== "string" || ownerId === "") {
     throw validationError("durability.ownerId must be a non-empty string", { field: "durability.ownerId" });
   }
-  return { ownerId, leaseMs };
+  const resolved: ResolvedDurability = { ownerId, leaseMs };
+  if (options.checkpoints !== undefined) resolved.checkpoints = options.checkpoints;
+  if (options.flush !== undefined) resolved.flush = options.flush;
+  return resolved;
 }
 
 /** `process-<pid>` where there is a process, else `worker`. */

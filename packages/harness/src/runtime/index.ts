@@ -4,7 +4,7 @@ export { type AgentInput, normalizeInput } from "./agent-input.js";
 export { type AsToolOptions, agentAsTool } from "./as-tool.js";
 export { type CreateAgentOptions, createAgent, type ResponseFormatOutput } from "./create-agent.js";
 export type { ContextOptions } from "./create-context.js";
-export { AgentLowerLayer } from "./lower-layer.js";
+export { AgentLowerLayer, type RecoverOptions } from "./lower-layer.js";
 export {
   isPausedRun,
   type ResponseFormatInput,

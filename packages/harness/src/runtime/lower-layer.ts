@@ -4,6 +4,7 @@ import type { RunOutcome } from "../agent-loop/run-loop.js";
 import { noop } from "../context/abort-hub.js";
 import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
+import { claimCheckpoint, type RecoverDurability } from "../durability/recover-run.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import { type PausedRun, validatePausedRun } from "../steering/paused-run.js";
 import { AgentCore, type RunWithStatus } from "./agent-core.js";
@@ -12,6 +13,9 @@ import { callModelOnce } from "./call-model.js";
 import { type ContextOptions, createRunContext } from "./create-context.js";
 import { openSession } from "./run-session.js";
 import type { AgentStreamItem } from "./stream-items.js";
+
+/** Options of `recover`: a run's options, with the checkpoint store it was saved in. */
+export type RecoverOptions = ContextOptions & { durability: RecoverDurability };
 
 /**
  * The lower layer: positional entry points over the same loop as `run` / `stream`, for callers that
@@ -117,6 +121,20 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
     const checked = validatePausedRun(paused);
     const { ctx, release } = createRunContext(this.contextDefaults(), checked.config, data, options);
     return this.runInContext(state, ctx, [], false, checked, release);
+  }
+
+  /**
+   * Continue a run whose process died, from its last checkpoint (the run was started with
+   * `durability.checkpoints`; pass the same store here). The checkpoint is claimed exclusively
+   * (`conflict` for a second recoverer); a model call that was in flight is issued again, tool
+   * calls whose results were not checkpointed run again (`sideEffects: "once"` ones never: the
+   * model gets an "outcome unknown" error result), and the recovered run goes on checkpointing
+   * into the same store. Give it `events` from `continueEventSink` so the journal continues. See
+   * docs/durability.md.
+   */
+  async recover(state: State, data: Ctx, runId: string, options: RecoverOptions): Promise<AgentRun> {
+    const checkpoint = await claimCheckpoint(runId, options?.durability);
+    return this.resume(state, data, checkpoint, options);
   }
 
   /**

@@ -13,6 +13,7 @@ import type {
   Tool,
   ToolErrorPolicy,
   ToolExecutionContext,
+  ToolExecutionSemantics,
   ToolOutput,
   ToolPolicy,
   ToolTimeout,
@@ -32,6 +33,8 @@ export interface ToolDefinitionBase {
   strict?: boolean;
   /** Safe to call again with the same arguments (lets `toolRetryMiddleware` retry it). */
   idempotent?: boolean;
+  /** `"once"`: never run twice across a crash and recovery (see docs/durability.md). Default `"at-least-once"`. */
+  sideEffects?: ToolExecutionSemantics;
   /** The tool's safety classification, enforced by `toolPolicyMiddleware`. */
   policy?: ToolPolicy;
 }
@@ -119,6 +122,16 @@ export function tool<State, Ctx>(
   }
   if (definition.timeout !== undefined) assertToolTimeout(definition.timeout, name);
   if (definition.policy !== undefined) assertToolPolicy(definition.policy, name);
+  if (
+    definition.sideEffects !== undefined &&
+    definition.sideEffects !== "once" &&
+    definition.sideEffects !== "at-least-once"
+  ) {
+    throw validationError(
+      `tool "${name}": \`sideEffects\` must be "once" or "at-least-once", got ${JSON.stringify(definition.sideEffects)}`,
+      { field: "sideEffects", tool: name },
+    );
+  }
   if (definition.idempotent !== undefined && typeof definition.idempotent !== "boolean") {
     throw validationError(`tool "${name}": \`idempotent\` must be a boolean`, {
       field: "idempotent",
@@ -166,6 +179,7 @@ export function tool<State, Ctx>(
   if (definition.timeout !== undefined) Object.assign(built, { timeout: definition.timeout });
   if (definition.errorPolicy !== undefined) Object.assign(built, { errorPolicy: definition.errorPolicy });
   if (definition.idempotent !== undefined) Object.assign(built, { idempotent: definition.idempotent });
+  if (definition.sideEffects !== undefined) Object.assign(built, { sideEffects: definition.sideEffects });
   if (definition.policy !== undefined) Object.assign(built, { policy: structuredClone(definition.policy) });
   const injected: unknown = definition.injected;
   if (injected === undefined) return built;

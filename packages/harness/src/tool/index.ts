@@ -33,6 +33,7 @@ export type {
   Tool,
   ToolErrorPolicy,
   ToolExecutionContext,
+  ToolExecutionSemantics,
   ToolOutput,
   ToolPolicy,
   ToolResult,

@@ -1,0 +1,316 @@
+/**
+ * Issue 17 items 2 and 3: a run checkpointed at its safe boundaries is continued after its
+ * process died (`harness.recover`), with the same final transcript as an uninterrupted run;
+ * `sideEffects: "once"` tools never run twice (an unknown outcome becomes an error result),
+ * at-least-once tools run at most twice with one idempotency key; exactly one recoverer wins.
+ * "The process died" is simulated in-process: a tool or model hook that never settles, after
+ * which the run is abandoned (its `finally` never runs, like a SIGKILL). The cross-process
+ * version is recover-crash.test.ts.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  AgentHarness,
+  AppendLogEventJournal,
+  attachObservability,
+  CheckpointStore,
+  continueEventSink,
+  InMemoryKeyValueStore,
+  type KeyValueStore,
+  tool,
+} from "@tinyagents/harness";
+import { FileKeyValueStore } from "@tinyagents/harness/node";
+import { SqliteStore } from "@tinyagents/harness/sqlite";
+import { ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
+import { type Message, TinyAgentsError } from "@tinyagents/inference";
+import { afterEach, describe, expect, it } from "vitest";
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "tinyagents-recover-"));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const SCRIPT: ScriptStep[] = [
+  { toolCalls: [{ id: "c1", name: "fetch_page", arguments: { q: "a" } }] },
+  {
+    toolCalls: [
+      { id: "c2", name: "charge", arguments: { cents: 500 } },
+      { id: "c3", name: "fetch_page", arguments: { q: "b" } },
+    ],
+  },
+  { toolCalls: [{ id: "c4", name: "fetch_page", arguments: { q: "c" } }] },
+  "done",
+];
+
+/** Who ran what: every execution of a tool, with its idempotency key. */
+type Ledger = { tool: string; key: string }[];
+
+interface Crash {
+  /** Hang (the process "dies") inside this tool call id... */
+  inToolCall?: string;
+  /** ...or inside this model call (1-based). */
+  inModelCall?: number;
+}
+
+const never = new Promise<never>(() => undefined);
+
+function harness(ledger: Ledger, script: ScriptStep[], crash: Crash = {}) {
+  const h = new AgentHarness<undefined, undefined>();
+  // A model call that never answers: the process dies while it is in flight.
+  const steps = script.map((step, i): ScriptStep => (i + 1 === crash.inModelCall ? () => never : step));
+  h.registerModel("m", new ScriptedModel(steps));
+  h.registerTool(
+    tool({
+      name: "fetch_page",
+      description: "read a page (at-least-once)",
+      inputSchema: { type: "object", properties: { q: { type: "string" } } },
+      execute: async (args, ctx) => {
+        ledger.push({ tool: "fetch_page", key: ctx.idempotencyKey ?? "" });
+        if (ctx.callId === crash.inToolCall) return never;
+        return `page ${String(args.q)}`;
+      },
+    }),
+  );
+  h.registerTool(
+    tool({
+      name: "charge",
+      description: "charge a card (at most once)",
+      sideEffects: "once",
+      inputSchema: { type: "object", properties: { cents: { type: "number" } } },
+      execute: async (args, ctx) => {
+        ledger.push({ tool: "charge", key: ctx.idempotencyKey ?? "" });
+        if (ctx.callId === crash.inToolCall) return never;
+        return `charged ${String(args.cents)}`;
+      },
+    }),
+  );
+  return h;
+}
+
+/** Start a run and let it "die": resolves once `dead()` says the crash point was reached. */
+async function crashRun(
+  h: AgentHarness<undefined, undefined>,
+  store: CheckpointStore,
+  runId: string,
+  dead: () => boolean | Promise<boolean>,
+) {
+  // The "dead" run is stopped after the test only so it leaves no liveness timer behind.
+  const stop = new AbortController();
+  cleanup.push(() => stop.abort());
+  h.invoke(undefined, undefined, { runId }, "go", {
+    signal: stop.signal,
+    durability: { checkpoints: store },
+  }).catch(() => undefined);
+  for (let i = 0; i < 2000 && !(await dead()); i++) await new Promise((r) => setTimeout(r, 1));
+  expect(await dead()).toBe(true);
+}
+
+async function uninterrupted(): Promise<Message[]> {
+  const run = await harness([], SCRIPT).invoke(undefined, undefined, { runId: "r" }, "go");
+  return run.messages;
+}
+
+const backends: [string, () => Promise<KeyValueStore>][] = [
+  ["in memory", async () => new InMemoryKeyValueStore()],
+  ["file", async () => new FileKeyValueStore(await tempDir())],
+  [
+    "SQLite",
+    async () => {
+      const store = SqliteStore.open(join(await tempDir(), "t.db"));
+      cleanup.push(() => store.close());
+      return store.keyValue;
+    },
+  ],
+];
+
+describe.each(backends)("recover from a checkpoint (%s)", (_name, open) => {
+  it("continues a run that died inside an at-least-once tool: same transcript, the tool ran twice with one key", async () => {
+    const store = new CheckpointStore(await open());
+    const ledger: Ledger = [];
+    await crashRun(harness(ledger, SCRIPT, { inToolCall: "c4" }), store, "r", () =>
+      ledger.some((e) => e.key === "r:c4"),
+    );
+    const checkpoint = await store.load("r");
+    expect(checkpoint?.modelCalls).toBe(3);
+    expect(checkpoint?.pendingToolCalls.map((c) => c.id)).toEqual(["c4"]);
+
+    const run = await harness(ledger, SCRIPT.slice(3)).recover(undefined, undefined, "r", {
+      durability: { checkpoints: store },
+    });
+    expect(run.stopReason).toBe("completed");
+    expect(run.messages).toEqual(await uninterrupted());
+    expect(ledger.filter((e) => e.key === "r:c4")).toHaveLength(2);
+    expect(ledger.filter((e) => e.tool === "charge")).toHaveLength(1);
+    expect(await store.list()).toEqual([]); // a finished run deletes its checkpoint
+  });
+
+  it("never runs a 'once' tool again: the model gets an 'outcome unknown' error result", async () => {
+    const store = new CheckpointStore(await open());
+    const ledger: Ledger = [];
+    await crashRun(harness(ledger, SCRIPT, { inToolCall: "c2" }), store, "r", () =>
+      ledger.some((e) => e.key === "r:c2"),
+    );
+    const run = await harness(ledger, SCRIPT.slice(2)).recover(undefined, undefined, "r", {
+      durability: { checkpoints: store },
+    });
+    expect(run.stopReason).toBe("completed");
+    expect(ledger.filter((e) => e.tool === "charge")).toEqual([{ tool: "charge", key: "r:c2" }]);
+    const result = run.messages.find((m) => m.role === "tool" && m.toolCallId === "c2");
+    expect(result?.role === "tool" && result.isError).toBe(true);
+    expect(JSON.stringify(result)).toContain('outcome of tool \\"charge\\" (call c2) is unknown');
+    // The at-least-once sibling of the same batch ran again, with the same key.
+    expect(ledger.filter((e) => e.key === "r:c3")).toHaveLength(2);
+    // The model's next request carried that error result.
+    expect(run.messages.at(-1)).toMatchObject({ role: "assistant" });
+  });
+
+  it("answers a 'once' call that finished before the crash from its recorded result", async () => {
+    const store = new CheckpointStore(await open());
+    const ledger: Ledger = [];
+    // c2 (once) finishes, its sibling c3 hangs: the batch was never checkpointed.
+    await crashRun(
+      harness(ledger, SCRIPT, { inToolCall: "c3" }),
+      store,
+      "r",
+      async () =>
+        ledger.some((e) => e.key === "r:c3") && (await store.intent("r", "c2"))?.result !== undefined,
+    );
+    const run = await harness(ledger, SCRIPT.slice(2)).recover(undefined, undefined, "r", {
+      durability: { checkpoints: store },
+    });
+    expect(run.messages).toEqual(await uninterrupted());
+    expect(ledger.filter((e) => e.tool === "charge")).toHaveLength(1);
+    expect(ledger.filter((e) => e.key === "r:c3")).toHaveLength(2);
+  });
+
+  it("issues a model call that was in flight again", async () => {
+    const store = new CheckpointStore(await open());
+    const ledger: Ledger = [];
+    await crashRun(harness(ledger, SCRIPT, { inModelCall: 3 }), store, "r", () =>
+      ledger.some((e) => e.key === "r:c3"),
+    );
+    // Give the crashed run time to reach its hanging third model call.
+    await new Promise((r) => setTimeout(r, 20));
+    const checkpoint = await store.load("r");
+    expect(checkpoint?.modelCalls).toBe(2);
+    expect(checkpoint?.pendingToolCalls).toEqual([]);
+    const run = await harness(ledger, SCRIPT.slice(2)).recover(undefined, undefined, "r", {
+      durability: { checkpoints: store },
+    });
+    expect(run.messages).toEqual(await uninterrupted());
+    expect(run.modelCalls).toBe(4);
+    expect(ledger).toHaveLength(4); // nothing ran twice
+  });
+
+  it("lets exactly one of several concurrent recoverers proceed", async () => {
+    const backend = await open();
+    const ledger: Ledger = [];
+    await crashRun(harness(ledger, SCRIPT, { inToolCall: "c4" }), new CheckpointStore(backend), "r", () =>
+      ledger.some((e) => e.key === "r:c4"),
+    );
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 4 }, () =>
+        harness(ledger, SCRIPT.slice(3)).recover(undefined, undefined, "r", {
+          durability: { checkpoints: new CheckpointStore(backend) },
+        }),
+      ),
+    );
+    const won = attempts.filter((a) => a.status === "fulfilled");
+    const lost = attempts.flatMap((a) => (a.status === "rejected" ? [a.reason as unknown] : []));
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(3);
+    for (const error of lost) {
+      expect(TinyAgentsError.isInstance(error) && error.code).toBe("conflict");
+      expect(String((error as Error).message)).toContain('"r"');
+    }
+    expect(ledger.filter((e) => e.key === "r:c4")).toHaveLength(2);
+  });
+});
+
+describe("recover", () => {
+  it("continues the journal: offsets and event ids stay unique and increasing across the crash", async () => {
+    const sqlite = SqliteStore.open(join(await tempDir(), "j.db"));
+    cleanup.push(() => sqlite.close());
+    const journal = new AppendLogEventJournal(sqlite.appendLog);
+    const store = new CheckpointStore(sqlite.keyValue);
+    const ledger: Ledger = [];
+
+    const first = harness(ledger, SCRIPT, { inToolCall: "c4" });
+    const events1 = await continueEventSink(journal, "r");
+    const observed1 = attachObservability(events1, { journal });
+    const dead = new AbortController();
+    cleanup.push(() => dead.abort());
+    first
+      .invoke(undefined, undefined, { runId: "r" }, "go", {
+        signal: dead.signal,
+        events: events1,
+        durability: { checkpoints: store, flush: () => observed1.flush() },
+      })
+      .catch(() => undefined);
+    for (let i = 0; i < 2000 && !ledger.some((e) => e.key === "r:c4"); i++)
+      await new Promise((r) => setTimeout(r, 1));
+    await observed1.flush(); // what the dead process had written; then it is gone
+    observed1.detach();
+
+    const events2 = await continueEventSink(journal, "r");
+    const observed2 = attachObservability(events2, { journal });
+    const run = await harness(ledger, SCRIPT.slice(3)).recover(undefined, undefined, "r", {
+      events: events2,
+      durability: { checkpoints: store, flush: () => observed2.flush() },
+    });
+    await observed2.close();
+    expect(run.stopReason).toBe("completed");
+
+    const records = await journal.read("r");
+    const offsets = records.map((o) => o.offset);
+    expect(new Set(offsets).size).toBe(offsets.length);
+    expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+    const ids = records.map((o) => o.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(records.filter((o) => o.event.type === "run.completed")).toHaveLength(1);
+  });
+
+  it("needs the checkpoint store, and says so", async () => {
+    const h = harness([], SCRIPT);
+    const missing = h.recover(undefined, undefined, "r", {
+      durability: {} as { checkpoints: CheckpointStore },
+    });
+    await expect(missing).rejects.toMatchObject({ code: "validation" });
+    const none = h.recover(undefined, undefined, "nope", {
+      durability: { checkpoints: new CheckpointStore(new InMemoryKeyValueStore()) },
+    });
+    await expect(none).rejects.toMatchObject({ code: "conflict" });
+  });
+
+  it("a run without failures deletes its checkpoint and intents; 'once' without a store is metadata", async () => {
+    const backend = new InMemoryKeyValueStore();
+    const store = new CheckpointStore(backend);
+    const ledger: Ledger = [];
+    const run = await harness(ledger, SCRIPT).invoke(undefined, undefined, { runId: "r" }, "go", {
+      durability: { checkpoints: store },
+    });
+    expect(run.messages).toEqual(await uninterrupted());
+    expect(await backend.list("checkpoints")).toEqual([]);
+    expect(await backend.list("tool_intents")).toEqual([]);
+  });
+
+  it("rejects a bad sideEffects value with a validation error", () => {
+    expect(() =>
+      tool({
+        name: "x",
+        description: "x",
+        // @ts-expect-error: only "once" | "at-least-once"
+        sideEffects: "twice",
+        inputSchema: { type: "object", properties: {} },
+        execute: () => "x",
+      }),
+    ).toThrow(/sideEffects/);
+  });
+});
