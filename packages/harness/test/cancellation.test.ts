@@ -118,16 +118,23 @@ describe("cancellation through options.signal", () => {
   });
 
   it("during a tool that ignores its signal: the run is still cancelled", async () => {
-    const stubborn = FakeTool.ignoringAbort("stubborn");
     const controller = new AbortController();
+    // The user stops the run while the tool runs; the tool sleeps forever, deaf to its signal.
+    // The abort comes from inside the call, not from a real-time poll: with a virtual clock a
+    // pending infinite sleep lets the tool's own timeout fire at virtual speed, which would race
+    // a real-time abort.
+    const stubborn = FakeTool.of("stubborn", async (_args, ctx) => {
+      controller.abort(new Error("user pressed stop"));
+      await ctx.run.clock.sleep(Number.POSITIVE_INFINITY);
+      return "never";
+    });
     const result = runScript({
       script: [{ toolCalls: [{ name: "stubborn" }] }],
       tools: [stubborn],
       signal: controller.signal,
     });
-    await until(() => stubborn.callCount === 1);
-    controller.abort(new Error("user pressed stop"));
     const { error, status, events } = await result;
+    expect(stubborn.callCount).toBe(1);
     expect(error?.code).toBe("cancelled");
     expect(error?.message).toContain("user pressed stop");
     expect(status.status).toBe("cancelled");
