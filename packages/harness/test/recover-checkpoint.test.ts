@@ -277,6 +277,23 @@ describe("recover", () => {
     expect(records.filter((o) => o.event.type === "run.completed")).toHaveLength(1);
   });
 
+  it("gives the checkpoint back when the recovered run cannot start (bad options)", async () => {
+    const store = new CheckpointStore(new InMemoryKeyValueStore());
+    const ledger: Ledger = [];
+    await crashRun(harness(ledger, SCRIPT, { inToolCall: "c4" }), store, "r", () =>
+      ledger.some((e) => e.key === "r:c4"),
+    );
+    const bad = harness(ledger, SCRIPT.slice(3)).recover(undefined, undefined, "r", {
+      durability: { checkpoints: store, leaseMs: 1 },
+    });
+    await expect(bad).rejects.toMatchObject({ code: "validation" });
+    expect((await store.load("r"))?.pendingToolCalls.map((c) => c.id)).toEqual(["c4"]);
+    const run = await harness(ledger, SCRIPT.slice(3)).recover(undefined, undefined, "r", {
+      durability: { checkpoints: store },
+    });
+    expect(run.stopReason).toBe("completed");
+  });
+
   it("needs the checkpoint store, and says so", async () => {
     const h = harness([], SCRIPT);
     const missing = h.recover(undefined, undefined, "r", {

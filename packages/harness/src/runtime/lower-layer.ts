@@ -134,7 +134,15 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
    */
   async recover(state: State, data: Ctx, runId: string, options: RecoverOptions): Promise<AgentRun> {
     const checkpoint = await claimCheckpoint(runId, options?.durability);
-    return this.resume(state, data, checkpoint, options);
+    let outcome: RunOutcome;
+    try {
+      outcome = await this.resumeCollectingPartial(state, data, checkpoint, options);
+    } catch (error) {
+      // Only a setup error (bad options) throws here, before the run started: give it back.
+      await options.durability.checkpoints.save(checkpoint);
+      throw error;
+    }
+    return unwrap(outcome).run;
   }
 
   /**
