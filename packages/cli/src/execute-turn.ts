@@ -2,6 +2,7 @@ import {
   type AgentHarness,
   type AgentRun,
   attachObservability,
+  CheckpointStore,
   type EventRecord,
   EventSink,
   type HarnessRunStatus,
@@ -97,7 +98,16 @@ export async function executeTurn(options: TurnOptions): Promise<TurnResult> {
     const stream = options.harness.invokeStreaming(undefined, undefined, config, options.prompt, {
       events,
       // Liveness: if this process dies mid-run, `tinyagents runs --reap` can mark the run abandoned.
-      ...(store === undefined ? {} : { durability: { ownerId: `cli-${process.pid}` } }),
+      // Checkpoints (after the journal flushed): `harness.recover(runId)` can continue it.
+      ...(store === undefined || obs === undefined
+        ? {}
+        : {
+            durability: {
+              ownerId: `cli-${process.pid}`,
+              checkpoints: new CheckpointStore(store.keyValue),
+              flush: () => obs.flush(),
+            },
+          }),
       ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
