@@ -1,7 +1,7 @@
 import { ProviderError, TinyAgentsError, validationError } from "@tinyagents/inference";
 import type { EventRecord } from "../events/agent-event.js";
 import type { EventScope, EventSink } from "../events/event-sink.js";
-import type { DropReason, DropReport } from "../observability/bounded-queue.js";
+import type { DropReason, DropReport, PendingDrop } from "../observability/bounded-queue.js";
 import type { ObservationSink } from "../observability/sink.js";
 import type { LangfuseClient, LangfuseExportOptions, LangfuseExportResult } from "./langfuse-client.js";
 
@@ -30,13 +30,6 @@ export interface LangfuseSinkOptions extends Omit<LangfuseExportOptions, "signal
 
 interface Trace {
   records: EventRecord[];
-}
-
-interface PendingDrop {
-  count: number;
-  from: number;
-  to: number;
-  scope: EventScope;
 }
 
 /** How many finished roots are remembered, so late records of an exported trace are ignored. */

@@ -36,7 +36,8 @@ export interface QueuedSinkOptions {
   onError?: (error: unknown) => void;
 }
 
-interface PendingDrop {
+/** Drops of one reason not yet reported: how many, which offsets, and the run they belong to. */
+export interface PendingDrop {
   count: number;
   from: number;
   to: number;
