@@ -8,6 +8,13 @@
  */
 export type { AgentRun } from "./agent-run.js";
 export type { ChildRunSummary } from "./child-run-summary.js";
+export type {
+  AwaitSignalOptions,
+  DurableChildOptions,
+  DurableContext,
+  DurableStepOptions,
+  DurableValue,
+} from "./durable-context.js";
 export type { HookContext, ToolLookup } from "./hook-context.js";
 export type {
   Middleware,

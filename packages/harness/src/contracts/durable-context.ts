@@ -1,0 +1,65 @@
+import type { JsonValue } from "@tinyagents/inference";
+
+/**
+ * What a durable step may return: plain JSON (an engine journals it and hands the same value back
+ * on replay). `undefined` is allowed and means "nothing recorded".
+ */
+export type DurableValue = JsonValue | undefined;
+
+/** Options of one {@link DurableContext.step}. */
+export interface DurableStepOptions {
+  /**
+   * What the step is, for the engine's journal and the ledger: `model` (one model call with its
+   * retries and fallback), `tool` (one tool call, at-least-once, carries the idempotency key),
+   * `intent` / `result` (the two steps of a `sideEffects: "once"` tool), `memory`, `other`.
+   */
+  kind: "model" | "tool" | "intent" | "result" | "memory" | "other";
+  /** The idempotency key of a tool step (`runId:callId`), also on the tool's context. */
+  idempotencyKey?: string;
+}
+
+/** Options of one {@link DurableContext.awaitSignal}. */
+export interface AwaitSignalOptions {
+  /** Give up after this long (engine time); the wait then resolves `undefined`. */
+  timeoutMs?: number;
+}
+
+/** Options of one {@link DurableContext.child}. */
+export interface DurableChildOptions {
+  /** Idempotent key of the child run (default: a derived id); the same key never runs twice. */
+  runId?: string;
+}
+
+/**
+ * THE seam between the run loop and an execution engine: everything nondeterministic the loop
+ * does goes through it, so the one loop runs unchanged in process, inside a Restate workflow or
+ * inside a DBOS workflow. The in-process default (`inProcessDurableContext`) calls straight
+ * through; an engine journals each step and, when a crashed run is re-driven on another worker,
+ * replays recorded steps instead of executing them again.
+ *
+ * Contract every implementation keeps:
+ * - `step(name, fn)`: names are unique within a run and deterministic (derived from the run id
+ *   and call ids, never from time or randomness). A step that completed is never executed again
+ *   for the same run: its recorded value is returned. A step that was in flight when its worker
+ *   died runs again (at-least-once) — callers that must not repeat use an intent step first.
+ *   A step that throws records the failure: replay throws an equivalent `TinyAgentsError`.
+ * - `now()` / `randomId()`: the same values on replay as on the first execution.
+ * - `awaitSignal(name)`: a durable wait (human approval, steering, resume) that survives the
+ *   worker; `signal(name, value)` from anywhere completes it exactly once.
+ * - `child(name, fn)`: a sub-run that the engine may place on another worker; its result is
+ *   recorded like a step's.
+ */
+export interface DurableContext {
+  /** `in-process`, `restate`, `dbos`, … (reported on events and status records). */
+  readonly engine: string;
+  /** Run `fn` once for this run and record its JSON result; on replay return the recording. */
+  step<T extends DurableValue>(name: string, fn: () => Promise<T>, options: DurableStepOptions): Promise<T>;
+  /** Wall-clock milliseconds, recorded: replay sees the first execution's value. */
+  now(): number;
+  /** A fresh unique id, recorded: replay sees the first execution's value. */
+  randomId(): string;
+  /** Wait durably for `name` to be signalled; `undefined` when `timeoutMs` passed first. */
+  awaitSignal<T extends DurableValue>(name: string, options?: AwaitSignalOptions): Promise<T | undefined>;
+  /** Run a child run (a sub-agent) as its own durable unit; its result is recorded. */
+  child<T extends DurableValue>(name: string, fn: () => Promise<T>, options?: DurableChildOptions): Promise<T>;
+}
