@@ -61,5 +61,9 @@ export interface DurableContext {
   /** Wait durably for `name` to be signalled; `undefined` when `timeoutMs` passed first. */
   awaitSignal<T extends DurableValue>(name: string, options?: AwaitSignalOptions): Promise<T | undefined>;
   /** Run a child run (a sub-agent) as its own durable unit; its result is recorded. */
-  child<T extends DurableValue>(name: string, fn: () => Promise<T>, options?: DurableChildOptions): Promise<T>;
+  child<T extends DurableValue>(
+    name: string,
+    fn: () => Promise<T>,
+    options?: DurableChildOptions,
+  ): Promise<T>;
 }
