@@ -28,6 +28,13 @@ export interface AwaitSignalOptions {
 export interface DurableChildOptions {
   /** Idempotent key of the child run (default: a derived id); the same key never runs twice. */
   runId?: string;
+  /**
+   * The child agent's registered name at the engine and its JSON input: an engine that can place
+   * the child on another worker invokes that agent there instead of calling `fn` here. Without
+   * them the child runs here, inside one recorded step.
+   */
+  agent?: string;
+  input?: JsonValue;
 }
 
 /**
