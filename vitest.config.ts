@@ -30,6 +30,7 @@ export default defineConfig({
         replacement: src("./packages/harness/src/langgraph/index.ts"),
       },
       { find: /^@tinyagents\/harness$/, replacement: src("./packages/harness/src/index.ts") },
+      { find: /^@tinyagents\/restate$/, replacement: src("./packages/restate/src/index.ts") },
     ],
   },
   test: {
