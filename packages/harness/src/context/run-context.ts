@@ -1,5 +1,7 @@
 import type { Clock } from "@tinyagents/inference";
 import type { ChildRunSummary } from "../contracts/child-run-summary.js";
+import type { DurableContext } from "../contracts/durable-context.js";
+import { InProcessDurableContext } from "../durability/in-process-durable-context.js";
 import type { ResolvedDurability } from "../durability/run-durability.js";
 import type { AgentEvent } from "../events/agent-event.js";
 import type { EventScope, EventSink } from "../events/event-sink.js";
@@ -37,6 +39,8 @@ export interface RunContextInit<Ctx> {
   previousModel?: string;
   /** Liveness of the run (owner, lease), when enabled. */
   durability?: ResolvedDurability;
+  /** The execution engine's durable context (default: in process, see `RunContext.durable`). */
+  durable?: DurableContext;
 }
 
 /**
@@ -67,6 +71,13 @@ export class RunContext<Ctx = unknown> {
   readonly scope: EventScope;
   /** Liveness (owner and lease) of runs in this context; undefined: no heartbeats. */
   readonly durability: ResolvedDurability | undefined;
+  /**
+   * Whether an engine journals this run (a `durable` context other than the in-process one was
+   * given): the loop then routes model calls, tool calls and child runs through `durable.step` /
+   * `durable.child`, and waits for approvals with `durable.awaitSignal` instead of pausing.
+   */
+  readonly journaled: boolean;
+  private durableValue: DurableContext | undefined;
   private pendingControl: ControlRequest | undefined;
   /**
    * @internal Whether runs in this context stream their model calls (`model.*_delta` events): set
@@ -89,6 +100,8 @@ export class RunContext<Ctx = unknown> {
     this.workspace = init.workspace;
     this.previousModel = init.previousModel;
     this.durability = init.durability;
+    this.durableValue = init.durable;
+    this.journaled = init.durable !== undefined && init.durable.engine !== "in-process";
     const scope: EventScope = {
       runId: init.config.runId,
       rootRunId: init.config.rootRunId ?? init.config.runId,
@@ -106,6 +119,21 @@ export class RunContext<Ctx = unknown> {
   /** Whether the run was cancelled (cheaper than `signal.aborted`: builds no signal). */
   get aborted(): boolean {
     return this.abortHub.aborted;
+  }
+
+  /**
+   * The seam to the execution engine (see `DurableContext`): the one given to the run, else an
+   * `InProcessDurableContext` over this run's clock, ids and checkpoint store (built on first read:
+   * a run that never needs it allocates nothing).
+   */
+  get durable(): DurableContext {
+    this.durableValue ??= new InProcessDurableContext({
+      clock: this.clock,
+      ids: this.ids,
+      runId: this.config.runId,
+      ...(this.durability?.checkpoints === undefined ? {} : { checkpoints: this.durability.checkpoints }),
+    });
+    return this.durableValue;
   }
 
   get runId(): string {

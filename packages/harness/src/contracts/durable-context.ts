@@ -52,7 +52,9 @@ export interface DurableChildOptions {
  *   A step that throws records the failure: replay throws an equivalent `TinyAgentsError`.
  * - `now()` / `randomId()`: the same values on replay as on the first execution.
  * - `awaitSignal(name)`: a durable wait (human approval, steering, resume) that survives the
- *   worker; `signal(name, value)` from anywhere completes it exactly once.
+ *   worker; `signal(name, value)` from anywhere completes it exactly once. A signal sent before
+ *   the wait starts is kept and completes the wait at once. The names the loop waits on are
+ *   built by `approvalSignalName` (value: an `ApprovalSignal`).
  * - `child(name, fn)`: a sub-run that the engine may place on another worker; its result is
  *   recorded like a step's.
  */
@@ -63,8 +65,12 @@ export interface DurableContext {
   step<T extends DurableValue>(name: string, fn: () => Promise<T>, options: DurableStepOptions): Promise<T>;
   /** Wall-clock milliseconds, recorded: replay sees the first execution's value. */
   now(): number;
-  /** A fresh unique id, recorded: replay sees the first execution's value. */
-  randomId(): string;
+  /**
+   * A fresh unique id, recorded: replay sees the first execution's value. `prefix` (for example
+   * `run`, or a sub-agent's `<name>-d1`) starts the id: `<prefix>-<unique>`; an implementation
+   * that ignores it still works (ids only need to be unique and replayed).
+   */
+  randomId(prefix?: string): string;
   /** Wait durably for `name` to be signalled; `undefined` when `timeoutMs` passed first. */
   awaitSignal<T extends DurableValue>(name: string, options?: AwaitSignalOptions): Promise<T | undefined>;
   /** Run a child run (a sub-agent) as its own durable unit; its result is recorded. */

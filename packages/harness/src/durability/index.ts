@@ -1,3 +1,10 @@
+export type {
+  AwaitSignalOptions,
+  DurableChildOptions,
+  DurableContext,
+  DurableStepOptions,
+  DurableValue,
+} from "../contracts/durable-context.js";
 export type { RunCheckpoints, ToolIntent } from "./checkpoint-contract.js";
 export {
   CHECKPOINTS_NAMESPACE,
@@ -5,7 +12,9 @@ export {
   TOOL_INTENTS_NAMESPACE,
 } from "./checkpoint-store.js";
 export { claimConflict, journalWriterConflict } from "./durability-errors.js";
+export { type ApprovalSignal, approvalSignalName, isApprovalSignal } from "./durable-signals.js";
 export { emitHeartbeat, heartbeatTimerOf, startLiveness } from "./heartbeats.js";
+export { InProcessDurableContext, type InProcessDurableOptions } from "./in-process-durable-context.js";
 export { continueEventSink, journalNextOffset } from "./journal-continuity.js";
 export { abandonedStatus, isStale, type ReapOptions, reapCutoff } from "./reap-stale.js";
 export { claimCheckpoint, type RecoverDurability } from "./recover-run.js";

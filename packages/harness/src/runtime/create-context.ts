@@ -2,6 +2,7 @@ import type { Clock } from "@tinyagents/inference";
 import { AbortHub, noop } from "../context/abort-hub.js";
 import { type RunConfig, runConfig } from "../context/run-config.js";
 import { RunContext } from "../context/run-context.js";
+import type { DurableContext } from "../contracts/durable-context.js";
 import { type RunDurability, resolveDurability } from "../durability/run-durability.js";
 import { EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
@@ -43,6 +44,13 @@ export interface ContextOptions {
    * its process dies (see docs/durability.md).
    */
   durability?: RunDurability;
+  /**
+   * The execution engine this run executes in (`@tinyagents/restate`, `@tinyagents/dbos`, the
+   * testkit's `ReplayDurableContext`): model calls, tool calls, child runs, the run's start time and
+   * generated run id, and approval waits go through it, journaled (see `DurableContext`). Default:
+   * in process (`InProcessDurableContext`, `ctx.durable`), which calls straight through.
+   */
+  durable?: DurableContext;
 }
 
 /** Harness-level defaults a context is built from. */
@@ -67,8 +75,12 @@ export function createRunContext<Ctx>(
 ): { ctx: RunContext<Ctx>; release: () => void } {
   const clock = options.clock ?? defaults.clock;
   const ids = options.ids ?? defaults.ids;
-  const full = runConfig(config, config.runId ?? ids.next("run"), defaults.limits.maxDepth);
-  const now = clock.now();
+  const engine = options.durable;
+  // Through the engine, so a re-driven run gets the same id and start time (its deadline too).
+  // In process these are the very calls `InProcessDurableContext` makes, without building it.
+  const runId = config.runId ?? (engine === undefined ? ids.next("run") : engine.randomId("run"));
+  const full = runConfig(config, runId, defaults.limits.maxDepth);
+  const now = engine === undefined ? clock.now() : engine.now();
   const timeoutMs = earliest(full.timeoutMs, defaults.limits.maxWallClockMs);
   const limits: EffectiveLimits = {
     maxModelCalls: full.maxModelCalls ?? defaults.limits.maxModelCalls,
@@ -94,6 +106,7 @@ export function createRunContext<Ctx>(
     ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
     ...(options.previousModel === undefined ? {} : { previousModel: options.previousModel }),
     ...(options.durability === undefined ? {} : { durability: resolveDurability(options.durability) }),
+    ...(engine === undefined ? {} : { durable: engine }),
   });
   return { ctx, release: noop };
 }

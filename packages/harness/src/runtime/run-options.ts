@@ -8,6 +8,7 @@ import {
   validationError,
 } from "@tinyagents/inference";
 import type { RunConfig } from "../context/run-config.js";
+import type { DurableContext } from "../contracts/durable-context.js";
 import type { EventRecord } from "../events/agent-event.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
@@ -78,6 +79,12 @@ export interface RunOptions<State = unknown, Ctx = undefined> {
   workspace?: WorkspaceDescriptor;
   /** A model resolved earlier (the `state_reuse` candidate of `reusePreviousModel` requests). */
   previousModel?: string;
+  /**
+   * The execution engine's durable context (Restate, DBOS, the testkit's replay double): the run's
+   * model calls, tool calls, child runs and approval waits become journaled steps and durable
+   * waits. Default: in process (see `DurableContext`, docs/scale-out/seam.md).
+   */
+  durable?: DurableContext;
 }
 
 const KNOWN = new Set<string>([
@@ -100,6 +107,7 @@ const KNOWN = new Set<string>([
   "steering",
   "workspace",
   "previousModel",
+  "durable",
 ]);
 
 const LIMIT_KEYS = new Set(["timeoutMs", "maxModelCalls", "maxToolCalls", "maxDepth"]);
@@ -180,6 +188,13 @@ export function resolveRunOptions<State, Ctx>(
   if (o.steering !== undefined) context.steering = o.steering;
   if (o.workspace !== undefined) context.workspace = o.workspace;
   if (o.previousModel !== undefined) context.previousModel = o.previousModel;
+  if (o.durable !== undefined) {
+    if (typeof o.durable !== "object" || o.durable === null || typeof o.durable.step !== "function")
+      throw validationError("run option durable must be a DurableContext (step, now, randomId, ...)", {
+        field: "durable",
+      });
+    context.durable = o.durable;
+  }
   const resolved: ResolvedRunOptions<State, Ctx> = {
     state: o.state as State,
     data: o.context,

@@ -135,7 +135,10 @@ export class SubAgent<State = unknown, Ctx = undefined> {
       throw error;
     }
     const messages = this.messages(input, turn);
-    const runId = parent.ids.next(`${this.name}-d${depth}`);
+    // Through the engine when journaled: a re-driven parent gives the child the same id (and so
+    // the same step names).
+    const prefix = `${this.name}-d${depth}`;
+    const runId = parent.journaled ? parent.durable.randomId(prefix) : parent.ids.next(prefix);
     const config: Partial<RunConfig> = {
       runId,
       depth,
@@ -190,10 +193,12 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     turn: SubAgentTurn | undefined,
   ): Promise<AgentRun> {
     if (this.steering !== undefined) contextOptions.steering = this.steering;
-    // A child runs on its parent's clock and ids (a per-run DeterministicClock covers the tree).
+    // A child runs on its parent's clock and ids (a per-run DeterministicClock covers the tree),
+    // and in its parent's engine (the in-process default is per run: each child builds its own).
     if (parent !== undefined) {
       contextOptions.clock ??= parent.clock;
       contextOptions.ids ??= parent.ids;
+      if (parent.journaled) contextOptions.durable ??= parent.durable;
     }
     const ctx = this.harness.createContext(config, data, contextOptions);
     if (parent?.streamsDeltas === true) ctx.streamsDeltas = true;

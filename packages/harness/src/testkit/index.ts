@@ -9,6 +9,8 @@ export {
   type DeterministicClockOptions,
 } from "./deterministic-clock.js";
 export { DeterministicIds } from "./deterministic-ids.js";
+// The engine-neutral durability conformance scenario (issue 18): agent, ledger, expected run.
+export * from "./durable-conformance/index.js";
 export { EventRecorder } from "./event-recorder.js";
 export { FakeTool, type FakeToolCall, type FakeToolHandler, type FakeToolOptions } from "./fake-tool.js";
 export {
