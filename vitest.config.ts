@@ -31,6 +31,11 @@ export default defineConfig({
       },
       { find: /^@tinyagents\/harness$/, replacement: src("./packages/harness/src/index.ts") },
       { find: /^@tinyagents\/restate$/, replacement: src("./packages/restate/src/index.ts") },
+      { find: /^@tinyagents\/postgres$/, replacement: src("./packages/postgres/src/index.ts") },
+      {
+        find: /^@tinyagents\/postgres\/testing$/,
+        replacement: src("./packages/postgres/src/testing/index.ts"),
+      },
     ],
   },
   test: {

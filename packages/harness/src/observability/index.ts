@@ -48,10 +48,13 @@ export {
 export { attachSink, type ObservationSink } from "./sink.js";
 export { RunStatusProjection } from "./status-projection.js";
 export {
+  compareStatus,
   type HarnessStatusStore,
   isActiveStatus,
   type StatusQuery,
   shouldReplaceStatus,
+  statusFilter,
+  validateStatus,
 } from "./status-store.js";
 export { type RunTiming, TimingProjection } from "./timing-projection.js";
 export {

@@ -3,6 +3,8 @@ export {
   type AppendLog,
   type AppendLogEntry,
   InMemoryAppendLog,
+  serializeEntry,
+  validateRead,
 } from "./append-log.js";
 export { InMemoryNamespacedStore } from "./in-memory-namespaced-store.js";
 export {
@@ -10,10 +12,12 @@ export {
   type KeyValueNamespacedStoreOptions,
 } from "./key-value-namespaced-store.js";
 export {
+  expiryFor,
   InMemoryKeyValueStore,
   type KeyValueOp,
   type KeyValueStore,
   type PutOptions,
+  validateBatch,
 } from "./key-value-store.js";
 export { KeyedMutex } from "./keyed-mutex.js";
 export type {

@@ -1,0 +1,147 @@
+import {
+  type AppendGroup,
+  type AppendLog,
+  type AppendLogEntry,
+  serializeEntry,
+  validateRead,
+} from "@tinyagents/harness";
+import type { JsonValue } from "@tinyagents/inference";
+import type pg from "pg";
+import { guardPg } from "./postgres-errors.js";
+import type { PostgresGroupCommit } from "./postgres-group-commit.js";
+import type { PostgresTables } from "./postgres-schema.js";
+
+interface Group {
+  stream: string;
+  lines: readonly string[];
+  check: AppendGroup["check"];
+}
+
+/**
+ * An AppendLog (event journals, chat histories) in the `log` table of a tinyagents Postgres
+ * schema. Offsets are dense, strictly increasing and unique per stream ACROSS PROCESSES: an
+ * append takes its offsets by incrementing the stream's row in `log_streams` (a row lock held to
+ * commit, so concurrent writers of one stream queue up instead of interleaving), and the log's
+ * primary key `(stream, offset)` refuses any duplicate that would slip past. Streams are locked
+ * in name order, so writers of several streams cannot deadlock each other.
+ * Group commit: the appends (and status saves) of one event-loop turn share one transaction; an
+ * append resolves once it is committed. Create it through `PostgresStore.open(...).appendLog`.
+ */
+export class PostgresAppendLog implements AppendLog {
+  private readonly pool: pg.Pool;
+  private readonly commit: PostgresGroupCommit;
+  private readonly sql: Record<"allocate" | "last" | "insert" | "read" | "length" | "streams", string>;
+
+  /** @internal Use `PostgresStore.open`. */
+  constructor(pool: pg.Pool, tables: PostgresTables, commit: PostgresGroupCommit) {
+    this.pool = pool;
+    this.commit = commit;
+    this.sql = {
+      allocate:
+        `INSERT INTO ${tables.logStreams} (stream, next_offset) ` +
+        "SELECT s, n FROM unnest($1::text[], $2::bigint[]) AS u(s, n) ORDER BY s " +
+        `ON CONFLICT (stream) DO UPDATE SET next_offset = ${tables.logStreams}.next_offset + excluded.next_offset ` +
+        "RETURNING stream, next_offset",
+      last: `SELECT value FROM ${tables.log} WHERE stream = $1 AND "offset" < $2 ORDER BY "offset" DESC LIMIT 1`,
+      insert: `INSERT INTO ${tables.log} (stream, "offset", value) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])`,
+      read: `SELECT "offset", value FROM ${tables.log} WHERE stream = $1 AND "offset" >= $2 ORDER BY "offset" LIMIT $3`,
+      length: `SELECT next_offset FROM ${tables.logStreams} WHERE stream = $1`,
+      streams: `SELECT stream FROM ${tables.logStreams} WHERE next_offset > 0`,
+    };
+  }
+
+  async append(stream: string, value: JsonValue): Promise<number> {
+    return (await this.appendMany(stream, [value]))[0] as number;
+  }
+
+  async appendMany(stream: string, values: readonly JsonValue[]): Promise<number[]> {
+    const lines = values.map((v) => serializeEntry(v, stream));
+    if (lines.length === 0) return [];
+    const [offsets] = await this.commit.submit(`append to stream "${stream}"`, (client) =>
+      this.write(client, [{ stream, lines, check: undefined }]),
+    );
+    return offsets as number[];
+  }
+
+  /**
+   * Group commit: every group in one transaction (all or nothing); a group's `check` runs against
+   * its stream's last stored value while the stream is locked, and refusing aborts the whole batch.
+   */
+  async appendGroups(groups: readonly AppendGroup[]): Promise<number[][]> {
+    const prepared = groups.map(
+      (g): Group => ({
+        stream: g.stream,
+        lines: g.values.map((v) => serializeEntry(v, g.stream)),
+        check: g.check,
+      }),
+    );
+    if (prepared.length === 0) return [];
+    return this.commit.submit(`append to ${prepared.length} streams`, (client) =>
+      this.write(client, prepared),
+    );
+  }
+
+  async readFrom(stream: string, offset: number, limit: number): Promise<AppendLogEntry[]> {
+    validateRead(offset, limit);
+    const { rows } = await guardPg(`read stream "${stream}"`, () =>
+      this.pool.query<{ offset: string; value: string }>(this.sql.read, [stream, offset, limit]),
+    );
+    return rows.map((r) => ({ offset: Number(r.offset), value: JSON.parse(r.value) as JsonValue }));
+  }
+
+  async length(stream: string): Promise<number> {
+    const { rows } = await guardPg(`measure stream "${stream}"`, () =>
+      this.pool.query<{ next_offset: string }>(this.sql.length, [stream]),
+    );
+    return rows[0] === undefined ? 0 : Number(rows[0].next_offset);
+  }
+
+  async listStreams(): Promise<string[]> {
+    const { rows } = await guardPg("list streams", () =>
+      this.pool.query<{ stream: string }>(this.sql.streams),
+    );
+    return rows.map((r) => r.stream).sort();
+  }
+
+  /** Allocate every group's offsets (locking the streams), run the checks, insert the rows. */
+  private async write(client: pg.PoolClient, groups: readonly Group[]): Promise<number[][]> {
+    const counts = new Map<string, number>();
+    for (const g of groups) counts.set(g.stream, (counts.get(g.stream) ?? 0) + g.lines.length);
+    const streams = [...counts.keys()];
+    const allocated = await client.query<{ stream: string; next_offset: string }>(this.sql.allocate, [
+      streams,
+      streams.map((s) => counts.get(s)),
+    ]);
+    // Next free offset per stream, from the first offset this transaction took.
+    const next = new Map<string, number>();
+    for (const row of allocated.rows) {
+      next.set(row.stream, Number(row.next_offset) - (counts.get(row.stream) as number));
+    }
+    const seen = new Map<string, string>(); // last line this call wrote per stream
+    const rows: [string[], number[], string[]] = [[], [], []];
+    const result: number[][] = [];
+    for (const g of groups) {
+      const first = next.get(g.stream) as number;
+      if (g.check !== undefined) {
+        let last = seen.get(g.stream);
+        if (last === undefined && first > 0) {
+          const found = await client.query<{ value: string }>(this.sql.last, [g.stream, first]);
+          last = found.rows[0]?.value;
+        }
+        g.check(last === undefined ? undefined : (JSON.parse(last) as JsonValue));
+      }
+      const offsets = g.lines.map((line, i) => {
+        rows[0].push(g.stream);
+        rows[1].push(first + i);
+        rows[2].push(line);
+        return first + i;
+      });
+      next.set(g.stream, first + g.lines.length);
+      const tail = g.lines[g.lines.length - 1];
+      if (tail !== undefined) seen.set(g.stream, tail);
+      result.push(offsets);
+    }
+    if (rows[0].length > 0) await client.query(this.sql.insert, rows);
+    return result;
+  }
+}

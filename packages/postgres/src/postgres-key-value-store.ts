@@ -1,0 +1,126 @@
+import {
+  expiryFor,
+  type KeyValueOp,
+  type KeyValueStore,
+  type PutOptions,
+  validateBatch,
+} from "@tinyagents/harness";
+import { type JsonValue, validationError } from "@tinyagents/inference";
+import type pg from "pg";
+import { guardPg } from "./postgres-errors.js";
+import type { PostgresTables } from "./postgres-schema.js";
+import { inTransaction } from "./postgres-transaction.js";
+
+/**
+ * A KeyValueStore in the `kv` table of a tinyagents Postgres schema, shared by every process
+ * that points at the database. Each call is one statement (or, for `batch`, one transaction:
+ * all-or-nothing). `take` is one `DELETE ... RETURNING`: of concurrent takers of one key, on any
+ * worker, exactly one gets the value — the claim behind `CheckpointStore.claim` and
+ * `PausedRunStore` resumes. TTLs use this process's clock (`now`); expired entries are
+ * invisible and purged by `purgeExpired()`. Create it through `PostgresStore.open(...).keyValue`.
+ */
+export class PostgresKeyValueStore implements KeyValueStore {
+  private readonly pool: pg.Pool;
+  private readonly now: () => number;
+  private readonly sql: Record<"get" | "put" | "del" | "list" | "purge" | "take", string>;
+
+  /** @internal Use `PostgresStore.open`. */
+  constructor(pool: pg.Pool, tables: PostgresTables, now: () => number) {
+    this.pool = pool;
+    this.now = now;
+    const live = "(expires_at IS NULL OR expires_at > $3)";
+    this.sql = {
+      get: `SELECT value FROM ${tables.kv} WHERE namespace = $1 AND key = $2 AND ${live}`,
+      put:
+        `INSERT INTO ${tables.kv} (namespace, key, value, expires_at) VALUES ($1, $2, $3, $4) ` +
+        "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at",
+      del: `DELETE FROM ${tables.kv} WHERE namespace = $1 AND key = $2 RETURNING ${live} AS live`,
+      list: `SELECT key FROM ${tables.kv} WHERE namespace = $1 AND (expires_at IS NULL OR expires_at > $2)`,
+      purge: `DELETE FROM ${tables.kv} WHERE expires_at IS NOT NULL AND expires_at <= $1`,
+      take: `DELETE FROM ${tables.kv} WHERE namespace = $1 AND key = $2 AND ${live} RETURNING value`,
+    };
+  }
+
+  async get(namespace: string, key: string): Promise<JsonValue | undefined> {
+    checkNames(namespace, key);
+    const { rows } = await guardPg("read a key", () =>
+      this.pool.query<{ value: string }>(this.sql.get, [namespace, key, this.now()]),
+    );
+    return rows[0] === undefined ? undefined : (JSON.parse(rows[0].value) as JsonValue);
+  }
+
+  async put(namespace: string, key: string, value: JsonValue, options: PutOptions = {}): Promise<void> {
+    const row = this.row({ op: "put", namespace, key, value, ...options });
+    await guardPg("write a key", () => this.pool.query(this.sql.put, row));
+  }
+
+  async delete(namespace: string, key: string): Promise<boolean> {
+    checkNames(namespace, key);
+    const { rows } = await guardPg("delete a key", () =>
+      this.pool.query<{ live: boolean }>(this.sql.del, [namespace, key, this.now()]),
+    );
+    return rows[0]?.live === true;
+  }
+
+  /** Atomic take (`DELETE ... RETURNING`): of concurrent takers on any connection, one gets the value. */
+  async take(namespace: string, key: string): Promise<JsonValue | undefined> {
+    checkNames(namespace, key);
+    const { rows } = await guardPg("take a key", () =>
+      this.pool.query<{ value: string }>(this.sql.take, [namespace, key, this.now()]),
+    );
+    return rows[0] === undefined ? undefined : (JSON.parse(rows[0].value) as JsonValue);
+  }
+
+  async list(namespace: string): Promise<string[]> {
+    checkNames(namespace, "-");
+    const { rows } = await guardPg("list keys", () =>
+      this.pool.query<{ key: string }>(this.sql.list, [namespace, this.now()]),
+    );
+    // Sorted here, not by ORDER BY: JavaScript's order, whatever the database's collation.
+    return rows.map((r) => r.key).sort();
+  }
+
+  /** One transaction: every operation or none. */
+  async batch(ops: readonly KeyValueOp[]): Promise<void> {
+    validateBatch(ops);
+    const rows = ops.map((op) => (op.op === "put" ? this.row(op) : undefined));
+    for (const op of ops) checkNames(op.namespace, op.key);
+    if (ops.length === 0) return;
+    await guardPg("apply a batch", () =>
+      inTransaction(this.pool, async (client) => {
+        for (let i = 0; i < ops.length; i++) {
+          const row = rows[i];
+          const op = ops[i] as KeyValueOp;
+          if (row !== undefined) await client.query(this.sql.put, row);
+          else await client.query(this.sql.del, [op.namespace, op.key, this.now()]);
+        }
+      }),
+    );
+  }
+
+  /** Delete expired entries; returns how many. */
+  async purgeExpired(): Promise<number> {
+    const result = await guardPg("purge expired keys", () => this.pool.query(this.sql.purge, [this.now()]));
+    return result.rowCount ?? 0;
+  }
+
+  private row(op: Extract<KeyValueOp, { op: "put" }>): [string, string, string, number | null] {
+    checkNames(op.namespace, op.key);
+    const json = JSON.stringify(op.value);
+    if (json === undefined)
+      throw validationError(`value for key "${op.key}" is not JSON data`, { field: "value" });
+    return [op.namespace, op.key, json, expiryFor(op.ttlMs, this.now()) ?? null];
+  }
+}
+
+/** Non-empty strings without NUL (Postgres text cannot hold U+0000). */
+export function checkNames(namespace: unknown, key: unknown): void {
+  if (typeof namespace !== "string" || namespace === "" || namespace.includes("\u0000")) {
+    throw validationError("namespace must be a non-empty string without NUL characters", {
+      field: "namespace",
+    });
+  }
+  if (typeof key !== "string" || key === "" || key.includes("\u0000")) {
+    throw validationError("key must be a non-empty string without NUL characters", { field: "key" });
+  }
+}

@@ -1,0 +1,187 @@
+import {
+  abandonedStatus,
+  DEFAULT_MAX_FINISHED_RUNS,
+  type HarnessRunStatus,
+  type HarnessStatusStore,
+  isActiveStatus,
+  isStale,
+  type ReapOptions,
+  reapCutoff,
+  type StatusQuery,
+  statusFilter,
+  validateStatus,
+} from "@tinyagents/harness";
+import { validationError } from "@tinyagents/inference";
+import type pg from "pg";
+import { guardPg } from "./postgres-errors.js";
+import type { PostgresGroupCommit } from "./postgres-group-commit.js";
+import type { PostgresTables } from "./postgres-schema.js";
+
+/** Finished saves between two real counts of the finished rows (see `save`). */
+const RECOUNT_EVERY = 256;
+
+/**
+ * A HarnessStatusStore in the `run_status` table of a tinyagents Postgres schema, indexed by root
+ * run, thread and liveness; every worker, the CLI and a UI see the same runs. A save is ONE
+ * conditional upsert, so its rule holds across processes without locks held in between: a
+ * record replaces the stored one only if it is not older (`updatedAt`) and does not turn a
+ * finished run back into an active one. Saves share the group commit of the event-loop turn.
+ * Only finished runs are evicted, oldest first, beyond `maxFinishedRuns` (each process re-counts
+ * at least every 256 runs it finishes, so the table may briefly hold that many more).
+ * `reapStale` locks the stale active rows (`FOR UPDATE`) and marks them failed / `abandoned` in
+ * one transaction: a heartbeat committed first makes the row fresh (skipped); one committed after
+ * loses to the finished record. Create it through `PostgresStore.open(...).statusStore`.
+ */
+export class PostgresHarnessStatusStore implements HarnessStatusStore {
+  readonly maxFinishedRuns: number;
+  private readonly pool: pg.Pool;
+  private readonly tables: PostgresTables;
+  private readonly commit: PostgresGroupCommit;
+  private readonly sql: Record<"get" | "upsert" | "del" | "finished" | "evict" | "stale", string>;
+  /** Finished rows as far as this process knows (undefined: not counted yet). */
+  private finishedEstimate: number | undefined;
+  private finishedSinceCount = 0;
+
+  /** @internal Use `PostgresStore.open`. */
+  constructor(
+    pool: pg.Pool,
+    tables: PostgresTables,
+    commit: PostgresGroupCommit,
+    maxFinishedRuns = DEFAULT_MAX_FINISHED_RUNS,
+  ) {
+    if (!Number.isInteger(maxFinishedRuns) || maxFinishedRuns < 0) {
+      throw validationError(
+        `maxFinishedRuns must be a non-negative integer, got ${String(maxFinishedRuns)}`,
+        {
+          field: "maxFinishedRuns",
+        },
+      );
+    }
+    this.pool = pool;
+    this.tables = tables;
+    this.commit = commit;
+    this.maxFinishedRuns = maxFinishedRuns;
+    const t = tables.runStatus;
+    this.sql = {
+      get: `SELECT record FROM ${t} WHERE run_id = $1`,
+      // prev: the row before this statement (only to notice "newly finished" for eviction).
+      upsert:
+        `WITH prev AS (SELECT active FROM ${t} WHERE run_id = $1) ` +
+        `INSERT INTO ${t} AS cur (run_id, root_run_id, thread_id, status, active, started_at, updated_at, ended_at, lease_until, record) ` +
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (run_id) DO UPDATE SET " +
+        "root_run_id = excluded.root_run_id, thread_id = excluded.thread_id, status = excluded.status, " +
+        "active = excluded.active, started_at = excluded.started_at, updated_at = excluded.updated_at, " +
+        "ended_at = excluded.ended_at, lease_until = excluded.lease_until, record = excluded.record " +
+        "WHERE excluded.updated_at >= cur.updated_at AND NOT (cur.active = false AND excluded.active = true) " +
+        "RETURNING (SELECT active FROM prev) AS was_active",
+      del: `DELETE FROM ${t} WHERE run_id = $1`,
+      finished: `SELECT count(*) AS n FROM ${t} WHERE active = false`,
+      evict:
+        `DELETE FROM ${t} WHERE run_id IN (SELECT run_id FROM ${t} WHERE active = false ` +
+        "ORDER BY COALESCE(ended_at, updated_at), run_id LIMIT $1)",
+      stale: `SELECT record FROM ${t} WHERE active = true AND lease_until < $1 ORDER BY run_id FOR UPDATE`,
+    };
+  }
+
+  async save(status: HarnessRunStatus): Promise<void> {
+    validateStatus(status);
+    await this.commit.submit(`save the status of run "${status.runId}"`, (client) =>
+      this.saveOne(client, status),
+    );
+  }
+
+  /** Group commit: every status in one transaction (all or nothing). */
+  async saveMany(statuses: readonly HarnessRunStatus[]): Promise<void> {
+    for (const status of statuses) validateStatus(status);
+    if (statuses.length === 0) return;
+    // Run id order: two processes saving overlapping runs lock them in the same order.
+    const ordered = [...statuses].sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
+    await this.commit.submit(`save ${statuses.length} run statuses`, async (client) => {
+      for (const status of ordered) await this.saveOne(client, status);
+    });
+  }
+
+  /** Mark stale runs (lease ended over `olderThanMs` ago) `failed` / `abandoned`; returns them. */
+  async reapStale(options: ReapOptions): Promise<HarnessRunStatus[]> {
+    const cutoff = reapCutoff(options);
+    const now = options.now ?? Date.now();
+    return this.commit.submit("reap stale runs", async (client) => {
+      const { rows } = await client.query<{ record: string }>(this.sql.stale, [cutoff]);
+      const changed: HarnessRunStatus[] = [];
+      for (const row of rows) {
+        const record = JSON.parse(row.record) as HarnessRunStatus;
+        if (!isStale(record, cutoff)) continue;
+        const reaped = abandonedStatus(record, now);
+        await this.saveOne(client, reaped);
+        changed.push(reaped);
+      }
+      return changed;
+    });
+  }
+
+  async get(runId: string): Promise<HarnessRunStatus | undefined> {
+    const { rows } = await guardPg("read a run status", () =>
+      this.pool.query<{ record: string }>(this.sql.get, [runId]),
+    );
+    return rows[0] === undefined ? undefined : (JSON.parse(rows[0].record) as HarnessRunStatus);
+  }
+
+  async list(query: StatusQuery = {}): Promise<HarnessRunStatus[]> {
+    statusFilter(query); // validates
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (column: string, value: unknown) => {
+      params.push(value);
+      where.push(`${column} = $${params.length}`);
+    };
+    if (query.threadId !== undefined) add("thread_id", query.threadId);
+    if (query.rootRunId !== undefined) add("root_run_id", query.rootRunId);
+    if (query.active !== undefined) add("active", query.active);
+    let sql = `SELECT record FROM ${this.tables.runStatus}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY started_at, run_id COLLATE "C"`;
+    if (query.limit !== undefined) {
+      params.push(query.limit);
+      sql += ` LIMIT $${params.length}`;
+    }
+    const { rows } = await guardPg("list run statuses", () =>
+      this.pool.query<{ record: string }>(sql, params),
+    );
+    return rows.map((r) => JSON.parse(r.record) as HarnessRunStatus);
+  }
+
+  async delete(runId: string): Promise<boolean> {
+    const result = await guardPg("delete a run status", () => this.pool.query(this.sql.del, [runId]));
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  private async saveOne(client: pg.PoolClient, status: HarnessRunStatus): Promise<void> {
+    const active = isActiveStatus(status.status);
+    const { rows } = await client.query<{ was_active: boolean | null }>(this.sql.upsert, [
+      status.runId,
+      status.rootRunId,
+      status.threadId ?? null,
+      status.status,
+      active,
+      status.startedAt,
+      status.updatedAt,
+      status.endedAt ?? null,
+      status.leaseUntil ?? status.updatedAt,
+      JSON.stringify(status),
+    ]);
+    const written = rows[0];
+    if (written === undefined || active || written.was_active === false) return;
+    // A run newly finished. Counting the finished rows is O(rows), so it is done only when this
+    // process's running estimate says the bound may be passed, and every RECOUNT_EVERY finished
+    // saves (other processes add rows too).
+    this.finishedSinceCount++;
+    if (this.finishedEstimate !== undefined && this.finishedSinceCount < RECOUNT_EVERY) {
+      this.finishedEstimate++;
+      if (this.finishedEstimate <= this.maxFinishedRuns) return;
+    }
+    const counted = await client.query<{ n: string }>(this.sql.finished);
+    const finished = Number(counted.rows[0]?.n ?? 0);
+    this.finishedSinceCount = 0;
+    const excess = finished - this.maxFinishedRuns;
+    if (excess > 0) await client.query(this.sql.evict, [excess]);
+    this.finishedEstimate = Math.min(finished, this.maxFinishedRuns);
+  }
+}

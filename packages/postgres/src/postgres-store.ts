@@ -1,0 +1,130 @@
+import { CheckpointStore, PausedRunStore } from "@tinyagents/harness";
+import { validationError } from "@tinyagents/inference";
+import pg from "pg";
+import { PostgresAppendLog } from "./postgres-append-log.js";
+import { postgresError } from "./postgres-errors.js";
+import { PostgresGroupCommit } from "./postgres-group-commit.js";
+import { PostgresKeyValueStore } from "./postgres-key-value-store.js";
+import { PostgresResponseCache } from "./postgres-response-cache.js";
+import {
+  DEFAULT_POSTGRES_SCHEMA,
+  migratePostgres,
+  type PostgresTables,
+  postgresTables,
+} from "./postgres-schema.js";
+import { PostgresHarnessStatusStore } from "./postgres-status-store.js";
+
+/** Options of {@link PostgresStore.open}. */
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database` (or use `pool`). */
+  url?: string;
+  /** Your own `pg.Pool` instead of `url`; `close()` then leaves it open. */
+  pool?: pg.Pool;
+  /** Schema holding the tables (default `tinyagents`); one deployment per schema. */
+  schema?: string;
+  /**
+   * Connections of the pool this store creates (default 10). A worker needs about one for its
+   * group commit plus one per concurrent read; keep workers x max under the server's `max_connections`.
+   */
+  max?: number;
+  /** Create the schema and apply missing migrations on open (default true). */
+  migrate?: boolean;
+  /** Clock for TTLs (default `Date.now`). */
+  now?: () => number;
+  /** Finished runs the status store keeps (default 10,000). */
+  maxFinishedRuns?: number;
+}
+
+/**
+ * One Postgres database (one schema in it) holding everything a tinyagents deployment persists,
+ * shared by many workers, the CLI and a UI: key-value data with atomic claims (`keyValue`,
+ * `checkpoints`, `pausedRuns`), append logs such as event journals (`appendLog`), run status with
+ * liveness (`statusStore`, `reapStale`) and cached responses (`responseCache`), over one `pg.Pool`.
+ * Group commit: the log appends and status saves of one event-loop turn are one transaction (each
+ * write stays atomic on its own); their promises resolve once it committed. `flush()` commits
+ * what is waiting now; `close()` flushes, then ends the pool it created.
+ */
+export class PostgresStore {
+  readonly schema: string;
+  readonly pool: pg.Pool;
+  readonly keyValue: PostgresKeyValueStore;
+  readonly appendLog: PostgresAppendLog;
+  readonly statusStore: PostgresHarnessStatusStore;
+  readonly responseCache: PostgresResponseCache;
+  /** Checkpoints of running runs (`durability.checkpoints`), claimed with one atomic `take`. */
+  readonly checkpoints: CheckpointStore;
+  /** Paused runs, resumable from any worker; a resume claims one atomically. */
+  readonly pausedRuns: PausedRunStore;
+  private readonly commit: PostgresGroupCommit;
+  private readonly ownsPool: boolean;
+  private closed = false;
+
+  private constructor(
+    pool: pg.Pool,
+    ownsPool: boolean,
+    tables: PostgresTables,
+    options: PostgresStoreOptions,
+  ) {
+    const now = options.now ?? Date.now;
+    this.schema = tables.schema;
+    this.pool = pool;
+    this.ownsPool = ownsPool;
+    this.commit = new PostgresGroupCommit(pool);
+    this.keyValue = new PostgresKeyValueStore(pool, tables, now);
+    this.appendLog = new PostgresAppendLog(pool, tables, this.commit);
+    this.statusStore = new PostgresHarnessStatusStore(pool, tables, this.commit, options.maxFinishedRuns);
+    this.responseCache = new PostgresResponseCache(pool, tables, now);
+    this.checkpoints = new CheckpointStore(this.keyValue);
+    this.pausedRuns = new PausedRunStore(this.keyValue);
+  }
+
+  /**
+   * Connect, create the schema if needed (idempotent migrations, safe when several workers open
+   * at once) and hand out the stores. Throws `storage` naming what failed (unreachable server,
+   * authentication, missing database or privileges) and `validation` for bad options.
+   */
+  static async open(urlOrOptions: string | PostgresStoreOptions): Promise<PostgresStore> {
+    const options = typeof urlOrOptions === "string" ? { url: urlOrOptions } : urlOrOptions;
+    const tables = postgresTables(options.schema ?? DEFAULT_POSTGRES_SCHEMA);
+    if ((options.url === undefined) === (options.pool === undefined)) {
+      throw validationError("PostgresStore.open needs exactly one of url or pool", { field: "url" });
+    }
+    if (options.max !== undefined && (!Number.isInteger(options.max) || options.max < 1)) {
+      throw validationError(`max must be a positive integer, got ${String(options.max)}`, { field: "max" });
+    }
+    const ownsPool = options.pool === undefined;
+    const pool = options.pool ?? new pg.Pool({ connectionString: options.url, max: options.max ?? 10 });
+    // An idle connection that breaks (server restart) is dropped by the pool; without a listener
+    // its "error" event would crash the process. The next query reconnects or reports it.
+    if (ownsPool) pool.on("error", () => undefined);
+    try {
+      if (options.migrate !== false) await migratePostgres(pool, tables);
+      else
+        await pool
+          .query("SELECT 1")
+          .catch((error: unknown) => Promise.reject(postgresError("connect", error)));
+      return new PostgresStore(pool, ownsPool, tables, options);
+    } catch (error) {
+      if (ownsPool) await pool.end().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Whether `close()` has been called. */
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  /** Commit the appends and status saves waiting for the end of this event-loop turn now. */
+  flush(): Promise<void> {
+    return this.commit.flush();
+  }
+
+  /** Commit what is waiting, then end the pool (when this store created it). Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.commit.flush();
+    if (this.ownsPool) await this.pool.end();
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * PostgresStore against a throwaway server (startTestPostgres): migrations, schemas, and what
+ * only a shared database has to prove — several PROCESSES appending to one stream never
+ * duplicate or interleave offsets, and N processes claiming one checkpoint: exactly one wins.
+ * (The behaviours every backend shares run in postgres-conformance.test.ts.)
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import type { PausedRun } from "@tinyagents/harness";
+import { TinyAgentsError } from "@tinyagents/inference";
+import { PostgresStore } from "@tinyagents/postgres";
+import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
+import { build } from "esbuild";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+const workerSource = fileURLToPath(new URL("./fixtures/pg-worker.ts", import.meta.url));
+// The worker, bundled once into plain JavaScript (a child then starts in a fraction of a second
+// instead of transpiling the harness); under node_modules so its `pg` import resolves.
+const cacheDir = fileURLToPath(
+  new URL("../../../node_modules/.cache/tinyagents-postgres-test/", import.meta.url),
+);
+let worker: string;
+
+let server: TestPostgres;
+const cleanup: (() => Promise<unknown> | unknown)[] = [];
+let schemas = 0;
+const freshSchema = () => `t_store_${++schemas}`;
+
+async function open(schema = freshSchema()): Promise<PostgresStore> {
+  const store = await PostgresStore.open({ url: server.url, schema });
+  cleanup.push(() => store.close());
+  return store;
+}
+
+interface Worker {
+  child: ChildProcessWithoutNullStreams;
+  ask(line: string): Promise<string>;
+}
+
+async function startWorker(schema: string): Promise<Worker> {
+  const child = spawn(process.execPath, [worker, server.url, schema], { stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  cleanup.push(
+    () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.stdin.end();
+        setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+      }),
+  );
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => {
+    const line = await lines.next();
+    if (line.done === true) throw new Error(`pg-worker exited: ${stderr}`);
+    return line.value;
+  };
+  expect(await next()).toBe("ready");
+  return {
+    child,
+    ask: (line) => {
+      child.stdin.write(`${line}\n`);
+      return next();
+    },
+  };
+}
+
+function checkpoint(runId: string): PausedRun {
+  return {
+    version: 1,
+    runId,
+    reason: "checkpoint",
+    pausedAt: 0,
+    config: { runId, maxDepth: 5 } as PausedRun["config"],
+    messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+    inputStart: 0,
+    pendingToolCalls: [],
+    heldMessages: [],
+    modelCalls: 0,
+    toolCalls: 0,
+    usage: {
+      calls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      totalTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    },
+    cost: { currency: "USD", input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    steps: [],
+    children: [],
+    artifacts: [],
+  };
+}
+
+describe.skipIf(skipPostgres())("PostgresStore (skipped only by TINYAGENTS_SKIP_POSTGRES=1)", () => {
+  beforeAll(async () => {
+    mkdirSync(cacheDir, { recursive: true });
+    worker = join(cacheDir, `pg-worker-${process.pid}.mjs`);
+    await build({
+      entryPoints: [workerSource],
+      outfile: worker,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      external: ["pg"],
+      logLevel: "silent",
+    });
+    server = await startTestPostgres();
+  }, 60_000);
+  afterEach(async () => {
+    for (const fn of cleanup.splice(0).reverse()) await fn();
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(worker, { force: true });
+  });
+
+  it("creates its schema once: concurrent opens and reopens migrate idempotently", async () => {
+    const schema = freshSchema();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => open(schema)));
+    await stores[0]?.keyValue.put("ns", "k", { v: 1 });
+    const again = await open(schema);
+    expect(await again.keyValue.get("ns", "k")).toEqual({ v: 1 });
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        `SELECT version FROM "${schema}".schema_migrations ORDER BY version`,
+      );
+      expect(rows).toEqual([{ version: 1 }]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("keeps deployments apart by schema, and refuses a bad schema name or a newer schema version", async () => {
+    const a = await open();
+    const b = await open();
+    await a.keyValue.put("ns", "k", "a");
+    await a.appendLog.append("s", 1);
+    expect(await b.keyValue.get("ns", "k")).toBeUndefined();
+    expect(await b.appendLog.length("s")).toBe(0);
+    await expect(PostgresStore.open({ url: server.url, schema: 'x"; drop' })).rejects.toSatisfy((e) =>
+      TinyAgentsError.isInstance(e, "validation"),
+    );
+    await a.pool.query(`INSERT INTO "${a.schema}".schema_migrations (version) VALUES (99)`);
+    await expect(PostgresStore.open({ url: server.url, schema: a.schema })).rejects.toSatisfy(
+      (e) => TinyAgentsError.isInstance(e, "storage") && /version 99/.test(e.message),
+    );
+  });
+
+  it("reports an unreachable server as a storage error that says what to check", async () => {
+    const error = await PostgresStore.open({ url: "postgres://postgres@127.0.0.1:1/postgres" }).catch(
+      (e) => e,
+    );
+    expect(TinyAgentsError.isInstance(error, "storage")).toBe(true);
+    expect((error as Error).message).toMatch(/ECONNREFUSED|start Postgres or fix the URL/);
+  });
+
+  it("the log's unique (stream, offset) key refuses a duplicate offset even if the counter is wrong", async () => {
+    const store = await open();
+    expect(await store.appendLog.appendMany("s", ["a", "b"])).toEqual([0, 1]);
+    // Simulate a writer that bypassed the counter: the next append would reuse offset 0.
+    await store.pool.query(`UPDATE "${store.schema}".log_streams SET next_offset = 0`);
+    await expect(store.appendLog.append("s", "c")).rejects.toSatisfy(
+      (e) => TinyAgentsError.isInstance(e, "storage") && /23505/.test(e.message),
+    );
+    expect((await store.appendLog.readFrom("s", 0, 10)).map((e) => e.value)).toEqual(["a", "b"]);
+  });
+
+  it("4 processes appending 100 each to one stream: offsets 0..399 exactly once, each process in order", async () => {
+    const schema = freshSchema();
+    const store = await open(schema);
+    const workers = await Promise.all(Array.from({ length: 4 }, () => startWorker(schema)));
+    const answers = await Promise.all(workers.map((w, i) => w.ask(`append shared 100 w${i}`)));
+    const perWorker = answers.map((a) => {
+      expect(a).toMatch(/^appended /);
+      return a.slice("appended ".length).split(",").map(Number);
+    });
+    for (const offsets of perWorker) {
+      expect(offsets).toHaveLength(100);
+      expect(offsets).toEqual([...offsets].sort((x, y) => x - y)); // call order = offset order
+    }
+    expect(perWorker.flat().sort((x, y) => x - y)).toEqual(Array.from({ length: 400 }, (_, i) => i));
+    const entries = await store.appendLog.readFrom("shared", 0, 1000);
+    expect(entries.map((e) => e.offset)).toEqual(Array.from({ length: 400 }, (_, i) => i));
+    expect(await store.appendLog.length("shared")).toBe(400);
+    for (let w = 0; w < 4; w++) {
+      const mine = entries.filter((e) => (e.value as { tag: string }).tag === `w${w}`);
+      expect(mine.map((e) => (e.value as { i: number }).i)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+      expect(mine.map((e) => e.offset)).toEqual(perWorker[w]);
+    }
+  }, 120_000);
+
+  it("6 processes claiming one checkpoint, 10 rounds: exactly one wins each round", async () => {
+    const schema = freshSchema();
+    const store = await open(schema);
+    const workers = await Promise.all(Array.from({ length: 6 }, () => startWorker(schema)));
+    for (let round = 0; round < 10; round++) {
+      const runId = `run-${round}`;
+      await store.checkpoints.save(checkpoint(runId));
+      const answers = await Promise.all(workers.map((w) => w.ask(`claim ${runId}`)));
+      expect(answers.filter((a) => a === `won ${runId}`)).toHaveLength(1);
+      expect(answers.filter((a) => a === `conflict ${runId}`)).toHaveLength(5);
+      expect(await store.checkpoints.load(runId)).toBeUndefined();
+    }
+  }, 120_000);
+});
