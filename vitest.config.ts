@@ -29,6 +29,7 @@ export default defineConfig({
         find: /^@tinyagents\/harness\/langgraph$/,
         replacement: src("./packages/harness/src/langgraph/index.ts"),
       },
+      { find: /^@tinyagents\/dbos$/, replacement: src("./packages/dbos/src/index.ts") },
       { find: /^@tinyagents\/harness$/, replacement: src("./packages/harness/src/index.ts") },
       { find: /^@tinyagents\/restate$/, replacement: src("./packages/restate/src/index.ts") },
       { find: /^@tinyagents\/postgres$/, replacement: src("./packages/postgres/src/index.ts") },

@@ -1,0 +1,187 @@
+import {
+  AgentRunError,
+  attachObservability,
+  continueEventSink,
+  type EventRecord,
+  type HarnessEventJournal,
+  type HarnessStatusStore,
+  type RunResult,
+} from "@tinyagents/harness";
+import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
+import { DbosDurableContext } from "./dbos-durable-context.js";
+import { DBOS } from "./dbos-sdk.js";
+import { workflowName } from "./names.js";
+import {
+  type DbosRunPayload,
+  type DbosRunResult,
+  type DurableAgent,
+  toDbosRunResult,
+} from "./run-payload.js";
+import { loadExecutor } from "./takeover.js";
+import { DEFAULT_QUEUE, type ThreadQueueOptions, threadQueueParams } from "./thread-queue.js";
+
+/** Options of {@link dbosAgents}. */
+export interface DbosAgentsOptions<Names extends string> {
+  /** The agents this worker runs, by name: one DBOS workflow each (`tinyagents.<name>`). */
+  agents: Record<Names, DurableAgent>;
+  /** The Postgres database DBOS keeps its system tables in (created on launch when missing). */
+  systemDatabaseUrl: string;
+  /**
+   * This worker's identity. DBOS recovers the workflows a dead worker left pending when a
+   * process with the SAME executor id launches again (or when a live one calls
+   * {@link DbosAgents.takeOver} with it). Default: `worker-<pid>` — set a stable one per
+   * deployment slot (a pod's ordinal, a systemd instance name) so a restart finds its runs.
+   */
+  executorId?: string;
+  /**
+   * The application version every worker shares (default `tinyagents`). DBOS only recovers a
+   * workflow on a worker of the version that started it; by default it hashes the workflow
+   * source, which differs between builds — an explicit version keeps recovery working across them.
+   */
+  appVersion?: string;
+  /** The DBOS application name (default `tinyagents`): scopes workflows and queues in the database. */
+  appName?: string;
+  /** The per-thread queue (name, polling interval, per-worker concurrency). */
+  queue?: ThreadQueueOptions;
+  /**
+   * Every event of every run this worker executes, live (model deltas included). Not journaled:
+   * a run re-driven elsewhere emits its remaining events from the worker that finishes it.
+   */
+  onEvent?: (record: EventRecord, agent: Names) => void;
+  /**
+   * The shared event journal (and status store) every worker writes its runs' events to — a
+   * Postgres or SQLite one that clients read with `events()`. A recovered run continues the
+   * journal's offsets (`continueEventSink`); the events of replayed steps are emitted again.
+   */
+  journal?: HarnessEventJournal;
+  statusStore?: HarnessStatusStore;
+  /** DBOS's log level (default `warn`). */
+  logLevel?: string;
+}
+
+/** A worker process's DBOS agents: launch, take over a dead worker's runs, shut down. */
+export interface DbosAgents<Names extends string> {
+  readonly executorId: string;
+  readonly queueName: string;
+  readonly agentNames: readonly Names[];
+  /** Connect to Postgres, register the queue, recover this executor's pending runs, start dequeuing. */
+  launch(): Promise<void>;
+  /**
+   * Move the pending runs of a worker that is gone for good (`executorId`) to this application's
+   * queues, where any live worker picks them up: DBOS's `recoverPendingWorkflows` for that
+   * executor. Returns the run ids. Call it only for a worker known to be dead: a live one keeps
+   * executing its runs, and both would then run the remaining steps.
+   */
+  takeOver(executorId: string): Promise<string[]>;
+  /** Stop dequeuing and disconnect (in-flight runs stay pending; a restart recovers them). */
+  shutdown(): Promise<void>;
+}
+
+let registered = false;
+/** A child run on another worker is awaited by polling its status (DBOS's default: every second). */
+const CHILD_RESULT_POLLING_MS = 100;
+
+/**
+ * Register `agents` as DBOS workflows in this process (the DBOS runtime is one per process: call
+ * this once, before `launch`). Each agent's workflow runs the harness's one loop with a
+ * {@link DbosDurableContext}: the workflow id is the run id, model and tool calls are DBOS steps,
+ * approvals and steering are DBOS messages, and a sub-agent with a registered agent name runs as
+ * a child workflow. Runs are started by {@link createDbosClient} through one queue partitioned by
+ * thread id with partition concurrency 1, so one thread runs one run at a time, in start order.
+ */
+export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Names>): DbosAgents<Names> {
+  if (registered) {
+    throw new TinyAgentsError(
+      "conflict",
+      "dbosAgents was already called in this process: DBOS has one runtime per process; register every agent in one call",
+    );
+  }
+  const names = Object.keys(options.agents) as Names[];
+  if (names.length === 0) throw new TinyAgentsError("validation", "dbosAgents needs at least one agent");
+  registered = true;
+  const executorId = options.executorId ?? `worker-${process.pid}`;
+  const queue = options.queue ?? {};
+  const queueName = queue.name ?? DEFAULT_QUEUE;
+  const workflows = new Map<string, (payload: DbosRunPayload) => Promise<DbosRunResult>>();
+
+  /** A sub-agent run placed by the engine: a child workflow on the thread queue, awaited. */
+  const startChild = async (agent: string, runId: string, input: unknown) => {
+    const workflow = workflows.get(agent);
+    if (workflow === undefined) {
+      throw new TinyAgentsError("validation", `child agent "${agent}" is not registered with dbosAgents`, {
+        details: { agent, registered: names },
+      });
+    }
+    const payload: DbosRunPayload = { input: input as DbosRunPayload["input"] };
+    const handle = await DBOS.startWorkflow(workflow, {
+      workflowID: runId,
+      queueName,
+      enqueueOptions: { queuePartitionKey: runId },
+    })(payload);
+    return (await handle.getResult({ pollingIntervalMs: CHILD_RESULT_POLLING_MS })) as never;
+  };
+
+  /** With a shared journal: the run's sink continues its offsets, observed into journal + status. */
+  const observe = async (runOptions: Parameters<DurableAgent["run"]>[1]) => {
+    const { journal, statusStore } = options;
+    if (journal === undefined) return undefined;
+    const events = await continueEventSink(journal, runOptions.runId);
+    runOptions.events = events;
+    return attachObservability(events, { journal, ...(statusStore === undefined ? {} : { statusStore }) });
+  };
+
+  for (const name of names) {
+    const agent = options.agents[name];
+    const onEvent = options.onEvent;
+    const run = async (payload: DbosRunPayload): Promise<DbosRunResult> => {
+      const durable = await DbosDurableContext.open(startChild);
+      const runOptions: Parameters<DurableAgent["run"]>[1] = { runId: durable.runId, durable };
+      if (payload.threadId !== undefined) runOptions.threadId = payload.threadId;
+      if (onEvent !== undefined) runOptions.onEvent = (record) => onEvent(record, name);
+      const observed = await observe(runOptions);
+      let result: RunResult;
+      try {
+        result = await agent.run(payload.input, runOptions);
+      } catch (error) {
+        if (!AgentRunError.isAgentRunError(error)) throw error;
+        return toDbosRunResult(error.run, toTinyAgentsError(error).toJSON());
+      } finally {
+        await observed?.close();
+      }
+      return toDbosRunResult(result);
+    };
+    workflows.set(name, DBOS.registerWorkflow(run, { name: workflowName(name) }));
+  }
+
+  DBOS.setConfig({
+    name: options.appName ?? "tinyagents",
+    systemDatabaseUrl: options.systemDatabaseUrl,
+    executorID: executorId,
+    applicationVersion: options.appVersion ?? "tinyagents",
+    logLevel: options.logLevel ?? "warn",
+  });
+
+  return {
+    executorId,
+    queueName,
+    agentNames: names,
+    async launch() {
+      await DBOS.launch();
+      await DBOS.registerQueue(queueName, { ...threadQueueParams(queue), onConflict: "always_update" });
+    },
+    async takeOver(deadExecutorId: string) {
+      if (deadExecutorId === executorId) {
+        throw new TinyAgentsError(
+          "validation",
+          "takeOver needs another worker's executor id, not this one's",
+        );
+      }
+      const executor = await loadExecutor();
+      const handles = await executor.recoverPendingWorkflows([deadExecutorId]);
+      return handles.map((h) => h.workflowID);
+    },
+    async shutdown() {
+      await DBOS.shutdown();
+    },
+  };
+}

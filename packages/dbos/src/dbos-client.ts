@@ -1,0 +1,171 @@
+import {
+  type AgentObservation,
+  type ApprovalSignal,
+  approvalSignalName,
+  type DurableValue,
+  type HarnessEventJournal,
+  type JournalQuery,
+} from "@tinyagents/harness";
+import { TinyAgentsError } from "@tinyagents/inference";
+import type { SignalEnvelope } from "./dbos-durable-context.js";
+import { DBOSClient, type DbosClientHandle } from "./dbos-sdk.js";
+import { workflowName } from "./names.js";
+import type { DbosRunPayload, DbosRunResult } from "./run-payload.js";
+import { DEFAULT_QUEUE } from "./thread-queue.js";
+
+/** Options of {@link createDbosClient}: the same database, application, version and queue as the workers. */
+export interface DbosClientOptions {
+  systemDatabaseUrl: string;
+  /** Default `tinyagents` (as `dbosAgents`). */
+  appName?: string;
+  /** Default `tinyagents` (as `dbosAgents`): runs are enqueued for workers of this version. */
+  appVersion?: string;
+  /** Default `tinyagents-runs` (as `dbosAgents`). */
+  queueName?: string;
+  /**
+   * How often `result()` polls the workflow's status, in ms (default 100; DBOS's own default is
+   * 1000, which would add up to a second to every awaited run).
+   */
+  resultPollingMs?: number;
+  /** The shared event journal the workers write to (`dbosAgents({ journal })`): read by `events()`. */
+  journal?: HarnessEventJournal;
+}
+
+/** Options of {@link DbosAgentsClient.start}. */
+export interface DbosStartOptions {
+  /** The run id, also the DBOS workflow id: starting the same run id again starts nothing new. */
+  runId: string;
+  /** The conversation: its runs execute one at a time, in the order they were started. */
+  threadId?: string;
+}
+
+/** Where a run is, from DBOS's workflow status. */
+export interface DbosRunStatus {
+  runId: string;
+  agent: string;
+  /** DBOS's status: `ENQUEUED`, `PENDING` (running or awaiting recovery), `SUCCESS`, `ERROR`, `CANCELLED`, ... */
+  state: string;
+  /** The worker executing it (or that last did). */
+  executorId?: string;
+  threadId?: string;
+  createdAt: number;
+  updatedAt?: number;
+  /** How many times a worker started it (1 + recoveries). */
+  recoveryAttempts?: number;
+}
+
+/** A client of DBOS-hosted agents, from any process (no workflows registered there). */
+export interface DbosAgentsClient<Names extends string = string> {
+  /** Enqueue a run of `agent` (idempotent by run id). */
+  start(agent: Names, input: DbosRunPayload["input"], options: DbosStartOptions): Promise<{ runId: string }>;
+  /** Wait for the run's result (a failed run resolves too, with `error`). */
+  result(runId: string): Promise<DbosRunResult>;
+  /** The run's status, or `undefined` for an unknown run id. */
+  status(runId: string): Promise<DbosRunStatus | undefined>;
+  /** Approve the tool call waiting for approval `approvalId` (`<runId>/<callId>`); a repeat is a no-op. */
+  approve(runId: string, approvalId: string): Promise<void>;
+  /** Reject it with a reason the model reads; a repeat is a no-op. */
+  reject(runId: string, approvalId: string, reason: string): Promise<void>;
+  /** Complete the run's durable wait on signal `name` with `value` (exactly once per `idempotencyKey`). */
+  signal(runId: string, name: string, value: DurableValue, idempotencyKey?: string): Promise<void>;
+  /**
+   * The run's events from the shared journal (the run tree's, sub-agents included), in offset
+   * order. Throws `validation` when the client was created without `journal`.
+   */
+  events(runId: string, query?: JournalQuery): Promise<AgentObservation[]>;
+  /** Cancel the run (DBOS stops it at its next step). */
+  cancel(runId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Connect a client to the workers' system database. */
+export async function createDbosClient<Names extends string = string>(
+  options: DbosClientOptions,
+): Promise<DbosAgentsClient<Names>> {
+  const appName = options.appName ?? "tinyagents";
+  const client: DbosClientHandle = await DBOSClient.create({
+    systemDatabaseUrl: options.systemDatabaseUrl,
+    applicationName: appName,
+  });
+  const queueName = options.queueName ?? DEFAULT_QUEUE;
+  const appVersion = options.appVersion ?? "tinyagents";
+  const pollingIntervalMs = options.resultPollingMs ?? 100;
+  const send = (runId: string, name: string, value: DurableValue, key: string | undefined) => {
+    const envelope: SignalEnvelope = { v: value ?? null };
+    return client.send(runId, envelope, name, key);
+  };
+  return {
+    async start(agent, input, start) {
+      const payload: DbosRunPayload = { input };
+      if (start.threadId !== undefined) payload.threadId = start.threadId;
+      await client.enqueue(
+        {
+          workflowName: workflowName(agent),
+          queueName,
+          workflowID: start.runId,
+          appVersion,
+          queuePartitionKey: start.threadId ?? start.runId,
+        },
+        payload,
+      );
+      return { runId: start.runId };
+    },
+    async result(runId) {
+      const value = await client.retrieveWorkflow<DbosRunResult>(runId).getResult({ pollingIntervalMs });
+      if (value === null || value === undefined) {
+        throw new TinyAgentsError("internal", `run "${runId}" finished without a result`, {
+          details: { runId },
+        });
+      }
+      return value;
+    },
+    async status(runId) {
+      const s = await client.getWorkflow(runId);
+      if (s === undefined) return undefined;
+      const status: DbosRunStatus = {
+        runId,
+        agent: s.workflowName.replace(/^tinyagents\./, ""),
+        state: s.status,
+        createdAt: s.createdAt,
+      };
+      if (s.executorId !== undefined) status.executorId = s.executorId;
+      const payload = s.input?.[0] as DbosRunPayload | undefined;
+      if (payload?.threadId !== undefined) status.threadId = payload.threadId;
+      if (s.updatedAt !== undefined) status.updatedAt = s.updatedAt;
+      const attempts = (s as { recoveryAttempts?: number }).recoveryAttempts;
+      if (attempts !== undefined) status.recoveryAttempts = attempts;
+      return status;
+    },
+    approve(runId, approvalId) {
+      const value: ApprovalSignal = { decision: "approve" };
+      const name = approvalSignalName(approvalId);
+      return send(runId, name, value, `${runId}:${name}`);
+    },
+    reject(runId, approvalId, reason) {
+      const value: ApprovalSignal = { decision: "reject", reason };
+      const name = approvalSignalName(approvalId);
+      return send(runId, name, value, `${runId}:${name}`);
+    },
+    signal(runId, name, value, idempotencyKey) {
+      return send(runId, name, value, idempotencyKey);
+    },
+    events(runId, query) {
+      const journal = options.journal;
+      if (journal === undefined) {
+        return Promise.reject(
+          new TinyAgentsError(
+            "validation",
+            "events() needs the shared event journal: createDbosClient({ journal }) with the one the workers write to",
+          ),
+        );
+      }
+      return journal.read(runId, query);
+    },
+    cancel(runId) {
+      return client.cancelWorkflow(runId);
+    },
+    close() {
+      return client.destroy();
+    },
+  };
+}

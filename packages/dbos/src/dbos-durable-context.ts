@@ -1,0 +1,144 @@
+import { createHash } from "node:crypto";
+import type {
+  AwaitSignalOptions,
+  DurableChildOptions,
+  DurableContext,
+  DurableStepOptions,
+  DurableValue,
+} from "@tinyagents/harness";
+import { type ErrorSummary, TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
+import { DBOS } from "./dbos-sdk.js";
+
+/**
+ * What one journaled step holds in DBOS's `operation_outputs`: the value (`v`) or the failure
+ * (`e`, a `TinyAgentsError` summary), and the wall clock when it finished (`t`), which is what
+ * {@link DbosDurableContext.now} reads so replay sees the same time.
+ */
+export interface StepRecord {
+  v?: DurableValue;
+  e?: ErrorSummary;
+  t: number;
+}
+
+/** How a child whose agent is registered here is started: a DBOS child workflow, awaited. */
+export type ChildStarter = (agent: string, runId: string, input: DurableValue) => Promise<DurableValue>;
+
+/** A signal as sent by the client: wrapped, so a `null` value is not mistaken for a timeout. */
+export interface SignalEnvelope {
+  v: DurableValue | null;
+}
+
+/** `recv` needs a finite timeout; "wait for ever" is ten years (DBOS polls, no long timer). */
+const FOREVER_SECONDS = 10 * 365 * 24 * 3600;
+
+/**
+ * The durable context of one run inside a DBOS workflow (the workflow's id is the run id):
+ * - `step` is a DBOS step (`DBOS.runStep`) named after the step, so a step that completed is
+ *   answered from the system database on recovery and never runs again; DBOS checks that the
+ *   replayed sequence of step names matches (a nondeterministic loop fails loudly there). A step
+ *   that throws is recorded as a failure and replays as an equivalent `TinyAgentsError`.
+ * - `now()` is the workflow's recorded start time, moved forward to each step's recorded finish
+ *   time as steps complete: deterministic on replay, and never a database round trip of its own.
+ * - `randomId(prefix)` derives `<prefix>-<uuid>` from the run id and a counter (SHA-256): unique
+ *   per run, identical on replay (the loop is deterministic), with no step to record.
+ * - `awaitSignal(name)` is `DBOS.recv(name)`: the message is consumed and recorded in one
+ *   transaction, so a signal completes the wait exactly once, also across a worker restart.
+ * - `child(...)` with a registered `agent` is a DBOS child workflow of that agent (any worker's
+ *   queue may run it; several in parallel when the loop starts several); otherwise a step.
+ *
+ * Construct it inside the workflow with {@link DbosDurableContext.open}.
+ */
+export class DbosDurableContext implements DurableContext {
+  readonly engine = "dbos";
+  private clock: number;
+  private ids = 0;
+
+  private constructor(
+    readonly runId: string,
+    startedAt: number,
+    private readonly startChild: ChildStarter | undefined,
+  ) {
+    this.clock = startedAt;
+  }
+
+  /**
+   * The context of the workflow running now. Records the start time as the workflow's first
+   * step. Throws `validation` outside a DBOS workflow.
+   */
+  static async open(startChild?: ChildStarter): Promise<DbosDurableContext> {
+    const runId = DBOS.workflowID;
+    if (runId === undefined || !DBOS.isInWorkflow()) {
+      throw new TinyAgentsError(
+        "validation",
+        "DbosDurableContext.open must be called inside a DBOS workflow (register the agent with dbosAgents)",
+      );
+    }
+    const startedAt = await DBOS.runStep(async () => Date.now(), { name: "tinyagents.start" });
+    return new DbosDurableContext(runId, startedAt, startChild);
+  }
+
+  async step<T extends DurableValue>(
+    name: string,
+    fn: () => Promise<T>,
+    _options: DurableStepOptions,
+  ): Promise<T> {
+    let thrown: { error: unknown } | undefined;
+    const record = await DBOS.runStep(
+      async (): Promise<StepRecord> => {
+        try {
+          const value = await fn();
+          return value === undefined ? { t: Date.now() } : { v: value, t: Date.now() };
+        } catch (error) {
+          thrown = { error };
+          return { e: toTinyAgentsError(error).toJSON(), t: Date.now() };
+        }
+      },
+      { name },
+    );
+    if (record.t > this.clock) this.clock = record.t;
+    if (record.e !== undefined) {
+      // First execution: the original error (its class and cause); replay: its recorded summary.
+      if (thrown !== undefined) throw thrown.error;
+      throw replayedError(record.e);
+    }
+    return record.v as T;
+  }
+
+  now(): number {
+    return this.clock;
+  }
+
+  randomId(prefix = "id"): string {
+    const hex = createHash("sha256")
+      .update(`${this.runId}\u0000${this.ids++}`)
+      .digest("hex");
+    return `${prefix}-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  }
+
+  async awaitSignal<T extends DurableValue>(
+    name: string,
+    options: AwaitSignalOptions = {},
+  ): Promise<T | undefined> {
+    const timeoutSeconds = options.timeoutMs === undefined ? FOREVER_SECONDS : options.timeoutMs / 1000;
+    const message = await DBOS.recv<SignalEnvelope>(name, { timeoutSeconds });
+    if (message === null) return undefined;
+    return (message.v ?? undefined) as T | undefined;
+  }
+
+  async child<T extends DurableValue>(
+    name: string,
+    fn: () => Promise<T>,
+    options: DurableChildOptions = {},
+  ): Promise<T> {
+    if (options.agent !== undefined && this.startChild !== undefined) {
+      const runId = options.runId ?? `${this.runId}/${name}`;
+      return (await this.startChild(options.agent, runId, options.input)) as T;
+    }
+    return this.step(name, fn, { kind: "other" });
+  }
+}
+
+function replayedError(summary: ErrorSummary): TinyAgentsError {
+  const options = summary.details === undefined ? {} : { details: summary.details };
+  return new TinyAgentsError(summary.code, summary.message, options);
+}
