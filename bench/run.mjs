@@ -10,6 +10,7 @@
 // Competitors live in bench/node_modules only (npm ci --prefix bench); installed if missing.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { ADAPTERS, FLOOR, IMPORTS, LABELS, W1_ONLY } from "./adapters/index.mjs";
 import { intArg, parseArgs } from "./lib/args.mjs";
@@ -28,6 +29,8 @@ if (!adapters.includes(FLOOR)) adapters.unshift(FLOOR);
 const procs = (fallback) => (quick ? 1 : intArg(args, "procs", fallback));
 const quickFlag = quick ? ["--quick"] : [];
 const started = performance.now();
+/** Seconds each workload may spend on rounds after its first (see `rounds`): 9 minutes in all. */
+const BUDGET_S = { w1: 150, w2: 110, w3: 220, w4: 60 };
 const failures = [];
 let passed = 0;
 
@@ -63,9 +66,25 @@ async function child(label, script, childArgs, options) {
   }
 }
 
-/** `reps` rounds over `jobs`, round-robin, so load changes hit every adapter alike. */
-async function rounds(reps, jobs) {
+/**
+ * Up to `reps` rounds over `jobs`, round-robin, so load changes hit every adapter alike. The
+ * first round always runs; a later one starts only if a round as long as the last one still fits
+ * in `budgetS` seconds from the workload's start (a full run stays under 10 minutes on a loaded
+ * 2-core machine). A round is never cut short, so every adapter gets the same number of
+ * processes; the tables say how many.
+ */
+async function rounds(reps, jobs, budgetS) {
+  const start = performance.now();
+  let done = 0;
   for (let rep = 1; rep <= reps; rep++) {
+    const roundStart = performance.now();
+    if (rep > 1 && !quick && budgetS !== undefined) {
+      const lastRoundS = (roundStart - start) / 1000 / (rep - 1);
+      if ((roundStart - start) / 1000 + lastRoundS > budgetS) {
+        log(`  (${rep - 1} of ${reps} rounds: another would pass this workload's ${budgetS} s budget)`);
+        break;
+      }
+    }
     for (const job of jobs) {
       const result = await child(`${job.label} (process ${rep}/${reps})`, job.script, job.args, job.options);
       if (result !== undefined) {
@@ -73,7 +92,9 @@ async function rounds(reps, jobs) {
         log(`  ${job.label} ${rep}/${reps}: ${job.show(result)}`);
       }
     }
+    done = rep;
   }
+  return done;
 }
 
 async function w1() {
@@ -95,7 +116,7 @@ async function w1() {
       });
     }
   }
-  await rounds(n, jobs);
+  const done = await rounds(n, jobs, BUDGET_S.w1);
   const rows = {};
   for (const adapter of adapters) rows[adapter] = {};
   for (const job of jobs)
@@ -115,7 +136,7 @@ async function w1() {
     const last = rows[adapter][steps.at(-1)].summary;
     rows[adapter].growth = first && last ? last.median / first.median : undefined;
   }
-  return { steps, procs: n, rows };
+  return { steps, procs: done, rows };
 }
 
 /** The adapters of W2 and W3 (the W1-only variants left out). */
@@ -123,7 +144,7 @@ const fullAdapters = () => adapters.filter((a) => !W1_ONLY.has(a));
 
 async function w2() {
   const deltas = 10_000;
-  const n = procs(4);
+  const n = procs(3);
   log(`W2 streaming: ${deltas} deltas, ${n} process(es) each`);
   const jobs = fullAdapters().map((adapter) => ({
     adapter,
@@ -134,7 +155,7 @@ async function w2() {
     show: (r) =>
       quick ? `${r.modelCalls} model call, ${deltas} deltas ok` : `${num(r.deltasPerSecond)} deltas/s`,
   }));
-  await rounds(n, jobs);
+  const done = await rounds(n, jobs, BUDGET_S.w2);
   const rows = {};
   for (const job of jobs)
     rows[job.adapter] = { summary: summarize(job.results.map((r) => r.deltasPerSecond)), raw: job.results };
@@ -142,12 +163,12 @@ async function w2() {
     const floor = rows[FLOOR].summary?.median;
     rows[adapter].ratio = rows[adapter].summary && floor ? floor / rows[adapter].summary.median : undefined;
   }
-  return { deltas, procs: n, rows };
+  return { deltas, procs: done, rows };
 }
 
 async function w3() {
   const runs = quick ? 100 : 1000;
-  const n = procs(3);
+  const n = procs(2);
   log(`W3 concurrency: ${runs} concurrent runs x 5 steps, ${n} process(es) each`);
   const jobs = fullAdapters().map((adapter) => ({
     adapter,
@@ -161,7 +182,7 @@ async function w3() {
         ? `${r.modelCalls} model / ${r.toolCalls} tool calls ok`
         : `${num(r.totalMs)} ms, peak ${num((r.peakBytesPerRun ?? Number.NaN) / 1024)} KB / live ${num((r.inFlightBytesPerRun ?? Number.NaN) / 1024)} KB per in-flight run`,
   }));
-  await rounds(n, jobs);
+  const done = await rounds(n, jobs, BUDGET_S.w3);
   const rows = {};
   let batches;
   for (const job of jobs) {
@@ -186,7 +207,7 @@ async function w3() {
       row.inFlight && floor.inFlight ? row.inFlight.median / floor.inFlight.median : undefined;
     row.peakRatio = row.peak && floor.peak ? row.peak.median / floor.peak.median : undefined;
   }
-  return { runs, steps: 5, batches, procs: n, rows };
+  return { runs, steps: 5, batches, procs: done, rows };
 }
 
 async function w4() {
@@ -201,7 +222,7 @@ async function w4() {
     results: [],
     show: (r) => `${num(r.importMs)} ms`,
   }));
-  await rounds(n, jobs);
+  const done = await rounds(n, jobs, BUDGET_S.w4);
   const rows = {};
   for (const job of jobs) {
     let closure;
@@ -222,7 +243,7 @@ async function w4() {
       raw: job.results,
     };
   }
-  return { procs: n, rows };
+  return { procs: done, rows };
 }
 
 /** The closure of several packages installed together (a package counted once). */
@@ -241,9 +262,15 @@ log(
 );
 const results = { mode: quick ? "quick" : "full", env };
 const workloads = { w1, w2, w3, w4 };
+results.phases = {};
 for (const name of only) {
   if (workloads[name] === undefined) throw new Error(`unknown workload ${name}`);
+  const phaseStart = performance.now();
+  const load = loadavg().map((l) => Number(l.toFixed(2)));
   results[name] = await workloads[name]();
+  const seconds = (performance.now() - phaseStart) / 1000;
+  results.phases[name] = { loadavgAtStart: load, elapsedS: seconds };
+  log(`${name} done in ${seconds.toFixed(0)} s (load at its start ${load.join(" ")})`);
 }
 results.elapsedS = (performance.now() - started) / 1000;
 results.failures = failures;
@@ -267,12 +294,12 @@ if (quick) {
     ]) {
       writeFileSync(
         join(dir, `${file}.json`),
-        `${JSON.stringify({ env, ...strip(results[name]) }, null, 2)}\n`,
+        `${JSON.stringify({ env, phase: results.phases[name], ...strip(results[name]) }, null, 2)}\n`,
       );
     }
     writeFileSync(
       join(dir, "targets.json"),
-      `${JSON.stringify({ env, targets: evaluateTargets(results), elapsedS: results.elapsedS }, null, 2)}\n`,
+      `${JSON.stringify({ env, phases: results.phases, targets: evaluateTargets(results), elapsedS: results.elapsedS }, null, 2)}\n`,
     );
     writeFileSync(join(dir, "summary.md"), report);
     updateDocs(report);

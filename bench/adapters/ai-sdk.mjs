@@ -1,6 +1,7 @@
-// Vercel AI SDK (`ai` 6, the newest major that supports Node 20): a LanguageModelV3 object as the
-// fake model (the same spec object `ai/test`'s MockLanguageModelV3 builds, minus its per-call
-// recording, which would grow without bound over thousands of runs), a zod `tool()`, and
+// Vercel AI SDK (`ai` 7, the newest the registry serves; it declares engines node >= 22 but runs
+// on Node 20 for everything used here — the quick run checks it): a LanguageModelV4 object as the
+// fake model (the spec object `ai/test`'s mock model builds, minus its per-call recording, which
+// would grow without bound over thousands of runs; a v3 object would pay ai 7's v3-to-v4 proxy), a zod `tool()`, and
 // generateText / streamText with `stopWhen: stepCountIs(S + 1)`.
 import { generateText, stepCountIs, streamText, tool } from "ai";
 import { z } from "zod";
@@ -34,7 +35,7 @@ function lastEchoed(prompt) {
 
 function scriptedModel({ steps = 1, yieldEachCall = false, deltas = 0, counters }) {
   return {
-    specificationVersion: "v3",
+    specificationVersion: "v4",
     provider: "bench",
     modelId: "scripted",
     supportedUrls: {},

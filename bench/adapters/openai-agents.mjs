@@ -1,4 +1,5 @@
-// OpenAI Agents JS (0.14, the newest line whose `openai` dependency still supports Node 20): a
+// OpenAI Agents JS (0.20, the newest the registry serves; its `openai` 7 dependency declares
+// engines node >= 22 but runs on Node 20 for everything used here — the quick run checks it): a
 // `Model` implementation (getResponse / getStreamedResponse, like the SDK's own test FakeModel),
 // a zod `tool()`, and `Runner.run` with `maxTurns: S + 1`. Tracing is disabled the way the SDK's
 // own integration tests do it (its default exporter uploads traces to OpenAI).

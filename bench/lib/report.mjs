@@ -43,7 +43,7 @@ function table(head, rows) {
   ].join("\n");
 }
 
-export function renderEnvironment(env) {
+export function renderEnvironment(env, phases = {}) {
   const pkgs = Object.entries(env.packages)
     .map(([name, version]) => `${name} ${version ?? "?"}`)
     .join(", ");
@@ -51,6 +51,16 @@ export function renderEnvironment(env) {
     `- machine: ${env.nproc} × ${env.cpu} (${env.platform}), load average at start ${env.loadavg.join(" / ")}`,
     `- Node ${env.node}; commit ${env.commit ?? "?"}; ${env.date}`,
     `- packages: ${pkgs}`,
+    ...(Object.keys(phases).length === 0
+      ? []
+      : [
+          `- per workload (load average 1 / 5 / 15 min at its start, wall time): ${Object.entries(phases)
+            .map(
+              ([name, p]) =>
+                `${name.toUpperCase()} ${p.loadavgAtStart.join(" / ")}, ${p.elapsedS.toFixed(0)} s`,
+            )
+            .join("; ")}`,
+        ]),
   ].join("\n");
 }
 
@@ -216,7 +226,7 @@ export function renderTargets(targets) {
 }
 
 export function renderReport(results, labels) {
-  const parts = [renderEnvironment(results.env)];
+  const parts = [renderEnvironment(results.env, results.phases)];
   if (results.w1) parts.push(renderW1(results.w1, labels));
   if (results.w2) parts.push(renderW2(results.w2, labels));
   if (results.w3) parts.push(renderW3(results.w3, labels));

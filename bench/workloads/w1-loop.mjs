@@ -1,9 +1,11 @@
 // W1 tool loop, one adapter, one S, in this (fresh) process: runs of S model calls (S-1 tool
 // calls) back to back; reports microseconds per step. Every run's final text and the exact
 // number of model and tool calls are checked.
-// The JIT needs about a second of a loop before it settles (tiering shows as a step in per-step
-// cost), so every adapter warms up for --warmup-ms before SAMPLES timed samples of --sample-ms.
-// Usage: node workloads/w1-loop.mjs --adapter NAME --steps S [--quick] [--warmup-ms 1000] [--sample-ms 120]
+// The JIT needs a few hundred ms of a loop before it settles (tiering shows as a step in per-step
+// cost), so every adapter warms up for --warmup-ms before SAMPLES timed samples of --sample-ms
+// (the same time boxes for every adapter; a slow one gets fewer runs per sample, never less work
+// per run).
+// Usage: node workloads/w1-loop.mjs --adapter NAME --steps S [--quick] [--warmup-ms 600] [--sample-ms 80]
 import { loadAdapter } from "../adapters/index.mjs";
 import { intArg, parseArgs } from "../lib/args.mjs";
 import { emit, expectEqual } from "../lib/child.mjs";
@@ -14,8 +16,8 @@ import { median } from "../lib/stats.mjs";
 const args = parseArgs();
 const adapter = await loadAdapter(args.adapter);
 const steps = intArg(args, "steps");
-const warmupMs = intArg(args, "warmup-ms", 1000);
-const sampleMs = intArg(args, "sample-ms", 120);
+const warmupMs = intArg(args, "warmup-ms", 600);
+const sampleMs = intArg(args, "sample-ms", 80);
 const SAMPLES = 5;
 
 const counters = newCounters();

@@ -1,7 +1,7 @@
 // W2 streaming, one adapter, in this (fresh) process: a final answer of --deltas text deltas
 // (default 10,000) streamed through the framework's streaming API to a consumer that counts them;
 // reports deltas per second. Every run's delta count, final text and model/tool calls are checked.
-// Usage: node workloads/w2-stream.mjs --adapter NAME [--deltas N] [--quick] [--warmup-ms 600] [--sample-ms 150]
+// Usage: node workloads/w2-stream.mjs --adapter NAME [--deltas N] [--quick] [--warmup-ms 400] [--sample-ms 100]
 import { loadAdapter } from "../adapters/index.mjs";
 import { intArg, parseArgs } from "../lib/args.mjs";
 import { emit, expectEqual } from "../lib/child.mjs";
@@ -12,8 +12,8 @@ import { median } from "../lib/stats.mjs";
 const args = parseArgs();
 const adapter = await loadAdapter(args.adapter);
 const deltas = intArg(args, "deltas", 10_000);
-const warmupMs = intArg(args, "warmup-ms", 600);
-const sampleMs = intArg(args, "sample-ms", 150);
+const warmupMs = intArg(args, "warmup-ms", 400);
+const sampleMs = intArg(args, "sample-ms", 100);
 const SAMPLES = 5;
 
 const counters = newCounters();

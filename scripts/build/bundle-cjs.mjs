@@ -2,8 +2,9 @@
 // `require()` an ES module, so `require("@tinyagents/harness")` needs real CommonJS files.
 //
 // Layout: dist/cjs/ holds one CommonJS file per entry (dist/cjs/index.js, dist/cjs/testkit/index.js,
-// ...), a copy of the .d.ts tree (so a CommonJS consumer's TypeScript sees CommonJS declarations)
-// and a package.json saying `"type": "commonjs"` (the package itself is `"type": "module"`).
+// ...) and a package.json saying `"type": "commonjs"` (the package itself is `"type": "module"`).
+// The declarations are shared with the ES modules (dist/types, see bundle.mjs); a package whose
+// `require` condition names its own `types` under dist/cjs gets a copy there (copyDeclarations).
 //
 // One copy of each class, as in the ESM build: every module of the root entry is bundled once,
 // into dist/cjs/chunks/core.js; the entries require it. (esbuild cannot split CommonJS output.)
@@ -87,7 +88,10 @@ export async function buildCjs({ options, staging, entries, rootSource, rootModu
   return outdir;
 }
 
-/** Copy the .d.ts files of `staging` (not those already under cjs/) into `staging/cjs`. */
+/**
+ * Copy the .d.ts files of `staging` (not those already under cjs/) into `staging/cjs`: the older
+ * layout, for a package whose `require` condition still names its own `types` under dist/cjs.
+ */
 export function copyDeclarations(staging) {
   const outdir = join(staging, "cjs");
   const walk = (dir) => {

@@ -22,7 +22,9 @@
 // imports statically) would load an optional peer — those are imported only by their subpath.
 //
 // Types: `tsc -p tsconfig.build.json` (emitDeclarationOnly, no declaration maps) writes the .d.ts
-// files into dist with the src/ layout, so the `types` targets of `exports` resolve as before.
+// files, with the src/ layout, into the folder of the root entry's `types` target: dist/types for a
+// package with a CommonJS build, whose every `exports` entry's `types` condition points there for
+// `import` and `require` alike (one copy, not one per format); dist for an ES-module-only one.
 // It runs while esbuild bundles.
 //
 // Everything is written to a staging directory (under node_modules/.cache, git-ignored) that then
@@ -102,6 +104,12 @@ const otherEntries = {
 };
 // A CommonJS build (dist/cjs) when the exports map has `require` conditions.
 const wantsCjs = Object.values(exportsMap).some((conditions) => conditions.require !== undefined);
+// Where tsc writes the declarations: the folder (under dist) of the root entry's `types` target —
+// dist/types for a package with one shared set, dist itself for an ES-module-only one.
+const rootTypes = exportsMap["."]?.types ?? exportsMap["."]?.import?.types ?? "./dist/index.d.ts";
+const typesDir = dirname(relative("./dist", rootTypes));
+// The older layout: a `require` condition with its own `types` copy under dist/cjs.
+const cjsTypesCopy = Object.values(exportsMap).some((c) => c.require?.types?.startsWith("./dist/cjs/"));
 
 const options = {
   absWorkingDir: pkgDir,
@@ -211,7 +219,7 @@ rmSync(staging, { recursive: true, force: true });
 const types = new Promise((resolvePromise) => {
   if (flags["js-only"]) return resolvePromise();
   const bin = createRequire(join(pkgDir, "package.json")).resolve("typescript/bin/tsc");
-  tsc = spawn(process.execPath, [bin, "-p", "tsconfig.build.json", "--outDir", staging], {
+  tsc = spawn(process.execPath, [bin, "-p", "tsconfig.build.json", "--outDir", join(staging, typesDir)], {
     cwd: pkgDir,
     stdio: "inherit",
   });
@@ -311,7 +319,13 @@ if (existsSync(join(pkgDir, "ui-app", "src", "main.ts"))) {
 }
 
 await types;
-if (wantsCjs && !flags["js-only"]) copyDeclarations(staging);
+// One set of declarations serves both conditions (a second copy for dist/cjs was a third of the
+// package). They are CommonJS-format declarations (dist/types/package.json): a CommonJS consumer's
+// TypeScript must see CommonJS declarations, and an ES module may import named exports from them.
+if (wantsCjs && typesDir !== "." && !flags["js-only"]) {
+  writeFileSync(join(staging, typesDir, "package.json"), '{ "type": "commonjs" }\n');
+}
+if (cjsTypesCopy && !flags["js-only"]) copyDeclarations(staging);
 
 // Swap the finished build in (a copy when --outdir is on another file system than the cache).
 const move = (from, to) => {

@@ -90,7 +90,7 @@ describe("built packages", () => {
     const cli = filesUnder(join(root, "packages/cli/dist")).filter((f) => f.endsWith(".js"));
     expect(cli.filter(importsHarness).length).toBeGreaterThan(0);
     expect(filesUnder(dist)).toEqual(
-      expect.arrayContaining([join(dist, "index.js"), join(dist, "index.d.ts")]),
+      expect.arrayContaining([join(dist, "index.js"), join(dist, "types", "index.d.ts")]),
     );
     expect(offenders).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(root, "packages/inference/package.json"), "utf8"));
@@ -188,6 +188,15 @@ describe("built packages", () => {
       ].map((t) => t.replace(/^\.\//, ""));
       expect(files, pkg).toEqual(expect.arrayContaining(targets));
     }
+    // One set of declarations per package, shared by `import` and `require` (dist/types, CommonJS-
+    // format so a CommonJS consumer's TypeScript accepts it): no second copy under dist/cjs.
+    for (const [pkg, files] of Object.entries(packed)) {
+      expect(
+        files.filter((f) => f.endsWith(".d.ts") && !f.startsWith("dist/types/")),
+        pkg,
+      ).toEqual([]);
+      expect(files, pkg).toContain("dist/types/package.json");
+    }
     // The harness's JavaScript is a handful of bundles, not one file per source module.
     // (Per format: the ES modules, and the CommonJS build in dist/cjs.)
     const harnessJs = packed.harness?.filter((f) => f.endsWith(".js")) ?? [];
@@ -199,7 +208,6 @@ describe("built packages", () => {
     const harness = JSON.parse(readFileSync(join(root, "packages/harness/package.json"), "utf8"));
     expect(Object.keys(harness.dependencies).sort()).toEqual([
       "@cfworker/json-schema",
-      "@noble/hashes",
       "@standard-schema/spec",
       "@tinyagents/inference",
     ]);

@@ -30,4 +30,16 @@ describe("sha256", () => {
       expect(hash.hex()).toBe(reference(fed));
     });
   }
+
+  it("the portable hash is right at every block boundary, fed whole or in uneven pieces", () => {
+    // Padding takes one block below 56 bytes in the last block and two from 56 on; pieces that
+    // straddle the 64-byte block exercise the pending buffer.
+    for (const size of [0, 1, 54, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000]) {
+      const text = "abcdefghij".repeat(101).slice(0, size);
+      expect(createSha256({ portable: true }).update(text).hex(), `size ${size}`).toBe(reference(text));
+      const pieces = createSha256({ portable: true });
+      for (let i = 0; i < size; i += 7) pieces.update(text.slice(i, i + 7));
+      expect(pieces.hex(), `size ${size} in 7-byte pieces`).toBe(reference(text));
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { sha256 } from "@noble/hashes/sha2";
+import { PortableSha256State } from "./portable-sha256.js";
 
 /** A running SHA-256 over UTF-8 text: feed it, fork it, read the digest without ending it. */
 export interface Sha256 {
@@ -20,7 +20,7 @@ interface NodeHash {
  * `process.getBuiltinModule`). It is about 5x faster than the portable one on KB-sized prompts.
  * Reached at run time rather than by `import "node:crypto"`, so the harness root has no static
  * `node:` import and bundles for browsers and edge runtimes, which use the portable SHA-256
- * (@noble/hashes; Web Crypto's `subtle.digest` is asynchronous and cannot fork a running hash).
+ * (./portable-sha256.ts; Web Crypto's `subtle.digest` is asynchronous and cannot fork a running hash).
  */
 const nodeCreateHash: ((algorithm: "sha256") => NodeHash) | undefined = (() => {
   const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
@@ -48,11 +48,10 @@ class NativeSha256 implements Sha256 {
   }
 }
 
-type PortableHash = ReturnType<typeof sha256.create>;
 const encoder = new TextEncoder();
 
 class PortableSha256 implements Sha256 {
-  constructor(private readonly hash: PortableHash) {}
+  constructor(private readonly hash: PortableSha256State) {}
   update(text: string): Sha256 {
     this.hash.update(encoder.encode(text));
     return this;
@@ -76,11 +75,11 @@ export function createSha256(options: { portable?: boolean } = {}): Sha256 {
   if (nodeCreateHash !== undefined && options.portable !== true) {
     return new NativeSha256(nodeCreateHash("sha256"));
   }
-  return new PortableSha256(sha256.create());
+  return new PortableSha256(new PortableSha256State());
 }
 
 /** SHA-256 of `text` (UTF-8), as 64 lowercase hex characters. */
 export function sha256Hex(text: string): string {
   if (nodeCreateHash !== undefined) return nodeCreateHash("sha256").update(text).digest("hex");
-  return toHex(sha256(encoder.encode(text)));
+  return toHex(new PortableSha256State().update(encoder.encode(text)).digest());
 }
