@@ -32,6 +32,10 @@ export default defineConfig({
       { find: /^@tinyagents\/dbos$/, replacement: src("./packages/dbos/src/index.ts") },
       { find: /^@tinyagents\/harness$/, replacement: src("./packages/harness/src/index.ts") },
       { find: /^@tinyagents\/restate$/, replacement: src("./packages/restate/src/index.ts") },
+      {
+        find: /^@tinyagents\/restate\/testing$/,
+        replacement: src("./packages/restate/src/testing/index.ts"),
+      },
       { find: /^@tinyagents\/postgres$/, replacement: src("./packages/postgres/src/index.ts") },
       {
         find: /^@tinyagents\/postgres\/testing$/,
