@@ -1,0 +1,232 @@
+import { connect, HttpCallError, type Ingress, Opts } from "@restatedev/restate-sdk-clients";
+import type { EventRecord, HarnessEventJournal, SteeringCommand } from "@tinyagents/harness";
+import { type ErrorCode, type JsonValue, TinyAgentsError } from "@tinyagents/inference";
+import { agentWorkflowName, threadObjectName } from "../services/naming.js";
+import type {
+  ApprovalDecision,
+  RestateRunOutcome,
+  RestateRunRequest,
+  RestateRunStatus,
+  SignalRequest,
+  SteerReceipt,
+  SteerRequest,
+  ThreadSubmission,
+} from "../services/run-protocol.js";
+import { type EventStreamOptions, tailJournal } from "./tail-journal.js";
+
+/** Options of a {@link RestateAgentClient}. */
+export interface RestateAgentClientOptions {
+  /** Restate's HTTP ingress, e.g. `http://127.0.0.1:8080`. */
+  ingressUrl: string;
+  /** Headers for every request (an API key for Restate Cloud, …). */
+  headers?: Record<string, string>;
+  /** The journal the workers write live events to (`restateAgents({ events })`): `events()` tails it. */
+  journal?: HarnessEventJournal;
+  /** Service name prefix, as given to `restateAgents` (default `tinyagents`). */
+  servicePrefix?: string;
+}
+
+/** What {@link RestateAgentClient.start} answers. */
+export interface StartedRun {
+  runId: string;
+  invocationId: string;
+  /** `PreviouslyAccepted`: the run id was started before; nothing new was started. */
+  status: "Accepted" | "PreviouslyAccepted";
+}
+
+/** Options of a run started by the client (the request without its input). */
+export type StartOptions = Omit<RestateRunRequest, "input" | "parentRunId">;
+
+/** The agent workflow's handlers as the ingress sees them (the context argument is dropped). */
+type AgentWorkflowApi = {
+  run(ctx: unknown, request: RestateRunRequest): Promise<RestateRunOutcome>;
+  approve(ctx: unknown, body: ApprovalDecision): Promise<void>;
+  reject(ctx: unknown, body: ApprovalDecision): Promise<void>;
+  steer(ctx: unknown, body: SteerRequest): Promise<SteerReceipt>;
+  signal(ctx: unknown, body: SignalRequest): Promise<void>;
+  status(ctx: unknown): Promise<RestateRunStatus | null>;
+};
+
+type ThreadApi = {
+  submit(ctx: unknown, body: ThreadSubmission): Promise<RestateRunOutcome>;
+};
+
+type Input = RestateRunRequest["input"];
+
+/**
+ * A typed client of agents served by `restateAgents`, over Restate's HTTP ingress
+ * (`@restatedev/restate-sdk-clients`). Runs are addressed by agent name and run id:
+ *
+ * - `start(agent, runId, input)` submits the run's workflow, idempotently: the same run id never
+ *   starts twice (`status: "PreviouslyAccepted"`); `run` also waits for the outcome.
+ * - `submit(threadId, agent, runId, input)` queues the run on its thread (one at a time, in order).
+ * - `result` attaches to the run and waits for its {@link RestateRunOutcome}; `output` peeks.
+ * - `approve` / `reject`, `steer`, `signal`, `status` reach the run's shared handlers.
+ * - `events(runId)` tails the live event journal the workers write.
+ *
+ * Failures are `TinyAgentsError`s with Restate's message and HTTP status in `details.status`:
+ * `validation` (400), `steering` (403, a denied steering command), `not_found`-like 404s and
+ * anything else as `internal`.
+ */
+export class RestateAgentClient {
+  private readonly ingress: Ingress;
+  private readonly journal: HarnessEventJournal | undefined;
+  private readonly prefix: string | undefined;
+
+  constructor(options: RestateAgentClientOptions) {
+    this.ingress = connect({
+      url: options.ingressUrl,
+      ...(options.headers === undefined ? {} : { headers: options.headers }),
+    });
+    this.journal = options.journal;
+    this.prefix = options.servicePrefix;
+  }
+
+  /** Start run `runId` of `agent` (idempotent by run id). Resolves once Restate accepted it. */
+  start(agent: string, runId: string, input: Input, options: StartOptions = {}): Promise<StartedRun> {
+    return request(`start ${agent}/${runId}`, async () => {
+      const submission = await this.workflow(agent, runId).workflowSubmit({ ...options, input });
+      return { runId, invocationId: submission.invocationId, status: submission.status };
+    });
+  }
+
+  /** Start run `runId` (idempotently) and wait for its outcome. */
+  async run(
+    agent: string,
+    runId: string,
+    input: Input,
+    options: StartOptions = {},
+  ): Promise<RestateRunOutcome> {
+    await this.start(agent, runId, input, options);
+    return this.result(agent, runId);
+  }
+
+  /**
+   * Queue run `runId` of `agent` on thread `threadId`: it starts once every run submitted to the
+   * thread before it has finished. Idempotent by run id. Resolves with the run's outcome.
+   */
+  submit(
+    threadId: string,
+    agent: string,
+    runId: string,
+    input: Input,
+    options: Omit<StartOptions, "threadId"> = {},
+  ): Promise<RestateRunOutcome> {
+    return request(`submit ${agent}/${runId} to thread ${threadId}`, () =>
+      Promise.resolve(
+        this.ingress
+          .objectClient<ThreadApi>({ name: threadObjectName(this.prefix) }, threadId)
+          .submit({ ...options, agent, runId, input }, Opts.from({ idempotencyKey: runId })),
+      ),
+    );
+  }
+
+  /** Wait for run `runId` to finish and return its outcome (attaches; safe to repeat). */
+  result(agent: string, runId: string): Promise<RestateRunOutcome> {
+    return request(`result of ${agent}/${runId}`, () => this.workflow(agent, runId).workflowAttach());
+  }
+
+  /** The outcome of run `runId` if it has finished, else `undefined` (does not wait). */
+  output(agent: string, runId: string): Promise<RestateRunOutcome | undefined> {
+    return request(`output of ${agent}/${runId}`, async () => {
+      const output = await this.workflow(agent, runId).workflowOutput();
+      return output.ready ? output.result : undefined;
+    });
+  }
+
+  /** Approve the tool call `approvalId` (`<runId>/<callId>`) that run `runId` waits on. */
+  approve(agent: string, runId: string, approvalId: string): Promise<void> {
+    return request(`approve ${approvalId}`, () =>
+      Promise.resolve(this.workflow(agent, runId).approve({ approvalId })),
+    );
+  }
+
+  /** Reject the tool call `approvalId`; the model reads `reason`. */
+  reject(agent: string, runId: string, approvalId: string, reason: string): Promise<void> {
+    return request(`reject ${approvalId}`, () =>
+      Promise.resolve(this.workflow(agent, runId).reject({ approvalId, reason })),
+    );
+  }
+
+  /** Send a steering command; the run applies it at its next checkpoint. */
+  steer(agent: string, runId: string, command: SteeringCommand): Promise<SteerReceipt> {
+    return request(`steer ${agent}/${runId}`, () =>
+      Promise.resolve(this.workflow(agent, runId).steer({ command })),
+    );
+  }
+
+  /** Resolve durable promise `name` of run `runId` with `value` (exactly once). */
+  signal(agent: string, runId: string, name: string, value?: JsonValue): Promise<void> {
+    return request(`signal ${name}`, () =>
+      Promise.resolve(this.workflow(agent, runId).signal(value === undefined ? { name } : { name, value })),
+    );
+  }
+
+  /** The run's status (phase, what it waits for, stop reason), or `undefined` before it started. */
+  status(agent: string, runId: string): Promise<RestateRunStatus | undefined> {
+    return request(
+      `status of ${agent}/${runId}`,
+      async () => (await this.workflow(agent, runId).status()) ?? undefined,
+    );
+  }
+
+  /**
+   * The run's live events, in order, from the journal the workers write (`options.journal`): new
+   * ones as they arrive, until the run has finished and everything it journaled was delivered.
+   * Throws `validation` when the client has no journal.
+   */
+  events(agent: string, runId: string, options: EventStreamOptions = {}): AsyncIterable<EventRecord> {
+    const journal = this.journal;
+    if (journal === undefined) {
+      throw new TinyAgentsError(
+        "validation",
+        "events() needs the event journal the workers write: new RestateAgentClient({ journal })",
+        {
+          details: { field: "journal" },
+        },
+      );
+    }
+    return tailJournal(journal, runId, async () => (await this.output(agent, runId)) !== undefined, options);
+  }
+
+  private workflow(agent: string, runId: string) {
+    return this.ingress.workflowClient<AgentWorkflowApi>(
+      { name: agentWorkflowName(agent, this.prefix) },
+      runId,
+    );
+  }
+}
+
+/** Run one ingress request, turning Restate's HTTP failures into typed errors. */
+async function request<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!(error instanceof HttpCallError)) {
+      throw new TinyAgentsError(
+        "internal",
+        `${what}: ${error instanceof Error ? error.message : String(error)}`,
+        {
+          cause: error,
+          details: { request: what },
+        },
+      );
+    }
+    throw new TinyAgentsError(
+      codeForStatus(error.status),
+      `${what}: Restate answered ${error.status}: ${error.message}`,
+      {
+        cause: error,
+        details: { request: what, status: error.status },
+      },
+    );
+  }
+}
+
+function codeForStatus(status: number): ErrorCode {
+  if (status === 400) return "validation";
+  if (status === 403) return "steering";
+  if (status === 409) return "conflict";
+  if (status === 429) return "limit_exceeded";
+  return "internal";
+}

@@ -1,0 +1,230 @@
+import { randomUUID } from "node:crypto";
+import {
+  type RunOptions as RestateRunOptions,
+  type Serde,
+  serde,
+  TimeoutError,
+  type WorkflowContext,
+} from "@restatedev/restate-sdk";
+import type {
+  ArtifactStore,
+  AwaitSignalOptions,
+  DurableChildOptions,
+  DurableContext,
+  DurableStepOptions,
+  DurableValue,
+} from "@tinyagents/harness";
+import { isErrorCode, type JsonValue, TinyAgentsError } from "@tinyagents/inference";
+import { agentWorkflowName } from "../services/naming.js";
+import { DEFAULT_MAX_STEP_BYTES, fitStepValue } from "./journal-limits.js";
+import { fromRestateFailure, toRestateFailure } from "./step-failure.js";
+import { inStep, runInStep } from "./step-scope.js";
+
+/** Retries of a step that failed with a retryable error (see `RETRYABLE_STEP_CODES`). */
+export interface StepRetryPolicy {
+  /** Attempts in all, the first included (default 3); then the step fails terminally. */
+  maxAttempts?: number;
+  /** First retry delay (default 100 ms), doubling up to `maxIntervalMs` (default 5 s). */
+  initialIntervalMs?: number;
+  maxIntervalMs?: number;
+}
+
+/** Options of a {@link RestateDurableContext}. */
+export interface RestateDurableOptions {
+  /** Largest journaled step value, in bytes (default 1 MiB: see `DEFAULT_MAX_STEP_BYTES`). */
+  maxStepBytes?: number;
+  /** Where tool outputs too large to journal go (else such a step fails with `limit_exceeded`). */
+  artifacts?: ArtifactStore;
+  /** Retries of retryable step failures. */
+  stepRetry?: StepRetryPolicy;
+  /** The Restate workflow that runs agent `name` (default `agentWorkflowName`). */
+  workflowName?: (agent: string) => string;
+  /**
+   * Called before every model step, outside it (it may use the context's journaled operations):
+   * the workflow pulls steering commands here.
+   */
+  beforeModelStep?: () => Promise<void>;
+  /** Called with the signal names the run waits on, whenever that set changes. */
+  onWaiting?: (signals: readonly string[]) => void;
+}
+
+/** What a journaled step records: its value and when it finished (the run's clock). */
+interface StepRecord {
+  v?: JsonValue;
+  t: number;
+}
+
+/** What the workflow of a child agent returns (see `RestateRunOutcome`): only these fields are read. */
+interface ChildOutcome {
+  state?: string;
+  finishedAt?: number;
+  result?: JsonValue;
+  error?: { code?: string; message?: string };
+}
+
+/**
+ * The harness's `DurableContext` over a Restate workflow's context: the one run loop, journaled by
+ * Restate. Contract (see `DurableContext`):
+ *
+ * - `step(name, fn)` is `ctx.run(name, fn)`: a completed step is replayed from the journal and
+ *   never runs again; `await step(...)` returns only after Restate acknowledged the entry (the SDK
+ *   runs no second step before the previous result is durable), so an `intent` step is journaled
+ *   before the tool of a `"once"` call starts. Failures are recorded as `TinyAgentsError`s (see
+ *   `step-failure.ts` for which codes are terminal and which Restate retries); a value too large
+ *   for a journal entry is offloaded to artifacts or fails with `limit_exceeded`.
+ * - `now()` is the run's journaled clock: the time recorded by the last journaled entry (the run's
+ *   start, each step's completion, each wait's end), so replay sees the same values; inside a step
+ *   it is the real clock. `randomId()` is `ctx.rand.uuidv4()` (seeded by the invocation id).
+ * - `awaitSignal(name)` waits on the workflow's durable promise `name` (`ctx.promise`), which any
+ *   shared handler or client resolves exactly once, before or during the wait; with `timeoutMs`
+ *   the wait is a durable timer (`orTimeout`) and resolves `undefined` when it fires.
+ * - `child(name, fn, { agent })` invokes agent `agent`'s workflow (keyed by the child run id) —
+ *   another invocation that Restate may place on any worker; several run in parallel when the loop
+ *   starts several. Without `agent` the child runs here, inside one step.
+ *
+ * Build it with {@link RestateDurableContext.open} (it reads the journaled start time).
+ */
+export class RestateDurableContext implements DurableContext {
+  readonly engine = "restate";
+  private readonly ctx: WorkflowContext;
+  private readonly maxStepBytes: number;
+  private readonly artifacts: ArtifactStore | undefined;
+  private readonly runOptions: RestateRunOptions<StepRecord>;
+  private readonly workflowName: (agent: string) => string;
+  private readonly beforeModelStep: (() => Promise<void>) | undefined;
+  private readonly onWaiting: ((signals: readonly string[]) => void) | undefined;
+  private readonly waiting = new Set<string>();
+  private clock: number;
+
+  /** Prefer {@link RestateDurableContext.open}; `startedAt` must come from the journal (`ctx.date.now()`). */
+  constructor(ctx: WorkflowContext, startedAt: number, options: RestateDurableOptions = {}) {
+    this.ctx = ctx;
+    this.clock = startedAt;
+    this.maxStepBytes = options.maxStepBytes ?? DEFAULT_MAX_STEP_BYTES;
+    if (!Number.isSafeInteger(this.maxStepBytes) || this.maxStepBytes <= 0) {
+      throw new TinyAgentsError(
+        "validation",
+        `maxStepBytes must be a positive integer, got ${String(options.maxStepBytes)}`,
+        {
+          details: { field: "maxStepBytes" },
+        },
+      );
+    }
+    this.artifacts = options.artifacts;
+    const retry = options.stepRetry ?? {};
+    this.runOptions = {
+      maxRetryAttempts: retry.maxAttempts ?? 3,
+      initialRetryInterval: retry.initialIntervalMs ?? 100,
+      maxRetryInterval: retry.maxIntervalMs ?? 5000,
+    };
+    this.workflowName = options.workflowName ?? agentWorkflowName;
+    this.beforeModelStep = options.beforeModelStep;
+    this.onWaiting = options.onWaiting;
+  }
+
+  /** A context for `ctx` whose clock starts at the journaled time of this call. */
+  static async open(
+    ctx: WorkflowContext,
+    options: RestateDurableOptions = {},
+  ): Promise<RestateDurableContext> {
+    return new RestateDurableContext(ctx, await ctx.date.now(), options);
+  }
+
+  async step<T extends DurableValue>(
+    name: string,
+    fn: () => Promise<T>,
+    options: DurableStepOptions,
+  ): Promise<T> {
+    if (options.kind === "model" && this.beforeModelStep !== undefined) await this.beforeModelStep();
+    const { maxStepBytes, artifacts } = this;
+    let record: StepRecord;
+    try {
+      record = await this.ctx.run<StepRecord>(
+        name,
+        () =>
+          runInStep(async () => {
+            try {
+              const value = await fitStepValue(name, await fn(), options, maxStepBytes, artifacts);
+              return value === undefined ? { t: Date.now() } : { v: value, t: Date.now() };
+            } catch (error) {
+              throw toRestateFailure(error, name);
+            }
+          }),
+        this.runOptions,
+      );
+    } catch (error) {
+      throw fromRestateFailure(error, name);
+    }
+    this.advance(record.t);
+    return record.v as T;
+  }
+
+  now(): number {
+    return inStep() ? Date.now() : this.clock;
+  }
+
+  randomId(prefix = "id"): string {
+    return `${prefix}-${inStep() ? randomUUID() : this.ctx.rand.uuidv4()}`;
+  }
+
+  async awaitSignal<T extends DurableValue>(
+    name: string,
+    options: AwaitSignalOptions = {},
+  ): Promise<T | undefined> {
+    const promise = this.ctx.promise<T>(name).get();
+    this.setWaiting(name, true);
+    try {
+      return await (options.timeoutMs === undefined ? promise : promise.orTimeout(options.timeoutMs));
+    } catch (error) {
+      if (error instanceof TimeoutError) return undefined;
+      throw fromRestateFailure(error, name);
+    } finally {
+      this.setWaiting(name, false);
+      // A wait may last days: read the (journaled) time again so `now()` is not stale after it.
+      this.advance(await this.ctx.date.now());
+    }
+  }
+
+  async child<T extends DurableValue>(
+    name: string,
+    fn: () => Promise<T>,
+    options: DurableChildOptions = {},
+  ): Promise<T> {
+    if (options.agent === undefined) return this.step(name, fn, { kind: "other" });
+    const runId = options.runId ?? `${this.ctx.key}.${name}`;
+    let outcome: ChildOutcome;
+    try {
+      outcome = await this.ctx.genericCall<JsonValue, ChildOutcome>({
+        service: this.workflowName(options.agent),
+        method: "run",
+        key: runId,
+        parameter: { input: options.input ?? null, parentRunId: this.ctx.key },
+        inputSerde: serde.json as Serde<JsonValue>,
+        outputSerde: serde.json as Serde<ChildOutcome>,
+        name,
+      });
+    } catch (error) {
+      throw fromRestateFailure(error, name);
+    }
+    if (typeof outcome?.finishedAt === "number") this.advance(outcome.finishedAt);
+    if (outcome?.state === "failed") {
+      const code = outcome.error?.code;
+      throw new TinyAgentsError(
+        isErrorCode(code) ? code : "internal",
+        `child run ${runId} (agent "${options.agent}") failed: ${outcome.error?.message ?? "no error message"}`,
+        { details: { childRunId: runId, agent: options.agent } },
+      );
+    }
+    return outcome?.result as T;
+  }
+
+  private advance(time: number): void {
+    if (time > this.clock) this.clock = time;
+  }
+
+  private setWaiting(name: string, waiting: boolean): void {
+    if (waiting) this.waiting.add(name);
+    else this.waiting.delete(name);
+    this.onWaiting?.([...this.waiting]);
+  }
+}

@@ -1,0 +1,43 @@
+import { type EventListener, EventSink } from "@tinyagents/harness";
+
+/**
+ * The event sink of a run inside a Restate workflow: listeners (the live sink, the journal the
+ * client tails) only hear events emitted while the handler is executing new work, never while
+ * Restate replays the journal after a suspension, a retry or a worker change. The loop is
+ * deterministic, so a replay re-emits the same events with the same offsets; delivering them again
+ * would duplicate what the first attempt already streamed. Deltas stream live and are never
+ * journaled by Restate (only each step's final value is).
+ *
+ * Around a crash the boundary is approximate: events the dead worker emitted after its last
+ * journaled step may be emitted again by the next one (the step runs again), each with the same
+ * offsets as long as the step emits the same events.
+ */
+export class ReplayAwareEventSink extends EventSink {
+  private readonly live: () => boolean;
+
+  /** `live()` says whether the handler is executing new work (not replaying). */
+  constructor(
+    streamId: string,
+    live: () => boolean,
+    options: ConstructorParameters<typeof EventSink>[1] = {},
+  ) {
+    super(streamId, options);
+    this.live = live;
+  }
+
+  override subscribe(listener: EventListener): () => void {
+    return super.subscribe((record) => {
+      if (this.live()) listener(record);
+    });
+  }
+}
+
+/**
+ * Whether a Restate handler context is executing new work rather than replaying its journal. The
+ * SDK keeps this on its context implementation (`isProcessing`, what its own replay-aware logger
+ * uses) without a public type; a context without it counts as live.
+ */
+export function isLive(ctx: object): boolean {
+  const probe = (ctx as { isProcessing?: () => boolean }).isProcessing;
+  return typeof probe === "function" ? probe.call(ctx) : true;
+}
