@@ -7,6 +7,7 @@
 import "./compat/install.js";
 
 export {
+  type QueuedRun,
   RestateAgentClient,
   type RestateAgentClientOptions,
   type StartedRun,

@@ -6,7 +6,7 @@ import { ArtifactStore } from "@tinyagents/harness";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentEndpoint, listenAgents, RestateDurableContext } from "../src/index.js";
-import { RESTATE_SKIP, type RestateServer, startRestateServer } from "./support/restate-server.js";
+import { quiet, RESTATE_SKIP, type RestateServer, startRestateServer } from "./support/restate-server.js";
 
 const counts = new Map<string, number>();
 const bump = (key: string) => {
@@ -58,7 +58,9 @@ const probe = restate.workflow({
               "model",
               async () => {
                 bump(`${key}:model`);
-                throw new TinyAgentsError("provider", "provider down after retries", { details: { status: 503 } });
+                throw new TinyAgentsError("provider", "provider down after retries", {
+                  details: { status: 503 },
+                });
               },
               { kind: "model" },
             ),
@@ -127,63 +129,74 @@ async function call(path: string, body?: unknown): Promise<unknown> {
   return text === "" ? undefined : JSON.parse(text);
 }
 
-describe.skipIf(RESTATE_SKIP !== undefined)(`RestateDurableContext on restate-server${RESTATE_SKIP ? ` (${RESTATE_SKIP})` : ""}`, () => {
-  beforeAll(async () => {
-    server = await startRestateServer();
-    worker = await listenAgents([probe as never]);
-    await server.registerDeployment(worker.url);
-  }, 60_000);
+describe.skipIf(RESTATE_SKIP !== undefined)(
+  `RestateDurableContext on restate-server${RESTATE_SKIP ? ` (${RESTATE_SKIP})` : ""}`,
+  () => {
+    beforeAll(async () => {
+      server = await startRestateServer();
+      worker = await listenAgents([probe as never], { logger: quiet });
+      await server.registerDeployment(worker.url);
+    }, 60_000);
 
-  afterAll(async () => {
-    await worker?.close();
-    await server?.stop();
-  });
+    afterAll(async () => {
+      await worker?.close();
+      await server?.stop();
+    });
 
-  it("replays a journaled step instead of running it again when the invocation is retried", async () => {
-    const out = (await call("/probe/r1/run", "replay")) as Record<string, unknown>;
-    expect(counts.get("r1:attempt")).toBeGreaterThanOrEqual(2); // step b's failure ended attempt 1
-    expect(counts.get("r1:a")).toBe(1); // never re-executed: replayed from the journal
-    expect(counts.get("r1:b")).toBe(2);
-    expect(out.a).toBe(1);
-    expect(out.b).toBe("b-ok");
-    expect(out.id).toMatch(/^call-[0-9a-f-]{36}$/);
-    expect(out.clockAfter as number).toBeGreaterThanOrEqual(out.startedAt as number);
-  });
+    it("replays a journaled step instead of running it again when the invocation is retried", async () => {
+      const out = (await call("/probe/r1/run", "replay")) as Record<string, unknown>;
+      expect(counts.get("r1:attempt")).toBeGreaterThanOrEqual(2); // step b's failure ended attempt 1
+      expect(counts.get("r1:a")).toBe(1); // never re-executed: replayed from the journal
+      expect(counts.get("r1:b")).toBe(2);
+      expect(out.a).toBe(1);
+      expect(out.b).toBe("b-ok");
+      expect(out.id).toMatch(/^call-[0-9a-f-]{36}$/);
+      expect(out.clockAfter as number).toBeGreaterThanOrEqual(out.startedAt as number);
+    });
 
-  it("records a TinyAgentsError as a terminal failure: no retry, same code and details", async () => {
-    const out = await call("/probe/t1/run", "terminal");
-    expect(out).toMatchObject({ code: "provider", details: { status: 503 }, message: "provider down after retries" });
-    expect(counts.get("t1:model")).toBe(1);
-  });
+    it("records a TinyAgentsError as a terminal failure: no retry, same code and details", async () => {
+      const out = await call("/probe/t1/run", "terminal");
+      expect(out).toMatchObject({
+        code: "provider",
+        details: { status: 503 },
+        message: "provider down after retries",
+      });
+      expect(counts.get("t1:model")).toBe(1);
+    });
 
-  it("retries an unclassified error up to maxAttempts, then fails it as internal", async () => {
-    const out = await call("/probe/e1/run", "exhaust");
-    expect(out).toMatchObject({ code: "internal" });
-    expect(String((out as { message: string }).message)).toContain("socket hang up");
-    expect(counts.get("e1:boom")).toBe(2);
-  });
+    it("retries an unclassified error up to maxAttempts, then fails it as internal", async () => {
+      const out = await call("/probe/e1/run", "exhaust");
+      expect(out).toMatchObject({ code: "internal" });
+      expect(String((out as { message: string }).message)).toContain("socket hang up");
+      expect(counts.get("e1:boom")).toBe(2);
+    });
 
-  it("retries a storage failure and keeps its code when the attempts run out", async () => {
-    const out = await call("/probe/s1/run", "storage");
-    expect(out).toMatchObject({ code: "storage" });
-    expect(counts.get("s1:write")).toBe(2);
-  });
+    it("retries a storage failure and keeps its code when the attempts run out", async () => {
+      const out = await call("/probe/s1/run", "storage");
+      expect(out).toMatchObject({ code: "storage" });
+      expect(counts.get("s1:write")).toBe(2);
+    });
 
-  it("waits on a durable promise that a shared handler resolves, and times out to undefined", async () => {
-    await call("/probe/w1/run/send", "signal");
-    await call("/probe/w1/resolve", "approve");
-    const out = await fetch(`${server?.ingressUrl}/restate/workflow/probe/w1/attach`).then((r) => r.json());
-    expect(out).toEqual({ value: { decision: "approve" } });
-    expect(await call("/probe/w2/run", "timeout")).toEqual({ value: "timed-out" });
-  });
+    it("waits on a durable promise that a shared handler resolves, and times out to undefined", async () => {
+      await call("/probe/w1/run/send", "signal");
+      await call("/probe/w1/resolve", "approve");
+      const out = await fetch(`${server?.ingressUrl}/restate/workflow/probe/w1/attach`).then((r) => r.json());
+      expect(out).toEqual({ value: { decision: "approve" } });
+      expect(await call("/probe/w2/run", "timeout")).toEqual({ value: "timed-out" });
+    });
 
-  it("refuses a step value larger than maxStepBytes, and offloads a large tool result to artifacts", async () => {
-    const big = await call("/probe/l1/run", "large");
-    expect(big).toMatchObject({ code: "limit_exceeded", details: { step: "big", maxBytes: 1024 } });
-    expect((big as { message: string }).message).toContain("artifacts");
-    const off = (await call("/probe/o1/run", "offload")) as { value: { content: { text: string }[]; artifacts: string[] } };
-    expect(off.value.content[0]?.text).toMatch(/^\[artifact .+: dump-c1\.json, application\/json, \d+ bytes\]/);
-    const stored = await artifacts.get(off.value.artifacts[0] as string);
-    expect(JSON.parse(String(stored?.content))[0].text).toHaveLength(4000);
-  });
-});
+    it("refuses a step value larger than maxStepBytes, and offloads a large tool result to artifacts", async () => {
+      const big = await call("/probe/l1/run", "large");
+      expect(big).toMatchObject({ code: "limit_exceeded", details: { step: "big", maxBytes: 1024 } });
+      expect((big as { message: string }).message).toContain("artifacts");
+      const off = (await call("/probe/o1/run", "offload")) as {
+        value: { content: { text: string }[]; artifacts: string[] };
+      };
+      expect(off.value.content[0]?.text).toMatch(
+        /^\[artifact .+: dump-c1\.json, application\/json, \d+ bytes\]/,
+      );
+      const stored = await artifacts.get(off.value.artifacts[0] as string);
+      expect(JSON.parse(String(stored?.content))[0].text).toHaveLength(4000);
+    });
+  },
+);

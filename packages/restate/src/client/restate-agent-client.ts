@@ -1,4 +1,4 @@
-import { connect, HttpCallError, type Ingress, Opts } from "@restatedev/restate-sdk-clients";
+import { connect, HttpCallError, type Ingress, SendOpts } from "@restatedev/restate-sdk-clients";
 import type { EventRecord, HarnessEventJournal, SteeringCommand } from "@tinyagents/harness";
 import { type ErrorCode, type JsonValue, TinyAgentsError } from "@tinyagents/inference";
 import { agentWorkflowName, threadObjectName } from "../services/naming.js";
@@ -32,6 +32,12 @@ export interface StartedRun {
   invocationId: string;
   /** `PreviouslyAccepted`: the run id was started before; nothing new was started. */
   status: "Accepted" | "PreviouslyAccepted";
+}
+
+/** What {@link RestateAgentClient.enqueue} answers: the queued run and a way to await it. */
+export interface QueuedRun extends StartedRun {
+  /** Wait for the run's outcome (after the runs queued before it on the thread). */
+  result(): Promise<RestateRunOutcome>;
 }
 
 /** Options of a run started by the client (the request without its input). */
@@ -102,23 +108,40 @@ export class RestateAgentClient {
   }
 
   /**
-   * Queue run `runId` of `agent` on thread `threadId`: it starts once every run submitted to the
-   * thread before it has finished. Idempotent by run id. Resolves with the run's outcome.
+   * Queue run `runId` of `agent` on thread `threadId`: it starts once every run queued on the
+   * thread before it has finished (Restate keeps the thread's queue, in arrival order). Resolves
+   * as soon as Restate accepted the submission; `result()` of the answer waits for the outcome.
+   * Idempotent by run id: queuing the same run id again does not queue it twice.
    */
-  submit(
+  async enqueue(
+    threadId: string,
+    agent: string,
+    runId: string,
+    input: Input,
+    options: Omit<StartOptions, "threadId"> = {},
+  ): Promise<QueuedRun> {
+    const send = await request(`enqueue ${agent}/${runId} on thread ${threadId}`, () =>
+      this.ingress
+        .objectSendClient<ThreadApi>({ name: threadObjectName(this.prefix) }, threadId)
+        .submit({ ...options, agent, runId, input }, SendOpts.from({ idempotencyKey: runId })),
+    );
+    return {
+      runId,
+      invocationId: send.invocationId,
+      status: send.status,
+      result: () => request(`result of ${agent}/${runId}`, () => this.ingress.result(send)),
+    };
+  }
+
+  /** {@link enqueue} the run on its thread and wait for its outcome. */
+  async submit(
     threadId: string,
     agent: string,
     runId: string,
     input: Input,
     options: Omit<StartOptions, "threadId"> = {},
   ): Promise<RestateRunOutcome> {
-    return request(`submit ${agent}/${runId} to thread ${threadId}`, () =>
-      Promise.resolve(
-        this.ingress
-          .objectClient<ThreadApi>({ name: threadObjectName(this.prefix) }, threadId)
-          .submit({ ...options, agent, runId, input }, Opts.from({ idempotencyKey: runId })),
-      ),
-    );
+    return (await this.enqueue(threadId, agent, runId, input, options)).result();
   }
 
   /** Wait for run `runId` to finish and return its outcome (attaches; safe to repeat). */

@@ -1,6 +1,6 @@
 import { createServer, type Http2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
-import { endpoint } from "@restatedev/restate-sdk";
+import { endpoint, type LoggerTransport } from "@restatedev/restate-sdk";
 import type { RestateAgentServices } from "../services/restate-agents.js";
 
 /** Options of {@link listenAgents}. */
@@ -9,6 +9,8 @@ export interface ListenAgentsOptions {
   host?: string;
   /** Port (default 0: a free one, see `url`). */
   port?: number;
+  /** Where the Restate SDK logs (default: the console; replays are marked and muted by the SDK). */
+  logger?: LoggerTransport;
 }
 
 /** A running Restate endpoint: register `url` with the Restate admin API. */
@@ -25,9 +27,13 @@ export interface AgentEndpoint {
  * worker process runs. Unlike the SDK's `serve`, it binds to loopback unless told otherwise and
  * returns a handle that closes the server and its sessions.
  */
-export async function listenAgents(services: RestateAgentServices, options: ListenAgentsOptions = {}): Promise<AgentEndpoint> {
+export async function listenAgents(
+  services: RestateAgentServices,
+  options: ListenAgentsOptions = {},
+): Promise<AgentEndpoint> {
   const restate = endpoint();
   for (const service of services) restate.bind(service);
+  if (options.logger !== undefined) restate.setLogger(options.logger);
   const server = createServer(restate.http2Handler());
   const sessions = new Set<Http2Session>();
   server.on("session", (session) => {

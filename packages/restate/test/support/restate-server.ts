@@ -15,6 +15,11 @@ export interface RestateServer {
   stop(): Promise<void>;
 }
 
+/** A Restate SDK logger that drops everything except errors (the tests assert on behaviour). */
+export const quiet = (meta: { level: string }, message: unknown, ...rest: unknown[]): void => {
+  if (meta.level === "error") console.error(message, ...rest);
+};
+
 /** Why the Restate tests are skipped, or undefined when they run. */
 export const RESTATE_SKIP =
   process.env.TINYAGENTS_SKIP_RESTATE === "1"
@@ -32,11 +37,14 @@ async function freePort(): Promise<number> {
 export async function startRestateServer(): Promise<RestateServer> {
   const require = createRequire(import.meta.url);
   const manifest = require.resolve("@restatedev/restate-server/package.json");
-  const binary = createRequire(manifest).resolve(`@restatedev/restate-server-${platform()}-${arch()}/bin/restate-server`);
+  const binary = createRequire(manifest).resolve(
+    `@restatedev/restate-server-${platform()}-${arch()}/bin/restate-server`,
+  );
   const baseDir = await mkdtemp(join(tmpdir(), "tinyagents-restate-"));
   const [ingress, admin, fabric] = [await freePort(), await freePort(), await freePort()];
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("RESTATE_") && v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith("RESTATE_") && v !== undefined) env[k] = v;
   Object.assign(env, {
     RESTATE_BASE_DIR: baseDir,
     RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ingress}`,
@@ -49,10 +57,14 @@ export async function startRestateServer(): Promise<RestateServer> {
     RESTATE_DEFAULT_NUM_PARTITIONS: "2",
     RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: "50ms",
   });
-  const child: ChildProcess = spawn(binary, ["--bind-ip", "127.0.0.1", "--advertised-host", "127.0.0.1", "--no-logo"], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    binary,
+    ["--bind-ip", "127.0.0.1", "--advertised-host", "127.0.0.1", "--no-logo"],
+    {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let log = "";
   const append = (chunk: Buffer) => {
     log = (log + chunk.toString("utf8")).slice(-64 * 1024);
@@ -81,8 +93,14 @@ export async function startRestateServer(): Promise<RestateServer> {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
         body: JSON.stringify({ query: "SELECT count(*) AS n FROM sys_invocation" }),
-      }).then((r) => r.ok, () => false),
-      fetch(`${ingressUrl}/restate/health`).then((r) => r.ok, () => false),
+      }).then(
+        (r) => r.ok,
+        () => false,
+      ),
+      fetch(`${ingressUrl}/restate/health`).then(
+        (r) => r.ok,
+        () => false,
+      ),
     ]);
     if (ok.every(Boolean)) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
