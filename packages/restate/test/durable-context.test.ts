@@ -6,7 +6,8 @@ import { ArtifactStore } from "@tinyagents/harness";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentEndpoint, listenAgents, RestateDurableContext } from "../src/index.js";
-import { quiet, RESTATE_SKIP, type RestateServer, startRestateServer } from "./support/restate-server.js";
+import { type RestateServer, startRestateServer } from "../src/testing/index.js";
+import { quiet, RESTATE_SKIP } from "./support/restate-env.js";
 
 const counts = new Map<string, number>();
 const bump = (key: string) => {
@@ -133,7 +134,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
   `RestateDurableContext on restate-server${RESTATE_SKIP ? ` (${RESTATE_SKIP})` : ""}`,
   () => {
     beforeAll(async () => {
-      server = await startRestateServer();
+      server = await startRestateServer({ retryInitialIntervalMs: 20 });
       worker = await listenAgents([probe as never], { logger: quiet });
       await server.registerDeployment(worker.url);
     }, 60_000);

@@ -4,8 +4,9 @@
 import { CONFORMANCE_INPUT, expectedConformanceRun } from "@tinyagents/harness/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentEndpoint, listenAgents, RestateAgentClient, restateAgents } from "../src/index.js";
+import { type RestateServer, startRestateServer } from "../src/testing/index.js";
 import { journal, orderLog, testAgents } from "./support/agents.js";
-import { quiet, RESTATE_SKIP, type RestateServer, startRestateServer } from "./support/restate-server.js";
+import { quiet, RESTATE_SKIP } from "./support/restate-env.js";
 
 let server: RestateServer | undefined;
 let worker: AgentEndpoint | undefined;
@@ -15,7 +16,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
   `restateAgents on restate-server${RESTATE_SKIP ? ` (${RESTATE_SKIP})` : ""}`,
   () => {
     beforeAll(async () => {
-      server = await startRestateServer();
+      server = await startRestateServer({ retryInitialIntervalMs: 20 });
       worker = await listenAgents(restateAgents({ agents: testAgents, events: () => ({ journal }) }), {
         logger: quiet,
       });
