@@ -7,6 +7,10 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
   private head = 0;
   private waiting: ((result: IteratorResult<T>) => void) | undefined;
   private closed = false;
+  // One executor for every wait (a read that finds the queue empty), not a closure per read.
+  private readonly wait = (resolve: (result: IteratorResult<T>) => void): void => {
+    this.waiting = resolve;
+  };
 
   push(item: T): void {
     if (this.closed) return;
@@ -39,9 +43,7 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
           return Promise.resolve({ value, done: false });
         }
         if (this.closed) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => {
-          this.waiting = resolve;
-        });
+        return new Promise(this.wait);
       },
     };
   }
