@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { ADAPTERS, FLOOR, IMPORTS, LABELS, W1_ONLY } from "./adapters/index.mjs";
+import { ADAPTERS, FLOOR, IMPORTS, LABELS, POSTGRES_ADAPTERS, W1_ONLY } from "./adapters/index.mjs";
 import { intArg, parseArgs } from "./lib/args.mjs";
 import { BENCH_DIR, runChild } from "./lib/child.mjs";
 import { dependencyClosure } from "./lib/closure.mjs";
@@ -46,7 +46,7 @@ function ensureInstalled() {
 }
 
 function ensureBuilt() {
-  for (const pkg of ["inference", "harness"]) {
+  for (const pkg of ["inference", "harness", "postgres"]) {
     if (!existsSync(join(REPO_DIR, "packages", pkg, "dist", "index.js"))) {
       throw new Error(`packages/${pkg}/dist is missing: run \`npm run build\` first (npm run bench does)`);
     }
@@ -254,8 +254,29 @@ function unionClosure(closures) {
   return { bytes: packages.reduce((sum, p) => sum + p.bytes, 0), packages };
 }
 
+/**
+ * The throwaway Postgres server the Postgres adapters need (`startTestPostgres`: Debian's
+ * binaries, 127.0.0.1, a temp dir), its URL passed to every child in the environment; each child
+ * process uses a schema of its own. TINYAGENTS_SKIP_POSTGRES=1 leaves those adapters out, loudly.
+ */
+async function startPostgres() {
+  if (!adapters.some((a) => POSTGRES_ADAPTERS.has(a))) return undefined;
+  if (process.env.TINYAGENTS_SKIP_POSTGRES === "1") {
+    log("Postgres adapters SKIPPED: TINYAGENTS_SKIP_POSTGRES=1 is set (unset it to run them; CI runs them).");
+    for (const name of POSTGRES_ADAPTERS)
+      if (adapters.includes(name)) adapters.splice(adapters.indexOf(name), 1);
+    return undefined;
+  }
+  const { startTestPostgres } = await import("@tinyagents/postgres/testing");
+  const server = await startTestPostgres();
+  process.env.TINYAGENTS_BENCH_POSTGRES_URL = server.url;
+  log(`Postgres for the Postgres adapters: ${server.url} (ready in ${server.startMs.toFixed(0)} ms)`);
+  return server;
+}
+
 ensureInstalled();
 ensureBuilt();
+const postgres = await startPostgres();
 const env = describeEnvironment(REPO_DIR, BENCH_DIR);
 log(
   `tinyagents bench (${quick ? "quick smoke run" : "full"}) — node ${env.node}, ${env.nproc} x ${env.cpu}, load ${env.loadavg.join(" ")}`,
@@ -263,14 +284,18 @@ log(
 const results = { mode: quick ? "quick" : "full", env };
 const workloads = { w1, w2, w3, w4 };
 results.phases = {};
-for (const name of only) {
-  if (workloads[name] === undefined) throw new Error(`unknown workload ${name}`);
-  const phaseStart = performance.now();
-  const load = loadavg().map((l) => Number(l.toFixed(2)));
-  results[name] = await workloads[name]();
-  const seconds = (performance.now() - phaseStart) / 1000;
-  results.phases[name] = { loadavgAtStart: load, elapsedS: seconds };
-  log(`${name} done in ${seconds.toFixed(0)} s (load at its start ${load.join(" ")})`);
+try {
+  for (const name of only) {
+    if (workloads[name] === undefined) throw new Error(`unknown workload ${name}`);
+    const phaseStart = performance.now();
+    const load = loadavg().map((l) => Number(l.toFixed(2)));
+    results[name] = await workloads[name]();
+    const seconds = (performance.now() - phaseStart) / 1000;
+    results.phases[name] = { loadavgAtStart: load, elapsedS: seconds };
+    log(`${name} done in ${seconds.toFixed(0)} s (load at its start ${load.join(" ")})`);
+  }
+} finally {
+  await postgres?.stop();
 }
 results.elapsedS = (performance.now() - started) / 1000;
 results.failures = failures;

@@ -1,14 +1,17 @@
 // The adapters, in table order, with their table labels. The hand-written loop comes first: it is
 // the floor every ratio is taken against. `tinyagents-sqlite` is ours with the SQLite journal and
 // status store wired as the CLI wires them; `tinyagents-production` is W5 (that plus retry,
-// budget and usage middleware); `tinyagents-sync-tool` is the labelled sync-tool variant (W1
-// only). Adapters load only in child processes.
+// budget and usage middleware); `tinyagents-postgres` is ours with the Postgres journal and status
+// store wired the same way (needs the server bench/run.mjs starts: POSTGRES_ADAPTERS);
+// `tinyagents-sync-tool` is the labelled sync-tool variant (W1 only). Adapters load only in child
+// processes.
 export const LABELS = {
   "hand-written": "hand-written loop (floor)",
   tinyagents: "tinyagents",
   "tinyagents-sync-tool": "tinyagents, sync tool (not comparable: others use an async tool)",
   "tinyagents-sqlite": "tinyagents + SQLite journal & status (CLI wiring)",
   "tinyagents-production": "tinyagents + retry, budget, usage, SQLite (W5)",
+  "tinyagents-postgres": "tinyagents + Postgres journal & status (CLI-like wiring)",
   "ai-sdk": "Vercel AI SDK",
   langchain: "LangChain.js",
   "openai-agents": "OpenAI Agents JS",
@@ -20,6 +23,9 @@ export const FLOOR = "hand-written";
 
 /** Adapters measured in W1 only (a variant of another row, not a framework). */
 export const W1_ONLY = new Set(["tinyagents-sync-tool"]);
+
+/** Adapters that need the throwaway Postgres server bench/run.mjs starts. */
+export const POSTGRES_ADAPTERS = new Set(["tinyagents-postgres"]);
 
 /**
  * W4: the package each framework's users import, alone and with zod (which every framework's

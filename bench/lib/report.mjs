@@ -164,10 +164,12 @@ export function evaluateTargets(results) {
     );
     add("W3 heap flat across batches (< 1 MiB growth)", kb(row.growth?.median), row.flat);
   }
-  // The SQLite-journaled targets, for the CLI wiring alone and for W5 (that plus middleware).
+  // The SQLite-journaled targets, for the CLI wiring alone and for W5 (that plus middleware); the
+  // Postgres row is held to the same bars (the issue sets none of its own).
   for (const [adapter, label] of [
     ["tinyagents-sqlite", "SQLite (CLI wiring)"],
     ["tinyagents-production", "W5 (SQLite + retry, budget, usage)"],
+    ["tinyagents-postgres", "Postgres journal & status (same bars as SQLite)"],
   ]) {
     const sq = (w) => w?.[adapter];
     if (sq(w1) !== undefined && ours !== undefined) {
