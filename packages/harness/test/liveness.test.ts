@@ -1,7 +1,7 @@
 /**
  * Issue 17 item 1: runs carry an owner, a heartbeat and a lease; one shared timer renews the
  * lease while a long call is in flight; `reapStale` marks runs whose process died `failed` /
- * `abandoned` in every status-store backend.
+ * `abandoned` (on every status-store backend: the store conformance suite in the testkit).
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -13,16 +13,11 @@ import {
   AgentHarness,
   attachObservability,
   EventSink,
-  type HarnessRunStatus,
-  type HarnessStatusStore,
   heartbeatTimerOf,
   InMemoryHarnessStatusStore,
-  KeyValueHarnessStatusStore,
 } from "@tinyagents/harness";
-import { FileKeyValueStore } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, EventRecorder, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
-import { emptyUsageTotals } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
@@ -99,84 +94,8 @@ describe("heartbeats", () => {
   });
 });
 
-function record(runId: string, fields: Partial<HarnessRunStatus>): HarnessRunStatus {
-  return {
-    runId,
-    rootRunId: runId,
-    component: "agent",
-    status: "running",
-    phase: "tools",
-    modelCalls: 1,
-    toolCalls: 0,
-    activeToolCalls: ["c1"],
-    usage: emptyUsageTotals(),
-    cost: { currency: "USD", input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    startedAt: 1_000,
-    updatedAt: 1_000,
-    ...fields,
-  };
-}
-
-const stores: [string, () => Promise<HarnessStatusStore>][] = [
-  ["in memory", async () => new InMemoryHarnessStatusStore({ maxFinishedRuns: 3 })],
-  [
-    "key-value (files)",
-    async () =>
-      new KeyValueHarnessStatusStore(new FileKeyValueStore(await tempDir()), { maxFinishedRuns: 3 }),
-  ],
-  [
-    "SQLite",
-    async () => {
-      const store = SqliteStore.open(join(await tempDir(), "s.db"), { maxFinishedRuns: 3 });
-      cleanup.push(() => store.close());
-      return store.statusStore;
-    },
-  ],
-];
-
-describe.each(stores)("reapStale (%s)", (_name, open) => {
-  it("marks runs whose lease expired failed/abandoned, returns them, and makes them evictable", async () => {
-    const store = await open();
-    const now = 100_000;
-    await store.save(
-      record("dead", { ownerId: "w1", heartbeatAt: 40_000, leaseUntil: 70_000, updatedAt: 40_000 }),
-    );
-    await store.save(
-      record("alive", { ownerId: "w2", heartbeatAt: 95_000, leaseUntil: 125_000, updatedAt: 95_000 }),
-    );
-    await store.save(record("no-lease-old", { updatedAt: 2_000 }));
-    await store.save(
-      record("done", { status: "completed", phase: "done", endedAt: 3_000, updatedAt: 3_000 }),
-    );
-    const reaped = await store.reapStale?.({ olderThanMs: 10_000, now });
-    expect(reaped?.map((r) => r.runId).sort()).toEqual(["dead", "no-lease-old"]);
-    for (const r of reaped ?? []) {
-      expect(r).toMatchObject({ status: "failed", phase: "done", activeToolCalls: [], endedAt: now });
-      expect(r.error?.code).toBe("abandoned");
-      expect(r.error?.message).toContain(r.runId);
-    }
-    expect((await store.get("dead"))?.error?.details).toMatchObject({ ownerId: "w1" });
-    expect((await store.list({ active: true })).map((r) => r.runId)).toEqual(["alive"]);
-    // A reaped record is final: a late save of the dead run cannot make it running again.
-    await store.save(record("dead", { updatedAt: now + 1 }));
-    expect((await store.get("dead"))?.status).toBe("failed");
-    // Nothing more to reap; a second call changes nothing.
-    expect(await store.reapStale?.({ olderThanMs: 10_000, now })).toEqual([]);
-    // Evictable: finished runs beyond maxFinishedRuns (3) go, oldest finished first.
-    for (const id of ["f1", "f2", "f3"]) {
-      await store.save(
-        record(id, { status: "completed", phase: "done", endedAt: now + 10, updatedAt: now + 10 }),
-      );
-    }
-    const left = (await store.list()).map((r) => r.runId).sort();
-    expect(left).toEqual(["alive", "f1", "f2", "f3"]);
-  });
-
-  it("rejects a missing or negative olderThanMs", async () => {
-    const store = await open();
-    await expect(store.reapStale?.({ olderThanMs: -1 })).rejects.toMatchObject({ code: "validation" });
-  });
-});
+// reapStale on every status store (memory, files, SQLite, Postgres): the HarnessStatusStore
+// conformance suite (testkit/store-conformance).
 
 describe("a SIGKILLed run", () => {
   it("stays running until reapStale marks it abandoned", async () => {

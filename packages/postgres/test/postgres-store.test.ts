@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { PausedRun } from "@tinyagents/harness";
+import { conformanceStatus } from "@tinyagents/harness/testkit";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { PostgresStore } from "@tinyagents/postgres";
 import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
@@ -115,7 +116,7 @@ describe.skipIf(skipPostgres())("PostgresStore (skipped only by TINYAGENTS_SKIP_
       external: ["pg"],
       logLevel: "silent",
     });
-    server = await startTestPostgres();
+    server = await startTestPostgres({ settings: { track_commit_timestamp: "on" } });
   }, 60_000);
   afterEach(async () => {
     for (const fn of cleanup.splice(0).reverse()) await fn();
@@ -165,6 +166,58 @@ describe.skipIf(skipPostgres())("PostgresStore (skipped only by TINYAGENTS_SKIP_
     );
     expect(TinyAgentsError.isInstance(error, "storage")).toBe(true);
     expect((error as Error).message).toMatch(/ECONNREFUSED|start Postgres or fix the URL/);
+  });
+
+  it("group commit: the appends and status saves of one event-loop turn share ONE transaction", async () => {
+    const store = await open();
+    const writes = [
+      store.appendLog.append("a", 1),
+      store.appendLog.appendMany("b", [1, 2]),
+      store.appendLog.appendGroups([
+        { stream: "c", values: [1] },
+        { stream: "a", values: [2] },
+      ]),
+      store.statusStore.save(conformanceStatus("r1")),
+    ];
+    expect(await Promise.all(writes)).toEqual([0, [0, 1], [[0], [1]], undefined]);
+    // The commit time of the transaction that wrote each row (each write ran in a savepoint, whose
+    // subtransaction id is the row's xmin; subtransactions commit with, and as, their parent).
+    const committed = (table: string) =>
+      store.pool.query(
+        `SELECT DISTINCT pg_xact_commit_timestamp(xmin)::text AS x FROM "${store.schema}".${table}`,
+      );
+    const log = await committed("log");
+    const status = await committed("run_status");
+    expect(log.rows).toHaveLength(1);
+    expect(status.rows).toEqual(log.rows);
+    // The next turn is the next transaction.
+    await store.appendLog.append("a", 3);
+    expect((await committed("log")).rows).toHaveLength(2);
+  });
+
+  it("group commit: a refused write rejects alone; flush() and close() commit what is waiting", async () => {
+    const store = await open();
+    const refused = store.appendLog.appendGroups([
+      {
+        stream: "a",
+        values: ["never"],
+        check: () => {
+          throw new TinyAgentsError("conflict", "second writer");
+        },
+      },
+    ]);
+    const kept = store.appendLog.append("a", "kept");
+    await expect(refused).rejects.toSatisfy((e) => TinyAgentsError.isInstance(e, "conflict"));
+    expect(await kept).toBe(0);
+    const pending = store.appendLog.append("f", "flushed");
+    await store.flush();
+    const other = await open(store.schema);
+    expect(await other.appendLog.readFrom("f", 0, 10)).toEqual([{ offset: 0, value: "flushed" }]);
+    void store.appendLog.append("f", "at close");
+    await store.close();
+    expect(await pending).toBe(0);
+    expect((await other.appendLog.readFrom("f", 0, 10)).map((e) => e.value)).toEqual(["flushed", "at close"]);
+    expect(store.isOpen).toBe(false);
   });
 
   it("the log's unique (stream, offset) key refuses a duplicate offset even if the counter is wrong", async () => {

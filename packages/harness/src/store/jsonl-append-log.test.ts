@@ -74,32 +74,8 @@ describe("JsonlAppendLog", () => {
     expect((await open().readFrom("s", 0, 10)).map((e) => e.offset)).toEqual([0, 1, 3]);
   });
 
-  it("serializes concurrent appends within a process: distinct, gap-free, in call order", async () => {
-    const log = open();
-    const offsets = await Promise.all(Array.from({ length: 200 }, (_, i) => log.append("s", { i })));
-    expect(offsets).toEqual(Array.from({ length: 200 }, (_, i) => i));
-    const read = await log.readFrom("s", 0, 1000);
-    expect(read.map((e) => (e.value as { i: number }).i)).toEqual(offsets);
-  });
-
-  it("lets two writers (as two processes would) share a stream without losing or mixing lines", async () => {
-    const a = open();
-    const b = open();
-    const writes: Promise<number>[] = [];
-    for (let i = 0; i < 100; i++) {
-      writes.push(a.append("s", { w: "a", i }));
-      writes.push(b.appendMany("s", [{ w: "b", i }]).then((o) => o[0] as number));
-    }
-    const offsets = await Promise.all(writes);
-    expect(new Set(offsets).size).toBe(200);
-    const all = await open().readFrom("s", 0, 1000);
-    expect(all).toHaveLength(200);
-    for (const [k, offset] of offsets.entries()) {
-      const entry = all.find((e) => e.offset === offset);
-      expect(entry?.value).toEqual({ w: k % 2 === 0 ? "a" : "b", i: Math.floor(k / 2) });
-    }
-  });
-
+  // Concurrent appends in one process and two writers sharing a stream: the AppendLog
+  // conformance suite (store/store-conformance.test.ts) runs them on JSONL files.
   it("refuses a truncated file instead of renumbering", async () => {
     const log = open();
     await log.appendMany("s", [1, 2, 3]);

@@ -1,7 +1,7 @@
 /**
  * @tinyagents/harness/testkit — deterministic building blocks for testing agents: scripted and
  * streaming models, a slow model, fake tools, a virtual clock, predictable ids, an event
- * recorder and trajectory assertions.
+ * recorder, trajectory assertions, and the store conformance suites every store backend runs.
  */
 export {
   DEFAULT_CLOCK_START,
@@ -29,6 +29,23 @@ export {
   type ScriptStep,
 } from "./scripted-model.js";
 export { SlowModel, type SlowModelOptions } from "./slow-model.js";
+// Store conformance: the contract every store backend keeps (memory, files, SQLite, Postgres, yours)
+export {
+  type AppendLogConformanceSubject,
+  appendLogConformance,
+  type ConformanceCase,
+  ConformanceFailure,
+  claimConformance,
+  conformancePausedRun,
+  conformanceStatus,
+  deepEqual,
+  type KeyValueConformanceSubject,
+  keyValueStoreConformance,
+  type ResponseCacheConformanceSubject,
+  responseCacheConformance,
+  type StatusStoreConformanceSubject,
+  statusStoreConformance,
+} from "./store-conformance/store-conformance.js";
 export { StreamingMock, type StreamingMockOptions } from "./streaming-mock.js";
 export {
   type ArgsMatcher,

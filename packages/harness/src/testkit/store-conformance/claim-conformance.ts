@@ -1,0 +1,131 @@
+import type { PausedRun } from "../../contracts/paused-run.js";
+import { CheckpointStore } from "../../durability/checkpoint-store.js";
+import { PausedRunStore } from "../../steering/paused-run-store.js";
+import { type ConformanceCase, equal, rejects } from "./conformance-check.js";
+import type { KeyValueConformanceSubject } from "./key-value-conformance.js";
+
+/** A minimal valid PausedRun (`reason` "checkpoint" or "approval") for claim checks. */
+export function conformancePausedRun(runId: string, reason: PausedRun["reason"] = "checkpoint"): PausedRun {
+  return {
+    version: 1,
+    runId,
+    reason,
+    pausedAt: 0,
+    config: { runId, maxDepth: 5 } as PausedRun["config"],
+    messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+    inputStart: 0,
+    pendingToolCalls: [],
+    heldMessages: [],
+    modelCalls: 0,
+    toolCalls: 0,
+    usage: {
+      calls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      totalTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    },
+    cost: { currency: "USD", input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    steps: [],
+    children: [],
+    artifacts: [],
+  };
+}
+
+/**
+ * Claims over a KeyValueStore, as runner-agnostic cases: `CheckpointStore` (save, load, list,
+ * intents, delete) and, for checkpoints and paused runs alike, 8 concurrent claimers (one handle
+ * each when the backend can `connect`) x 10 rounds: exactly one gets the run, the others a
+ * `conflict` naming it. Every built-in key-value backend runs it.
+ */
+export function claimConformance(subject: KeyValueConformanceSubject): ConformanceCase[] {
+  const claimers = async () => {
+    const { store, connect } = await subject.open(Date.now);
+    const handles = [store];
+    for (let i = 1; i < 8; i++) handles.push(connect === undefined ? store : await connect());
+    return handles;
+  };
+  return [
+    {
+      name: "CheckpointStore: save, load, list, intents and delete over the store",
+      run: async () => {
+        const { store } = await subject.open(Date.now);
+        const checkpoints = new CheckpointStore(store);
+        await checkpoints.save(conformancePausedRun("r1"));
+        await checkpoints.save(conformancePausedRun("r2"));
+        equal((await checkpoints.load("r1"))?.runId, "r1", "load");
+        equal(await checkpoints.list(), ["r1", "r2"], "list");
+        await checkpoints.recordIntent({ runId: "r1", callId: "c1", toolName: "pay", startedAt: 5 });
+        equal(
+          await checkpoints.intent("r1", "c1"),
+          { runId: "r1", callId: "c1", toolName: "pay", startedAt: 5 },
+          "intent",
+        );
+        await checkpoints.delete("r1");
+        equal(await checkpoints.load("r1"), undefined, "deleted checkpoint");
+        equal(await checkpoints.intent("r1", "c1"), undefined, "its intents are gone too");
+        equal(await checkpoints.list(), ["r2"], "list after delete");
+      },
+    },
+    {
+      name: "8 concurrent claimers of one checkpoint x10: exactly one wins, the others get conflict",
+      run: async () => {
+        const stores = (await claimers()).map((kv) => new CheckpointStore(kv));
+        for (let round = 0; round < 10; round++) {
+          const runId = `run-${round}`;
+          await stores[0]?.save(conformancePausedRun(runId));
+          const outcomes = await Promise.all(
+            stores.map((s) =>
+              s.claim(runId).then(
+                (r) => r,
+                (e: unknown) => e,
+              ),
+            ),
+          );
+          const won = outcomes.filter(
+            (o) => (o as PausedRun).runId === runId && (o as PausedRun).version === 1,
+          );
+          equal(won.length, 1, `round ${round}: winners`);
+          for (const lost of outcomes.filter((o) => !won.includes(o))) {
+            await rejects(
+              () => Promise.reject(lost),
+              "conflict",
+              `round ${round}: a loser`,
+              new RegExp(runId),
+            );
+          }
+          equal(await stores[0]?.load(runId), undefined, `round ${round}: the checkpoint is gone`);
+        }
+      },
+    },
+    {
+      name: "8 concurrent resumers of one paused run x10: exactly one claims it",
+      run: async () => {
+        const stores = (await claimers()).map((kv) => new PausedRunStore(kv));
+        for (let round = 0; round < 10; round++) {
+          const runId = `paused-${round}`;
+          await stores[0]?.save(conformancePausedRun(runId, "approval"));
+          const outcomes = await Promise.all(
+            stores.map((s) =>
+              s.claim(runId).then(
+                () => "won",
+                (e: unknown) => e,
+              ),
+            ),
+          );
+          equal(outcomes.filter((o) => o === "won").length, 1, `round ${round}: winners`);
+          for (const lost of outcomes.filter((o) => o !== "won")) {
+            await rejects(
+              () => Promise.reject(lost),
+              "conflict",
+              `round ${round}: a loser`,
+              new RegExp(runId),
+            );
+          }
+        }
+      },
+    },
+  ];
+}
