@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
 // These tests run against the BUILT packages (`npm test` builds before running Vitest).
@@ -134,6 +135,33 @@ describe("built packages", () => {
         ).length;
       for (const name of ["AgentHarness", "EventSink", "InMemoryHarnessStatusStore", "ToolRegistry"])
         expect(declaring(name), `${name}${cjs ? " (cjs)" : ""}`).toBe(1);
+    }
+  });
+
+  it("importing the root entry does not load node:crypto (SHA-256 finds it on the first hash)", () => {
+    // A script file, not `node -e` (which loads node:crypto itself before any user code).
+    const dir = mkdtempSync(join(tmpdir(), "tinyagents-import-"));
+    try {
+      const script = join(dir, "probe.mjs");
+      const entry = pathToFileURL(join(root, "packages/harness/dist/index.js")).href;
+      writeFileSync(
+        script,
+        [
+          "const crypto = () => process.moduleLoadList.filter((m) => /crypto/.test(m)).length;",
+          `const harness = await import(${JSON.stringify(entry)});`,
+          "const atImport = crypto();",
+          'const digest = harness.sha256Hex("abc");',
+          "console.log(JSON.stringify({ atImport, afterHash: crypto() > 0, digest }));",
+        ].join("\n"),
+      );
+      const out = execFileSync(process.execPath, [script], { cwd: dir, encoding: "utf8" });
+      expect(JSON.parse(out)).toEqual({
+        atImport: 0,
+        afterHash: true,
+        digest: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

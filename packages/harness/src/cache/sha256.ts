@@ -21,18 +21,26 @@ interface NodeHash {
  * Reached at run time rather than by `import "node:crypto"`, so the harness root has no static
  * `node:` import and bundles for browsers and edge runtimes, which use the portable SHA-256
  * (./portable-sha256.ts; Web Crypto's `subtle.digest` is asynchronous and cannot fork a running hash).
+ * Looked up on the first hash, not at import: loading `node:crypto` was ~7% of `import
+ * "@tinyagents/harness"`, and most programs hash nothing until their first model call.
  */
-const nodeCreateHash: ((algorithm: "sha256") => NodeHash) | undefined = (() => {
+let nodeCreateHashResolved = false;
+let nodeCreateHashCached: ((algorithm: "sha256") => NodeHash) | undefined;
+
+function nodeCreateHash(): ((algorithm: "sha256") => NodeHash) | undefined {
+  if (nodeCreateHashResolved) return nodeCreateHashCached;
+  nodeCreateHashResolved = true;
   const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
   try {
     const crypto = host.process?.getBuiltinModule?.("node:crypto") as
       | { createHash?: (algorithm: "sha256") => NodeHash }
       | undefined;
-    return crypto?.createHash;
+    nodeCreateHashCached = crypto?.createHash;
   } catch {
-    return undefined;
+    nodeCreateHashCached = undefined;
   }
-})();
+  return nodeCreateHashCached;
+}
 
 class NativeSha256 implements Sha256 {
   constructor(private readonly hash: NodeHash) {}
@@ -72,14 +80,14 @@ function toHex(bytes: Uint8Array): string {
 
 /** A new running SHA-256: native where the runtime has one, portable elsewhere. */
 export function createSha256(options: { portable?: boolean } = {}): Sha256 {
-  if (nodeCreateHash !== undefined && options.portable !== true) {
-    return new NativeSha256(nodeCreateHash("sha256"));
-  }
+  const createHash = options.portable === true ? undefined : nodeCreateHash();
+  if (createHash !== undefined) return new NativeSha256(createHash("sha256"));
   return new PortableSha256(new PortableSha256State());
 }
 
 /** SHA-256 of `text` (UTF-8), as 64 lowercase hex characters. */
 export function sha256Hex(text: string): string {
-  if (nodeCreateHash !== undefined) return nodeCreateHash("sha256").update(text).digest("hex");
+  const createHash = nodeCreateHash();
+  if (createHash !== undefined) return createHash("sha256").update(text).digest("hex");
   return toHex(new PortableSha256State().update(encoder.encode(text)).digest());
 }
