@@ -1,10 +1,10 @@
 import { type JsonValue, TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
-import { runOnce } from "../durability/run-checkpoints.js";
 import { hookError } from "../middleware/middleware-stack.js";
 import type { AnyTool, ToolExecutionContext, ToolResult } from "../tool/tool.js";
 import { errorToolResult, resultSizeBytes, toToolResult } from "../tool/tool-result.js";
 import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
+import { idempotencyKeyOf, onceToolSteps, outcomeUnknownResult } from "./once-tool-steps.js";
 import { shapeAnchors } from "./shape-anchors.js";
 
 /**
@@ -30,7 +30,9 @@ export function executeToolCall<State, Ctx>(
   const started = ctx.clock.now();
   s.open.toolStarted(call.id, tool.name, started);
   s.status.toolStarted(call.id, started);
-  if (tool.sideEffects === "once" && ctx.durability?.checkpoints !== undefined) {
+  // In process, "once" holds with a checkpoint store; a journaled run gets it from its engine's
+  // steps (`durableToolCall` wraps this whole call in them).
+  if (tool.sideEffects === "once" && !ctx.journaled && ctx.durability?.checkpoints !== undefined) {
     return onceToolCall(s, call, tool, args, timeoutMs, started);
   }
   if (s.parts.middleware.with("wrapToolCall").length > 0)
@@ -58,7 +60,7 @@ export function executeToolCall<State, Ctx>(
   );
 }
 
-/** A `sideEffects: "once"` call with a checkpoint store: run at most once (see `runOnce`). */
+/** A `sideEffects: "once"` call with a checkpoint store: run at most once (see `onceToolSteps`). */
 async function onceToolCall<State, Ctx>(
   s: LoopSession<State, Ctx>,
   call: ToolCall,
@@ -68,10 +70,15 @@ async function onceToolCall<State, Ctx>(
   started: number,
 ): Promise<ToolResult> {
   try {
-    const result = await runOnce(s, call.id, tool, () =>
-      s.parts.middleware.with("wrapToolCall").length > 0
-        ? wrappedToolCall(s, call, tool, args, timeoutMs)
-        : runTool(s, call, tool, args, timeoutMs, started),
+    const result = await onceToolSteps(
+      s,
+      call,
+      tool.name,
+      () =>
+        s.parts.middleware.with("wrapToolCall").length > 0
+          ? wrappedToolCall(s, call, tool, args, timeoutMs)
+          : runTool(s, call, tool, args, timeoutMs, started),
+      () => outcomeUnknownResult(call.id, tool.name),
     );
     // A call answered from its intent (not run) still ends with `tool.completed`.
     if (s.open.isToolOpen(call.id)) emitCompleted(s, call.id, tool.name, result);
@@ -302,11 +309,6 @@ function toolTimeout(
   return new TinyAgentsError("timeout", `tool "${toolName}" timed out after ${timeoutMs} ms (${after})`, {
     details: { scope: "tool", tool: toolName, limit: "tool_timeout", value: timeoutMs, graceMs, abandoned },
   });
-}
-
-/** The idempotency key of tool call `callId` of run `runId`. */
-export function idempotencyKeyOf(runId: string, callId: string): string {
-  return `${runId}:${callId}`;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

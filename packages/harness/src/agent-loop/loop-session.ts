@@ -1,8 +1,8 @@
-import { emptyUsageTotals, type Message } from "@tinyagents/inference";
+import { emptyUsageTotals, type Message, type Usage } from "@tinyagents/inference";
 import type { ResponseCacheBinding } from "../cache/response-cache-binding.js";
 import type { RunPrefixHasher } from "../cache/run-prefix-hasher.js";
 import type { RunContext } from "../context/run-context.js";
-import { emptyCost } from "../cost/cost.js";
+import { type CostTotals, emptyCost } from "../cost/cost.js";
 import type { ShortTermMemory } from "../memory/short-term-memory.js";
 import type { HookContext } from "../middleware/middleware.js";
 import type { MiddlewareStack } from "../middleware/middleware-stack.js";
@@ -42,6 +42,16 @@ export interface HarnessParts<State, Ctx> {
  */
 export type VolatileContext<State, Ctx> = (state: State, run: RunContext<Ctx>) => string | undefined;
 
+/**
+ * What one model turn folded into the run while its step executed: each usage record and its
+ * cost (`null`: the price was unknown), in order. Collected only in journaled runs, by the code
+ * that folds them into the run, so a replay re-applies them (see `durableModelTurn`).
+ */
+export interface TurnAccounting {
+  usage: Usage[];
+  cost: (CostTotals | null)[];
+}
+
 /** The mutable state of one run, shared by the loop's phases. */
 export interface LoopSession<State, Ctx> {
   parts: HarnessParts<State, Ctx>;
@@ -68,6 +78,8 @@ export interface LoopSession<State, Ctx> {
   prefixHasher?: RunPrefixHasher;
   /** The system message built from `parts.instructions`, once per run (same object every turn). */
   systemMessage?: Message;
+  /** Journaled runs only: what the model step in flight folds into the run (see `durableModelTurn`). */
+  turnAccounting?: TurnAccounting | undefined;
 }
 
 /** A fresh AgentRun for a run that has not started. */

@@ -1,5 +1,6 @@
 import type { ModelRequest, ModelResponse } from "@tinyagents/inference";
 import type { HookContext } from "../middleware/middleware.js";
+import { durableModelTurn } from "./durable-model-turn.js";
 import type { LoopSession } from "./loop-session.js";
 import { resilientModelCall } from "./resilient-call.js";
 
@@ -33,6 +34,19 @@ export function runModelPhase<State, Ctx>(
   return callThroughStack(s, hook, callId, before);
 }
 
+/** The `wrapModelCall` onion around the resilient call: what a journaled run's model step runs. */
+function modelCall<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  hook: HookContext<State, Ctx>,
+  callId: string,
+  prepared: ModelRequest,
+): Promise<ModelResponse> {
+  const stack = s.parts.middleware;
+  return stack.with("wrapModelCall").length === 0
+    ? resilientModelCall(s, callId, prepared)
+    : stack.wrapModel(hook, (req) => resilientModelCall(s, callId, req))(prepared);
+}
+
 /** The model call proper (unless a `beforeModel` hook requested control), then `afterModel`. */
 function callThroughStack<State, Ctx>(
   s: LoopSession<State, Ctx>,
@@ -45,10 +59,9 @@ function callThroughStack<State, Ctx>(
   // Counted when made, like the status record: a call that fails still counts.
   s.run.modelCalls++;
   s.status.modelStarted(callId);
-  const call =
-    stack.with("wrapModelCall").length === 0
-      ? resilientModelCall(s, callId, prepared)
-      : stack.wrapModel(hook, (req) => resilientModelCall(s, callId, req))(prepared);
+  const call = s.ctx.journaled
+    ? durableModelTurn(s, callId, () => modelCall(s, hook, callId, prepared))
+    : modelCall(s, hook, callId, prepared);
   return call.then(
     (response) => {
       s.status.modelEnded();

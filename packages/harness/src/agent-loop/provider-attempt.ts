@@ -189,6 +189,12 @@ function foldUsage<State, Ctx>(
   } else if (s.run.cost.unknown !== true) {
     s.run.cost = markCostUnknown(s.run.cost);
   }
+  // A journaled run records what its model step folded in, so a replay re-applies it.
+  const accounting = s.turnAccounting;
+  if (accounting !== undefined) {
+    accounting.usage.push(usage);
+    accounting.cost.push(cost ?? null);
+  }
 }
 
 /** The catalog price of a registered model, looked up once per registration. */

@@ -1,4 +1,10 @@
-import { type Message, TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
+import {
+  type JsonValue,
+  type Message,
+  TinyAgentsError,
+  type ToolCall,
+  toTinyAgentsError,
+} from "@tinyagents/inference";
 import { startLiveness } from "../durability/heartbeats.js";
 import { dropCheckpoint, saveCheckpoint } from "../durability/run-checkpoints.js";
 import type { AgentEvent } from "../events/agent-event.js";
@@ -223,7 +229,14 @@ async function loadMemory<State, Ctx>(s: LoopSession<State, Ctx>): Promise<void>
   if (memory === undefined || threadId === undefined) return;
   let history: Message[];
   try {
-    history = await loadHistory(memory, threadId);
+    // A journaled run loads once: a re-driven run sees the history its first execution saw.
+    history = s.ctx.journaled
+      ? ((await s.ctx.durable.step(
+          "memory:load",
+          async () => JSON.parse(JSON.stringify(await loadHistory(memory, threadId))) as JsonValue,
+          { kind: "memory" },
+        )) as unknown as Message[])
+      : await loadHistory(memory, threadId);
   } catch (error) {
     throw new TinyAgentsError("storage", `loading thread "${threadId}" failed; the run did not start`, {
       cause: error,
@@ -241,7 +254,17 @@ async function saveMemory<State, Ctx>(s: LoopSession<State, Ctx>, run: AgentRun)
   s.status.phase("persisting");
   const added = run.messages.slice(run.inputStart);
   try {
-    await memory.history.append(threadId, added);
+    // A journaled run appends once, even when its worker dies after the append.
+    if (s.ctx.journaled) {
+      await s.ctx.durable.step(
+        "memory:save",
+        async () => {
+          await memory.history.append(threadId, added);
+          return added.length;
+        },
+        { kind: "memory" },
+      );
+    } else await memory.history.append(threadId, added);
   } catch (error) {
     throw new TinyAgentsError(
       "storage",

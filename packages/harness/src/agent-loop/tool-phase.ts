@@ -2,6 +2,7 @@ import { type Message, TinyAgentsError, type ToolCall } from "@tinyagents/infere
 import type { ToolResult } from "../tool/tool.js";
 import { errorToolResult, toolResultMessage } from "../tool/tool-result.js";
 import { throwIfAborted } from "./abort.js";
+import { durableToolCall } from "./durable-tool-call.js";
 import { executeToolCall } from "./execute-tool.js";
 import type { LoopSession } from "./loop-session.js";
 import { shapeAnchors } from "./shape-anchors.js";
@@ -112,9 +113,11 @@ class ToolPhase<State, Ctx> {
   }
 
   private executeOne(plan: Plan<State, Ctx>): ToolResult | Promise<ToolResult> {
-    return plan.kind === "run"
-      ? executeToolCall(this.s, plan.call, plan.tool, plan.args)
-      : errorToolResult(plan.call.id, plan.call.name, plan.message, 0);
+    if (plan.kind !== "run") return errorToolResult(plan.call.id, plan.call.name, plan.message, 0);
+    // A journaled run executes each call through its engine's steps (see durableToolCall).
+    return this.s.ctx.journaled
+      ? durableToolCall(this.s, plan.call, plan.tool, plan.args)
+      : executeToolCall(this.s, plan.call, plan.tool, plan.args);
   }
 
   /** `afterTool` on each result in call order, then the tool messages. */

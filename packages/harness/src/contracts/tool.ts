@@ -50,6 +50,13 @@ export interface Tool<State = unknown, Ctx = unknown, Args = JsonObject> {
    * gets an error result saying the outcome is unknown. Without a checkpoint store it is metadata.
    */
   readonly sideEffects?: ToolExecutionSemantics;
+  /**
+   * The tool's work is a child run (a sub-agent tool, `agent.asTool`) that goes through
+   * `DurableContext.child`: a journaled run does not wrap its calls in a `tool:<callId>` step (the
+   * child's own steps are journaled and its result recorded), so an engine never sees a step
+   * nested in a step.
+   */
+  readonly runsChild?: boolean;
   /** What the tool may do to the world; enforced by `toolPolicyMiddleware`. Plain JSON data. */
   readonly policy?: ToolPolicy;
   validate(args: JsonObject): ArgsValidation<Args> | Promise<ArgsValidation<Args>>;

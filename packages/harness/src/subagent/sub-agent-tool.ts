@@ -56,6 +56,8 @@ export class SubAgentTool<State = unknown, Ctx = undefined, ChildCtx = Ctx>
   private readonly schema: CompiledSchema;
   readonly timeout: ToolTimeout;
   readonly errorPolicy = "fail" as const;
+  /** Its work is a child run: a journaled parent records it with `durable.child`, not a tool step. */
+  readonly runsChild = true;
   readonly agent: SubAgent<State, ChildCtx>;
   private readonly options: SubAgentToolOptions<State, Ctx, ChildCtx>;
 

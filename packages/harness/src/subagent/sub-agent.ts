@@ -1,4 +1,10 @@
-import { type Message, system, TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
+import {
+  type JsonValue,
+  type Message,
+  system,
+  TinyAgentsError,
+  toTinyAgentsError,
+} from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { RunOutcome } from "../agent-loop/run-loop.js";
 import type { RunConfig } from "../context/run-config.js";
@@ -150,16 +156,53 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     };
     const contextOptions: ContextOptions = { events: parent.events, stores: parent.stores };
     if (parent.workspace !== undefined) contextOptions.workspace = parent.workspace;
-    return this.execute(
-      state,
-      data,
-      config,
-      contextOptions,
-      messages,
-      parent,
-      [parent.signal, options.signal],
-      turn,
+    const execute = () =>
+      this.execute(
+        state,
+        data,
+        config,
+        contextOptions,
+        messages,
+        parent,
+        [parent.signal, options.signal],
+        turn,
+      );
+    return parent.journaled ? this.durableChild(parent, runId, depth, messages, execute) : execute();
+  }
+
+  /**
+   * A child run of a journaled parent, through `durable.child` (named `child:<runId>`, with this
+   * agent's name and input, so an engine may run it on another worker). Its value is the child's
+   * `AgentRun` as JSON. When the engine answers from its journal (or ran the child elsewhere),
+   * nothing ran here: the child's totals are rolled into the parent as `execute` would have.
+   */
+  private async durableChild(
+    parent: RunContext<unknown>,
+    runId: string,
+    depth: number,
+    messages: Message[],
+    execute: () => Promise<AgentRun>,
+  ): Promise<AgentRun> {
+    let live: AgentRun | undefined;
+    const recorded = await parent.durable.child(
+      `child:${runId}`,
+      async () => {
+        live = await execute();
+        return JSON.parse(JSON.stringify(live)) as JsonValue;
+      },
+      { runId, agent: this.name, input: JSON.parse(JSON.stringify(messages)) as JsonValue },
     );
+    if (live !== undefined) return live;
+    const run = recorded as unknown as AgentRun;
+    parent.recordChild({
+      name: this.name,
+      runId: run.runId,
+      depth,
+      status: run.stopReason === "interrupted" ? "interrupted" : "completed",
+      usage: run.usage,
+      cost: run.cost,
+    });
+    return run;
   }
 
   /** @internal Shared by `invoke`, `invokeWithEvents` and `SubAgentSession`. */

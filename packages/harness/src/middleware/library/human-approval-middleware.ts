@@ -1,4 +1,9 @@
 import { TinyAgentsError, type ToolCall } from "@tinyagents/inference";
+import {
+  type ApprovalSignal,
+  approvalSignalName,
+  isApprovalSignal,
+} from "../../durability/durable-signals.js";
 import { errorToolResult } from "../../tool/tool-result.js";
 import type { HookContext, Middleware } from "../middleware.js";
 import { ApprovalBook, type ApprovalRecord } from "./approval-book.js";
@@ -48,6 +53,11 @@ export interface HumanApprovalMiddleware<State, Ctx> extends Middleware<State, C
  *    rejected ones are answered with an error result carrying the reason, then the loop goes on.
  * Resuming while a request is still pending fails with `validation` naming it. Across processes,
  * persist `run.paused` and `approvals.toJSON()` together.
+ *
+ * In a run hosted by an engine (`RunOptions.durable`: Restate, DBOS), step 1 does not pause: the
+ * run waits durably on `ctx.run.durable.awaitSignal(approvalSignalName(id))` for each pending
+ * request, and a human answers by sending that signal an `ApprovalSignal` (`{ decision:
+ * "approve" }` or `{ decision: "reject", reason }`) through the engine's client.
  * Throws `validation` at construction for bad `tools` (unregistered names: at construction with
  * `registry`, else at first use), `approvals` or `decide`.
  */
@@ -97,10 +107,15 @@ export function humanApprovalMiddleware<State = unknown, Ctx = unknown>(
           });
         }
       }
-      if (waiting.length > 0) {
-        const list = waiting.map((r) => `${r.toolName} (${r.id})`).join(", ");
-        ctx.run.requestControl({ kind: "interrupt", reason: `approval required: ${list}` });
+      if (waiting.length === 0) return;
+      // On an engine that can wait (a journaled run), wait durably for each decision instead of
+      // pausing: the wait survives the worker, and a re-driven run gets the recorded decision.
+      if (ctx.run.journaled) {
+        for (const record of waiting) await awaitDecision(ctx, book, record);
+        return;
       }
+      const list = waiting.map((r) => `${r.toolName} (${r.id})`).join(", ");
+      ctx.run.requestControl({ kind: "interrupt", reason: `approval required: ${list}` });
     },
     async wrapToolCall(ctx, call, next) {
       known?.ensure(ctx);
@@ -125,4 +140,23 @@ export function humanApprovalMiddleware<State = unknown, Ctx = unknown>(
       );
     },
   };
+}
+
+/** Wait durably for the decision on `record` and apply it to the book (journaled runs). */
+async function awaitDecision<State, Ctx>(
+  ctx: HookContext<State, Ctx>,
+  book: ApprovalBook,
+  record: ApprovalRecord,
+): Promise<void> {
+  const signal = await ctx.run.durable.awaitSignal<ApprovalSignal>(approvalSignalName(record.id));
+  if (isApprovalSignal(signal)) {
+    if (signal.decision === "approve") book.approve(record.id);
+    else book.reject(record.id, signal.reason);
+    return;
+  }
+  // A malformed signal cannot be sent again (a signal completes its wait once): reject, saying why.
+  book.reject(
+    record.id,
+    `the approval signal carried ${JSON.stringify(signal) ?? "nothing"}, not { decision: "approve" } or { decision: "reject", reason }`,
+  );
 }

@@ -12,6 +12,16 @@ export {
 } from "./conformance-model.js";
 export { ExecutionLedger, type LedgerEntry, readLedger } from "./execution-ledger.js";
 export {
+  type CrashPoint,
+  type DurableJournal,
+  emptyJournal,
+  type JournalEntry,
+  journaledCallKeys,
+  ReplayDurableContext,
+  type ReplayDurableOptions,
+  WorkerCrash,
+} from "./replay-durable-context.js";
+export {
   CONFORMANCE_MODEL,
   CONFORMANCE_PRICING,
   type ConformanceScenario,
