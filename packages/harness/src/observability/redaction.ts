@@ -64,6 +64,54 @@ export const DEFAULT_SECRET_PATTERNS: readonly { pattern: RegExp; keep?: boolean
   { pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
 ];
 
+/** What a redactor matches: derived from its options once, shared by every default-configured one. */
+interface RedactorConfig {
+  readonly fields: ReadonlySet<string>;
+  readonly suffixes: readonly string[];
+  readonly patterns: readonly { pattern: RegExp; keep: boolean }[];
+  readonly precheck: RegExp | undefined;
+  /** Field name -> secret?, memoized (bounded): a pure function of the fields and suffixes. */
+  readonly fieldVerdicts: Map<string, boolean>;
+}
+
+function buildConfig(options: RedactionOptions): RedactorConfig {
+  const defaults = options.defaults ?? true;
+  const patterns = [
+    ...(defaults ? DEFAULT_SECRET_PATTERNS : []).map((p) => ({ pattern: p.pattern, keep: p.keep === true })),
+    ...(options.patterns ?? []).map((pattern) => ({ pattern, keep: false })),
+  ];
+  return {
+    fields: new Set([
+      ...(defaults ? DEFAULT_REDACTED_FIELDS : []),
+      ...(options.fields ?? []).map(normalizeField),
+    ]),
+    suffixes: defaults ? SECRET_SUFFIXES : [],
+    patterns,
+    // One cheap test per string before running the individual replacements.
+    precheck:
+      patterns.length === 0
+        ? undefined
+        : new RegExp(patterns.map((p) => `(?:${p.pattern.source})`).join("|"), "i"),
+    fieldVerdicts: new Map(),
+  };
+}
+
+// The configs of redactors without custom fields or patterns, by `defaults`: an observability
+// pipeline per run (as the CLI attaches) would otherwise rebuild the sets and the combined regexp
+// and relearn every field verdict for each run.
+const sharedConfigs = new Map<boolean, RedactorConfig>();
+
+function configFor(options: RedactionOptions): RedactorConfig {
+  if (options.fields !== undefined || options.patterns !== undefined) return buildConfig(options);
+  const defaults = options.defaults ?? true;
+  let config = sharedConfigs.get(defaults);
+  if (config === undefined) {
+    config = buildConfig({ defaults });
+    sharedConfigs.set(defaults, config);
+  }
+  return config;
+}
+
 /**
  * Scrubs secrets from JSON data: values of secret-looking field names are replaced wholesale,
  * secret shapes inside strings are replaced in place. Copy-on-write: unchanged subtrees are
@@ -75,28 +123,16 @@ export class Redactor {
   private readonly patterns: readonly { pattern: RegExp; keep: boolean }[];
   private readonly precheck: RegExp | undefined;
   private readonly replacement: string;
-  private readonly fieldVerdicts = new Map<string, boolean>();
+  private readonly fieldVerdicts: Map<string, boolean>;
 
   constructor(options: RedactionOptions = {}) {
-    const defaults = options.defaults ?? true;
+    const config = configFor(options);
     this.replacement = options.replacement ?? "[REDACTED]";
-    this.fields = new Set([
-      ...(defaults ? DEFAULT_REDACTED_FIELDS : []),
-      ...(options.fields ?? []).map(normalizeField),
-    ]);
-    this.suffixes = defaults ? SECRET_SUFFIXES : [];
-    this.patterns = [
-      ...(defaults ? DEFAULT_SECRET_PATTERNS : []).map((p) => ({
-        pattern: p.pattern,
-        keep: p.keep === true,
-      })),
-      ...(options.patterns ?? []).map((pattern) => ({ pattern, keep: false })),
-    ];
-    // One cheap test per string before running the individual replacements.
-    this.precheck =
-      this.patterns.length === 0
-        ? undefined
-        : new RegExp(this.patterns.map((p) => `(?:${p.pattern.source})`).join("|"), "i");
+    this.fields = config.fields;
+    this.suffixes = config.suffixes;
+    this.patterns = config.patterns;
+    this.precheck = config.precheck;
+    this.fieldVerdicts = config.fieldVerdicts;
   }
 
   /** A copy of `value` with secrets scrubbed (the same object when nothing matched). */
