@@ -2,15 +2,19 @@ import {
   AgentRunError,
   attachObservability,
   continueEventSink,
+  type DurableValue,
   type EventRecord,
   type HarnessEventJournal,
   type HarnessStatusStore,
   type RunResult,
+  type SteeringCommand,
+  SteeringHandle,
+  type SteeringPolicy,
 } from "@tinyagents/harness";
 import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
-import { DbosDurableContext } from "./dbos-durable-context.js";
+import { type ChildStarter, DbosDurableContext, type SignalEnvelope } from "./dbos-durable-context.js";
 import { DBOS } from "./dbos-sdk.js";
-import { workflowName } from "./names.js";
+import { STEER_TOPIC, workflowName } from "./names.js";
 import {
   type DbosRunPayload,
   type DbosRunResult,
@@ -55,6 +59,13 @@ export interface DbosAgentsOptions<Names extends string> {
    */
   journal?: HarnessEventJournal;
   statusStore?: HarnessStatusStore;
+  /**
+   * Which steering commands runs accept (`client.steer`). Without it runs take none, and no
+   * step pays for looking: with it, before each model step and after each human wait the run
+   * drains its `steer` messages (one DBOS `recv` with no wait, journaled, so a replay sees the
+   * same commands at the same points) onto its `SteeringHandle`, applied at the next checkpoint.
+   */
+  steering?: SteeringPolicy;
   /** DBOS's log level (default `warn`). */
   logLevel?: string;
 }
@@ -102,23 +113,26 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
   const executorId = options.executorId ?? `worker-${process.pid}`;
   const queue = options.queue ?? {};
   const queueName = queue.name ?? DEFAULT_QUEUE;
-  const workflows = new Map<string, (payload: DbosRunPayload) => Promise<DbosRunResult>>();
+  const workflows = new Map<string, (payload: DbosRunPayload) => Promise<DbosRunResult | DurableValue>>();
 
-  /** A sub-agent run placed by the engine: a child workflow on the thread queue, awaited. */
-  const startChild = async (agent: string, runId: string, input: unknown) => {
+  /**
+   * A sub-agent run placed by the engine: when its agent is registered here, a child workflow on
+   * the runs queue (its own partition: any worker may take it; several run in parallel), awaited;
+   * its value is the child's whole run, as the parent's sub-agent expects. Otherwise undefined:
+   * the context runs the child in this workflow, inside one step.
+   */
+  const startChild: ChildStarter = (agent, runId, input) => {
     const workflow = workflows.get(agent);
-    if (workflow === undefined) {
-      throw new TinyAgentsError("validation", `child agent "${agent}" is not registered with dbosAgents`, {
-        details: { agent, registered: names },
-      });
-    }
-    const payload: DbosRunPayload = { input: input as DbosRunPayload["input"] };
-    const handle = await DBOS.startWorkflow(workflow, {
-      workflowID: runId,
-      queueName,
-      enqueueOptions: { queuePartitionKey: runId },
-    })(payload);
-    return (await handle.getResult({ pollingIntervalMs: CHILD_RESULT_POLLING_MS })) as never;
+    if (workflow === undefined) return undefined;
+    return (async () => {
+      const payload: DbosRunPayload = { input: input as DbosRunPayload["input"], child: true };
+      const handle = await DBOS.startWorkflow(workflow, {
+        workflowID: runId,
+        queueName,
+        enqueueOptions: { queuePartitionKey: runId },
+      })(payload);
+      return (await handle.getResult({ pollingIntervalMs: CHILD_RESULT_POLLING_MS })) as DurableValue;
+    })();
   };
 
   /** With a shared journal: the run's sink continues its offsets, observed into journal + status. */
@@ -133,9 +147,15 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
   for (const name of names) {
     const agent = options.agents[name];
     const onEvent = options.onEvent;
-    const run = async (payload: DbosRunPayload): Promise<DbosRunResult> => {
-      const durable = await DbosDurableContext.open(startChild);
+    const run = async (payload: DbosRunPayload): Promise<DbosRunResult | DurableValue> => {
+      const policy = options.steering;
+      const steering = policy === undefined ? undefined : new SteeringHandle(policy);
+      const durable = await DbosDurableContext.open({
+        startChild,
+        ...(steering === undefined ? {} : { pullCommands: () => pullSteering(steering) }),
+      });
       const runOptions: Parameters<DurableAgent["run"]>[1] = { runId: durable.runId, durable };
+      if (steering !== undefined) runOptions.steering = steering;
       if (payload.threadId !== undefined) runOptions.threadId = payload.threadId;
       if (onEvent !== undefined) runOptions.onEvent = (record) => onEvent(record, name);
       const observed = await observe(runOptions);
@@ -144,11 +164,12 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
         result = await agent.run(payload.input, runOptions);
       } catch (error) {
         if (!AgentRunError.isAgentRunError(error)) throw error;
+        if (payload.child === true) return toJsonRun(error.run);
         return toDbosRunResult(error.run, toTinyAgentsError(error).toJSON());
       } finally {
         await observed?.close();
       }
-      return toDbosRunResult(result);
+      return payload.child === true ? toJsonRun(result) : toDbosRunResult(result);
     };
     workflows.set(name, DBOS.registerWorkflow(run, { name: workflowName(name) }));
   }
@@ -184,4 +205,23 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
       await DBOS.shutdown();
     },
   };
+}
+
+/** A run as the plain JSON a workflow returns (a child's value, recorded by its parent). */
+function toJsonRun(run: RunResult): DurableValue {
+  return JSON.parse(JSON.stringify(run)) as DurableValue;
+}
+
+/** Move every steering command sent to this run since the last pull onto its handle. */
+async function pullSteering(handle: SteeringHandle): Promise<void> {
+  for (;;) {
+    const message = await DBOS.recv<SignalEnvelope>(STEER_TOPIC, { timeoutSeconds: 0 });
+    if (message === null) return;
+    try {
+      handle.send(message.v as unknown as SteeringCommand);
+    } catch (error) {
+      // The client validates before sending; a malformed message from elsewhere is dropped, not fatal.
+      DBOS.logger.warn(`dropped a malformed steering message: ${toTinyAgentsError(error).message}`);
+    }
+  }
 }

@@ -5,11 +5,13 @@ import {
   type DurableValue,
   type HarnessEventJournal,
   type JournalQuery,
+  type SteeringCommand,
+  validateSteeringCommand,
 } from "@tinyagents/harness";
-import { TinyAgentsError } from "@tinyagents/inference";
+import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import type { SignalEnvelope } from "./dbos-durable-context.js";
-import { DBOSClient, type DbosClientHandle } from "./dbos-sdk.js";
-import { workflowName } from "./names.js";
+import { DBOSClient, type DbosClientHandle, DbosErrors } from "./dbos-sdk.js";
+import { STEER_TOPIC, workflowName } from "./names.js";
 import type { DbosRunPayload, DbosRunResult } from "./run-payload.js";
 import { DEFAULT_QUEUE } from "./thread-queue.js";
 
@@ -48,6 +50,8 @@ export interface DbosRunStatus {
   /** The worker executing it (or that last did). */
   executorId?: string;
   threadId?: string;
+  /** The run whose workflow started this one (a sub-agent's child run). */
+  parentRunId?: string;
   createdAt: number;
   updatedAt?: number;
   /** How many times a worker started it (1 + recoveries). */
@@ -66,6 +70,12 @@ export interface DbosAgentsClient<Names extends string = string> {
   approve(runId: string, approvalId: string): Promise<void>;
   /** Reject it with a reason the model reads; a repeat is a no-op. */
   reject(runId: string, approvalId: string, reason: string): Promise<void>;
+  /**
+   * Send the run a steering command (pause, resume, cancel, injectMessage, redirect,
+   * setMetadata): validated here (`validation` for a malformed one), taken by the run before its
+   * next model step when its workers were given `steering` allowing that kind. Kept in order.
+   */
+  steer(runId: string, command: SteeringCommand): Promise<void>;
   /** Complete the run's durable wait on signal `name` with `value` (exactly once per `idempotencyKey`). */
   signal(runId: string, name: string, value: DurableValue, idempotencyKey?: string): Promise<void>;
   /**
@@ -111,7 +121,22 @@ export async function createDbosClient<Names extends string = string>(
       return { runId: start.runId };
     },
     async result(runId) {
-      const value = await client.retrieveWorkflow<DbosRunResult>(runId).getResult({ pollingIntervalMs });
+      let value: DbosRunResult | null | undefined;
+      try {
+        value = await client.retrieveWorkflow<DbosRunResult>(runId).getResult({ pollingIntervalMs });
+      } catch (error) {
+        // The workflow itself failed (not the agent: that is a result with `error`), or was cancelled.
+        const cause = toTinyAgentsError(error);
+        const cancelled = error instanceof DbosErrors.DBOSAwaitedWorkflowCancelledError;
+        throw new TinyAgentsError(
+          cancelled ? "cancelled" : cause.code,
+          `run "${runId}" did not finish: ${cause.message}`,
+          {
+            cause: error,
+            details: { runId },
+          },
+        );
+      }
       if (value === null || value === undefined) {
         throw new TinyAgentsError("internal", `run "${runId}" finished without a result`, {
           details: { runId },
@@ -132,6 +157,7 @@ export async function createDbosClient<Names extends string = string>(
       const payload = s.input?.[0] as DbosRunPayload | undefined;
       if (payload?.threadId !== undefined) status.threadId = payload.threadId;
       if (s.updatedAt !== undefined) status.updatedAt = s.updatedAt;
+      if (s.parentWorkflowID !== undefined) status.parentRunId = s.parentWorkflowID;
       const attempts = (s as { recoveryAttempts?: number }).recoveryAttempts;
       if (attempts !== undefined) status.recoveryAttempts = attempts;
       return status;
@@ -145,6 +171,9 @@ export async function createDbosClient<Names extends string = string>(
       const value: ApprovalSignal = { decision: "reject", reason };
       const name = approvalSignalName(approvalId);
       return send(runId, name, value, `${runId}:${name}`);
+    },
+    async steer(runId, command) {
+      await send(runId, STEER_TOPIC, validateSteeringCommand(command) as unknown as DurableValue, undefined);
     },
     signal(runId, name, value, idempotencyKey) {
       return send(runId, name, value, idempotencyKey);

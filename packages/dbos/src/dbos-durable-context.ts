@@ -20,12 +20,32 @@ export interface StepRecord {
   t: number;
 }
 
-/** How a child whose agent is registered here is started: a DBOS child workflow, awaited. */
-export type ChildStarter = (agent: string, runId: string, input: DurableValue) => Promise<DurableValue>;
+/**
+ * How a child run of a named agent is placed: a DBOS child workflow, awaited — or `undefined`
+ * when no workflow is registered for that agent (the child then runs here, inside one step).
+ */
+export type ChildStarter = (
+  agent: string,
+  runId: string,
+  input: DurableValue,
+) => Promise<DurableValue> | undefined;
 
 /** A signal as sent by the client: wrapped, so a `null` value is not mistaken for a timeout. */
 export interface SignalEnvelope {
   v: DurableValue | null;
+}
+
+/** Hooks of {@link DbosDurableContext.open}. */
+export interface DbosContextHooks {
+  /** Places child runs of registered agents (see {@link ChildStarter}). */
+  startChild?: ChildStarter;
+  /**
+   * Runs inside the workflow before every model step and after every `awaitSignal`: dbosAgents
+   * pulls steering commands here, so one sent during a human wait is queued before the loop's
+   * next checkpoint. (Not after tool steps: tool calls run in parallel, and pulls in completion
+   * order would not replay in the same order.)
+   */
+  pullCommands?: () => Promise<void>;
 }
 
 /** `recv` needs a finite timeout; "wait for ever" is ten years (DBOS polls, no long timer). */
@@ -43,8 +63,9 @@ const FOREVER_SECONDS = 10 * 365 * 24 * 3600;
  *   per run, identical on replay (the loop is deterministic), with no step to record.
  * - `awaitSignal(name)` is `DBOS.recv(name)`: the message is consumed and recorded in one
  *   transaction, so a signal completes the wait exactly once, also across a worker restart.
- * - `child(...)` with a registered `agent` is a DBOS child workflow of that agent (any worker's
- *   queue may run it; several in parallel when the loop starts several); otherwise a step.
+ * - `child(...)` with an `agent` registered with `dbosAgents` is a DBOS child workflow of that
+ *   agent (on the runs queue: any worker may run it; several in parallel when the loop starts
+ *   several); otherwise a step around `fn`.
  *
  * Construct it inside the workflow with {@link DbosDurableContext.open}.
  */
@@ -56,7 +77,7 @@ export class DbosDurableContext implements DurableContext {
   private constructor(
     readonly runId: string,
     startedAt: number,
-    private readonly startChild: ChildStarter | undefined,
+    private readonly hooks: DbosContextHooks,
   ) {
     this.clock = startedAt;
   }
@@ -65,7 +86,7 @@ export class DbosDurableContext implements DurableContext {
    * The context of the workflow running now. Records the start time as the workflow's first
    * step. Throws `validation` outside a DBOS workflow.
    */
-  static async open(startChild?: ChildStarter): Promise<DbosDurableContext> {
+  static async open(hooks: DbosContextHooks = {}): Promise<DbosDurableContext> {
     const runId = DBOS.workflowID;
     if (runId === undefined || !DBOS.isInWorkflow()) {
       throw new TinyAgentsError(
@@ -74,14 +95,16 @@ export class DbosDurableContext implements DurableContext {
       );
     }
     const startedAt = await DBOS.runStep(async () => Date.now(), { name: "tinyagents.start" });
-    return new DbosDurableContext(runId, startedAt, startChild);
+    return new DbosDurableContext(runId, startedAt, hooks);
   }
 
   async step<T extends DurableValue>(
     name: string,
     fn: () => Promise<T>,
-    _options: DurableStepOptions,
+    options: DurableStepOptions,
   ): Promise<T> {
+    const pull = this.hooks.pullCommands;
+    if (pull !== undefined && options.kind === "model") await pull();
     let thrown: { error: unknown } | undefined;
     const record = await DBOS.runStep(
       async (): Promise<StepRecord> => {
@@ -121,6 +144,7 @@ export class DbosDurableContext implements DurableContext {
   ): Promise<T | undefined> {
     const timeoutSeconds = options.timeoutMs === undefined ? FOREVER_SECONDS : options.timeoutMs / 1000;
     const message = await DBOS.recv<SignalEnvelope>(name, { timeoutSeconds });
+    await this.hooks.pullCommands?.();
     if (message === null) return undefined;
     return (message.v ?? undefined) as T | undefined;
   }
@@ -130,9 +154,11 @@ export class DbosDurableContext implements DurableContext {
     fn: () => Promise<T>,
     options: DurableChildOptions = {},
   ): Promise<T> {
-    if (options.agent !== undefined && this.startChild !== undefined) {
+    const { startChild } = this.hooks;
+    if (options.agent !== undefined && startChild !== undefined) {
       const runId = options.runId ?? `${this.runId}/${name}`;
-      return (await this.startChild(options.agent, runId, options.input)) as T;
+      const placed = startChild(options.agent, runId, options.input);
+      if (placed !== undefined) return (await placed) as T;
     }
     return this.step(name, fn, { kind: "other" });
   }

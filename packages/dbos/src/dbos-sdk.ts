@@ -8,3 +8,5 @@ export type { DBOSClient as DbosClientHandle, WorkflowHandle, WorkflowStatus } f
 export const DBOS = dbosSdk.DBOS;
 /** DBOS's out-of-process client: enqueue, send, status and results, with no workflows registered. */
 export const DBOSClient = dbosSdk.DBOSClient;
+/** DBOS's error classes (`instanceof` checks). */
+export const DbosErrors = dbosSdk.Error;

@@ -2,3 +2,6 @@
 export function workflowName(agent: string): string {
   return `tinyagents.${agent}`;
 }
+
+/** The DBOS message topic of steering commands (`client.steer`). */
+export const STEER_TOPIC = "steer";

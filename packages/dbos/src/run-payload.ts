@@ -1,10 +1,12 @@
 import type {
   AgentInput,
+  ChildRunSummary,
   CostTotals,
   DurableContext,
   EventRecord,
   EventSink,
   RunResult,
+  SteeringHandle,
   StopReason,
 } from "@tinyagents/harness";
 import type { ErrorSummary, JsonValue, Message, ResolvedModel, UsageTotals } from "@tinyagents/inference";
@@ -14,6 +16,11 @@ export interface DbosRunPayload {
   input: AgentInput;
   /** The conversation: runs of one thread run one at a time, in the order they were started. */
   threadId?: string;
+  /**
+   * Set when the run is a sub-agent's child workflow: it then returns the whole run (the
+   * `AgentRun` the parent's sub-agent rolls up), not a {@link DbosRunResult}.
+   */
+  child?: boolean;
 }
 
 /**
@@ -33,6 +40,8 @@ export interface DbosRunResult {
   toolCalls: number;
   resolvedModel?: ResolvedModel;
   structured?: JsonValue;
+  /** Sub-agent runs it started (their totals are included above). */
+  children?: ChildRunSummary[];
   /** Why the run failed (its `AgentRunError` summary); absent for a run that ended normally. */
   error?: ErrorSummary;
 }
@@ -50,6 +59,7 @@ export interface DurableAgent {
       durable: DurableContext;
       onEvent?: (record: EventRecord) => void;
       events?: EventSink;
+      steering?: SteeringHandle;
     },
   ): Promise<RunResult>;
 }
@@ -69,6 +79,7 @@ export function toDbosRunResult(run: RunResult, error?: ErrorSummary): DbosRunRe
   if (run.threadId !== undefined) result.threadId = run.threadId;
   if (run.resolvedModel !== undefined) result.resolvedModel = run.resolvedModel;
   if (run.structured !== undefined) result.structured = run.structured as JsonValue;
+  if (run.children !== undefined) result.children = run.children;
   if (error !== undefined) result.error = error;
   return result;
 }

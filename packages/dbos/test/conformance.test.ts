@@ -1,0 +1,159 @@
+/**
+ * Issue 18's conformance suite on DBOS: the engine-neutral scenario agent runs in worker child
+ * processes (built packages) over a real Postgres. A worker is SIGKILLed at a chosen point — it
+ * announces the point and hangs inside the step, so the kill is deterministic — then a worker
+ * with the SAME executor id starts again (open-source DBOS's recovery path), or a live worker with
+ * another id takes the dead one's runs over. Every run must end with the transcript, usage and
+ * cost of an uninterrupted run, and the execution ledger must pass `checkLedger`.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createDbosClient, type DbosAgentsClient } from "@tinyagents/dbos";
+import {
+  CONFORMANCE_INPUT,
+  checkLedger,
+  conformanceApprovalId,
+  expectedConformanceRun,
+  readLedger,
+} from "@tinyagents/harness/testkit";
+import { text } from "@tinyagents/inference";
+import { startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseUrl, dbosSkipReason } from "./support/postgres.js";
+import { bundleWorker, startWorker, type Worker, type WorkerConfig } from "./support/workers.js";
+
+const skip = dbosSkipReason("conformance.test");
+
+let pg: TestPostgres | undefined;
+let client: DbosAgentsClient<"ops"> | undefined;
+let dir = "";
+const workers: Worker[] = [];
+
+function base(executorId: string, extra: Partial<WorkerConfig> = {}): WorkerConfig {
+  const url = databaseUrl(pg as TestPostgres, "conformance");
+  return { url, executorId, ledgerPath: join(dir, "ledger.jsonl"), ...extra };
+}
+
+/** The run's ledger entries and what an uninterrupted run ends with. */
+async function verdict(runId: string) {
+  const result = await (client as DbosAgentsClient<"ops">).result(runId);
+  const expected = await expectedConformanceRun(runId);
+  expect(result.error).toBeUndefined();
+  expect(result.stopReason).toBe("completed");
+  expect(result.messages).toEqual(expected.messages);
+  expect(result.usage).toEqual(expected.usage);
+  expect(result.cost).toEqual(expected.cost);
+  const entries = readLedger(join(dir, "ledger.jsonl")).filter((e) => e.runId === runId);
+  return { result, entries };
+}
+
+const count = (entries: { kind: string; callId: string }[], kind: string, callId: string) =>
+  entries.filter((e) => e.kind === kind && e.callId === callId).length;
+
+describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (worker processes)", () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "tinyagents-dbos-conf-"));
+    await bundleWorker();
+    pg = await startTestPostgres();
+    // A first worker creates the system database; the client connects after it. Each test then
+    // runs its own workers, one alive when a run is enqueued, so it knows which one takes it.
+    await (await startWorker(base("boot"), workers)).stop();
+    client = await createDbosClient<"ops">({
+      systemDatabaseUrl: databaseUrl(pg as TestPostgres, "conformance"),
+    });
+  }, 60_000);
+  afterAll(async () => {
+    for (const w of workers) await w.kill();
+    await client?.close();
+    await pg?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("an uninterrupted run ends with the expected transcript; each step ran once", async () => {
+    const w = await startWorker(base("exec-plain"), workers);
+    await client?.start("ops", CONFORMANCE_INPUT, { runId: "plain" });
+    await w.waitFor(`approval ${conformanceApprovalId("plain")}`);
+    await client?.approve("plain", conformanceApprovalId("plain"));
+    const { entries } = await verdict("plain");
+    expect(checkLedger(entries, { crashes: 0 }).duplicates).toBe(0);
+    expect((await client?.status("plain"))?.state).toBe("SUCCESS");
+    await w.stop();
+  });
+
+  it.each([
+    ["inside a model step", "model:2", "model"],
+    ["inside an at-least-once tool step", "tool:fetch_order", "tool"],
+  ])("killed %s: the restarted worker (same executor id) finishes it", async (_what, killAt, kind) => {
+    const runId = `kill-${killAt.replace(":", "-")}`;
+    const id = `exec-${runId}`;
+    const doomed = await startWorker(base(id, { killAt }), workers);
+    await client?.start("ops", CONFORMANCE_INPUT, { runId });
+    // Approved up front: the signal is kept until the run reaches its wait (on whichever worker).
+    await client?.approve(runId, conformanceApprovalId(runId));
+    await doomed.waitFor(`killpoint ${killAt}`);
+    await doomed.kill();
+    const again = await startWorker(base(id), workers);
+    const { entries } = await verdict(runId);
+    const summary = checkLedger(entries, { crashes: 1 });
+    // The cut step ran again once (its result was never journaled); nothing else repeated.
+    expect(summary.duplicates).toBe(1);
+    const secondModelCall = [...new Set(entries.filter((e) => e.kind === "model").map((e) => e.callId))][1];
+    if (kind === "model") expect(count(entries, "model", secondModelCall ?? "")).toBe(2);
+    else expect(count(entries, "tool", "call_fetch")).toBe(2);
+    await again.stop();
+  });
+
+  it("killed inside a once tool step: the tool never runs again", async () => {
+    const runId = "kill-once";
+    const doomed = await startWorker(base("exec-once", { killAt: "tool:send_email" }), workers);
+    await client?.start("ops", CONFORMANCE_INPUT, { runId });
+    await client?.approve(runId, conformanceApprovalId(runId));
+    await doomed.waitFor("killpoint tool:send_email");
+    await doomed.kill();
+    const again = await startWorker(base("exec-once"), workers);
+    const result = await client?.result(runId);
+    expect(result?.stopReason).toBe("completed");
+    const entries = readLedger(join(dir, "ledger.jsonl")).filter((e) => e.runId === runId);
+    checkLedger(entries, { crashes: 1 });
+    expect(count(entries, "tool", "call_email")).toBe(1);
+    // Its intent was journaled, its result was not: the call is answered "outcome unknown" (the
+    // one place where the transcript differs from an uninterrupted run's), and the run goes on.
+    const email = result?.messages.find((m) => m.role === "tool" && m.toolCallId === "call_email");
+    expect(email === undefined ? "" : text(email)).toContain(
+      'the outcome of tool "send_email" (call call_email) is unknown',
+    );
+    expect(count(entries, "tool", "call_deploy")).toBe(1);
+    await again.stop();
+  });
+
+  it("killed during the human wait: the restarted worker resumes the wait; the approval completes it", async () => {
+    const runId = "kill-wait";
+    const doomed = await startWorker(base("exec-wait"), workers);
+    await client?.start("ops", CONFORMANCE_INPUT, { runId });
+    await doomed.waitFor(`approval ${conformanceApprovalId(runId)}`);
+    await doomed.kill();
+    const again = await startWorker(base("exec-wait"), workers);
+    await client?.approve(runId, conformanceApprovalId(runId));
+    const { entries } = await verdict(runId);
+    // Every step before the wait was journaled: none ran again.
+    expect(checkLedger(entries, { crashes: 1 }).duplicates).toBe(0);
+    await again.stop();
+  });
+
+  it("a live worker with another executor id takes a dead worker's run over", async () => {
+    const runId = "takeover";
+    const doomed = await startWorker(base("exec-doomed"), workers);
+    await client?.start("ops", CONFORMANCE_INPUT, { runId });
+    await doomed.waitFor(`approval ${conformanceApprovalId(runId)}`);
+    await doomed.kill();
+    const taker = await startWorker(base("exec-taker"), workers);
+    taker.command("takeover exec-doomed");
+    expect(await taker.waitFor("took-over")).toBe(`took-over ${JSON.stringify([runId])}`);
+    await client?.approve(runId, conformanceApprovalId(runId));
+    const { entries } = await verdict(runId);
+    expect(checkLedger(entries, { crashes: 1 }).duplicates).toBe(0);
+    expect((await client?.status(runId))?.executorId).toBe("exec-taker");
+    await taker.stop();
+  });
+});
