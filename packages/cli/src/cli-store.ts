@@ -9,6 +9,12 @@ import {
 } from "@tinyagents/harness";
 import type { JsonObject } from "@tinyagents/inference";
 import { CliError } from "./cli-error.js";
+import {
+  type CliBackend,
+  isPostgresUrl,
+  openPostgresBackend,
+  redactDatabaseUrl,
+} from "./cli-postgres-store.js";
 import { EXIT } from "./exit-codes.js";
 
 /** What the CLI remembers about a run beside its journal and status (for `tinyagents runs`). */
@@ -23,26 +29,43 @@ export interface RunRecord extends JsonObject {
   captureContent?: boolean;
 }
 
-/** The CLI's view of the SQLite store: chat threads, the journal, run statuses and run records. */
+/**
+ * The CLI's view of its store (a SQLite file, or a Postgres database shared with workers and
+ * other CLIs): chat threads, the journal, run statuses and run records.
+ */
 export interface CliStore {
+  /** Where the store is, for messages: the file, or the database URL without its password. */
   readonly file: string;
   readonly history: StoreChatHistory;
   readonly journal: HarnessEventJournal;
-  /** The SQLite status store (it can reap runs whose process died). */
+  /** The status store (it can reap runs whose process died). */
   readonly statusStore: HarnessStatusStore & Required<Pick<HarnessStatusStore, "reapStale">>;
   readonly keyValue: KeyValueStore;
   saveRun(record: RunRecord): Promise<void>;
   getRun(runId: string): Promise<RunRecord | undefined>;
-  close(): void;
+  /** Commit what is waiting and close (await it: a Postgres store flushes its group commit). */
+  close(): void | Promise<void>;
 }
 
 const RUNS = "cli-runs";
 
 /**
- * Open (creating if needed) the SQLite store at `file`. The SQLite backend is loaded only here,
- * so `--help` and `probe` work without the native module.
+ * Open (creating if needed) the store at `location`: a `postgres://` URL opens that database
+ * (through the optional `@tinyagents/postgres`), anything else is a SQLite file. The backends
+ * are loaded only here, so `--help` and `probe` work without them.
  */
-export async function openCliStore(file: string): Promise<CliStore> {
+export async function openCliStore(
+  location: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): Promise<CliStore> {
+  if (isPostgresUrl(location)) {
+    const backend = await openPostgresBackend(location, env.TINYAGENTS_DATABASE_SCHEMA);
+    return cliStoreOver(redactDatabaseUrl(location), backend);
+  }
+  return cliStoreOver(location, await openSqliteBackend(location));
+}
+
+async function openSqliteBackend(file: string): Promise<CliBackend> {
   let sqlite: typeof import("@tinyagents/harness/sqlite");
   try {
     sqlite = await import("@tinyagents/harness/sqlite");
@@ -68,15 +91,20 @@ export async function openCliStore(file: string): Promise<CliStore> {
       EXIT.config,
     );
   }
-  const keyValue = store.keyValue;
+  return store;
+}
+
+/** The CLI's stores over a backend's key-value store, append log and status store. */
+function cliStoreOver(file: string, backend: CliBackend): CliStore {
+  const keyValue = backend.keyValue;
   return {
     file,
-    history: new StoreChatHistory({ log: store.appendLog, streamPrefix: "thread-" }),
-    journal: new AppendLogEventJournal(store.appendLog, { streamPrefix: "journal-" }),
-    statusStore: store.statusStore,
+    history: new StoreChatHistory({ log: backend.appendLog, streamPrefix: "thread-" }),
+    journal: new AppendLogEventJournal(backend.appendLog, { streamPrefix: "journal-" }),
+    statusStore: backend.statusStore,
     keyValue,
     saveRun: (record) => keyValue.put(RUNS, record.runId, record),
     getRun: async (runId) => (await keyValue.get(RUNS, runId)) as RunRecord | undefined,
-    close: () => store.close(),
+    close: () => backend.close(),
   };
 }

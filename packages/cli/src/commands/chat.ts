@@ -56,7 +56,7 @@ export async function chatCommand(argv: readonly string[], io: CliIo): Promise<n
     return EXIT.ok;
   }
   const captureContent = captureContentSetting(io.env, values["no-capture-content"]);
-  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db));
+  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db), io.env);
   let setup: AgentSetup | undefined;
   try {
     setup = await buildAgent(agentOptionsFromFlags(io, values, store.history));
@@ -70,7 +70,7 @@ export async function chatCommand(argv: readonly string[], io: CliIo): Promise<n
     return await chatLoop(io, store, setup, threadId, captureContent);
   } finally {
     await setup?.close();
-    store.close();
+    await store.close();
   }
 }
 

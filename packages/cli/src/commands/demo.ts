@@ -40,7 +40,7 @@ export async function demoCommand(argv: readonly string[], io: CliIo): Promise<n
   // module): it then says why and that this run is not journaled.
   let store: CliStore | undefined;
   try {
-    store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db));
+    store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db), io.env);
   } catch (error) {
     io.stderr.write(`tinyagents demo: not journaling this run: ${describeFailure(error).message}\n`);
   }
@@ -51,6 +51,6 @@ export async function demoCommand(argv: readonly string[], io: CliIo): Promise<n
       captureContent,
     });
   } finally {
-    store?.close();
+    await store?.close();
   }
 }

@@ -55,7 +55,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     return EXIT.ok;
   }
   const evals = await import("@tinyagents/harness/evals");
-  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db));
+  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db), io.env);
   try {
     const results = new evals.EvalStore(store.keyValue);
     if (values.list === true) {
@@ -168,7 +168,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
     }
     return EXIT.ok;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -39,7 +39,8 @@ Options:
                                run's shape, usage, cost and errors); or TINYAGENTS_CAPTURE_CONTENT=0
       --json                   print one JSON object (answer, usage, cost, run id) instead of text
       --db FILE                the SQLite store (default: $TINYAGENTS_HOME/tinyagents.db, else
-                               $XDG_DATA_HOME/tinyagents/tinyagents.db, else ~/.local/share/tinyagents/)
+                               $XDG_DATA_HOME/tinyagents/tinyagents.db, else ~/.local/share/tinyagents/);
+                               or a postgres:// URL shared with workers (or TINYAGENTS_DATABASE_URL)
   -h, --help                   this help
 
 The prompt may also come on standard input: echo "what time is it?" | tinyagents run --tools time
@@ -61,7 +62,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     throw usageError('run needs a prompt: tinyagents run "what time is it in Tokyo?" --tools time');
   const json = values.json === true;
   const captureContent = captureContentSetting(io.env, values["no-capture-content"]);
-  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db));
+  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db), io.env);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   io.signals?.on("SIGINT", onSigint);
@@ -107,7 +108,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   } finally {
     io.signals?.off("SIGINT", onSigint);
     await setup?.close();
-    store.close();
+    await store.close();
   }
 }
 

@@ -76,7 +76,7 @@ export async function runsCommand(argv: readonly string[], io: CliIo): Promise<n
     return EXIT.ok;
   }
   const limit = positiveInt("limit", values.limit) ?? 20;
-  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db));
+  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db), io.env);
   try {
     if (values.stale === true || values.reap === true) {
       const olderThanMs =
@@ -117,6 +117,6 @@ export async function runsCommand(argv: readonly string[], io: CliIo): Promise<n
     }
     return EXIT.ok;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -34,7 +34,7 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
     throw usageError(
       "show needs exactly one run id: tinyagents show <run-id> (list them with tinyagents runs)",
     );
-  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db));
+  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db), io.env);
   try {
     let runId = wanted;
     if (wanted === "last") {
@@ -58,6 +58,6 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
     }
     return EXIT.ok;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -46,7 +46,7 @@ export async function uiCommand(argv: readonly string[], io: CliIo): Promise<num
     throw usageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
   const token = values.token ?? io.env.TINYAGENTS_UI_TOKEN;
   if (token !== undefined && token.length < 16) throw usageError("--token must be at least 16 characters");
-  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db));
+  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db), io.env);
   let server: Awaited<ReturnType<typeof serveInspector>>;
   try {
     server = await serveInspector({
@@ -58,7 +58,7 @@ export async function uiCommand(argv: readonly string[], io: CliIo): Promise<num
       ...(token === undefined ? {} : { token }),
     });
   } catch (error) {
-    store.close();
+    await store.close();
     // A busy port or an unbuilt web app: a configuration problem (exit 3), said in one line.
     throw error instanceof TinyAgentsError ? new CliError(error.message, EXIT.config) : error;
   }
@@ -72,7 +72,7 @@ export async function uiCommand(argv: readonly string[], io: CliIo): Promise<num
     signals.on("SIGINT", stop);
   });
   await server.close();
-  store.close();
+  await store.close();
   return EXIT.ok;
 }
 
