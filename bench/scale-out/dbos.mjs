@@ -9,7 +9,7 @@
 //   - the duplicate-execution ledger of those runs (checkLedger);
 //   - journal bytes per step: DBOS's operation_outputs rows (and the workflow_status row per run).
 // Standalone, against the BUILT packages: `npm run build` first. Writes Markdown to stdout and
-// JSON to bench/results/scale-out-dbos.json.
+// JSON to bench/results/scale-out-dbos.json (--quick: scale-out-dbos-quick.json).
 //   node bench/scale-out/dbos.mjs            full (< 2 min)
 //   node bench/scale-out/dbos.mjs --quick    smoke (< 30 s)
 import { spawn } from "node:child_process";
@@ -30,14 +30,20 @@ import pg from "pg";
 const quick = process.argv.includes("--quick");
 // Quick (CI smoke): 1 and 2 workers only, a few runs each — it checks the bench works, not the figures.
 const WORKERS = quick ? [1, 2] : [1, 2, 4];
-const RUNS_PER_WORKER = quick ? 4 : 30;
+const RUNS_PER_WORKER = quick ? 4 : 20;
 const WORKER_CONCURRENCY = 8;
 const SEQUENTIAL = quick ? 3 : 20;
-const RECOVERIES = quick ? 1 : 8;
+const RECOVERIES = quick ? 1 : 6;
 const workerScript = fileURLToPath(
   new URL("../../packages/dbos/test/fixtures/dbos-worker.mjs", import.meta.url),
 );
-const resultsFile = fileURLToPath(new URL("../results/scale-out-dbos.json", import.meta.url));
+// The quick smoke run writes its own file, so it never replaces the full run's figures.
+const resultsFile = fileURLToPath(
+  new URL(
+    `../results/scale-out-dbos${process.argv.includes("--quick") ? "-quick" : ""}.json`,
+    import.meta.url,
+  ),
+);
 
 const started = Date.now();
 const dir = mkdtempSync(join(tmpdir(), "tinyagents-bench-dbos-"));
