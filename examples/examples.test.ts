@@ -58,6 +58,13 @@ const EXPECTED: Record<string, (string | RegExp)[]> = {
     "graph run totals: 3 model calls, 1 tool call, 450 tokens over 2 node calls",
   ],
   "local-model-probe": ["skipped: no server at http://127.0.0.1:1/v1"],
+  "durable-restate": [
+    "is waiting for: approval:release-42/call_deploy",
+    /killed worker \d \(SIGKILL\) while the run waits/,
+    "deploy v2 to production (key release-42:call_deploy)",
+    "run completed on worker",
+    "finished on a different worker: true",
+  ],
   "from-ai-sdk": [
     'tool get_weather: {"city":"Lisbon"}',
     "Lisbon is sunny at 21 °C.",
