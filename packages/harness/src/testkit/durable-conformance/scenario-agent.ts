@@ -1,5 +1,6 @@
 import type { Message, UsageTotals } from "@tinyagents/inference";
 import type { CostTotals } from "../../cost/cost.js";
+import { ApprovalBook, type ApprovalRecord } from "../../middleware/library/approval-book.js";
 import {
   type HumanApprovalMiddleware,
   humanApprovalMiddleware,
@@ -28,6 +29,11 @@ export interface ConformanceScenarioOptions {
    * by resuming the paused run in process, or with the `approvalSignalName` signal on an engine).
    */
   autoApprove?: boolean;
+  /**
+   * The approval book's records to start from (`approval.approvals.toJSON()` saved beside a
+   * paused run): a process resuming a run paused for approval in another process passes them.
+   */
+  approvals?: ApprovalRecord[];
 }
 
 /** The built scenario: the agent, and its approval middleware (`approve(id)` in process). */
@@ -68,6 +74,7 @@ export function createConformanceAgent(options: ConformanceScenarioOptions = {})
   const ledger = options.ledgerPath === undefined ? undefined : new ExecutionLedger(options.ledgerPath);
   const approval = humanApprovalMiddleware<unknown, undefined>({
     tools: ["deploy"],
+    approvals: new ApprovalBook(options.approvals ?? []),
     ...(options.autoApprove === true ? { decide: () => "approve" as const } : {}),
   });
   const middleware: Middleware<unknown, undefined>[] = [approval];
