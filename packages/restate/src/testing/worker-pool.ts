@@ -69,6 +69,12 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
   const slots: Slot[] = [];
   const proxy = await startTcpProxy(slots);
   let stopped = false;
+  // If this process exits without stop() (a crashed test), take the workers along: they listen
+  // on ports and would outlive it.
+  const killOnExit = () => {
+    for (const slot of slots) slot.child?.kill("SIGKILL");
+  };
+  process.once("exit", killOnExit);
 
   const launch = async (index: number): Promise<void> => {
     const slot = slots[index];
@@ -150,6 +156,7 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
   try {
     await Promise.all(Array.from({ length: options.workers ?? 2 }, () => add()));
   } catch (error) {
+    process.removeListener("exit", killOnExit);
     await Promise.all(slots.map((_, i) => kill(i)));
     await proxy.close();
     throw error;
@@ -174,6 +181,7 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      process.removeListener("exit", killOnExit);
       await Promise.all(slots.map((_, i) => kill(i)));
       await proxy.close();
     },
