@@ -21,7 +21,13 @@ import { text } from "@tinyagents/inference";
 import { startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseUrl, dbosSkipReason } from "./support/postgres.js";
-import { bundleWorker, startWorker, type Worker, type WorkerConfig } from "./support/workers.js";
+import {
+  bundleWorker,
+  removeWorkerBundle,
+  startWorker,
+  type Worker,
+  type WorkerConfig,
+} from "./support/workers.js";
 
 const skip = dbosSkipReason("conformance.test");
 
@@ -65,6 +71,7 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
   }, 60_000);
   afterAll(async () => {
     for (const w of workers) await w.kill();
+    removeWorkerBundle();
     await client?.close();
     await pg?.stop();
     rmSync(dir, { recursive: true, force: true });

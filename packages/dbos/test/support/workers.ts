@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -13,6 +14,11 @@ const script = fileURLToPath(
   ),
 );
 let bundled: Promise<unknown> | undefined;
+
+/** Delete this process's bundle (call after the last worker exited). */
+export function removeWorkerBundle(): void {
+  rmSync(script, { force: true });
+}
 
 /** Bundle the worker fixture (once per process). */
 export function bundleWorker(): Promise<unknown> {
