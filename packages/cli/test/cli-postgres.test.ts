@@ -1,8 +1,9 @@
 /**
  * The CLI on a shared Postgres database (issue 18): `run` journals into it when given a
- * postgres:// URL (TINYAGENTS_DATABASE_URL or --db), and `runs` / `show` — from any machine
+ * postgres:// URL (TINYAGENTS_DATABASE_URL or --db), and `runs` / `show` / `ui` — from any machine
  * pointed at the same database — read what a worker wrote there; no SQLite file is created.
  */
+import { EventEmitter } from "node:events";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -18,12 +19,11 @@ import { main } from "../src/main.js";
 let home: string;
 let server: TestPostgres;
 
-async function cli(argv: string[], env: Record<string, string>) {
-  let stdout = "";
-  let stderr = "";
+async function cli(argv: string[], env: Record<string, string>, signals?: EventEmitter) {
+  const out = { stdout: "", stderr: "" };
   const io: CliIo = {
-    stdout: { write: (c: string) => (stdout += c), isTTY: false },
-    stderr: { write: (c: string) => (stderr += c) },
+    stdout: { write: (c: string) => (out.stdout += c), isTTY: false },
+    stderr: { write: (c: string) => (out.stderr += c) },
     stdin: Readable.from([]),
     env: {
       TINYAGENTS_HOME: home,
@@ -33,9 +33,33 @@ async function cli(argv: string[], env: Record<string, string>) {
       ...env,
     },
     cwd: home,
+    ...(signals === undefined
+      ? {}
+      : {
+          signals: {
+            on: (e: "SIGINT", l: () => void) => signals.on(e, l),
+            off: (e: "SIGINT", l: () => void) => signals.off(e, l),
+          },
+        }),
   };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
+  if (signals === undefined) return { code: await main(argv, io), ...out, runs: [] as string[] };
+  // `ui`: wait for its URL, list the runs through its API, then Ctrl-C it.
+  const running = main(argv, io);
+  let url: string | undefined;
+  for (let i = 0; i < 500 && url === undefined; i++) {
+    url = /inspector on (\S+)/.exec(out.stdout)?.[1];
+    if (url === undefined) await new Promise((r) => setTimeout(r, 20));
+  }
+  let runs: string[] = [];
+  try {
+    if (url === undefined) throw new Error(`no URL printed; stderr: ${out.stderr}`);
+    runs = ((await (await fetch(new URL("/api/runs", url))).json()) as { runId: string }[]).map(
+      (r) => r.runId,
+    );
+  } finally {
+    signals.emit("SIGINT");
+  }
+  return { code: await running, ...out, runs };
 }
 
 describe("redactDatabaseUrl", () => {
@@ -57,7 +81,7 @@ describe.skipIf(skipPostgres())("the CLI on Postgres (skipped only by TINYAGENTS
     await rm(home, { recursive: true, force: true });
   });
 
-  it("run writes to the database; runs and show read it back through --db; the status is shared", async () => {
+  it("run writes to the database; runs, show and ui read it back through --db; the status is shared", async () => {
     const url = server.url;
     const run = await cli(["run", "what time is it in Tokyo?", "--tools", "time"], {
       TINYAGENTS_DATABASE_URL: url,
@@ -84,6 +108,16 @@ describe.skipIf(skipPostgres())("the CLI on Postgres (skipped only by TINYAGENTS
     } finally {
       await store.close();
     }
+
+    // The inspector serves the runs of that database.
+    const ui = await cli(
+      ["ui", "--port", "0", "--db", url],
+      { TINYAGENTS_DATABASE_SCHEMA: "cli_shared" },
+      new EventEmitter(),
+    );
+    expect(ui.code).toBe(0);
+    expect(ui.runs).toEqual([runId]);
+    expect(ui.stdout).toContain(`reading ${url}`);
 
     // Another schema is another deployment: nothing there.
     const empty = await cli(["runs", "--db", url], { TINYAGENTS_DATABASE_SCHEMA: "cli_other" });

@@ -7,6 +7,7 @@ const HINTS: Record<string, string> = {
   "28P01": "password authentication failed; check the user and password in the URL",
   "28000": "the server refused this user (pg_hba.conf); check the user and the server's access rules",
   "3D000": "the database does not exist; create it (createdb) or fix the URL",
+  "42P01": "the tinyagents tables do not exist in this schema; open once with migrate: true (the default)",
   "42501": "the user lacks a privilege; grant it CREATE and USAGE on the schema",
   "53300": "too many connections; lower the pool size (max) or raise the server's max_connections",
   "57P01": "the server is shutting down; retry against a running server",

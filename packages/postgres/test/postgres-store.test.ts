@@ -160,6 +160,19 @@ describe.skipIf(skipPostgres())("PostgresStore (skipped only by TINYAGENTS_SKIP_
     );
   });
 
+  it("migrate: false opens without touching the schema (for a user without CREATE)", async () => {
+    const migrated = await open();
+    await migrated.keyValue.put("ns", "k", 1);
+    const plain = await PostgresStore.open({ url: server.url, schema: migrated.schema, migrate: false });
+    cleanup.push(() => plain.close());
+    expect(await plain.keyValue.get("ns", "k")).toBe(1);
+    const bare = await PostgresStore.open({ url: server.url, schema: freshSchema(), migrate: false });
+    cleanup.push(() => bare.close());
+    await expect(bare.keyValue.get("ns", "k")).rejects.toSatisfy(
+      (e) => TinyAgentsError.isInstance(e, "storage") && /42P01/.test(e.message),
+    );
+  });
+
   it("reports an unreachable server as a storage error that says what to check", async () => {
     const error = await PostgresStore.open({ url: "postgres://postgres@127.0.0.1:1/postgres" }).catch(
       (e) => e,
