@@ -40,6 +40,11 @@ export interface RestateDurableOptions {
   /** The Restate workflow that runs agent `name` (default `agentWorkflowName`). */
   workflowName?: (agent: string) => string;
   /**
+   * Agents a child run may be invoked as on another worker (the names `restateAgents` serves). A
+   * child whose agent is not among them runs here, inside one step. Default: none.
+   */
+  remoteAgents?: ReadonlySet<string>;
+  /**
    * Called before every model step, outside it (it may use the context's journaled operations):
    * the workflow pulls steering commands here.
    */
@@ -80,7 +85,9 @@ interface ChildOutcome {
  *   the wait is a durable timer (`orTimeout`) and resolves `undefined` when it fires.
  * - `child(name, fn, { agent })` invokes agent `agent`'s workflow (keyed by the child run id) —
  *   another invocation that Restate may place on any worker; several run in parallel when the loop
- *   starts several. Without `agent` the child runs here, inside one step.
+ *   starts several. It returns the child's run (the workflow outcome's `result`); a failed child
+ *   throws its error. A child whose agent is not in `remoteAgents` (or has none) runs here,
+ *   inline: its own steps are journaled one by one (a step around it would nest `ctx.run`).
  *
  * Build it with {@link RestateDurableContext.open} (it reads the journaled start time).
  */
@@ -91,6 +98,7 @@ export class RestateDurableContext implements DurableContext {
   private readonly artifacts: ArtifactStore | undefined;
   private readonly runOptions: RestateRunOptions<StepRecord>;
   private readonly workflowName: (agent: string) => string;
+  private readonly remoteAgents: ReadonlySet<string>;
   private readonly beforeModelStep: (() => Promise<void>) | undefined;
   private readonly onWaiting: ((signals: readonly string[]) => void) | undefined;
   private readonly waiting = new Set<string>();
@@ -118,6 +126,7 @@ export class RestateDurableContext implements DurableContext {
       maxRetryInterval: retry.maxIntervalMs ?? 5000,
     };
     this.workflowName = options.workflowName ?? agentWorkflowName;
+    this.remoteAgents = options.remoteAgents ?? new Set();
     this.beforeModelStep = options.beforeModelStep;
     this.onWaiting = options.onWaiting;
   }
@@ -190,7 +199,10 @@ export class RestateDurableContext implements DurableContext {
     fn: () => Promise<T>,
     options: DurableChildOptions = {},
   ): Promise<T> {
-    if (options.agent === undefined) return this.step(name, fn, { kind: "other" });
+    // A local child runs inline: its model and tool calls are journaled as its own steps. Wrapping
+    // it in a step would nest ctx.run calls, which Restate cannot replay (the outer closure does
+    // not run on replay, so the inner entries would be missing and the journal would not match).
+    if (options.agent === undefined || !this.remoteAgents.has(options.agent)) return fn();
     const runId = options.runId ?? `${this.ctx.key}.${name}`;
     let outcome: ChildOutcome;
     try {

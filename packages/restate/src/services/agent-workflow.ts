@@ -47,6 +47,7 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
   const prefix = options.servicePrefix;
   const workflowName = (agent: string) => agentWorkflowName(agent, prefix);
   const policy = options.steering ?? new SteeringPolicy();
+  const remoteAgents: ReadonlySet<string> = new Set(Object.keys(options.agents));
   let harness: ReturnType<AgentFactory> | undefined;
 
   return workflow({
@@ -71,6 +72,7 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
         };
         const durable = await RestateDurableContext.open(ctx, {
           workflowName,
+          remoteAgents,
           beforeModelStep: () => inbox.pull(),
           onWaiting: (signals) =>
             save({ phase: signals.length > 0 ? "waiting" : "running", waitingFor: [...signals] }),
