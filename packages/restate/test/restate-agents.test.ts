@@ -49,6 +49,23 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
         phase: "completed",
         stopReason: "completed",
       });
+      const entries = await server?.query<{ entry_type: string; name: string }>(
+        `SELECT entry_type, name FROM sys_journal WHERE id = '${started.invocationId}' ORDER BY index`,
+      );
+      // One journaled step per model call and per tool call; the "once" tool as intent + result.
+      const steps = (entries ?? [])
+        .filter((e) => e.entry_type === "Command: Run" && e.name !== "")
+        .map((e) => e.name);
+      expect(steps).toEqual([
+        "model:run-e2e-model-1",
+        "tool:call_fetch",
+        "model:run-e2e-model-2",
+        "intent:call_email",
+        "result:call_email",
+        "model:run-e2e-model-3",
+        "tool:call_deploy",
+        "model:run-e2e-model-4",
+      ]);
     });
 
     it("starts a run id once: a second start is PreviouslyAccepted and returns the same outcome", async () => {

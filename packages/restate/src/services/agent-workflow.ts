@@ -55,7 +55,11 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
     handlers: {
       run: async (ctx: WorkflowContext, body: RestateRunRequest): Promise<RestateRunOutcome> => {
         const request = checkRunRequest(body);
-        harness ??= factory();
+        try {
+          harness ??= factory();
+        } catch (error) {
+          throw asTerminal(error); // a broken agent definition does not heal by retrying
+        }
         const runId = ctx.key;
         const identity = {
           agent: name,

@@ -1,8 +1,15 @@
 // Agents the Restate end-to-end tests serve. Every model is a pure function of its request, so a
 // run that Restate replays asks for the same things.
-import { createAgent, InMemoryEventJournal } from "@tinyagents/harness";
+import { createAgent, InMemoryEventJournal, tool } from "@tinyagents/harness";
 import { createConformanceAgent } from "@tinyagents/harness/testkit";
-import { assistant, type ChatModel, type ModelRequest, text, usage } from "@tinyagents/inference";
+import {
+  assistant,
+  type ChatModel,
+  type ModelRequest,
+  TinyAgentsError,
+  text,
+  usage,
+} from "@tinyagents/inference";
 
 /** The live event journal workers write and the client tails (one process here). */
 export const journal = new InMemoryEventJournal();
@@ -31,4 +38,139 @@ export const testAgents = {
   conformance: () => createConformanceAgent({ autoApprove: true, modelDelayMs: 0, toolDelayMs: 0 }).agent,
   ordered: () =>
     createAgent({ model: new OrderedModel(), pricing: { inputPerMillion: 1, outputPerMillion: 2 } }),
+};
+
+/** Set once the steering agent's `hold` tool is running (the run is live mid-way). */
+export let holdStarted = false;
+
+/** Opens the gate the steering agent's `hold` tool waits behind. */
+export let openGate: () => void = () => {};
+const gate = new Promise<void>((resolve) => {
+  openGate = resolve;
+});
+
+/**
+ * Steering: asks for `hold` (which waits for the test's gate), then `noop`; answers with what a
+ * `[steering:redirect]` message said if one reached the transcript.
+ */
+class SteeredModel implements ChatModel {
+  readonly provider = "test";
+  readonly modelId = "steered-1";
+  async invoke(request: ModelRequest) {
+    const all = request.messages.map((m) => text(m));
+    const redirect = all.find((t) => t.startsWith("[steering:redirect] "));
+    const answered = new Set(request.messages.flatMap((m) => (m.role === "tool" ? [m.toolCallId] : [])));
+    const spent = usage({ inputTokens: 3, outputTokens: 1 });
+    if (!answered.has("c-hold")) {
+      return {
+        message: assistant("", [{ id: "c-hold", name: "hold", arguments: {} }]),
+        finishReason: "tool_calls" as const,
+        usage: spent,
+      };
+    }
+    if (!answered.has("c-noop")) {
+      return {
+        message: assistant("", [{ id: "c-noop", name: "noop", arguments: {} }]),
+        finishReason: "tool_calls" as const,
+        usage: spent,
+      };
+    }
+    const answer = redirect === undefined ? "not redirected" : `redirected: ${redirect.slice(20)}`;
+    return { message: assistant(answer), finishReason: "stop" as const, usage: spent };
+  }
+}
+
+/** Child runs: answers `<name> says: <input>` after a pause, logging start and end. */
+export const childLog: string[] = [];
+class ChildModel implements ChatModel {
+  readonly provider = "test";
+  constructor(readonly modelId: string) {}
+  async invoke(request: ModelRequest) {
+    const input = text(request.messages.findLast((m) => m.role === "user") ?? assistant(""));
+    childLog.push(`start:${this.modelId}`);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    childLog.push(`end:${this.modelId}`);
+    return {
+      message: assistant(`${this.modelId} says: ${input}`),
+      finishReason: "stop" as const,
+      usage: usage({ inputTokens: 7, outputTokens: 3 }),
+    };
+  }
+}
+
+/** The lead: asks both sub-agents at once, then answers with what they said. */
+class LeadModel implements ChatModel {
+  readonly provider = "test";
+  readonly modelId = "lead-1";
+  async invoke(request: ModelRequest) {
+    const results = request.messages.flatMap((m) => (m.role === "tool" ? [text(m)] : []));
+    const spent = usage({ inputTokens: 11, outputTokens: 5 });
+    if (results.length === 0) {
+      return {
+        message: assistant("", [
+          { id: "c-r", name: "researcher", arguments: { input: "find facts" } },
+          { id: "c-w", name: "writer", arguments: { input: "draft text" } },
+        ]),
+        finishReason: "tool_calls" as const,
+        usage: spent,
+      };
+    }
+    return {
+      message: assistant(`lead: ${results.sort().join(" | ")}`),
+      finishReason: "stop" as const,
+      usage: spent,
+    };
+  }
+}
+
+/** Fails every call the way a provider that stayed down does (after the harness's own retries). */
+export let brokenCalls = 0;
+class BrokenModel implements ChatModel {
+  readonly provider = "test";
+  readonly modelId = "broken-1";
+  async invoke(): Promise<never> {
+    brokenCalls += 1;
+    throw new TinyAgentsError("provider", "upstream unavailable", { details: { status: 401 } });
+  }
+}
+
+const researcher = () => createAgent({ model: new ChildModel("researcher") });
+const writer = () => createAgent({ model: new ChildModel("writer") });
+
+export const moreAgents = {
+  approvals: () => createConformanceAgent({ modelDelayMs: 0, toolDelayMs: 0 }).agent,
+  steered: () =>
+    createAgent({
+      model: new SteeredModel(),
+      tools: [
+        tool({
+          name: "hold",
+          description: "waits for the test",
+          inputSchema: { type: "object" },
+          execute: async () => {
+            holdStarted = true;
+            await gate;
+            return "held";
+          },
+        }),
+        tool({
+          name: "noop",
+          description: "does nothing",
+          inputSchema: { type: "object" },
+          execute: async () => "ok",
+        }),
+      ],
+    }),
+  researcher,
+  writer,
+  lead: () =>
+    createAgent({
+      model: new LeadModel(),
+      tools: [
+        researcher().asTool({ name: "researcher", description: "researches" }),
+        writer().asTool({ name: "writer", description: "writes" }),
+      ],
+    }),
+  broken: () =>
+    createAgent({ model: new BrokenModel(), policy: { retry: { maxRetries: 1, initialBackoffMs: 1 } } }),
 };
