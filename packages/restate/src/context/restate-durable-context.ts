@@ -51,12 +51,20 @@ export interface RestateDurableOptions {
   beforeModelStep?: () => Promise<void>;
   /** Called with the signal names the run waits on, whenever that set changes. */
   onWaiting?: (signals: readonly string[]) => void;
+  /**
+   * The run's event sink: each step records the sink's offset when it finished, and a replayed
+   * step moves the sink there again. The loop emits fewer events on replay (a replayed model step
+   * emits none), so without this the events after a replay would reuse offsets the first
+   * execution already delivered.
+   */
+  eventOffsets?: { readonly offset: number; advanceTo(offset: number): void };
 }
 
-/** What a journaled step records: its value and when it finished (the run's clock). */
+/** What a journaled step records: its value, when it finished (the run's clock), the event offset then. */
 interface StepRecord {
   v?: JsonValue;
   t: number;
+  o?: number;
 }
 
 /** What the workflow of a child agent returns (see `RestateRunOutcome`): only these fields are read. */
@@ -101,6 +109,7 @@ export class RestateDurableContext implements DurableContext {
   private readonly remoteAgents: ReadonlySet<string>;
   private readonly beforeModelStep: (() => Promise<void>) | undefined;
   private readonly onWaiting: ((signals: readonly string[]) => void) | undefined;
+  private readonly eventOffsets: RestateDurableOptions["eventOffsets"];
   private readonly waiting = new Set<string>();
   private clock: number;
 
@@ -129,6 +138,7 @@ export class RestateDurableContext implements DurableContext {
     this.remoteAgents = options.remoteAgents ?? new Set();
     this.beforeModelStep = options.beforeModelStep;
     this.onWaiting = options.onWaiting;
+    this.eventOffsets = options.eventOffsets;
   }
 
   /** A context for `ctx` whose clock starts at the journaled time of this call. */
@@ -145,7 +155,7 @@ export class RestateDurableContext implements DurableContext {
     options: DurableStepOptions,
   ): Promise<T> {
     if (options.kind === "model" && this.beforeModelStep !== undefined) await this.beforeModelStep();
-    const { maxStepBytes, artifacts } = this;
+    const { maxStepBytes, artifacts, eventOffsets } = this;
     let record: StepRecord;
     try {
       record = await this.ctx.run<StepRecord>(
@@ -154,7 +164,10 @@ export class RestateDurableContext implements DurableContext {
           runInStep(async () => {
             try {
               const value = await fitStepValue(name, await fn(), options, maxStepBytes, artifacts);
-              return value === undefined ? { t: Date.now() } : { v: value, t: Date.now() };
+              const record: StepRecord = { t: Date.now() };
+              if (value !== undefined) record.v = value;
+              if (eventOffsets !== undefined) record.o = eventOffsets.offset;
+              return record;
             } catch (error) {
               throw toRestateFailure(error, name);
             }
@@ -165,6 +178,7 @@ export class RestateDurableContext implements DurableContext {
       throw fromRestateFailure(error, name);
     }
     this.advance(record.t);
+    if (record.o !== undefined) this.eventOffsets?.advanceTo(record.o);
     return record.v as T;
   }
 

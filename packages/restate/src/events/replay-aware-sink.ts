@@ -3,14 +3,16 @@ import { type EventListener, EventSink } from "@tinyagents/harness";
 /**
  * The event sink of a run inside a Restate workflow: listeners (the live sink, the journal the
  * client tails) only hear events emitted while the handler is executing new work, never while
- * Restate replays the journal after a suspension, a retry or a worker change. The loop is
- * deterministic, so a replay re-emits the same events with the same offsets; delivering them again
- * would duplicate what the first attempt already streamed. Deltas stream live and are never
- * journaled by Restate (only each step's final value is).
+ * Restate replays the journal after a suspension, a retry or a worker change — the first
+ * execution already delivered those. Offsets stay those of the first execution: every journaled
+ * step records the sink's offset when it finished and a replayed step moves the sink back there
+ * (`RestateDurableOptions.eventOffsets`), so the events after a replay continue the sequence
+ * instead of reusing offsets (a replayed model step emits none of its events). Deltas stream live
+ * and are never journaled by Restate (only each step's final value is).
  *
- * Around a crash the boundary is approximate: events the dead worker emitted after its last
- * journaled step may be emitted again by the next one (the step runs again), each with the same
- * offsets as long as the step emits the same events.
+ * Around a crash the boundary is approximate: the step that was in flight runs again and emits its
+ * events again, from the offset its predecessor recorded; a journal that already stored some of
+ * them refuses those (`conflict`, reported as `journal.dropped`).
  */
 export class ReplayAwareEventSink extends EventSink {
   private readonly live: () => boolean;

@@ -74,7 +74,9 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
           status = { ...status, ...patch, updatedAt: durable.now() };
           ctx.set(STATUS, status);
         };
+        const events = new ReplayAwareEventSink(runId, () => isLive(ctx));
         const durable = await RestateDurableContext.open(ctx, {
+          eventOffsets: events,
           workflowName,
           remoteAgents,
           beforeModelStep: () => inbox.pull(),
@@ -88,7 +90,6 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
         status = { ...identity, phase: "running", waitingFor: [], startedAt, updatedAt: startedAt };
         ctx.set(STATUS, status);
 
-        const events = new ReplayAwareEventSink(runId, () => isLive(ctx));
         const observability = options.events?.(identity);
         const attached = observability === undefined ? undefined : attachObservability(events, observability);
         let result: RunResult;
