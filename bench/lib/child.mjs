@@ -25,13 +25,23 @@ export function runChild(script, args = [], { nodeFlags = [], timeoutMs = 180_00
     child.stderr.on("data", (d) => {
       stderr += d;
     });
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, timeoutMs);
     child.on("error", reject);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       const what = `${script} ${args.join(" ")}`;
       if (code !== 0) {
-        reject(new Error(`${what} failed (${signal ?? `exit ${code}`}):\n${stderr.trim() || stdout.trim()}`));
+        const error = new Error(
+          timedOut
+            ? `${what} did not finish within its ${timeoutMs / 1000} s time box`
+            : `${what} failed (${signal ?? `exit ${code}`}):\n${stderr.trim() || stdout.trim()}`,
+        );
+        error.timedOut = timedOut;
+        reject(error);
         return;
       }
       const last = stdout.trim().split("\n").at(-1) ?? "";

@@ -86,7 +86,7 @@ export function renderW2(w2, labels) {
 
 export function renderW3(w3, labels) {
   const rows = Object.entries(w3.rows).map(([name, row]) => [
-    labels[name],
+    row.timedOut ? `${labels[name]} — a process did not finish within the 180 s time box` : labels[name],
     `${range(row.totalMs)}${ratio(row.totalRatio)}`,
     `${range(row.peak, kb)}${ratio(row.peakRatio)}`,
     `${range(row.inFlight, kb)}${ratio(row.inFlightRatio)}`,

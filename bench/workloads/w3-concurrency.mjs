@@ -1,5 +1,5 @@
 // W3 concurrency, one adapter, in this (fresh) process started with --expose-gc: --batches
-// batches (default 3) of --runs concurrent runs (default 1,000) of 5 model calls, each model
+// batches (default 2: the probe and one timed batch, to keep the suite under 10 minutes) of --runs concurrent runs (default 1,000) of 5 model calls, each model
 // call giving up one event-loop turn. An untimed probe batch comes first: it samples the heap in
 // use every event-loop turn while every run is in flight (the sampled PEAK per in-flight run:
 // garbage included, what the process must hold), then forces a GC once every run is deep in
@@ -19,7 +19,7 @@ const args = parseArgs();
 const adapter = await loadAdapter(args.adapter);
 const STEPS = 5;
 const runs = intArg(args, "runs", 1000);
-const batches = intArg(args, "batches", args.quick ? 2 : 3);
+const batches = intArg(args, "batches", 2);
 
 const counters = newCounters();
 const run = adapter.createLoop({ steps: STEPS, yieldEachCall: true, counters });
