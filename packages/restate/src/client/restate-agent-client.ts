@@ -71,8 +71,8 @@ type Input = RestateRunRequest["input"];
  * - `events(runId)` tails the live event journal the workers write.
  *
  * Failures are `TinyAgentsError`s with Restate's message and HTTP status in `details.status`:
- * `validation` (400), `steering` (403, a denied steering command), `not_found`-like 404s and
- * anything else as `internal`.
+ * `validation` (400: a malformed request), `steering` (403: a steering command the agent's policy
+ * denies), `conflict` (409), `limit_exceeded` (429), anything else `internal`.
  */
 export class RestateAgentClient {
   private readonly ingress: Ingress;

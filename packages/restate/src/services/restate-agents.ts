@@ -1,4 +1,5 @@
 import type { VirtualObjectDefinition, WorkflowDefinition } from "@restatedev/restate-sdk";
+import { validationError } from "@tinyagents/inference";
 import { agentWorkflow } from "./agent-workflow.js";
 import type { RestateAgentsOptions } from "./agents-options.js";
 import { checkAgentName } from "./naming.js";
@@ -25,7 +26,9 @@ export type RestateAgentServices = Array<
 export function restateAgents(options: RestateAgentsOptions): RestateAgentServices {
   const names = Object.keys(options?.agents ?? {});
   if (names.length === 0) {
-    throw new TypeError("restateAgents needs at least one agent: { agents: { name: () => agent } }");
+    throw validationError("restateAgents needs at least one agent: { agents: { name: () => agent } }", {
+      field: "agents",
+    });
   }
   for (const name of names) checkAgentName(name);
   return [
