@@ -216,11 +216,25 @@ describe("built packages", () => {
       ].map((t) => t.replace(/^\.\//, ""));
       expect(files, pkg).toEqual(expect.arrayContaining(targets));
     }
-    // One set of declarations per package, shared by `import` and `require` (dist/types, CommonJS-
-    // format so a CommonJS consumer's TypeScript accepts it): no second copy under dist/cjs.
+    // Declarations: the harness and the CLI keep one set per format (dist/*.d.ts for `import`,
+    // dist/cjs for `require`) because their declarations name classes of dual-format packages
+    // (LangGraph's `RunControl`; the harness's own `ApprovalBook`, `SteeringHandle` for the CLI),
+    // which have private members: a single CommonJS-format set resolves them to the CommonJS
+    // declarations, which an ES-module consumer's TypeScript rejects as a different class
+    // (docs/graph-nodes.md's and docs/ui.md's snippets failed to compile). The inference package's
+    // types name no such class: it shares one CommonJS-format set under dist/types.
     for (const [pkg, files] of Object.entries(packed)) {
+      const declarations = files.filter((f) => f.endsWith(".d.ts"));
+      if (pkg === "harness" || pkg === "cli") {
+        expect(declarations, pkg).toEqual(expect.arrayContaining(["dist/index.d.ts", "dist/cjs/index.d.ts"]));
+        expect(
+          declarations.filter((f) => f.startsWith("dist/types/")),
+          pkg,
+        ).toEqual([]);
+        continue;
+      }
       expect(
-        files.filter((f) => f.endsWith(".d.ts") && !f.startsWith("dist/types/")),
+        declarations.filter((f) => !f.startsWith("dist/types/")),
         pkg,
       ).toEqual([]);
       expect(files, pkg).toContain("dist/types/package.json");
