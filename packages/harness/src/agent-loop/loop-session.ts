@@ -72,6 +72,8 @@ export interface LoopSession<State, Ctx> {
   previousModel?: string;
   /** Why the run is being interrupted (set with `stopReason = "interrupted"`). */
   pauseReason?: string;
+  /** Journaled runs only: how many times the run paused and waited for its resume signal. */
+  pauses?: number;
   /** Steering messages held back until the current tool batch's results are appended. */
   heldMessages?: Message[] | undefined;
   /** Incremental prompt fingerprints of this run's requests (created on first use). */

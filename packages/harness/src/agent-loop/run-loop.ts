@@ -16,6 +16,7 @@ import type { AgentRun, StopReason } from "./agent-run.js";
 import { buildRequest } from "./build-request.js";
 import { checkDeadline, checkpoint } from "./checkpoint.js";
 import { holdRun } from "./deadline.js";
+import { awaitDurableResume } from "./durable-pause.js";
 import type { LoopSession } from "./loop-session.js";
 import { runModelPhase } from "./model-phase.js";
 import { controlAfterModel } from "./model-turn-control.js";
@@ -40,7 +41,8 @@ export interface RunOutcome {
  *
  * `resumed` continues a paused run whose state was restored into `s`: memory, input and
  * `beforeAgent` are skipped (they belong to the run's start), pending tool calls run first.
- * An interrupted run ends with `run.paused` set, ready for `harness.resume`.
+ * An interrupted run ends with `run.paused` set, ready for `harness.resume`; a journaled one waits
+ * for its resume signal instead (see `awaitDurableResume`).
  */
 export async function executeRun<State, Ctx>(
   s: LoopSession<State, Ctx>,
@@ -69,75 +71,85 @@ export async function executeRun<State, Ctx>(
       await parts.middleware.beforeAgent(s.hook);
     }
     // A resumed run whose pending tools hit the tool-call cap stops before its first turn.
-    const stoppedEarly = resumed !== undefined && (await resumePendingTools(s, resumed));
+    let stoppedEarly = resumed !== undefined && (await resumePendingTools(s, resumed));
     if (resumed !== undefined && ctx.durability?.checkpoints !== undefined) await saveCheckpoint(s);
 
     let step = run.steps.length;
-    while (!stoppedEarly) {
-      const gate = checkpoint(s);
-      if (gate !== "continue") break;
-      const hit = ctx.limits.admitModelCall();
-      if (hit !== undefined) {
-        ctx.emit({ type: "limit.reached", limit: hit.limit, value: hit.value, count: hit.count });
-        if (parts.policy.limits.onCap !== "stopWithPartial") throw hit.error;
-        run.stopReason = "limit:model_calls";
-        break;
-      }
-      s.status.phase("building_request");
-      const callId = `${ctx.runId}-model-${step + 1}`;
-      const response = await runModelPhase(s, callId, buildRequest(s));
-      if (response === undefined) {
-        // A beforeModel hook requested control: no model call this turn, apply the request now.
-        if (checkpoint(s) !== "continue") break;
-        continue;
-      }
-      run.finalResponse = response;
-      if (response.resolvedModel !== undefined) run.resolvedModel = response.resolvedModel;
-      const calls = uniqueToolCallIds(s, response.message.toolCalls, callId);
-      s.transcript.push(response.message);
-      const model = response.resolvedModel?.name ?? "";
-      const toolCallIds = calls.length === 0 ? [] : calls.map((c) => c.id);
-      const { finishReason } = response;
-      // Two literals rather than an added key: the record keeps its fields in-object.
-      run.steps.push(
-        finishReason === undefined
-          ? { index: step, callId, model, toolCallIds }
-          : { index: step, callId, model, toolCallIds, finishReason },
-      );
-      ctx.emit({ type: "state.updated", step, messages: s.transcript.length });
-      checkDeadline(s);
-      step++;
-      if (controlAfterModel(s, calls)) break;
+    // The outer loop turns only when a journaled run paused and its resume signal came.
+    for (;;) {
+      while (!stoppedEarly) {
+        const gate = checkpoint(s);
+        if (gate !== "continue") break;
+        const hit = ctx.limits.admitModelCall();
+        if (hit !== undefined) {
+          ctx.emit({ type: "limit.reached", limit: hit.limit, value: hit.value, count: hit.count });
+          if (parts.policy.limits.onCap !== "stopWithPartial") throw hit.error;
+          run.stopReason = "limit:model_calls";
+          break;
+        }
+        s.status.phase("building_request");
+        const callId = `${ctx.runId}-model-${step + 1}`;
+        const response = await runModelPhase(s, callId, buildRequest(s));
+        if (response === undefined) {
+          // A beforeModel hook requested control: no model call this turn, apply the request now.
+          if (checkpoint(s) !== "continue") break;
+          continue;
+        }
+        run.finalResponse = response;
+        if (response.resolvedModel !== undefined) run.resolvedModel = response.resolvedModel;
+        const calls = uniqueToolCallIds(s, response.message.toolCalls, callId);
+        s.transcript.push(response.message);
+        const model = response.resolvedModel?.name ?? "";
+        const toolCallIds = calls.length === 0 ? [] : calls.map((c) => c.id);
+        const { finishReason } = response;
+        // Two literals rather than an added key: the record keeps its fields in-object.
+        run.steps.push(
+          finishReason === undefined
+            ? { index: step, callId, model, toolCallIds }
+            : { index: step, callId, model, toolCallIds, finishReason },
+        );
+        ctx.emit({ type: "state.updated", step, messages: s.transcript.length });
+        checkDeadline(s);
+        step++;
+        if (controlAfterModel(s, calls)) break;
 
-      if (calls.length === 0) {
-        // A structured answer that did not validate may ask the model again (bounded re-ask).
-        if ((await finishAnswer(s)) === "reask") continue;
-        break;
+        if (calls.length === 0) {
+          // A structured answer that did not validate may ask the model again (bounded re-ask).
+          if ((await finishAnswer(s)) === "reask") continue;
+          break;
+        }
+        // Safe boundary: the model response is recorded (a no-op without a checkpoint store).
+        if (ctx.durability?.checkpoints !== undefined) await saveCheckpoint(s);
+        // Steering checkpoint between the model turn and its tool batch (free without a handle).
+        if (ctx.steering !== undefined && applySteering(s, ctx.steering) === "interrupted") break;
+        const phase = runToolPhase(s, calls);
+        const tools = phase instanceof Promise ? await phase : phase;
+        for (const message of tools.messages) s.transcript.push(message);
+        releaseHeldMessages(s);
+        ctx.emit({ type: "state.updated", step: step - 1, messages: s.transcript.length });
+        // Safe boundary: the tool batch's results are recorded.
+        if (ctx.durability?.checkpoints !== undefined) await saveCheckpoint(s);
+        // The final-answer tool (structured output, tool strategy) accepted an answer: done.
+        if (takeStructuredAnswer(s)) break;
+        if (tools.capReached) {
+          run.stopReason = "limit:tool_calls";
+          break;
+        }
       }
-      // Safe boundary: the model response is recorded (a no-op without a checkpoint store).
-      if (ctx.durability?.checkpoints !== undefined) await saveCheckpoint(s);
-      // Steering checkpoint between the model turn and its tool batch (free without a handle).
-      if (ctx.steering !== undefined && applySteering(s, ctx.steering) === "interrupted") break;
-      const phase = runToolPhase(s, calls);
-      const tools = phase instanceof Promise ? await phase : phase;
-      for (const message of tools.messages) s.transcript.push(message);
-      releaseHeldMessages(s);
-      ctx.emit({ type: "state.updated", step: step - 1, messages: s.transcript.length });
-      // Safe boundary: the tool batch's results are recorded.
-      if (ctx.durability?.checkpoints !== undefined) await saveCheckpoint(s);
-      // The final-answer tool (structured output, tool strategy) accepted an answer: done.
-      if (takeStructuredAnswer(s)) break;
-      if (tools.capReached) {
-        run.stopReason = "limit:tool_calls";
-        break;
-      }
+      if (run.stopReason !== "interrupted") break;
+      const reason = s.pauseReason ?? "interrupted by a control request";
+      const paused = capturePausedRun(s, reason);
+      run.paused = paused;
+      ctx.emit({ type: "run.interrupted", reason });
+      paused.eventOffset = ctx.events.offset;
+      // In process the run ends paused (`harness.resume` continues it); a journaled run waits
+      // durably for its resume signal and goes on in this same loop.
+      if (!ctx.journaled || !(await awaitDurableResume(s, paused))) break;
+      delete run.paused;
+      stoppedEarly = await resumePendingTools(s, paused);
     }
 
     if (run.stopReason === "interrupted") {
-      const reason = s.pauseReason ?? "interrupted by a control request";
-      run.paused = capturePausedRun(s, reason);
-      ctx.emit({ type: "run.interrupted", reason });
-      run.paused.eventOffset = ctx.events.offset;
       s.status.finish("interrupted");
       return { run, status: s.status.snapshot() };
     }

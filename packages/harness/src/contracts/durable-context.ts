@@ -54,13 +54,20 @@ export interface DurableChildOptions {
  * - `awaitSignal(name)`: a durable wait (human approval, steering, resume) that survives the
  *   worker; `signal(name, value)` from anywhere completes it exactly once. A signal sent before
  *   the wait starts is kept and completes the wait at once. The names the loop waits on are
- *   built by `approvalSignalName` (value: an `ApprovalSignal`).
+ *   built by `approvalSignalName` (value: an `ApprovalSignal`) and `resumeSignalName` (a paused
+ *   run; value: a `ResumeSignal`).
  * - `child(name, fn)`: a sub-run that the engine may place on another worker; its result is
  *   recorded like a step's.
  */
 export interface DurableContext {
   /** `in-process`, `restate`, `dbos`, … (reported on events and status records). */
   readonly engine: string;
+  /**
+   * How long a paused journaled run waits for its resume signal (`resumeSignalName`); when it
+   * passes the run ends paused (`run.paused`, stop reason `interrupted`) as in process. Default:
+   * no limit.
+   */
+  readonly resumeTimeoutMs?: number;
   /** Run `fn` once for this run and record its JSON result; on replay return the recording. */
   step<T extends DurableValue>(name: string, fn: () => Promise<T>, options: DurableStepOptions): Promise<T>;
   /** Wall-clock milliseconds, recorded: replay sees the first execution's value. */

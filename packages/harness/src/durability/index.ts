@@ -12,7 +12,15 @@ export {
   TOOL_INTENTS_NAMESPACE,
 } from "./checkpoint-store.js";
 export { claimConflict, journalWriterConflict } from "./durability-errors.js";
-export { type ApprovalSignal, approvalSignalName, isApprovalSignal } from "./durable-signals.js";
+export {
+  type ApprovalSignal,
+  approvalSignalName,
+  isApprovalSignal,
+  isResumeSignalName,
+  type ResumeSignal,
+  resumeSignalName,
+  validateResumeSignal,
+} from "./durable-signals.js";
 export { emitHeartbeat, heartbeatTimerOf, startLiveness } from "./heartbeats.js";
 export { InProcessDurableContext, type InProcessDurableOptions } from "./in-process-durable-context.js";
 export { continueEventSink, journalNextOffset } from "./journal-continuity.js";

@@ -1,5 +1,11 @@
 import { connect, HttpCallError, type Ingress, SendOpts } from "@restatedev/restate-sdk-clients";
-import type { EventRecord, HarnessEventJournal, SteeringCommand } from "@tinyagents/harness";
+import {
+  type EventRecord,
+  type HarnessEventJournal,
+  type ResumeSignal,
+  type SteeringCommand,
+  validateResumeSignal,
+} from "@tinyagents/harness";
 import { type ErrorCode, type JsonValue, TinyAgentsError } from "@tinyagents/inference";
 import { agentWorkflowName, threadObjectName } from "../services/naming.js";
 import type {
@@ -67,7 +73,8 @@ type Input = RestateRunRequest["input"];
  *   starts twice (`status: "PreviouslyAccepted"`); `run` also waits for the outcome.
  * - `submit(threadId, agent, runId, input)` queues the run on its thread (one at a time, in order).
  * - `result` attaches to the run and waits for its {@link RestateRunOutcome}; `output` peeks.
- * - `approve` / `reject`, `steer`, `signal`, `status` reach the run's shared handlers.
+ * - `approve` / `reject`, `steer`, `signal`, `status` reach the run's shared handlers; `resume`
+ *   continues a run paused by steering or a middleware interrupt (status phase `paused`).
  * - `events(runId)` tails the live event journal the workers write.
  *
  * Failures are `TinyAgentsError`s with Restate's message and HTTP status in `details.status`:
@@ -183,6 +190,26 @@ export class RestateAgentClient {
     return request(`signal ${name}`, () =>
       Promise.resolve(this.workflow(agent, runId).signal(value === undefined ? { name } : { name, value })),
     );
+  }
+
+  /**
+   * Continue run `runId`, paused and waiting for resume (status phase `paused`: a steering
+   * `pause` or a middleware interrupt), in the same workflow: sends its resume signal (the
+   * status's `resumeSignal`) through the shared `signal` handler. `value` may carry `messages`
+   * to add and `metadata` (see `ResumeSignal`); checked here (`validation`). Throws `conflict`
+   * when the run is not waiting for resume (not paused yet, or finished).
+   */
+  async resume(agent: string, runId: string, value: ResumeSignal = {}): Promise<void> {
+    const signal = validateResumeSignal(value);
+    const status = await this.status(agent, runId);
+    if (status?.phase !== "paused" || status.resumeSignal === undefined) {
+      throw new TinyAgentsError(
+        "conflict",
+        `run ${agent}/${runId} is not waiting for resume (phase: ${status?.phase ?? "not started"}); resume a run whose status phase is "paused"`,
+        { details: { runId, phase: status?.phase ?? null } },
+      );
+    }
+    await this.signal(agent, runId, status.resumeSignal, signal as unknown as JsonValue);
   }
 
   /** The run's status (phase, what it waits for, stop reason), or `undefined` before it started. */

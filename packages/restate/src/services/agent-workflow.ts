@@ -8,6 +8,7 @@ import {
   AgentRunError,
   approvalSignalName,
   attachObservability,
+  isResumeSignalName,
   type RunResult,
   SteeringHandle,
   SteeringPolicy,
@@ -40,7 +41,8 @@ const STATUS = "status";
  *   {@link RestateRunOutcome}. Live events go to `options.events` (replays are not re-delivered).
  * - `approve` / `reject` resolve the approval promise the run waits on (`approval:<approvalId>`);
  * - `steer` posts a steering command (checked against `options.steering`);
- * - `signal` resolves any durable promise of the run;
+ * - `signal` resolves any durable promise of the run — also the resume signal a paused run
+ *   waits on (`resume:<runId>/<n>`; status phase `paused`);
  * - `status` reads the run's {@link RestateRunStatus}.
  */
 export function agentWorkflow(name: string, factory: AgentFactory, options: RestateAgentsOptions) {
@@ -72,6 +74,7 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
         const save = (patch: Partial<RestateRunStatus>) => {
           if (status === undefined) return;
           status = { ...status, ...patch, updatedAt: durable.now() };
+          if (status.phase !== "paused") delete status.resumeSignal;
           ctx.set(STATUS, status);
         };
         const events = new ReplayAwareEventSink(runId, () => isLive(ctx));
@@ -80,8 +83,7 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
           workflowName,
           remoteAgents,
           beforeModelStep: () => inbox.pull(),
-          onWaiting: (signals) =>
-            save({ phase: signals.length > 0 ? "waiting" : "running", waitingFor: [...signals] }),
+          onWaiting: (signals) => save(waitingStatus(signals)),
           ...(options.maxStepBytes === undefined ? {} : { maxStepBytes: options.maxStepBytes }),
           ...(options.artifacts === undefined ? {} : { artifacts: options.artifacts }),
           ...(options.stepRetry === undefined ? {} : { stepRetry: options.stepRetry }),
@@ -168,6 +170,13 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
         (await ctx.get<RestateRunStatus>(STATUS)) ?? null,
     },
   });
+}
+
+/** The status patch of a run waiting on `signals` (a resume signal: `paused`, waiting for resume). */
+function waitingStatus(signals: readonly string[]): Partial<RestateRunStatus> {
+  const resume = signals.find(isResumeSignalName);
+  if (resume !== undefined) return { phase: "paused", waitingFor: [...signals], resumeSignal: resume };
+  return { phase: signals.length > 0 ? "waiting" : "running", waitingFor: [...signals] };
 }
 
 function requireId(body: ApprovalDecision): string {

@@ -24,8 +24,12 @@ export interface ThreadSubmission extends Omit<RestateRunRequest, "threadId"> {
   runId: string;
 }
 
-/** Where a run is. `waiting`: blocked on durable promises (`waitingFor`), e.g. a human approval. */
-export type RestateRunPhase = "running" | "waiting" | "completed" | "failed";
+/**
+ * Where a run is. `waiting`: blocked on durable promises (`waitingFor`), e.g. a human approval;
+ * `paused`: waiting for resume — a steering `pause` or a middleware interrupt stopped it, and it
+ * waits on its resume signal (`resumeSignal`) until `RestateAgentClient.resume` sends it.
+ */
+export type RestateRunPhase = "running" | "waiting" | "paused" | "completed" | "failed";
 
 /** The status a run's workflow keeps in its state (read by the shared `status` handler). */
 export interface RestateRunStatus {
@@ -35,6 +39,8 @@ export interface RestateRunStatus {
   phase: RestateRunPhase;
   /** Durable promises the run waits on now (`approval:<runId>/<callId>`, …). */
   waitingFor: string[];
+  /** Phase `paused`: the resume signal the run waits on (`resume:<runId>/<n>`, see `resumeSignalName`). */
+  resumeSignal?: string;
   startedAt: number;
   updatedAt: number;
   finishedAt?: number;
