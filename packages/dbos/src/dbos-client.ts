@@ -5,13 +5,15 @@ import {
   type DurableValue,
   type HarnessEventJournal,
   type JournalQuery,
+  type ResumeSignal,
   type SteeringCommand,
+  validateResumeSignal,
   validateSteeringCommand,
 } from "@tinyagents/harness";
 import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import type { SignalEnvelope } from "./dbos-durable-context.js";
 import { DBOSClient, type DbosClientHandle, DbosErrors } from "./dbos-sdk.js";
-import { STEER_TOPIC, workflowName } from "./names.js";
+import { RESUME_EVENT, STEER_TOPIC, workflowName } from "./names.js";
 import type { DbosRunPayload, DbosRunResult } from "./run-payload.js";
 import { DEFAULT_QUEUE } from "./thread-queue.js";
 
@@ -56,6 +58,11 @@ export interface DbosRunStatus {
   updatedAt?: number;
   /** How many times a worker started it (1 + recoveries). */
   recoveryAttempts?: number;
+  /**
+   * Set while the run is paused and waiting for resume (a steering `pause`, a middleware
+   * interrupt): the resume signal it waits on (`resume:<runId>/<n>`); `resume()` sends it.
+   */
+  resumeSignal?: string;
 }
 
 /** A client of DBOS-hosted agents, from any process (no workflows registered there). */
@@ -76,6 +83,13 @@ export interface DbosAgentsClient<Names extends string = string> {
    * next model step when its workers were given `steering` allowing that kind. Kept in order.
    */
   steer(runId: string, command: SteeringCommand): Promise<void>;
+  /**
+   * Continue the run, paused and waiting for resume (`status().resumeSignal`), in the same
+   * workflow: sends its resume signal (a DBOS message on that topic). `value` may carry
+   * `messages` and `metadata` (see `ResumeSignal`; checked here: `validation`). Throws
+   * `conflict` when the run is not waiting for resume.
+   */
+  resume(runId: string, value?: ResumeSignal): Promise<void>;
   /** Complete the run's durable wait on signal `name` with `value` (exactly once per `idempotencyKey`). */
   signal(runId: string, name: string, value: DurableValue, idempotencyKey?: string): Promise<void>;
   /**
@@ -103,6 +117,11 @@ export async function createDbosClient<Names extends string = string>(
   const send = (runId: string, name: string, value: DurableValue, key: string | undefined) => {
     const envelope: SignalEnvelope = { v: value ?? null };
     return client.send(runId, envelope, name, key);
+  };
+  /** The resume signal run `runId` waits on now, if it is paused (the workflow's RESUME_EVENT). */
+  const waitingForResume = async (runId: string): Promise<string | undefined> => {
+    const name = await client.getEvent<string>(runId, RESUME_EVENT, { timeoutSeconds: 0 });
+    return typeof name === "string" && name !== "" ? name : undefined;
   };
   return {
     async start(agent, input, start) {
@@ -160,7 +179,21 @@ export async function createDbosClient<Names extends string = string>(
       if (s.parentWorkflowID !== undefined) status.parentRunId = s.parentWorkflowID;
       const attempts = (s as { recoveryAttempts?: number }).recoveryAttempts;
       if (attempts !== undefined) status.recoveryAttempts = attempts;
+      const resumeSignal = await waitingForResume(runId);
+      if (resumeSignal !== undefined) status.resumeSignal = resumeSignal;
       return status;
+    },
+    async resume(runId, value = {}) {
+      const signal = validateResumeSignal(value);
+      const name = await waitingForResume(runId);
+      if (name === undefined) {
+        throw new TinyAgentsError(
+          "conflict",
+          `run "${runId}" is not waiting for resume; resume a run whose status has a resumeSignal`,
+          { details: { runId } },
+        );
+      }
+      await send(runId, name, signal as unknown as DurableValue, `${runId}:${name}`);
     },
     approve(runId, approvalId) {
       const value: ApprovalSignal = { decision: "approve" };

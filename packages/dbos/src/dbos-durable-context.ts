@@ -6,8 +6,10 @@ import type {
   DurableStepOptions,
   DurableValue,
 } from "@tinyagents/harness";
+import { isResumeSignalName } from "@tinyagents/harness";
 import { type ErrorSummary, TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import { DBOS } from "./dbos-sdk.js";
+import { RESUME_EVENT } from "./names.js";
 
 /**
  * What one journaled step holds in DBOS's `operation_outputs`: the value (`v`) or the failure
@@ -62,7 +64,8 @@ const FOREVER_SECONDS = 10 * 365 * 24 * 3600;
  * - `randomId(prefix)` derives `<prefix>-<uuid>` from the run id and a counter (SHA-256): unique
  *   per run, identical on replay (the loop is deterministic), with no step to record.
  * - `awaitSignal(name)` is `DBOS.recv(name)`: the message is consumed and recorded in one
- *   transaction, so a signal completes the wait exactly once, also across a worker restart.
+ *   transaction, so a signal completes the wait exactly once, also across a worker restart. While
+ *   it waits on a resume signal (a paused run) the workflow event `RESUME_EVENT` names it.
  * - `child(...)` with an `agent` registered with `dbosAgents` is a DBOS child workflow of that
  *   agent (on the runs queue: any worker may run it; several in parallel when the loop starts
  *   several); otherwise a step around `fn`.
@@ -143,7 +146,11 @@ export class DbosDurableContext implements DurableContext {
     options: AwaitSignalOptions = {},
   ): Promise<T | undefined> {
     const timeoutSeconds = options.timeoutMs === undefined ? FOREVER_SECONDS : options.timeoutMs / 1000;
+    // A paused run publishes what it waits on, so a client can see it and send the resume signal.
+    const resume = isResumeSignalName(name);
+    if (resume) await DBOS.setEvent(RESUME_EVENT, name);
     const message = await DBOS.recv<SignalEnvelope>(name, { timeoutSeconds });
+    if (resume) await DBOS.setEvent(RESUME_EVENT, "");
     await this.hooks.pullCommands?.();
     if (message === null) return undefined;
     return (message.v ?? undefined) as T | undefined;

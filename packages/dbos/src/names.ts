@@ -5,3 +5,9 @@ export function workflowName(agent: string): string {
 
 /** The DBOS message topic of steering commands (`client.steer`). */
 export const STEER_TOPIC = "steer";
+
+/**
+ * The DBOS workflow event a run sets to the name of the resume signal it waits on while paused
+ * (`resume:<runId>/<n>`), and to "" once it goes on: what `client.status` reads as `resumeSignal`.
+ */
+export const RESUME_EVENT = "tinyagents.resume";

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDbosClient, type DbosAgents, type DbosAgentsClient, dbosAgents } from "@tinyagents/dbos";
-import { createAgent, InMemoryEventJournal, SteeringPolicy } from "@tinyagents/harness";
+import { createAgent, InMemoryEventJournal, resumeSignalName, SteeringPolicy } from "@tinyagents/harness";
 import {
   CONFORMANCE_INPUT,
   checkLedger,
@@ -221,6 +221,34 @@ describe.skipIf(skip !== undefined)("dbosAgents on DBOS + Postgres (one process)
     // Taken before the last model call: it comes after the deploy result, before the final answer.
     const roles = (result?.messages ?? []).map((m) => m.role);
     expect(roles.slice(-3)).toEqual(["tool", "user", "assistant"]);
+  });
+
+  it("a steering pause makes the run wait for resume (status.resumeSignal); client.resume continues the same workflow to the uninterrupted transcript", async () => {
+    const runId = "paused";
+    const asked = approvalRequested(runId);
+    await client?.start("ops", CONFORMANCE_INPUT, { runId });
+    await asked;
+    await client?.steer(runId, { kind: "pause", reason: "operator look" });
+    // Waiting for an approval is not waiting for resume.
+    await expect(client?.resume(runId)).rejects.toMatchObject({ code: "conflict" });
+    await client?.approve(runId, conformanceApprovalId(runId));
+    let status = await client?.status(runId);
+    while (status?.resumeSignal === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      status = await client?.status(runId);
+    }
+    expect(status.resumeSignal).toBe(resumeSignalName(runId, 1));
+    expect(status.state).toBe("PENDING");
+    await expect(client?.resume(runId, { approve: true } as never)).rejects.toMatchObject({
+      code: "validation",
+    });
+    await client?.resume(runId);
+    const result = await client?.result(runId);
+    expect(result?.stopReason).toBe("completed");
+    expect(result?.messages).toEqual((await expectedConformanceRun(runId)).messages);
+    expect((await client?.status(runId))?.resumeSignal).toBeUndefined();
+    const types = (await journal.read(runId)).map((r) => r.event.type);
+    expect(types.indexOf("run.resumed")).toBeGreaterThan(types.indexOf("run.interrupted"));
   });
 
   it("refuses a second registration in the process, and a takeover of its own executor id", async () => {
