@@ -39,7 +39,9 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       const services = restateAgents({
         agents: {
           pausable: () =>
-            createConformanceAgent({ modelDelayMs: 60, toolDelayMs: 0, autoApprove: true }).agent,
+            // 4 model calls of 400 ms: the pause, sent right after start, must reach the run before
+            // its last model step; 1.2 s of margin keeps that true on a loaded CI machine.
+            createConformanceAgent({ modelDelayMs: 400, toolDelayMs: 0, autoApprove: true }).agent,
         },
         events: () => ({ journal }),
         steering: new SteeringPolicy().allow("pause"),
