@@ -60,9 +60,8 @@ describe("the built core", () => {
     expect([...sqlite.bare]).toContain("better-sqlite3");
     const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
     expect(manifest.exports["./sqlite"]).toEqual({
-      types: "./dist/types/sqlite/index.d.ts",
-      import: "./dist/sqlite/index.js",
-      require: "./dist/cjs/sqlite/index.js",
+      import: { types: "./dist/sqlite/index.d.ts", default: "./dist/sqlite/index.js" },
+      require: { types: "./dist/cjs/sqlite/index.d.ts", default: "./dist/cjs/sqlite/index.js" },
       default: "./dist/sqlite/index.js",
     });
     expect(manifest.peerDependenciesMeta["better-sqlite3"]).toEqual({ optional: true });
