@@ -9,8 +9,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import type { PausedRun } from "@tinyagents/harness";
-import { conformanceStatus } from "@tinyagents/harness/testkit";
+import { conformancePausedRun, conformanceStatus } from "@tinyagents/harness/testkit";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { PostgresStore } from "@tinyagents/postgres";
 import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
@@ -70,35 +69,6 @@ async function startWorker(schema: string): Promise<Worker> {
       child.stdin.write(`${line}\n`);
       return next();
     },
-  };
-}
-
-function checkpoint(runId: string): PausedRun {
-  return {
-    version: 1,
-    runId,
-    reason: "checkpoint",
-    pausedAt: 0,
-    config: { runId, maxDepth: 5 } as PausedRun["config"],
-    messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
-    inputStart: 0,
-    pendingToolCalls: [],
-    heldMessages: [],
-    modelCalls: 0,
-    toolCalls: 0,
-    usage: {
-      calls: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      totalTokens: 0,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      reasoningTokens: 0,
-    },
-    cost: { currency: "USD", input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    steps: [],
-    children: [],
-    artifacts: [],
   };
 }
 
@@ -274,7 +244,7 @@ describe.skipIf(skipPostgres())("PostgresStore (skipped only by TINYAGENTS_SKIP_
     const workers = await Promise.all(Array.from({ length: 6 }, () => startWorker(schema)));
     for (let round = 0; round < 10; round++) {
       const runId = `run-${round}`;
-      await store.checkpoints.save(checkpoint(runId));
+      await store.checkpoints.save(conformancePausedRun(runId));
       const answers = await Promise.all(workers.map((w) => w.ask(`claim ${runId}`)));
       expect(answers.filter((a) => a === `won ${runId}`)).toHaveLength(1);
       expect(answers.filter((a) => a === `conflict ${runId}`)).toHaveLength(5);
