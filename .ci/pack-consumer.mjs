@@ -18,6 +18,16 @@ const log = (message) =>
 const run = (command, args, options = {}) =>
   execFileSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...options });
 
+// The packages are ES-module-only: a CommonJS consumer's require() loads them through require(esm),
+// unflagged from Node 20.19 and 22.12 (the packages' `engines`). On an older Node this check would
+// fail for the wrong reason, so say which.
+const [major, minor] = process.versions.node.split(".").map(Number);
+if ((major === 20 && minor < 19) || major === 21 || (major === 22 && minor < 12) || major < 20) {
+  throw new Error(
+    `pack-consumer needs Node ^20.19 or >= 22.12 (require of ES modules); this is ${process.version}`,
+  );
+}
+
 const tmp = mkdtempSync(join(tmpdir(), "tinyagents-pack-"));
 let server;
 try {
@@ -127,7 +137,9 @@ try {
     log("the snippet names no localhost URL; it gets the server through the environment only");
 
   // 5. ESM (.mts, as written) and CommonJS (.cts: the same code, the statements after the imports
-  //    in an async function because CommonJS has no top-level await).
+  //    in an async function because CommonJS has no top-level await). The .cts compiles to
+  //    require() calls of the ES-module-only packages: TypeScript accepts that from 5.8 on with
+  //    `module: "nodenext"` (checked and emitted here) or, from 5.9, `"node20"` (checked below).
   const lines = pointed.split("\n");
   let lastImport = -1;
   lines.forEach((line, i) => {
@@ -155,14 +167,24 @@ try {
       files: ["first.mts", "first.cts"],
     }),
   );
-  try {
-    run(process.execPath, [join(app, "node_modules/typescript/bin/tsc"), "-p", app], { cwd: app });
-  } catch (error) {
-    throw new Error(
-      `the README snippet does not typecheck in a plain-strict consumer:\n${error.stdout}${error.stderr}`,
-    );
+  const tsc = join(app, "node_modules/typescript/bin/tsc");
+  for (const [module, args] of [
+    ["nodenext", []],
+    ["node20", ["--module", "node20", "--moduleResolution", "node16", "--noEmit"]],
+  ]) {
+    try {
+      run(process.execPath, [tsc, "-p", app, ...args], { cwd: app });
+    } catch (error) {
+      throw new Error(
+        `the README snippet does not typecheck in a plain-strict consumer (module ${module}):\n${error.stdout}${error.stderr}`,
+      );
+    }
   }
-  log("the README snippet typechecks (strict, skipLibCheck false) as ESM and as CommonJS");
+  log(
+    "the README snippet typechecks (strict, skipLibCheck false; module nodenext and node20) as ESM and as CommonJS",
+  );
+  if (!/\brequire\("@tinyagents\//.test(readFileSync(join(app, "out/first.cjs"), "utf8")))
+    throw new Error("out/first.cjs does not require() the packages");
 
   const env = {
     ...process.env,
@@ -205,11 +227,16 @@ try {
   }
   const optionalPeers = /harness\/(otel|mcp|langgraph)$/; // need packages the app does not install
   const load = entries.filter((e) => !optionalPeers.test(e));
-  const check = `const r = require; for (const e of ${JSON.stringify(load)}) { r(e); }
-    Promise.all(${JSON.stringify(load)}.map((e) => import(e))).then(() => console.log("ok"));`;
-  run(process.execPath, ["-e", check], { cwd: app });
+  // require() and import() must hand out the same module (one copy of each class).
+  const check = `const r = require; const required = ${JSON.stringify(load)}.map((e) => r(e));
+    Promise.all(${JSON.stringify(load)}.map((e) => import(e))).then((imported) => {
+      const differ = ${JSON.stringify(load)}.filter((e, i) => imported[i] !== required[i]);
+      console.log(differ.length === 0 ? "ok" : "differ: " + differ.join(", "));
+    });`;
+  const same = run(process.execPath, ["-e", check], { cwd: app }).trim();
+  if (same !== "ok") throw new Error(`require() and import() load different modules: ${same}`);
   log(
-    `require() and import(): ${load.length} entries (${entries.length - load.length} need an optional peer)`,
+    `require() and import(): ${load.length} entries, the same module either way (${entries.length - load.length} need an optional peer)`,
   );
 
   // 7. The installed harness root bundles for a browser (no node: import).

@@ -2,9 +2,13 @@
 // `build` script of packages/*/package.json; the root `npm run build` runs them in `workspaces`
 // order, so a package's workspace dependencies are built before it).
 //
-// JavaScript, with esbuild: one ES module per public entry point (the `import` target of every
-// `exports` entry, and every `bin`), no source maps (they would point at src/, unpublished);
-// and, when the exports map has `require` conditions, CommonJS files in dist/cjs (bundle-cjs.mjs).
+// JavaScript, with esbuild: one ES module per public entry point (the `default` target of every
+// `exports` entry, and every `bin`), no source maps (they would point at src/, unpublished).
+// The packages are ES-module-only (docs/getting-started.md, "Module formats"): CommonJS consumers
+// `require()` these same files (Node >= 20.19 / 22.12 load an ES module from require()), so every
+// `exports` entry is `{ types, default }` — a `require` or `import` condition fails the build — and
+// no module of the graph may use top-level await (require() would refuse it: the packaging tests
+// require() every entry).
 //
 //   The root entry (".") and everything it needs load as two files — `import "@tinyagents/harness"`
 //   reads dist/index.js and one chunk, not hundreds of modules (modules reached only through a
@@ -21,11 +25,9 @@
 // never inlined: the build fails on an undeclared package, and if the root entry (with all it
 // imports statically) would load an optional peer — those are imported only by their subpath.
 //
-// Types: `tsc -p tsconfig.build.json` (emitDeclarationOnly, no declaration maps) writes the .d.ts
-// files, with the src/ layout, into the folder of the root entry's `types` target: dist/types for a
-// package with a CommonJS build, whose every `exports` entry's `types` condition points there for
-// `import` and `require` alike (one copy, not one per format); dist for an ES-module-only one.
-// It runs while esbuild bundles.
+// Types: `tsc -p tsconfig.build.json` (emitDeclarationOnly, no declaration maps) writes one set of
+// .d.ts files, with the src/ layout, into dist beside the JavaScript (ES-module declarations, as the
+// package is `"type": "module"`). It runs while esbuild bundles.
 //
 // Everything is written to a staging directory (under node_modules/.cache, git-ignored) that then
 // replaces dist in one rename: no stale files of an older layout, and a process reading dist while
@@ -39,7 +41,6 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
-import { buildCjs, copyDeclarations } from "./bundle-cjs.mjs";
 import { buildWebApp } from "./bundle-web-app.mjs";
 
 const pkgDir = process.cwd();
@@ -86,13 +87,28 @@ function binTargets(bin) {
 }
 
 const exportsMap = manifest.exports ?? {};
-/** The file of a condition: `"./dist/x.js"` or `{ types, default: "./dist/x.js" }`. */
-const fileOf = (condition) => (typeof condition === "string" ? condition : condition?.default);
-const [rootName, rootSource] = entryFor(fileOf(exportsMap["."]?.import));
+/**
+ * The JavaScript target of an `exports` entry, which must be `{ types, default }` with both under
+ * dist and of the same name (`./dist/x.d.ts`, `./dist/x.js`): one ES-module file for `import` and
+ * `require()` alike, and the declarations tsc writes beside it.
+ */
+function targetOf(subpath, conditions) {
+  const keys = typeof conditions === "object" && conditions !== null ? Object.keys(conditions) : [];
+  if (keys.join() !== "types,default") {
+    fail(
+      `exports["${subpath}"] must be { "types": "./dist/<name>.d.ts", "default": "./dist/<name>.js" }` +
+        ` (the packages are ES-module-only; require() loads the same file), not ${JSON.stringify(conditions)}`,
+    );
+  }
+  if (conditions.types !== conditions.default.replace(/\.js$/, ".d.ts"))
+    fail(`exports["${subpath}"].types must be ${conditions.default.replace(/\.js$/, ".d.ts")}`);
+  return conditions.default;
+}
+const [rootName, rootSource] = entryFor(targetOf(".", exportsMap["."]));
 const subpathEntries = Object.fromEntries(
   Object.entries(exportsMap)
     .filter(([subpath]) => subpath !== ".")
-    .map(([, conditions]) => entryFor(fileOf(conditions.import))),
+    .map(([subpath, conditions]) => entryFor(targetOf(subpath, conditions))),
 );
 const otherEntries = {
   ...subpathEntries,
@@ -102,14 +118,6 @@ const otherEntries = {
       .map(entryFor),
   ),
 };
-// A CommonJS build (dist/cjs) when the exports map has `require` conditions.
-const wantsCjs = Object.values(exportsMap).some((conditions) => conditions.require !== undefined);
-// Where tsc writes the declarations: the folder (under dist) of the root entry's `types` target —
-// dist/types for a package with one shared set, dist itself for an ES-module-only one.
-const rootTypes = exportsMap["."]?.types ?? exportsMap["."]?.import?.types ?? "./dist/index.d.ts";
-const typesDir = dirname(relative("./dist", rootTypes));
-// The older layout: a `require` condition with its own `types` copy under dist/cjs.
-const cjsTypesCopy = Object.values(exportsMap).some((c) => c.require?.types?.startsWith("./dist/cjs/"));
 
 const options = {
   absWorkingDir: pkgDir,
@@ -219,7 +227,7 @@ rmSync(staging, { recursive: true, force: true });
 const types = new Promise((resolvePromise) => {
   if (flags["js-only"]) return resolvePromise();
   const bin = createRequire(join(pkgDir, "package.json")).resolve("typescript/bin/tsc");
-  tsc = spawn(process.execPath, [bin, "-p", "tsconfig.build.json", "--outDir", join(staging, typesDir)], {
+  tsc = spawn(process.execPath, [bin, "-p", "tsconfig.build.json", "--outDir", staging], {
     cwd: pkgDir,
     stdio: "inherit",
   });
@@ -299,18 +307,6 @@ const checkStatic = (file) => {
 };
 checkStatic(rootOutput);
 
-if (wantsCjs) {
-  await buildCjs({
-    options,
-    staging,
-    entries: { [rootName]: rootSource, ...subpathEntries },
-    rootSource,
-    rootModules,
-    pkgDir,
-    fail,
-  });
-}
-
 // A package with a web app (the CLI's inspector, ui-app/) ships it built in dist/inspector.
 if (existsSync(join(pkgDir, "ui-app", "src", "main.ts"))) {
   await buildWebApp(join(pkgDir, "ui-app"), join(staging, "inspector")).catch((error) =>
@@ -319,13 +315,6 @@ if (existsSync(join(pkgDir, "ui-app", "src", "main.ts"))) {
 }
 
 await types;
-// One set of declarations serves both conditions (a second copy for dist/cjs was a third of the
-// package). They are CommonJS-format declarations (dist/types/package.json): a CommonJS consumer's
-// TypeScript must see CommonJS declarations, and an ES module may import named exports from them.
-if (wantsCjs && typesDir !== "." && !flags["js-only"]) {
-  writeFileSync(join(staging, typesDir, "package.json"), '{ "type": "commonjs" }\n');
-}
-if (cjsTypesCopy && !flags["js-only"]) copyDeclarations(staging);
 
 // Swap the finished build in (a copy when --outdir is on another file system than the cache).
 const move = (from, to) => {

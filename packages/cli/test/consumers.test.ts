@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 // What a consumer of the BUILT packages sees (`npm test` builds before Vitest): CommonJS
-// `require`, and declarations compiled with a plain `strict` tsconfig and `skipLibCheck: false`
+// `require()` of the ES-module-only packages (require(esm): Node >= 20.19 / 22.12), and declarations compiled with a plain `strict` tsconfig and `skipLibCheck: false`
 // (not this repository's stricter settings such as exactOptionalPropertyTypes).
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const app = join(root, "node_modules/.cache/tinyagents-consumer-app");
@@ -22,7 +22,7 @@ function harnessSubpaths(): string[] {
 }
 
 describe("consumers of the built packages", () => {
-  it("require() works for every subpath (a CommonJS build; Node 20 has no require(esm))", () => {
+  it("require() loads every entry: the same ES modules as import (require(esm), Node >= 20.19)", () => {
     const out = node([
       "-e",
       `
@@ -37,10 +37,12 @@ describe("consumers of the built packages", () => {
         const agent = new harness.AgentHarness().registerModel("m", new testkit.ScriptedModel(["hello from require"]));
         const run = await agent.invokeDefault(undefined, "hi");
         const { harness: built } = await testkit.runScript({ script: ["ok"] });
+        const imported = await import("@tinyagents/harness");
         console.log(JSON.stringify({
           text: harness.runText(run),
           role: user("x").role,
           sameClass: built instanceof harness.AgentHarness,
+          sameModule: imported.AgentHarness === harness.AgentHarness && imported.EventSink === harness.EventSink,
           loaded,
         }));
       })();
@@ -50,17 +52,28 @@ describe("consumers of the built packages", () => {
       text: "hello from require",
       role: "user",
       sameClass: true,
+      // One copy of each class: require() and import hand out the same module instance.
+      sameModule: true,
       loaded: Object.fromEntries(harnessSubpaths().map((sub) => [sub, true])),
     });
   });
 
-  it("the exports map resolves import and require to different files of the same API", () => {
+  it("the exports map resolves import and require to the same file", () => {
     const require = createRequire(join(root, "package.json"));
-    const resolved = require.resolve("@tinyagents/harness");
-    expect(resolved).toMatch(/harness\/dist\/cjs\/index\.js$/);
+    const resolved = node([
+      "--input-type=module",
+      "-e",
+      `import { createRequire } from "node:module";
+       const require = createRequire(${JSON.stringify(join(root, "package.json"))});
+       const specs = ["@tinyagents/harness", "@tinyagents/harness/testkit", "@tinyagents/inference"];
+       console.log(JSON.stringify(specs.map((s) => [require.resolve(s), new URL(import.meta.resolve(s)).pathname])));`,
+    ]);
+    for (const [required, imported] of JSON.parse(resolved) as [string, string][])
+      expect(required).toBe(imported);
+    expect(require.resolve("@tinyagents/harness")).toMatch(/harness\/dist\/index\.js$/);
     const manifest = JSON.parse(readFileSync(join(root, "packages/harness/package.json"), "utf8"));
     for (const [subpath, conditions] of Object.entries(manifest.exports)) {
-      expect(Object.keys(conditions as object), subpath).toEqual(["import", "require", "default"]);
+      expect(Object.keys(conditions as object), subpath).toEqual(["types", "default"]);
     }
   });
 

@@ -91,7 +91,7 @@ describe("built packages", () => {
     const cli = filesUnder(join(root, "packages/cli/dist")).filter((f) => f.endsWith(".js"));
     expect(cli.filter(importsHarness).length).toBeGreaterThan(0);
     expect(filesUnder(dist)).toEqual(
-      expect.arrayContaining([join(dist, "index.js"), join(dist, "types", "index.d.ts")]),
+      expect.arrayContaining([join(dist, "index.js"), join(dist, "index.d.ts")]),
     );
     expect(offenders).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(root, "packages/inference/package.json"), "utf8"));
@@ -122,20 +122,17 @@ describe("built packages", () => {
     // Bundling renames some classes internally (`class _MockModel`); their names stay as written.
     expect(Object.keys(classes).length).toBeGreaterThan(20);
     for (const [name, runtimeName] of Object.entries(classes)) expect(runtimeName).toBe(name);
-    // Each exported class of the harness is declared in exactly one file of its dist.
-    // Once in the ES modules, and once in the CommonJS build (dist/cjs).
-    const dist = filesUnder(join(root, "packages/harness/dist")).filter((f) => f.endsWith(".js"));
-    for (const cjs of [false, true]) {
-      const sources = dist
-        .filter((f) => f.includes("/dist/cjs/") === cjs)
-        .map((f) => readFileSync(f, "utf8"));
-      const declaring = (name: string) =>
-        sources.filter((code) =>
-          new RegExp(`\\b(?:var|let|const)\\s+${name}\\s*=\\s*class\\b|\\bclass\\s+${name}\\b`).test(code),
-        ).length;
-      for (const name of ["AgentHarness", "EventSink", "InMemoryHarnessStatusStore", "ToolRegistry"])
-        expect(declaring(name), `${name}${cjs ? " (cjs)" : ""}`).toBe(1);
-    }
+    // Each exported class of the harness is declared in exactly one file of its dist (ES modules
+    // only: a CommonJS consumer's require() loads these same files).
+    const sources = filesUnder(join(root, "packages/harness/dist"))
+      .filter((f) => f.endsWith(".js"))
+      .map((f) => readFileSync(f, "utf8"));
+    const declaring = (name: string) =>
+      sources.filter((code) =>
+        new RegExp(`\\b(?:var|let|const)\\s+${name}\\s*=\\s*class\\b|\\bclass\\s+${name}\\b`).test(code),
+      ).length;
+    for (const name of ["AgentHarness", "EventSink", "InMemoryHarnessStatusStore", "ToolRegistry"])
+      expect(declaring(name), name).toBe(1);
   });
 
   it("importing the root entry does not load node:crypto (SHA-256 finds it on the first hash)", () => {
@@ -198,7 +195,9 @@ describe("built packages", () => {
   });
 
   it("publish bundles and declarations, without source maps", { timeout: 120_000 }, () => {
-    const packed = Object.fromEntries(["inference", "harness", "cli"].map((pkg) => [pkg, packedFiles(pkg)]));
+    const packed = Object.fromEntries(
+      ["inference", "harness", "cli", "postgres", "restate", "dbos"].map((pkg) => [pkg, packedFiles(pkg)]),
+    );
     for (const [pkg, files] of Object.entries(packed)) {
       expect(
         files.filter((f) => f.endsWith(".map")),
@@ -216,34 +215,27 @@ describe("built packages", () => {
       ].map((t) => t.replace(/^\.\//, ""));
       expect(files, pkg).toEqual(expect.arrayContaining(targets));
     }
-    // Declarations: the harness and the CLI keep one set per format (dist/*.d.ts for `import`,
-    // dist/cjs for `require`) because their declarations name classes of dual-format packages
-    // (LangGraph's `RunControl`; the harness's own `ApprovalBook`, `SteeringHandle` for the CLI),
-    // which have private members: a single CommonJS-format set resolves them to the CommonJS
-    // declarations, which an ES-module consumer's TypeScript rejects as a different class
-    // (docs/graph-nodes.md's and docs/ui.md's snippets failed to compile). The inference package's
-    // types name no such class: it shares one CommonJS-format set under dist/types.
+    // ES-module-only (docs/getting-started.md, "Module formats"): one copy of the JavaScript and one set
+    // of declarations beside it — no CommonJS build (dist/cjs), no second declaration set
+    // (dist/types) — and each exports entry is { types, default } of the same name.
     for (const [pkg, files] of Object.entries(packed)) {
-      const declarations = files.filter((f) => f.endsWith(".d.ts"));
-      if (pkg === "harness" || pkg === "cli") {
-        expect(declarations, pkg).toEqual(expect.arrayContaining(["dist/index.d.ts", "dist/cjs/index.d.ts"]));
-        expect(
-          declarations.filter((f) => f.startsWith("dist/types/")),
-          pkg,
-        ).toEqual([]);
-        continue;
-      }
       expect(
-        declarations.filter((f) => !f.startsWith("dist/types/")),
+        files.filter((f) => f.startsWith("dist/cjs/") || f.startsWith("dist/types/")),
         pkg,
       ).toEqual([]);
-      expect(files, pkg).toContain("dist/types/package.json");
+      expect(files, pkg).toEqual(expect.arrayContaining(["dist/index.js", "dist/index.d.ts"]));
+      const manifest = JSON.parse(readFileSync(join(root, "packages", pkg, "package.json"), "utf8"));
+      for (const [subpath, conditions] of Object.entries(manifest.exports as Record<string, unknown>)) {
+        const { default: js } = conditions as { default: string };
+        expect(conditions, `${pkg} ${subpath}`).toEqual({ types: js.replace(/\.js$/, ".d.ts"), default: js });
+      }
+      expect({ main: manifest.main, types: manifest.types }, pkg).toEqual({
+        main: manifest.exports["."].default,
+        types: manifest.exports["."].types,
+      });
     }
     // The harness's JavaScript is a handful of bundles, not one file per source module.
-    // (Per format: the ES modules, and the CommonJS build in dist/cjs.)
-    const harnessJs = packed.harness?.filter((f) => f.endsWith(".js")) ?? [];
-    expect(harnessJs.filter((f) => !f.startsWith("dist/cjs/")).length).toBeLessThan(20);
-    expect(harnessJs.filter((f) => f.startsWith("dist/cjs/")).length).toBeLessThan(20);
+    expect(packed.harness?.filter((f) => f.endsWith(".js")).length).toBeLessThan(20);
   });
 
   it("the runtime core has no dependency beyond the documented ones", () => {

@@ -60,8 +60,7 @@ describe("the built core", () => {
     expect([...sqlite.bare]).toContain("better-sqlite3");
     const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
     expect(manifest.exports["./sqlite"]).toEqual({
-      import: { types: "./dist/sqlite/index.d.ts", default: "./dist/sqlite/index.js" },
-      require: { types: "./dist/cjs/sqlite/index.d.ts", default: "./dist/cjs/sqlite/index.js" },
+      types: "./dist/sqlite/index.d.ts",
       default: "./dist/sqlite/index.js",
     });
     expect(manifest.peerDependenciesMeta["better-sqlite3"]).toEqual({ optional: true });

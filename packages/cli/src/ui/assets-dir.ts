@@ -2,14 +2,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** This module's directory, in the ES module build and in the CommonJS one (no import.meta there). */
+/** This module's directory. */
 function here(): string {
-  return typeof __dirname === "string" ? __dirname : dirname(fileURLToPath(import.meta.url));
+  return dirname(fileURLToPath(import.meta.url));
 }
 
 /**
  * Where the built web app is: `dist/inspector` of the `tinyagents` package, found upwards from this
- * module (the bundler may place it in `dist/`, `dist/ui/`, `dist/chunks/` or `dist/cjs/...`; tests
+ * module (the bundler may place it in `dist/`, `dist/ui/`, or `dist/chunks/`; tests
  * run it from `src/`).
  */
 export function uiAssetsDir(): string {
