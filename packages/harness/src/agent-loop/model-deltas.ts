@@ -1,9 +1,39 @@
-import { type MessageDelta, type StreamAccumulator, TinyAgentsError } from "@tinyagents/inference";
+import {
+  isMessageDelta,
+  type MessageDelta,
+  type ModelStreamItem,
+  type StreamAccumulator,
+  TinyAgentsError,
+} from "@tinyagents/inference";
 import { modelDeltaEvent } from "../events/model-delta-event.js";
 import type { Middleware } from "../middleware/middleware.js";
 import { hookError } from "../middleware/middleware-stack.js";
 import type { AttemptInfo } from "./attempt-info.js";
 import type { LoopSession } from "./loop-session.js";
+
+/**
+ * What a streaming model call does with each item the provider yields: non-delta items (start,
+ * usage, finish...) go to the accumulator only; a delta goes through the `onModelDelta` hooks,
+ * then into the accumulator and out as a `model.*_delta` event. One closure per stream.
+ */
+export function deltaHandler<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  info: AttemptInfo,
+  accumulator: StreamAccumulator,
+): (item: ModelStreamItem) => void {
+  const deltaHooks = s.parts.middleware.with("onModelDelta");
+  return (item) => {
+    if (!isMessageDelta(item)) {
+      accumulator.push(item);
+      return;
+    }
+    const delta = deltaHooks.length === 0 ? item : applyDeltaHooks(s, deltaHooks, item);
+    if (delta === null) return;
+    accumulator.push(delta);
+    info.emittedDeltas = true;
+    s.ctx.emit(modelDeltaEvent(info.callId, delta));
+  };
+}
 
 /**
  * Pass one streamed delta through `onModelDelta` hooks, in order: a hook may replace it or drop

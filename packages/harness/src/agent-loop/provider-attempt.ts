@@ -1,6 +1,5 @@
 import {
   type Clock,
-  isMessageDelta,
   type ModelCallOptions,
   type ModelRequest,
   type ModelResponse,
@@ -14,12 +13,11 @@ import {
 import type { AbortHub } from "../context/abort-hub.js";
 import { addCost, estimateCost, type ModelPricing, markCostUnknown } from "../cost/cost.js";
 import { lookupPricing } from "../cost/lookup-pricing.js";
-import { modelDeltaEvent } from "../events/model-delta-event.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
 import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { AttemptInfo } from "./attempt-info.js";
 import type { LoopSession } from "./loop-session.js";
-import { applyDeltaHooks, endModelStream } from "./model-deltas.js";
+import { deltaHandler, endModelStream } from "./model-deltas.js";
 import { shapeAnchors } from "./shape-anchors.js";
 import { StreamRacer } from "./stream-racer.js";
 
@@ -127,7 +125,6 @@ async function streamOnce<State, Ctx>(
   const iterator = source[Symbol.asyncIterator]();
   // The model's names label an in-stream error the adapter did not attribute ("by unknown" otherwise).
   const accumulator = new StreamAccumulator({ provider: model.provider, model: model.modelId });
-  const deltaHooks = s.parts.middleware.with("onModelDelta");
   // The timeout bounds the whole call, not each item (one timer for the stream).
   const reader = new StreamRacer(
     iterator,
@@ -138,20 +135,7 @@ async function streamOnce<State, Ctx>(
     raceOptions.clock,
   );
   try {
-    for (;;) {
-      const next = await reader.next();
-      if (next.done) break;
-      const item = next.value;
-      if (!isMessageDelta(item)) {
-        accumulator.push(item);
-        continue;
-      }
-      const delta = deltaHooks.length === 0 ? item : applyDeltaHooks(s, deltaHooks, item);
-      if (delta === null) continue;
-      accumulator.push(delta);
-      info.emittedDeltas = true;
-      s.ctx.emit(modelDeltaEvent(info.callId, delta));
-    }
+    await reader.readAll(deltaHandler(s, info, accumulator));
     endModelStream(s, info, accumulator);
   } catch (error) {
     // Stop the provider stream (closes the HTTP body) before surfacing the failure.

@@ -4,44 +4,26 @@ import { abortError } from "./abort.js";
 import { shapeAnchors } from "./shape-anchors.js";
 
 /**
- * Reads an async iterator item by item, each read settling early when the run aborts or the
- * stream's time budget runs out — like `race()` around every `next()`, but with one abort
- * watcher and one timer for the whole stream instead of one per item (a stream can carry tens
- * of thousands of deltas). Once failed, every later read rejects with the same error.
- * Call `dispose()` when done.
+ * Reads an async iterator to its end, handing each item to a callback, and stops at once — even
+ * while a read is still pending (a stalled stream) — when the run aborts or the stream's time
+ * budget runs out. One abort watcher and one timer for the whole stream, and no promise of its
+ * own per item: the items are read by awaiting the iterator's own `next()` promises, and an
+ * abort or timeout settles the one promise `readAll` returned instead of racing every read (a
+ * stream can carry tens of thousands of deltas). A read still pending at that moment is left to
+ * the iterator: its item, when it comes, is dropped. Call `dispose()` when done.
  */
 export class StreamRacer<T> {
   private readonly iterator: AsyncIterator<T>;
   private readonly hub: AbortHub;
   private readonly where: string;
-  private resolvePending: ((result: IteratorResult<T>) => void) | undefined;
-  private rejectPending: ((error: unknown) => void) | undefined;
+  private rejectRead: ((error: unknown) => void) | undefined;
   private failure: { error: unknown } | undefined;
   private timer: Timer | undefined;
-  // Bound once per stream, reused by every read.
-  private readonly onResult = (result: IteratorResult<T>): void => {
-    const resolve = this.resolvePending;
-    this.settled();
-    resolve?.(result);
-  };
-  private readonly onError = (error: unknown): void => {
-    const reject = this.rejectPending;
-    this.settled();
-    reject?.(error);
-  };
   private readonly onAbort = (): void => this.fail(abortError(this.hub, this.where));
-  private readonly executor = (
-    resolve: (result: IteratorResult<T>) => void,
-    reject: (error: unknown) => void,
-  ): void => {
-    this.resolvePending = resolve;
-    this.rejectPending = reject;
-    this.iterator.next().then(this.onResult, this.onError);
-  };
 
   /**
    * `timeoutMs` bounds the whole stream (not each item) on `clock`; when it passes, `onTimeout()` gives
-   * the error every pending and later read rejects with.
+   * the error `readAll` rejects with.
    */
   constructor(
     iterator: AsyncIterator<T>,
@@ -61,10 +43,18 @@ export class StreamRacer<T> {
     }
   }
 
-  /** The next item, or the abort / timeout error. */
-  next(): Promise<IteratorResult<T>> {
+  /**
+   * Read every item, in order, into `onItem`. Resolves when the iterator is done; rejects with the
+   * iterator's error, with what `onItem` throws, or with the abort / timeout error — then no
+   * further item is read or handed over. Call it once.
+   */
+  readAll(onItem: (item: T) => void): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure.error);
-    return new Promise(this.executor);
+    return new Promise<void>((resolve, reject) => {
+      this.rejectRead = reject;
+      // Whichever settles first wins: the drain's end, or `fail` (abort, timeout) while it waits.
+      this.drain(onItem).then(resolve, reject);
+    });
   }
 
   /** Stop watching the run and clear the timer. */
@@ -74,17 +64,21 @@ export class StreamRacer<T> {
     this.timer = undefined;
   }
 
+  private async drain(onItem: (item: T) => void): Promise<void> {
+    const iterator = this.iterator;
+    while (this.failure === undefined) {
+      const next = await iterator.next();
+      if (next.done || this.failure !== undefined) return;
+      onItem(next.value);
+    }
+  }
+
   private fail(error: unknown): void {
     if (this.failure !== undefined) return;
     this.failure = { error };
     this.dispose();
-    const reject = this.rejectPending;
-    this.settled();
+    const reject = this.rejectRead;
+    this.rejectRead = undefined;
     reject?.(error);
-  }
-
-  private settled(): void {
-    this.resolvePending = undefined;
-    this.rejectPending = undefined;
   }
 }
