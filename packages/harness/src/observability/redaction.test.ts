@@ -1,4 +1,4 @@
-import type { JsonValue } from "@tinyagents/inference";
+import { type JsonValue, registerSecrets } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { Redactor } from "./redaction.js";
 
@@ -23,6 +23,10 @@ describe("Redactor", () => {
     [`token ${JWT}`, "token [REDACTED]"],
     ["ghp_0123456789abcdefghijklmnopqrstuvwxyz", "[REDACTED]"],
     ["nothing secret, 42 tokens", "nothing secret, 42 tokens"],
+    // The shortest default shape (11 characters): strings shorter than it skip the patterns.
+    ["secret=abcd", "secret=[REDACTED]"],
+    ["apikey:wxyz", "apikey:[REDACTED]"],
+    ["secret=abc", "secret=abc"],
   ])("scrubs secret shapes in strings: %s", (input, expected) => {
     expect(redactor.redactString(input)).toBe(expected);
   });
@@ -49,6 +53,12 @@ describe("Redactor", () => {
     expect(input.headers.Authorization).toBe("Basic Zm9vOmJhcg=="); // the original is untouched
   });
 
+  it("scrubs registered model credentials however short the string around them", () => {
+    const key = "k9-Zq7wXv"; // no default shape matches it; a model registered it
+    registerSecrets([key]);
+    expect(redactor.redact({ h: key, s: `a${key}` })).toEqual({ h: "[REDACTED]", s: "a[REDACTED]" });
+  });
+
   it("returns clean values as the same object (copy-on-write)", () => {
     const clean = { a: [1, { b: "text" }], c: { d: true } };
     expect(redactor.redact(clean as JsonValue)).toBe(clean);
@@ -60,6 +70,11 @@ describe("Redactor", () => {
       SSN: "***",
       note: "card ***",
       key: "***",
+    });
+    // Custom patterns may match strings shorter than any default shape.
+    expect(new Redactor({ patterns: [/\bpin\d{2}\b/g] }).redact({ a: "pin42", b: ["x pin07"] })).toEqual({
+      a: "[REDACTED]",
+      b: ["x [REDACTED]"],
     });
     const bare = new Redactor({ defaults: false, fields: ["x"] });
     expect(bare.redact({ x: 1, password: OPENAI })).toEqual({ x: "[REDACTED]", password: OPENAI });

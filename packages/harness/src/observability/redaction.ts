@@ -64,12 +64,21 @@ export const DEFAULT_SECRET_PATTERNS: readonly { pattern: RegExp; keep?: boolean
   { pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
 ];
 
+/**
+ * The shortest string any default pattern matches: `secret=` or `apikey:` and 4 characters (11);
+ * every other default shape is longer (`sk-ant-` + 8: 15, `Bearer ` + 8: 15, AWS ids: 20, ...).
+ * Shorter strings skip the patterns (most strings of an observation are short: types, ids, names).
+ */
+const DEFAULT_PATTERNS_MIN_LENGTH = 11;
+
 /** What a redactor matches: derived from its options once, shared by every default-configured one. */
 interface RedactorConfig {
   readonly fields: ReadonlySet<string>;
   readonly suffixes: readonly string[];
   readonly patterns: readonly { pattern: RegExp; keep: boolean }[];
   readonly precheck: RegExp | undefined;
+  /** No pattern matches a string shorter than this (0 when custom patterns make it unknown). */
+  readonly minMatch: number;
   /** Field name -> secret?, memoized (bounded): a pure function of the fields and suffixes. */
   readonly fieldVerdicts: Map<string, boolean>;
 }
@@ -92,6 +101,7 @@ function buildConfig(options: RedactionOptions): RedactorConfig {
       patterns.length === 0
         ? undefined
         : new RegExp(patterns.map((p) => `(?:${p.pattern.source})`).join("|"), "i"),
+    minMatch: options.patterns !== undefined && options.patterns.length > 0 ? 0 : DEFAULT_PATTERNS_MIN_LENGTH,
     fieldVerdicts: new Map(),
   };
 }
@@ -122,6 +132,7 @@ export class Redactor {
   private readonly suffixes: readonly string[];
   private readonly patterns: readonly { pattern: RegExp; keep: boolean }[];
   private readonly precheck: RegExp | undefined;
+  private readonly minMatch: number;
   private readonly replacement: string;
   private readonly fieldVerdicts: Map<string, boolean>;
 
@@ -132,6 +143,7 @@ export class Redactor {
     this.suffixes = config.suffixes;
     this.patterns = config.patterns;
     this.precheck = config.precheck;
+    this.minMatch = config.minMatch;
     this.fieldVerdicts = config.fieldVerdicts;
   }
 
@@ -146,10 +158,12 @@ export class Redactor {
    */
   redactString(text: string): string {
     let out = text;
-    for (const secret of registeredSecrets()) {
+    const secrets = registeredSecrets();
+    for (let i = 0; i < secrets.length; i++) {
+      const secret = secrets[i] as string;
       if (out.includes(secret)) out = out.split(secret).join(this.replacement);
     }
-    if (this.precheck === undefined || !this.precheck.test(out)) return out;
+    if (this.precheck === undefined || out.length < this.minMatch || !this.precheck.test(out)) return out;
     for (const { pattern, keep } of this.patterns) {
       pattern.lastIndex = 0;
       out = out.replace(pattern, keep ? `$1${this.replacement}` : this.replacement);
@@ -184,7 +198,8 @@ export class Redactor {
       return copy ?? value;
     }
     let copy: Record<string, JsonValue> | undefined;
-    for (const key of Object.keys(value)) {
+    // for-in, not Object.keys: no key array per object (JSON data has no inherited enumerable keys).
+    for (const key in value) {
       const item = value[key] as JsonValue;
       const next =
         this.isSecretField(key) && item !== null && item !== "" ? this.replacement : this.walk(item);
