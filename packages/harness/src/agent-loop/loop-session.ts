@@ -80,6 +80,8 @@ export interface LoopSession<State, Ctx> {
   prefixHasher?: RunPrefixHasher;
   /** The system message built from `parts.instructions`, once per run (same object every turn). */
   systemMessage?: Message;
+  /** When the last successful model attempt ended (its clock read, shared with the status record). */
+  modelEndedAt: number;
   /** Journaled runs only: what the model step in flight folds into the run (see `durableModelTurn`). */
   turnAccounting?: TurnAccounting | undefined;
 }

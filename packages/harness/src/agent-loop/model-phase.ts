@@ -58,13 +58,19 @@ function callThroughStack<State, Ctx>(
   const stack = s.parts.middleware;
   // Counted when made, like the status record: a call that fails still counts.
   s.run.modelCalls++;
-  s.status.modelStarted(callId);
-  const call = s.ctx.journaled
-    ? durableModelTurn(s, callId, () => modelCall(s, hook, callId, prepared))
-    : modelCall(s, hook, callId, prepared);
+  // With nothing between the status record and the provider attempt (no wrap, no journal step),
+  // the attempt starts at this instant and its end is the call's end: the call reads the clock
+  // twice (start, end), shared by the status record, the open attempt and `durationMs`.
+  const direct = !s.ctx.journaled && stack.with("wrapModelCall").length === 0;
+  const startedAt = s.ctx.clock.now();
+  s.status.modelStarted(callId, startedAt);
+  let call: Promise<ModelResponse>;
+  if (direct) call = resilientModelCall(s, callId, prepared, startedAt);
+  else if (s.ctx.journaled) call = durableModelTurn(s, callId, () => modelCall(s, hook, callId, prepared));
+  else call = modelCall(s, hook, callId, prepared);
   return call.then(
     (response) => {
-      s.status.modelEnded();
+      s.status.modelEnded(direct ? s.modelEndedAt : undefined);
       s.status.phase("middleware");
       return stack.runValueHook(hook, "afterModel", response);
     },

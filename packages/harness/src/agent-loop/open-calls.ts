@@ -57,9 +57,11 @@ export class OpenCalls {
   closeModel(entry: OpenModel): boolean {
     const models = this.models;
     if (models === undefined) return false;
-    const i = models.indexOf(entry);
+    const i = models.lastIndexOf(entry);
     if (i < 0) return false;
-    models.splice(i, 1);
+    // Nearly always the only (last) entry: `pop` allocates nothing, `splice` a removed-items array.
+    if (i === models.length - 1) models.pop();
+    else models.splice(i, 1);
     return true;
   }
 

@@ -34,6 +34,7 @@ export function resilientModelCall<State, Ctx>(
   s: LoopSession<State, Ctx>,
   callId: string,
   request: ModelRequest,
+  startedAt?: number,
 ): Promise<ModelResponse> {
   let call: ResilientCall<State, Ctx>;
   try {
@@ -41,7 +42,7 @@ export function resilientModelCall<State, Ctx>(
   } catch (error) {
     return Promise.reject(error);
   }
-  return call.start();
+  return call.start(startedAt);
 }
 
 /** What a failed attempt leads to: another attempt on the same model, or the next model. */
@@ -113,8 +114,11 @@ class ResilientCall<State, Ctx> {
     shapeAnchors.modelCall = this;
   }
 
-  /** The first attempt, chained; anything unusual (abort, spent budget, failure) goes to `loop`. */
-  start(): Promise<ModelResponse> {
+  /**
+   * The first attempt, chained; anything unusual (abort, spent budget, failure) goes to `loop`.
+   * `startedAt`: the clock read the caller made just before (this instant), reused for the attempt.
+   */
+  start(startedAt?: number): Promise<ModelResponse> {
     const { ctx } = this.s;
     const registration = this.binding.registration;
     if (ctx.aborted || !ctx.limits.hasAttemptLeft(this.callId, registration.name)) return this.loop(1);
@@ -124,7 +128,7 @@ class ResilientCall<State, Ctx> {
     // provider was not called (`providerAttempt` itself never throws, it rejects).
     try {
       ctx.limits.admitAttempt(this.callId, registration.name);
-      attempt = this.attempt(registration, 0, 1);
+      attempt = this.attempt(registration, 0, 1, startedAt);
     } catch (thrown) {
       return Promise.reject(thrown);
     }
@@ -209,12 +213,13 @@ class ResilientCall<State, Ctx> {
     registration: ModelRegistration<State>,
     index: number,
     attempt: number,
+    startedAt?: number,
   ): Promise<ModelResponse> {
     const { ctx } = this.s;
     this.registration = registration;
     this.index = index;
     if (attempt > 1 || index > 0) this.info = { callId: this.callId, attempt, emittedDeltas: false };
-    this.started = ctx.clock.now();
+    this.started = startedAt ?? ctx.clock.now();
     this.openAttempt = this.s.open.modelStarted(this.callId, registration.name, attempt, this.started);
     const { endpoint } = registration.model;
     // Two complete literals rather than an optional key added later (see `completedEvent`).
@@ -247,8 +252,11 @@ class ResilientCall<State, Ctx> {
     response.resolvedModel = resolvedFor(this.binding.resolved, registration, this.index, this.history);
     anchorResponse(response);
     s.previousModel = registration.name;
+    // The call's end, also for the status record (see `callThroughStack`): one clock read.
+    const endedAt = s.ctx.clock.now();
+    s.modelEndedAt = endedAt;
     if (this.closeAttempt())
-      s.ctx.emit(completedEvent(this.callId, registration.name, s.ctx.clock.now() - this.started, response));
+      s.ctx.emit(completedEvent(this.callId, registration.name, endedAt - this.started, response));
     return response;
   }
 

@@ -26,7 +26,7 @@ export interface LimitHit {
 interface AttemptEntry {
   model: string;
   count: number;
-  lastFailure?: TinyAgentsError;
+  lastFailure: TinyAgentsError | undefined;
 }
 
 /**
@@ -80,11 +80,20 @@ export class LimitTracker {
     const cap = this.limits.maxRetriesPerCall;
     if (callId !== this.attemptsCallId) {
       this.attemptsCallId = callId;
-      this.attempts.length = 0;
+      // Forget the previous call. Its first entry is reused for this call's first model: one
+      // object per run, not one per model call (and `pop`, not `length = 0`: a runtime call in V8).
+      const attempts = this.attempts;
+      while (attempts.length > 1) attempts.pop();
+      const first = attempts[0];
+      if (first !== undefined) {
+        first.model = model;
+        first.count = 0;
+        first.lastFailure = undefined;
+      }
     }
     let entry = this.entry(callId, model);
     if (entry === undefined) {
-      entry = { model, count: 0 };
+      entry = { model, count: 0, lastFailure: undefined };
       this.attempts.push(entry);
     }
     if (cap !== undefined && entry.count > cap) return this.hit("retries", cap, entry.count);

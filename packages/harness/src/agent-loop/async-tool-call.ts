@@ -1,0 +1,120 @@
+import { startTimer, type Timer, type TinyAgentsError, type ToolCall } from "@tinyagents/inference";
+import type { AnyTool, ToolResult } from "../tool/tool.js";
+import { abortError } from "./abort.js";
+import type { LoopSession } from "./loop-session.js";
+import type { ToolExecution } from "./tool-execution.js";
+import { toolCompleted, toolFailed, toolTimeout } from "./tool-outcome.js";
+
+/**
+ * One async tool call in flight: its result once the tool's promise settles, or its failure as
+ * soon as the run aborts or the tool's timeout (then its grace) passes; the watcher and the timer
+ * are removed either way. One object holds what a generic `race()` plus a `.then` spread over an
+ * options object, two promises and seven closures: the tool's result is built in the same
+ * reaction that sees the tool settle (one promise hop, not two). An abort or a timeout is
+ * reported a microtask later, as the rejected race was, so the run's own cancellation finishes
+ * first.
+ */
+export class AsyncToolCall<State, Ctx> {
+  private resolve: ((result: ToolResult) => void) | undefined;
+  private reject: ((error: unknown) => void) | undefined;
+  private timer: Timer | undefined;
+  /** Set once the timeout fired: from then on the call only ends with that error. */
+  private timedOut: TinyAgentsError | undefined;
+  /** The outcome is decided (the tool settled, the run aborted, or the timeout/grace ran out). */
+  private decided = false;
+  private readonly onAbort = (): void => {
+    this.timer?.cancel();
+    this.failLater(abortError(this.s.ctx.abortHub, "during a tool call"));
+  };
+  private readonly onTimer = (): void => this.timerFired();
+
+  constructor(
+    private readonly s: LoopSession<State, Ctx>,
+    private readonly call: ToolCall,
+    private readonly tool: AnyTool<State, Ctx>,
+    private readonly execution: ToolExecution<State, Ctx>,
+    private readonly started: number,
+    private readonly timeoutMs: number | undefined,
+  ) {}
+
+  settle(promise: Promise<unknown>): Promise<ToolResult> {
+    const result = new Promise<ToolResult>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    const hub = this.s.ctx.abortHub;
+    if (hub.aborted) {
+      promise.catch(() => {});
+      this.failLater(abortError(hub, "during a tool call"));
+      return result;
+    }
+    hub.watch(this.onAbort);
+    if (this.timeoutMs !== undefined) this.timer = startTimer(this.s.ctx.clock, this.timeoutMs, this.onTimer);
+    promise.then(
+      (output) => {
+        if (!this.end()) return;
+        if (this.timedOut !== undefined) this.fail(this.timedOut);
+        else this.complete(output);
+      },
+      (thrown: unknown) => {
+        if (this.end()) this.fail(this.timedOut ?? thrown);
+      },
+    );
+    return result;
+  }
+
+  /** The tool settled: false when the outcome was already decided; else stop watching. */
+  private end(): boolean {
+    if (this.decided) return false;
+    this.decided = true;
+    this.s.ctx.abortHub.unwatch(this.onAbort);
+    this.timer?.cancel();
+    return true;
+  }
+
+  private timerFired(): void {
+    const { tool, timeoutMs } = this;
+    const graceMs = this.s.parts.toolTimeouts.graceMs;
+    if (this.timedOut === undefined) {
+      const error = this.execution.timeout(toolTimeout(tool.name, timeoutMs as number, graceMs, false));
+      if (graceMs === undefined || graceMs <= 0) {
+        this.s.ctx.abortHub.unwatch(this.onAbort);
+        this.failLater(error);
+        return;
+      }
+      this.timedOut = error;
+      this.timer = startTimer(this.s.ctx.clock, graceMs, this.onTimer);
+      return;
+    }
+    this.s.ctx.abortHub.unwatch(this.onAbort);
+    this.failLater(toolTimeout(tool.name, timeoutMs as number, graceMs, true));
+  }
+
+  /** Decide the outcome now; report it a microtask later (like a rejected race). */
+  private failLater(error: unknown): void {
+    if (this.decided) return;
+    this.decided = true;
+    queueMicrotask(() => this.fail(error));
+  }
+
+  private complete(output: unknown): void {
+    this.execution.dispose();
+    let result: ToolResult;
+    try {
+      result = toolCompleted(this.s, this.call, this.tool, output, this.started);
+    } catch (thrown) {
+      this.fail(thrown, false);
+      return;
+    }
+    this.resolve?.(result);
+  }
+
+  private fail(thrown: unknown, dispose = true): void {
+    if (dispose) this.execution.dispose();
+    try {
+      this.resolve?.(toolFailed(this.s, this.call, this.tool, thrown, this.started));
+    } catch (error) {
+      this.reject?.(error);
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import { TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
+import type { AnyTool, ToolResult } from "../tool/tool.js";
+import { errorToolResult, resultSizeBytes, toToolResult } from "../tool/tool-result.js";
+import { abortError } from "./abort.js";
+import type { LoopSession } from "./loop-session.js";
+
+/** The tool returned `output`: its result, and `tool.completed`. */
+export function toolCompleted<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  call: ToolCall,
+  tool: AnyTool<State, Ctx>,
+  output: unknown,
+  started: number,
+): ToolResult {
+  const result = toToolResult(output, call.id, tool.name, s.ctx.clock.now() - started);
+  emitCompleted(s, call.id, tool.name, result);
+  return result;
+}
+
+/** `tool.completed`, unless the call was already ended (the run finished around it). */
+export function emitCompleted<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  callId: string,
+  toolName: string,
+  result: ToolResult,
+): void {
+  if (!s.open.closeTool(callId)) return;
+  s.ctx.emit({
+    type: "tool.completed",
+    callId,
+    toolName,
+    durationMs: result.elapsedMs,
+    isError: result.isError,
+    outputBytes: resultSizeBytes(result),
+  });
+}
+
+/**
+ * The tool threw, timed out or was cancelled: `tool.failed`, then an error result per the
+ * tool's error policy (a timeout always becomes an error result), or the run fails. The run's
+ * cancellation always propagates.
+ */
+export function toolFailed<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  call: ToolCall,
+  tool: AnyTool<State, Ctx>,
+  thrown: unknown,
+  started: number,
+): ToolResult {
+  const { ctx } = s;
+  const durationMs = ctx.clock.now() - started;
+  // The run's cancellation (its deadline included) wins over whatever the tool did.
+  const error = ctx.aborted
+    ? abortError(ctx.abortHub, "during a tool call")
+    : toTinyAgentsError(thrown, "tool");
+  if (s.open.closeTool(call.id)) {
+    ctx.emit({
+      type: "tool.failed",
+      callId: call.id,
+      toolName: tool.name,
+      durationMs,
+      error: error.toJSON(),
+    });
+  }
+  if (ctx.aborted) throw error;
+  const policy = tool.errorPolicy ?? "returnError";
+  if (error.code === "timeout") {
+    return errorToolResult(
+      call.id,
+      tool.name,
+      `Error: ${error.message}. Try a smaller request or another tool.`,
+      durationMs,
+    );
+  }
+  if (policy === "fail") {
+    throw TinyAgentsError.isInstance(thrown)
+      ? thrown
+      : new TinyAgentsError("tool", `tool "${tool.name}" failed: ${error.message}`, {
+          cause: thrown,
+          details: { tool: tool.name, callId: call.id },
+        });
+  }
+  const message =
+    typeof policy === "object" ? policy.message : `Error: tool "${tool.name}" failed: ${error.message}`;
+  return errorToolResult(call.id, tool.name, message, durationMs);
+}
+
+/**
+ * The `timeout` error of a tool call: it fired at `timeoutMs` (the tool's signal aborted then);
+ * a tool that ignores its signal is abandoned `graceMs` later. The message says both figures.
+ */
+export function toolTimeout(
+  toolName: string,
+  timeoutMs: number,
+  graceMs: number,
+  abandoned: boolean,
+): TinyAgentsError {
+  const after = abandoned
+    ? `it ignored its aborted signal and was abandoned after a further ${graceMs} ms grace`
+    : `its signal was aborted; a tool that ignores it is abandoned after a further ${graceMs} ms grace`;
+  return new TinyAgentsError("timeout", `tool "${toolName}" timed out after ${timeoutMs} ms (${after})`, {
+    details: { scope: "tool", tool: toolName, limit: "tool_timeout", value: timeoutMs, graceMs, abandoned },
+  });
+}

@@ -1,0 +1,72 @@
+import { DeterministicClock, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
+import { describe, expect, it } from "vitest";
+import { makeHarness } from "./helpers.js";
+
+/** A virtual clock that counts its reads. */
+class CountingClock extends DeterministicClock {
+  reads = 0;
+  override now(): number {
+    this.reads++;
+    return super.now();
+  }
+}
+
+/** Clock reads of one run of `toolTurns` tool turns then a final answer (no listener, no deadline). */
+async function readsOfRun(toolTurns: number): Promise<number> {
+  const clock = new CountingClock();
+  const { harness } = makeHarness({ clock });
+  const steps = [];
+  for (let i = 0; i < toolTurns; i++) steps.push({ toolCalls: [{ name: "echo", arguments: { n: i } }] });
+  harness
+    .registerModel("m", new ScriptedModel([...steps, "done"]))
+    .registerTool(FakeTool.of("echo", () => "ok"))
+    .setDefaultModel("m");
+  const before = clock.reads;
+  const { run } = await harness.invokeInContextWithStatus(
+    undefined,
+    harness.createContext({}, undefined),
+    "go",
+  );
+  expect(run.toolCalls).toBe(toolTurns);
+  return clock.reads - before;
+}
+
+describe("clock reads on the hot path", () => {
+  it("a tool step reads the clock four times: model call start and end, tool call start and end", async () => {
+    // The status record, the open-call records and the events' durations share these reads
+    // (docs/performance.md, "Profiling findings"): `Date.now` was ~7% of the W1 profile.
+    const one = await readsOfRun(1);
+    const three = await readsOfRun(3);
+    expect((three - one) / 2).toBe(4);
+  });
+
+  it("a model call's status timestamps are the call's own start and end", async () => {
+    const clock = new DeterministicClock();
+    const { harness } = makeHarness({ clock });
+    const model = new ScriptedModel([
+      async () => {
+        await clock.sleep(40);
+        return "done";
+      },
+    ]);
+    harness.registerModel("m", model).setDefaultModel("m");
+    const ctx = harness.createContext({}, undefined);
+    const seen: { type: string; updatedAt: number | undefined; durationMs?: number }[] = [];
+    ctx.events.subscribe((record) => {
+      const e = record.event;
+      if (e.type !== "model.started" && e.type !== "model.completed") return;
+      seen.push({
+        type: e.type,
+        updatedAt: ctx.status()?.updatedAt,
+        ...(e.type === "model.completed" ? { durationMs: e.durationMs } : {}),
+      });
+    });
+    const start = clock.now();
+    const { status } = await harness.invokeInContextWithStatus(undefined, ctx, "go");
+    expect(seen).toEqual([
+      { type: "model.started", updatedAt: start },
+      { type: "model.completed", updatedAt: start, durationMs: 40 },
+    ]);
+    expect(status.endedAt).toBe(start + 40);
+  });
+});
