@@ -103,4 +103,34 @@ describe("redaction", () => {
       note: "fallback key [REDACTED]",
     });
   });
+
+  // A model streams a key as several tokens: no single delta matches a secret shape, the merged
+  // record (the journal's default "coalesce") holds the whole key unless it is redacted as a whole.
+  it("keeps a key streamed across several deltas out of the journal's merged delta record", async () => {
+    const log = new JsonlAppendLog(join(dir, "journal"));
+    logs.push(log);
+    const journal = new AppendLogEventJournal(log);
+    const events = new EventSink("run-2");
+    const obs = attachObservability(events, { journal });
+    const scope = { runId: "run-2", rootRunId: "run-2", depth: 0 };
+    const key = KEYS.openai;
+    for (const text of ["Your key: ", key.slice(0, 5), key.slice(5, 14), key.slice(14), ". Done."]) {
+      events.emit(scope, { type: "model.text_delta", callId: "m1", text });
+    }
+    events.emit(scope, {
+      type: "model.completed",
+      callId: "m1",
+      model: "m",
+      durationMs: 1,
+      toolCalls: 0,
+      servedFromCache: false,
+      finishReason: "stop",
+    });
+    await obs.close();
+    const deltas = (await journal.read("run-2")).flatMap((r) =>
+      r.event.type === "model.text_delta" ? [r.event] : [],
+    );
+    expect(deltas.map((d) => d.text)).toEqual(["Your key: ", "[REDACTED]. Done."]);
+    expect(deltas[1]?.deltas).toBe(4);
+  });
 });

@@ -7,7 +7,7 @@ import { JournalSink } from "./journal-sink.js";
 import type { ProjectionSet } from "./projection-set.js";
 import { ProjectionSink } from "./projection-sink.js";
 import { RedactingSink } from "./redacting-sink.js";
-import type { RedactionOptions } from "./redaction.js";
+import { type RedactionOptions, Redactor } from "./redaction.js";
 import type { ObservationSink } from "./sink.js";
 import type { HarnessStatusStore } from "./status-store.js";
 
@@ -79,6 +79,7 @@ export function attachObservability(
   options: ObservabilityOptions = {},
 ): ObservabilityHandle {
   const onError = options.onError ?? (() => {});
+  const redactor = options.redact === false ? undefined : new Redactor(options.redact ?? {});
   const projectionSink = new ProjectionSink({
     onError,
     ...(options.statusStore === undefined ? {} : { statusStore: options.statusStore }),
@@ -93,13 +94,13 @@ export function attachObservability(
           ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
           ...(options.onDrop === undefined ? {} : { onDrop: options.onDrop }),
           ...(options.journalDeltas === undefined ? {} : { deltas: options.journalDeltas }),
+          ...(redactor === undefined ? {} : { redactor }),
         });
   const targets: ObservationSink[] = [projectionSink];
   if (journalSink !== undefined) targets.push(journalSink);
   targets.push(...(options.sinks ?? []));
   const fanOut = new FanOutSink(targets, { onError });
-  const pipeline: ObservationSink =
-    options.redact === false ? fanOut : new RedactingSink(fanOut, options.redact ?? {});
+  const pipeline: ObservationSink = redactor === undefined ? fanOut : new RedactingSink(fanOut, redactor);
   // Sinks built without an event sink of their own report their drops on this pipeline's.
   const detachReporting = (options.sinks ?? []).map((sink) => sink.attachReporting?.(events, onError));
   const subscription = events.subscribe((record) => pipeline.write(record));

@@ -32,6 +32,15 @@ export class DeltaCoalescer {
   private readonly open = new Map<string, OpenMerge>();
   /** `runId \0 callId \0 type` of calls whose first delta of that type was passed through. */
   private readonly started = new Set<string>();
+  private readonly mergeText: ((text: string) => string) | undefined;
+
+  /**
+   * `mergeText` rewrites a merged record's concatenated text (the journal pipeline redacts it
+   * again as a whole: a secret streamed across several deltas matches no single delta).
+   */
+  constructor(mergeText?: (text: string) => string) {
+    this.mergeText = mergeText;
+  }
 
   /** Hand `observation` (or what it releases) to `out`, in order. */
   push(observation: AgentObservation, out: (observation: AgentObservation) => void): void {
@@ -65,8 +74,19 @@ export class DeltaCoalescer {
   drain(out: (observation: AgentObservation) => void): void {
     for (const [key, merge] of this.open) {
       this.open.delete(key);
-      out(merged(merge));
+      out(this.merged(merge));
     }
+  }
+
+  private merged(merge: OpenMerge): AgentObservation {
+    if (merge.parts.length === 1) return merge.first;
+    const text = merge.parts.join("");
+    const event: MergeableEvent = {
+      ...merge.first.event,
+      text: this.mergeText === undefined ? text : this.mergeText(text),
+      deltas: merge.parts.length,
+    };
+    return { ...merge.first, event };
   }
 
   private pushDelta(
@@ -82,7 +102,7 @@ export class DeltaCoalescer {
         return;
       }
       this.open.delete(key); // the call switched from reasoning to text (or back): keep the order
-      out(merged(merge));
+      out(this.merged(merge));
     }
     const startedKey = `${key}\u0000${observation.event.type}`;
     if (!this.started.has(startedKey)) {
@@ -97,17 +117,7 @@ export class DeltaCoalescer {
     for (const [key, merge] of this.open) {
       if (merge.runId !== runId) continue;
       this.open.delete(key);
-      out(merged(merge));
+      out(this.merged(merge));
     }
   }
-}
-
-function merged(merge: OpenMerge): AgentObservation {
-  if (merge.parts.length === 1) return merge.first;
-  const event: MergeableEvent = {
-    ...merge.first.event,
-    text: merge.parts.join(""),
-    deltas: merge.parts.length,
-  };
-  return { ...merge.first, event };
 }

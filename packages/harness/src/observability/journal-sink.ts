@@ -4,12 +4,19 @@ import type { AgentObservation } from "./agent-observation.js";
 import { BoundedObservationQueue, type QueuedSinkOptions } from "./bounded-queue.js";
 import { DeltaCoalescer, type JournalDeltas } from "./delta-coalescer.js";
 import type { HarnessEventJournal } from "./event-journal.js";
+import type { Redactor } from "./redaction.js";
 import type { ObservationSink } from "./sink.js";
 
 /** Options of a {@link JournalSink}. */
 export interface JournalSinkOptions extends QueuedSinkOptions {
   /** How streamed model deltas are stored (default `"coalesce"`; see {@link JournalDeltas}). */
   deltas?: JournalDeltas;
+  /**
+   * The pipeline's redactor (`attachObservability` passes it): a merged delta record's text is
+   * redacted again as a whole, so a secret the model streamed across several deltas — which no
+   * single delta matches — is not journaled. Observations reaching `write` must be redacted already.
+   */
+  redactor?: Redactor;
 }
 
 /**
@@ -42,7 +49,11 @@ export class JournalSink implements ObservationSink {
         field: "deltas",
       });
     }
-    this.coalescer = deltas === "coalesce" ? new DeltaCoalescer() : undefined;
+    const { redactor } = options;
+    this.coalescer =
+      deltas === "coalesce"
+        ? new DeltaCoalescer(redactor === undefined ? undefined : (text) => redactor.redactString(text))
+        : undefined;
     this.enqueue = (observation) => this.queue.push(observation);
   }
 
