@@ -234,6 +234,21 @@ try {
       console.log(differ.length === 0 ? "ok" : "differ: " + differ.join(", "));
     });`;
   const same = run(process.execPath, ["-e", check], { cwd: app }).trim();
+  // @cfworker/json-schema is inlined into the harness (inlinedDependencies): not installed, and
+  // the harness's JSON Schema validation works without it.
+  if (readdirSync(join(app, "node_modules")).includes("@cfworker"))
+    throw new Error("@cfworker/json-schema was installed, but the harness inlines it");
+  const validation = run(
+    process.execPath,
+    [
+      "-e",
+      `const { validateAgainstSchema } = require("@tinyagents/harness");
+       console.log(validateAgainstSchema({ type: "object", properties: { a: { type: "string" } } }, { a: 1 }).join());`,
+    ],
+    { cwd: app },
+  ).trim();
+  if (validation !== "$.a: expected string, got number")
+    throw new Error(`JSON Schema validation from the packed harness: ${validation}`);
   if (same !== "ok") throw new Error(`require() and import() load different modules: ${same}`);
   log(
     `require() and import(): ${load.length} entries, the same module either way (${entries.length - load.length} need an optional peer)`,

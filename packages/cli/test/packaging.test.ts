@@ -241,9 +241,33 @@ describe("built packages", () => {
   it("the runtime core has no dependency beyond the documented ones", () => {
     const harness = JSON.parse(readFileSync(join(root, "packages/harness/package.json"), "utf8"));
     expect(Object.keys(harness.dependencies).sort()).toEqual([
-      "@cfworker/json-schema",
       "@standard-schema/spec",
       "@tinyagents/inference",
     ]);
+  });
+
+  it("the JSON Schema validator is inlined into the harness, with its licence notice", () => {
+    // @cfworker/json-schema is bundled (inlinedDependencies): ten small files cost more to load
+    // than their code. No built file imports it, so consumers do not install it.
+    const harness = JSON.parse(readFileSync(join(root, "packages/harness/package.json"), "utf8"));
+    expect(harness.inlinedDependencies).toEqual(["@cfworker/json-schema"]);
+    expect(Object.keys(harness.devDependencies)).toContain("@cfworker/json-schema");
+    const dist = join(root, "packages/harness/dist");
+    const importers = filesUnder(dist)
+      .filter((f) => f.endsWith(".js"))
+      .filter((f) => /(?:from\s*|import\s*\(\s*)["']@cfworker\//.test(readFileSync(f, "utf8")));
+    expect(importers).toEqual([]);
+    const notices = readFileSync(join(dist, "THIRD-PARTY-NOTICES.md"), "utf8");
+    expect(notices).toMatch(/^## @cfworker\/json-schema \d+\.\d+\.\d+$/m);
+    expect(notices).toContain("Copyright (c) Jeremy Danyow");
+    expect(notices).toContain("Permission is hereby granted, free of charge");
+    expect(packedFiles("harness")).toContain("dist/THIRD-PARTY-NOTICES.md");
+    // The inlined validator works from the built root.
+    const out = importInPlainNode(`
+      const { validateAgainstSchema } = await import("@tinyagents/harness");
+      const schema = { type: "object", properties: { a: { type: "string" } }, required: ["a"] };
+      console.log(JSON.stringify([validateAgainstSchema(schema, { a: 1 }), validateAgainstSchema(schema, { a: "x" })]));
+    `);
+    expect(JSON.parse(out)).toEqual([["$.a: expected string, got number"], []]);
   });
 });
