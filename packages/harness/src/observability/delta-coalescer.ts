@@ -19,6 +19,7 @@ type MergeableEvent = AgentEventOf<MergeableType>;
 
 interface OpenMerge {
   runId: string;
+  callId: string;
   first: AgentObservation<MergeableEvent>;
   parts: string[];
 }
@@ -33,6 +34,8 @@ export class DeltaCoalescer {
   /** `runId \0 callId \0 type` of calls whose first delta of that type was passed through. */
   private readonly started = new Set<string>();
   private readonly mergeText: ((text: string) => string) | undefined;
+  /** The merge the previous delta went to: the next delta of the same call skips the map (no key string). */
+  private last: OpenMerge | undefined;
 
   /**
    * `mergeText` rewrites a merged record's concatenated text (the journal pipeline redacts it
@@ -78,7 +81,9 @@ export class DeltaCoalescer {
     }
   }
 
+  /** The record a closed merge becomes (every merge leaving `open` goes through here). */
   private merged(merge: OpenMerge): AgentObservation {
+    if (this.last === merge) this.last = undefined;
     if (merge.parts.length === 1) return merge.first;
     const text = merge.parts.join("");
     const event: MergeableEvent = {
@@ -94,23 +99,37 @@ export class DeltaCoalescer {
     out: (observation: AgentObservation) => void,
   ): void {
     const { runId } = observation;
-    const key = `${runId}\u0000${observation.event.callId}`;
+    const { callId, type } = observation.event;
+    const last = this.last;
+    if (
+      last !== undefined &&
+      last.runId === runId &&
+      last.callId === callId &&
+      last.first.event.type === type
+    ) {
+      last.parts.push(observation.event.text);
+      return;
+    }
+    const key = `${runId}\u0000${callId}`;
     const merge = this.open.get(key);
     if (merge !== undefined) {
-      if (merge.first.event.type === observation.event.type) {
+      if (merge.first.event.type === type) {
         merge.parts.push(observation.event.text);
+        this.last = merge;
         return;
       }
       this.open.delete(key); // the call switched from reasoning to text (or back): keep the order
       out(this.merged(merge));
     }
-    const startedKey = `${key}\u0000${observation.event.type}`;
+    const startedKey = `${key}\u0000${type}`;
     if (!this.started.has(startedKey)) {
       this.started.add(startedKey);
       out(observation);
       return;
     }
-    this.open.set(key, { runId, first: observation, parts: [observation.event.text] });
+    const opened = { runId, callId, first: observation, parts: [observation.event.text] };
+    this.open.set(key, opened);
+    this.last = opened;
   }
 
   private release(runId: string, out: (observation: AgentObservation) => void): void {

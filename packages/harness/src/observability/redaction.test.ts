@@ -59,6 +59,17 @@ describe("Redactor", () => {
     expect(redactor.redact({ h: key, s: `a${key}` })).toEqual({ h: "[REDACTED]", s: "a[REDACTED]" });
   });
 
+  // Strings found clean are remembered (ids, types and names repeat in every observation) — only
+  // until the credentials change: a string that held no secret may hold a newly registered one.
+  it("checks a remembered clean string again once a new model credential is registered", () => {
+    const text = "zz-credential-7788";
+    expect(redactor.redactString(text)).toBe(text);
+    expect(redactor.redact({ a: text })).toEqual({ a: text });
+    registerSecrets(["credential-7788"]);
+    expect(redactor.redactString(text)).toBe("zz-[REDACTED]");
+    expect(new Redactor().redact({ a: text })).toEqual({ a: "zz-[REDACTED]" });
+  });
+
   it("returns clean values as the same object (copy-on-write)", () => {
     const clean = { a: [1, { b: "text" }], c: { d: true } };
     expect(redactor.redact(clean as JsonValue)).toBe(clean);

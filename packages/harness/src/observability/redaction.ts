@@ -71,6 +71,11 @@ export const DEFAULT_SECRET_PATTERNS: readonly { pattern: RegExp; keep?: boolean
  */
 const DEFAULT_PATTERNS_MIN_LENGTH = 11;
 
+/** Slots of the clean-string cache (a power of two; a string's slot is its length modulo this). */
+const CLEAN_SLOTS = 32;
+/** Longer strings are not cached (comparing them would cost about as much as checking them). */
+const CLEAN_MAX_LENGTH = 64;
+
 /** What a redactor matches: derived from its options once, shared by every default-configured one. */
 interface RedactorConfig {
   readonly fields: ReadonlySet<string>;
@@ -81,6 +86,12 @@ interface RedactorConfig {
   readonly minMatch: number;
   /** Field name -> secret?, memoized (bounded): a pure function of the fields and suffixes. */
   readonly fieldVerdicts: Map<string, boolean>;
+  /**
+   * Strings recently found clean, one per slot (direct-mapped by length): the run ids, call ids,
+   * event types and names repeated by every observation of a run skip the checks. Valid for the
+   * `registeredSecrets()` list it was filled under (a new model credential empties it).
+   */
+  readonly clean: { strings: (string | undefined)[]; under: readonly string[] | undefined };
 }
 
 function buildConfig(options: RedactionOptions): RedactorConfig {
@@ -103,6 +114,7 @@ function buildConfig(options: RedactionOptions): RedactorConfig {
         : new RegExp(patterns.map((p) => `(?:${p.pattern.source})`).join("|"), "i"),
     minMatch: options.patterns !== undefined && options.patterns.length > 0 ? 0 : DEFAULT_PATTERNS_MIN_LENGTH,
     fieldVerdicts: new Map(),
+    clean: { strings: new Array<string | undefined>(CLEAN_SLOTS).fill(undefined), under: undefined },
   };
 }
 
@@ -135,6 +147,7 @@ export class Redactor {
   private readonly minMatch: number;
   private readonly replacement: string;
   private readonly fieldVerdicts: Map<string, boolean>;
+  private readonly clean: RedactorConfig["clean"];
 
   constructor(options: RedactionOptions = {}) {
     const config = configFor(options);
@@ -145,6 +158,7 @@ export class Redactor {
     this.precheck = config.precheck;
     this.minMatch = config.minMatch;
     this.fieldVerdicts = config.fieldVerdicts;
+    this.clean = config.clean;
   }
 
   /** A copy of `value` with secrets scrubbed (the same object when nothing matched). */
@@ -157,13 +171,23 @@ export class Redactor {
    * process (`registeredSecrets`: header values and base-URL query values, whatever their names).
    */
   redactString(text: string): string {
-    let out = text;
     const secrets = registeredSecrets();
+    const clean = this.clean;
+    if (clean.under !== secrets) {
+      clean.strings.fill(undefined);
+      clean.under = secrets;
+    }
+    const slot = text.length & (CLEAN_SLOTS - 1);
+    if (clean.strings[slot] === text) return text;
+    let out = text;
     for (let i = 0; i < secrets.length; i++) {
       const secret = secrets[i] as string;
       if (out.includes(secret)) out = out.split(secret).join(this.replacement);
     }
-    if (this.precheck === undefined || out.length < this.minMatch || !this.precheck.test(out)) return out;
+    if (this.precheck === undefined || out.length < this.minMatch || !this.precheck.test(out)) {
+      if (out === text && text.length <= CLEAN_MAX_LENGTH) clean.strings[slot] = text;
+      return out;
+    }
     for (const { pattern, keep } of this.patterns) {
       pattern.lastIndex = 0;
       out = out.replace(pattern, keep ? `$1${this.replacement}` : this.replacement);
