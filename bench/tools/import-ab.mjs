@@ -38,4 +38,6 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const show = (xs) =>
   `${median(xs).toFixed(1)} [${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}] ms`;
 console.log(`import ${values.module}, ${values.runs} alternating processes per directory`);
-dirs.forEach((dir, j) => console.log(`${dir}: wall ${show(results[j].wall)}, CPU ${show(results[j].cpu)}`));
+for (const [j, dir] of dirs.entries()) {
+  console.log(`${dir}: wall ${show(results[j].wall)}, CPU ${show(results[j].cpu)}`);
+}
