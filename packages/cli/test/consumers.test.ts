@@ -6,8 +6,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 // What a consumer of the BUILT packages sees (`npm test` builds before Vitest): CommonJS
-// `require()` of the ES-module-only packages (require(esm): Node >= 20.19 / 22.12), and declarations compiled with a plain `strict` tsconfig and `skipLibCheck: false`
-// (not this repository's stricter settings such as exactOptionalPropertyTypes).
+// `require()` of the ES-module-only packages (require(esm): Node >= 20.19 / 22.12), and
+// declarations compiled with a plain `strict` tsconfig and `skipLibCheck: false` (not this
+// repository's stricter settings such as exactOptionalPropertyTypes).
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const app = join(root, "node_modules/.cache/tinyagents-consumer-app");
 
@@ -56,6 +57,29 @@ describe("consumers of the built packages", () => {
       sameModule: true,
       loaded: Object.fromEntries(harnessSubpaths().map((sub) => [sub, true])),
     });
+  });
+
+  it("require() loads every entry of every package (no top-level await in any module graph)", () => {
+    // require(esm) refuses a graph with top-level await (ERR_REQUIRE_ASYNC_MODULE); this would
+    // catch one added to our code or to a dependency an entry loads.
+    const packages = ["inference", "harness", "postgres", "restate", "dbos", "cli"];
+    const specifiers = packages.flatMap((dir) => {
+      const manifest = JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8"));
+      return Object.keys(manifest.exports).map((key) =>
+        key === "." ? manifest.name : `${manifest.name}/${key.slice(2)}`,
+      );
+    });
+    const out = node([
+      "-e",
+      `const result = {};
+      for (const spec of ${JSON.stringify(specifiers)}) {
+        try { result[spec] = Object.keys(require(spec)).length > 0 ? "loaded" : "empty"; }
+        catch (error) { result[spec] = error.code ?? error.message; }
+      }
+      console.log(JSON.stringify(result));`,
+    ]);
+    expect(JSON.parse(out)).toEqual(Object.fromEntries(specifiers.map((spec) => [spec, "loaded"])));
+    expect(specifiers.length).toBeGreaterThan(15);
   });
 
   it("the exports map resolves import and require to the same file", () => {
