@@ -2,6 +2,7 @@ import { startTimer, type Timer, type TinyAgentsError, type ToolCall } from "@ti
 import type { AnyTool, ToolResult } from "../tool/tool.js";
 import { abortError } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
+import { shapeAnchors } from "./shape-anchors.js";
 import type { ToolExecution } from "./tool-execution.js";
 import { toolCompleted, toolFailed, toolTimeout } from "./tool-outcome.js";
 
@@ -35,7 +36,9 @@ export class AsyncToolCall<State, Ctx> {
     private readonly execution: ToolExecution<State, Ctx>,
     private readonly started: number,
     private readonly timeoutMs: number | undefined,
-  ) {}
+  ) {
+    shapeAnchors.asyncToolCall = this;
+  }
 
   settle(promise: Promise<unknown>): Promise<ToolResult> {
     const result = new Promise<ToolResult>((resolve, reject) => {

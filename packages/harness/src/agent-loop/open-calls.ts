@@ -8,6 +8,7 @@ export interface CallEvents {
 }
 
 interface OpenTool {
+  callId: string;
   toolName: string;
   startedAt: number;
 }
@@ -29,20 +30,36 @@ export interface OpenModel {
  * `close*` returns false.
  */
 export class OpenCalls {
-  private readonly tools = new Map<string, OpenTool>();
+  // Open tool calls in start order: nearly always none or one (the loop's current call), so no
+  // Map per run — a short array, scanned (parallel calls are bounded by `maxConcurrency`).
+  private tools: OpenTool[] | undefined;
   private models: OpenModel[] | undefined;
 
   toolStarted(callId: string, toolName: string, startedAt: number): void {
-    this.tools.set(callId, { toolName, startedAt });
+    const entry = { callId, toolName, startedAt };
+    const tools = this.tools;
+    if (tools === undefined) this.tools = [entry];
+    else {
+      // Like `Map.set`: a call id started again replaces its entry.
+      const i = indexOfTool(tools, callId);
+      if (i >= 0) tools[i] = entry;
+      else tools.push(entry);
+    }
   }
 
   /** Close a tool call; false when it was already closed (its terminal event must not be emitted). */
   closeTool(callId: string): boolean {
-    return this.tools.delete(callId);
+    const tools = this.tools;
+    if (tools === undefined) return false;
+    const i = indexOfTool(tools, callId);
+    if (i < 0) return false;
+    if (i === tools.length - 1) tools.pop();
+    else tools.splice(i, 1);
+    return true;
   }
 
   isToolOpen(callId: string): boolean {
-    return this.tools.has(callId);
+    return this.tools !== undefined && indexOfTool(this.tools, callId) >= 0;
   }
 
   /** A model attempt started; the returned record is what {@link closeModel} takes. */
@@ -67,7 +84,7 @@ export class OpenCalls {
 
   /** Anything still open. */
   get size(): number {
-    return this.tools.size + (this.models?.length ?? 0);
+    return (this.tools?.length ?? 0) + (this.models?.length ?? 0);
   }
 
   /**
@@ -92,12 +109,26 @@ export class OpenCalls {
         });
       }
     }
-    for (const [callId, t] of this.tools) {
-      ctx.emit({ type: "tool.failed", callId, toolName: t.toolName, durationMs: now - t.startedAt, error });
-      onToolClosed?.(callId);
+    const tools = this.tools;
+    this.tools = undefined;
+    if (tools !== undefined) {
+      for (const t of tools) {
+        ctx.emit({
+          type: "tool.failed",
+          callId: t.callId,
+          toolName: t.toolName,
+          durationMs: now - t.startedAt,
+          error,
+        });
+        onToolClosed?.(t.callId);
+      }
     }
-    this.tools.clear();
   }
+}
+
+function indexOfTool(tools: OpenTool[], callId: string): number {
+  for (let i = 0; i < tools.length; i++) if ((tools[i] as OpenTool).callId === callId) return i;
+  return -1;
 }
 
 function terminalError(runError: TinyAgentsError): TinyAgentsError {

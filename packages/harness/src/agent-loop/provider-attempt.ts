@@ -6,7 +6,9 @@ import {
   type ModelStreamItem,
   recordUsage,
   StreamAccumulator,
+  startTimer,
   streamFromResponse,
+  type Timer,
   TinyAgentsError,
   toTinyAgentsError,
 } from "@tinyagents/inference";
@@ -39,6 +41,17 @@ export function providerAttempt<State, Ctx>(
   const { ctx } = s;
   const timeoutMs = request.timeoutMs;
   const options = new AttemptOptions(s.state, ctx.clock, ctx.abortHub);
+  // The hot path (a plain unary call): one object races the call, folds its usage and settles.
+  if (!s.streaming && s.parts.responseCache === undefined) {
+    let call: Promise<ModelResponse>;
+    try {
+      call = registration.model.invoke(request, options);
+    } catch (error) {
+      options.dispose();
+      return Promise.reject(error);
+    }
+    return new UnaryAttempt(s, registration, info.callId, options, timeoutMs).settle(call);
+  }
   const raceOptions: RaceOptions = { hub: ctx.abortHub, where: "during a model call", clock: ctx.clock };
   if (timeoutMs !== undefined) {
     raceOptions.timeoutMs = timeoutMs;
@@ -65,6 +78,92 @@ export function providerAttempt<State, Ctx>(
   );
 }
 
+/**
+ * A plain unary provider call in flight: settles with the response (its usage and cost folded
+ * into the run) once the provider answers, or fails as soon as the run aborts or the call's
+ * timeout passes; the watcher, the timer and the call's signal are released either way. One
+ * object and one promise where a generic `race()` and a `.then` took an options object, three
+ * promises and seven closures (W1, W3). An abort or a timeout settles the call two microtasks
+ * later, as the race and its `.then` did.
+ */
+class UnaryAttempt<State, Ctx> {
+  private resolve: ((response: ModelResponse) => void) | undefined;
+  private reject: ((error: unknown) => void) | undefined;
+  private timer: Timer | undefined;
+  /** The outcome is decided (the provider answered, the run aborted, or the timeout passed). */
+  private decided = false;
+  private readonly onAbort = (): void => {
+    this.timer?.cancel();
+    this.failLater(abortError(this.s.ctx.abortHub, "during a model call"));
+  };
+  private readonly onTimer = (): void => {
+    this.s.ctx.abortHub.unwatch(this.onAbort);
+    const { registration, timeoutMs } = this;
+    this.failLater(this.options.timeout(callTimeout(registration.name, timeoutMs as number)));
+  };
+
+  constructor(
+    private readonly s: LoopSession<State, Ctx>,
+    private readonly registration: ModelRegistration<State>,
+    private readonly callId: string,
+    private readonly options: AttemptOptions<State>,
+    private readonly timeoutMs: number | undefined,
+  ) {
+    shapeAnchors.unaryAttempt = this;
+  }
+
+  settle(call: Promise<ModelResponse>): Promise<ModelResponse> {
+    const settled = new Promise<ModelResponse>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    const { ctx } = this.s;
+    const hub = ctx.abortHub;
+    if (hub.aborted) {
+      Promise.resolve(call).catch(() => {});
+      this.failLater(abortError(hub, "during a model call"));
+      return settled;
+    }
+    hub.watch(this.onAbort);
+    if (this.timeoutMs !== undefined) this.timer = startTimer(ctx.clock, this.timeoutMs, this.onTimer);
+    Promise.resolve(call).then(
+      (response) => {
+        if (!this.end()) return;
+        try {
+          foldUsage(this.s, this.registration, this.callId, response);
+        } catch (error) {
+          this.reject?.(error);
+          return;
+        }
+        this.resolve?.(response);
+      },
+      (error: unknown) => {
+        if (this.end()) this.reject?.(error);
+      },
+    );
+    return settled;
+  }
+
+  /** The provider settled: false when the outcome was already decided; else release everything. */
+  private end(): boolean {
+    if (this.decided) return false;
+    this.decided = true;
+    this.s.ctx.abortHub.unwatch(this.onAbort);
+    this.timer?.cancel();
+    this.options.dispose();
+    return true;
+  }
+
+  private failLater(error: TinyAgentsError): void {
+    if (this.decided) return;
+    this.decided = true;
+    queueMicrotask(() => {
+      this.options.dispose();
+      this.reject?.(error);
+    });
+  }
+}
+
 function callTimeout(model: string, timeoutMs: number): TinyAgentsError {
   return new TinyAgentsError("timeout", `model call to "${model}" timed out after ${timeoutMs} ms`, {
     details: { scope: "model_call", limit: "model_call_timeout", value: timeoutMs },
@@ -72,8 +171,8 @@ function callTimeout(model: string, timeoutMs: number): TinyAgentsError {
 }
 
 /**
- * The provider call itself: the plain unary call directly (the hot path: no closures), else
- * streaming and/or through the response cache.
+ * The provider call when it streams and/or goes through the response cache (the plain unary
+ * call is a {@link UnaryAttempt}).
  */
 function callProvider<State, Ctx>(
   s: LoopSession<State, Ctx>,
@@ -85,7 +184,6 @@ function callProvider<State, Ctx>(
 ): Promise<ModelResponse> {
   const model = registration.model;
   const cache = s.parts.responseCache;
-  if (!s.streaming && cache === undefined) return race(model.invoke(request, options), raceOptions);
   const live = (): Promise<ModelResponse> =>
     s.streaming
       ? streamOnce(

@@ -12,7 +12,8 @@
  * Keeping one live instance of each class keeps its map, so optimized code survives. What is
  * kept is the last run's session (its context, abort hub, event sink, limits, status and
  * transcript) and the last model call, model response (the loop adds `resolvedModel` to it, which
- * gives the provider's response objects a new shape too), attempt options, tool phase, tool context and the last prefix snapshot of `beforeModel` middleware — at most
+ * gives the provider's response objects a new shape too), attempt options, unary provider call,
+ * tool phase, tool context, async tool call and the last prefix snapshot of `beforeModel` middleware — at most
  * one finished run's worth of memory, replaced by the next run. Measured with bench W3 (1,000
  * concurrent runs per batch, full collections between batches): without anchors ~30 functions
  * of the loop were deoptimized after every batch; with them, none (see docs/performance.md).
@@ -25,6 +26,8 @@ export const shapeAnchors: {
   /** By number of own keys: a model's responses come in several shapes (optional fields). */
   modelResponses: (object | undefined)[];
   attemptOptions: object | undefined;
+  unaryAttempt: object | undefined;
+  asyncToolCall: object | undefined;
   toolPhase: object | undefined;
   toolExecution: object | undefined;
   streamRacer: object | undefined;
@@ -34,6 +37,8 @@ export const shapeAnchors: {
   modelCall: undefined,
   modelResponses: new Array<object | undefined>(16).fill(undefined),
   attemptOptions: undefined,
+  unaryAttempt: undefined,
+  asyncToolCall: undefined,
   toolPhase: undefined,
   toolExecution: undefined,
   streamRacer: undefined,

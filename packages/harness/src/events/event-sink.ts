@@ -25,10 +25,12 @@ export interface EventScope {
  */
 export class EventSink {
   readonly streamId: string;
-  private readonly listeners = new Set<EventListener>();
+  // Created on first subscribe / first delivered event: most runs' sinks have no listener, and
+  // with a thousand runs in flight each empty Set is a hash table kept alive (W3).
+  private listeners: Set<EventListener> | undefined;
   private nextOffset = 0;
   private delivering = false;
-  private readonly queue: EventRecord[] = [];
+  private queue: EventRecord[] | undefined;
   private readonly clock: { now(): number } | undefined;
   private readonly now: () => number;
   private readonly onListenerError: (error: unknown, record: EventRecord) => void;
@@ -57,17 +59,18 @@ export class EventSink {
 
   /** Add a listener; returns a function that removes it. */
   subscribe(listener: EventListener): () => void {
+    this.listeners ??= new Set();
     this.listeners.add(listener);
     return () => this.unsubscribe(listener);
   }
 
   unsubscribe(listener: EventListener): void {
-    this.listeners.delete(listener);
+    this.listeners?.delete(listener);
   }
 
   /** Whether anyone listens (lets callers skip building expensive payloads). */
   get hasListeners(): boolean {
-    return this.listeners.size > 0;
+    return this.listeners !== undefined && this.listeners.size > 0;
   }
 
   /** The offset the next event will get. */
@@ -98,7 +101,8 @@ export class EventSink {
   /** Emit an event for `scope`; returns its offset. */
   emit(scope: EventScope, event: AgentEvent): number {
     const offset = this.nextOffset++;
-    if (this.listeners.size === 0) return offset;
+    const listeners = this.listeners;
+    if (listeners === undefined || listeners.size === 0) return offset;
     const record: EventRecord = {
       id: `${this.streamId}-evt-${offset}`,
       offset,
@@ -110,12 +114,14 @@ export class EventSink {
     };
     if (scope.parentRunId !== undefined) record.parentRunId = scope.parentRunId;
     if (scope.graphNode !== undefined) record.graphNode = scope.graphNode;
-    this.queue.push(record);
+    this.queue ??= [];
+    const queue = this.queue;
+    queue.push(record);
     if (this.delivering) return offset;
     this.delivering = true;
     try {
-      for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
-        for (const listener of this.listeners) {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        for (const listener of listeners) {
           try {
             listener(next);
           } catch (error) {
