@@ -46,7 +46,10 @@ export function isActiveStatus(status: ExecutionStatus): boolean {
 }
 
 /** Whether `next` should replace `current` (see {@link HarnessStatusStore}). */
-export function shouldReplaceStatus(current: HarnessRunStatus | undefined, next: HarnessRunStatus): boolean {
+export function shouldReplaceStatus(
+  current: Pick<HarnessRunStatus, "status" | "updatedAt"> | undefined,
+  next: HarnessRunStatus,
+): boolean {
   if (current === undefined) return true;
   if (!isActiveStatus(current.status) && isActiveStatus(next.status)) return false;
   return next.updatedAt >= current.updatedAt;

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { StatusQuery } from "../observability/status-store.js";
+import { conformanceStatus } from "../testkit/store-conformance/status-store-conformance.js";
 import type { SqliteDriverName } from "./sqlite-driver.js";
 import { availableSqliteDrivers } from "./sqlite-drivers.fixture.js";
 import { SqliteStore } from "./sqlite-store.js";
@@ -56,6 +58,40 @@ describe.each(availableSqliteDrivers())("SqliteStore on %s", (name) => {
       expect(await kv.delete("ns", "b")).toBe(false); // expired: not live, but the row is removed
       expect(kv.purgeExpired()).toBe(0);
       expect(await kv.list("ns")).toEqual(["a"]);
+    });
+
+    // A later save of a run sets only the changing columns when its thread, root and start are the
+    // stored ones; a save that changes them still re-indexes the run (and stale saves still lose).
+    it("status: later saves update the run in place, and re-index it when thread, root or start change", async () => {
+      const { statusStore: store } = open();
+      await store.save(conformanceStatus("r", { threadId: "t1", startedAt: 1 }));
+      await store.save(
+        conformanceStatus("r", { threadId: "t1", startedAt: 1, updatedAt: 2, phase: "tools" }),
+      );
+      expect((await store.get("r"))?.phase).toBe("tools");
+      await store.save(
+        conformanceStatus("r", { threadId: "t1", startedAt: 1, updatedAt: 1, phase: "model" }),
+      );
+      expect((await store.get("r"))?.phase).toBe("tools"); // older than the stored record: ignored
+      await store.save(
+        conformanceStatus("r", { rootRunId: "p", threadId: "t2", startedAt: 3, updatedAt: 3 }),
+      );
+      const ids = async (query: StatusQuery) => (await open().statusStore.list(query)).map((s) => s.runId);
+      expect(await ids({ threadId: "t2" })).toEqual(["r"]);
+      expect(await ids({ threadId: "t1" })).toEqual([]);
+      expect(await ids({ rootRunId: "p" })).toEqual(["r"]);
+      await store.save(
+        conformanceStatus("r", {
+          rootRunId: "p",
+          threadId: "t2",
+          startedAt: 3,
+          updatedAt: 4,
+          status: "completed",
+        }),
+      );
+      expect(await ids({ active: true })).toEqual([]);
+      expect(await ids({ active: false })).toEqual(["r"]);
+      expect((await store.get("r"))?.startedAt).toBe(3);
     });
 
     it("reports an unusable path as a storage error", () => {
