@@ -31,7 +31,7 @@ export function deltaHandler<State, Ctx>(
     if (delta === null) return;
     accumulator.push(delta);
     info.emittedDeltas = true;
-    s.ctx.emit(modelDeltaEvent(info.callId, delta));
+    s.ctx.emitDelta(modelDeltaEvent(info.callId, delta));
   };
 }
 
@@ -105,7 +105,7 @@ export function endModelStream<State, Ctx>(
       if (delta === null) continue;
       accumulator?.push(delta);
       info.emittedDeltas = true;
-      s.ctx.emit(modelDeltaEvent(info.callId, delta));
+      s.ctx.emitDelta(modelDeltaEvent(info.callId, delta));
     }
   }
 }

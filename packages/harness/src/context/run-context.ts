@@ -3,7 +3,7 @@ import type { ChildRunSummary } from "../contracts/child-run-summary.js";
 import type { DurableContext } from "../contracts/durable-context.js";
 import { InProcessDurableContext } from "../durability/in-process-durable-context.js";
 import type { ResolvedDurability } from "../durability/run-durability.js";
-import type { AgentEvent } from "../events/agent-event.js";
+import type { AgentEvent, ModelDeltaEvent } from "../events/agent-event.js";
 import type { EventScope, EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
 import type { LimitTracker } from "../limits/limit-tracker.js";
@@ -188,6 +188,11 @@ export class RunContext<Ctx = unknown> {
   /** Emit an event on this run's sink; returns its offset. */
   emit(event: AgentEvent): number {
     return this.events.emit(this.scope, event);
+  }
+
+  /** Emit a streamed model delta on this run's sink (see `EventSink.emitDelta`); returns its offset. */
+  emitDelta(event: ModelDeltaEvent): number {
+    return this.events.emitDelta(this.scope, event);
   }
 
   /** Ask the loop to stop or pause at its next checkpoint. A lower-precedence request never replaces a higher one. */

@@ -257,7 +257,11 @@ export interface EventRecord<E extends AgentEvent = AgentEvent> {
   id: string;
   /** Monotonic position in the sink's stream (shared by a run and its children). */
   offset: number;
-  /** Epoch milliseconds from the run's clock. */
+  /**
+   * Epoch milliseconds from the run's clock. On the real clock a streamed delta may carry the
+   * reading of a record up to 15 records before it in the same event-loop turn (`EventSink.emitDelta`);
+   * timestamps never go backwards from one record to the next.
+   */
   ts: number;
   runId: string;
   parentRunId?: string;

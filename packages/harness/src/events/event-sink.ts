@@ -1,6 +1,7 @@
-import { validationError } from "@tinyagents/inference";
+import { systemClock, validationError } from "@tinyagents/inference";
 import type { GraphNodeRef } from "../context/graph-node.js";
-import type { AgentEvent, EventRecord } from "./agent-event.js";
+import type { AgentEvent, EventRecord, ModelDeltaEvent } from "./agent-event.js";
+import { deltaTime, realTime } from "./delta-time.js";
 
 /** Receives every event record emitted on a sink. */
 export type EventListener = (record: EventRecord) => void;
@@ -34,6 +35,10 @@ export class EventSink {
   private readonly clock: { now(): number } | undefined;
   private readonly now: () => number;
   private readonly onListenerError: (error: unknown, record: EventRecord) => void;
+  // `${streamId}-evt-`, built on the first record: each record's id is then one concatenation.
+  private idPrefix: string | undefined;
+  // Timestamps come from the real clock (`Date.now`): streamed deltas may share readings (deltaTime).
+  private readonly realTime: boolean;
 
   /**
    * Timestamps come from `clock` (a run's `Clock`), else `now`, else `Date.now`; a listener that
@@ -55,6 +60,7 @@ export class EventSink {
     this.clock = options.clock;
     this.now = options.now ?? Date.now;
     this.onListenerError = options.onListenerError ?? ignore;
+    this.realTime = this.clock === undefined ? this.now === Date.now : this.clock === systemClock;
   }
 
   /** Add a listener; returns a function that removes it. */
@@ -103,10 +109,31 @@ export class EventSink {
     const offset = this.nextOffset++;
     const listeners = this.listeners;
     if (listeners === undefined || listeners.size === 0) return offset;
+    const ts = this.realTime ? realTime() : this.clock === undefined ? this.now() : this.clock.now();
+    this.deliver(listeners, this.record(scope, event, offset, ts));
+    return offset;
+  }
+
+  /**
+   * Emit a streamed model delta (`model.*_delta`): {@link emit}, except that on the real clock its
+   * `ts` may be the reading of a record up to 15 records earlier in the same event-loop turn (see
+   * `deltaTime`: reading the clock costs as much as the rest of a delta's hand-off).
+   */
+  emitDelta(scope: EventScope, event: ModelDeltaEvent): number {
+    const offset = this.nextOffset++;
+    const listeners = this.listeners;
+    if (listeners === undefined || listeners.size === 0) return offset;
+    const ts = this.realTime ? deltaTime() : this.clock === undefined ? this.now() : this.clock.now();
+    this.deliver(listeners, this.record(scope, event, offset, ts));
+    return offset;
+  }
+
+  private record(scope: EventScope, event: AgentEvent, offset: number, ts: number): EventRecord {
+    this.idPrefix ??= `${this.streamId}-evt-`;
     const record: EventRecord = {
-      id: `${this.streamId}-evt-${offset}`,
+      id: this.idPrefix + offset,
       offset,
-      ts: this.clock === undefined ? this.now() : this.clock.now(),
+      ts,
       runId: scope.runId,
       rootRunId: scope.rootRunId,
       depth: scope.depth,
@@ -114,25 +141,36 @@ export class EventSink {
     };
     if (scope.parentRunId !== undefined) record.parentRunId = scope.parentRunId;
     if (scope.graphNode !== undefined) record.graphNode = scope.graphNode;
-    this.queue ??= [];
-    const queue = this.queue;
-    queue.push(record);
-    if (this.delivering) return offset;
+    return record;
+  }
+
+  /** To every listener; an emit from inside a listener waits until the current record is delivered. */
+  private deliver(listeners: Set<EventListener>, record: EventRecord): void {
+    if (this.delivering) {
+      this.queue ??= [];
+      this.queue.push(record);
+      return;
+    }
     this.delivering = true;
     try {
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-        for (const listener of listeners) {
-          try {
-            listener(next);
-          } catch (error) {
-            this.onListenerError(error, next);
-          }
-        }
+      this.notify(listeners, record);
+      const queue = this.queue;
+      if (queue !== undefined) {
+        for (let next = queue.shift(); next !== undefined; next = queue.shift()) this.notify(listeners, next);
       }
     } finally {
       this.delivering = false;
     }
-    return offset;
+  }
+
+  private notify(listeners: Set<EventListener>, record: EventRecord): void {
+    for (const listener of listeners) {
+      try {
+        listener(record);
+      } catch (error) {
+        this.onListenerError(error, record);
+      }
+    }
   }
 }
 
