@@ -2,7 +2,7 @@ import { type JsonObject, TinyAgentsError, toTinyAgentsError } from "@tinyagents
 import { AsyncQueue } from "../agent-loop/async-queue.js";
 import type { EventRecord } from "../events/agent-event.js";
 import { AgentRunError, type RunResult, toRunResult } from "./run-result.js";
-import type { AgentStreamItem } from "./stream-items.js";
+import { type AgentStreamItem, StreamItems } from "./stream-items.js";
 
 /**
  * One item of `agent.stream(...)`: every event of the run as it happens (model text, reasoning and
@@ -22,8 +22,6 @@ export interface StreamResponseOptions {
   /** Which events to send (default: all). The final `completed` or `error` frame is always sent. */
   filter?: (record: EventRecord) => boolean;
 }
-
-type Queued<Out> = RunStreamItem<Out> | { type: "error"; error: TinyAgentsError };
 
 const encoder = new TextEncoder();
 
@@ -47,12 +45,30 @@ export class AgentStream<Out = unknown> implements AsyncIterable<RunStreamItem<O
   private source: AsyncIterator<AgentStreamItem> | undefined;
   // Internals are typed with `unknown` so that AgentStream stays covariant in `Out` (an agent
   // typed by its response format is still assignable to a plain AgentHarness).
-  private readonly queue = new AsyncQueue<Queued<unknown>>();
+  private readonly queue = new AsyncQueue<RunStreamItem<unknown>>();
   private readonly settled: Promise<RunResult<Out>>;
   private resolveResult!: (result: RunResult<unknown>) => void;
   private rejectResult!: (error: TinyAgentsError) => void;
   private reader: string | undefined;
   private started = false;
+  // The terminal item arrived: the run is over, stopping early has nothing to cancel.
+  private ended = false;
+  // Bound once: the lower layer hands every item here (see start).
+  private readonly accept = (item: AgentStreamItem): void => {
+    if (item.type === "event") {
+      this.queue.push(item);
+      return;
+    }
+    this.ended = true;
+    const result = toRunResult<unknown>(item.run, item.status);
+    if (item.type === "completed") {
+      this.resolveResult(result);
+      this.queue.push({ type: "completed", result });
+      this.queue.close();
+    } else {
+      this.fail(new AgentRunError(item.error, result as RunResult));
+    }
+  };
 
   /** @internal Use `agent.stream(input, options)`. */
   constructor(open: () => AsyncIterator<AgentStreamItem>) {
@@ -187,7 +203,9 @@ export class AgentStream<Out = unknown> implements AsyncIterable<RunStreamItem<O
       return;
     }
     this.source = source;
-    void this.pump(source);
+    // Our own lower layer hands its items over as they happen (one queue, no await per item).
+    if (source instanceof StreamItems) source.forward(this.accept);
+    else void this.pump(source);
   }
 
   private async pump(source: AsyncIterator<AgentStreamItem>): Promise<void> {
@@ -204,28 +222,16 @@ export class AgentStream<Out = unknown> implements AsyncIterable<RunStreamItem<O
         this.fail(new TinyAgentsError("internal", "the run's stream ended without a final item"));
         return;
       }
-      const item = step.value;
-      if (item.type === "event") {
-        this.queue.push(item);
-        continue;
-      }
-      const result = toRunResult<unknown>(item.run, item.status);
-      if (item.type === "completed") {
-        this.resolveResult(result);
-        this.queue.push({ type: "completed", result });
-        this.queue.close();
-      } else {
-        this.fail(new AgentRunError(item.error, result as RunResult));
-      }
-      return;
+      this.accept(step.value);
+      if (step.value.type !== "event") return;
     }
   }
 
   /** Settle as failed; `error` is an `AgentRunError` except on a defect of the lower layer. */
   private fail(error: TinyAgentsError): void {
+    this.ended = true;
     this.rejectResult(error);
-    this.queue.push({ type: "error", error });
-    this.queue.close();
+    this.queue.fail(error);
   }
 
   /** The one reader of the items: a second one gets a `validation` error saying why. */
@@ -240,27 +246,19 @@ export class AgentStream<Out = unknown> implements AsyncIterable<RunStreamItem<O
     }
     this.reader = by;
     this.start();
-    const queued = this.queue[Symbol.asyncIterator]();
-    let finished = false;
+    const queue = this.queue;
+    let stopped = false;
     return {
-      next: async () => {
-        if (finished) return { done: true, value: undefined };
-        const step = await queued.next();
-        if (step.done) {
-          finished = true;
-          return step;
-        }
-        if (step.value.type === "error") {
-          finished = true;
-          throw step.value.error;
-        }
-        return { done: false, value: step.value as RunStreamItem<Out> };
-      },
+      // The queue's own read: queued items come back already settled; a failed run rejects once.
+      next: () =>
+        (stopped ? Promise.resolve({ done: true, value: undefined }) : queue.next()) as Promise<
+          IteratorResult<RunStreamItem<Out>>
+        >,
       return: async () => {
-        if (!finished) {
-          finished = true;
+        if (!stopped) {
+          stopped = true;
           // Stopping early cancels the run (the lower layer's contract); wait until it has ended.
-          await this.source?.return?.();
+          if (!this.ended) await this.source?.return?.();
         }
         return { done: true, value: undefined };
       },
