@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -100,6 +101,58 @@ describe("consumers of the built packages", () => {
       expect(Object.keys(conditions as object), subpath).toEqual(["types", "default"]);
     }
   });
+
+  it("a legacy CommonJS TypeScript consumer (module commonjs, node10 resolution) compiles and runs", () => {
+    // node10 resolution ignores `exports`: the root's types come from `types`, the subpaths' from
+    // `typesVersions`; the emitted require() calls load the ES modules (require(esm)).
+    // Outside node_modules (TypeScript leaves a file there untransformed), resolving the packages
+    // through a symlink to this repository's node_modules.
+    const legacy = mkdtempSync(join(tmpdir(), "tinyagents-legacy-consumer-"));
+    try {
+      symlinkSync(join(root, "node_modules"), join(legacy, "node_modules"), "dir");
+      mkdirSync(join(legacy, "out"));
+      writeFileSync(join(legacy, "out", "package.json"), '{ "type": "commonjs" }\n');
+      writeFileSync(
+        join(legacy, "legacy.ts"),
+        `import { AgentHarness, runText } from "@tinyagents/harness";
+import { ScriptedModel } from "@tinyagents/harness/testkit";
+import { calculatorTool } from "@tinyagents/harness/tools";
+import { user } from "@tinyagents/inference";
+
+export async function main(): Promise<string> {
+  const agent = new AgentHarness().registerModel("m", new ScriptedModel(["hello, legacy"])).registerTool(calculatorTool());
+  return \`\${user("x").role} \${runText(await agent.invokeDefault(undefined, "hi"))}\`;
+}
+`,
+      );
+      const tsc = createRequire(join(root, "package.json")).resolve("typescript/bin/tsc");
+      const flags = [
+        "--strict",
+        "--skipLibCheck",
+        "false",
+        "--module",
+        "commonjs",
+        "--moduleResolution",
+        "node10",
+      ];
+      const rest = ["--target", "es2022", "--types", "node", "--outDir", join(legacy, "out")];
+      let output = "";
+      try {
+        output = execFileSync(process.execPath, [tsc, ...flags, ...rest, join(legacy, "legacy.ts")], {
+          encoding: "utf8",
+        });
+      } catch (error) {
+        output = String((error as { stdout?: string }).stdout ?? error);
+      }
+      expect(output).toBe("");
+      const emitted = join(legacy, "out", "legacy.js");
+      expect(readFileSync(emitted, "utf8")).toContain('require("@tinyagents/harness/testkit")');
+      const ran = node(["-e", `require(${JSON.stringify(emitted)}).main().then(console.log)`]);
+      expect(ran.trim()).toBe("user hello, legacy");
+    } finally {
+      rmSync(legacy, { recursive: true, force: true });
+    }
+  }, 300_000);
 
   it("the declarations compile in a plain-strict consumer (skipLibCheck false), ESM and CommonJS", () => {
     rmSync(app, { recursive: true, force: true });

@@ -233,6 +233,14 @@ describe("built packages", () => {
         main: manifest.exports["."].default,
         types: manifest.exports["."].types,
       });
+      // For TypeScript's node10 resolution (`module: "commonjs"`), which ignores `exports`: each
+      // subpath's declarations through typesVersions (consumers.test.ts compiles such a consumer).
+      const subpaths = Object.entries(manifest.exports as Record<string, { types: string }>).filter(
+        ([subpath]) => subpath !== ".",
+      );
+      expect(manifest.typesVersions?.["*"] ?? {}, pkg).toEqual(
+        Object.fromEntries(subpaths.map(([subpath, { types }]) => [subpath.slice(2), [types]])),
+      );
     }
     // The harness's JavaScript is a handful of bundles, not one file per source module.
     expect(packed.harness?.filter((f) => f.endsWith(".js")).length).toBeLessThan(20);
