@@ -36,6 +36,8 @@ export class AsyncToolCall<State, Ctx> {
     private readonly execution: ToolExecution<State, Ctx>,
     private readonly started: number,
     private readonly timeoutMs: number | undefined,
+    /** End the call's entry in the run's status record when it settles (else the caller does). */
+    private readonly endsStatus: boolean,
   ) {
     shapeAnchors.asyncToolCall = this;
   }
@@ -109,15 +111,24 @@ export class AsyncToolCall<State, Ctx> {
       this.fail(thrown, false);
       return;
     }
-    this.resolve?.(result);
+    this.answer(result);
   }
 
   private fail(thrown: unknown, dispose = true): void {
     if (dispose) this.execution.dispose();
+    let result: ToolResult;
     try {
-      this.resolve?.(toolFailed(this.s, this.call, this.tool, thrown, this.started));
+      result = toolFailed(this.s, this.call, this.tool, thrown, this.started);
     } catch (error) {
+      if (this.endsStatus) this.s.status.toolEnded(this.call.id);
       this.reject?.(error);
+      return;
     }
+    this.answer(result);
+  }
+
+  private answer(result: ToolResult): void {
+    if (this.endsStatus) this.s.status.toolEnded(this.call.id, this.started + result.elapsedMs);
+    this.resolve?.(result);
   }
 }

@@ -40,25 +40,14 @@ export function executeToolCall<State, Ctx>(
     return wrappedToolCall(s, call, tool, args, timeoutMs);
   let answer: ToolResult | Promise<ToolResult>;
   try {
-    answer = runTool(s, call, tool, args, timeoutMs, started);
+    // An async tool's call ends its status entry itself (no extra `.then` layer per call).
+    answer = runTool(s, call, tool, args, timeoutMs, started, true);
   } catch (thrown) {
     s.status.toolEnded(call.id);
     throw thrown;
   }
-  if (!(answer instanceof Promise)) {
-    s.status.toolEnded(call.id, started + answer.elapsedMs);
-    return answer;
-  }
-  return answer.then(
-    (result) => {
-      s.status.toolEnded(call.id, started + result.elapsedMs);
-      return result;
-    },
-    (thrown: unknown) => {
-      s.status.toolEnded(call.id);
-      throw thrown;
-    },
-  );
+  if (!(answer instanceof Promise)) s.status.toolEnded(call.id, started + answer.elapsedMs);
+  return answer;
 }
 
 /** A `sideEffects: "once"` call with a checkpoint store: run at most once (see `onceToolSteps`). */
@@ -149,6 +138,7 @@ function runTool<State, Ctx>(
   args: unknown,
   timeoutMs: number | undefined,
   started: number = s.ctx.clock.now(),
+  endsStatus = false,
 ): ToolResult | Promise<ToolResult> {
   // The execution context is also the call's abort signal (one object per call).
   const execution = new ToolExecution<State, Ctx>(s, call.id, tool.name);
@@ -163,7 +153,7 @@ function runTool<State, Ctx>(
     execution.dispose();
     return toolCompleted(s, call, tool, returned, started);
   }
-  return awaitTool(s, call, tool, returned, execution, started, timeoutMs);
+  return awaitTool(s, call, tool, returned, execution, started, timeoutMs, endsStatus);
 }
 
 /**
@@ -178,8 +168,10 @@ function awaitTool<State, Ctx>(
   execution: ToolExecution<State, Ctx>,
   started: number,
   timeoutMs: number | undefined,
+  endsStatus: boolean,
 ): Promise<ToolResult> {
-  return new AsyncToolCall(s, call, tool, execution, started, timeoutMs).settle(Promise.resolve(returned));
+  const pending = new AsyncToolCall(s, call, tool, execution, started, timeoutMs, endsStatus);
+  return pending.settle(Promise.resolve(returned));
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

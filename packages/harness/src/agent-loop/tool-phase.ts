@@ -94,21 +94,20 @@ class ToolPhase<State, Ctx> {
 
   /** Execute the admitted calls, then fold their results into tool messages. */
   executeAndFold(): ToolPhaseOutcome | Promise<ToolPhaseOutcome> {
+    const { plans } = this;
+    if (plans.length === 1) {
+      // One call (the common case): one `.then` from its result to the fold.
+      const only = this.executeOne(plans[0] as Plan<State, Ctx>);
+      return only instanceof Promise ? only.then((result) => this.fold([result])) : this.fold([only]);
+    }
     const results = this.execute();
     if (results instanceof Promise) return results.then((done) => this.fold(done));
     return this.fold(results);
   }
 
-  /**
-   * One call (the common case) runs directly; several run with at most `maxConcurrency` in
-   * flight, results in call order.
-   */
+  /** Several calls (or none) run with at most `maxConcurrency` in flight, results in call order. */
   private execute(): ToolResult[] | Promise<ToolResult[]> {
     const { plans } = this;
-    if (plans.length === 1) {
-      const only = this.executeOne(plans[0] as Plan<State, Ctx>);
-      return only instanceof Promise ? only.then((result) => [result]) : [only];
-    }
     return runBounded(plans, this.s.parts.policy.limits.maxConcurrency, (plan) => this.executeOne(plan));
   }
 
