@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -252,6 +253,38 @@ describe("built packages", () => {
       "@standard-schema/spec",
       "@tinyagents/inference",
     ]);
+  });
+
+  it("published declarations import only the package itself, its dependencies, peers and builtins", () => {
+    // An inlined package (inlinedDependencies) is not installed for consumers: a declaration
+    // importing it would not resolve.
+    const bareImport =
+      /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"'.][^"']*)["']|\bimport\(\s*["']([^"'.][^"']*)["']\s*\)/g;
+    const packageOf = (specifier: string) =>
+      specifier
+        .split("/")
+        .slice(0, specifier.startsWith("@") ? 2 : 1)
+        .join("/");
+    const offenders: string[] = [];
+    let checked = 0;
+    for (const pkg of ["inference", "harness", "postgres", "restate", "dbos", "cli"]) {
+      const manifest = JSON.parse(readFileSync(join(root, "packages", pkg, "package.json"), "utf8"));
+      const allowed = new Set([
+        manifest.name,
+        ...Object.keys(manifest.dependencies ?? {}),
+        ...Object.keys(manifest.peerDependencies ?? {}),
+      ]);
+      for (const file of filesUnder(join(root, "packages", pkg, "dist")).filter((f) => f.endsWith(".d.ts"))) {
+        for (const match of readFileSync(file, "utf8").matchAll(bareImport)) {
+          const specifier = (match[1] ?? match[2]) as string;
+          checked++;
+          if (specifier.startsWith("node:") || builtinModules.includes(packageOf(specifier))) continue;
+          if (!allowed.has(packageOf(specifier))) offenders.push(`${file.slice(root.length)}: ${specifier}`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+    expect(offenders).toEqual([]);
   });
 
   it("the JSON Schema validator is inlined into the harness, with its licence notice", () => {

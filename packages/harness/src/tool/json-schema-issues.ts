@@ -1,6 +1,16 @@
-import type { OutputUnit } from "@cfworker/json-schema";
 import { isJsonObject, type JsonValue } from "@tinyagents/inference";
 import { resolveSchemaRef } from "./json-schema-ref.js";
+
+/**
+ * One unit of `@cfworker/json-schema`'s output (its `OutputUnit`), declared here: the library is
+ * inlined into the build, not a dependency, so published declarations must not import it.
+ */
+export interface OutputUnit {
+  keyword: string;
+  keywordLocation: string;
+  instanceLocation: string;
+  error: string;
+}
 
 /**
  * Turn `@cfworker/json-schema` output units into the issues a model can act on: one line per
