@@ -1,4 +1,5 @@
 import { DeterministicClock, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
+import { ProviderError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { makeHarness } from "./helpers.js";
 
@@ -68,5 +69,45 @@ describe("clock reads on the hot path", () => {
       { type: "model.completed", updatedAt: start, durationMs: 40 },
     ]);
     expect(status.endedAt).toBe(start + 40);
+  });
+
+  it("a model call that retried still ends its status entry before afterModel and the next turn", async () => {
+    const { harness } = makeHarness();
+    const seen: unknown[] = [];
+    harness
+      .registerModel(
+        "m",
+        new ScriptedModel([
+          new ProviderError({ provider: "p", message: "busy", kind: "retryable", status: 503 }),
+          { toolCalls: [{ name: "echo", arguments: {} }] },
+          "done",
+        ]),
+      )
+      .registerTool(FakeTool.of("echo", () => "ok"))
+      .setDefaultModel("m")
+      .use({
+        name: "observer",
+        afterModel: (ctx, response) => {
+          const status = ctx.run.status();
+          seen.push(["afterModel", status?.activeModelCall, status?.phase]);
+          return response;
+        },
+        beforeModel: (ctx) => {
+          seen.push(["beforeModel", ctx.run.status()?.activeModelCall]);
+        },
+      });
+    const { run, status } = await harness.invokeInContextWithStatus(
+      undefined,
+      harness.createContext({}, undefined),
+      "go",
+    );
+    expect(run.modelCalls).toBe(2);
+    expect(seen).toEqual([
+      ["beforeModel", undefined],
+      ["afterModel", undefined, "middleware"],
+      ["beforeModel", undefined],
+      ["afterModel", undefined, "middleware"],
+    ]);
+    expect(status.status).toBe("completed");
   });
 });

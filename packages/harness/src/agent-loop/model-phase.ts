@@ -64,13 +64,15 @@ function callThroughStack<State, Ctx>(
   const direct = !s.ctx.journaled && stack.with("wrapModelCall").length === 0;
   const startedAt = s.ctx.clock.now();
   s.status.modelStarted(callId, startedAt);
+  // Direct: the resilient call itself ends the status entry and runs `afterModel` (one promise
+  // layer fewer per model call); see `ResilientCall.start`.
+  if (direct) return resilientModelCall(s, callId, prepared, startedAt, hook);
   let call: Promise<ModelResponse>;
-  if (direct) call = resilientModelCall(s, callId, prepared, startedAt);
-  else if (s.ctx.journaled) call = durableModelTurn(s, callId, () => modelCall(s, hook, callId, prepared));
+  if (s.ctx.journaled) call = durableModelTurn(s, callId, () => modelCall(s, hook, callId, prepared));
   else call = modelCall(s, hook, callId, prepared);
   return call.then(
     (response) => {
-      s.status.modelEnded(direct ? s.modelEndedAt : undefined);
+      s.status.modelEnded();
       s.status.phase("middleware");
       return stack.runValueHook(hook, "afterModel", response);
     },

@@ -2,11 +2,10 @@ import {
   type FallbackAttempt,
   type ModelRequest,
   type ModelResponse,
-  type ResolvedModel,
   TinyAgentsError,
   toTinyAgentsError,
 } from "@tinyagents/inference";
-import type { AgentEvent } from "../events/agent-event.js";
+import type { HookContext } from "../middleware/middleware.js";
 import type {
   ModelRegistration,
   ModelSelection,
@@ -16,6 +15,7 @@ import { backoffFor, isRetryable, shouldFallback } from "../retry/retry-policy.j
 import { abortError } from "./abort.js";
 import { markFailedModel } from "./failed-model.js";
 import type { LoopSession } from "./loop-session.js";
+import { asCallTimeout, completedEvent, resolvedFor } from "./model-call-records.js";
 import type { OpenModel } from "./open-calls.js";
 import { type AttemptInfo, providerAttempt } from "./provider-attempt.js";
 import { anchorResponse, shapeAnchors } from "./shape-anchors.js";
@@ -35,14 +35,18 @@ export function resilientModelCall<State, Ctx>(
   callId: string,
   request: ModelRequest,
   startedAt?: number,
+  after?: HookContext<State, Ctx>,
 ): Promise<ModelResponse> {
   let call: ResilientCall<State, Ctx>;
   try {
     call = new ResilientCall(s, callId, request);
   } catch (error) {
+    if (after !== undefined) s.status.modelEnded();
     return Promise.reject(error);
   }
-  return call.start(startedAt);
+  if (after === undefined) return call.start(startedAt);
+  call.after = after;
+  return call.startAndFinish(startedAt);
 }
 
 /** What a failed attempt leads to: another attempt on the same model, or the next model. */
@@ -64,6 +68,11 @@ class ResilientCall<State, Ctx> {
   private started = 0;
   /** The current attempt's entry in the run's open calls (closed by its terminal event). */
   private openAttempt: OpenModel | undefined;
+  /**
+   * Set when nothing sits between the loop and this call (no wrap, no journal): the call then
+   * ends the run's status entry and runs `afterModel` with these hooks itself (`startAndFinish`).
+   */
+  after: HookContext<State, Ctx> | undefined = undefined;
 
   constructor(
     private readonly s: LoopSession<State, Ctx>,
@@ -142,6 +151,57 @@ class ResilientCall<State, Ctx> {
         }
       },
       (thrown: unknown) => this.recoverFromFirst(thrown),
+    );
+  }
+
+  /**
+   * `start`, then what the loop's model phase does after the call (the status entry ends at the
+   * call's end, `afterModel` hooks), in the same reaction on the common path: one promise layer
+   * per model call instead of two.
+   */
+  startAndFinish(startedAt?: number): Promise<ModelResponse> {
+    const { ctx } = this.s;
+    const registration = this.binding.registration;
+    if (ctx.aborted || !ctx.limits.hasAttemptLeft(this.callId, registration.name))
+      return this.finishAfter(this.loop(1));
+    let attempt: Promise<ModelResponse>;
+    try {
+      ctx.limits.admitAttempt(this.callId, registration.name);
+      attempt = this.attempt(registration, 0, 1, startedAt);
+    } catch (thrown) {
+      this.s.status.modelEnded();
+      return Promise.reject(thrown);
+    }
+    return attempt.then(
+      (response) => {
+        let completed: ModelResponse;
+        try {
+          completed = this.completed(response);
+        } catch (thrown) {
+          return this.finishAfter(this.recoverFromFirst(thrown));
+        }
+        return this.finish(completed, this.s.modelEndedAt);
+      },
+      (thrown: unknown) => this.finishAfter(this.recoverFromFirst(thrown)),
+    );
+  }
+
+  /** After a successful call: the status entry ends (at `endedAt`), then `afterModel`. */
+  private finish(response: ModelResponse, endedAt?: number): ModelResponse | Promise<ModelResponse> {
+    const { s } = this;
+    s.status.modelEnded(endedAt);
+    s.status.phase("middleware");
+    return s.parts.middleware.runValueHook(this.after as HookContext<State, Ctx>, "afterModel", response);
+  }
+
+  /** `finish` once a retry or fallback settled; a failure still ends the status entry. */
+  private finishAfter(call: Promise<ModelResponse>): Promise<ModelResponse> {
+    return call.then(
+      (response) => this.finish(response, this.s.modelEndedAt),
+      (thrown: unknown) => {
+        this.s.status.modelEnded();
+        throw thrown;
+      },
     );
   }
 
@@ -317,76 +377,4 @@ class ResilientCall<State, Ctx> {
       },
     );
   }
-}
-
-type ModelCompletedEvent = Extract<AgentEvent, { type: "model.completed" }>;
-
-/**
- * `model.completed`, as one of four complete literals rather than keys added to one (each
- * literal keeps its own shape alive; added keys make shapes that die with a burst of runs).
- */
-function completedEvent(
-  callId: string,
-  model: string,
-  durationMs: number,
-  response: ModelResponse,
-): ModelCompletedEvent {
-  const toolCalls = response.message.toolCalls.length;
-  const servedFromCache = response.servedFromCache === true;
-  const { usage, finishReason } = response;
-  if (usage === undefined) {
-    return finishReason === undefined
-      ? { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache }
-      : { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache, finishReason };
-  }
-  return finishReason === undefined
-    ? { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache, usage }
-    : { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache, usage, finishReason };
-}
-
-/**
- * A model's own `timeout` error while `request.timeoutMs` is set is the model call's timeout: an
- * adapter that enforces `timeoutMs` itself (the OpenAI, Anthropic and Ollama ones do) usually
- * fires a moment before the loop's timer. Report it as the loop would (`details.scope:
- * "model_call"`), so fallback and middleware treat a timed-out call the same whoever noticed first.
- */
-function asCallTimeout(
-  error: TinyAgentsError,
-  model: string,
-  timeoutMs: number | undefined,
-): TinyAgentsError {
-  if (timeoutMs === undefined || error.code !== "timeout" || error.details?.scope !== undefined) return error;
-  return new TinyAgentsError("timeout", `model call to "${model}" timed out after ${timeoutMs} ms`, {
-    cause: error,
-    details: { scope: "model_call", limit: "model_call_timeout", value: timeoutMs },
-  });
-}
-
-function resolvedFor<State>(
-  primary: ResolvedModel,
-  registration: ModelRegistration<State>,
-  index: number,
-  history: FallbackAttempt[] | undefined,
-): ResolvedModel {
-  if (index === 0) {
-    // Written out, not spread: once per model call.
-    const resolved: ResolvedModel = {
-      name: primary.name,
-      provider: primary.provider,
-      providerModelId: primary.providerModelId,
-      source: primary.source,
-      fallbackHistory: [],
-    };
-    if (primary.requested !== undefined) resolved.requested = primary.requested;
-    if (primary.catalogEntry !== undefined) resolved.catalogEntry = primary.catalogEntry;
-    return resolved;
-  }
-  return {
-    name: registration.name,
-    provider: registration.model.provider,
-    providerModelId: registration.model.modelId,
-    source: "fallback",
-    requested: primary.name,
-    fallbackHistory: history === undefined ? [] : history.slice(),
-  };
 }

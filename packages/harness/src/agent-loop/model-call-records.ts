@@ -1,0 +1,81 @@
+/** The records of a model call the resilient call emits and returns: `model.completed`, the resolved model, a call timeout. */
+import {
+  type FallbackAttempt,
+  type ModelResponse,
+  type ResolvedModel,
+  TinyAgentsError,
+} from "@tinyagents/inference";
+import type { AgentEvent } from "../events/agent-event.js";
+import type { ModelRegistration } from "../model-registry/model-registry.js";
+
+export type ModelCompletedEvent = Extract<AgentEvent, { type: "model.completed" }>;
+
+/**
+ * `model.completed`, as one of four complete literals rather than keys added to one (each
+ * literal keeps its own shape alive; added keys make shapes that die with a burst of runs).
+ */
+export function completedEvent(
+  callId: string,
+  model: string,
+  durationMs: number,
+  response: ModelResponse,
+): ModelCompletedEvent {
+  const toolCalls = response.message.toolCalls.length;
+  const servedFromCache = response.servedFromCache === true;
+  const { usage, finishReason } = response;
+  if (usage === undefined) {
+    return finishReason === undefined
+      ? { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache }
+      : { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache, finishReason };
+  }
+  return finishReason === undefined
+    ? { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache, usage }
+    : { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache, usage, finishReason };
+}
+
+/**
+ * A model's own `timeout` error while `request.timeoutMs` is set is the model call's timeout: an
+ * adapter that enforces `timeoutMs` itself (the OpenAI, Anthropic and Ollama ones do) usually
+ * fires a moment before the loop's timer. Report it as the loop would (`details.scope:
+ * "model_call"`), so fallback and middleware treat a timed-out call the same whoever noticed first.
+ */
+export function asCallTimeout(
+  error: TinyAgentsError,
+  model: string,
+  timeoutMs: number | undefined,
+): TinyAgentsError {
+  if (timeoutMs === undefined || error.code !== "timeout" || error.details?.scope !== undefined) return error;
+  return new TinyAgentsError("timeout", `model call to "${model}" timed out after ${timeoutMs} ms`, {
+    cause: error,
+    details: { scope: "model_call", limit: "model_call_timeout", value: timeoutMs },
+  });
+}
+
+export function resolvedFor<State>(
+  primary: ResolvedModel,
+  registration: ModelRegistration<State>,
+  index: number,
+  history: FallbackAttempt[] | undefined,
+): ResolvedModel {
+  if (index === 0) {
+    // Written out, not spread: once per model call.
+    const resolved: ResolvedModel = {
+      name: primary.name,
+      provider: primary.provider,
+      providerModelId: primary.providerModelId,
+      source: primary.source,
+      fallbackHistory: [],
+    };
+    if (primary.requested !== undefined) resolved.requested = primary.requested;
+    if (primary.catalogEntry !== undefined) resolved.catalogEntry = primary.catalogEntry;
+    return resolved;
+  }
+  return {
+    name: registration.name,
+    provider: registration.model.provider,
+    providerModelId: registration.model.modelId,
+    source: "fallback",
+    requested: primary.name,
+    fallbackHistory: history === undefined ? [] : history.slice(),
+  };
+}
