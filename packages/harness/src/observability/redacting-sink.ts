@@ -1,6 +1,7 @@
 import type { JsonValue } from "@tinyagents/inference";
 import type { AgentObservation } from "./agent-observation.js";
 import { type RedactionOptions, Redactor } from "./redaction.js";
+import { DeltaRedaction } from "./redaction-delta.js";
 import type { ObservationSink } from "./sink.js";
 
 /**
@@ -14,15 +15,19 @@ import type { ObservationSink } from "./sink.js";
 export class RedactingSink implements ObservationSink {
   readonly redactor: Redactor;
   private readonly inner: ObservationSink;
+  /** The per-delta fast path (same output as the full walk; `undefined` for any other record). */
+  private readonly deltas: DeltaRedaction;
 
   constructor(inner: ObservationSink, options: RedactionOptions | Redactor = {}) {
     this.inner = inner;
     this.redactor = options instanceof Redactor ? options : new Redactor(options);
+    this.deltas = new DeltaRedaction(this.redactor);
   }
 
   write(observation: AgentObservation): void {
     this.inner.write(
-      this.redactor.redact(observation as unknown as JsonValue) as unknown as AgentObservation,
+      this.deltas.redact(observation) ??
+        (this.redactor.redact(observation as unknown as JsonValue) as unknown as AgentObservation),
     );
   }
 

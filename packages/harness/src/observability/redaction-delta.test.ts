@@ -1,0 +1,206 @@
+/**
+ * The per-delta fast path of `RedactingSink` (`DeltaRedaction`) must produce exactly what the full
+ * walk (`Redactor.redact`) produces — same values, same key order, same object when nothing
+ * changed — for every record, under every redaction option; it only may decline (`undefined`).
+ */
+import { type JsonValue, registerSecrets } from "@tinyagents/inference";
+import { describe, expect, it } from "vitest";
+import type { AgentObservation } from "./agent-observation.js";
+import { RedactingSink } from "./redacting-sink.js";
+import { type RedactionOptions, Redactor } from "./redaction.js";
+import { DeltaRedaction } from "./redaction-delta.js";
+
+const OPENAI = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789";
+const JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+const REGISTERED = "reg-cred-5150"; // no default shape: only the registry catches it
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const TEXTS = [
+  "ab",
+  "",
+  " the",
+  "Hello, world! How are you today?",
+  `key ${OPENAI} here`,
+  "sk-proj-AbCd", // the first half of a key streamed in two deltas
+  "EfGhIjKlMnOpQrStUvWx",
+  "Authorization: Bearer abc.DEF-123_xyz",
+  "secret=abcd",
+  "secret=abc",
+  `token ${JWT}`,
+  `see ${REGISTERED}!`,
+  "pin42 and 1234-5678",
+  '{"api_key": "zzzz9999"}',
+];
+const RUN_IDS = ["run-1", "run-2", "secret=hunter22", `run-${OPENAI}`, "pin07", `r-${REGISTERED}`];
+const CALL_IDS = ["run-1-call-1", "call-2", "password:letmein", `c-${JWT}`, "pin11"];
+
+function pick<T>(next: () => number, items: readonly T[]): T {
+  return items[Math.floor(next() * items.length)] as T;
+}
+
+/** A delta record as `EventSink.emitDelta` builds it, with the shape varied as real records vary. */
+function deltaRecord(next: () => number, offset: number): AgentObservation {
+  const runId = pick(next, RUN_IDS);
+  const rootRunId = next() < 0.7 ? runId : pick(next, RUN_IDS);
+  const callId = pick(next, CALL_IDS);
+  const text = pick(next, TEXTS);
+  const kind = Math.floor(next() * 4);
+  const event: Record<string, JsonValue> =
+    kind === 0
+      ? { type: "model.text_delta", callId, text }
+      : kind === 1
+        ? { type: "model.reasoning_delta", callId, text, signature: pick(next, TEXTS) }
+        : kind === 2
+          ? { type: "model.redacted_reasoning", callId, data: text }
+          : {
+              type: "model.tool_call_delta",
+              callId,
+              index: offset % 3,
+              id: pick(next, CALL_IDS),
+              name: "search",
+              argumentsDelta: text,
+            };
+  if (kind < 2 && next() < 0.3) event.deltas = 1 + Math.floor(next() * 9);
+  const record: Record<string, JsonValue> = {
+    id: `${rootRunId}-evt-${offset}`,
+    offset,
+    ts: 1_700_000_000_000 + offset,
+    runId,
+    rootRunId,
+    depth: next() < 0.8 ? 0 : 1,
+    event,
+  };
+  if (next() < 0.3) record.parentRunId = pick(next, RUN_IDS);
+  if (next() < 0.2)
+    record.graphNode = { graphId: pick(next, RUN_IDS), node: "n", call: "agent", token: "abc" };
+  return record as unknown as AgentObservation;
+}
+
+/** Shapes the fast path must decline (or handle identically): the walk is the reference either way. */
+function oddRecord(next: () => number, offset: number): AgentObservation {
+  const base = deltaRecord(next, offset) as unknown as Record<string, JsonValue>;
+  const event = base.event as Record<string, JsonValue>;
+  switch (Math.floor(next() * 6)) {
+    case 0:
+      event.text = { nested: pick(next, TEXTS), apiKey: "x" };
+      break;
+    case 1:
+      event.apiKey = "plain-value";
+      break;
+    case 2:
+      base.extra = [pick(next, TEXTS)];
+      break;
+    case 3:
+      event.type = "tool.started";
+      break;
+    case 4:
+      base.depth = "0";
+      break;
+    default:
+      event.text = 42;
+  }
+  return base as unknown as AgentObservation;
+}
+
+const OPTIONS: [string, RedactionOptions][] = [
+  ["defaults", {}],
+  ["custom patterns", { patterns: [/\bpin\d{2}\b/g, /\b\d{4}-\d{4}\b/g] }],
+  ["custom replacement", { replacement: "***" }],
+  ["no defaults", { defaults: false, patterns: [/ab/g] }],
+  ["a custom field on a delta key (no fast path)", { fields: ["text"] }],
+  ["a custom field on an envelope key (no fast path)", { fields: ["call_id", "run-id"] }],
+  ["a custom unrelated field", { fields: ["ssn"] }],
+];
+
+function sameAsWalk(redactor: Redactor, record: AgentObservation, got: AgentObservation): void {
+  const walked = redactor.redact(record as unknown as JsonValue) as unknown as AgentObservation;
+  expect(JSON.stringify(got)).toBe(JSON.stringify(walked)); // values and key order
+  expect(got === record).toBe(walked === record); // copy-on-write: the same object when clean
+  expect(got.event === record.event).toBe(walked.event === record.event);
+}
+
+describe("DeltaRedaction (the RedactingSink's per-delta fast path)", () => {
+  registerSecrets([REGISTERED]);
+
+  it.each(OPTIONS)("matches the full walk on generated delta records: %s", (_name, options) => {
+    const redactor = new Redactor(options);
+    const fast = new DeltaRedaction(redactor);
+    const written: AgentObservation[] = [];
+    const sink = new RedactingSink({ write: (o) => written.push(o) }, redactor);
+    const next = random(21);
+    let taken = 0;
+    for (let offset = 0; offset < 3000; offset++) {
+      const record = offset % 5 === 4 ? oddRecord(next, offset) : deltaRecord(next, offset);
+      const got = fast.redact(record);
+      if (got !== undefined) {
+        taken++;
+        sameAsWalk(redactor, record, got);
+      }
+      sink.write(record);
+      sameAsWalk(redactor, record, written[written.length - 1] as AgentObservation);
+    }
+    const declinesAll = options.fields?.some((f) => f !== "ssn") === true;
+    // Not a vacuous comparison: the fast path took every well-formed delta record it could.
+    expect(taken).toBe(declinesAll ? 0 : 2400);
+  });
+
+  it("never lets a secret through on the fast path", () => {
+    const fast = new DeltaRedaction(new Redactor());
+    const record = {
+      id: "run-9-evt-3",
+      offset: 3,
+      ts: 1,
+      runId: `run-${OPENAI}`,
+      rootRunId: "run-9",
+      depth: 0,
+      event: { type: "model.text_delta", callId: "secret=hunter22", text: `use ${REGISTERED} and ${JWT}` },
+    } as unknown as AgentObservation;
+    expect(JSON.stringify(fast.redact(record))).toBe(
+      JSON.stringify({
+        id: "run-9-evt-3",
+        offset: 3,
+        ts: 1,
+        runId: "run-[REDACTED]",
+        rootRunId: "run-9",
+        depth: 0,
+        event: {
+          type: "model.text_delta",
+          callId: "secret=[REDACTED]",
+          text: "use [REDACTED] and [REDACTED]",
+        },
+      }),
+    );
+  });
+
+  // The run and call ids it reuses from the previous record are valid only for the registered
+  // credentials they were checked under.
+  it("checks a repeated run id again once a new model credential is registered", () => {
+    const fast = new DeltaRedaction(new Redactor());
+    const record = (offset: number) =>
+      ({
+        id: `run-77-evt-${offset}`,
+        offset,
+        ts: 1,
+        runId: "run-zz-fresh-cred-31337",
+        rootRunId: "run-77",
+        depth: 0,
+        event: { type: "model.text_delta", callId: "call-zz-fresh-cred-31337", text: "ab" },
+      }) as unknown as AgentObservation;
+    const first = record(0);
+    expect(fast.redact(first)).toBe(first);
+    registerSecrets(["fresh-cred-31337"]);
+    const second = fast.redact(record(1)) as unknown as { runId: string; event: { callId: string } };
+    expect(second.runId).toBe("run-zz-[REDACTED]");
+    expect(second.event.callId).toBe("call-zz-[REDACTED]");
+  });
+});
