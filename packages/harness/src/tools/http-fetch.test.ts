@@ -131,3 +131,87 @@ describe("http_fetch (loopback server)", () => {
     expect(errorText(await fetchWith(["127.0.0.1"], `http://127.0.0.1:${port}/`))).toContain("failed");
   });
 });
+
+describe("http_fetch redirects and credentials", () => {
+  /** A second loopback origin that echoes the headers it received (lower-cased names). */
+  let echo: Server;
+  let echoBase: string;
+  /** The first origin: `/to-echo` redirects to the echo origin, `/same` to itself, `/back` bounces back. */
+  let origin: Server;
+  let originBase: string;
+
+  beforeAll(async () => {
+    echo = createServer((req, res) => {
+      if (req.url === "/back") {
+        res.writeHead(302, { location: `${originBase}/headers` });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(req.headers));
+    });
+    origin = createServer((req, res) => {
+      if (req.url === "/to-echo") res.writeHead(302, { location: `${echoBase}/headers` });
+      else if (req.url === "/via-echo") res.writeHead(302, { location: `${echoBase}/back` });
+      else if (req.url === "/same") res.writeHead(301, { location: "/headers" });
+      else {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(req.headers));
+        return;
+      }
+      res.end();
+    });
+    for (const s of [echo, origin]) await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+    echoBase = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+    originBase = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    for (const s of [echo, origin]) {
+      s.closeAllConnections();
+      await new Promise((resolve) => s.close(resolve));
+    }
+  });
+
+  const headers = {
+    Authorization: "Bearer sk-secret-1",
+    Cookie: "session=secret-2",
+    "X-Api-Key": "secret-3",
+    "X-Team-Token": "secret-4",
+    "User-Agent": "tinyagents-test",
+  };
+
+  async function received(url: string): Promise<Record<string, string>> {
+    const t = httpFetchTool({
+      allow: [originBase, echoBase].map((b) => new URL(b).host),
+      headers,
+      credentialHeaders: ["x-team-token"],
+    });
+    const run = new AgentHarness().createContext({}, undefined);
+    const out = (await t.execute(
+      { url },
+      { state: undefined, run, callId: "c", signal: run.signal, progress: () => {} },
+    )) as JsonObject;
+    return JSON.parse(String(out.body)) as Record<string, string>;
+  }
+
+  it("drops Authorization, Cookie, API-key and configured credential headers on a cross-origin hop", async () => {
+    const seen = await received(`${originBase}/to-echo`);
+    expect(seen.host).toBe(new URL(echoBase).host); // it did reach the other origin
+    expect(seen.authorization).toBeUndefined();
+    expect(seen.cookie).toBeUndefined();
+    expect(seen["x-api-key"]).toBeUndefined();
+    expect(seen["x-team-token"]).toBeUndefined();
+    expect(seen["user-agent"]).toBe("tinyagents-test"); // non-credential headers still go
+  });
+
+  it("keeps them on a same-origin redirect, and never restores them after leaving the origin", async () => {
+    const same = await received(`${originBase}/same`);
+    expect(same.authorization).toBe("Bearer sk-secret-1");
+    expect(same["x-team-token"]).toBe("secret-4");
+    const bounced = await received(`${originBase}/via-echo`); // origin -> echo -> origin
+    expect(bounced.host).toBe(new URL(originBase).host);
+    expect(bounced.authorization).toBeUndefined();
+    expect(bounced.cookie).toBeUndefined();
+  });
+});

@@ -16,14 +16,34 @@ export interface HttpFetchOptions {
   maxRedirects?: number;
   /** The fetch implementation (default the platform `fetch`). */
   fetch?: FetchLike;
-  /** Extra request headers (for example a User-Agent). */
+  /** Extra request headers (for example a User-Agent, or an `Authorization` for one API). */
   headers?: Record<string, string>;
+  /**
+   * More header names that carry credentials (case-insensitive), besides the ones always treated
+   * so ({@link CREDENTIAL_HEADERS}): like those, they are dropped when a redirect leaves the
+   * origin of the requested URL, and stay dropped for the rest of the redirect chain.
+   */
+  credentialHeaders?: readonly string[];
 }
 
 /**
+ * Header names always treated as credentials by `http_fetch`: never sent to another origin
+ * after a redirect (what the fetch standard does for `Authorization`, extended to the usual
+ * API-key headers, since `http_fetch` sends configured headers itself).
+ */
+export const CREDENTIAL_HEADERS: readonly string[] = Object.freeze([
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "x-api-key",
+  "api-key",
+]);
+
+/**
  * `http_fetch`: GET a URL on the allowlist and return `{ url, status, contentType, body, truncated }`.
- * Every redirect hop is checked against the allowlist too; non-text bodies are described, not
- * returned. Network failures, disallowed URLs and timeouts are error results. Policy: `read`
+ * Every redirect hop is checked against the allowlist too, and a hop to another origin (scheme,
+ * host or port) drops the credential headers ({@link CREDENTIAL_HEADERS} and
+ * `credentialHeaders`) for the rest of the chain; non-text bodies are described, not returned. Network failures, disallowed URLs and timeouts are error results. Policy: `read`
  * (GET only), with `maxResultBytes` matching `maxBytes`.
  */
 export function httpFetchTool(options: HttpFetchOptions): Tool<unknown, unknown, JsonObject> {
@@ -32,6 +52,7 @@ export function httpFetchTool(options: HttpFetchOptions): Tool<unknown, unknown,
   const timeoutMs = options.timeoutMs ?? 15_000;
   const maxRedirects = options.maxRedirects ?? 3;
   const doFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  const credentials = new Set([...CREDENTIAL_HEADERS, ...(options.credentialHeaders ?? [])].map(lower));
   return tool({
     name: "http_fetch",
     description: `Fetch a web page or API response with HTTP GET. Allowed: ${allowlist.entries.join(", ")}.`,
@@ -53,6 +74,11 @@ export function httpFetchTool(options: HttpFetchOptions): Tool<unknown, unknown,
         );
       }
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
+      const origin = url.origin;
+      let headers: Record<string, string> = {
+        accept: "text/*, application/json;q=0.9, */*;q=0.1",
+        ...options.headers,
+      };
       try {
         for (let hop = 0; ; hop++) {
           if (!allowlist.allows(url)) {
@@ -62,7 +88,7 @@ export function httpFetchTool(options: HttpFetchOptions): Tool<unknown, unknown,
             method: "GET",
             redirect: "manual",
             signal,
-            headers: { accept: "text/*, application/json;q=0.9, */*;q=0.1", ...options.headers },
+            headers,
           });
           const location = response.headers.get("location");
           if (response.status >= 300 && response.status < 400 && location !== null) {
@@ -70,6 +96,8 @@ export function httpFetchTool(options: HttpFetchOptions): Tool<unknown, unknown,
             if (hop >= maxRedirects)
               return toolError(`too many redirects (more than ${maxRedirects}) from ${args.url}`);
             url = new URL(location, url);
+            // Once the chain leaves the first origin, credentials are gone for good (as in fetch).
+            if (url.origin !== origin) headers = withoutHeaders(headers, credentials);
             continue;
           }
           return await describeResponse(url, response, maxBytes);
@@ -81,6 +109,14 @@ export function httpFetchTool(options: HttpFetchOptions): Tool<unknown, unknown,
       }
     },
   });
+}
+
+function lower(name: string): string {
+  return name.toLowerCase();
+}
+
+function withoutHeaders(headers: Record<string, string>, names: ReadonlySet<string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.has(lower(name))));
 }
 
 async function describeResponse(url: URL, response: Response, maxBytes: number): Promise<JsonObject> {

@@ -6,7 +6,7 @@
 export { calculatorTool } from "./calculator.js";
 export { CALCULATOR_NAMES, CalculatorError, evaluateExpression } from "./calculator-parser.js";
 export { type CurrentTimeOptions, currentTimeTool } from "./current-time.js";
-export { type HttpFetchOptions, httpFetchTool } from "./http-fetch.js";
+export { CREDENTIAL_HEADERS, type HttpFetchOptions, httpFetchTool } from "./http-fetch.js";
 export { type ListDirOptions, listDirTool } from "./list-dir.js";
 export { type ReadFileOptions, readFileTool } from "./read-file.js";
 export { type ResolveTimeOptions, resolveTimeTool, TIME_FORMATS } from "./resolve-time.js";
