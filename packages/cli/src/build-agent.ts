@@ -136,7 +136,10 @@ export async function buildAgent(options: AgentOptions): Promise<AgentSetup> {
     const specs = options.mcp.map((text) => mcp.parseMcpServer(text));
     let toolset: Awaited<ReturnType<typeof mcp.loadMcpTools>>;
     try {
-      toolset = await mcp.loadMcpTools(specs);
+      // Clashes with built-ins are renamed (never replace them); say so on stderr.
+      toolset = await mcp.loadMcpTools(specs, {
+        onWarning: (warning) => io.stderr.write(`warning: ${warning.message}\n`),
+      });
     } catch (error) {
       throw new CliError((error as Error).message, EXIT.unreachable);
     }

@@ -140,7 +140,7 @@ describe("MCP tools in the CLI", () => {
       stdin: ["/tools\n"],
     });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/get_sum \[mcp:mcp-servers\/everything \(get-sum\); read\]/);
+    expect(stdout).toMatch(/get_sum \[mcp:mcp-servers\/everything \(get-sum\); destructive\]/);
   });
 
   it("exits 4 with the command when an MCP server cannot start", async () => {

@@ -6,6 +6,8 @@
  * Needs the optional peer dependency `@modelcontextprotocol/sdk` (1.32 or newer in the 1.x line).
  * The core package never loads it.
  */
+
+export { DEFAULT_MCP_LIMITS, type McpLimits } from "./mcp-bounds.js";
 export {
   McpConnection,
   type McpConnectOptions,
@@ -18,6 +20,7 @@ export {
   describeServer,
   type McpHttpServer,
   type McpServerSpec,
+  type McpServerTrust,
   type McpStdioServer,
   type McpTransportServer,
   parseMcpServer,

@@ -2,8 +2,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type CallToolResult, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  ErrorCode,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { TinyAgentsError } from "@tinyagents/inference";
+import { boundedFetch, limitError, type McpLimits, McpReadGuard, resolveLimits } from "./mcp-bounds.js";
 import { describeServer, type McpServerSpec } from "./mcp-server-spec.js";
 
 /** One tool as the server lists it (the fields we use). */
@@ -20,8 +25,8 @@ export interface McpToolInfo {
   };
 }
 
-/** Options of {@link McpConnection.open}. */
-export interface McpConnectOptions {
+/** Options of {@link McpConnection.open}: how to connect, and the bounds of what the server may send. */
+export interface McpConnectOptions extends McpLimits {
   /** How this client introduces itself (default `{ name: "tinyagents", version: "0.1.0" }`). */
   clientInfo?: { name: string; version: string };
   /** Give up connecting after this long (default 30 s). */
@@ -55,37 +60,71 @@ export class McpConnection {
   private refreshAgain = false;
   private closed = false;
   private readonly stderrTail: { text: string };
+  private readonly guard: McpReadGuard;
+  private readonly refreshFailed = new Set<(error: unknown) => void>();
 
-  private constructor(spec: McpServerSpec, client: Client, name: string, stderrTail: { text: string }) {
+  private constructor(
+    spec: McpServerSpec,
+    client: Client,
+    name: string,
+    stderrTail: { text: string },
+    guard: McpReadGuard,
+  ) {
     this.spec = spec;
     this.client = client;
     this.name = name;
     this.stderrTail = stderrTail;
+    this.guard = guard;
   }
 
-  /** Connect, initialize and list the server's tools. Errors say which server and why. */
+  /**
+   * Connect, initialize and list the server's tools, within `connectTimeoutMs` for the
+   * handshake and `listTimeoutMs` for the listing. Errors say which server and why; a crossed
+   * bound ({@link McpLimits}) is a `limit_exceeded` or `timeout` error naming the limit.
+   */
   static async open(spec: McpServerSpec, options: McpConnectOptions = {}): Promise<McpConnection> {
+    const guard = new McpReadGuard(spec.name ?? describeServer(spec), resolveLimits(options));
     const stderrTail = { text: "" };
-    const transport = makeTransport(spec, stderrTail);
+    const transport = makeTransport(spec, stderrTail, guard);
     const client = new Client(options.clientInfo ?? { name: "tinyagents", version: "0.1.0" }, {
       capabilities: {},
     });
+    // The SDK's stdio reader refuses a line over maxBufferSize (and closes): report it as our bound.
+    client.onerror = (error) => {
+      if (/ReadBuffer exceeded maximum size/.test(error.message))
+        guard.trip(guard.tooLarge("a stdio message"));
+    };
+    guard.onTrip = () => void client.close().catch(() => {});
     let connection: McpConnection | undefined;
     // A list_changed may arrive before the initialize result; the first listing below covers it.
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       connection?.scheduleRefresh();
     });
+    const connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
     try {
       await client.connect(transport, {
-        timeout: options.connectTimeoutMs ?? 30_000,
+        timeout: connectTimeoutMs,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
     } catch (error) {
       await client.close().catch(() => {});
-      throw connectError(spec, error, stderrTail.text);
+      const timedOut = (error as { code?: unknown } | undefined)?.code === ErrorCode.RequestTimeout;
+      throw connectError(
+        spec,
+        guard.tripped ??
+          (timedOut
+            ? limitError(
+                guard.server,
+                "connectTimeoutMs",
+                connectTimeoutMs,
+                "did not finish the MCP handshake in time",
+              )
+            : error),
+        stderrTail.text,
+      );
     }
     const name = spec.name ?? client.getServerVersion()?.name ?? describeServer(spec);
-    connection = new McpConnection(spec, client, name, stderrTail);
+    connection = new McpConnection(spec, client, name, stderrTail, guard);
     try {
       await connection.refresh();
     } catch (error) {
@@ -117,15 +156,54 @@ export class McpConnection {
     return () => this.listeners.delete(onChange);
   }
 
-  /** Re-read the tool list now (paginated), then notify listeners. */
+  /**
+   * Call `onError` when a refresh after `tools/list_changed` failed (the last good list is kept).
+   * Returns an unsubscribe function.
+   */
+  onRefreshFailed(onError: (error: unknown) => void): () => void {
+    this.refreshFailed.add(onError);
+    return () => this.refreshFailed.delete(onError);
+  }
+
+  /**
+   * Re-read the tool list now (paginated, within `maxListPages`, `maxTools` and
+   * `listTimeoutMs`), then notify listeners. On any error the last good list is kept.
+   */
   async refresh(): Promise<void> {
+    const { maxListPages, maxTools, listTimeoutMs } = this.guard.limits;
+    const server = this.guard.server;
+    const deadline = AbortSignal.timeout(listTimeoutMs);
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
-    do {
-      const page = await this.client.listTools(cursor === undefined ? {} : { cursor });
-      tools.push(...(page.tools as McpToolInfo[]));
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
+    let pages = 0;
+    try {
+      do {
+        if (pages === maxListPages) {
+          throw limitError(
+            server,
+            "maxListPages",
+            maxListPages,
+            `still returned a nextCursor after ${pages} pages of tools/list`,
+          );
+        }
+        const page = await this.client.listTools(cursor === undefined ? {} : { cursor }, {
+          signal: deadline,
+          timeout: listTimeoutMs,
+        });
+        pages++;
+        tools.push(...(page.tools as McpToolInfo[]));
+        if (tools.length > maxTools) {
+          throw limitError(server, "maxTools", maxTools, `listed more than ${maxTools} tools`);
+        }
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+    } catch (error) {
+      if (this.guard.tripped !== undefined) throw this.guard.tripped;
+      if (deadline.aborted && !(error instanceof TinyAgentsError)) {
+        throw limitError(server, "listTimeoutMs", listTimeoutMs, `did not finish listing its tools in time`);
+      }
+      throw error;
+    }
     this.listed = tools;
     for (const listener of this.listeners) listener();
   }
@@ -145,13 +223,17 @@ export class McpConnection {
         `MCP server "${this.name}" is closed; reconnect before calling ${name}`,
       );
     }
-    const result = await this.client.callTool({ name, arguments: args }, undefined, {
-      timeout: options.timeoutMs ?? 120_000,
-      resetTimeoutOnProgress: true,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
-    });
-    return result as CallToolResult;
+    try {
+      const result = await this.client.callTool({ name, arguments: args }, undefined, {
+        timeout: options.timeoutMs ?? 120_000,
+        resetTimeoutOnProgress: true,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
+      });
+      return result as CallToolResult;
+    } catch (error) {
+      throw this.guard.explain(error);
+    }
   }
 
   /** Close the connection (a stdio server's process is ended). Idempotent. */
@@ -159,6 +241,7 @@ export class McpConnection {
     if (this.closed) return;
     this.closed = true;
     this.listeners.clear();
+    this.refreshFailed.clear();
     await this.client.close().catch(() => {});
   }
 
@@ -169,7 +252,10 @@ export class McpConnection {
       return;
     }
     this.refreshing = this.refresh()
-      .catch(() => {}) // keep the last good list; the next notification tries again
+      .catch((error: unknown) => {
+        // The last good list is kept; the next notification tries again.
+        for (const listener of this.refreshFailed) listener(error);
+      })
       .finally(() => {
         this.refreshing = undefined;
         if (this.refreshAgain) {
@@ -180,18 +266,21 @@ export class McpConnection {
   }
 }
 
-function makeTransport(spec: McpServerSpec, stderrTail: { text: string }): Transport {
+/** The transport for `spec`, with its reads bounded by `guard` (a custom transport is the caller's). */
+function makeTransport(spec: McpServerSpec, stderrTail: { text: string }, guard: McpReadGuard): Transport {
   if ("transport" in spec) return spec.transport;
   if ("url" in spec) {
     const url = spec.url instanceof URL ? spec.url : new URL(spec.url);
     return new StreamableHTTPClientTransport(url, {
       requestInit: spec.headers === undefined ? {} : { headers: { ...spec.headers } },
+      fetch: boundedFetch(guard),
     });
   }
   const transport = new StdioClientTransport({
     command: spec.command,
     args: [...(spec.args ?? [])],
     stderr: "pipe",
+    maxBufferSize: guard.limits.maxMessageBytes,
     ...(spec.env === undefined ? {} : { env: { ...spec.env } }),
     ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
   });
@@ -202,6 +291,9 @@ function makeTransport(spec: McpServerSpec, stderrTail: { text: string }): Trans
 }
 
 function connectError(spec: McpServerSpec, error: unknown, stderr: string): TinyAgentsError {
+  // A crossed bound already names the server and the limit.
+  if (error instanceof TinyAgentsError && (error.code === "limit_exceeded" || error.code === "timeout"))
+    return error;
   const where = describeServer(spec);
   const reason = error instanceof Error ? error.message : String(error);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

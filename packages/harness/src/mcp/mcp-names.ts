@@ -16,11 +16,14 @@ export type McpPrefixMode = "on_collision" | "always";
  * (`get-sum` -> `get_sum`, `getWeather` -> `get_weather`); a name offered by more than one
  * server (or every name, with `"always"`) gets the server's sanitized name as a prefix
  * (`everything_echo`); remaining clashes get `_2`, `_3`... Names stay within 64 characters.
+ * `reserved` names belong to someone else (tools already registered): a tool named like one is
+ * prefixed too, and never gets a reserved name.
  * Returns the mapping from our name to its origin, in server order.
  */
 export function assignToolNames(
   servers: readonly { server: string; tools: readonly string[] }[],
   mode: McpPrefixMode = "on_collision",
+  reserved: ReadonlySet<string> = new Set(),
 ): Map<string, McpToolOrigin> {
   const owners = new Map<string, Set<string>>();
   for (const { server, tools } of servers) {
@@ -39,10 +42,10 @@ export function assignToolNames(
     const prefix = suggestToolName(server);
     for (const mcpName of tools) {
       const base = suggestToolName(mcpName);
-      const shared = (owners.get(base)?.size ?? 0) > 1;
+      const shared = (owners.get(base)?.size ?? 0) > 1 || reserved.has(base);
       const first = mode === "always" || shared ? fit(`${prefix}_${base}`) : base;
       let name = first;
-      for (let n = 2; out.has(name); n++) name = fit(first, `_${n}`);
+      for (let n = 2; out.has(name) || reserved.has(name); n++) name = fit(first, `_${n}`);
       out.set(name, { server, mcpName });
     }
   }

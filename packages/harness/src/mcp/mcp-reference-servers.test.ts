@@ -23,7 +23,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tinyagents-mcp-"));
   await writeFile(join(dir, "notes.txt"), "hello from the filesystem server\n");
   mcp = await loadMcpTools([
-    everything,
+    { ...everything, trustAnnotations: true },
     { name: "files", command: process.execPath, args: [serverPath("server-filesystem"), dir] },
   ]);
 }, 30_000);
@@ -65,8 +65,11 @@ describe("MCP tools from the reference servers (stdio)", () => {
     expect(mcp.names.get("read_text_file")).toEqual({ server: "files", mcpName: "read_text_file" });
     expect(tool("get_sum").parameters).toMatchObject({ type: "object", required: ["a", "b"] });
     expect(tool("get_sum").parameters).not.toHaveProperty("$schema");
+    // "everything" is trusted (its hints are believed); "files" is not, so its hints are ignored.
     expect(tool("get_sum").policy).toEqual({ sideEffects: "read" });
     expect(tool("get_sum").idempotent).toBe(true);
+    expect(tool("read_text_file").policy).toEqual({ sideEffects: "destructive" });
+    expect(tool("read_text_file").idempotent).toBeUndefined();
   });
 
   it("runs in an agent loop", async () => {

@@ -1,8 +1,23 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { validationError } from "@tinyagents/inference";
 
+/**
+ * How far the application trusts one server's word about its tools. Tool annotations are hints
+ * from the server: by default they never make a tool look safer than `destructive`.
+ */
+export interface McpServerTrust {
+  /**
+   * Believe this server's annotations (`readOnlyHint` -> `read`, `destructiveHint: false` ->
+   * `write` or `external`), except that a tool also hinted destructive stays `destructive`.
+   * Default false: every tool of the server is `destructive` unless listed in `readOnlyTools`.
+   */
+  trustAnnotations?: boolean;
+  /** Tools of this server (their MCP names) that the application itself declares read-only. */
+  readOnlyTools?: readonly string[];
+}
+
 /** A server started as a child process, spoken to over stdio. */
-export interface McpStdioServer {
+export interface McpStdioServer extends McpServerTrust {
   /** Name used for prefixes and messages (default: the name the server reports). */
   name?: string;
   command: string;
@@ -13,7 +28,7 @@ export interface McpStdioServer {
 }
 
 /** A server reached over Streamable HTTP. */
-export interface McpHttpServer {
+export interface McpHttpServer extends McpServerTrust {
   name?: string;
   url: string | URL;
   /** Extra request headers (for example `authorization`). */
@@ -21,7 +36,7 @@ export interface McpHttpServer {
 }
 
 /** A server behind a transport you built (in-memory for tests, a custom one, ...). */
-export interface McpTransportServer {
+export interface McpTransportServer extends McpServerTrust {
   name?: string;
   transport: Transport;
 }

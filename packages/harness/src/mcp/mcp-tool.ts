@@ -8,15 +8,21 @@ import { mapInputSchema, mapMcpResult } from "./mcp-result.js";
 export interface McpToolOptions {
   /** Per-call request timeout, reset by progress notifications (default 120 s). */
   callTimeoutMs?: number;
+  /** Believe the server's annotations (default false: see {@link mcpTool}). */
+  trustAnnotations?: boolean;
+  /** The application declares this tool read-only (its policy is `read` whatever the server says). */
+  readOnly?: boolean;
 }
 
 /**
  * A harness {@link Tool} that calls `info.name` on `connection` under our `name` (a valid
  * snake_case name; the MCP name may be anything). The JSON Schema is the server's (`$schema`
  * dropped), validated with the built-in validator before the call. The policy is derived from
- * the server's annotations (hints, as the server declares them): `readOnlyHint` -> `read`;
- * otherwise `destructiveHint` (MCP's default is true) -> `destructive`; else `openWorldHint`
- * -> `external`; else `write`. `idempotentHint` sets `idempotent`.
+ * who is trusted: `readOnly` (the application's own word) -> `read`; otherwise, from an
+ * untrusted server (the default), `destructive` whatever its annotations say, since they are
+ * only hints; with `trustAnnotations`, `readOnlyHint` -> `read` unless `destructiveHint` is
+ * also true (destructive wins), else `destructiveHint` (MCP's default is true) -> `destructive`,
+ * else `openWorldHint` -> `external`, else `write`; and `idempotentHint` sets `idempotent`.
  * The call passes the run's abort signal and forwards progress notifications to `ctx.progress`.
  */
 export function mcpTool(
@@ -35,7 +41,7 @@ export function mcpTool(
     name,
     description,
     parameters,
-    policy: policyFrom(annotations),
+    policy: policyFrom(annotations, options),
     validate: (args) => {
       const issues = schema.validate(args);
       return issues.length === 0 ? { ok: true, value: args } : { ok: false, issues };
@@ -55,12 +61,16 @@ export function mcpTool(
       return mapMcpResult(result);
     },
   };
-  if (annotations.idempotentHint === true) Object.assign(built, { idempotent: true });
+  // Idempotent tools may be retried: only a trusted server's hint may say so.
+  if (options.trustAnnotations === true && annotations.idempotentHint === true)
+    Object.assign(built, { idempotent: true });
   return built;
 }
 
-function policyFrom(a: NonNullable<McpToolInfo["annotations"]>): ToolPolicy {
-  if (a.readOnlyHint === true) return { sideEffects: "read" };
+function policyFrom(a: NonNullable<McpToolInfo["annotations"]>, options: McpToolOptions): ToolPolicy {
+  if (options.readOnly === true) return { sideEffects: "read" };
+  if (options.trustAnnotations !== true) return { sideEffects: "destructive" };
+  if (a.readOnlyHint === true && a.destructiveHint !== true) return { sideEffects: "read" };
   if (a.destructiveHint !== false) return { sideEffects: "destructive" };
   if (a.openWorldHint !== false) return { sideEffects: "external" };
   return { sideEffects: "write" };
