@@ -33,8 +33,9 @@ Options:
       --db FILE              the SQLite store (default as for tinyagents run)
   -h, --help                 this help
 
-Exit codes: 0 every threshold held · 1 a threshold failed (or a regression, with
---fail-on-regression) · 2 usage · 3 a bad eval file or dataset · 130 cancelled (Ctrl-C)
+Exit codes: 0 every threshold held · 1 a threshold failed, a scorer failed (threw, returned
+garbage, timed out) or a regression (with --fail-on-regression) · 2 usage · 3 a bad eval file
+or dataset · 130 cancelled (Ctrl-C; the partial result is saved)
 `;
 
 /** `tinyagents eval`: run an eval definition against the store; returns the exit code. */
@@ -95,6 +96,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
         ...(definition.name === undefined ? {} : { name: definition.name }),
         ...(definition.thresholds === undefined ? {} : { thresholds: definition.thresholds }),
         ...(definition.timeoutMs === undefined ? {} : { timeoutMs: definition.timeoutMs }),
+        ...(definition.scorerTimeoutMs === undefined ? {} : { scorerTimeoutMs: definition.scorerTimeoutMs }),
         repeats: positiveInt("repeats", values.repeats) ?? definition.repeats ?? 1,
         concurrency: positiveInt("concurrency", values.concurrency) ?? definition.concurrency ?? 4,
         signal: controller.signal,
@@ -148,6 +150,17 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
         `eval ${result.evalRunId} cancelled: ${result.report.finished} of ${result.report.trials} run(s) finished\n`,
       );
       return EXIT.cancelled;
+    }
+    // A scorer that failed (threw, returned garbage, timed out) is never a pass, whatever the thresholds.
+    const scorerErrors = result.report.scorers.reduce((sum, scorer) => sum + scorer.errors, 0);
+    if (scorerErrors > 0) {
+      io.stderr.write(
+        `eval ${result.evalRunId} failed: ${scorerErrors} scorer error(s) (${result.report.scorers
+          .filter((s) => s.errors > 0)
+          .map((s) => `${s.scorer}: ${s.errors}`)
+          .join(", ")}); see the failures above\n`,
+      );
+      return EXIT.failed;
     }
     const failed = result.thresholds.filter((check) => !check.passed);
     if (failed.length > 0) {

@@ -19,6 +19,8 @@ export interface EvalDefinition {
   concurrency?: number;
   /** Wall-clock bound of each run in ms. */
   timeoutMs?: number;
+  /** Bound of each scorer call in ms (default 120 s): past it, a `timeout` scorer error. */
+  scorerTimeoutMs?: number;
 }
 
 /** Identity, typed: `export default defineEval({ dataset: "./cases.jsonl", agent, scorers })`. */

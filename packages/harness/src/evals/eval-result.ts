@@ -159,7 +159,7 @@ export interface EvalResult {
   trials: TrialResult[];
   report: EvalReport;
   thresholds: ThresholdCheck[];
-  /** True when every threshold passed (and the run was not cancelled). */
+  /** True when every threshold passed, no scorer failed (`report.scorers[].errors`) and the run was not cancelled. */
   passed: boolean;
   /** What was pushed to Langfuse (`evaluate({ langfuse })`), with any push errors. */
   langfuse?: EvalLangfuseSummary;

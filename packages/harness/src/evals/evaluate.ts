@@ -21,7 +21,7 @@ import type { EvalResult, TrialResult } from "./eval-result.js";
 import type { EvalStore } from "./eval-store.js";
 import { type EvalLangfuseOptions, LangfuseDatasetRun } from "./langfuse-dataset-run.js";
 import { buildReport } from "./report.js";
-import { scoreTrial } from "./score-trial.js";
+import { DEFAULT_SCORER_TIMEOUT_MS, scoreTrial } from "./score-trial.js";
 import type { Scorer } from "./scorer.js";
 import { checkThresholds, type EvalThresholds, validateThresholds } from "./thresholds.js";
 
@@ -61,6 +61,11 @@ export interface EvaluateOptions {
   data?: unknown;
   /** Wall-clock bound of each run in ms. */
   timeoutMs?: number;
+  /**
+   * Bound of each scorer call in ms, on `clock` (default 120 s; a scorer's own `timeoutMs` wins).
+   * A scorer that does not settle in time is a `timeout` scorer error for that trial.
+   */
+  scorerTimeoutMs?: number;
   /** Every run's observations are journaled here (inspect with `tinyagents show <runId>`). */
   journal?: HarnessEventJournal;
   /** Every run's status record is saved here. */
@@ -89,8 +94,9 @@ export interface EvaluateOptions {
  * is journaled and its status saved, so the eval can be inspected run by run.
  *
  * Run failures are results (a failed trial with its error code), not exceptions; so are scorer
- * failures (an error outcome, not a zero). Cancellation returns the trials that finished, with
- * `status: "cancelled"`.
+ * failures (an error outcome, not a zero: a throw, garbage, non-JSON metadata, a timeout), and
+ * any scorer error makes `passed` false. Cancellation returns the trials that finished, with
+ * `status: "cancelled"` (scorers still running are cut off).
  *
  * @throws TinyAgentsError `validation` for a bad dataset, scorer list, concurrency or repeats.
  */
@@ -150,6 +156,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalResult> {
   const cancelled = controller.signal.aborted;
   const report = buildReport(plan.dataset.cases, done, jobs.length);
   const thresholds = checkThresholds(options.thresholds, report);
+  const scorerErrors = report.scorers.reduce((sum, scorer) => sum + scorer.errors, 0);
   const result: EvalResult = {
     evalRunId,
     name: options.name ?? plan.dataset.name,
@@ -168,7 +175,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalResult> {
     trials: done,
     report,
     thresholds,
-    passed: !cancelled && thresholds.every((check) => check.passed),
+    passed: !cancelled && scorerErrors === 0 && thresholds.every((check) => check.passed),
   };
   if (langfuse !== undefined) result.langfuse = langfuse.summary;
   await options.store?.save(result);
@@ -238,18 +245,22 @@ async function runTrial(
     if (outcome.error !== undefined)
       result.error = { code: outcome.error.code, message: outcome.error.message };
     if (outcome.error?.code === "cancelled" && signal.aborted) return result;
-    result.scores = await scoreTrial(scorers, {
-      case: evalCase,
-      trial,
-      run,
-      output: result.output,
-      structured: run.structured,
-      records,
-      trajectory: Trajectory.from(records),
-      latencyMs,
-      error: outcome.error?.toJSON(),
-      signal,
-    });
+    result.scores = await scoreTrial(
+      scorers,
+      {
+        case: evalCase,
+        trial,
+        run,
+        output: result.output,
+        structured: run.structured,
+        records,
+        trajectory: Trajectory.from(records),
+        latencyMs,
+        error: outcome.error?.toJSON(),
+        signal,
+      },
+      { clock, timeoutMs: options.scorerTimeoutMs ?? DEFAULT_SCORER_TIMEOUT_MS },
+    );
     result.passed =
       result.error === undefined && result.scores.every((score) => !("error" in score) && score.passed);
     return result;
@@ -318,6 +329,15 @@ function checkOptions(options: EvaluateOptions): {
     names.add(scorer.name);
   }
   validateThresholds(options.thresholds, [...names]);
+  const scorerTimeoutMs = options.scorerTimeoutMs;
+  if (scorerTimeoutMs !== undefined && !(typeof scorerTimeoutMs === "number" && scorerTimeoutMs > 0)) {
+    throw validationError(
+      `evaluate: scorerTimeoutMs must be a positive number of ms, got ${String(scorerTimeoutMs)}`,
+      {
+        field: "scorerTimeoutMs",
+      },
+    );
+  }
   return {
     dataset,
     scorers,

@@ -24,7 +24,7 @@ export interface ScorerContext {
   latencyMs: number;
   /** Set when the run failed. */
   error: ErrorSummary | undefined;
-  /** Aborts when the eval is cancelled. */
+  /** Aborts when the eval is cancelled or this scorer's timeout passes. */
   signal: AbortSignal;
 }
 
@@ -43,14 +43,17 @@ export interface ScoreResult {
 }
 
 /**
- * A named scoring function. It returns a {@link ScoreResult} (or a bare number); throwing (or
- * returning a score outside [0, 1]) is recorded as a scorer ERROR for that run, never as a zero.
+ * A named scoring function. It returns a {@link ScoreResult} (or a bare number); throwing,
+ * returning a score outside [0, 1] or metadata that is not JSON, or not settling within its
+ * timeout is recorded as a scorer ERROR for that run, never as a zero.
  */
 export interface Scorer {
   /** Unique among an eval's scorers: reports, thresholds and comparisons use it. */
   readonly name: string;
   /** A score passes when `>= threshold`. Built-in checks use 1 (all or nothing); judges and custom scorers 0.5. */
   readonly threshold?: number;
+  /** Bound of one `score` call in ms (default: evaluate's `scorerTimeoutMs`); past it, a `timeout` scorer error. */
+  readonly timeoutMs?: number;
   score(context: ScorerContext): ScoreResult | number | Promise<ScoreResult | number>;
 }
 

@@ -12,7 +12,7 @@ export interface ScorerOptions {
 /**
  * A custom scorer from a function: return a score in [0, 1] (or a {@link ScoreResult} with a
  * reason). Throw when the case cannot be scored: that is recorded as an error, not a zero.
- * Default threshold 0.5.
+ * Default threshold 0.5; `timeoutMs` bounds each call (default: evaluate's `scorerTimeoutMs`).
  *
  * ```ts
  * const short = defineScorer("short", ({ output }) => ({ score: output.length <= 280 ? 1 : 0, reason: `${output.length} chars` }));
@@ -21,9 +21,17 @@ export interface ScorerOptions {
 export function defineScorer(
   name: string,
   score: (context: ScorerContext) => ScoreResult | number | Promise<ScoreResult | number>,
-  options: { threshold?: number } = {},
+  options: { threshold?: number; timeoutMs?: number } = {},
 ): Scorer {
-  return makeScorer(name, DEFAULT_THRESHOLD, options, score);
+  const scorer = makeScorer(name, DEFAULT_THRESHOLD, options, score);
+  if (options.timeoutMs === undefined) return scorer;
+  if (typeof options.timeoutMs !== "number" || !(options.timeoutMs > 0)) {
+    throw validationError(`scorer "${name}": timeoutMs must be a positive number of ms`, {
+      field: "timeoutMs",
+      scorer: name,
+    });
+  }
+  return { ...scorer, timeoutMs: options.timeoutMs };
 }
 
 /** Build a scorer with a checked name and threshold (shared by every built-in). */
