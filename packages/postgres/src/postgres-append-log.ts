@@ -82,7 +82,7 @@ export class PostgresAppendLog implements AppendLog {
   }
 
   async readFrom(stream: string, offset: number, limit: number): Promise<AppendLogEntry[]> {
-    validateRead(offset, limit);
+    validateRead(offset, limit, stream);
     const { rows } = await guardPg(`read stream "${stream}"`, () =>
       this.pool.query<{ offset: string; value: string }>(this.sql.read, [stream, offset, limit]),
     );

@@ -4,6 +4,7 @@ import {
   type KeyValueStore,
   type PutOptions,
   validateBatch,
+  validateKeyText,
 } from "@tinyagents/harness";
 import { type JsonValue, validationError } from "@tinyagents/inference";
 import type pg from "pg";
@@ -123,4 +124,5 @@ export function checkNames(namespace: unknown, key: unknown): void {
   if (typeof key !== "string" || key === "" || key.includes("\u0000")) {
     throw validationError("key must be a non-empty string without NUL characters", { field: "key" });
   }
+  validateKeyText(namespace as string, key as string);
 }

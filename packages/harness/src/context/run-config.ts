@@ -1,4 +1,5 @@
 import { type JsonObject, validationError } from "@tinyagents/inference";
+import { assertStorableKey } from "../encoding/storable-key.js";
 import { checkOptionalSetting } from "../limits/check-setting.js";
 import { type GraphNodeIdentity, validateGraphNode } from "./graph-node.js";
 
@@ -62,6 +63,12 @@ export function runConfig(
 function validateRunConfig(config: RunConfig): void {
   if (typeof config.runId !== "string" || config.runId === "") {
     throw validationError("RunConfig.runId must be a non-empty string", { field: "runId" });
+  }
+  // Ids become store keys (journal streams, status records, threads): refuse what no store can
+  // keep, before the run starts rather than on its first write.
+  assertStorableKey(config.runId, "runId");
+  for (const field of ["threadId", "parentRunId", "rootRunId"] as const) {
+    if (config[field] !== undefined) assertStorableKey(config[field], field);
   }
   checkOptionalSetting("RunConfig", "timeoutMs", config.timeoutMs, { min: 0 });
   checkOptionalSetting("RunConfig", "maxModelCalls", config.maxModelCalls, COUNT);

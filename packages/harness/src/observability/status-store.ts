@@ -1,5 +1,6 @@
 import { validationError } from "@tinyagents/inference";
 import type { ReapOptions } from "../durability/reap-stale.js";
+import { assertStorableKey } from "../encoding/storable-key.js";
 import type { ExecutionStatus, HarnessRunStatus } from "../status/run-status.js";
 
 /** A query over stored run statuses. All given conditions must hold. */
@@ -83,4 +84,5 @@ export function validateStatus(status: HarnessRunStatus): void {
   ) {
     throw validationError("a status record needs a non-empty runId", { field: "runId" });
   }
+  assertStorableKey(status.runId, "runId");
 }

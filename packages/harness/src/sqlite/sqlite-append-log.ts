@@ -90,7 +90,7 @@ export class SqliteAppendLog implements AppendLog {
   }
 
   async readFrom(stream: string, offset: number, limit: number): Promise<AppendLogEntry[]> {
-    validateRead(offset, limit);
+    validateRead(offset, limit, stream);
     const rows = guard(`read stream "${stream}"`, () => this.stmt.read.all(stream, offset, limit)) as {
       offset: number;
       value: string;

@@ -5,6 +5,7 @@ import {
   type KeyValueStore,
   type PutOptions,
   validateBatch,
+  validateKeyText,
 } from "../store/key-value-store.js";
 import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
 
@@ -119,4 +120,5 @@ function checkNames(namespace: unknown, key: unknown): void {
   }
   if (typeof key !== "string" || key === "")
     throw validationError("key must be a non-empty string", { field: "key" });
+  validateKeyText(namespace as string, key as string);
 }

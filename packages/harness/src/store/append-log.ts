@@ -1,4 +1,5 @@
 import { type JsonValue, validationError } from "@tinyagents/inference";
+import { assertStorableKey } from "../encoding/storable-key.js";
 
 /** One stored entry of an append log, with the offset `append` returned for it. */
 export interface AppendLogEntry {
@@ -43,8 +44,12 @@ export interface AppendLog {
   listStreams(): Promise<string[]>;
 }
 
-/** Serialize a value for an append log, rejecting what JSON cannot hold. */
+/**
+ * Serialize a value for an append log, rejecting what JSON cannot hold, and a stream name no
+ * store can keep losslessly (not well-formed Unicode, or NUL: see `assertStorableKey`).
+ */
 export function serializeEntry(value: JsonValue, stream: string): string {
+  assertStorableKey(stream, "stream");
   const json = JSON.stringify(value);
   if (json === undefined) {
     throw validationError(`append to stream "${stream}": the value is not JSON data`, { field: "value" });
@@ -52,8 +57,12 @@ export function serializeEntry(value: JsonValue, stream: string): string {
   return json;
 }
 
-/** Validate `readFrom` arguments (non-negative integer offset, positive integer limit). */
-export function validateRead(offset: number, limit: number): void {
+/**
+ * Validate `readFrom` arguments (non-negative integer offset, positive integer limit and, when
+ * given, a storable stream name: a lone surrogate must not read another stream's records).
+ */
+export function validateRead(offset: number, limit: number, stream?: string): void {
+  if (stream !== undefined) assertStorableKey(stream, "stream");
   if (!Number.isInteger(offset) || offset < 0) {
     throw validationError(`readFrom offset must be a non-negative integer, got ${String(offset)}`, {
       field: "offset",
@@ -87,7 +96,7 @@ export class InMemoryAppendLog implements AppendLog {
   }
 
   async readFrom(stream: string, offset: number, limit: number): Promise<AppendLogEntry[]> {
-    validateRead(offset, limit);
+    validateRead(offset, limit, stream);
     const entries = this.streams.get(stream) ?? [];
     const out: AppendLogEntry[] = [];
     for (let i = offset; i < entries.length && out.length < limit; i++) {

@@ -1,3 +1,4 @@
+export { assertStorableKey, unstorableReason } from "../encoding/storable-key.js";
 export {
   type AppendGroup,
   type AppendLog,
@@ -18,6 +19,7 @@ export {
   type KeyValueStore,
   type PutOptions,
   validateBatch,
+  validateKeyText,
 } from "./key-value-store.js";
 export { KeyedMutex } from "./keyed-mutex.js";
 export type {

@@ -105,7 +105,7 @@ export class JsonlAppendLog implements AppendLog {
   }
 
   async readFrom(stream: string, offset: number, limit: number): Promise<AppendLogEntry[]> {
-    validateRead(offset, limit);
+    validateRead(offset, limit, stream);
     return this.withStream(stream, (file) => file.read(offset, limit));
   }
 

@@ -1,4 +1,5 @@
 import { type JsonValue, validationError } from "@tinyagents/inference";
+import { assertStorableKey } from "../encoding/storable-key.js";
 
 /** Options of a single `put`. */
 export interface PutOptions {
@@ -65,7 +66,17 @@ export function validateBatch(ops: readonly KeyValueOp[]): void {
     if (typeof op.namespace !== "string" || typeof op.key !== "string") {
       throw validationError(`batch operation ${i} needs string namespace and key`, { field: `ops[${i}]` });
     }
+    validateKeyText(op.namespace, op.key);
   });
+}
+
+/**
+ * Refuse a namespace or key that no store can keep losslessly (not well-formed Unicode, or NUL):
+ * every backend stores them as UTF-8, where two such keys would share one record.
+ */
+export function validateKeyText(namespace: string, key?: string): void {
+  assertStorableKey(namespace, "namespace");
+  if (key !== undefined) assertStorableKey(key, "key");
 }
 
 interface Entry {
@@ -88,6 +99,7 @@ export class InMemoryKeyValueStore implements KeyValueStore {
   }
 
   async get(namespace: string, key: string): Promise<JsonValue | undefined> {
+    validateKeyText(namespace, key);
     const entry = this.live(namespace, key);
     return entry === undefined ? undefined : (JSON.parse(entry.json) as JsonValue);
   }
@@ -97,12 +109,14 @@ export class InMemoryKeyValueStore implements KeyValueStore {
   }
 
   async delete(namespace: string, key: string): Promise<boolean> {
+    validateKeyText(namespace, key);
     const existed = this.live(namespace, key) !== undefined;
     this.data.get(namespace)?.delete(key);
     return existed;
   }
 
   async take(namespace: string, key: string): Promise<JsonValue | undefined> {
+    validateKeyText(namespace, key);
     const entry = this.live(namespace, key);
     if (entry === undefined) return undefined;
     this.data.get(namespace)?.delete(key);
@@ -110,6 +124,7 @@ export class InMemoryKeyValueStore implements KeyValueStore {
   }
 
   async list(namespace: string): Promise<string[]> {
+    validateKeyText(namespace);
     const ns = this.data.get(namespace);
     if (ns === undefined) return [];
     const keys: string[] = [];
@@ -123,6 +138,7 @@ export class InMemoryKeyValueStore implements KeyValueStore {
   }
 
   private prepare(op: KeyValueOp): { op: KeyValueOp; entry?: Entry } {
+    validateKeyText(op.namespace, op.key);
     if (op.op === "delete") return { op };
     const json = JSON.stringify(op.value);
     if (json === undefined) {

@@ -1,4 +1,5 @@
 import { validationError } from "@tinyagents/inference";
+import { assertStorableKey, unstorableReason } from "../encoding/storable-key.js";
 import { utf8ByteLength } from "../encoding/utf8.js";
 
 /** Longest name (in UTF-8 bytes) a file-backed store accepts; file systems cap names at 255. */
@@ -22,14 +23,19 @@ export function validateStoreName(name: unknown, field: string): asserts name is
   if (name.startsWith(".")) throw fail("it starts with a dot");
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we reject
   if (/[/\\\u0000-\u001f\u007f]/.test(name)) throw fail("it contains a path separator or control character");
+  const unstorable = unstorableReason(name);
+  if (unstorable !== undefined) throw fail(unstorable);
   if (utf8ByteLength(name) > MAX_NAME_BYTES) throw fail(`it is longer than ${MAX_NAME_BYTES} bytes`);
 }
 
 /**
  * Turn any non-empty string (a run id, a thread id) into a name every store accepts, reversibly:
  * `encodeURIComponent`, plus a leading dot escaped as `%2E`. Decode with {@link decodeStoreName}.
+ * A string that is not well-formed Unicode (or holds NUL) is a `validation` error: it has no
+ * lossless UTF-8 form.
  */
 export function encodeStoreName(value: string): string {
+  assertStorableKey(value, "name");
   const encoded = encodeURIComponent(value);
   return encoded.startsWith(".") ? `%2E${encoded.slice(1)}` : encoded;
 }

@@ -39,12 +39,16 @@ export {
   conformancePausedRun,
   conformanceStatus,
   deepEqual,
+  HOSTILE_IDS,
+  hostileKeyConformance,
+  hostileStreamConformance,
   type KeyValueConformanceSubject,
   keyValueStoreConformance,
   type ResponseCacheConformanceSubject,
   responseCacheConformance,
   type StatusStoreConformanceSubject,
   statusStoreConformance,
+  UNSTORABLE_IDS,
 } from "./store-conformance/store-conformance.js";
 export { StreamingMock, type StreamingMockOptions } from "./streaming-mock.js";
 export {

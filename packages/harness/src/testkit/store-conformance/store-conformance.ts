@@ -2,6 +2,12 @@
 export { type AppendLogConformanceSubject, appendLogConformance } from "./append-log-conformance.js";
 export { claimConformance, conformancePausedRun } from "./claim-conformance.js";
 export { type ConformanceCase, ConformanceFailure, deepEqual } from "./conformance-check.js";
+export {
+  HOSTILE_IDS,
+  hostileKeyConformance,
+  hostileStreamConformance,
+  UNSTORABLE_IDS,
+} from "./hostile-key-conformance.js";
 export { type KeyValueConformanceSubject, keyValueStoreConformance } from "./key-value-conformance.js";
 export {
   type ResponseCacheConformanceSubject,
