@@ -1,6 +1,7 @@
 import {
   abandonedStatus,
   DEFAULT_MAX_FINISHED_RUNS,
+  FinishedRunRetention,
   type HarnessRunStatus,
   type HarnessStatusStore,
   isActiveStatus,
@@ -16,9 +17,6 @@ import type pg from "pg";
 import { guardPg } from "./postgres-errors.js";
 import type { PostgresGroupCommit } from "./postgres-group-commit.js";
 import type { PostgresTables } from "./postgres-schema.js";
-
-/** Finished saves between two real counts of the finished rows (see `save`). */
-const RECOUNT_EVERY = 256;
 
 /**
  * A HarnessStatusStore in the `run_status` table of a tinyagents Postgres schema, indexed by root
@@ -39,8 +37,8 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
   private readonly commit: PostgresGroupCommit;
   private readonly sql: Record<"get" | "upsert" | "del" | "finished" | "evict" | "stale", string>;
   /** Finished rows as far as this process knows (undefined: not counted yet). */
-  private finishedEstimate: number | undefined;
-  private finishedSinceCount = 0;
+  /** Finished rows as far as this process knows, and when to recount them. */
+  private readonly retention: FinishedRunRetention;
 
   /** @internal Use `PostgresStore.open`. */
   constructor(
@@ -61,6 +59,7 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
     this.tables = tables;
     this.commit = commit;
     this.maxFinishedRuns = maxFinishedRuns;
+    this.retention = new FinishedRunRetention(maxFinishedRuns);
     const t = tables.runStatus;
     this.sql = {
       get: `SELECT record FROM ${t} WHERE run_id = $1`,
@@ -169,19 +168,14 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
     ]);
     const written = rows[0];
     if (written === undefined || active || written.was_active === false) return;
-    // A run newly finished. Counting the finished rows is O(rows), so it is done only when this
-    // process's running estimate says the bound may be passed, and every RECOUNT_EVERY finished
-    // saves (other processes add rows too).
-    this.finishedSinceCount++;
-    if (this.finishedEstimate !== undefined && this.finishedSinceCount < RECOUNT_EVERY) {
-      this.finishedEstimate++;
-      if (this.finishedEstimate <= this.maxFinishedRuns) return;
+    // A run newly finished: evict the excess over the bound, counting rows only rarely (see
+    // FinishedRunRetention).
+    const next = this.retention.finished();
+    let excess = next;
+    if (next === "recount") {
+      const counted = await client.query<{ n: string }>(this.sql.finished);
+      excess = this.retention.counted(Number(counted.rows[0]?.n ?? 0));
     }
-    const counted = await client.query<{ n: string }>(this.sql.finished);
-    const finished = Number(counted.rows[0]?.n ?? 0);
-    this.finishedSinceCount = 0;
-    const excess = finished - this.maxFinishedRuns;
-    if (excess > 0) await client.query(this.sql.evict, [excess]);
-    this.finishedEstimate = Math.min(finished, this.maxFinishedRuns);
+    if ((excess as number) > 0) await client.query(this.sql.evict, [excess]);
   }
 }

@@ -14,6 +14,7 @@ export {
 export type { JournalDeltas } from "./delta-coalescer.js";
 export type { HarnessEventJournal, JournalQuery, ReplayListener } from "./event-journal.js";
 export { FanOutSink } from "./fan-out-sink.js";
+export { FinishedRunRetention } from "./finished-run-retention.js";
 export {
   type GenAiPart,
   genAiAssistantMessage,

@@ -1,5 +1,6 @@
 import { validationError } from "@tinyagents/inference";
 import { abandonedStatus, isStale, type ReapOptions, reapCutoff } from "../durability/reap-stale.js";
+import { FinishedRunRetention } from "../observability/finished-run-retention.js";
 import { DEFAULT_MAX_FINISHED_RUNS } from "../observability/in-memory-status-store.js";
 import {
   type HarnessStatusStore,
@@ -22,9 +23,6 @@ interface CurrentRow {
   startedAt: number;
 }
 
-/** Finished saves between two real counts of the finished rows (see `save`). */
-const RECOUNT_EVERY = 256;
-
 /**
  * A HarnessStatusStore in the `run_status` table of a tinyagents SQLite file, indexed by root
  * run, thread and liveness; queries go to the database, so runs saved by other processes are
@@ -32,7 +30,9 @@ const RECOUNT_EVERY = 256;
  * IMMEDIATE transaction shared with the other writes of the same event-loop turn (group commit):
  * a stale or backwards save never wins, and only finished runs are evicted, oldest first, beyond
  * `maxFinishedRuns` — exactly when one process writes; with several, each re-counts the finished
- * rows at least every 256 runs it finishes, so the table may briefly hold that many more.
+ * rows every `max(256, maxFinishedRuns)` runs it finishes, so the table may briefly hold that many
+ * more. Finishing a run is O(1) amortized (plus an index lookup) whatever the number of stored
+ * runs: see {@link FinishedRunRetention}.
  * Create it through `SqliteStore.open(...).statusStore`.
  */
 export class SqliteHarnessStatusStore implements HarnessStatusStore {
@@ -47,9 +47,8 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
   private readonly reapTx: (cutoff: number, now: number) => HarnessRunStatus[];
 
   private readonly commit: SqliteGroupCommit | undefined;
-  /** Finished rows as far as this connection knows (undefined: not counted yet). */
-  private finishedEstimate: number | undefined;
-  private finishedSinceCount = 0;
+  /** Finished rows as far as this connection knows, and when to recount them. */
+  private readonly retention: FinishedRunRetention;
 
   /** @internal Use `SqliteStore.open`. */
   constructor(db: SqliteDb, maxFinishedRuns = DEFAULT_MAX_FINISHED_RUNS, commit?: SqliteGroupCommit) {
@@ -64,6 +63,7 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
     }
     this.db = db;
     this.maxFinishedRuns = maxFinishedRuns;
+    this.retention = new FinishedRunRetention(maxFinishedRuns);
     this.stmt = {
       get: db.prepare("SELECT record FROM run_status WHERE run_id = ?"),
       // What a save compares with, from the columns (no parse of the stored record).
@@ -85,9 +85,11 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
       ),
       del: db.prepare("DELETE FROM run_status WHERE run_id = ?"),
       finished: db.prepare("SELECT COUNT(*) AS n FROM run_status WHERE active = 0"),
+      // The oldest finished rows, read in order from the (active, ended_at) index: a LIMIT 1
+      // delete costs an index lookup, not a sort of every finished row.
       evict: db.prepare(
         "DELETE FROM run_status WHERE run_id IN (SELECT run_id FROM run_status WHERE active = 0 " +
-          "ORDER BY COALESCE(ended_at, updated_at), run_id LIMIT ?)",
+          "ORDER BY ended_at, run_id LIMIT ?)",
       ),
     };
     const saveOne = (status: HarnessRunStatus): void => {
@@ -124,19 +126,11 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
         );
       }
       if (active || (current !== undefined && !isActiveStatus(current.status))) return;
-      // A run newly finished. Counting the finished rows is O(rows), so it is done only when
-      // this connection's running estimate says the bound may be passed, and every
-      // RECOUNT_EVERY finished saves (other processes may add rows too).
-      this.finishedSinceCount++;
-      if (this.finishedEstimate !== undefined && this.finishedSinceCount < RECOUNT_EVERY) {
-        this.finishedEstimate++;
-        if (this.finishedEstimate <= this.maxFinishedRuns) return;
-      }
-      const finished = (this.stmt.finished.get() as { n: number }).n;
-      this.finishedSinceCount = 0;
-      const excess = finished - this.maxFinishedRuns;
+      // A run newly finished: evict the excess over the bound, counting rows only rarely.
+      const next = this.retention.finished();
+      const excess =
+        next === "recount" ? this.retention.counted((this.stmt.finished.get() as { n: number }).n) : next;
       if (excess > 0) this.stmt.evict.run(excess);
-      this.finishedEstimate = Math.min(finished, this.maxFinishedRuns);
     };
     const tx = db.transaction(saveOne);
     this.saveTx = (status) => tx.immediate(status);

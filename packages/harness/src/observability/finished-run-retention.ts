@@ -1,0 +1,44 @@
+/**
+ * Keeps one writer's count of finished runs in a status store, so that finishing a run costs
+ * O(1) amortized however many runs are stored (issue 37): the count is kept in memory and
+ * advanced per finished save, and the O(rows) real count runs only when nothing is known yet or
+ * after `max(256, maxFinishedRuns)` finished saves — the finished rows are bounded by
+ * `maxFinishedRuns`, so that recount is O(1) amortized too. Past the bound, the store evicts
+ * exactly the excess (one row per finished save in the steady state), oldest finished first.
+ *
+ * With one writer the count is exact, so the bound is exact; other processes' finished runs are
+ * seen at the next recount, so the table may briefly hold up to one recount interval more per
+ * writer.
+ */
+export class FinishedRunRetention {
+  readonly maxFinishedRuns: number;
+  private readonly recountEvery: number;
+  private estimate: number | undefined;
+  private sinceCount = 0;
+
+  constructor(maxFinishedRuns: number) {
+    this.maxFinishedRuns = maxFinishedRuns;
+    this.recountEvery = Math.max(256, maxFinishedRuns);
+  }
+
+  /**
+   * A run newly finished: `"recount"` when the store must count its finished rows now (then
+   * call {@link counted}), else how many of the oldest finished rows to evict (often 0).
+   */
+  finished(): "recount" | number {
+    this.sinceCount++;
+    if (this.estimate === undefined || this.sinceCount >= this.recountEvery) return "recount";
+    this.estimate++;
+    if (this.estimate <= this.maxFinishedRuns) return 0;
+    const excess = this.estimate - this.maxFinishedRuns;
+    this.estimate = this.maxFinishedRuns;
+    return excess;
+  }
+
+  /** The real count of finished rows; returns how many of the oldest to evict. */
+  counted(finishedRows: number): number {
+    this.sinceCount = 0;
+    this.estimate = Math.min(finishedRows, this.maxFinishedRuns);
+    return Math.max(0, finishedRows - this.maxFinishedRuns);
+  }
+}

@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { conformanceStatus } from "../testkit/store-conformance/status-store-conformance.js";
+import { openSqliteDatabase, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
+import { SqliteHarnessStatusStore } from "./sqlite-status-store.js";
+
+// Issue 37 item 11: finishing a run must not cost O(stored runs). Checked by counting the
+// statements a finished save executes (not by wall time), at two table sizes.
+
+const open: SqliteDb[] = [];
+afterEach(() => {
+  for (const db of open.splice(0)) db.close();
+});
+
+/** A database whose statements count their executions by SQL text. */
+function countingDb(): { db: SqliteDb; runs: Map<string, number> } {
+  const db = openSqliteDatabase(":memory:");
+  open.push(db);
+  const runs = new Map<string, number>();
+  const counted = (sql: string, statement: SqliteStatement): SqliteStatement =>
+    new Proxy(statement, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (typeof value !== "function" || !["run", "get", "all"].includes(String(property))) return value;
+        return (...args: unknown[]) => {
+          runs.set(sql, (runs.get(sql) ?? 0) + 1);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+  const proxy = new Proxy(db, {
+    get(target, property, receiver) {
+      if (property === "prepare") return (sql: string) => counted(sql, target.prepare(sql));
+      const value = Reflect.get(target, property, receiver) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { db: proxy, runs };
+}
+
+const finished = (i: number) =>
+  conformanceStatus(`run-${String(i).padStart(6, "0")}`, { status: "completed", updatedAt: i, endedAt: i });
+
+/** Statements executed by `saves` finished saves on a store already holding `stored` finished runs. */
+async function costOfFinishing(maxFinishedRuns: number, stored: number, saves: number) {
+  const { db, runs } = countingDb();
+  const store = new SqliteHarnessStatusStore(db, maxFinishedRuns);
+  await store.saveMany(Array.from({ length: stored }, (_, i) => finished(i)));
+  runs.clear();
+  for (let i = stored; i < stored + saves; i++) await store.save(finished(i));
+  const of = (pattern: RegExp) =>
+    [...runs].filter(([sql]) => pattern.test(sql)).reduce((n, [, c]) => n + c, 0);
+  const rows = (await store.list({})).length;
+  const evictSql = [...runs.keys()].find((sql) => /^DELETE FROM run_status WHERE run_id IN/.test(sql));
+  return {
+    counts: of(/COUNT\(\*\)/),
+    evictions: of(/^DELETE FROM run_status WHERE run_id IN/),
+    rows,
+    evictSql,
+    db,
+  };
+}
+
+describe("SQLite status store retention (issue 37 item 11)", () => {
+  it("at the bound, a finished save evicts one row and almost never counts, whatever the table size", async () => {
+    const small = await costOfFinishing(300, 300, 600);
+    const large = await costOfFinishing(3_000, 3_000, 600);
+    for (const cost of [small, large]) {
+      // One eviction statement per finished save (each removes the single oldest row)...
+      expect(cost.evictions).toBe(600);
+      // ...and a real count only every max(256, maxFinishedRuns) finished saves, or first.
+      expect(cost.counts).toBeLessThanOrEqual(3);
+    }
+    expect(small.rows).toBe(300);
+    expect(large.rows).toBe(3_000);
+  });
+
+  it("the store's eviction reads the oldest finished rows from the index, without sorting them all", async () => {
+    const { evictSql, db } = await costOfFinishing(10, 10, 1);
+    expect(evictSql).toBeDefined();
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${evictSql}`).all(1) as { detail: string }[];
+    const details = plan.map((row) => row.detail);
+    expect(details.some((d) => /USING (COVERING )?INDEX run_status_active/.test(d))).toBe(true);
+    expect(details).not.toContain("USE TEMP B-TREE FOR ORDER BY"); // a full sort
+  });
+});
