@@ -6,6 +6,7 @@ import {
   type HarnessStatusStore,
   type KeyValueStore,
   StoreChatHistory,
+  type StoreWarning,
 } from "@tinyagents/harness";
 import type { JsonObject } from "@tinyagents/inference";
 import { CliError } from "./cli-error.js";
@@ -52,20 +53,25 @@ const RUNS = "cli-runs";
 /**
  * Open (creating if needed) the store at `location`: a `postgres://` URL opens that database
  * (through the optional `@tinyagents/postgres`), anything else is a SQLite file. The backends
- * are loaded only here, so `--help` and `probe` work without them.
+ * are loaded only here, so `--help` and `probe` work without them. `onWarning` hears of damaged
+ * records that reads skip (each names the file and the record); default: `process.emitWarning`.
  */
 export async function openCliStore(
   location: string,
   env: Readonly<Record<string, string | undefined>> = {},
+  onWarning?: (warning: StoreWarning) => void,
 ): Promise<CliStore> {
   if (isPostgresUrl(location)) {
     const backend = await openPostgresBackend(location, env.TINYAGENTS_DATABASE_SCHEMA);
-    return cliStoreOver(redactDatabaseUrl(location), backend);
+    return cliStoreOver(redactDatabaseUrl(location), backend, onWarning);
   }
-  return cliStoreOver(location, await openSqliteBackend(location));
+  return cliStoreOver(location, await openSqliteBackend(location, onWarning), onWarning);
 }
 
-async function openSqliteBackend(file: string): Promise<CliBackend> {
+async function openSqliteBackend(
+  file: string,
+  onWarning?: (warning: StoreWarning) => void,
+): Promise<CliBackend> {
   let sqlite: typeof import("@tinyagents/harness/sqlite");
   try {
     sqlite = await import("@tinyagents/harness/sqlite");
@@ -78,7 +84,7 @@ async function openSqliteBackend(file: string): Promise<CliBackend> {
   let store: ReturnType<typeof sqlite.SqliteStore.open>;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    store = sqlite.SqliteStore.open(file);
+    store = sqlite.SqliteStore.open(file, onWarning === undefined ? {} : { onWarning });
   } catch (error) {
     // A driver that cannot load (better-sqlite3 built for another Node, not installed) is not
     // about the file: its message already names the cause and the fix.
@@ -95,12 +101,20 @@ async function openSqliteBackend(file: string): Promise<CliBackend> {
 }
 
 /** The CLI's stores over a backend's key-value store, append log and status store. */
-function cliStoreOver(file: string, backend: CliBackend): CliStore {
+function cliStoreOver(
+  file: string,
+  backend: CliBackend,
+  onWarning?: (warning: StoreWarning) => void,
+): CliStore {
   const keyValue = backend.keyValue;
   return {
     file,
     history: new StoreChatHistory({ log: backend.appendLog, streamPrefix: "thread-" }),
-    journal: new AppendLogEventJournal(backend.appendLog, { streamPrefix: "journal-" }),
+    journal: new AppendLogEventJournal(backend.appendLog, {
+      streamPrefix: "journal-",
+      where: file,
+      ...(onWarning === undefined ? {} : { onWarning }),
+    }),
     statusStore: backend.statusStore,
     keyValue,
     saveRun: (record) => keyValue.put(RUNS, record.runId, record),

@@ -76,7 +76,9 @@ export async function runsCommand(argv: readonly string[], io: CliIo): Promise<n
     return EXIT.ok;
   }
   const limit = positiveInt("limit", values.limit) ?? 20;
-  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db), io.env);
+  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db), io.env, (warning) =>
+    io.stderr.write(`warning: ${warning.message}\n`),
+  );
   try {
     if (values.stale === true || values.reap === true) {
       const olderThanMs =

@@ -34,7 +34,9 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
     throw usageError(
       "show needs exactly one run id: tinyagents show <run-id> (list them with tinyagents runs)",
     );
-  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db), io.env);
+  const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db), io.env, (warning) =>
+    io.stderr.write(`warning: ${warning.message}\n`),
+  );
   try {
     let runId = wanted;
     if (wanted === "last") {

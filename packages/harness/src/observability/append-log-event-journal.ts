@@ -1,8 +1,10 @@
 import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
 import { journalWriterConflict } from "../durability/durability-errors.js";
 import type { AppendGroup, AppendLog, AppendLogEntry } from "../store/append-log.js";
+import { damagedRecord } from "../store/damaged-record.js";
 import { KeyedMutex } from "../store/keyed-mutex.js";
 import { decodeStoreName, encodeStoreName } from "../store/store-names.js";
+import { defaultStoreWarning, type StoreWarning } from "../store/store-warning.js";
 import type { AgentObservation } from "./agent-observation.js";
 import {
   type HarnessEventJournal,
@@ -18,6 +20,12 @@ const MAX_TAILS = 4096;
 
 function isConflict(error: unknown): boolean {
   return TinyAgentsError.isInstance(error) && error.code === "conflict";
+}
+
+/** Whether a stored entry has the shape of an observation (an object with an offset and an event). */
+function isObservation(value: JsonValue): boolean {
+  const event = offsetOf(value) === undefined ? undefined : (value as { event?: unknown }).event;
+  return typeof event === "object" && event !== null;
 }
 
 /** The `offset` of a stored observation, if it has a numeric one. */
@@ -52,9 +60,21 @@ export class AppendLogEventJournal implements HarnessEventJournal {
   private readonly tails = new Map<string, number>();
   private readonly mutex = new KeyedMutex();
 
-  constructor(log: AppendLog, options: { streamPrefix?: string } = {}) {
+  private readonly warn: (warning: StoreWarning) => void;
+  private readonly where: string;
+
+  /**
+   * `onWarning` hears of stored entries that are not observations (a `null` line, a foreign
+   * value), which reads skip; `where` names the log's file in those warnings.
+   */
+  constructor(
+    log: AppendLog,
+    options: { streamPrefix?: string; onWarning?: (warning: StoreWarning) => void; where?: string } = {},
+  ) {
     this.log = log;
     this.prefix = options.streamPrefix ?? "journal-";
+    this.warn = options.onWarning ?? defaultStoreWarning;
+    this.where = options.where ?? "event journal";
   }
 
   async append(observation: AgentObservation): Promise<void> {
@@ -201,6 +221,16 @@ export class AppendLogEventJournal implements HarnessEventJournal {
       const page = await this.log.readFrom(stream, offset, PAGE);
       let more = true;
       for (const entry of page) {
+        if (!isObservation(entry.value)) {
+          // A damaged entry (a `null` line, a foreign value) is skipped, not fatal to the read.
+          this.warn(
+            damagedRecord(
+              { file: this.where, record: stream, offset: entry.offset },
+              "is not a journal observation",
+            ),
+          );
+          continue;
+        }
         if (!visit(entry.value as unknown as AgentObservation)) {
           more = false;
           break;

@@ -6,6 +6,8 @@ import {
   serializeEntry,
   validateRead,
 } from "../store/append-log.js";
+import { parseStoredRecord } from "../store/damaged-record.js";
+import { defaultStoreWarning, type StoreWarning } from "../store/store-warning.js";
 import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
 import type { SqliteGroupCommit } from "./sqlite-group-commit.js";
 
@@ -28,9 +30,18 @@ export class SqliteAppendLog implements AppendLog {
 
   private readonly commit: SqliteGroupCommit | undefined;
 
+  private readonly file: string;
+  private readonly warn: (warning: StoreWarning) => void;
+
   /** @internal Use `SqliteStore.open`. */
-  constructor(db: SqliteDb, commit?: SqliteGroupCommit) {
+  constructor(
+    db: SqliteDb,
+    commit?: SqliteGroupCommit,
+    damaged: { file?: string; onWarning?: (warning: StoreWarning) => void } = {},
+  ) {
     this.commit = commit;
+    this.file = damaged.file ?? "SQLite store";
+    this.warn = damaged.onWarning ?? defaultStoreWarning;
     this.stmt = {
       next: db.prepare("SELECT COALESCE(MAX(offset) + 1, 0) AS next FROM log WHERE stream = ?"),
       insert: db.prepare("INSERT INTO log (stream, offset, value) VALUES (?, ?, ?)"),
@@ -95,7 +106,17 @@ export class SqliteAppendLog implements AppendLog {
       offset: number;
       value: string;
     }[];
-    return rows.map((r) => ({ offset: r.offset, value: JSON.parse(r.value) as JsonValue }));
+    // A damaged row is skipped with a warning (its offset stays taken), like a corrupt JSONL line.
+    const out: AppendLogEntry[] = [];
+    for (const r of rows) {
+      const value = parseStoredRecord(
+        r.value,
+        { file: this.file, record: stream, offset: r.offset },
+        this.warn,
+      );
+      if (value !== undefined) out.push({ offset: r.offset, value });
+    }
+    return out;
   }
 
   async length(stream: string): Promise<number> {

@@ -11,6 +11,8 @@ import {
   validateStatus,
 } from "../observability/status-store.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
+import { damagedRecord, parseStoredRecord } from "../store/damaged-record.js";
+import { defaultStoreWarning, type StoreWarning } from "../store/store-warning.js";
 import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
 import type { SqliteGroupCommit } from "./sqlite-group-commit.js";
 
@@ -50,9 +52,19 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
   /** Finished rows as far as this connection knows, and when to recount them. */
   private readonly retention: FinishedRunRetention;
 
+  private readonly file: string;
+  private readonly warn: (warning: StoreWarning) => void;
+
   /** @internal Use `SqliteStore.open`. */
-  constructor(db: SqliteDb, maxFinishedRuns = DEFAULT_MAX_FINISHED_RUNS, commit?: SqliteGroupCommit) {
+  constructor(
+    db: SqliteDb,
+    maxFinishedRuns = DEFAULT_MAX_FINISHED_RUNS,
+    commit?: SqliteGroupCommit,
+    damaged: { file?: string; onWarning?: (warning: StoreWarning) => void } = {},
+  ) {
     this.commit = commit;
+    this.file = damaged.file ?? "SQLite store";
+    this.warn = damaged.onWarning ?? defaultStoreWarning;
     if (!Number.isInteger(maxFinishedRuns) || maxFinishedRuns < 0) {
       throw validationError(
         `maxFinishedRuns must be a non-negative integer, got ${String(maxFinishedRuns)}`,
@@ -140,12 +152,12 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
     this.saveManyTx = (statuses) => manyTx.immediate(statuses);
     // Read the active runs and mark the stale ones in one IMMEDIATE transaction: a run that
     // heartbeats in between is either seen fresh or its later save loses to the finished record.
-    const active = db.prepare("SELECT record FROM run_status WHERE active = 1");
+    const active = db.prepare("SELECT run_id AS runId, record FROM run_status WHERE active = 1");
     const reapTx = db.transaction((cutoff: number, now: number) => {
       const changed: HarnessRunStatus[] = [];
-      for (const row of active.all() as { record: string }[]) {
-        const record = JSON.parse(row.record) as HarnessRunStatus;
-        if (!isStale(record, cutoff)) continue;
+      for (const row of active.all() as { runId: string; record: string }[]) {
+        const record = this.parse(row.runId, row.record);
+        if (record === undefined || !isStale(record, cutoff)) continue;
         const reaped = abandonedStatus(record, now);
         saveOne(reaped);
         changed.push(reaped);
@@ -186,7 +198,18 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
 
   async get(runId: string): Promise<HarnessRunStatus | undefined> {
     const row = guard("read a run status", () => this.stmt.get.get(runId)) as { record: string } | undefined;
-    return row === undefined ? undefined : (JSON.parse(row.record) as HarnessRunStatus);
+    return row === undefined ? undefined : this.parse(runId, row.record);
+  }
+
+  /** A stored record, or undefined (with a `damaged_record` warning) when it cannot be read. */
+  private parse(runId: string, record: string): HarnessRunStatus | undefined {
+    const value = parseStoredRecord(record, { file: this.file, record: runId }, this.warn);
+    if (value === undefined) return undefined;
+    if (value === null || typeof value !== "object" || Array.isArray(value) || value.runId !== runId) {
+      this.warn(damagedRecord({ file: this.file, record: runId }, "is not a run status record"));
+      return undefined;
+    }
+    return value as unknown as HarnessRunStatus;
   }
 
   async list(query: StatusQuery = {}): Promise<HarnessRunStatus[]> {
@@ -206,13 +229,15 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
       params.push(query.active ? 1 : 0);
     }
     const sql =
-      `SELECT record FROM run_status${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ` +
+      `SELECT run_id AS runId, record FROM run_status${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ` +
       `ORDER BY started_at, run_id${query.limit === undefined ? "" : " LIMIT ?"}`;
     if (query.limit !== undefined) params.push(query.limit);
     const rows = guard("list run statuses", () => this.db.prepare(sql).all(...params)) as {
+      runId: string;
       record: string;
     }[];
-    return rows.map((r) => JSON.parse(r.record) as HarnessRunStatus);
+    // One damaged row is skipped with a warning; it must not fail the whole listing.
+    return rows.flatMap((r) => this.parse(r.runId, r.record) ?? []);
   }
 
   async delete(runId: string): Promise<boolean> {

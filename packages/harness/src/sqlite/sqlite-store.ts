@@ -1,3 +1,4 @@
+import type { StoreWarning } from "../store/store-warning.js";
 import { SqliteAppendLog } from "./sqlite-append-log.js";
 import { openSqliteDatabase, type SqliteDb, type SqliteOpenOptions } from "./sqlite-database.js";
 import type { SqliteDriverName } from "./sqlite-driver.js";
@@ -12,6 +13,8 @@ export interface SqliteStoreOptions extends SqliteOpenOptions {
   now?: () => number;
   /** Finished runs the status store keeps (default 10,000). */
   maxFinishedRuns?: number;
+  /** Damaged records skipped by reads (default: `process.emitWarning`, naming the file). */
+  onWarning?: (warning: StoreWarning) => void;
 }
 
 /**
@@ -42,8 +45,12 @@ export class SqliteStore {
     this.db = db;
     this.commit = new SqliteGroupCommit(db);
     this.keyValue = new SqliteKeyValueStore(db, now);
-    this.appendLog = new SqliteAppendLog(db, this.commit);
-    this.statusStore = new SqliteHarnessStatusStore(db, options.maxFinishedRuns, this.commit);
+    const damaged = {
+      file: filename,
+      ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+    };
+    this.appendLog = new SqliteAppendLog(db, this.commit, damaged);
+    this.statusStore = new SqliteHarnessStatusStore(db, options.maxFinishedRuns, this.commit, damaged);
     this.responseCache = new SqliteResponseCache(db, now);
   }
 
