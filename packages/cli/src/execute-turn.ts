@@ -9,7 +9,7 @@ import {
   traceDetailsMiddleware,
   type WorkspaceDescriptor,
 } from "@tinyagents/harness";
-import type { TinyAgentsError } from "@tinyagents/inference";
+import { type TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import type { CliStore } from "./cli-store.js";
 import { contentFreeJournal } from "./content-capture.js";
 import { newRunId } from "./run-ids.js";
@@ -56,6 +56,11 @@ export interface TurnResult {
   run: AgentRun;
   status: HarnessRunStatus;
   error?: TinyAgentsError;
+  /**
+   * Set when the run's journal or status could not be written (a full disk, a read-only or
+   * damaged store): the run may have finished, but `runs`/`show` will not know it as it was.
+   */
+  storageError?: TinyAgentsError;
   wallMs: number;
 }
 
@@ -71,12 +76,17 @@ export async function executeTurn(options: TurnOptions): Promise<TurnResult> {
   if (options.store !== undefined) recordTraceDetails(options.harness, capture);
   const events = new EventSink(runId);
   const { store } = options;
+  let storageError: TinyAgentsError | undefined;
   const obs =
     store === undefined
       ? undefined
       : attachObservability(events, {
           journal: capture ? store.journal : contentFreeJournal(store.journal),
           statusStore: store.statusStore,
+          // Journal and status writes fail off the run's path: keep the first, to report it.
+          onError: (error) => {
+            storageError ??= toTinyAgentsError(error);
+          },
         });
   await store?.saveRun({
     runId,
@@ -123,5 +133,5 @@ export async function executeTurn(options: TurnOptions): Promise<TurnResult> {
     await obs?.close();
   }
   if (result === undefined) throw new Error(`run ${runId} ended without a result`);
-  return result;
+  return storageError === undefined ? result : { ...result, storageError };
 }

@@ -91,12 +91,23 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
         model: setup.selected.spec,
         ...summaryJson(result.run, result.wallMs, result.runId),
         ...(failure === undefined ? {} : { error: { code: result.error?.code, message: failure.message } }),
+        ...(result.storageError === undefined
+          ? {}
+          : {
+              saved: false,
+              storageError: { code: result.storageError.code, message: result.storageError.message },
+            }),
       };
       io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
     } else {
       renderer.finish();
       if (!renderer.wroteText && failure === undefined) io.stdout.write(`${runText(result.run)}\n`);
       io.stdout.write(`\n${formatSummary(result.run, result.wallMs, result.runId)}\n`);
+    }
+    if (result.storageError !== undefined) {
+      // The answer above may be fine, but the run is not on record as it happened: say so, fail.
+      io.stderr.write(`run ${result.runId} was not saved to ${store.file}: ${result.storageError.message}\n`);
+      if (failure === undefined) return EXIT.config;
     }
     if (failure !== undefined) {
       io.stderr.write(

@@ -51,7 +51,7 @@ describe("damaged records in the CLI store", () => {
     expect(runs.stdout).toContain(good);
     expect(runs.stderr).toContain(`warning: ${file}: record "${bad}" is not valid JSON`);
 
-    const show = await cli(["show", good]);
+    const show = await cli(["show", good as string]);
     expect(show.code).toBe(0);
     expect(show.stdout).toContain(`run ${good}`);
     expect(show.stderr).toContain(

@@ -129,7 +129,7 @@ describe("scorers that misbehave", () => {
     const stuck = defineScorer("stuck", () => new Promise<number>(() => {}), { timeoutMs: 10 });
     const pending = evaluate({
       agent,
-      dataset: [cases[0]],
+      dataset: cases.slice(0, 1),
       scorers: [stuck],
       clock,
       scorerTimeoutMs: 60_000,

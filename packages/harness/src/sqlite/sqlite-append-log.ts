@@ -40,7 +40,7 @@ export class SqliteAppendLog implements AppendLog {
     damaged: { file?: string; onWarning?: (warning: StoreWarning) => void } = {},
   ) {
     this.commit = commit;
-    this.file = damaged.file ?? "SQLite store";
+    this.file = damaged.file ?? db.filename;
     this.warn = damaged.onWarning ?? defaultStoreWarning;
     this.stmt = {
       next: db.prepare("SELECT COALESCE(MAX(offset) + 1, 0) AS next FROM log WHERE stream = ?"),
@@ -83,7 +83,8 @@ export class SqliteAppendLog implements AppendLog {
   async appendMany(stream: string, values: readonly JsonValue[]): Promise<number[]> {
     const lines = values.map((v) => serializeEntry(v, stream));
     if (lines.length === 0) return [];
-    const write = () => guard(`append to stream "${stream}"`, () => this.insertMany(stream, lines));
+    const write = () =>
+      guard(`append to stream "${stream}"`, () => this.insertMany(stream, lines), this.file);
     return this.commit === undefined ? write() : this.commit.submit(write);
   }
 
@@ -96,13 +97,17 @@ export class SqliteAppendLog implements AppendLog {
       (g): CheckedLines => [g.stream, g.values.map((v) => serializeEntry(v, g.stream)), g.check],
     );
     if (lines.length === 0) return [];
-    const write = () => guard(`append to ${lines.length} streams`, () => this.insertGroups(lines));
+    const write = () => guard(`append to ${lines.length} streams`, () => this.insertGroups(lines), this.file);
     return this.commit === undefined ? write() : this.commit.submit(write);
   }
 
   async readFrom(stream: string, offset: number, limit: number): Promise<AppendLogEntry[]> {
     validateRead(offset, limit, stream);
-    const rows = guard(`read stream "${stream}"`, () => this.stmt.read.all(stream, offset, limit)) as {
+    const rows = guard(
+      `read stream "${stream}"`,
+      () => this.stmt.read.all(stream, offset, limit),
+      this.file,
+    ) as {
       offset: number;
       value: string;
     }[];
@@ -120,12 +125,18 @@ export class SqliteAppendLog implements AppendLog {
   }
 
   async length(stream: string): Promise<number> {
-    return guard(`measure stream "${stream}"`, () => (this.stmt.next.get(stream) as { next: number }).next);
+    return guard(
+      `measure stream "${stream}"`,
+      () => (this.stmt.next.get(stream) as { next: number }).next,
+      this.file,
+    );
   }
 
   async listStreams(): Promise<string[]> {
-    return guard("list streams", () =>
-      (this.stmt.streams.all() as { stream: string }[]).map((r) => r.stream),
+    return guard(
+      "list streams",
+      () => (this.stmt.streams.all() as { stream: string }[]).map((r) => r.stream),
+      this.file,
     );
   }
 }

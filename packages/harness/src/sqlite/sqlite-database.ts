@@ -22,6 +22,8 @@ export interface SqliteDb {
   readonly open: boolean;
   /** The SQLite library behind this database. */
   readonly driver: SqliteDriverName;
+  /** The file it was opened from (`":memory:"` for a private database), for error messages. */
+  readonly filename: string;
 }
 
 /** Options of `SqliteStore.open`. */
@@ -87,7 +89,7 @@ export function openSqliteDatabase(filename: string, options: SqliteOpenOptions 
   const driver = selectSqliteDriver(options.driver);
   let db: SqliteDb | undefined;
   try {
-    db = sqliteDb(driver.open(filename), driver.name);
+    db = sqliteDb(driver.open(filename), driver.name, filename);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     if (filename !== ":memory:") db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
@@ -111,7 +113,7 @@ export function openSqliteDatabase(filename: string, options: SqliteOpenOptions 
 }
 
 /** Transactions and pragmas over a driver's connection (SQL only, so every driver behaves alike). */
-function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName): SqliteDb {
+function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName, filename: string): SqliteDb {
   let depth = 0;
   // Transaction control runs as prepared statements, compiled once per connection: `exec` compiles
   // its SQL on every call, and a group commit issues ~2 + 2 per write of these (BEGIN, COMMIT, a
@@ -147,8 +149,13 @@ function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName): Sqlit
           run(savepoint.release);
           return result;
         } catch (error) {
-          run(savepoint.rollback);
-          run(savepoint.release);
+          try {
+            run(savepoint.rollback);
+            run(savepoint.release);
+          } catch {
+            // SQLite already rolled the whole transaction back (SQLITE_FULL, SQLITE_IOERR...):
+            // the savepoint is gone; the original error is the one that explains it.
+          }
           throw error;
         } finally {
           depth--;
@@ -173,6 +180,7 @@ function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName): Sqlit
     };
   return {
     driver,
+    filename,
     prepare: (sql) => connection.prepare(sql),
     exec: (sql) => connection.exec(sql),
     transaction<A extends unknown[], R>(fn: (...args: A) => R): SqliteTransaction<A, R> {
@@ -193,13 +201,24 @@ function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName): Sqlit
   };
 }
 
-/** Wrap a SQLite failure as a `storage` error that says what was being done and what to check. */
-export function sqliteError(action: string, error: unknown): TinyAgentsError {
+/**
+ * Wrap a SQLite failure as a `storage` error that says what was being done, in which file (when
+ * known), and what to check.
+ */
+export function sqliteError(action: string, error: unknown, file?: string): TinyAgentsError {
   const code = sqliteCode(error);
+  const where = file === undefined ? "" : ` in ${file}`;
   return new TinyAgentsError(
     "storage",
-    `SQLite: could not ${action}${code === undefined ? "" : ` (${code})`}: ${errorMessage(error)}; ${hintFor(code)}`,
-    { cause: error, details: { action, ...(code === undefined ? {} : { sqliteCode: code }) } },
+    `SQLite: could not ${action}${where}${code === undefined ? "" : ` (${code})`}: ${errorMessage(error)}; ${hintFor(code)}`,
+    {
+      cause: error,
+      details: {
+        action,
+        ...(file === undefined ? {} : { file }),
+        ...(code === undefined ? {} : { sqliteCode: code }),
+      },
+    },
   );
 }
 
@@ -235,13 +254,13 @@ function hintFor(code: string | undefined): string {
   return "see the cause";
 }
 
-/** Run `fn`, turning SQLite exceptions into `storage` errors. */
-export function guard<T>(action: string, fn: () => T): T {
+/** Run `fn`, turning SQLite exceptions into `storage` errors naming `action` and `file`. */
+export function guard<T>(action: string, fn: () => T, file?: string): T {
   try {
     return fn();
   } catch (error) {
     if (TinyAgentsError.isInstance(error)) throw error;
-    throw sqliteError(action, error);
+    throw sqliteError(action, error, file);
   }
 }
 

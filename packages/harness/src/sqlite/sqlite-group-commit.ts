@@ -1,4 +1,5 @@
-import type { SqliteDb } from "./sqlite-database.js";
+import { TinyAgentsError } from "@tinyagents/inference";
+import { type SqliteDb, sqliteError } from "./sqlite-database.js";
 
 interface Pending {
   work: () => unknown;
@@ -19,17 +20,24 @@ export class SqliteGroupCommit {
   private pending: Pending[] = [];
   private scheduled = false;
   private readonly commitAll: (batch: readonly Pending[]) => unknown[];
+  private readonly file: string;
+
+  /** The outcomes of the batch being committed, kept for when its COMMIT fails. */
+  private outcomes: { ok: boolean; value: unknown }[] = [];
 
   constructor(db: SqliteDb) {
-    const outer = db.transaction((batch: readonly Pending[]) =>
-      batch.map((p) => {
+    this.file = db.filename;
+    const outer = db.transaction((batch: readonly Pending[]) => {
+      this.outcomes = [];
+      for (const p of batch) {
         try {
-          return { ok: true, value: p.work() };
+          this.outcomes.push({ ok: true, value: p.work() });
         } catch (error) {
-          return { ok: false, value: error };
+          this.outcomes.push({ ok: false, value: error });
         }
-      }),
-    );
+      }
+      return this.outcomes;
+    });
     this.commitAll = (batch) => outer.immediate(batch);
   }
 
@@ -54,9 +62,20 @@ export class SqliteGroupCommit {
     try {
       outcomes = this.commitAll(batch);
     } catch (error) {
-      for (const p of batch) p.reject(error);
+      // The batch's own BEGIN or COMMIT failed (busy, full disk...): every write in it is lost.
+      // A write that failed with a storage error (SQLITE_FULL rolls the whole transaction back,
+      // so COMMIT then fails with a bare "no transaction") says why better than COMMIT does.
+      const cause = this.outcomes.find((o) => !o.ok && TinyAgentsError.isInstance(o.value, "storage"))?.value;
+      const typed =
+        cause ??
+        (TinyAgentsError.isInstance(error)
+          ? error
+          : sqliteError(`commit ${batch.length} write(s)`, error, this.file));
+      this.outcomes = [];
+      for (const p of batch) p.reject(typed);
       return;
     }
+    this.outcomes = [];
     for (let i = 0; i < batch.length; i++) {
       const outcome = outcomes[i] as { ok: boolean; value: unknown };
       const p = batch[i] as Pending;

@@ -17,12 +17,15 @@ import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js
  */
 export class SqliteKeyValueStore implements KeyValueStore {
   private readonly db: SqliteDb;
+  /** Named in storage errors. */
+  private readonly file: string;
   private readonly now: () => number;
   private readonly stmt: Record<"get" | "put" | "del" | "list" | "purge" | "take", SqliteStatement>;
 
   /** @internal Use `SqliteStore.open`. */
   constructor(db: SqliteDb, now: () => number) {
     this.db = db;
+    this.file = db.filename;
     this.now = now;
     this.stmt = {
       get: db.prepare(
@@ -45,7 +48,7 @@ export class SqliteKeyValueStore implements KeyValueStore {
 
   async get(namespace: string, key: string): Promise<JsonValue | undefined> {
     checkNames(namespace, key);
-    const row = guard("read a key", () => this.stmt.get.get(namespace, key, this.now())) as
+    const row = guard("read a key", () => this.stmt.get.get(namespace, key, this.now()), this.file) as
       | { value: string }
       | undefined;
     return row === undefined ? undefined : (JSON.parse(row.value) as JsonValue);
@@ -53,26 +56,29 @@ export class SqliteKeyValueStore implements KeyValueStore {
 
   async put(namespace: string, key: string, value: JsonValue, options: PutOptions = {}): Promise<void> {
     const row = this.row({ op: "put", namespace, key, value, ...options });
-    guard("write a key", () => this.stmt.put.run(...row));
+    guard("write a key", () => this.stmt.put.run(...row), this.file);
   }
 
   async delete(namespace: string, key: string): Promise<boolean> {
     checkNames(namespace, key);
-    return guard("delete a key", () =>
-      this.db
-        .transaction(() => {
-          const live = this.stmt.get.get(namespace, key, this.now()) !== undefined;
-          this.stmt.del.run(namespace, key);
-          return live;
-        })
-        .immediate(),
+    return guard(
+      "delete a key",
+      () =>
+        this.db
+          .transaction(() => {
+            const live = this.stmt.get.get(namespace, key, this.now()) !== undefined;
+            this.stmt.del.run(namespace, key);
+            return live;
+          })
+          .immediate(),
+      this.file,
     );
   }
 
   /** Atomic take (`DELETE ... RETURNING`): of concurrent takers on any connection, one gets the value. */
   async take(namespace: string, key: string): Promise<JsonValue | undefined> {
     checkNames(namespace, key);
-    const row = guard("take a key", () => this.stmt.take.get(namespace, key, this.now())) as
+    const row = guard("take a key", () => this.stmt.take.get(namespace, key, this.now()), this.file) as
       | { value: string }
       | undefined;
     return row === undefined ? undefined : (JSON.parse(row.value) as JsonValue);
@@ -80,29 +86,34 @@ export class SqliteKeyValueStore implements KeyValueStore {
 
   async list(namespace: string): Promise<string[]> {
     checkNames(namespace, "-");
-    const rows = guard("list keys", () => this.stmt.list.all(namespace, this.now())) as { key: string }[];
+    const rows = guard("list keys", () => this.stmt.list.all(namespace, this.now()), this.file) as {
+      key: string;
+    }[];
     return rows.map((r) => r.key);
   }
 
   async batch(ops: readonly KeyValueOp[]): Promise<void> {
     validateBatch(ops);
     const rows = ops.map((op) => (op.op === "put" ? this.row(op) : undefined));
-    guard("apply a batch", () =>
-      this.db
-        .transaction(() => {
-          ops.forEach((op, i) => {
-            const row = rows[i];
-            if (row !== undefined) this.stmt.put.run(...row);
-            else this.stmt.del.run(op.namespace, op.key);
-          });
-        })
-        .immediate(),
+    guard(
+      "apply a batch",
+      () =>
+        this.db
+          .transaction(() => {
+            ops.forEach((op, i) => {
+              const row = rows[i];
+              if (row !== undefined) this.stmt.put.run(...row);
+              else this.stmt.del.run(op.namespace, op.key);
+            });
+          })
+          .immediate(),
+      this.file,
     );
   }
 
   /** Delete expired entries; returns how many. */
   purgeExpired(): number {
-    return guard("purge expired keys", () => this.stmt.purge.run(this.now()).changes);
+    return guard("purge expired keys", () => this.stmt.purge.run(this.now()).changes, this.file);
   }
 
   private row(op: Extract<KeyValueOp, { op: "put" }>): [string, string, string, number | null] {

@@ -8,11 +8,14 @@ import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js
  * fingerprint). Create it through `SqliteStore.open(...).responseCache`.
  */
 export class SqliteResponseCache {
+  /** Named in storage errors. */
+  private readonly file: string;
   private readonly now: () => number;
   private readonly stmt: Record<"get" | "put" | "del" | "clear" | "purge" | "size", SqliteStatement>;
 
   /** @internal Use `SqliteStore.open`. */
   constructor(db: SqliteDb, now: () => number) {
+    this.file = db.filename;
     this.now = now;
     this.stmt = {
       get: db.prepare(
@@ -32,7 +35,7 @@ export class SqliteResponseCache {
   /** The live entry for `key`, or undefined. */
   async get(key: string): Promise<JsonValue | undefined> {
     checkKey(key);
-    const row = guard("read the response cache", () => this.stmt.get.get(key, this.now())) as
+    const row = guard("read the response cache", () => this.stmt.get.get(key, this.now()), this.file) as
       | { value: string }
       | undefined;
     return row === undefined ? undefined : (JSON.parse(row.value) as JsonValue);
@@ -45,28 +48,32 @@ export class SqliteResponseCache {
     if (json === undefined) throw validationError("cached value is not JSON data", { field: "value" });
     const now = this.now();
     const expiresAt = expiryFor(options.ttlMs, now) ?? null;
-    guard("write the response cache", () => this.stmt.put.run(key, json, now, expiresAt));
+    guard("write the response cache", () => this.stmt.put.run(key, json, now, expiresAt), this.file);
   }
 
   /** Remove an entry; true when one existed. */
   async delete(key: string): Promise<boolean> {
     checkKey(key);
-    return guard("delete from the response cache", () => this.stmt.del.run(key).changes > 0);
+    return guard("delete from the response cache", () => this.stmt.del.run(key).changes > 0, this.file);
   }
 
   /** Remove every entry. */
   async clear(): Promise<void> {
-    guard("clear the response cache", () => this.stmt.clear.run());
+    guard("clear the response cache", () => this.stmt.clear.run(), this.file);
   }
 
   /** Live entries. */
   async size(): Promise<number> {
-    return guard("count the response cache", () => (this.stmt.size.get(this.now()) as { n: number }).n);
+    return guard(
+      "count the response cache",
+      () => (this.stmt.size.get(this.now()) as { n: number }).n,
+      this.file,
+    );
   }
 
   /** Delete expired entries; returns how many. */
   purgeExpired(): number {
-    return guard("purge the response cache", () => this.stmt.purge.run(this.now()).changes);
+    return guard("purge the response cache", () => this.stmt.purge.run(this.now()).changes, this.file);
   }
 }
 

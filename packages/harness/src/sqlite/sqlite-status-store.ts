@@ -63,7 +63,7 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
     damaged: { file?: string; onWarning?: (warning: StoreWarning) => void } = {},
   ) {
     this.commit = commit;
-    this.file = damaged.file ?? "SQLite store";
+    this.file = damaged.file ?? db.filename;
     this.warn = damaged.onWarning ?? defaultStoreWarning;
     if (!Number.isInteger(maxFinishedRuns) || maxFinishedRuns < 0) {
       throw validationError(
@@ -171,7 +171,7 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
   async reapStale(options: ReapOptions): Promise<HarnessRunStatus[]> {
     const cutoff = reapCutoff(options);
     const now = options.now ?? Date.now();
-    const reap = () => guard("reap stale runs", () => this.reapTx(cutoff, now));
+    const reap = () => guard("reap stale runs", () => this.reapTx(cutoff, now), this.file);
     if (this.commit === undefined) return reap();
     let changed: HarnessRunStatus[] = [];
     await this.commit.submit(() => {
@@ -182,7 +182,8 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
 
   async save(status: HarnessRunStatus): Promise<void> {
     validateStatus(status);
-    const write = () => guard(`save the status of run "${status.runId}"`, () => this.saveTx(status));
+    const write = () =>
+      guard(`save the status of run "${status.runId}"`, () => this.saveTx(status), this.file);
     if (this.commit === undefined) write();
     else await this.commit.submit(write);
   }
@@ -191,13 +192,16 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
   async saveMany(statuses: readonly HarnessRunStatus[]): Promise<void> {
     for (const status of statuses) validateStatus(status);
     if (statuses.length === 0) return;
-    const write = () => guard(`save ${statuses.length} run statuses`, () => this.saveManyTx(statuses));
+    const write = () =>
+      guard(`save ${statuses.length} run statuses`, () => this.saveManyTx(statuses), this.file);
     if (this.commit === undefined) write();
     else await this.commit.submit(write);
   }
 
   async get(runId: string): Promise<HarnessRunStatus | undefined> {
-    const row = guard("read a run status", () => this.stmt.get.get(runId)) as { record: string } | undefined;
+    const row = guard("read a run status", () => this.stmt.get.get(runId), this.file) as
+      | { record: string }
+      | undefined;
     return row === undefined ? undefined : this.parse(runId, row.record);
   }
 
@@ -232,7 +236,7 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
       `SELECT run_id AS runId, record FROM run_status${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ` +
       `ORDER BY started_at, run_id${query.limit === undefined ? "" : " LIMIT ?"}`;
     if (query.limit !== undefined) params.push(query.limit);
-    const rows = guard("list run statuses", () => this.db.prepare(sql).all(...params)) as {
+    const rows = guard("list run statuses", () => this.db.prepare(sql).all(...params), this.file) as {
       runId: string;
       record: string;
     }[];
@@ -241,6 +245,6 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
   }
 
   async delete(runId: string): Promise<boolean> {
-    return guard("delete a run status", () => this.stmt.del.run(runId).changes > 0);
+    return guard("delete a run status", () => this.stmt.del.run(runId).changes > 0, this.file);
   }
 }
