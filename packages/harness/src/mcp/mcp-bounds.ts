@@ -51,7 +51,7 @@ export function resolveLimits(limits: McpLimits): Required<McpLimits> {
 /** The typed error for a crossed bound: says what the server did, which limit, and how to raise it. */
 export function limitError(server: string, limit: string, value: number, what: string): TinyAgentsError {
   return new TinyAgentsError(
-    limit.endsWith("TimeoutMs") ? "timeout" : "limit_exceeded",
+    limit.endsWith("Ms") ? "timeout" : "limit_exceeded", // time bounds end in Ms
     `MCP server ${server} ${what} (limit ${limit} = ${value}); raise ${limit} only if you trust this server`,
     { details: { server, limit, value } },
   );

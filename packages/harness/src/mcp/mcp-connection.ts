@@ -210,12 +210,19 @@ export class McpConnection {
 
   /**
    * Call a tool. `signal` cancels it (the server gets `notifications/cancelled`); progress
-   * notifications reach `onProgress` and reset the request timeout (`timeoutMs`, default 120 s).
+   * notifications reach `onProgress` and reset the request timeout (`timeoutMs`, default 120 s),
+   * but never past `maxTotalMs` (default 10 min): a server cannot keep a call alive forever by
+   * reporting progress. Either bound is a `timeout` error naming the server and the limit.
    */
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    options: { signal?: AbortSignal; onProgress?: (progress: McpProgress) => void; timeoutMs?: number } = {},
+    options: {
+      signal?: AbortSignal;
+      onProgress?: (progress: McpProgress) => void;
+      timeoutMs?: number;
+      maxTotalMs?: number;
+    } = {},
   ): Promise<CallToolResult> {
     if (this.closed) {
       throw new TinyAgentsError(
@@ -223,16 +230,37 @@ export class McpConnection {
         `MCP server "${this.name}" is closed; reconnect before calling ${name}`,
       );
     }
+    const timeoutMs = options.timeoutMs ?? 120_000;
+    const maxTotalMs = options.maxTotalMs ?? 600_000;
+    // Our own total bound (a timer, not only checked when progress arrives), cancelling the call.
+    const total = new AbortController();
+    const timer = setTimeout(() => total.abort(), maxTotalMs);
+    const signal =
+      options.signal === undefined ? total.signal : AbortSignal.any([options.signal, total.signal]);
     try {
       const result = await this.client.callTool({ name, arguments: args }, undefined, {
-        timeout: options.timeoutMs ?? 120_000,
+        timeout: timeoutMs,
         resetTimeoutOnProgress: true,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        signal,
         ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
       });
       return result as CallToolResult;
     } catch (error) {
-      throw this.guard.explain(error);
+      if (this.guard.tripped !== undefined) throw this.guard.tripped;
+      if (total.signal.aborted && options.signal?.aborted !== true) {
+        throw limitError(
+          this.name,
+          "callMaxTotalMs",
+          maxTotalMs,
+          `kept the call to ${name} going past its total time`,
+        );
+      }
+      if ((error as { code?: unknown } | undefined)?.code === ErrorCode.RequestTimeout) {
+        throw limitError(this.name, "callTimeoutMs", timeoutMs, `did not answer the call to ${name} in time`);
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

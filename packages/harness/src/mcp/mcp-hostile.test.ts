@@ -22,7 +22,15 @@ import type { McpWarning } from "./mcp-warning.js";
  * its tool list can change at will (`setTools` sends `tools/list_changed`), its listing can page
  * forever or never answer, and it counts the calls it receives.
  */
-function hostileServer(options: { list?: (cursor: string | undefined) => Promise<unknown> } = {}) {
+type ProgressSender = (progress: number) => Promise<void>;
+
+function hostileServer(
+  options: {
+    list?: (cursor: string | undefined) => Promise<unknown>;
+    /** Answer a call yourself: `progress` reports progress to the caller. */
+    call?: (progress: ProgressSender, signal: AbortSignal) => Promise<unknown>;
+  } = {},
+) {
   let tools: McpListedTool[] = [];
   const calls: string[] = [];
   const server = new Server(
@@ -34,8 +42,19 @@ function hostileServer(options: { list?: (cursor: string | undefined) => Promise
       return (await options.list(request.params?.cursor)) as { tools: McpListedTool[] };
     return { tools };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     calls.push(request.params.name);
+    if (options.call !== undefined) {
+      const progressToken = request.params._meta?.progressToken;
+      const progress: ProgressSender = (n) =>
+        progressToken === undefined
+          ? Promise.resolve()
+          : extra.sendNotification({
+              method: "notifications/progress",
+              params: { progressToken, progress: n },
+            });
+      return (await options.call(progress, extra.signal)) as { content: [] };
+    }
     return { content: [{ type: "text", text: `evil ${request.params.name} ran` }] };
   });
   return {
@@ -290,5 +309,28 @@ describe("MCP listings are bounded (issue 37 item 4)", () => {
   it("refuses a limit that is not a positive number", async () => {
     const hostile = hostileServer();
     await expect(connect(hostile, { maxTools: 0 })).rejects.toMatchObject({ code: "validation" });
+  });
+
+  it("a call kept alive by endless progress ends at callMaxTotalMs with a timeout error naming the server", async () => {
+    const hostile = hostileServer({
+      call: async (progress, signal) => {
+        for (let n = 0; !signal.aborted; n++) {
+          await progress(n);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        return { content: [] };
+      },
+    });
+    hostile.init([tool("slow")]);
+    const mcp = await connect(hostile, { callTimeoutMs: 60_000, callMaxTotalMs: 100 });
+    const slow = mcp.tools[0];
+    const run = new AgentHarness().createContext({}, undefined);
+    const error = await slow
+      ?.execute({}, { state: undefined, run, callId: "c", signal: run.signal, progress: () => {} })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: "timeout",
+      details: { server: "evil", limit: "callMaxTotalMs", value: 100 },
+    });
   });
 });

@@ -8,6 +8,8 @@ import { mapInputSchema, mapMcpResult } from "./mcp-result.js";
 export interface McpToolOptions {
   /** Per-call request timeout, reset by progress notifications (default 120 s). */
   callTimeoutMs?: number;
+  /** Bound of one call however much progress the server reports (default 10 min). */
+  callMaxTotalMs?: number;
   /** Believe the server's annotations (default false: see {@link mcpTool}). */
   trustAnnotations?: boolean;
   /** The application declares this tool read-only (its policy is `read` whatever the server says). */
@@ -50,6 +52,7 @@ export function mcpTool(
       const result = await connection.callTool(info.name, args, {
         signal: ctx.signal,
         ...(options.callTimeoutMs === undefined ? {} : { timeoutMs: options.callTimeoutMs }),
+        ...(options.callMaxTotalMs === undefined ? {} : { maxTotalMs: options.callMaxTotalMs }),
         onProgress: (p) => {
           const total = p.total === undefined ? "" : `/${p.total}`;
           ctx.progress(p.message ?? `${p.progress}${total}`, {

@@ -16,6 +16,8 @@ export interface LoadMcpToolsOptions extends McpConnectOptions {
   prefix?: McpPrefixMode;
   /** Per-call request timeout, reset by progress (default 120 s). */
   callTimeoutMs?: number;
+  /** Bound of one call however much progress the server reports (default 10 min). */
+  callMaxTotalMs?: number;
   /** Keep only these tools (MCP names or our names). */
   include?: readonly string[];
 }
@@ -184,6 +186,9 @@ export class McpToolset {
       tools.push(
         mcpTool(name, info, connection, {
           ...(this.options.callTimeoutMs === undefined ? {} : { callTimeoutMs: this.options.callTimeoutMs }),
+          ...(this.options.callMaxTotalMs === undefined
+            ? {}
+            : { callMaxTotalMs: this.options.callMaxTotalMs }),
           trustAnnotations: spec.trustAnnotations === true,
           readOnly: spec.readOnlyTools?.includes(info.name) === true,
         }),

@@ -44,12 +44,19 @@ export interface AppendLog {
   listStreams(): Promise<string[]>;
 }
 
+/** The last stream name {@link serializeEntry} found storable. */
+let lastCheckedStream: string | undefined;
+
 /**
  * Serialize a value for an append log, rejecting what JSON cannot hold, and a stream name no
  * store can keep losslessly (not well-formed Unicode, or NUL: see `assertStorableKey`).
  */
 export function serializeEntry(value: JsonValue, stream: string): string {
-  assertStorableKey(stream, "stream");
+  // Journals append many entries to one stream in a row: check each new name once (hot path).
+  if (stream !== lastCheckedStream) {
+    assertStorableKey(stream, "stream");
+    lastCheckedStream = stream;
+  }
   const json = JSON.stringify(value);
   if (json === undefined) {
     throw validationError(`append to stream "${stream}": the value is not JSON data`, { field: "value" });
