@@ -145,6 +145,12 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
       );
       for (const error of pushed.errors) io.stderr.write(`langfuse: ${error}\n`);
     }
+    const unsaved = result.trials.filter((trial) => trial.storageError !== undefined);
+    if (unsaved.length > 0) {
+      io.stderr.write(
+        `warning: ${unsaved.length} run(s) of eval ${result.evalRunId} were not fully saved to ${store.file}: ${unsaved[0]?.storageError?.message}\n`,
+      );
+    }
     if (result.status === "cancelled") {
       io.stderr.write(
         `eval ${result.evalRunId} cancelled: ${result.report.finished} of ${result.report.trials} run(s) finished\n`,

@@ -42,6 +42,8 @@ export interface TrialResult {
   toolCalls: number;
   /** Empty for a cancelled trial (scorers do not run). */
   scores: ScoreOutcome[];
+  /** Set when the run's journal or status could not be written (`evaluate({ journal, statusStore })`). */
+  storageError?: EvalError;
 }
 
 /** One scorer's figures over a set of trials. */

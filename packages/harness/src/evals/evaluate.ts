@@ -3,6 +3,7 @@ import {
   emptyUsage,
   type JsonObject,
   systemClock,
+  type TinyAgentsError,
   text,
   toTinyAgentsError,
   validationError,
@@ -199,19 +200,53 @@ async function runTrial(
   /** Filled with the run's event records (the Langfuse push exports them). */
   records: EventRecord[],
 ): Promise<TrialResult> {
-  const { evalCase, trial } = job;
-  const runId = `${evalRunId}-c${job.index + 1}-r${trial + 1}`;
-  const events = new EventSink(runId, { clock });
+  const events = new EventSink(trialRunId(evalRunId, job), { clock });
   const unsubscribe = events.subscribe((record) => {
     records.push(record);
   });
+  let storageError: TinyAgentsError | undefined;
   const observed =
     options.journal === undefined && options.statusStore === undefined
       ? undefined
       : attachObservability(events, {
           ...(options.journal === undefined ? {} : { journal: options.journal }),
           ...(options.statusStore === undefined ? {} : { statusStore: options.statusStore }),
+          // A journal or status write that failed is reported on the trial, not dropped.
+          onError: (error) => {
+            storageError ??= toTinyAgentsError(error);
+          },
         });
+  let result: TrialResult;
+  try {
+    result = await scoredRun(options, scorers, evalRunId, dataset, job, signal, clock, records, events);
+  } finally {
+    unsubscribe();
+    await observed?.close();
+  }
+  if (storageError !== undefined)
+    result.storageError = { code: storageError.code, message: storageError.message };
+  return result;
+}
+
+/** `<evalRunId>-c<case>-r<repeat>`, 1-based. */
+function trialRunId(evalRunId: string, job: Job): string {
+  return `${evalRunId}-c${job.index + 1}-r${job.trial + 1}`;
+}
+
+/** Run one trial on `events` and score it (failures are results, see {@link evaluate}). */
+async function scoredRun(
+  options: EvaluateOptions,
+  scorers: readonly Scorer[],
+  evalRunId: string,
+  dataset: string,
+  job: Job,
+  signal: AbortSignal,
+  clock: Clock,
+  records: EventRecord[],
+  events: EventSink,
+): Promise<TrialResult> {
+  const { evalCase, trial } = job;
+  const runId = trialRunId(evalRunId, job);
   const started = clock.now();
   try {
     const agent = isEvalAgent(options.agent) ? options.agent : await options.agent(evalCase, trial);
@@ -281,9 +316,6 @@ async function runTrial(
       toolCalls: 0,
       scores: [],
     };
-  } finally {
-    unsubscribe();
-    await observed?.close();
   }
 }
 
