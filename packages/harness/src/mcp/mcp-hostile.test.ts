@@ -325,9 +325,9 @@ describe("MCP listings are bounded (issue 37 item 4)", () => {
     const mcp = await connect(hostile, { callTimeoutMs: 60_000, callMaxTotalMs: 100 });
     const slow = mcp.tools[0];
     const run = new AgentHarness().createContext({}, undefined);
-    const error = await slow
-      ?.execute({}, { state: undefined, run, callId: "c", signal: run.signal, progress: () => {} })
-      .catch((e: unknown) => e);
+    const error = await Promise.resolve(
+      slow?.execute({}, { state: undefined, run, callId: "c", signal: run.signal, progress: () => {} }),
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: "timeout",
       details: { server: "evil", limit: "callMaxTotalMs", value: 100 },
