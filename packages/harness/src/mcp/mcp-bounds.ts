@@ -59,7 +59,8 @@ export function limitError(server: string, limit: string, value: number, what: s
 
 /**
  * Remembers the first bound a server crossed, so the request that failed because of it (often
- * with a bare "Connection closed") reports the bound instead; `onTrip` closes the connection.
+ * with a bare "Connection closed") reports the bound instead (see `tripped`); `onTrip` closes
+ * the connection.
  */
 export class McpReadGuard {
   readonly server: string;
@@ -86,11 +87,6 @@ export class McpReadGuard {
     return this.error;
   }
 
-  /** What to throw for a failed request: the crossed bound if there is one, else `error`. */
-  explain(error: unknown): unknown {
-    return this.error ?? error;
-  }
-
   /** The error for a message over `maxMessageBytes`. */
   tooLarge(where: string): TinyAgentsError {
     const max = this.limits.maxMessageBytes;
@@ -109,7 +105,8 @@ export function boundedFetch(guard: McpReadGuard, base: Fetch = (input, init) =>
   const max = guard.limits.maxMessageBytes;
   return async (input, init) => {
     const response = await base(input, init);
-    if (response.body === null) return response;
+    // No body to bound (a Response with these statuses cannot carry one either).
+    if (response.body === null || [101, 204, 205, 304].includes(response.status)) return response;
     const declared = Number(response.headers.get("content-length") ?? Number.NaN);
     if (declared > max) {
       await response.body.cancel().catch(() => {});
