@@ -89,6 +89,11 @@ CREATE TABLE ${t.responseCache} (
   expires_at bigint
 );
 `,
+    // 2: the oldest finished runs in eviction order, so finishing a run at the retention bound
+    // deletes one row through this index instead of sorting every finished row (issue 37).
+    `
+CREATE INDEX run_status_finished ON ${t.runStatus} (ended_at NULLS FIRST, run_id) WHERE active = false;
+`,
   ];
 }
 

@@ -25,7 +25,8 @@ import type { PostgresTables } from "./postgres-schema.js";
  * record replaces the stored one only if it is not older (`updatedAt`) and does not turn a
  * finished run back into an active one. Saves share the group commit of the event-loop turn.
  * Only finished runs are evicted, oldest first, beyond `maxFinishedRuns` (each process re-counts
- * at least every 256 runs it finishes, so the table may briefly hold that many more).
+ * every `max(256, maxFinishedRuns)` runs it finishes, so the table may briefly hold that many
+ * more); at the bound a finished save deletes one row through the `run_status_finished` index.
  * `reapStale` locks the stale active rows (`FOR UPDATE`) and marks them failed / `abandoned` in
  * one transaction: a heartbeat committed first makes the row fresh (skipped); one committed after
  * loses to the finished record. Create it through `PostgresStore.open(...).statusStore`.
@@ -36,7 +37,6 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
   private readonly tables: PostgresTables;
   private readonly commit: PostgresGroupCommit;
   private readonly sql: Record<"get" | "upsert" | "del" | "finished" | "evict" | "stale", string>;
-  /** Finished rows as far as this process knows (undefined: not counted yet). */
   /** Finished rows as far as this process knows, and when to recount them. */
   private readonly retention: FinishedRunRetention;
 
@@ -77,7 +77,7 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
       finished: `SELECT count(*) AS n FROM ${t} WHERE active = false`,
       evict:
         `DELETE FROM ${t} WHERE run_id IN (SELECT run_id FROM ${t} WHERE active = false ` +
-        "ORDER BY COALESCE(ended_at, updated_at), run_id LIMIT $1)",
+        "ORDER BY ended_at NULLS FIRST, run_id LIMIT $1)", // the run_status_finished index's order
       stale: `SELECT record FROM ${t} WHERE active = true AND lease_until < $1 ORDER BY run_id FOR UPDATE`,
     };
   }

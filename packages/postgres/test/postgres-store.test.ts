@@ -108,7 +108,7 @@ describe.skipIf(skipPostgres())("PostgresStore (skipped only by TINYAGENTS_SKIP_
       const { rows } = await client.query(
         `SELECT version FROM "${schema}".schema_migrations ORDER BY version`,
       );
-      expect(rows).toEqual([{ version: 1 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
     } finally {
       await client.end();
     }
