@@ -8,6 +8,7 @@
  */
 
 export { DEFAULT_MCP_LIMITS, type McpLimits } from "./mcp-bounds.js";
+export type { McpWarning } from "./mcp-warning.js";
 export {
   McpConnection,
   type McpConnectOptions,
@@ -26,5 +27,5 @@ export {
   parseMcpServer,
   splitCommandLine,
 } from "./mcp-server-spec.js";
-export { type McpToolOptions, mcpTool } from "./mcp-tool.js";
+export { DEFAULT_MAX_DESCRIPTION_CHARS, type McpToolOptions, mcpTool } from "./mcp-tool.js";
 export { type LoadMcpToolsOptions, loadMcpTools, McpToolset, type ToolTarget } from "./mcp-toolset.js";

@@ -14,7 +14,15 @@ export interface McpToolOptions {
   trustAnnotations?: boolean;
   /** The application declares this tool read-only (its policy is `read` whatever the server says). */
   readOnly?: boolean;
+  /**
+   * Longest description (in characters) the model sees; a longer one is cut with a note. The
+   * server's text goes into every prompt: a peer must not flood it. Default 8,000.
+   */
+  maxDescriptionChars?: number;
 }
+
+/** The default of {@link McpToolOptions.maxDescriptionChars}. */
+export const DEFAULT_MAX_DESCRIPTION_CHARS = 8_000;
 
 /**
  * A harness {@link Tool} that calls `info.name` on `connection` under our `name` (a valid
@@ -36,9 +44,14 @@ export function mcpTool(
   const parameters = mapInputSchema(info.inputSchema);
   const schema = compileSchema(parameters); // once per tool, not per call
   const annotations = info.annotations ?? {};
-  const description =
+  const full =
     (info.description ?? info.title ?? "").trim() ||
     `The ${info.name} tool of the ${connection.name} MCP server.`;
+  const max = options.maxDescriptionChars ?? DEFAULT_MAX_DESCRIPTION_CHARS;
+  const description =
+    full.length <= max
+      ? full
+      : `${full.slice(0, max)}… [description cut at ${max} of ${full.length} characters]`;
   const built: Tool<unknown, unknown, JsonObject> = {
     name,
     description,

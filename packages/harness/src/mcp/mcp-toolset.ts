@@ -5,7 +5,7 @@ import type { ToolRegistry } from "../tool/tool-registry.js";
 import { McpConnection, type McpConnectOptions } from "./mcp-connection.js";
 import { assignToolNames, type McpPrefixMode, type McpToolOrigin } from "./mcp-names.js";
 import type { McpServerSpec } from "./mcp-server-spec.js";
-import { mcpTool } from "./mcp-tool.js";
+import { type McpToolOptions, mcpTool } from "./mcp-tool.js";
 import { defaultMcpWarning, type McpWarning } from "./mcp-warning.js";
 
 /** Options of {@link loadMcpTools}. */
@@ -18,6 +18,8 @@ export interface LoadMcpToolsOptions extends McpConnectOptions {
   callTimeoutMs?: number;
   /** Bound of one call however much progress the server reports (default 10 min). */
   callMaxTotalMs?: number;
+  /** Longest tool description the model sees, in characters (default 8,000; longer ones are cut). */
+  maxDescriptionChars?: number;
   /** Keep only these tools (MCP names or our names). */
   include?: readonly string[];
 }
@@ -185,10 +187,7 @@ export class McpToolset {
       const spec = connection.spec;
       tools.push(
         mcpTool(name, info, connection, {
-          ...(this.options.callTimeoutMs === undefined ? {} : { callTimeoutMs: this.options.callTimeoutMs }),
-          ...(this.options.callMaxTotalMs === undefined
-            ? {}
-            : { callMaxTotalMs: this.options.callMaxTotalMs }),
+          ...toolOptions(this.options),
           trustAnnotations: spec.trustAnnotations === true,
           readOnly: spec.readOnlyTools?.includes(info.name) === true,
         }),
@@ -210,6 +209,15 @@ export class McpToolset {
     this.current = tools;
     this.origins = origins;
   }
+}
+
+/** The per-tool options of `options` that are set. */
+function toolOptions(options: LoadMcpToolsOptions): McpToolOptions {
+  const out: McpToolOptions = {};
+  if (options.callTimeoutMs !== undefined) out.callTimeoutMs = options.callTimeoutMs;
+  if (options.callMaxTotalMs !== undefined) out.callMaxTotalMs = options.callMaxTotalMs;
+  if (options.maxDescriptionChars !== undefined) out.maxDescriptionChars = options.maxDescriptionChars;
+  return out;
 }
 
 /**
