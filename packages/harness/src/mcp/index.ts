@@ -8,7 +8,6 @@
  */
 
 export { DEFAULT_MCP_LIMITS, type McpLimits } from "./mcp-bounds.js";
-export type { McpWarning } from "./mcp-warning.js";
 export {
   McpConnection,
   type McpConnectOptions,
@@ -29,3 +28,4 @@ export {
 } from "./mcp-server-spec.js";
 export { DEFAULT_MAX_DESCRIPTION_CHARS, type McpToolOptions, mcpTool } from "./mcp-tool.js";
 export { type LoadMcpToolsOptions, loadMcpTools, McpToolset, type ToolTarget } from "./mcp-toolset.js";
+export type { McpWarning } from "./mcp-warning.js";
