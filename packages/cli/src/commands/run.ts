@@ -104,18 +104,18 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       if (!renderer.wroteText && failure === undefined) io.stdout.write(`${runText(result.run)}\n`);
       io.stdout.write(`\n${formatSummary(result.run, result.wallMs, result.runId)}\n`);
     }
-    if (result.storageError !== undefined) {
-      // The answer above may be fine, but the run is not on record as it happened: say so, fail.
-      io.stderr.write(`run ${result.runId} was not saved to ${store.file}: ${result.storageError.message}\n`);
-      if (failure === undefined) return EXIT.config;
-    }
     if (failure !== undefined) {
       io.stderr.write(
         `run ${result.runId} ${failure.exitCode === EXIT.cancelled ? "cancelled" : "failed"}: ${failure.message}\n`,
       );
-      return failure.exitCode;
     }
-    return EXIT.ok;
+    if (result.storageError !== undefined) {
+      // The answer above may be fine, but the run is not on record as it happened: say so, and
+      // fail as a store problem (a durable run also stops at its next checkpoint: same cause).
+      io.stderr.write(`run ${result.runId} was not saved to ${store.file}: ${result.storageError.message}\n`);
+      if (failure === undefined || result.error?.code === "storage") return EXIT.config;
+    }
+    return failure === undefined ? EXIT.ok : failure.exitCode;
   } finally {
     io.signals?.off("SIGINT", onSigint);
     await setup?.close();

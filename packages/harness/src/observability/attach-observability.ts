@@ -1,3 +1,4 @@
+import { TinyAgentsError } from "@tinyagents/inference";
 import type { EventSink } from "../events/event-sink.js";
 import type { DropReport } from "./bounded-queue.js";
 import type { JournalDeltas } from "./delta-coalescer.js";
@@ -47,7 +48,9 @@ export interface ObservabilityHandle {
   /**
    * Wait until every observation so far is journaled and every status change saved: from then
    * on they are acknowledged (durable as far as the backend is). Write a checkpoint only after
-   * the flush that covers its events.
+   * the flush that covers its events. Rejects with a `storage` error when a journal or status
+   * write failed since the previous flush (those observations are NOT acknowledged), so a
+   * durable run (`durability.flush`) fails loudly instead of checkpointing past lost events.
    */
   flush(): Promise<void>;
   /** Stop listening (does not flush). */
@@ -55,6 +58,7 @@ export interface ObservabilityHandle {
   /**
    * Flush, detach, then close every sink of the pipeline (a `JsonlSink` in `sinks` releases its
    * file handle). The journal and status store themselves stay open: they belong to the caller.
+   * Never rejects for a failed write: those went to `onError`.
    */
   close(): Promise<void>;
 }
@@ -79,9 +83,16 @@ export function attachObservability(
   options: ObservabilityOptions = {},
 ): ObservabilityHandle {
   const onError = options.onError ?? (() => {});
+  // The first journal or status write failure since the last flush: that flush must not
+  // acknowledge what was lost (other sinks' failures, an exporter down, do not count).
+  let lost: unknown;
+  const saveFailed = (error: unknown) => {
+    lost ??= error;
+    onError(error);
+  };
   const redactor = options.redact === false ? undefined : new Redactor(options.redact ?? {});
   const projectionSink = new ProjectionSink({
-    onError,
+    onError: saveFailed,
     ...(options.statusStore === undefined ? {} : { statusStore: options.statusStore }),
   });
   const journalSink =
@@ -89,7 +100,7 @@ export function attachObservability(
       ? undefined
       : new JournalSink(options.journal, {
           events,
-          onError,
+          onError: saveFailed,
           ...(options.maxQueue === undefined ? {} : { maxQueue: options.maxQueue }),
           ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
           ...(options.onDrop === undefined ? {} : { onDrop: options.onDrop }),
@@ -108,9 +119,20 @@ export function attachObservability(
     subscription();
     for (const detach of detachReporting) detach?.();
   };
-  const flush = async () => {
+  const drain = async () => {
     await fanOut.flush();
     await fanOut.flush(); // a drop report emitted during the first flush is journaled by the second
+  };
+  const flush = async () => {
+    await drain();
+    if (lost === undefined) return;
+    const error = lost;
+    lost = undefined;
+    throw TinyAgentsError.isInstance(error)
+      ? error
+      : new TinyAgentsError("storage", `observations or status changes were not saved: ${String(error)}`, {
+          cause: error,
+        });
   };
   return {
     projections: projectionSink.projections,
@@ -118,7 +140,7 @@ export function attachObservability(
     flush,
     detach: unsubscribe,
     close: async () => {
-      await flush();
+      await drain();
       unsubscribe();
       await pipeline.close?.();
     },
