@@ -7,6 +7,7 @@ import {
   AgentHarness,
   AgentRunError,
   type EventRecord,
+  InMemoryChatHistory,
   type RunStreamItem,
   SteeringHandle,
 } from "@tinyagents/harness";
@@ -23,7 +24,12 @@ function weatherAgent(steps?: ConstructorParameters<typeof ScriptedModel>[0]) {
     { usage: usage({ inputTokens: 10, outputTokens: 5 }) },
   );
   const weather = FakeTool.of("weather", (args) => `clear in ${String(args.city)}`);
-  const agent = new AgentHarness({ clock: new DeterministicClock(), ids: new DeterministicIds() })
+  const agent = new AgentHarness({
+    clock: new DeterministicClock(),
+    ids: new DeterministicIds(),
+    // The run below names a thread: threads need memory.
+    memory: { history: new InMemoryChatHistory() },
+  })
     .registerModel("main", model, { pricing: PRICING })
     .registerTool(weather);
   return { agent, model, weather };

@@ -415,6 +415,7 @@ export {
   addUsageTotals,
   emptyUsage,
   emptyUsageTotals,
+  markUsageUnknown,
   recordUsage,
   type Usage,
   type UsageTotals,

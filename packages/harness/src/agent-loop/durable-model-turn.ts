@@ -6,6 +6,7 @@ import {
   type Usage,
 } from "@tinyagents/inference";
 import { addCost, type CostTotals, markCostUnknown } from "../cost/cost.js";
+import { markUsageUnreported } from "../cost/unknown-usage.js";
 import type { LoopSession, TurnAccounting } from "./loop-session.js";
 
 /**
@@ -20,6 +21,8 @@ interface ModelTurnRecord {
   servedBy: string | null;
   usage: Usage[];
   cost: (CostTotals | null)[];
+  /** A call of the turn reported no usage (absent when every call did). */
+  unreported?: true;
 }
 
 /**
@@ -67,6 +70,7 @@ function toRecord(
     usage: accounting.usage,
     cost: accounting.cost,
   };
+  if (accounting.unreported === true) record.unreported = true;
   return JSON.parse(JSON.stringify(record)) as JsonValue;
 }
 
@@ -86,6 +90,7 @@ function replayTurn<State, Ctx>(s: LoopSession<State, Ctx>, callId: string, valu
     if (cost !== null) run.cost = addCost(run.cost, cost);
     else if (run.cost.unknown !== true) run.cost = markCostUnknown(run.cost);
   }
+  if (record.unreported === true) markUsageUnreported(run);
   if (typeof record.servedBy === "string") s.previousModel = record.servedBy;
   return record.response as ModelResponse;
 }

@@ -50,6 +50,8 @@ export type VolatileContext<State, Ctx> = (state: State, run: RunContext<Ctx>) =
 export interface TurnAccounting {
   usage: Usage[];
   cost: (CostTotals | null)[];
+  /** A call of the turn reported no usage (the run's usage and cost became lower bounds). */
+  unreported?: true;
 }
 
 /** The mutable state of one run, shared by the loop's phases. */

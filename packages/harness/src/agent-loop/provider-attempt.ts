@@ -15,6 +15,7 @@ import {
 import type { AbortHub } from "../context/abort-hub.js";
 import { addCost, estimateCost, type ModelPricing, markCostUnknown } from "../cost/cost.js";
 import { lookupPricing } from "../cost/lookup-pricing.js";
+import { markUsageUnreported } from "../cost/unknown-usage.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
 import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { AttemptInfo } from "./attempt-info.js";
@@ -258,7 +259,14 @@ function foldUsage<State, Ctx>(
   response: ModelResponse,
 ): void {
   const usage = response.usage;
-  if (usage === undefined || response.servedFromCache === true) return;
+  if (response.servedFromCache === true) return;
+  if (usage === undefined) {
+    // The call happened but reported no usage (a stream without a usage chunk): the run's
+    // tokens and money are a lower bound from here on, never a silent zero.
+    markUsageUnreported(s.run);
+    if (s.turnAccounting !== undefined) s.turnAccounting.unreported = true;
+    return;
+  }
   s.run.usage = recordUsage(s.run.usage, usage);
   s.ctx.emit({ type: "usage.recorded", callId, model: registration.name, usage });
   let cost: ReturnType<typeof estimateCost> | undefined;

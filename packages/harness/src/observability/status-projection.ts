@@ -1,4 +1,4 @@
-import { addUsageTotals, emptyUsageTotals, recordUsage } from "@tinyagents/inference";
+import { addUsageTotals, emptyUsageTotals, markUsageUnknown, recordUsage } from "@tinyagents/inference";
 import { addCost, emptyCost } from "../cost/cost.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import type { AgentObservation } from "./agent-observation.js";
@@ -12,6 +12,8 @@ interface RunState {
   usageCalls: number;
   costCalls: number;
   childUnknown: boolean;
+  /** A model call of the run completed without reporting usage (not a cache hit). */
+  unreported: boolean;
   /** The run's lease length, once a `run.heartbeat` announced it. */
   leaseMs?: number;
 }
@@ -73,6 +75,13 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
         s.phase = "model";
         break;
       case "model.completed":
+        delete s.activeModelCall;
+        // A call that reported no usage makes the run's usage and cost lower bounds, as live.
+        if (e.usage === undefined && !e.servedFromCache && !run.unreported) {
+          run.unreported = true;
+          s.usage = markUsageUnknown(s.usage);
+        }
+        break;
       case "model.failed":
         delete s.activeModelCall;
         break;
@@ -167,6 +176,7 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
         usageCalls: 0,
         costCalls: 0,
         childUnknown: false,
+        unreported: false,
       };
       this.runs.set(o.runId, run);
     }
@@ -187,9 +197,9 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
     s.endedAt = ts;
   }
 
-  /** Cost is unknown while some usage has no matching price (or a child's cost was unknown). */
+  /** Cost is unknown while some usage has no matching price, some call reported no usage, or a child's cost was unknown. */
   private settleCost(run: RunState): void {
-    if (run.usageCalls > run.costCalls || run.childUnknown) run.status.cost.unknown = true;
+    if (run.usageCalls > run.costCalls || run.childUnknown || run.unreported) run.status.cost.unknown = true;
     else delete run.status.cost.unknown;
   }
 }

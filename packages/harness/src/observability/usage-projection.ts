@@ -1,4 +1,10 @@
-import { addUsageTotals, emptyUsageTotals, recordUsage, type UsageTotals } from "@tinyagents/inference";
+import {
+  addUsageTotals,
+  emptyUsageTotals,
+  markUsageUnknown,
+  recordUsage,
+  type UsageTotals,
+} from "@tinyagents/inference";
 import { addCost, type CostTotals, emptyCost, rollUpCost } from "../cost/cost.js";
 import type { AgentObservation } from "./agent-observation.js";
 import type { Projection, ProjectionSnapshot } from "./projection.js";
@@ -26,7 +32,8 @@ interface Own {
 /**
  * Usage and cost roll-ups from `usage.recorded` and `cost.recorded` observations. Each run's
  * `own` totals count only its own model calls (a call with usage but no `cost.recorded` marks
- * the cost unknown); `tree` rolls children up into parents with the pure `rollUpCost`, so a
+ * the cost unknown; a `model.completed` without usage, not served from cache, marks usage and
+ * cost unknown); `tree` rolls children up into parents with the pure `rollUpCost`, so a
  * parent's tree cost is exactly its own plus the sum of its children's tree costs.
  */
 export class UsageCostProjection implements Projection<Record<string, RunUsageCost>> {
@@ -38,9 +45,17 @@ export class UsageCostProjection implements Projection<Record<string, RunUsageCo
   apply(o: AgentObservation): void {
     this.sourceOffset = Math.max(this.sourceOffset, o.offset);
     const e = o.event;
-    if (e.type !== "usage.recorded" && e.type !== "cost.recorded" && e.type !== "run.started") return;
+    if (
+      e.type !== "usage.recorded" &&
+      e.type !== "cost.recorded" &&
+      e.type !== "run.started" &&
+      e.type !== "model.completed"
+    )
+      return;
     const run = this.own(o);
-    if (e.type === "usage.recorded") {
+    if (e.type === "model.completed") {
+      if (e.usage === undefined && !e.servedFromCache) run.usage = markUsageUnknown(run.usage);
+    } else if (e.type === "usage.recorded") {
       run.usage = recordUsage(run.usage, e.usage);
       run.usageCalls++;
     } else if (e.type === "cost.recorded") {
@@ -111,6 +126,7 @@ export class UsageCostProjection implements Projection<Record<string, RunUsageCo
 }
 
 function ownTotals(run: Own): { usage: UsageTotals; cost: CostTotals } {
-  const cost = run.usageCalls > run.costCalls ? { ...run.cost, unknown: true as const } : run.cost;
+  const incomplete = run.usageCalls > run.costCalls || run.usage.unknown === true;
+  const cost = incomplete ? { ...run.cost, unknown: true as const } : run.cost;
   return { usage: run.usage, cost };
 }

@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import type { JsonObject, JsonValue, ResponseFormat } from "@tinyagents/inference";
+import { type JsonObject, type JsonValue, type ResponseFormat, validationError } from "@tinyagents/inference";
 import { noop } from "../context/abort-hub.js";
 import type { RunContext } from "../context/run-context.js";
 import { type PausedRun, validatePausedRun } from "../steering/paused-run.js";
@@ -129,6 +129,7 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
   stream<T>(input: AgentInput | PausedRun, options?: RunOptions<State, Ctx>): AgentStream<T> {
     // Validate now (a typo in the options throws at the call), build the context on first use.
     resolveRunOptions(options);
+    this.requireMemoryForThread(options);
     if (!isPausedRun(input)) normalizeInput(input);
     return new AgentStream<T>(() => {
       const { state, ctx, messages, resumed, overrides, release } = this.begin(input, options);
@@ -147,6 +148,7 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
     options: RunOptions<State, Ctx> | undefined,
   ): Begun<State, Ctx> {
     const o = resolveRunOptions<State, Ctx>(options);
+    this.requireMemoryForThread(options);
     const resumed = isPausedRun(input) ? validatePausedRun(input) : undefined;
     const messages = resumed === undefined ? normalizeInput(input as AgentInput) : [];
     const overrides: RunOverrides<State> = {};
@@ -163,6 +165,23 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
     const { ctx } = createRunContext(this.contextDefaults(), config, data, o.context);
     const unsubscribe = o.onEvent === undefined ? noop : ctx.events.subscribe(o.onEvent);
     return { state: o.state, ctx, messages, resumed, overrides, release: unsubscribe };
+  }
+
+  /**
+   * A `threadId` means "continue this conversation": without memory the thread would silently
+   * have no history, so the front door refuses it and says how to add memory. An engine-hosted run
+   * (`durable`, e.g. DBOS) is exempt: there the thread id also orders the thread's runs.
+   */
+  private requireMemoryForThread(options: RunOptions<State, Ctx> | undefined): void {
+    const threadId = options?.threadId;
+    if (threadId === undefined || this.memory !== undefined || options?.durable !== undefined) return;
+    throw validationError(
+      `run option threadId "${threadId}" needs memory, and this agent has none: the thread would have no ` +
+        "history. Add memory to the agent: createAgent({ ..., memory: { history: new InMemoryChatHistory(), " +
+        "maxMessages: 100 } }) keeps threads in this process; a SQLite or Postgres store's history keeps them " +
+        "across restarts (see docs/agent-loop.md#threads-and-memory). Or drop threadId (use tags to group runs).",
+      { field: "threadId" },
+    );
   }
 
   /**

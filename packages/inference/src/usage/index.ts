@@ -3,6 +3,7 @@ export {
   addUsageTotals,
   emptyUsage,
   emptyUsageTotals,
+  markUsageUnknown,
   recordUsage,
   type Usage,
   type UsageTotals,

@@ -26,10 +26,16 @@ export interface Usage {
 /**
  * Usage folded over many calls: the token counts flat (`run.usage.inputTokens`), plus how many
  * calls reported usage. Assignable to `Usage` (it has no `raw`: that belongs to one call).
+ *
+ * `unknown: true` means at least one call reported NO usage (a stream without a usage chunk, a
+ * server that omits it): the counts then cover only the calls that did, and are a lower bound,
+ * never a silent zero.
  */
 export interface UsageTotals {
   /** Calls whose usage was folded in. */
   calls: number;
+  /** Set when some call reported no usage: the counts are a lower bound (see the type's doc). */
+  unknown?: true;
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
@@ -93,7 +99,7 @@ export function emptyUsageTotals(): UsageTotals {
 
 /** Fold one call's usage into totals (returns a new object). */
 export function recordUsage(totals: UsageTotals, call: Usage): UsageTotals {
-  return {
+  const sum: UsageTotals = {
     calls: totals.calls + 1,
     inputTokens: totals.inputTokens + call.inputTokens,
     outputTokens: totals.outputTokens + call.outputTokens,
@@ -102,11 +108,21 @@ export function recordUsage(totals: UsageTotals, call: Usage): UsageTotals {
     cacheWriteTokens: totals.cacheWriteTokens + call.cacheWriteTokens,
     reasoningTokens: totals.reasoningTokens + call.reasoningTokens,
   };
+  if (totals.unknown === true) sum.unknown = true;
+  return sum;
 }
 
-/** Add two totals (a child run's into its parent's). */
+/** Add two totals (a child run's into its parent's). Unknown when either is. */
 export function addUsageTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
-  return { ...recordUsage(a, b), calls: a.calls + b.calls };
+  const sum = recordUsage(a, b);
+  sum.calls = a.calls + b.calls;
+  if (b.unknown === true) sum.unknown = true;
+  return sum;
+}
+
+/** A copy of `totals` flagged as a lower bound: some call reported no usage. */
+export function markUsageUnknown(totals: UsageTotals): UsageTotals {
+  return { ...totals, unknown: true };
 }
 
 /** Inputs that were not served from the provider's prompt cache. */
