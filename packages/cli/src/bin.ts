@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 import { processIo } from "./cli-io.js";
 import { main } from "./main.js";
+import { exitQuietlyOnEpipe } from "./quiet-epipe.js";
+
+// A closed output pipe (`tinyagents runs --json | head -1`) ends the command quietly.
+exitQuietlyOnEpipe(process.stdout, (code) => process.exit(code));
+exitQuietlyOnEpipe(process.stderr, (code) => process.exit(code));
 
 // If the event loop empties while the command is still pending (a promise that can never
 // settle, e.g. a user's scorer), Node would exit 0: a false pass in CI. Fail loudly instead.

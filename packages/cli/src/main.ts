@@ -2,6 +2,7 @@ import { describeFailure } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import { MAIN_HELP } from "./commands/help.js";
 import { EXIT } from "./exit-codes.js";
+import { redactedIo } from "./redacted-io.js";
 import { cliVersion } from "./version.js";
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
@@ -21,9 +22,12 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
 /**
  * The `tinyagents` command line: dispatch `argv` (without `node` and the script) to a command and
  * return its exit code. Errors become one clear line on stderr with a documented exit code.
- * No arguments runs the offline demo (that is what `npm start` shows).
+ * No arguments runs the offline demo (that is what `npm start` shows). Output goes through
+ * `redactedIo`: no configured credential is ever printed.
  */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], given: CliIo): Promise<number> {
+  // Every line the CLI prints masks configured credentials, as the journal does.
+  const io = redactedIo(given);
   const [name, ...rest] = argv;
   if (name === "--help" || name === "-h" || name === "help") {
     io.stdout.write(MAIN_HELP);

@@ -1,4 +1,11 @@
-import { type ChatModel, createModel, type FetchLike, KNOWN_PROVIDERS, PRESETS } from "@tinyagents/inference";
+import {
+  type ChatModel,
+  createModel,
+  displayUrl,
+  type FetchLike,
+  KNOWN_PROVIDERS,
+  PRESETS,
+} from "@tinyagents/inference";
 import { CliError, usageError } from "./cli-error.js";
 import { DemoModel } from "./demo/demo-model.js";
 import { EXIT } from "./exit-codes.js";
@@ -71,7 +78,7 @@ export async function selectModel(options: SelectModelOptions): Promise<Selected
   if (baseUrl !== undefined) {
     if (explicit === undefined || DEMO_SPECS.has(explicit.trim().toLowerCase())) {
       throw usageError(
-        `--base-url needs --model: the id of a model that ${baseUrl} serves (for example --model qwen3:8b)`,
+        `--base-url needs --model: the id of a model that ${displayUrl(baseUrl)} serves (for example --model qwen3:8b)`,
       );
     }
     const trimmed = explicit.trim();
@@ -81,7 +88,7 @@ export async function selectModel(options: SelectModelOptions): Promise<Selected
       model: createModel(spec, { env: options.env, fetch: options.fetch, baseUrl, apiKey }),
       spec,
       isDemo: false,
-      notice: `using ${spec} at ${baseUrl}${apiKey === undefined ? "" : ` (API key from ${options.apiKeyEnv})`}`,
+      notice: `using ${spec} at ${displayUrl(baseUrl)}${apiKey === undefined ? "" : ` (API key from ${options.apiKeyEnv})`}`,
     };
   }
   if (explicit !== undefined) {

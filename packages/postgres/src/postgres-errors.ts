@@ -1,4 +1,4 @@
-import { TinyAgentsError } from "@tinyagents/inference";
+import { redactSecrets, TinyAgentsError } from "@tinyagents/inference";
 
 /** SQLSTATEs a caller can do something about, with what to do. */
 const HINTS: Record<string, string> = {
@@ -30,7 +30,8 @@ export function postgresError(action: string, error: unknown): TinyAgentsError {
     (code === "ECONNREFUSED"
       ? "nothing listens at that host and port; start Postgres or fix the URL"
       : "see the cause");
-  const message = error instanceof Error ? error.message : String(error);
+  // A driver message can echo connection settings: registered credentials are masked.
+  const message = redactSecrets(error instanceof Error ? error.message : String(error));
   return new TinyAgentsError(
     "storage",
     `Postgres: could not ${action}${code === undefined ? "" : ` (${code})`}: ${message}; ${hint}`,

@@ -1,5 +1,5 @@
 import { CheckpointStore, PausedRunStore } from "@tinyagents/harness";
-import { validationError } from "@tinyagents/inference";
+import { displayUrl, registerSecrets, secretsFromConfig, validationError } from "@tinyagents/inference";
 import pg from "pg";
 import { PostgresAppendLog } from "./postgres-append-log.js";
 import { postgresError } from "./postgres-errors.js";
@@ -58,6 +58,8 @@ export class PostgresStore {
   private readonly commit: PostgresGroupCommit;
   private readonly ownsPool: boolean;
   private closed = false;
+  /** Where the store is, safe to print (the URL with its password and query values masked). */
+  private where = "(your pool)";
 
   private constructor(
     pool: pg.Pool,
@@ -94,6 +96,12 @@ export class PostgresStore {
     }
     const ownsPool = options.pool === undefined;
     const pool = options.pool ?? new pg.Pool({ connectionString: options.url, max: options.max ?? 10 });
+    if (options.url !== undefined) {
+      // The URL's password is a credential: masked in every message, and kept out of
+      // JSON.stringify / util.inspect of the pool (pg hides `password`, not `connectionString`).
+      registerSecrets(secretsFromConfig({ baseUrl: options.url }));
+      if (ownsPool) hideConnectionString(pool);
+    }
     // An idle connection that breaks (server restart) is dropped by the pool; without a listener
     // its "error" event would crash the process. The next query reconnects or reports it.
     if (ownsPool) pool.on("error", () => undefined);
@@ -103,11 +111,23 @@ export class PostgresStore {
         await pool
           .query("SELECT 1")
           .catch((error: unknown) => Promise.reject(postgresError("connect", error)));
-      return new PostgresStore(pool, ownsPool, tables, options);
+      const store = new PostgresStore(pool, ownsPool, tables, options);
+      store.where = options.url === undefined ? "(your pool)" : displayUrl(options.url);
+      return store;
     } catch (error) {
       if (ownsPool) await pool.end().catch(() => undefined);
       throw error;
     }
+  }
+
+  /** `JSON.stringify(store)`: schema and the URL with its password masked, nothing else. */
+  toJSON(): { type: "PostgresStore"; schema: string; url: string } {
+    return { type: "PostgresStore", schema: this.schema, url: this.where };
+  }
+
+  /** `util.inspect(store)`: the same credential-free view as `toJSON`. */
+  [Symbol.for("nodejs.util.inspect.custom")](): object {
+    return this.toJSON();
   }
 
   /** Whether `close()` has been called. */
@@ -127,4 +147,19 @@ export class PostgresStore {
     await this.commit.flush();
     if (this.ownsPool) await this.pool.end();
   }
+}
+
+/**
+ * Make the pool's `connectionString` (which holds the password) non-enumerable, as pg does for
+ * `password`: clients still read it, `JSON.stringify` and `util.inspect` no longer print it.
+ */
+function hideConnectionString(pool: pg.Pool): void {
+  const options = (pool as unknown as { options?: Record<string, unknown> }).options;
+  if (options === undefined || !("connectionString" in options)) return;
+  Object.defineProperty(options, "connectionString", {
+    value: options.connectionString,
+    enumerable: false,
+    writable: true,
+    configurable: true,
+  });
 }

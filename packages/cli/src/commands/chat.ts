@@ -10,6 +10,7 @@ import { captureContentSetting } from "../content-capture.js";
 import { executeTurn } from "../execute-turn.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveDbPath } from "../paths.js";
+import { rawOutput } from "../redacted-io.js";
 import { formatCostWithDate, formatDuration, formatTokens, plural } from "../render/format.js";
 import { StreamRenderer } from "../render/stream-renderer.js";
 import { newThreadId } from "../run-ids.js";
@@ -84,7 +85,7 @@ async function chatLoop(
   const interactive = io.stdin.isTTY === true;
   const rl = createInterface({
     input: io.stdin,
-    ...(interactive ? { output: io.stdout as NodeJS.WritableStream, terminal: true } : {}),
+    ...(interactive ? { output: rawOutput(io.stdout) as NodeJS.WritableStream, terminal: true } : {}),
   });
   let usage: UsageTotals = emptyUsageTotals();
   let cost: CostTotals = emptyCost();

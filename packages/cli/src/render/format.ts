@@ -26,7 +26,9 @@ export function formatCost(cost: CostTotals, calls?: { modelCalls: number; usage
   const shown = calls === undefined ? cost : reportedCost(cost, calls.modelCalls, calls.usage);
   const amount = `$${shown.total.toFixed(6)}`;
   if (shown.unknown !== true) return amount;
-  const why = shown === cost ? "no known price for this model" : "the model reported no token usage";
+  // `usage.unknown` (the run's own record of a call without usage) says which unknown it is.
+  const unreported = shown !== cost || calls?.usage.unknown === true;
+  const why = unreported ? "the model reported no token usage" : "no known price for this model";
   return shown.total > 0 ? `unknown (at least ${amount}; ${why} for some calls)` : `unknown (${why})`;
 }
 

@@ -1,5 +1,6 @@
 import type { EventRecord } from "@tinyagents/harness";
 import type { CliOutput } from "../cli-io.js";
+import { SecretSafeStream } from "../redacted-io.js";
 import { formatArgs, formatDuration } from "./format.js";
 
 /**
@@ -18,6 +19,8 @@ export class StreamRenderer {
   wroteText = false;
 
   private prefix: string | undefined;
+  /** Answer text held until a credential split across deltas can be masked whole. */
+  private readonly answer = new SecretSafeStream();
 
   /** `answerPrefix` (e.g. `"ai> "`) is written before the first answer text of the run. */
   constructor(out: CliOutput, options: { answerPrefix?: string } = {}) {
@@ -35,16 +38,11 @@ export class StreamRenderer {
         this.progress(depth === 0 ? `… thinking (${event.model})` : `… sub-agent thinking (${event.model})`);
         break;
       case "model.text_delta":
-        if (depth === 0 && event.text !== "") {
-          this.clearProgress();
-          if (this.prefix !== undefined && this.atLineStart) this.out.write(this.prefix);
-          this.prefix = undefined;
-          this.out.write(event.text);
-          this.atLineStart = event.text.endsWith("\n");
-          this.wroteText = true;
-        }
+        if (depth === 0 && event.text !== "") this.text(this.answer.push(event.text));
         break;
       case "model.completed":
+      case "model.failed":
+        if (depth === 0) this.text(this.answer.end());
         this.clearProgress();
         break;
       case "tool.started":
@@ -102,9 +100,21 @@ export class StreamRenderer {
 
   /** End the answer's line and clear any progress line. */
   finish(): void {
+    this.text(this.answer.end());
     this.clearProgress();
     if (!this.atLineStart) this.out.write("\n");
     this.atLineStart = true;
+  }
+
+  /** Write answer text (after the prefix, on the first). */
+  private text(text: string): void {
+    if (text === "") return;
+    this.clearProgress();
+    if (this.prefix !== undefined && this.atLineStart) this.out.write(this.prefix);
+    this.prefix = undefined;
+    this.out.write(text);
+    this.atLineStart = text.endsWith("\n");
+    this.wroteText = true;
   }
 
   private line(text: string): void {

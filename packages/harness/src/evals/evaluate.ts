@@ -2,6 +2,7 @@ import {
   type Clock,
   emptyUsage,
   type JsonObject,
+  type JsonValue,
   systemClock,
   type TinyAgentsError,
   text,
@@ -13,6 +14,7 @@ import type { EventRecord } from "../events/agent-event.js";
 import { EventSink } from "../events/event-sink.js";
 import { attachObservability } from "../observability/attach-observability.js";
 import type { HarnessEventJournal } from "../observability/event-journal.js";
+import { type RedactionOptions, Redactor } from "../observability/redaction.js";
 import type { HarnessStatusStore } from "../observability/status-store.js";
 import { Trajectory } from "../testkit/trajectory.js";
 import { type EvalAgentSource, isEvalAgent, runAgent, runUsage } from "./agent-target.js";
@@ -73,6 +75,12 @@ export interface EvaluateOptions {
   statusStore?: HarnessStatusStore;
   /** The result is saved here when the eval ends (also when cancelled). */
   store?: EvalStore;
+  /**
+   * Redaction of the journal AND of the results (each trial as it is reported, the stored record,
+   * the returned result): the same `Redactor` as the journal, so an eval record never carries a
+   * credential the run journal masks. Default: the default redaction; `false` turns both off.
+   */
+  redact?: RedactionOptions | false;
   /** Gates: the result's `passed` is false when one fails. */
   thresholds?: EvalThresholds;
   onProgress?: (progress: EvalProgress) => void;
@@ -115,6 +123,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalResult> {
     for (let trial = 0; trial < plan.repeats; trial++) jobs.push({ evalCase, index, trial });
   }
   const trials: (TrialResult | undefined)[] = new Array(jobs.length);
+  const redactor = options.redact === false ? undefined : new Redactor(options.redact ?? {});
   const progress: EvalProgress = { evalRunId, total: jobs.length, done: 0, passed: 0, failed: 0 };
   const langfuse =
     options.langfuse === undefined
@@ -128,7 +137,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalResult> {
       const position = next++;
       const job = jobs[position] as (typeof jobs)[number];
       const records: EventRecord[] = [];
-      const result = await runTrial(
+      const ran = await runTrial(
         options,
         plan.scorers,
         evalRunId,
@@ -138,6 +147,8 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalResult> {
         clock,
         records,
       );
+      // Outputs, errors and transcripts can echo what a provider received: redact like the journal.
+      const result = redactor === undefined ? ran : redactJson(redactor, ran);
       if (!(result.error?.code === "cancelled" && controller.signal.aborted)) {
         await langfuse?.trial(result, records, controller.signal);
       }
@@ -179,8 +190,14 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalResult> {
     passed: !cancelled && scorerErrors === 0 && thresholds.every((check) => check.passed),
   };
   if (langfuse !== undefined) result.langfuse = langfuse.summary;
-  await options.store?.save(result);
-  return result;
+  const safe = redactor === undefined ? result : redactJson(redactor, result);
+  await options.store?.save(safe);
+  return safe;
+}
+
+/** `value` with secrets scrubbed by `redactor` (eval results are plain JSON data). */
+function redactJson<T>(redactor: Redactor, value: T): T {
+  return redactor.redact(value as unknown as JsonValue) as unknown as T;
 }
 
 interface Job {
@@ -209,6 +226,7 @@ async function runTrial(
     options.journal === undefined && options.statusStore === undefined
       ? undefined
       : attachObservability(events, {
+          ...(options.redact === undefined ? {} : { redact: options.redact }),
           ...(options.journal === undefined ? {} : { journal: options.journal }),
           ...(options.statusStore === undefined ? {} : { statusStore: options.statusStore }),
           // A journal or status write that failed is reported on the trial, not dropped.

@@ -7,8 +7,9 @@ import {
   ErrorCode,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { TinyAgentsError } from "@tinyagents/inference";
+import { redactSecrets, TinyAgentsError } from "@tinyagents/inference";
 import { boundedFetch, limitError, type McpLimits, McpReadGuard, resolveLimits } from "./mcp-bounds.js";
+import { registerMcpSecrets, safeCause } from "./mcp-secrets.js";
 import { describeServer, type McpServerSpec } from "./mcp-server-spec.js";
 
 /** One tool as the server lists it (the fields we use). */
@@ -83,6 +84,8 @@ export class McpConnection {
    * bound ({@link McpLimits}) is a `limit_exceeded` or `timeout` error naming the limit.
    */
   static async open(spec: McpServerSpec, options: McpConnectOptions = {}): Promise<McpConnection> {
+    // Its env values, header values and credential flags are masked wherever they surface.
+    registerMcpSecrets(spec);
     const guard = new McpReadGuard(spec.name ?? describeServer(spec), resolveLimits(options));
     const stderrTail = { text: "" };
     const transport = makeTransport(spec, stderrTail, guard);
@@ -132,6 +135,16 @@ export class McpConnection {
       throw connectError(spec, error, stderrTail.text);
     }
     return connection;
+  }
+
+  /** `util.inspect(connection)`: name and a credential-free description of the server. */
+  [Symbol.for("nodejs.util.inspect.custom")](): object {
+    return this.toJSON();
+  }
+
+  /** `JSON.stringify(connection)`: name and server description, never env, arguments' credentials or headers. */
+  toJSON(): { type: "McpConnection"; name: string; server: string } {
+    return { type: "McpConnection", name: this.name, server: describeServer(this.spec) };
   }
 
   /** The tools the server offers now. */
@@ -323,7 +336,7 @@ function connectError(spec: McpServerSpec, error: unknown, stderr: string): Tiny
   if (error instanceof TinyAgentsError && (error.code === "limit_exceeded" || error.code === "timeout"))
     return error;
   const where = describeServer(spec);
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = redactSecrets(error instanceof Error ? error.message : String(error));
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const hint =
     code === "ENOENT"
@@ -334,9 +347,9 @@ function connectError(spec: McpServerSpec, error: unknown, stderr: string): Tiny
   const tail =
     stderr.trim() === ""
       ? ""
-      : `\nserver stderr (last lines):\n${stderr.trim().split("\n").slice(-10).join("\n")}`;
+      : `\nserver stderr (last lines):\n${redactSecrets(stderr.trim().split("\n").slice(-10).join("\n"))}`;
   return new TinyAgentsError("tool", `could not connect to MCP server ${where}: ${reason}${hint}${tail}`, {
-    cause: error,
+    cause: safeCause(error),
     details: { server: where },
   });
 }

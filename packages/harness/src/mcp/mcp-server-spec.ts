@@ -1,5 +1,6 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { validationError } from "@tinyagents/inference";
+import { safeServerDescription } from "./mcp-secrets.js";
 
 /**
  * How far the application trusts one server's word about its tools. Tool annotations are hints
@@ -44,11 +45,12 @@ export interface McpTransportServer extends McpServerTrust {
 /** How to reach one MCP server. */
 export type McpServerSpec = McpStdioServer | McpHttpServer | McpTransportServer;
 
-/** A short human description of where a server is (for messages; never includes headers). */
+/**
+ * A short human description of where a server is, for messages: credential flag values, URL
+ * query values and user info masked; never `env` or headers (see `safeServerDescription`).
+ */
 export function describeServer(spec: McpServerSpec): string {
-  if ("command" in spec) return [spec.command, ...(spec.args ?? [])].join(" ");
-  if ("url" in spec) return String(spec.url);
-  return spec.name ?? "custom transport";
+  return safeServerDescription(spec);
 }
 
 /**

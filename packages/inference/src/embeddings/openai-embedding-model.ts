@@ -1,6 +1,14 @@
 import type { Clock } from "../clock/clock.js";
 import { validationError } from "../errors/tinyagents-error.js";
+import {
+  INSPECT,
+  inspectView,
+  jsonView,
+  registerSecrets,
+  secretsFromConfig,
+} from "../http/config-secrets.js";
 import type { FetchLike } from "../http/fetch-types.js";
+import { displayUrl } from "../http/redact.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json/json-value.js";
 import { type EnvSource, PRESETS, type PresetName, type PresetSpec } from "../providers/openai/presets.js";
 import { usage } from "../usage/usage.js";
@@ -74,6 +82,8 @@ export class OpenAiEmbeddingModel implements EmbeddingModel {
   private knownDimensions: number | undefined;
   private readonly requested: number | undefined;
   private readonly endpoint: EmbeddingEndpoint;
+  /** Names of the headers sent (values never shown). */
+  private readonly configuredHeaders: Record<string, string>;
   private readonly wire: EmbeddingWire = {
     who: "OpenAiEmbeddingModel",
     allowEmptyText: false,
@@ -125,6 +135,9 @@ export class OpenAiEmbeddingModel implements EmbeddingModel {
     this.knownDimensions = options.dimensions;
     const headers: Record<string, string> = { accept: "application/json" };
     if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
+    this.configuredHeaders = { ...(apiKey === undefined ? {} : { authorization: "" }), ...options.headers };
+    // The key, custom header values and URL query values are masked wherever they surface.
+    registerSecrets(secretsFromConfig({ apiKey, headers: options.headers, baseUrl: this.baseUrl }));
     this.endpoint = {
       provider: this.provider,
       model,
@@ -139,6 +152,20 @@ export class OpenAiEmbeddingModel implements EmbeddingModel {
       retry: resolveEmbeddingRetry(options.retry),
       clock: options.clock,
     };
+  }
+
+  /** `util.inspect(model)`: provider, model id and endpoint; header names only, no key, no query. */
+  [INSPECT](): object {
+    return inspectView("OpenAiEmbeddingModel", this.publicFields(), this.configuredHeaders);
+  }
+
+  /** `JSON.stringify(model)`: the same credential-free view (see `jsonView`). */
+  toJSON(): Record<string, unknown> {
+    return jsonView("OpenAiEmbeddingModel", this.publicFields(), this.configuredHeaders);
+  }
+
+  private publicFields(): Record<string, string> {
+    return { provider: this.provider, modelId: this.modelId, endpoint: displayUrl(this.baseUrl) };
   }
 
   /** Vector length: the `dimensions` option, else learned from the first answer. */

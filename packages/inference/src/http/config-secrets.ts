@@ -139,3 +139,20 @@ export function inspectView(
   // A plain object whose constructor name reads as the class, so the output still says what it is.
   return Object.assign(Object.create({ constructor: { name: className } }) as object, view);
 }
+
+/**
+ * What `JSON.stringify(model)` writes: the same credential-free view as `util.inspect` (class
+ * name as `type`, provider, model id, endpoint without query or user info, header NAMES only).
+ * Apps and error reporters serialize configs with `JSON.stringify`; the key, custom credential
+ * headers and `?key=` query values must never come out that way.
+ */
+export function jsonView(
+  className: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> | undefined,
+): Record<string, string | Record<string, string>> {
+  const view: Record<string, string | Record<string, string>> = { type: className, ...fields };
+  const names = Object.keys(headers ?? {});
+  if (names.length > 0) view.headers = Object.fromEntries(names.map((n) => [n, "[REDACTED]"]));
+  return view;
+}

@@ -1,7 +1,13 @@
 import { abortedError } from "../../errors/normalize.js";
 import { joinUrl } from "../../http/base-url.js";
 import type { CallBoundSettings, CallBounds } from "../../http/call-bounds.js";
-import { INSPECT, inspectView, registerSecrets, secretsFromConfig } from "../../http/config-secrets.js";
+import {
+  INSPECT,
+  inspectView,
+  jsonView,
+  registerSecrets,
+  secretsFromConfig,
+} from "../../http/config-secrets.js";
 import { ProviderEndpoint } from "../../http/provider-endpoint.js";
 import { displayUrl } from "../../http/redact.js";
 import { readSse } from "../../http/sse.js";
@@ -92,6 +98,15 @@ export class AnthropicModel implements StreamingChatModel {
   /** `util.inspect(model)`: provider, model id and endpoint; header names only, no key, no query. */
   [INSPECT](): object {
     return inspectView(
+      "AnthropicModel",
+      { provider: this.provider, modelId: this.modelId, endpoint: this.endpoint },
+      this.headers,
+    );
+  }
+
+  /** `JSON.stringify(model)`: the same credential-free view as `util.inspect` (see `jsonView`). */
+  toJSON(): Record<string, unknown> {
+    return jsonView(
       "AnthropicModel",
       { provider: this.provider, modelId: this.modelId, endpoint: this.endpoint },
       this.headers,

@@ -8,7 +8,13 @@ import {
   CallBounds,
   resolveCallBounds,
 } from "../../http/call-bounds.js";
-import { INSPECT, inspectView, registerSecrets, secretsFromConfig } from "../../http/config-secrets.js";
+import {
+  INSPECT,
+  inspectView,
+  jsonView,
+  registerSecrets,
+  secretsFromConfig,
+} from "../../http/config-secrets.js";
 import { factsFromObject } from "../../http/error-body.js";
 import type { FetchLike } from "../../http/fetch-types.js";
 import { postJson } from "../../http/post-json.js";
@@ -160,6 +166,15 @@ export class OpenAiChatModel implements StreamingChatModel {
   /** `util.inspect(model)`: provider, model id and endpoint; header names only, no key, no query. */
   [INSPECT](): object {
     return inspectView(
+      "OpenAiChatModel",
+      { provider: this.provider, modelId: this.modelId, endpoint: this.endpoint },
+      this.extraHeaders,
+    );
+  }
+
+  /** `JSON.stringify(model)`: the same credential-free view as `util.inspect` (see `jsonView`). */
+  toJSON(): Record<string, unknown> {
+    return jsonView(
       "OpenAiChatModel",
       { provider: this.provider, modelId: this.modelId, endpoint: this.endpoint },
       this.extraHeaders,

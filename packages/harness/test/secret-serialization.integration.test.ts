@@ -1,0 +1,122 @@
+/**
+ * Secret-bearing objects that need a real process or server (issue 35): an MCP client started
+ * with credentials in its arguments and environment, a failing MCP server that prints its whole
+ * command line and environment, and a Postgres store opened with a password in its URL. None of
+ * `JSON.stringify`, `util.inspect`, `String(err)` or the `err.cause` chain shows a credential.
+ * Integration tier: spawns stdio MCP servers and a throwaway Postgres. Budget: ~10 s.
+ */
+
+import { fileURLToPath } from "node:url";
+import { inspect } from "node:util";
+import { loadMcpTools } from "@tinyagents/harness/mcp";
+import { PostgresStore } from "@tinyagents/postgres";
+import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const server = fileURLToPath(new URL("./fixtures/mcp-args-server.mjs", import.meta.url));
+const ARG_SECRET = "arg-secret-7c6b5a4d3e";
+const FLAG_SECRET = "flag-secret-2f1e0d9c8b";
+const ENV_SECRET = "env-secret-9a8b7c6d5e";
+const PG_SECRET = "pg-password-4d5e6f7a8b";
+const SECRETS = [ARG_SECRET, FLAG_SECRET, ENV_SECRET, PG_SECRET];
+
+/** JSON (or, for a circular driver object, the error JSON.stringify throws), inspect and String. */
+function printed(value: unknown): string {
+  let json: string;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    json = String(error);
+  }
+  return [json, inspect(value, { depth: 8 }), String(value)].join("\n");
+}
+
+function printedError(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && depth < 8; depth++) {
+    parts.push(String(current), inspect(current, { depth: 8 }), JSON.stringify(current) ?? "");
+    current = (current as { cause?: unknown }).cause;
+  }
+  return parts.join("\n");
+}
+
+function expectNoSecrets(text: string): void {
+  for (const secret of SECRETS) expect(text).not.toContain(secret);
+}
+
+const spec = (extra: string[] = []) => ({
+  command: process.execPath,
+  args: [server, `--api-key=${ARG_SECRET}`, "--token", FLAG_SECRET, ...extra],
+  env: { MY_SERVICE_KEY: ENV_SECRET, PATH: process.env.PATH ?? "" },
+});
+
+describe("MCP clients never print their credentials", () => {
+  it("a connected toolset and its connections: JSON.stringify, inspect, String", async () => {
+    const mcp = await loadMcpTools(spec());
+    try {
+      expect(mcp.tools.map((t) => t.name)).toContain("ping");
+      expectNoSecrets(printed(mcp));
+      for (const connection of mcp.connections) {
+        expectNoSecrets(printed(connection));
+        expect(JSON.stringify(connection)).toContain("--api-key=REDACTED");
+      }
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("a failing start: the error, its stderr tail and its cause chain are credential-free", async () => {
+    const error = await loadMcpTools(spec(["--fail"])).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeDefined();
+    const text = printedError(error);
+    expectNoSecrets(text);
+    // The message still says which server failed and what it wrote.
+    expect(String(error)).toContain("mcp-args-server.mjs");
+  });
+
+  it("a command that does not exist: no credential in the error or its cause", async () => {
+    const error = await loadMcpTools({ ...spec(), command: "definitely-not-a-command-xyz" }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expectNoSecrets(printedError(error));
+    expect(String(error)).toContain("was not found");
+  });
+});
+
+describe.skipIf(skipPostgres())("a Postgres store opened with a password in its URL", () => {
+  let pg: TestPostgres;
+  beforeAll(async () => {
+    pg = await startTestPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await pg?.stop();
+  });
+
+  it("prints no password: the store, its sub-stores and its pool", async () => {
+    // Trust auth accepts any password: the URL carries one as a real deployment's would.
+    const url = pg.url.replace("postgres@", `postgres:${PG_SECRET}@`);
+    const store = await PostgresStore.open({ url, schema: "t_secrets" });
+    try {
+      for (const value of [store, store.keyValue, store.appendLog, store.statusStore, store.pool]) {
+        expectNoSecrets(printed(value));
+      }
+      expect(JSON.stringify(store)).toContain("t_secrets");
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a failed open: no password in the error or its cause chain", async () => {
+    const error = await PostgresStore.open(`postgres://postgres:${PG_SECRET}@127.0.0.1:9/none`).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeDefined();
+    expectNoSecrets(printedError(error));
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * Secret-bearing objects serialize safely (issue 35): every public credential-bearing object of
+ * the model layer and the exporters — built with an API key, a custom credential header and a
+ * `?key=` base-URL query — prints none of them through `JSON.stringify`, `util.inspect` or
+ * `String`, and a failing call's error (`String(err)`, `util.inspect(err)`, every `err.cause`)
+ * carries none of them either, even when the transport's own error echoes the request.
+ */
+import { inspect } from "node:util";
+import { LangfuseClient } from "@tinyagents/harness/langfuse";
+import {
+  AnthropicModel,
+  compatible,
+  createModel,
+  type FetchLike,
+  OllamaModel,
+  OpenAiEmbeddingModel,
+  OpenAiResponsesModel,
+  user,
+} from "@tinyagents/inference";
+import { describe, expect, it } from "vitest";
+
+const API_KEY = "sk-test-apikey-9f8e7d6c5b4a";
+const HEADER_SECRET = "gw-header-secret-1a2b3c4d";
+const QUERY_SECRET = "query-secret-5e6f7a8b9c";
+const SECRETS = [API_KEY, HEADER_SECRET, QUERY_SECRET];
+const BASE_URL = `http://127.0.0.1:9/v1?key=${QUERY_SECRET}`;
+const HEADERS = { "X-Gateway-Key": HEADER_SECRET };
+
+/** A transport that fails, echoing everything it was handed (the worst a fetch can do). */
+const echoingFailure: FetchLike = async (url, init) => {
+  const headers = JSON.stringify(init?.headers ?? {});
+  const error = new Error(`connect refused for ${String(url)} with headers ${headers}`);
+  (error as Error & { request: unknown }).request = { url: String(url), headers };
+  throw error;
+};
+
+/** Every way an object gets printed, as one string. */
+function printed(value: unknown): string {
+  return [JSON.stringify(value), inspect(value, { depth: 8, showHidden: false }), String(value)].join("\n");
+}
+
+/** An error, its text, its inspection and every cause down the chain. */
+function printedError(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && depth < 8; depth++) {
+    parts.push(String(current), inspect(current, { depth: 8 }), JSON.stringify(current) ?? "");
+    current = (current as { cause?: unknown }).cause;
+  }
+  return parts.join("\n");
+}
+
+function expectNoSecrets(text: string): void {
+  for (const secret of SECRETS) expect(text).not.toContain(secret);
+}
+
+const models = {
+  compatible: () => compatible(BASE_URL, "m", { apiKey: API_KEY, headers: HEADERS, fetch: echoingFailure }),
+  "createModel openai": () =>
+    createModel("openai:gpt-4.1-mini", {
+      apiKey: API_KEY,
+      baseUrl: BASE_URL,
+      headers: HEADERS,
+      fetch: echoingFailure,
+      env: {},
+    }),
+  anthropic: () =>
+    new AnthropicModel({
+      apiKey: API_KEY,
+      baseUrl: BASE_URL,
+      headers: HEADERS,
+      model: "claude-x",
+      fetch: echoingFailure,
+    }),
+  ollama: () =>
+    new OllamaModel({
+      baseUrl: BASE_URL,
+      headers: { ...HEADERS, authorization: `Bearer ${API_KEY}` },
+      model: "q",
+      fetch: echoingFailure,
+    }),
+  responses: () =>
+    new OpenAiResponsesModel({
+      apiKey: API_KEY,
+      baseUrl: BASE_URL,
+      headers: HEADERS,
+      model: "gpt-x",
+      fetch: echoingFailure,
+    }),
+};
+
+describe("models never print their credentials", () => {
+  for (const [name, build] of Object.entries(models)) {
+    it(`${name}: JSON.stringify, util.inspect and String are credential-free`, () => {
+      const model = build();
+      const text = printed(model);
+      expectNoSecrets(text);
+      // Still useful: says what it is and where.
+      expect(JSON.stringify(model)).toContain("127.0.0.1:9");
+      expect(JSON.stringify(model)).toContain("X-Gateway-Key");
+    });
+
+    it(`${name}: a failed call's error and its cause chain are credential-free`, async () => {
+      const model = build();
+      const error = await model.invoke({ messages: [user("hi")] }).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeDefined();
+      expectNoSecrets(printedError(error));
+    });
+  }
+
+  it("an embedding model is credential-free too", () => {
+    const model = new OpenAiEmbeddingModel({
+      apiKey: API_KEY,
+      baseUrl: BASE_URL,
+      headers: HEADERS,
+      model: "e",
+      fetch: echoingFailure,
+    });
+    expectNoSecrets(printed(model));
+    expect(JSON.stringify(model)).toContain("OpenAiEmbeddingModel");
+  });
+});
+
+describe("exporters never print their credentials", () => {
+  it("a Langfuse client keeps its keys out of JSON, inspect and String", () => {
+    const client = LangfuseClient.direct("http://127.0.0.1:9", "pk-lf-public-1234", `sk-lf-${API_KEY}`);
+    expect(printed(client)).not.toContain(API_KEY);
+  });
+});
