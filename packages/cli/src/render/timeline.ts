@@ -21,7 +21,9 @@ interface Entry {
  * by sub-agent depth, plus retries, limits, steering and the outcome. Times are offsets from the
  * run's start. Streaming deltas are left out (`show --json` has everything).
  */
-export function renderTimeline(observations: readonly AgentObservation[]): string {
+export function renderTimeline(given: readonly AgentObservation[]): string {
+  // The journal's order: by offset (a reader may hand records over in another order).
+  const observations = isByOffset(given) ? given : [...given].sort((a, b) => a.offset - b.offset);
   const first = observations[0];
   if (first === undefined) return "(no observations)\n";
   const t0 = first.ts;
@@ -31,14 +33,15 @@ export function renderTimeline(observations: readonly AgentObservation[]): strin
   for (const o of observations) {
     const e = o.event;
     if (e.type === "cost.recorded") costs.set(`${o.runId}/${e.callId}`, e.cost);
-    if (e.type === "model.started" && !starts.has(`${o.runId}/${e.callId}`))
-      starts.set(`${o.runId}/${e.callId}`, o);
     if (e.type === "tool.started") {
       starts.set(`${o.runId}/tool/${e.callId}`, o);
       toolArgs.set(`${o.runId}/${e.callId}`, e.arguments);
     }
   }
   const entries: Entry[] = [];
+  // The start of each model call's attempt in flight: a retried call has one per attempt, and
+  // each failed attempt is placed at ITS start (not the first attempt's), so retries read in order.
+  const attemptStarts = new Map<string, At>();
   let modelCall = 0;
   // Entries are placed at their starting event (a tool line at `tool.started`, not where it
   // completed), so ties on the millisecond are broken by that event's journal offset.
@@ -49,6 +52,9 @@ export function renderTimeline(observations: readonly AgentObservation[]): strin
     const e = o.event;
     const d = o.depth;
     switch (e.type) {
+      case "model.started":
+        attemptStarts.set(`${o.runId}/${e.callId}`, o);
+        break;
       case "run.started":
         if (d === 0)
           header += `${e.threadId === undefined ? "" : ` · thread ${e.threadId}`} · started ${formatTimestamp(o.ts)}`;
@@ -80,7 +86,7 @@ export function renderTimeline(observations: readonly AgentObservation[]): strin
         ];
         if (e.servedFromCache) parts.push("(from cache)");
         add(
-          starts.get(`${o.runId}/${e.callId}`) ?? { ts: o.ts - e.durationMs, offset: o.offset },
+          attemptStarts.get(`${o.runId}/${e.callId}`) ?? { ts: o.ts - e.durationMs, offset: o.offset },
           d,
           parts.join(" · "),
         );
@@ -88,7 +94,7 @@ export function renderTimeline(observations: readonly AgentObservation[]): strin
       }
       case "model.failed":
         add(
-          starts.get(`${o.runId}/${e.callId}`) ?? o,
+          attemptStarts.get(`${o.runId}/${e.callId}`) ?? { ts: o.ts - e.durationMs, offset: o.offset },
           d,
           `model call FAILED · ${e.model} · attempt ${e.attempt} · ${formatDuration(e.durationMs)} · ${e.error.message}`,
         );
@@ -160,4 +166,12 @@ export function renderTimeline(observations: readonly AgentObservation[]): strin
     (x) => `${`+${formatDuration(x.ts - t0)}`.padEnd(width)}  ${"  ".repeat(x.depth)}${x.text}`,
   );
   return `${header} · ${formatDuration(last.ts - t0)} · ${observations.length} observations\n${lines.join("\n")}\n`;
+}
+
+function isByOffset(observations: readonly AgentObservation[]): boolean {
+  for (let i = 1; i < observations.length; i++) {
+    if ((observations[i] as AgentObservation).offset < (observations[i - 1] as AgentObservation).offset)
+      return false;
+  }
+  return true;
 }
