@@ -2,7 +2,7 @@ import type { AgentEvent, AgentObservation } from "@tinyagents/harness";
 import { describe, expect, it } from "vitest";
 import { renderTimeline } from "./timeline.js";
 
-const error = { code: "provider", message: "HTTP 503", retryable: true } as const;
+const error = { name: "TinyAgentsError", code: "provider", message: "HTTP 503", retryable: true } as const;
 
 /** Journal records of run `r` in offset order, at the given times (ms from 1_000_000). */
 function journal(events: [number, AgentEvent][]): AgentObservation[] {
