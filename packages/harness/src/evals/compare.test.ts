@@ -78,3 +78,31 @@ describe("compareEvals", () => {
     expect(() => compareEvals(other, after)).toThrow(/ran dataset "other", the current run "one"/);
   });
 });
+
+describe("compareEvals across different repeat counts", () => {
+  const one = { name: "one", cases: [{ id: "q", input: "?", expected: "yes" }] };
+  const run = (repeats: number, evalRunId: string) =>
+    evaluate({
+      agent: agentPerCase({ q: ["yes"] }),
+      dataset: one,
+      scorers: [exactMatch()],
+      repeats,
+      evalRunId,
+    });
+
+  it("compares cost per trial and shows each side's repeats: 1 vs 3 repeats of the same agent is no regression", async () => {
+    const baseline = await run(1, "eval-1x");
+    const current = await run(3, "eval-3x");
+    // Totals differ threefold; per trial they are the same.
+    expect(current.report.cost.totalUsd).toBeCloseTo(3 * baseline.report.cost.totalUsd, 12);
+    const comparison = compareEvals(baseline, current);
+    expect(comparison.repeats).toEqual({ baseline: 1, current: 3 });
+    expect(comparison.trials).toEqual({ baseline: 1, current: 3 });
+    expect(comparison.costUsd.perTrial).toBe(true);
+    expect(comparison.costUsd.unknown).toBe(false);
+    expect(comparison.costUsd.baseline).toBeCloseTo(baseline.report.cost.totalUsd, 12);
+    expect(comparison.costUsd.current).toBeCloseTo(baseline.report.cost.totalUsd, 12);
+    expect(Math.abs(comparison.costUsd.delta)).toBeLessThan(1e-12);
+    expect(comparison.regressions).toEqual([]);
+  });
+});

@@ -28,7 +28,15 @@ export interface EvalComparison {
   /** Aggregate moves (null when a side has no figure). */
   passRate: { baseline: number | null; current: number | null; delta: number | null };
   scorers: { scorer: string; baseline: number | null; current: number | null; delta: number | null }[];
-  costUsd: { baseline: number; current: number; delta: number };
+  /**
+   * Cost PER TRIAL (each side's total over its finished trials), so a baseline of 1 repeat and a
+   * run of 3 compare fairly. `unknown` when a side's cost is a lower bound (a model without a
+   * price, calls without usage) or a side finished no trial: then the figures are not comparable.
+   */
+  costUsd: { baseline: number; current: number; delta: number; perTrial: true; unknown: boolean };
+  /** How many times each case ran on each side (`repeats`), and how many trials finished. */
+  repeats: { baseline: number; current: number };
+  trials: { baseline: number; current: number };
   p95LatencyMs: { baseline: number | null; current: number | null; delta: number | null };
 }
 
@@ -42,7 +50,8 @@ export interface CompareOptions {
  * Compare two eval runs of the same dataset case by case: each case's pass rate and each
  * scorer's mean score. A drop beyond `tolerance` is a regression, a rise an improvement; cases
  * present on one side only are listed apart. With repeats, means are compared (set a
- * tolerance near the width of the confidence intervals to ignore noise).
+ * tolerance near the width of the confidence intervals to ignore noise), and cost is compared
+ * per trial, with each side's repeat count, so runs with different `repeats` compare fairly.
  *
  * @throws TinyAgentsError `validation` when the runs are of different datasets.
  */
@@ -106,15 +115,27 @@ export function compareEvals(
       const b = current.report.scorers.find((s) => s.scorer === scorer)?.mean ?? null;
       return { scorer, baseline: a, current: b, delta: delta(a, b) };
     }),
-    costUsd: {
-      baseline: baseline.report.cost.totalUsd,
-      current: current.report.cost.totalUsd,
-      delta: current.report.cost.totalUsd - baseline.report.cost.totalUsd,
-    },
+    costUsd: perTrialCost(baseline, current),
+    repeats: { baseline: baseline.repeats, current: current.repeats },
+    trials: { baseline: baseline.report.finished, current: current.report.finished },
     p95LatencyMs: {
       baseline: baseline.report.latency.p95,
       current: current.report.latency.p95,
       delta: delta(baseline.report.latency.p95, current.report.latency.p95),
     },
   };
+}
+
+/** Each side's cost per finished trial (see `EvalComparison.costUsd`). */
+function perTrialCost(baseline: EvalResult, current: EvalResult): EvalComparison["costUsd"] {
+  const per = (result: EvalResult) =>
+    result.report.finished > 0 ? result.report.cost.totalUsd / result.report.finished : 0;
+  const a = per(baseline);
+  const b = per(current);
+  const unknown =
+    baseline.report.cost.unknown ||
+    current.report.cost.unknown ||
+    baseline.report.finished === 0 ||
+    current.report.finished === 0;
+  return { baseline: a, current: b, delta: b - a, perTrial: true, unknown };
 }
