@@ -46,9 +46,11 @@ try {
 
   // 2. The README's first snippet, pointed at the loopback server.
   const readme = readFileSync(join(repo, "README.md"), "utf8");
-  const snippet = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  // Every ```ts snippet is compiled there; the first one is also run.
+  const snippets = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const snippet = snippets[0];
   if (snippet === undefined) throw new Error("README.md has no ```ts snippet");
-  const bare = [...snippet.matchAll(/from\s+"([^"./][^"]*)"/g)]
+  const bare = [...snippets.join("\n").matchAll(/from\s+"([^"./][^"]*)"/g)]
     .map((m) => m[1])
     .filter((s) => !s.startsWith("@tinyagents/") && !s.startsWith("node:"))
     .map((s) => (s.startsWith("@") ? s.split("/").slice(0, 2).join("/") : s.split("/")[0]));
@@ -148,6 +150,11 @@ try {
   const imports = lines.slice(0, lastImport + 1).join("\n");
   const body = lines.slice(lastImport + 1).join("\n");
   writeFileSync(join(app, "first.mts"), pointed);
+  const others = snippets.slice(1).map((code, i) => {
+    const name = `readme-${i + 2}.mts`;
+    writeFileSync(join(app, name), `${code}\nexport {};\n`);
+    return name;
+  });
   writeFileSync(
     join(app, "first.cts"),
     `${imports}\n\nasync function main(): Promise<void> {\n${body}\n}\nvoid main().catch((error: unknown) => {\n  console.error(error);\n  process.exitCode = 1;\n});\n`,
@@ -164,7 +171,7 @@ try {
         types: ["node"],
         outDir: "out",
       },
-      files: ["first.mts", "first.cts"],
+      files: ["first.mts", "first.cts", ...others],
     }),
   );
   const tsc = join(app, "node_modules/typescript/bin/tsc");
@@ -176,12 +183,12 @@ try {
       run(process.execPath, [tsc, "-p", app, ...args], { cwd: app });
     } catch (error) {
       throw new Error(
-        `the README snippet does not typecheck in a plain-strict consumer (module ${module}):\n${error.stdout}${error.stderr}`,
+        `the README snippets do not typecheck in a plain-strict consumer (module ${module}):\n${error.stdout}${error.stderr}`,
       );
     }
   }
   log(
-    "the README snippet typechecks (strict, skipLibCheck false; module nodenext and node20) as ESM and as CommonJS",
+    `the README snippets (${snippets.length}) typecheck (strict, skipLibCheck false; module nodenext and node20); the first as ESM and as CommonJS`,
   );
   if (!/\brequire\("@tinyagents\//.test(readFileSync(join(app, "out/first.cjs"), "utf8")))
     throw new Error("out/first.cjs does not require() the packages");

@@ -18,8 +18,12 @@ import {
 } from "./cli-postgres-store.js";
 import { EXIT } from "./exit-codes.js";
 
-/** What the CLI remembers about a run beside its journal and status (for `tinyagents runs`). */
-export interface RunRecord extends JsonObject {
+/**
+ * What the CLI remembers about a run beside its journal and status (for `tinyagents runs`).
+ * Plain JSON data, but not declared `extends JsonObject`: an optional field would not fit that
+ * index signature for consumers compiling without `exactOptionalPropertyTypes` (TS2411).
+ */
+export interface RunRecord {
   runId: string;
   command: string;
   model: string;
@@ -117,7 +121,7 @@ function cliStoreOver(
     }),
     statusStore: backend.statusStore,
     keyValue,
-    saveRun: (record) => keyValue.put(RUNS, record.runId, record),
+    saveRun: (record) => keyValue.put(RUNS, record.runId, record as unknown as JsonObject),
     getRun: async (runId) => (await keyValue.get(RUNS, runId)) as RunRecord | undefined,
     close: () => backend.close(),
   };
