@@ -279,10 +279,20 @@ export class LangfuseClient {
     options: LangfuseExportOptions = {},
   ): Promise<LangfuseExportResult> {
     checkRecords(records);
-    const { signal, agentName, captureContent, scores, successScore: success, redact, ...trace } = options;
+    const {
+      signal,
+      agentName,
+      captureContent,
+      onContentWarning,
+      scores,
+      successScore: success,
+      redact,
+      ...trace
+    } = options;
     const models = buildTraceModels(redactRecords(records, redact), {
       ...(agentName === undefined ? {} : { agentName }),
       ...(captureContent === undefined ? {} : { captureContent }),
+      ...(onContentWarning === undefined ? {} : { onContentWarning }),
     });
     const endOf = new Map(models.map((model) => [model.rootRunId, model.endTs]));
     const resolved: ResolvedScore[] =

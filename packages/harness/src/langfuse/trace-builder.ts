@@ -1,5 +1,6 @@
 import type { ErrorSummary, JsonObject } from "@tinyagents/inference";
 import type { EventRecord } from "../events/agent-event.js";
+import { ContentCaptureCheck } from "../observability/content-capture-check.js";
 import { agentSpanName, GEN_AI, resolveAgentName, TINYAGENTS_ATTR } from "../otel/gen-ai-conventions.js";
 import {
   chatObservation,
@@ -41,6 +42,10 @@ export class TraceBuilder {
   private readonly rootRunId: string;
   private readonly agentNameOption: TraceModelOptions["agentName"];
   private readonly capture: boolean;
+  /** Warns when only one of the two content switches is on. */
+  private readonly contentCheck: ContentCaptureCheck;
+  /** A `model.request` was seen: `traceDetailsMiddleware` is registered. */
+  private described = false;
   private readonly observations: TraceObservation[] = [];
   private readonly runs = new Map<string, OpenRun>();
   private readonly ended = new Set<string>();
@@ -54,6 +59,11 @@ export class TraceBuilder {
     this.rootRunId = rootRunId;
     this.agentNameOption = options.agentName;
     this.capture = options.captureContent === true;
+    this.contentCheck = new ContentCaptureCheck(
+      "the Langfuse exporter",
+      this.capture,
+      options.onContentWarning,
+    );
   }
 
   /** Fold one record in (records of runs that already ended are ignored). */
@@ -72,6 +82,8 @@ export class TraceBuilder {
       this.observe(eventObservation(eventParent(run, record), record, level, this.capture));
     switch (event.type) {
       case "model.request":
+        this.contentCheck.request(event);
+        this.described = true;
         run.requests.set(event.callId, event);
         if (this.capture && run.obs.input === undefined) run.obs.input = requestInput(event);
         break;
@@ -102,6 +114,7 @@ export class TraceBuilder {
         break;
       }
       case "model.completed": {
+        this.contentCheck.completed(this.described);
         const chat = run.chats.get(event.callId);
         if (chat === undefined) break;
         run.chats.delete(event.callId);

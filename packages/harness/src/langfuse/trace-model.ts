@@ -79,6 +79,13 @@ export interface TraceModelOptions {
   /**
    * Include content: prompts and answers (from `traceDetailsMiddleware({ captureContent: true })`),
    * tool arguments and results, streamed answer text and tool progress messages. Default off.
+   * Content needs BOTH this and `traceDetailsMiddleware({ captureContent: true })`: with only one
+   * set, a one-time warning names the missing half (see `onContentWarning`).
    */
   captureContent?: boolean;
+  /**
+   * Receives the warning that only one of the two content switches is on (default:
+   * `process.emitWarning`, code `TINYAGENTS_CONTENT_CAPTURE`, once per process).
+   */
+  onContentWarning?: (message: string) => void;
 }

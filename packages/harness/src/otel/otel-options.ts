@@ -19,9 +19,16 @@ export interface OtelListenerOptions {
    * `gen_ai.tool.definitions`, from `traceDetailsMiddleware({ captureContent: true })`), tool call
    * arguments and results (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`), streamed
    * answer text, tool progress messages and structured event fields. Off by default: prompts,
-   * outputs and arguments may hold personal data or secrets.
+   * outputs and arguments may hold personal data or secrets. Content needs BOTH this and
+   * `traceDetailsMiddleware({ captureContent: true })`: with only one set, a one-time warning
+   * names the missing half (see `onContentWarning`).
    */
   captureContent?: boolean;
+  /**
+   * Receives the one-time warning that only one of the two content switches is on (default:
+   * `process.emitWarning`, code `TINYAGENTS_CONTENT_CAPTURE`, once per process).
+   */
+  onContentWarning?: (message: string) => void;
   /**
    * Secret scrubbing of every record before it becomes span data: the journals' `Redactor`
    * (built-in rules, extended by these options, or a `Redactor` shared with the pipeline);

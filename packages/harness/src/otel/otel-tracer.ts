@@ -12,6 +12,7 @@ import type { AgentEventOf, EventRecord } from "../events/agent-event.js";
 import type { EventListener, EventSink } from "../events/event-sink.js";
 import type { Middleware } from "../middleware/middleware.js";
 import type { AgentObservation } from "../observability/agent-observation.js";
+import { ContentCaptureCheck } from "../observability/content-capture-check.js";
 import { Redactor } from "../observability/redaction.js";
 import type { ObservationSink } from "../observability/sink.js";
 import {
@@ -79,9 +80,16 @@ export class OtelTracer implements ObservationSink {
   private readonly book: SpanBook;
   private readonly redactor: Redactor | undefined;
   private lastTs: number | undefined;
+  /** Warns once when only one of the two content switches is on. */
+  private readonly contentCheck: ContentCaptureCheck;
 
   constructor(tracer: Tracer, options: OtelListenerOptions = {}) {
     this.book = { tracer, options, runs: new Map() };
+    this.contentCheck = new ContentCaptureCheck(
+      "OtelTracer",
+      options.captureContent === true,
+      options.onContentWarning,
+    );
     const redact = options.redact;
     this.redactor = redact === false ? undefined : redact instanceof Redactor ? redact : new Redactor(redact);
   }
@@ -170,6 +178,7 @@ export class OtelTracer implements ObservationSink {
         startChat(book, record, event);
         break;
       case "model.request":
+        this.contentCheck.request(event);
         chatRequest(book, record, event);
         break;
       case "model.response":
@@ -188,6 +197,7 @@ export class OtelTracer implements ObservationSink {
         chatCost(book, record, event);
         break;
       case "model.completed":
+        this.contentCheck.completed(book.runs.get(record.runId)?.detailed === true);
         completeChat(book, record, event);
         break;
       case "model.failed":
