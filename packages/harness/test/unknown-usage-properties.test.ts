@@ -13,6 +13,7 @@ import {
   RunStatusProjection,
   UsageCostProjection,
 } from "@tinyagents/harness";
+import { evaluate, exactMatch } from "@tinyagents/harness/evals";
 import { DeterministicClock, DeterministicIds, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import {
   assistant,
@@ -188,5 +189,18 @@ describe("formatCost", () => {
     expect(formatCost(cost(0.000001))).toBe("<$0.0001");
     expect(formatCost(cost(0, true))).toBe("unknown");
     expect(formatCost(cost(0.5, true))).toBe("at least $0.5000");
+  });
+});
+
+describe("eval reports", () => {
+  it("a trial whose model reported no usage makes the report's usage and cost unknown", async () => {
+    const result = await evaluate({
+      agent: () => agentFor(true, [{ reports: false, input: 1, output: 1 }]),
+      dataset: { name: "one", cases: [{ id: "q", input: "go", expected: "done" }] },
+      scorers: [exactMatch()],
+    });
+    expect(result.report.usage.unknown).toBe(true);
+    expect(result.report.cost.unknown).toBe(true);
+    expect(result.trials[0]?.usage).toMatchObject({ unknown: true });
   });
 });

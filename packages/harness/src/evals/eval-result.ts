@@ -110,7 +110,12 @@ export interface EvalReport {
   passRate: number | null;
   scorers: ScorerSummary[];
   /** Agent runs' usage and cost, and the judges' apart. */
-  usage: { agent: Usage; judge: Usage };
+  usage: {
+    agent: Usage;
+    judge: Usage;
+    /** Set when some agent model call reported no usage: the token counts are a lower bound. */
+    unknown?: true;
+  };
   cost: { agentUsd: number; judgeUsd: number; totalUsd: number; unknown: boolean };
   latency: LatencySummary;
   /** Run failures and scorer errors by code. */

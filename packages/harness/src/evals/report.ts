@@ -29,8 +29,11 @@ export function buildReport(
   let agentUsd = 0;
   let judgeUsd = 0;
   let unknown = false;
+  let usageUnknown = false;
   for (const trial of trials) {
     agentUsage = addUsage(agentUsage, trial.usage);
+    // A trial's usage is its run's totals: `unknown` when a call reported none.
+    if ((trial.usage as { unknown?: true }).unknown === true) usageUnknown = true;
     agentUsd += trial.cost.total;
     if (trial.cost.unknown === true) unknown = true;
     for (const score of trial.scores) {
@@ -51,7 +54,9 @@ export function buildReport(
     cancelled: planned - finished.length,
     passRate: finished.length === 0 ? null : passed / finished.length,
     scorers: scorerSummaries(finished, repeated),
-    usage: { agent: agentUsage, judge: judgeUsage },
+    usage: usageUnknown
+      ? { agent: agentUsage, judge: judgeUsage, unknown: true }
+      : { agent: agentUsage, judge: judgeUsage },
     cost: { agentUsd, judgeUsd, totalUsd: agentUsd + judgeUsd, unknown },
     latency: latency(finished),
     errorCodes: errorCodes(trials),
