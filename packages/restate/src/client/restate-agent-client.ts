@@ -6,7 +6,14 @@ import {
   type SteeringCommand,
   validateResumeSignal,
 } from "@tinyagents/harness";
-import { type ErrorCode, type JsonValue, TinyAgentsError } from "@tinyagents/inference";
+import {
+  displayUrl,
+  type ErrorCode,
+  type JsonValue,
+  registerSecrets,
+  secretsFromConfig,
+  TinyAgentsError,
+} from "@tinyagents/inference";
 import { agentWorkflowName, threadObjectName } from "../services/naming.js";
 import type {
   ApprovalDecision,
@@ -85,6 +92,8 @@ export class RestateAgentClient {
   private readonly ingress: Ingress;
   private readonly journal: HarnessEventJournal | undefined;
   private readonly prefix: string | undefined;
+  /** The ingress URL safe to print (query values and user info masked). */
+  private readonly where: string;
 
   constructor(options: RestateAgentClientOptions) {
     this.ingress = connect({
@@ -93,6 +102,19 @@ export class RestateAgentClient {
     });
     this.journal = options.journal;
     this.prefix = options.servicePrefix;
+    this.where = displayUrl(options.ingressUrl);
+    // Header values (a Restate Cloud API key) and URL query values are masked wherever they surface.
+    registerSecrets(secretsFromConfig({ headers: options.headers, baseUrl: options.ingressUrl }));
+  }
+
+  /** `JSON.stringify(client)`: the ingress URL without credentials; never the headers. */
+  toJSON(): { type: "RestateAgentClient"; ingressUrl: string } {
+    return { type: "RestateAgentClient", ingressUrl: this.where };
+  }
+
+  /** `util.inspect(client)`: the same credential-free view as `toJSON`. */
+  [Symbol.for("nodejs.util.inspect.custom")](): object {
+    return this.toJSON();
   }
 
   /** Start run `runId` of `agent` (idempotent by run id). Resolves once Restate accepted it. */
