@@ -6,10 +6,14 @@
  * call's usage or price is absent; `run()` and `stream()` report the very same usage and cost.
  */
 import {
+  attachObservability,
   type CostTotals,
   createAgent,
   type EventRecord,
+  EventSink,
   formatCost,
+  InMemoryEventJournal,
+  InMemoryHarnessStatusStore,
   RunStatusProjection,
   UsageCostProjection,
 } from "@tinyagents/harness";
@@ -151,11 +155,25 @@ describe("unknown usage and price are never shown as known figures", () => {
           expect(streamedResult).toBe(streamed);
           expect(streamed.usage).toEqual(ran.usage);
           expect(streamed.cost).toEqual(ran.cost);
-          const all = [
+          const all: Figures[] = [
             ...surfaces(ran, runRecords, "run"),
             ...surfaces(streamed, streamRecords, "stream"),
             ...surfaces(streamed, streamedEvents, "stream items"),
           ];
+          // The stores behind the journal: a run journaled through attachObservability, its
+          // saved status record and the journal read back, as `tinyagents show` reads them.
+          const journal = new InMemoryEventJournal();
+          const statusStore = new InMemoryHarnessStatusStore();
+          const events = new EventSink("stored");
+          const observed = attachObservability(events, { journal, statusStore });
+          const stored = await agentFor(priced, calls).run("go", { runId: "stored", events });
+          await observed.close();
+          const saved = await statusStore.get("stored");
+          if (saved === undefined) throw new Error("no saved status record");
+          all.push(
+            { surface: "status store record", usage: saved.usage, cost: saved.cost },
+            ...surfaces(stored, await journal.read("stored"), "journal read back"),
+          );
           for (const figures of all) expectHonest(figures, calls, priced);
         },
       ),
