@@ -1,5 +1,5 @@
 import { CheckpointStore, PausedRunStore } from "@tinyagents/harness";
-import { displayUrl, registerSecrets, secretsFromConfig, validationError } from "@tinyagents/inference";
+import { displayUrl, registerSecrets, validationError } from "@tinyagents/inference";
 import pg from "pg";
 import { PostgresAppendLog } from "./postgres-append-log.js";
 import { postgresError } from "./postgres-errors.js";
@@ -99,7 +99,7 @@ export class PostgresStore {
     if (options.url !== undefined) {
       // The URL's password is a credential: masked in every message, and kept out of
       // JSON.stringify / util.inspect of the pool (pg hides `password`, not `connectionString`).
-      registerSecrets(secretsFromConfig({ baseUrl: options.url }));
+      registerSecrets(urlPassword(options.url));
       if (ownsPool) hideConnectionString(pool);
     }
     // An idle connection that breaks (server restart) is dropped by the pool; without a listener
@@ -162,4 +162,26 @@ function hideConnectionString(pool: pg.Pool): void {
     writable: true,
     configurable: true,
   });
+}
+
+/**
+ * The password of a database URL (raw and decoded), to mask wherever it surfaces. Only the
+ * password: the user name (`postgres`) and query values (`sslmode=require`) are ordinary words
+ * that masking would scrub from every message.
+ */
+function urlPassword(url: string): string[] {
+  let password: string;
+  try {
+    password = new URL(url).password;
+  } catch {
+    return [];
+  }
+  if (password === "") return [];
+  let decoded = password;
+  try {
+    decoded = decodeURIComponent(password);
+  } catch {
+    // Not percent-encoded as a whole: the raw form is what appears in text.
+  }
+  return [password, decoded];
 }

@@ -6,15 +6,17 @@ const SECRET_FLAG = /(?:key|token|secret|passw(?:or)?d|pass|auth|credential|bear
 const MASK = "REDACTED";
 
 /**
- * The credentials in a server spec: every `env` value (extra environment variables are how
- * servers get their keys), every header value, the URL's query and user info, and the values of
- * credential-looking command-line flags. Registered process-wide when a connection opens, so the
- * journal's redactor and every message mask them too.
+ * The credentials in a server spec: the values of credential-named `env` variables
+ * (`GITHUB_TOKEN`, `MY_API_KEY`, ...: extra environment variables are how servers get their
+ * keys; `PATH` or `HOME` are not credentials and would mask ordinary paths), every header value,
+ * the URL's query and user info, and the values of credential-looking command-line flags.
+ * Registered process-wide when a connection opens, so the journal's redactor and every message
+ * mask them too. (`env` itself is never printed, whatever its names.)
  */
 export function mcpSpecSecrets(spec: McpServerSpec): string[] {
   const out: string[] = [];
   if ("command" in spec) {
-    out.push(...Object.values(spec.env ?? {}));
+    for (const [name, value] of Object.entries(spec.env ?? {})) if (SECRET_FLAG.test(name)) out.push(value);
     const args = spec.args ?? [];
     args.forEach((arg, i) => {
       const value = flagValue(arg, args[i + 1]);
