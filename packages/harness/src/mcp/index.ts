@@ -16,8 +16,8 @@ export {
 } from "./mcp-connection.js";
 export { assignToolNames, type McpPrefixMode, type McpToolOrigin } from "./mcp-names.js";
 export { type McpCallResult, type McpContent, mapInputSchema, mapMcpResult } from "./mcp-result.js";
+export { describeServer } from "./mcp-secrets.js";
 export {
-  describeServer,
   type McpHttpServer,
   type McpServerSpec,
   type McpServerTrust,

@@ -9,8 +9,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { redactSecrets, TinyAgentsError } from "@tinyagents/inference";
 import { boundedFetch, limitError, type McpLimits, McpReadGuard, resolveLimits } from "./mcp-bounds.js";
-import { registerMcpSecrets, safeCause } from "./mcp-secrets.js";
-import { describeServer, type McpServerSpec } from "./mcp-server-spec.js";
+import { describeServer, registerMcpSecrets, safeCause } from "./mcp-secrets.js";
+import type { McpServerSpec } from "./mcp-server-spec.js";
 
 /** One tool as the server lists it (the fields we use). */
 export interface McpToolInfo {

@@ -35,11 +35,11 @@ export function registerMcpSecrets(spec: McpServerSpec): void {
 }
 
 /**
- * A short description of where a server is, safe to print: the command with credential flag
- * values masked (`--api-key=REDACTED`), or the URL without its query values and user info.
- * Never includes `env` or headers.
+ * A short human description of where a server is, safe to print in messages: the command with
+ * credential flag values masked (`--api-key=REDACTED`), or the URL without its query values and
+ * user info. Never includes `env` or headers.
  */
-export function safeServerDescription(spec: McpServerSpec): string {
+export function describeServer(spec: McpServerSpec): string {
   if ("command" in spec) {
     const args = spec.args ?? [];
     const shown = args.map((arg, i) => {

@@ -1,6 +1,5 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { validationError } from "@tinyagents/inference";
-import { safeServerDescription } from "./mcp-secrets.js";
 
 /**
  * How far the application trusts one server's word about its tools. Tool annotations are hints
@@ -44,14 +43,6 @@ export interface McpTransportServer extends McpServerTrust {
 
 /** How to reach one MCP server. */
 export type McpServerSpec = McpStdioServer | McpHttpServer | McpTransportServer;
-
-/**
- * A short human description of where a server is, for messages: credential flag values, URL
- * query values and user info masked; never `env` or headers (see `safeServerDescription`).
- */
-export function describeServer(spec: McpServerSpec): string {
-  return safeServerDescription(spec);
-}
 
 /**
  * Parse a command line or URL (the CLI's `--mcp "<command>"`) into a server spec:
