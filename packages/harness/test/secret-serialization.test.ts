@@ -6,7 +6,9 @@
  * carries none of them either, even when the transport's own error echoes the request.
  */
 import { inspect } from "node:util";
-import { LangfuseClient } from "@tinyagents/harness/langfuse";
+import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
+import { LangfuseClient, LangfuseSink } from "@tinyagents/harness/langfuse";
+import { OtelTracer, ReportingBatchSpanProcessor } from "@tinyagents/harness/otel";
 import {
   AnthropicModel,
   compatible,
@@ -125,8 +127,26 @@ describe("models never print their credentials", () => {
 });
 
 describe("exporters never print their credentials", () => {
-  it("a Langfuse client keeps its keys out of JSON, inspect and String", () => {
+  it("a Langfuse client and sink keep their keys out of JSON, inspect and String", () => {
     const client = LangfuseClient.direct("http://127.0.0.1:9", "pk-lf-public-1234", `sk-lf-${API_KEY}`);
     expect(printed(client)).not.toContain(API_KEY);
+    const sink = new LangfuseSink(client);
+    expect(printed(sink)).not.toContain(API_KEY);
+    expect(JSON.stringify(sink)).toContain("LangfuseSink");
+  });
+
+  it("an OTel tracer and its span processor never print the exporter (whose headers hold a key)", () => {
+    // An OTLP exporter keeps its configured headers on itself, as the real ones do.
+    const exporter = {
+      headers: { authorization: `Bearer ${API_KEY}`, ...HEADERS },
+      url: BASE_URL,
+      export: (_spans: unknown[], done: (result: { code: number }) => void) => done({ code: 0 }),
+      shutdown: async () => {},
+    };
+    const processor = new ReportingBatchSpanProcessor(exporter);
+    const tracer = new OtelTracer(new BasicTracerProvider().getTracer("t"), { spanProcessor: processor });
+    expectNoSecrets(printed(processor));
+    expectNoSecrets(printed(tracer));
+    expect(JSON.stringify(tracer)).toContain("OtelTracer");
   });
 });

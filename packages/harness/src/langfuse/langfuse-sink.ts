@@ -92,6 +92,15 @@ export class LangfuseSink implements ObservationSink {
     this.maxBackoffMs = whole(maxBackoffMs, 30_000, "maxBackoffMs", 0);
   }
 
+  /** `JSON.stringify` / `util.inspect`: the client's credential-free view, never queued content. */
+  toJSON(): { type: "LangfuseSink"; client: unknown } {
+    return { type: "LangfuseSink", client: this.client.toJSON() };
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): object {
+    return this.toJSON();
+  }
+
   /** Records lost so far (queue full, failed exports, written after `close`). */
   get dropped(): number {
     return this.droppedTotal;

@@ -140,6 +140,22 @@ export class OtelTracer implements ObservationSink {
     return this.book.options.spanProcessor?.attachReporting(events, onError) ?? (() => {});
   }
 
+  /**
+   * `JSON.stringify(tracer)` / `util.inspect(tracer)`: what it is, never its options (a span
+   * processor holds your exporter, whose headers may carry an API key).
+   */
+  toJSON(): { type: "OtelTracer"; captureContent: boolean; openSpans: number } {
+    return {
+      type: "OtelTracer",
+      captureContent: this.book.options.captureContent === true,
+      openSpans: this.openSpans,
+    };
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): object {
+    return this.toJSON();
+  }
+
   /** How many spans are open right now (0 once every observed run has ended). */
   get openSpans(): number {
     let count = 0;

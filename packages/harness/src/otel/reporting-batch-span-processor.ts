@@ -108,6 +108,15 @@ export class ReportingBatchSpanProcessor<S extends ExportableSpan = ExportableSp
     this.exportTimeoutMillis = whole(options.exportTimeoutMillis, 30_000, "exportTimeoutMillis", 1);
   }
 
+  /** `JSON.stringify` / `util.inspect`: never the wrapped exporter (its headers may carry an API key). */
+  toJSON(): { type: "ReportingBatchSpanProcessor" } {
+    return { type: "ReportingBatchSpanProcessor" };
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): object {
+    return this.toJSON();
+  }
+
   /** Report drops on `events` (when `options.events` is unset) and to `onError`; returns the detach function. */
   attachReporting(events: EventSink, onError: (error: unknown) => void): () => void {
     const entry: Reporter = [events, onError];
