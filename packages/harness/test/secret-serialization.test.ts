@@ -14,6 +14,7 @@ import {
   compatible,
   createModel,
   type FetchLike,
+  OllamaEmbeddingModel,
   OllamaModel,
   OpenAiEmbeddingModel,
   OpenAiResponsesModel,
@@ -112,6 +113,16 @@ describe("models never print their credentials", () => {
       expectNoSecrets(printedError(error));
     });
   }
+
+  it("an Ollama embedding model is credential-free too", () => {
+    const model = new OllamaEmbeddingModel({
+      baseUrl: BASE_URL,
+      headers: { ...HEADERS, authorization: `Bearer ${API_KEY}` },
+      fetch: echoingFailure,
+    });
+    expectNoSecrets(printed(model));
+    expect(JSON.stringify(model)).toContain("OllamaEmbeddingModel");
+  });
 
   it("an embedding model is credential-free too", () => {
     const model = new OpenAiEmbeddingModel({

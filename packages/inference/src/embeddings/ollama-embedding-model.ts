@@ -1,5 +1,13 @@
 import type { Clock } from "../clock/clock.js";
+import {
+  INSPECT,
+  inspectView,
+  jsonView,
+  registerSecrets,
+  secretsFromConfig,
+} from "../http/config-secrets.js";
 import type { FetchLike } from "../http/fetch-types.js";
+import { displayUrl } from "../http/redact.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json/json-value.js";
 import { ollamaBaseUrlFromHost } from "../providers/ollama/host.js";
 import { usage } from "../usage/usage.js";
@@ -87,6 +95,22 @@ export class OllamaEmbeddingModel implements EmbeddingModel {
       retry: resolveEmbeddingRetry(options.retry),
       clock: options.clock,
     };
+    // Header values and URL query values are credentials: masked wherever they surface.
+    registerSecrets(secretsFromConfig({ headers: options.headers, baseUrl: this.baseUrl }));
+  }
+
+  /** `util.inspect(model)`: provider, model id and endpoint; header names only, no query values. */
+  [INSPECT](): object {
+    return inspectView("OllamaEmbeddingModel", this.publicFields(), this.settings.headers);
+  }
+
+  /** `JSON.stringify(model)`: the same credential-free view (see `jsonView`). */
+  toJSON(): Record<string, unknown> {
+    return jsonView("OllamaEmbeddingModel", this.publicFields(), this.settings.headers);
+  }
+
+  private publicFields(): Record<string, string> {
+    return { provider: this.provider, modelId: this.modelId, endpoint: displayUrl(this.baseUrl) };
   }
 
   /** Vector length: the `dimensions` option, else learned from the first answer. */
