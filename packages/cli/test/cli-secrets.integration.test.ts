@@ -80,6 +80,9 @@ beforeAll(async () => {
   process.env.ECHO_HEADER_KEY = HEADER_SECRET;
 });
 afterAll(async () => {
+  delete process.env.ECHO_BASE_URL;
+  delete process.env.ECHO_API_KEY;
+  delete process.env.ECHO_HEADER_KEY;
   await new Promise((resolve) => server.close(resolve));
   await rm(home, { recursive: true, force: true });
 });
