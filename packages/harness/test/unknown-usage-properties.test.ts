@@ -202,11 +202,11 @@ describe("formatCost", () => {
   });
 
   it("prints known amounts in dollars, unknown as unknown, partial as a lower bound", () => {
-    expect(formatCost(cost(0.01234))).toBe("$0.0123");
-    expect(formatCost(cost(0))).toBe("$0.0000");
-    expect(formatCost(cost(0.000001))).toBe("<$0.0001");
+    expect(formatCost(cost(0.0123456))).toBe("$0.012346");
+    expect(formatCost(cost(0))).toBe("$0.000000");
+    expect(formatCost(cost(0.0000001))).toBe("<$0.000001");
     expect(formatCost(cost(0, true))).toBe("unknown");
-    expect(formatCost(cost(0.5, true))).toBe("at least $0.5000");
+    expect(formatCost(cost(0.5, true))).toBe("at least $0.500000");
   });
 });
 

@@ -11,9 +11,9 @@ export function markUsageUnreported(totals: { usage: UsageTotals; cost: CostTota
 }
 
 /**
- * A cost as a person should read it: `"$0.0123"` when known; `"unknown"` when nothing is known;
- * `"at least $0.0123"` when some calls had no price or reported no usage (`cost.unknown`). Never
- * prints a bare `0` for money that was not measured.
+ * A cost as a person should read it: `"$0.012345"` when known (six decimals, like the CLI);
+ * `"unknown"` when nothing is known; `"at least $0.012345"` when some calls had no price or
+ * reported no usage (`cost.unknown`). Never prints a bare `0` for money that was not measured.
  *
  * ```ts
  * console.log(`cost: ${formatCost(result.cost)}`); // "cost: unknown" for an unpriced local model
@@ -24,8 +24,8 @@ export function formatCost(cost: CostTotals): string {
   return dollars(cost.total);
 }
 
-/** Dollars with four decimals (LLM calls cost fractions of a cent); tiny non-zero amounts say so. */
+/** Dollars with six decimals (LLM calls cost fractions of a cent); tiny non-zero amounts say so. */
 function dollars(amount: number): string {
-  if (amount > 0 && amount < 0.00005) return "<$0.0001";
-  return `$${amount.toFixed(4)}`;
+  if (amount > 0 && amount < 0.0000005) return "<$0.000001";
+  return `$${amount.toFixed(6)}`;
 }
