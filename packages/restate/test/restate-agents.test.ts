@@ -70,8 +70,12 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
 
     it("starts a run id once: a second start is PreviouslyAccepted and returns the same outcome", async () => {
       await client.run("conformance", "run-once", CONFORMANCE_INPUT);
-      const again = await client.start("conformance", "run-once", "a different prompt");
+      const again = await client.start("conformance", "run-once", CONFORMANCE_INPUT);
       expect(again.status).toBe("PreviouslyAccepted");
+      // The same run id with another request names another run: refused, nothing started.
+      await expect(client.start("conformance", "run-once", "a different prompt")).rejects.toMatchObject({
+        code: "conflict",
+      });
       const outcome = await client.result("conformance", "run-once");
       expect(outcome.result.messages[0]).toMatchObject({ role: "user" });
       expect(JSON.stringify(outcome.result.messages)).not.toContain("a different prompt");

@@ -18,10 +18,27 @@ export interface DurableStepOptions {
   idempotencyKey?: string;
 }
 
+/**
+ * What a human approval wait is for: the tool call, and a hash of its tool name and arguments
+ * (`approvalArgumentsHash`). An engine keeps it beside the wait so a decision that names
+ * anything else (an unknown run, a call that is not waiting, other arguments) can be refused
+ * instead of being stored for whatever later waits under that name.
+ */
+export interface ApprovalWait {
+  /** `<runId>/<callId>`, as in the `approval.requested` event. */
+  approvalId: string;
+  callId: string;
+  toolName: string;
+  /** `approvalArgumentsHash(toolName, arguments)`, also on the `approval.requested` event. */
+  argumentsHash: string;
+}
+
 /** Options of one {@link DurableContext.awaitSignal}. */
 export interface AwaitSignalOptions {
   /** Give up after this long (engine time); the wait then resolves `undefined`. */
   timeoutMs?: number;
+  /** Set when the wait is a human approval (see {@link ApprovalWait}). */
+  approval?: ApprovalWait;
 }
 
 /** Options of one {@link DurableContext.child}. */

@@ -9,6 +9,7 @@
 export type { AgentRun } from "./agent-run.js";
 export type { ChildRunSummary } from "./child-run-summary.js";
 export type {
+  ApprovalWait,
   AwaitSignalOptions,
   DurableChildOptions,
   DurableContext,

@@ -128,7 +128,14 @@ export type AgentEvent =
   | { type: "budget.reconciled"; callId: string; estimatedInputTokens: number; actualInputTokens: number }
   | { type: "budget.warning"; limit: string; used: number; max: number; reason: string }
   | { type: "budget.exceeded"; limit: string; used: number; max: number; blocked: boolean; reason: string }
-  | { type: "approval.requested"; approvalId: string; callId: string; toolName: string }
+  | {
+      type: "approval.requested";
+      approvalId: string;
+      callId: string;
+      toolName: string;
+      /** `approvalArgumentsHash(toolName, arguments)`: an engine client approves exactly this call. */
+      argumentsHash?: string;
+    }
   | { type: "guardrail.tripped"; guardrail: string; stage: "input" | "output"; reason: string }
   | {
       type: "no_progress.detected";

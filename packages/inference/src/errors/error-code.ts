@@ -48,6 +48,13 @@ export const ERROR_CODES = [
   "conflict",
   /** The run's owner stopped heartbeating (its process died): `reapStale` marked it failed. */
   "abandoned",
+  /** What the call named does not exist: an unknown agent, run or pending approval (details say which). */
+  "not_found",
+  /**
+   * The engine that must do the work cannot be reached within the call's time bound (every
+   * worker down, the server unreachable); nothing was changed. Retry later.
+   */
+  "unavailable",
   /** A bug: something the library did not expect. Please report it. */
   "internal",
 ] as const;

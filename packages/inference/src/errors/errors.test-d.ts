@@ -36,6 +36,8 @@ describe("error codes", () => {
         case "serialization":
         case "conflict":
         case "abandoned":
+        case "not_found":
+        case "unavailable":
         case "internal":
           return code;
         default: {

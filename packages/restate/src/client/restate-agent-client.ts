@@ -1,4 +1,4 @@
-import { connect, HttpCallError, type Ingress, SendOpts } from "@restatedev/restate-sdk-clients";
+import { connect, HttpCallError, type Ingress, Opts, SendOpts } from "@restatedev/restate-sdk-clients";
 import {
   type EventRecord,
   type HarnessEventJournal,
@@ -14,6 +14,7 @@ import {
   secretsFromConfig,
   TinyAgentsError,
 } from "@tinyagents/inference";
+import { taggedFailure } from "../services/handler-errors.js";
 import { agentWorkflowName, threadObjectName } from "../services/naming.js";
 import type {
   ApprovalDecision,
@@ -25,6 +26,7 @@ import type {
   SteerRequest,
   ThreadSubmission,
 } from "../services/run-protocol.js";
+import { requestHash } from "../services/run-request.js";
 import { type EventStreamOptions, tailJournal } from "./tail-journal.js";
 
 /** Options of a {@link RestateAgentClient}. */
@@ -37,6 +39,25 @@ export interface RestateAgentClientOptions {
   journal?: HarnessEventJournal;
   /** Service name prefix, as given to `restateAgents` (default `tinyagents`). */
   servicePrefix?: string;
+  /**
+   * How long `approve` / `reject` wait for a worker to check and apply the decision (default
+   * 5000 ms): past it they throw `unavailable`, and a worker that takes the decision later
+   * refuses it, so nothing changes. Restate runs every handler on a worker, so with every worker
+   * down a decision cannot be checked sooner.
+   */
+  decisionTimeoutMs?: number;
+}
+
+/** Options of {@link RestateAgentClient.approve} and {@link RestateAgentClient.reject}. */
+export interface DecisionOptions {
+  /**
+   * The `argumentsHash` of the call decided on (from its `approval.requested` event or the
+   * status's `pendingApprovals`): the decision is refused (`conflict`) if the call waiting under
+   * that approval id has other arguments.
+   */
+  argumentsHash?: string;
+  /** Overrides the client's `decisionTimeoutMs` for this decision. */
+  timeoutMs?: number;
 }
 
 /** What {@link RestateAgentClient.start} answers. */
@@ -84,9 +105,12 @@ type Input = RestateRunRequest["input"];
  *   continues a run paused by steering or a middleware interrupt (status phase `paused`).
  * - `events(runId)` tails the live event journal the workers write.
  *
- * Failures are `TinyAgentsError`s with Restate's message and HTTP status in `details.status`:
- * `validation` (400: a malformed request), `steering` (403: a steering command the agent's policy
- * denies), `conflict` (409), `limit_exceeded` (429), anything else `internal`.
+ * Failures are `TinyAgentsError`s with the code and message the handler failed with (the
+ * harness's own: `validation` for an input it refused, `not_found` for an approval the run does
+ * not wait on, …) and Restate's HTTP status in `details.status`. Restate's own refusals map by
+ * status: `validation` (400), `steering` (403), `not_found` (404: an unknown agent or run),
+ * `conflict` (409), `limit_exceeded` (429), `unavailable` (502–504, or no answer in time),
+ * anything else `internal`.
  */
 export class RestateAgentClient {
   private readonly ingress: Ingress;
@@ -94,8 +118,17 @@ export class RestateAgentClient {
   private readonly prefix: string | undefined;
   /** The ingress URL safe to print (query values and user info masked). */
   private readonly where: string;
+  private readonly decisionTimeoutMs: number;
 
   constructor(options: RestateAgentClientOptions) {
+    this.decisionTimeoutMs = options.decisionTimeoutMs ?? 5000;
+    if (!Number.isFinite(this.decisionTimeoutMs) || this.decisionTimeoutMs <= 0) {
+      throw new TinyAgentsError(
+        "validation",
+        `decisionTimeoutMs must be a positive number of milliseconds, got ${String(options.decisionTimeoutMs)}`,
+        { details: { field: "decisionTimeoutMs" } },
+      );
+    }
     this.ingress = connect({
       url: options.ingressUrl,
       ...(options.headers === undefined ? {} : { headers: options.headers }),
@@ -117,10 +150,16 @@ export class RestateAgentClient {
     return this.toJSON();
   }
 
-  /** Start run `runId` of `agent` (idempotent by run id). Resolves once Restate accepted it. */
+  /**
+   * Start run `runId` of `agent` (idempotent by run id). Resolves once Restate accepted it.
+   * Starting a run id again with the same request answers `PreviouslyAccepted`; with another
+   * request it throws `conflict` (a run id names one run). An unknown agent is `not_found`.
+   */
   start(agent: string, runId: string, input: Input, options: StartOptions = {}): Promise<StartedRun> {
     return request(`start ${agent}/${runId}`, async () => {
-      const submission = await this.workflow(agent, runId).workflowSubmit({ ...options, input });
+      const body: RestateRunRequest = { ...options, input };
+      const submission = await this.workflow(agent, runId).workflowSubmit(body);
+      if (submission.status === "PreviouslyAccepted") await this.checkSameRequest(agent, runId, body);
       return { runId, invocationId: submission.invocationId, status: submission.status };
     });
   }
@@ -186,18 +225,30 @@ export class RestateAgentClient {
     });
   }
 
-  /** Approve the tool call `approvalId` (`<runId>/<callId>`) that run `runId` waits on. */
-  approve(agent: string, runId: string, approvalId: string): Promise<void> {
-    return request(`approve ${approvalId}`, () =>
-      Promise.resolve(this.workflow(agent, runId).approve({ approvalId })),
-    );
+  /**
+   * Approve the tool call `approvalId` (`<runId>/<callId>`) that run `runId` waits on. Refused,
+   * changing nothing: `not_found` when the run has not started or has no such approval (a
+   * decision is never kept for a later run), `conflict` when `argumentsHash` names other
+   * arguments, the run finished undecided, or another decision was taken; `unavailable` when
+   * no worker took it within the decision timeout. Repeating a decision taken answers the same.
+   */
+  approve(agent: string, runId: string, approvalId: string, options: DecisionOptions = {}): Promise<void> {
+    return this.decide(`approve ${approvalId}`, options, (body, opts) =>
+      this.workflow(agent, runId).approve(body, opts),
+    )({ approvalId });
   }
 
-  /** Reject the tool call `approvalId`; the model reads `reason`. */
-  reject(agent: string, runId: string, approvalId: string, reason: string): Promise<void> {
-    return request(`reject ${approvalId}`, () =>
-      Promise.resolve(this.workflow(agent, runId).reject({ approvalId, reason })),
-    );
+  /** Reject the tool call `approvalId`; the model reads `reason`. Checked as {@link approve}. */
+  reject(
+    agent: string,
+    runId: string,
+    approvalId: string,
+    reason: string,
+    options: DecisionOptions = {},
+  ): Promise<void> {
+    return this.decide(`reject ${approvalId}`, options, (body, opts) =>
+      this.workflow(agent, runId).reject(body, opts),
+    )({ approvalId, reason });
   }
 
   /** Send a steering command; the run applies it at its next checkpoint. */
@@ -267,6 +318,33 @@ export class RestateAgentClient {
       runId,
     );
   }
+
+  /** One approval decision, bounded in time (see `decisionTimeoutMs`). */
+  private decide(
+    what: string,
+    options: DecisionOptions,
+    call: (body: ApprovalDecision, opts: Opts<ApprovalDecision, void>) => PromiseLike<void>,
+  ): (body: ApprovalDecision) => Promise<void> {
+    const timeoutMs = options.timeoutMs ?? this.decisionTimeoutMs;
+    return (body) =>
+      request(what, () => {
+        const decision: ApprovalDecision = { ...body, expiresAt: Date.now() + timeoutMs };
+        if (options.argumentsHash !== undefined) decision.argumentsHash = options.argumentsHash;
+        return Promise.resolve(call(decision, Opts.from({ timeout: timeoutMs })));
+      });
+  }
+
+  /** After `PreviouslyAccepted`: `conflict` unless the run id was started with the same request. */
+  private async checkSameRequest(agent: string, runId: string, body: RestateRunRequest): Promise<void> {
+    const status = await this.workflow(agent, runId).status();
+    const earlier = status?.requestHash;
+    if (earlier === undefined || earlier === requestHash(body)) return;
+    throw new TinyAgentsError(
+      "conflict",
+      `run "${runId}" of agent "${agent}" was already started with another request; a run id names one run: start a new run id`,
+      { details: { runId, agent } },
+    );
+  }
 }
 
 /** Run one ingress request, turning Restate's HTTP failures into typed errors. */
@@ -274,31 +352,49 @@ async function request<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
+    if (TinyAgentsError.isInstance(error)) throw error;
     if (!(error instanceof HttpCallError)) {
-      throw new TinyAgentsError(
-        "internal",
-        `${what}: ${error instanceof Error ? error.message : String(error)}`,
-        {
-          cause: error,
-          details: { request: what },
-        },
-      );
+      const timedOut =
+        error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+      const unreachable = error instanceof TypeError; // fetch failed: the ingress did not answer
+      const code: ErrorCode = timedOut || unreachable ? "unavailable" : "internal";
+      const why = timedOut
+        ? "no Restate worker answered in time; nothing was changed: retry when a worker is up"
+        : error instanceof Error
+          ? error.message
+          : String(error);
+      throw new TinyAgentsError(code, `${what}: ${why}`, { cause: error, details: { request: what } });
     }
-    throw new TinyAgentsError(
-      codeForStatus(error.status),
-      `${what}: Restate answered ${error.status}: ${error.message}`,
-      {
-        cause: error,
-        details: { request: what, status: error.status },
-      },
-    );
+    const failure = failureOf(error);
+    throw new TinyAgentsError(failure.code, `${what}: ${failure.message}`, {
+      cause: error,
+      details: { request: what, status: error.status },
+    });
   }
+}
+
+/** The code and message of a failed ingress call: the handler's own when it tagged them, else by status. */
+function failureOf(error: HttpCallError): { code: ErrorCode; message: string } {
+  let message = error.responseText;
+  try {
+    const body = JSON.parse(error.responseText) as { message?: unknown };
+    if (typeof body?.message === "string") message = body.message;
+  } catch {
+    // Not JSON: Restate's text as is.
+  }
+  const tagged = taggedFailure(message);
+  if (tagged !== undefined) return tagged;
+  const code = codeForStatus(error.status);
+  const text = message === "" ? error.message : message;
+  return { code, message: `Restate answered ${error.status}: ${text}` };
 }
 
 function codeForStatus(status: number): ErrorCode {
   if (status === 400) return "validation";
   if (status === 403) return "steering";
+  if (status === 404) return "not_found";
   if (status === 409) return "conflict";
   if (status === 429) return "limit_exceeded";
+  if (status >= 502 && status <= 504) return "unavailable";
   return "internal";
 }

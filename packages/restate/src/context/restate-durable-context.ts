@@ -7,6 +7,7 @@ import {
   type WorkflowContext,
 } from "@restatedev/restate-sdk";
 import type {
+  ApprovalWait,
   ArtifactStore,
   AwaitSignalOptions,
   DurableChildOptions,
@@ -49,8 +50,11 @@ export interface RestateDurableOptions {
    * the workflow pulls steering commands here.
    */
   beforeModelStep?: () => Promise<void>;
-  /** Called with the signal names the run waits on, whenever that set changes. */
-  onWaiting?: (signals: readonly string[]) => void;
+  /**
+   * Called with the signal names the run waits on, whenever that set changes, and the human
+   * approvals among them (what each approves: `AwaitSignalOptions.approval`).
+   */
+  onWaiting?: (signals: readonly string[], approvals: readonly ApprovalWait[]) => void;
   /**
    * The run's event sink: each step records the sink's offset when it finished, and a replayed
    * step moves the sink there again. The loop emits fewer events on replay (a replayed model step
@@ -108,9 +112,10 @@ export class RestateDurableContext implements DurableContext {
   private readonly workflowName: (agent: string) => string;
   private readonly remoteAgents: ReadonlySet<string>;
   private readonly beforeModelStep: (() => Promise<void>) | undefined;
-  private readonly onWaiting: ((signals: readonly string[]) => void) | undefined;
+  private readonly onWaiting: RestateDurableOptions["onWaiting"];
   private readonly eventOffsets: RestateDurableOptions["eventOffsets"];
-  private readonly waiting = new Set<string>();
+  /** Signal names the run waits on now, each with the approval it is for, if it is one. */
+  private readonly waiting = new Map<string, ApprovalWait | undefined>();
   private clock: number;
 
   /** Prefer {@link RestateDurableContext.open}; `startedAt` must come from the journal (`ctx.date.now()`). */
@@ -195,7 +200,7 @@ export class RestateDurableContext implements DurableContext {
     options: AwaitSignalOptions = {},
   ): Promise<T | undefined> {
     const promise = this.ctx.promise<T>(name).get();
-    this.setWaiting(name, true);
+    this.setWaiting(name, true, options.approval);
     try {
       return await (options.timeoutMs === undefined ? promise : promise.orTimeout(options.timeoutMs));
     } catch (error) {
@@ -248,9 +253,10 @@ export class RestateDurableContext implements DurableContext {
     if (time > this.clock) this.clock = time;
   }
 
-  private setWaiting(name: string, waiting: boolean): void {
-    if (waiting) this.waiting.add(name);
+  private setWaiting(name: string, waiting: boolean, approval?: ApprovalWait): void {
+    if (waiting) this.waiting.set(name, approval);
     else this.waiting.delete(name);
-    this.onWaiting?.([...this.waiting]);
+    const approvals = [...this.waiting.values()].filter((a): a is ApprovalWait => a !== undefined);
+    this.onWaiting?.([...this.waiting.keys()], approvals);
   }
 }

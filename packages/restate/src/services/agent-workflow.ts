@@ -1,11 +1,11 @@
 import {
-  TerminalError,
   type WorkflowContext,
   type WorkflowSharedContext,
   workflow,
 } from "@restatedev/restate-sdk";
 import {
   AgentRunError,
+  type ApprovalWait,
   approvalSignalName,
   attachObservability,
   isResumeSignalName,
@@ -13,10 +13,12 @@ import {
   SteeringHandle,
   SteeringPolicy,
 } from "@tinyagents/harness";
-import { type ErrorSummary, type JsonValue, TinyAgentsError } from "@tinyagents/inference";
+import { type ErrorSummary, type JsonValue, TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import { RestateDurableContext } from "../context/restate-durable-context.js";
 import { isLive, ReplayAwareEventSink } from "../events/replay-aware-sink.js";
 import type { AgentFactory, RestateAgentsOptions } from "./agents-options.js";
+import { APPROVALS, decideApproval, STATUS } from "./approval-decisions.js";
+import { asTerminal, handlerError, taggedFailure } from "./handler-errors.js";
 import { agentWorkflowName } from "./naming.js";
 import type {
   ApprovalDecision,
@@ -27,10 +29,8 @@ import type {
   SteerReceipt,
   SteerRequest,
 } from "./run-protocol.js";
-import { checkRunRequest } from "./run-request.js";
+import { checkRunRequest, requestHash } from "./run-request.js";
 import { postSteering, SteeringInbox } from "./steering-inbox.js";
-
-const STATUS = "status";
 
 /**
  * The Restate workflow of agent `name`, keyed by run id (one workflow instance per run, so a run
@@ -39,10 +39,11 @@ const STATUS = "status";
  * - `run` executes the harness's ONE run loop with `durable: RestateDurableContext` (model calls,
  *   tool calls, child runs journaled as steps; approvals as durable promises) and returns a
  *   {@link RestateRunOutcome}. Live events go to `options.events` (replays are not re-delivered).
- * - `approve` / `reject` resolve the approval promise the run waits on (`approval:<approvalId>`);
+ * - `approve` / `reject` resolve the approval promise the run waits on (`approval:<approvalId>`),
+ *   only when the run opened that approval (see `decideApproval`);
  * - `steer` posts a steering command (checked against `options.steering`);
- * - `signal` resolves any durable promise of the run — also the resume signal a paused run
- *   waits on (`resume:<runId>/<n>`; status phase `paused`);
+ * - `signal` resolves a durable promise of the run — also the resume signal a paused run
+ *   waits on (`resume:<runId>/<n>`; status phase `paused`) — but never an approval's;
  * - `status` reads the run's {@link RestateRunStatus}.
  */
 export function agentWorkflow(name: string, factory: AgentFactory, options: RestateAgentsOptions) {
@@ -56,13 +57,18 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
     name: workflowName(name),
     handlers: {
       run: async (ctx: WorkflowContext, body: RestateRunRequest): Promise<RestateRunOutcome> => {
-        const request = checkRunRequest(body);
+        const runId = ctx.key;
+        const hash = requestHash(body);
+        let request: RestateRunRequest;
         try {
+          request = checkRunRequest(body);
           harness ??= factory();
         } catch (error) {
-          throw asTerminal(error); // a broken agent definition does not heal by retrying
+          // Refused before the loop (a malformed request, a broken agent definition): terminal,
+          // and the status says failed, so no one waits on a run that will never start.
+          await refuse(ctx, { agent: name, runId }, hash, error);
+          throw asTerminal(error);
         }
-        const runId = ctx.key;
         const identity = {
           agent: name,
           runId,
@@ -78,18 +84,29 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
           ctx.set(STATUS, status);
         };
         const events = new ReplayAwareEventSink(runId, () => isLive(ctx));
+        const opened: Record<string, ApprovalWait> = {};
         const durable = await RestateDurableContext.open(ctx, {
           eventOffsets: events,
           workflowName,
           remoteAgents,
           beforeModelStep: () => inbox.pull(),
-          onWaiting: (signals) => save(waitingStatus(signals)),
+          onWaiting: (signals, approvals) => {
+            recordApprovals(ctx, opened, approvals);
+            save(waitingStatus(signals, approvals));
+          },
           ...(options.maxStepBytes === undefined ? {} : { maxStepBytes: options.maxStepBytes }),
           ...(options.artifacts === undefined ? {} : { artifacts: options.artifacts }),
           ...(options.stepRetry === undefined ? {} : { stepRetry: options.stepRetry }),
         });
         const startedAt = durable.now();
-        status = { ...identity, phase: "running", waitingFor: [], startedAt, updatedAt: startedAt };
+        status = {
+          ...identity,
+          phase: "running",
+          waitingFor: [],
+          requestHash: hash,
+          startedAt,
+          updatedAt: startedAt,
+        };
         ctx.set(STATUS, status);
 
         const observability = options.events?.(identity);
@@ -112,7 +129,12 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
           }
           result = await stream.result;
         } catch (thrown) {
-          if (!AgentRunError.isAgentRunError(thrown)) throw asTerminal(thrown);
+          if (!AgentRunError.isAgentRunError(thrown)) {
+            // The harness refused the run before its loop (an input it cannot read, an unknown
+            // model): the run failed with the harness's own error, and its status says so.
+            save({ phase: "failed", waitingFor: [], finishedAt: durable.now(), error: summary(thrown) });
+            throw asTerminal(thrown);
+          }
           result = thrown.run;
           error = new TinyAgentsError(
             thrown.code,
@@ -141,18 +163,16 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
         };
       },
 
-      approve: async (ctx: WorkflowSharedContext, body: ApprovalDecision): Promise<void> => {
-        await ctx.promise(approvalSignalName(requireId(body))).resolve({ decision: "approve" });
-      },
+      approve: async (ctx: WorkflowSharedContext, body: ApprovalDecision): Promise<void> =>
+        decideApproval(ctx, name, checkDecision(body), { decision: "approve" }),
 
       reject: async (ctx: WorkflowSharedContext, body: ApprovalDecision): Promise<void> => {
-        const reason = body?.reason;
+        const decision = checkDecision(body);
+        const reason = decision.reason;
         if (typeof reason !== "string" || reason === "") {
-          throw new TerminalError("reject needs a non-empty `reason` (the model reads it)", {
-            errorCode: 400,
-          });
+          throw handlerError("validation", "reject needs a non-empty `reason` (the model reads it)");
         }
-        await ctx.promise(approvalSignalName(requireId(body))).resolve({ decision: "reject", reason });
+        await decideApproval(ctx, name, decision, { decision: "reject", reason });
       },
 
       steer: async (ctx: WorkflowSharedContext, body: SteerRequest): Promise<SteerReceipt> => ({
@@ -161,7 +181,11 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
 
       signal: async (ctx: WorkflowSharedContext, body: SignalRequest): Promise<void> => {
         if (typeof body?.name !== "string" || body.name === "") {
-          throw new TerminalError("signal needs a non-empty `name`", { errorCode: 400 });
+          throw handlerError("validation", "signal needs a non-empty `name`");
+        }
+        if (body.name.startsWith(approvalSignalName(""))) {
+          // Approvals are checked against what the run waits on: they never bypass `approve`.
+          throw handlerError("validation", `"${body.name}" is an approval: decide it with approve or reject`);
         }
         await ctx.promise<JsonValue>(body.name).resolve(body.value ?? null);
       },
@@ -173,28 +197,69 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
 }
 
 /** The status patch of a run waiting on `signals` (a resume signal: `paused`, waiting for resume). */
-function waitingStatus(signals: readonly string[]): Partial<RestateRunStatus> {
+function waitingStatus(signals: readonly string[], approvals: readonly ApprovalWait[]): Partial<RestateRunStatus> {
+  const pendingApprovals = [...approvals];
   const resume = signals.find(isResumeSignalName);
-  if (resume !== undefined) return { phase: "paused", waitingFor: [...signals], resumeSignal: resume };
-  return { phase: signals.length > 0 ? "waiting" : "running", waitingFor: [...signals] };
+  if (resume !== undefined) {
+    return { phase: "paused", waitingFor: [...signals], resumeSignal: resume, pendingApprovals };
+  }
+  return { phase: signals.length > 0 ? "waiting" : "running", waitingFor: [...signals], pendingApprovals };
 }
 
-function requireId(body: ApprovalDecision): string {
+/** Keep every approval the run opened in workflow state, for the `approve` / `reject` handlers. */
+function recordApprovals(
+  ctx: WorkflowContext,
+  opened: Record<string, ApprovalWait>,
+  approvals: readonly ApprovalWait[],
+): void {
+  let added = false;
+  for (const wait of approvals) {
+    if (opened[wait.approvalId] !== undefined) continue;
+    opened[wait.approvalId] = wait;
+    added = true;
+  }
+  if (added) ctx.set(APPROVALS, opened);
+}
+
+/** Record a run refused before its loop as failed (status read by clients and `approve`). */
+async function refuse(
+  ctx: WorkflowContext,
+  identity: { agent: string; runId: string },
+  hash: string,
+  error: unknown,
+): Promise<void> {
+  const now = await ctx.date.now();
+  const status: RestateRunStatus = {
+    ...identity,
+    phase: "failed",
+    waitingFor: [],
+    requestHash: hash,
+    startedAt: now,
+    updatedAt: now,
+    finishedAt: now,
+    error: summary(error),
+  };
+  ctx.set(STATUS, status);
+}
+
+function summary(error: unknown): ErrorSummary {
+  const tagged = error instanceof Error ? taggedFailure(error.message) : undefined;
+  const e = tagged === undefined ? toTinyAgentsError(error) : new TinyAgentsError(tagged.code, tagged.message);
+  return new TinyAgentsError(e.code, e.message, e.details === undefined ? {} : { details: e.details }).toJSON();
+}
+
+function checkDecision(body: ApprovalDecision): ApprovalDecision {
   if (typeof body?.approvalId !== "string" || body.approvalId === "") {
-    throw new TerminalError(
+    throw handlerError(
+      "validation",
       "`approvalId` (<runId>/<callId>, from the approval.requested event) is required",
-      {
-        errorCode: 400,
-      },
     );
   }
-  return body.approvalId;
-}
-
-/** A failure before or outside the loop (bad options, an unknown model): terminal, with its message. */
-function asTerminal(error: unknown): Error {
-  if (error instanceof TerminalError) return error;
-  const code = TinyAgentsError.isInstance(error) ? error.code : "internal";
-  const message = error instanceof Error ? error.message : String(error);
-  return new TerminalError(`[${code}] ${message}`, { errorCode: code === "validation" ? 400 : 500 });
+  if (body.argumentsHash !== undefined && typeof body.argumentsHash !== "string") {
+    throw handlerError("validation", "`argumentsHash` must be the string from approval.requested");
+  }
+  if (body.expiresAt !== undefined && typeof body.expiresAt !== "number") {
+    throw handlerError("validation", "`expiresAt` must be epoch milliseconds");
+  }
+  return body;
 }

@@ -1,4 +1,4 @@
-import type { RunResult, SteeringCommand } from "@tinyagents/harness";
+import type { ApprovalWait, RunResult, SteeringCommand } from "@tinyagents/harness";
 import type { ErrorSummary, JsonObject, JsonValue, Message } from "@tinyagents/inference";
 
 /**
@@ -41,6 +41,13 @@ export interface RestateRunStatus {
   waitingFor: string[];
   /** Phase `paused`: the resume signal the run waits on (`resume:<runId>/<n>`, see `resumeSignalName`). */
   resumeSignal?: string;
+  /**
+   * The human approvals the run waits on now: each names the call and the hash of its tool name
+   * and arguments, which `RestateAgentClient.approve` may pass to approve exactly that call.
+   */
+  pendingApprovals?: ApprovalWait[];
+  /** SHA-256 of the request that started the run: a start of the same run id with another request is `conflict`. */
+  requestHash?: string;
   startedAt: number;
   updatedAt: number;
   finishedAt?: number;
@@ -72,6 +79,13 @@ export interface ApprovalDecision {
   approvalId: string;
   /** Required to reject: what the model reads. */
   reason?: string;
+  /**
+   * The `argumentsHash` of the call being decided (from `approval.requested` or the status's
+   * `pendingApprovals`): when given, a decision for a call with other arguments is `conflict`.
+   */
+  argumentsHash?: string;
+  /** Epoch ms after which a worker refuses the decision (`unavailable`): the client stopped waiting. */
+  expiresAt?: number;
 }
 
 /** Body of the shared `signal` handler: resolve durable promise `name` with `value`. */

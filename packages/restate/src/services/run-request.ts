@@ -1,5 +1,7 @@
-import { TerminalError } from "@restatedev/restate-sdk";
+import type { TerminalError } from "@restatedev/restate-sdk";
+import { canonicalJson, sha256Hex } from "@tinyagents/harness";
 import { isJsonObject } from "@tinyagents/inference";
+import { handlerError } from "./handler-errors.js";
 import type { RestateRunRequest } from "./run-protocol.js";
 
 /**
@@ -23,5 +25,18 @@ export function checkRunRequest(body: unknown): RestateRunRequest {
 }
 
 function bad(message: string): TerminalError {
-  return new TerminalError(`invalid run request: ${message}`, { errorCode: 400 });
+  return handlerError("validation", `invalid run request: ${message}`);
+}
+
+/**
+ * What identifies a run's request: SHA-256 of its canonical JSON (key order ignored). The client
+ * compares it when a run id is started again: the same request is the same run, another is
+ * `conflict`. Anything that is not JSON hashes as its type, so a refused request has a hash too.
+ */
+export function requestHash(body: unknown): string {
+  try {
+    return sha256Hex(canonicalJson(body ?? null));
+  } catch {
+    return sha256Hex(typeof body);
+  }
 }

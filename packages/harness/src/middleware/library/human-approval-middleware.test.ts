@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runText } from "../../agent-loop/agent-run.js";
 import { FakeTool } from "../../testkit/fake-tool.js";
 import { ScriptedModel, type ScriptStep } from "../../testkit/scripted-model.js";
+import { approvalArgumentsHash } from "./approval-binding.js";
 import { ApprovalBook } from "./approval-book.js";
 import { runAgent, setup } from "./harness.fixture.js";
 import { humanApprovalMiddleware } from "./human-approval-middleware.js";
@@ -40,8 +41,22 @@ describe("humanApprovalMiddleware", () => {
     expect(first.run.stopReason).toBe("interrupted");
     expect(transfer.callCount + lookup.callCount).toBe(0);
     expect(first.events.ofType("approval.requested")).toEqual([
-      { type: "approval.requested", approvalId: "pay/c2", callId: "c2", toolName: "transfer" },
+      {
+        type: "approval.requested",
+        approvalId: "pay/c2",
+        callId: "c2",
+        toolName: "transfer",
+        // Bound to the exact call: the hash of the tool name and arguments (key order ignored).
+        argumentsHash: approvalArgumentsHash("transfer", { amount: 100 }),
+      },
     ]);
+    expect(approvalArgumentsHash("transfer", { amount: 100 })).toMatch(/^[0-9a-f]{64}$/);
+    expect(approvalArgumentsHash("transfer", { amount: 101 })).not.toBe(
+      approvalArgumentsHash("transfer", { amount: 100 }),
+    );
+    expect(approvalArgumentsHash("refund", { amount: 100 })).not.toBe(
+      approvalArgumentsHash("transfer", { amount: 100 }),
+    );
     expect(first.events.ofType("run.interrupted")[0]?.reason).toContain("pay/c2");
     expect(approval.pending()).toEqual([
       expect.objectContaining({

@@ -6,6 +6,7 @@ import {
 } from "../../durability/durable-signals.js";
 import { errorToolResult } from "../../tool/tool-result.js";
 import type { HookContext, Middleware } from "../middleware.js";
+import { approvalArgumentsHash } from "./approval-binding.js";
 import { ApprovalBook, type ApprovalRecord } from "./approval-book.js";
 import { callable, middlewareName, optionError, stringList } from "./option-checks.js";
 import { RegisteredNames, type ToolNames } from "./tool-filter.js";
@@ -104,6 +105,7 @@ export function humanApprovalMiddleware<State = unknown, Ctx = unknown>(
             approvalId: record.id,
             callId: call.id,
             toolName: call.name,
+            argumentsHash: approvalArgumentsHash(call.name, record.arguments),
           });
         }
       }
@@ -148,7 +150,15 @@ async function awaitDecision<State, Ctx>(
   book: ApprovalBook,
   record: ApprovalRecord,
 ): Promise<void> {
-  const signal = await ctx.run.durable.awaitSignal<ApprovalSignal>(approvalSignalName(record.id));
+  // The engine keeps what is being approved beside the wait, to refuse a decision for anything else.
+  const signal = await ctx.run.durable.awaitSignal<ApprovalSignal>(approvalSignalName(record.id), {
+    approval: {
+      approvalId: record.id,
+      callId: record.callId,
+      toolName: record.toolName,
+      argumentsHash: approvalArgumentsHash(record.toolName, record.arguments),
+    },
+  });
   if (isApprovalSignal(signal)) {
     if (signal.decision === "approve") book.approve(record.id);
     else book.reject(record.id, signal.reason);
