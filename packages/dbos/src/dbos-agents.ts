@@ -14,7 +14,8 @@ import {
 import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import { type ChildStarter, DbosDurableContext, type SignalEnvelope } from "./dbos-durable-context.js";
 import { DBOS } from "./dbos-sdk.js";
-import { STEER_TOPIC, workflowName } from "./names.js";
+import { registryWorkflowId, STEER_TOPIC, workflowName } from "./names.js";
+import { taggedRunError } from "./run-errors.js";
 import {
   type DbosRunPayload,
   type DbosRunResult,
@@ -75,7 +76,10 @@ export interface DbosAgents<Names extends string> {
   readonly executorId: string;
   readonly queueName: string;
   readonly agentNames: readonly Names[];
-  /** Connect to Postgres, register the queue, recover this executor's pending runs, start dequeuing. */
+  /**
+   * Connect to Postgres, register the queue, recover this executor's pending runs, start
+   * dequeuing, and mark this worker's agents as served (clients refuse to start any other).
+   */
   launch(): Promise<void>;
   /**
    * Move the pending runs of a worker that is gone for good (`executorId`) to this application's
@@ -163,7 +167,9 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
       try {
         result = await agent.run(payload.input, runOptions);
       } catch (error) {
-        if (!AgentRunError.isAgentRunError(error)) throw error;
+        // Refused before its loop (an input the harness cannot read): the workflow fails with the
+        // harness's own code and message, which the client's `result` surfaces as they were.
+        if (!AgentRunError.isAgentRunError(error)) throw taggedRunError(error);
         if (payload.child === true) return toJsonRun(error.run);
         return toDbosRunResult(error.run, toTinyAgentsError(error).toJSON());
       } finally {
@@ -173,6 +179,8 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
     };
     workflows.set(name, DBOS.registerWorkflow(run, { name: workflowName(name) }));
   }
+  // Marks an agent as served (see `registryWorkflowId`): started once per agent at launch.
+  const served = DBOS.registerWorkflow(async (agent: string) => agent, { name: "tinyagents.registry" });
 
   DBOS.setConfig({
     name: options.appName ?? "tinyagents",
@@ -189,6 +197,9 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
     async launch() {
       await DBOS.launch();
       await DBOS.registerQueue(queueName, { ...threadQueueParams(queue), onConflict: "always_update" });
+      for (const name of names) {
+        await (await DBOS.startWorkflow(served, { workflowID: registryWorkflowId(name) })(name)).getResult();
+      }
     },
     async takeOver(deadExecutorId: string) {
       if (deadExecutorId === executorId) {

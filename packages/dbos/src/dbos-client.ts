@@ -1,19 +1,23 @@
 import {
   type AgentObservation,
-  type ApprovalSignal,
+  type ApprovalWait,
   approvalSignalName,
+  canonicalJson,
   type DurableValue,
   type HarnessEventJournal,
   type JournalQuery,
+  normalizeInput,
   type ResumeSignal,
   type SteeringCommand,
   validateResumeSignal,
   validateSteeringCommand,
 } from "@tinyagents/harness";
 import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
+import { type DbosDecisionOptions, openedApprovals, sendDecision } from "./approval-decisions.js";
 import type { SignalEnvelope } from "./dbos-durable-context.js";
 import { DBOSClient, type DbosClientHandle, DbosErrors } from "./dbos-sdk.js";
-import { RESUME_EVENT, STEER_TOPIC, workflowName } from "./names.js";
+import { RESUME_EVENT, registryWorkflowId, STEER_TOPIC, workflowName } from "./names.js";
+import { untagged } from "./run-errors.js";
 import type { DbosRunPayload, DbosRunResult } from "./run-payload.js";
 import { DEFAULT_QUEUE } from "./thread-queue.js";
 
@@ -63,20 +67,35 @@ export interface DbosRunStatus {
    * interrupt): the resume signal it waits on (`resume:<runId>/<n>`); `resume()` sends it.
    */
   resumeSignal?: string;
+  /** The human approvals the run waits on now (what each approves, with its `argumentsHash`). */
+  pendingApprovals?: ApprovalWait[];
 }
 
 /** A client of DBOS-hosted agents, from any process (no workflows registered there). */
 export interface DbosAgentsClient<Names extends string = string> {
-  /** Enqueue a run of `agent` (idempotent by run id). */
+  /**
+   * Enqueue a run of `agent` (idempotent by run id: the same request again starts nothing new).
+   * Throws `validation` for an input the harness cannot read (nothing enqueued), `not_found` for
+   * an agent no worker has registered, `conflict` for a run id started before with another
+   * agent or request.
+   */
   start(agent: Names, input: DbosRunPayload["input"], options: DbosStartOptions): Promise<{ runId: string }>;
-  /** Wait for the run's result (a failed run resolves too, with `error`). */
+  /**
+   * Wait for the run's result (a failed run resolves too, with `error`). Throws `not_found` at
+   * once for an unknown run id; a run refused before its loop throws the harness's own error.
+   */
   result(runId: string): Promise<DbosRunResult>;
   /** The run's status, or `undefined` for an unknown run id. */
   status(runId: string): Promise<DbosRunStatus | undefined>;
-  /** Approve the tool call waiting for approval `approvalId` (`<runId>/<callId>`); a repeat is a no-op. */
-  approve(runId: string, approvalId: string): Promise<void>;
-  /** Reject it with a reason the model reads; a repeat is a no-op. */
-  reject(runId: string, approvalId: string, reason: string): Promise<void>;
+  /**
+   * Approve the tool call waiting for approval `approvalId` (`<runId>/<callId>`). Refused,
+   * sending nothing: `not_found` when the run does not exist or has not opened that approval,
+   * `conflict` when `argumentsHash` names other arguments, the run finished undecided, or another
+   * decision was taken. A repeat of the decision taken answers the same. Needs no worker up.
+   */
+  approve(runId: string, approvalId: string, options?: DbosDecisionOptions): Promise<void>;
+  /** Reject it with a reason the model reads; checked as `approve`. */
+  reject(runId: string, approvalId: string, reason: string, options?: DbosDecisionOptions): Promise<void>;
   /**
    * Send the run a steering command (pause, resume, cancel, injectMessage, redirect,
    * setMetadata): validated here (`validation` for a malformed one), taken by the run before its
@@ -114,6 +133,8 @@ export async function createDbosClient<Names extends string = string>(
   const queueName = options.queueName ?? DEFAULT_QUEUE;
   const appVersion = options.appVersion ?? "tinyagents";
   const pollingIntervalMs = options.resultPollingMs ?? 100;
+  /** Agents known to be served by some worker (see `registryWorkflowId`). */
+  const served = new Set<string>();
   const send = (runId: string, name: string, value: DurableValue, key: string | undefined) => {
     const envelope: SignalEnvelope = { v: value ?? null };
     return client.send(runId, envelope, name, key);
@@ -125,21 +146,54 @@ export async function createDbosClient<Names extends string = string>(
   };
   return {
     async start(agent, input, start) {
+      normalizeInput(input); // `validation` before anything is enqueued
+      if (!served.has(agent)) {
+        if ((await client.getWorkflow(registryWorkflowId(agent))) === undefined) {
+          throw new TinyAgentsError(
+            "not_found",
+            `unknown agent "${agent}": no worker has registered it (dbosAgents({ agents: { ${agent}: … } }) on a launched worker of app "${appName}")`,
+            { details: { agent } },
+          );
+        }
+        served.add(agent);
+      }
       const payload: DbosRunPayload = { input };
       if (start.threadId !== undefined) payload.threadId = start.threadId;
-      await client.enqueue(
-        {
-          workflowName: workflowName(agent),
-          queueName,
-          workflowID: start.runId,
-          appVersion,
-          queuePartitionKey: start.threadId ?? start.runId,
-        },
-        payload,
+      const reused = new TinyAgentsError(
+        "conflict",
+        `run "${start.runId}" was already started with another agent or request; a run id names one run: start a new run id`,
+        { details: { runId: start.runId, agent } },
       );
+      try {
+        await client.enqueue(
+          {
+            workflowName: workflowName(agent),
+            queueName,
+            workflowID: start.runId,
+            appVersion,
+            queuePartitionKey: start.threadId ?? start.runId,
+          },
+          payload,
+        );
+      } catch (error) {
+        if (error instanceof DbosErrors.DBOSConflictingWorkflowError) throw reused; // another agent
+        throw error;
+      }
+      // DBOS answers an existing workflow id with that workflow: the same run, or another one.
+      const existing = await client.getWorkflow(start.runId);
+      const same =
+        existing === undefined ||
+        (existing.workflowName === workflowName(agent) &&
+          canonicalJson(existing.input?.[0] ?? null) === canonicalJson(payload));
+      if (!same) throw reused;
       return { runId: start.runId };
     },
     async result(runId) {
+      if ((await client.getWorkflow(runId)) === undefined) {
+        throw new TinyAgentsError("not_found", `run "${runId}" does not exist (start it first)`, {
+          details: { runId },
+        });
+      }
       let value: DbosRunResult | null | undefined;
       try {
         value = await client.retrieveWorkflow<DbosRunResult>(runId).getResult({ pollingIntervalMs });
@@ -147,6 +201,13 @@ export async function createDbosClient<Names extends string = string>(
         // The workflow itself failed (not the agent: that is a result with `error`), or was cancelled.
         const cause = toTinyAgentsError(error);
         const cancelled = error instanceof DbosErrors.DBOSAwaitedWorkflowCancelledError;
+        const refused = untagged(cause.message);
+        if (refused !== undefined) {
+          throw new TinyAgentsError(refused.code, `run "${runId}" was refused: ${refused.message}`, {
+            cause: error,
+            details: { runId },
+          });
+        }
         throw new TinyAgentsError(
           cancelled ? "cancelled" : cause.code,
           `run "${runId}" did not finish: ${cause.message}`,
@@ -181,6 +242,10 @@ export async function createDbosClient<Names extends string = string>(
       if (attempts !== undefined) status.recoveryAttempts = attempts;
       const resumeSignal = await waitingForResume(runId);
       if (resumeSignal !== undefined) status.resumeSignal = resumeSignal;
+      const pending = Object.values(await openedApprovals(client, runId))
+        .filter((a) => a.decision === undefined)
+        .map((a) => a.wait);
+      if (pending.length > 0) status.pendingApprovals = pending;
       return status;
     },
     async resume(runId, value = {}) {
@@ -195,20 +260,31 @@ export async function createDbosClient<Names extends string = string>(
       }
       await send(runId, name, signal as unknown as DurableValue, `${runId}:${name}`);
     },
-    approve(runId, approvalId) {
-      const value: ApprovalSignal = { decision: "approve" };
-      const name = approvalSignalName(approvalId);
-      return send(runId, name, value, `${runId}:${name}`);
+    approve(runId, approvalId, decision = {}) {
+      return sendDecision(client, runId, approvalId, { decision: "approve" }, decision);
     },
-    reject(runId, approvalId, reason) {
-      const value: ApprovalSignal = { decision: "reject", reason };
-      const name = approvalSignalName(approvalId);
-      return send(runId, name, value, `${runId}:${name}`);
+    reject(runId, approvalId, reason, decision = {}) {
+      if (typeof reason !== "string" || reason === "") {
+        return Promise.reject(
+          new TinyAgentsError("validation", "reject needs a non-empty reason (the model reads it)", {
+            details: { field: "reason" },
+          }),
+        );
+      }
+      return sendDecision(client, runId, approvalId, { decision: "reject", reason }, decision);
     },
     async steer(runId, command) {
       await send(runId, STEER_TOPIC, validateSteeringCommand(command) as unknown as DurableValue, undefined);
     },
     signal(runId, name, value, idempotencyKey) {
+      if (name.startsWith(approvalSignalName(""))) {
+        // Approvals are checked against what the run waits on: they never bypass approve/reject.
+        return Promise.reject(
+          new TinyAgentsError("validation", `"${name}" is an approval: decide it with approve or reject`, {
+            details: { field: "name" },
+          }),
+        );
+      }
       return send(runId, name, value, idempotencyKey);
     },
     events(runId, query) {

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import type {
+  ApprovalSignal,
+  ApprovalWait,
   AwaitSignalOptions,
   DurableChildOptions,
   DurableContext,
@@ -9,7 +11,7 @@ import type {
 import { isResumeSignalName } from "@tinyagents/harness";
 import { type ErrorSummary, TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import { DBOS } from "./dbos-sdk.js";
-import { RESUME_EVENT } from "./names.js";
+import { APPROVALS_EVENT, RESUME_EVENT } from "./names.js";
 
 /**
  * What one journaled step holds in DBOS's `operation_outputs`: the value (`v`) or the failure
@@ -35,6 +37,13 @@ export type ChildStarter = (
 /** A signal as sent by the client: wrapped, so a `null` value is not mistaken for a timeout. */
 export interface SignalEnvelope {
   v: DurableValue | null;
+}
+
+/** One approval a run opened (the {@link APPROVALS_EVENT} value maps approval ids to these). */
+export interface OpenedApproval {
+  wait: ApprovalWait;
+  /** The decision the run received, once it did. */
+  decision?: ApprovalSignal;
 }
 
 /** Hooks of {@link DbosDurableContext.open}. */
@@ -65,7 +74,9 @@ const FOREVER_SECONDS = 10 * 365 * 24 * 3600;
  *   per run, identical on replay (the loop is deterministic), with no step to record.
  * - `awaitSignal(name)` is `DBOS.recv(name)`: the message is consumed and recorded in one
  *   transaction, so a signal completes the wait exactly once, also across a worker restart. While
- *   it waits on a resume signal (a paused run) the workflow event `RESUME_EVENT` names it.
+ *   it waits on a resume signal (a paused run) the workflow event `RESUME_EVENT` names it; an
+ *   approval wait is published in the workflow event `APPROVALS_EVENT`, with its decision once
+ *   received.
  * - `child(...)` with an `agent` registered with `dbosAgents` is a DBOS child workflow of that
  *   agent (on the runs queue: any worker may run it; several in parallel when the loop starts
  *   several); otherwise a step around `fn`.
@@ -76,6 +87,8 @@ export class DbosDurableContext implements DurableContext {
   readonly engine = "dbos";
   private clock: number;
   private ids = 0;
+  /** Every approval the run opened, published as the workflow event {@link APPROVALS_EVENT}. */
+  private readonly approvals: Record<string, OpenedApproval> = {};
 
   private constructor(
     readonly runId: string,
@@ -141,6 +154,12 @@ export class DbosDurableContext implements DurableContext {
     return `${prefix}-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
   }
 
+  /** Publish the approval (the client refuses a decision for anything the run did not open). */
+  async openApproval(wait: ApprovalWait): Promise<void> {
+    this.approvals[wait.approvalId] = { wait };
+    await DBOS.setEvent(APPROVALS_EVENT, this.approvals);
+  }
+
   async awaitSignal<T extends DurableValue>(
     name: string,
     options: AwaitSignalOptions = {},
@@ -149,8 +168,16 @@ export class DbosDurableContext implements DurableContext {
     // A paused run publishes what it waits on, so a client can see it and send the resume signal.
     const resume = isResumeSignalName(name);
     if (resume) await DBOS.setEvent(RESUME_EVENT, name);
+    const approval = options.approval;
+    if (approval !== undefined && this.approvals[approval.approvalId] === undefined) {
+      await this.openApproval(approval);
+    }
     const message = await DBOS.recv<SignalEnvelope>(name, { timeoutSeconds });
     if (resume) await DBOS.setEvent(RESUME_EVENT, "");
+    if (approval !== undefined && message !== null) {
+      this.approvals[approval.approvalId] = { wait: approval, decision: message.v as ApprovalSignal };
+      await DBOS.setEvent(APPROVALS_EVENT, this.approvals);
+    }
     await this.hooks.pullCommands?.();
     if (message === null) return undefined;
     return (message.v ?? undefined) as T | undefined;

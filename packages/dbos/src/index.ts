@@ -5,6 +5,7 @@
  * runs with `createDbosClient`. See docs/scale-out/dbos.md.
  */
 
+export type { DbosDecisionOptions } from "./approval-decisions.js";
 export { type DbosAgents, type DbosAgentsOptions, dbosAgents } from "./dbos-agents.js";
 export {
   createDbosClient,
@@ -13,6 +14,11 @@ export {
   type DbosRunStatus,
   type DbosStartOptions,
 } from "./dbos-client.js";
-export { DbosDurableContext, type SignalEnvelope, type StepRecord } from "./dbos-durable-context.js";
+export {
+  DbosDurableContext,
+  type OpenedApproval,
+  type SignalEnvelope,
+  type StepRecord,
+} from "./dbos-durable-context.js";
 export type { DbosRunPayload, DbosRunResult, DurableAgent } from "./run-payload.js";
 export type { ThreadQueueOptions } from "./thread-queue.js";

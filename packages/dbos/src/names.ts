@@ -11,3 +11,19 @@ export const STEER_TOPIC = "steer";
  * (`resume:<runId>/<n>`), and to "" once it goes on: what `client.status` reads as `resumeSignal`.
  */
 export const RESUME_EVENT = "tinyagents.resume";
+
+/**
+ * The DBOS workflow event where a run keeps every human approval it opened, by approval id:
+ * what each approves (`ApprovalWait`) and, once taken, the decision. The client checks a
+ * decision against it before sending (see `approval-decisions.ts`).
+ */
+export const APPROVALS_EVENT = "tinyagents.approvals";
+
+/**
+ * The id of the marker workflow a worker runs at launch for each agent it serves: a client
+ * refuses to start an agent no worker ever registered (`not_found`) instead of enqueuing a run
+ * no worker will dequeue.
+ */
+export function registryWorkflowId(agent: string): string {
+  return `tinyagents.registry/${agent}`;
+}

@@ -96,11 +96,15 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
     const id = `exec-${runId}`;
     const doomed = await startWorker(base(id, { killAt }), workers);
     await client?.start("ops", CONFORMANCE_INPUT, { runId });
-    // Approved up front: the signal is kept until the run reaches its wait (on whichever worker).
-    await client?.approve(runId, conformanceApprovalId(runId));
+    // Not approvable up front: a decision answers an approval the run has opened (issue 36).
+    await expect(client?.approve(runId, conformanceApprovalId(runId))).rejects.toMatchObject({
+      code: "not_found",
+    });
     await doomed.waitFor(`killpoint ${killAt}`);
     await doomed.kill();
     const again = await startWorker(base(id), workers);
+    await again.waitFor(`approval ${conformanceApprovalId(runId)}`);
+    await client?.approve(runId, conformanceApprovalId(runId));
     const { entries } = await verdict(runId);
     const summary = checkLedger(entries, { crashes: 1 });
     // The cut step ran again once (its result was never journaled); nothing else repeated.
@@ -115,10 +119,11 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
     const runId = "kill-once";
     const doomed = await startWorker(base("exec-once", { killAt: "tool:send_email" }), workers);
     await client?.start("ops", CONFORMANCE_INPUT, { runId });
-    await client?.approve(runId, conformanceApprovalId(runId));
     await doomed.waitFor("killpoint tool:send_email");
     await doomed.kill();
     const again = await startWorker(base("exec-once"), workers);
+    await again.waitFor(`approval ${conformanceApprovalId(runId)}`);
+    await client?.approve(runId, conformanceApprovalId(runId));
     const result = await client?.result(runId);
     expect(result?.stopReason).toBe("completed");
     const entries = readLedger(join(dir, "ledger.jsonl")).filter((e) => e.runId === runId);

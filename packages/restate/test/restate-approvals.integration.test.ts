@@ -179,7 +179,9 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       expect(await client.status("approvals", "never-started")).toBeUndefined();
       await client.start("approvals", "reused", CONFORMANCE_INPUT);
       await until("reused", (s) => s !== undefined);
-      expect((await client.start("approvals", "reused", CONFORMANCE_INPUT)).status).toBe("PreviouslyAccepted");
+      expect((await client.start("approvals", "reused", CONFORMANCE_INPUT)).status).toBe(
+        "PreviouslyAccepted",
+      );
       const reused = await failure(client.start("approvals", "reused", "something else"));
       expect(reused.code).toBe("conflict");
     });

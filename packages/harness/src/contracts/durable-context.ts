@@ -95,6 +95,13 @@ export interface DurableContext {
    * that ignores it still works (ids only need to be unique and replayed).
    */
   randomId(prefix?: string): string;
+  /**
+   * Optional: make a human approval known to the engine before the loop announces it
+   * (`approval.requested`), so a decision sent as soon as the event is seen finds it pending.
+   * An engine that checks decisions against what the run waits on implements it; the wait
+   * itself is `awaitSignal(approvalSignalName(id), { approval })`.
+   */
+  openApproval?(wait: ApprovalWait): Promise<void>;
   /** Wait durably for `name` to be signalled; `undefined` when `timeoutMs` passed first. */
   awaitSignal<T extends DurableValue>(name: string, options?: AwaitSignalOptions): Promise<T | undefined>;
   /** Run a child run (a sub-agent) as its own durable unit; its result is recorded. */

@@ -56,6 +56,11 @@ export interface RestateDurableOptions {
    */
   onWaiting?: (signals: readonly string[], approvals: readonly ApprovalWait[]) => void;
   /**
+   * Called when the loop opens a human approval, before it announces it: the workflow records it
+   * in its state, which `openApproval` then makes durable (readable by the `approve` handler).
+   */
+  onApprovalOpened?: (wait: ApprovalWait) => void;
+  /**
    * The run's event sink: each step records the sink's offset when it finished, and a replayed
    * step moves the sink there again. The loop emits fewer events on replay (a replayed model step
    * emits none), so without this the events after a replay would reuse offsets the first
@@ -95,6 +100,8 @@ interface ChildOutcome {
  * - `awaitSignal(name)` waits on the workflow's durable promise `name` (`ctx.promise`), which any
  *   shared handler or client resolves exactly once, before or during the wait; with `timeoutMs`
  *   the wait is a durable timer (`orTimeout`) and resolves `undefined` when it fires.
+ *   `openApproval(wait)` records an approval (`onApprovalOpened`) and makes it durable before
+ *   the loop announces it.
  * - `child(name, fn, { agent })` invokes agent `agent`'s workflow (keyed by the child run id) —
  *   another invocation that Restate may place on any worker; several run in parallel when the loop
  *   starts several. It returns the child's run (the workflow outcome's `result`); a failed child
@@ -114,6 +121,7 @@ export class RestateDurableContext implements DurableContext {
   private readonly beforeModelStep: (() => Promise<void>) | undefined;
   private readonly onWaiting: RestateDurableOptions["onWaiting"];
   private readonly eventOffsets: RestateDurableOptions["eventOffsets"];
+  private readonly onApprovalOpened: RestateDurableOptions["onApprovalOpened"];
   /** Signal names the run waits on now, each with the approval it is for, if it is one. */
   private readonly waiting = new Map<string, ApprovalWait | undefined>();
   private clock: number;
@@ -144,6 +152,7 @@ export class RestateDurableContext implements DurableContext {
     this.beforeModelStep = options.beforeModelStep;
     this.onWaiting = options.onWaiting;
     this.eventOffsets = options.eventOffsets;
+    this.onApprovalOpened = options.onApprovalOpened;
   }
 
   /** A context for `ctx` whose clock starts at the journaled time of this call. */
@@ -193,6 +202,13 @@ export class RestateDurableContext implements DurableContext {
 
   randomId(prefix = "id"): string {
     return `${prefix}-${inStep() ? randomUUID() : this.ctx.rand.uuidv4()}`;
+  }
+
+  async openApproval(wait: ApprovalWait): Promise<void> {
+    this.onApprovalOpened?.(wait);
+    // A journaled round trip: Restate has stored the state written above once it answers, so a
+    // decision sent as soon as `approval.requested` is seen finds the approval.
+    this.advance(await this.ctx.date.now());
   }
 
   async awaitSignal<T extends DurableValue>(

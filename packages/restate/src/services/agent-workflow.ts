@@ -1,8 +1,4 @@
-import {
-  type WorkflowContext,
-  type WorkflowSharedContext,
-  workflow,
-} from "@restatedev/restate-sdk";
+import { type WorkflowContext, type WorkflowSharedContext, workflow } from "@restatedev/restate-sdk";
 import {
   AgentRunError,
   type ApprovalWait,
@@ -90,6 +86,7 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
           workflowName,
           remoteAgents,
           beforeModelStep: () => inbox.pull(),
+          onApprovalOpened: (wait) => recordApprovals(ctx, opened, [wait]),
           onWaiting: (signals, approvals) => {
             recordApprovals(ctx, opened, approvals);
             save(waitingStatus(signals, approvals));
@@ -197,7 +194,10 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
 }
 
 /** The status patch of a run waiting on `signals` (a resume signal: `paused`, waiting for resume). */
-function waitingStatus(signals: readonly string[], approvals: readonly ApprovalWait[]): Partial<RestateRunStatus> {
+function waitingStatus(
+  signals: readonly string[],
+  approvals: readonly ApprovalWait[],
+): Partial<RestateRunStatus> {
   const pendingApprovals = [...approvals];
   const resume = signals.find(isResumeSignalName);
   if (resume !== undefined) {
@@ -244,8 +244,13 @@ async function refuse(
 
 function summary(error: unknown): ErrorSummary {
   const tagged = error instanceof Error ? taggedFailure(error.message) : undefined;
-  const e = tagged === undefined ? toTinyAgentsError(error) : new TinyAgentsError(tagged.code, tagged.message);
-  return new TinyAgentsError(e.code, e.message, e.details === undefined ? {} : { details: e.details }).toJSON();
+  const e =
+    tagged === undefined ? toTinyAgentsError(error) : new TinyAgentsError(tagged.code, tagged.message);
+  return new TinyAgentsError(
+    e.code,
+    e.message,
+    e.details === undefined ? {} : { details: e.details },
+  ).toJSON();
 }
 
 function checkDecision(body: ApprovalDecision): ApprovalDecision {

@@ -1,5 +1,6 @@
-import { type ObjectContext, object, type Serde, serde, TerminalError } from "@restatedev/restate-sdk";
+import { type ObjectContext, object, type Serde, serde } from "@restatedev/restate-sdk";
 import { isJsonObject } from "@tinyagents/inference";
+import { handlerError } from "./handler-errors.js";
 import { agentWorkflowName, threadObjectName } from "./naming.js";
 import type { RestateRunOutcome, RestateRunRequest, ThreadSubmission } from "./run-protocol.js";
 
@@ -24,14 +25,12 @@ export function threadObject(agents: ReadonlySet<string>, prefix?: string) {
           typeof body.runId !== "string" ||
           body.runId === ""
         ) {
-          throw new TerminalError("a thread submission needs { agent, runId, input }", { errorCode: 400 });
+          throw handlerError("validation", "a thread submission needs { agent, runId, input }");
         }
         if (!agents.has(body.agent)) {
-          throw new TerminalError(
+          throw handlerError(
+            "not_found",
             `unknown agent "${body.agent}"; this deployment serves ${[...agents].join(", ")}`,
-            {
-              errorCode: 404,
-            },
           );
         }
         const { agent, runId, ...rest } = body;

@@ -1,9 +1,13 @@
 import { type Message, type ToolMessage, text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { runText } from "../../agent-loop/agent-run.js";
+import type { AwaitSignalOptions, DurableValue } from "../../contracts/durable-context.js";
+import { approvalSignalName } from "../../durability/durable-signals.js";
+import type { EventRecord } from "../../events/agent-event.js";
+import { ReplayDurableContext } from "../../testkit/durable-conformance/replay-durable-context.js";
 import { FakeTool } from "../../testkit/fake-tool.js";
 import { ScriptedModel, type ScriptStep } from "../../testkit/scripted-model.js";
-import { approvalArgumentsHash } from "./approval-binding.js";
+import { type ApprovalWait, approvalArgumentsHash } from "./approval-binding.js";
 import { ApprovalBook } from "./approval-book.js";
 import { runAgent, setup } from "./harness.fixture.js";
 import { humanApprovalMiddleware } from "./human-approval-middleware.js";
@@ -142,6 +146,42 @@ describe("humanApprovalMiddleware", () => {
     const resumed = await other.harness.resume(undefined, undefined, stored.paused);
     expect(other.transfer.callCount).toBe(1);
     expect(runText(resumed)).toBe("all done");
+  });
+
+  it("on a journaled run, opens the approval at the engine before announcing it, and waits bound to it", async () => {
+    const order: string[] = [];
+    const waits: unknown[] = [];
+    // An engine that checks decisions: records when the approval is opened and what each wait is for.
+    class CheckingEngine extends ReplayDurableContext {
+      async openApproval(wait: ApprovalWait): Promise<void> {
+        order.push(`open ${wait.approvalId}`);
+      }
+      override awaitSignal<T extends DurableValue>(name: string, options?: AwaitSignalOptions) {
+        waits.push(options?.approval);
+        return super.awaitSignal<T>(name, options);
+      }
+    }
+    const durable = new CheckingEngine();
+    const { harness, transfer } = scenario();
+    const result = await harness.run("pay", {
+      runId: "pay",
+      durable,
+      onEvent: (record: EventRecord) => {
+        if (record.event.type !== "approval.requested") return;
+        order.push(`event ${record.event.approvalId}`);
+        durable.signal(approvalSignalName(record.event.approvalId), { decision: "approve" });
+      },
+    });
+    expect(result.stopReason).toBe("completed");
+    expect(transfer.callCount).toBe(1);
+    expect(order).toEqual(["open pay/c2", "event pay/c2"]);
+    const wait = {
+      approvalId: "pay/c2",
+      callId: "c2",
+      toolName: "transfer",
+      argumentsHash: approvalArgumentsHash("transfer", { amount: 100 }),
+    };
+    expect(waits).toEqual([wait]);
   });
 
   it("decisions name real pending requests and are final", () => {

@@ -1,4 +1,5 @@
 import { TinyAgentsError, type ToolCall } from "@tinyagents/inference";
+import type { ApprovalWait } from "../../contracts/durable-context.js";
 import {
   type ApprovalSignal,
   approvalSignalName,
@@ -100,12 +101,16 @@ export function humanApprovalMiddleware<State = unknown, Ctx = unknown>(
         else if (typeof decision === "object" && decision !== null) book.reject(record.id, decision.reject);
         else {
           waiting.push(record);
+          const wait = approvalWait(record);
+          // A journaled run publishes the approval to its engine first: a decision sent as soon
+          // as the event is seen then finds it pending.
+          if (ctx.run.journaled) await ctx.run.durable.openApproval?.(wait);
           ctx.run.emit({
             type: "approval.requested",
             approvalId: record.id,
             callId: call.id,
             toolName: call.name,
-            argumentsHash: approvalArgumentsHash(call.name, record.arguments),
+            argumentsHash: wait.argumentsHash,
           });
         }
       }
@@ -144,6 +149,16 @@ export function humanApprovalMiddleware<State = unknown, Ctx = unknown>(
   };
 }
 
+/** What an approval wait is for: the call and the hash of its tool name and arguments. */
+function approvalWait(record: ApprovalRecord): ApprovalWait {
+  return {
+    approvalId: record.id,
+    callId: record.callId,
+    toolName: record.toolName,
+    argumentsHash: approvalArgumentsHash(record.toolName, record.arguments),
+  };
+}
+
 /** Wait durably for the decision on `record` and apply it to the book (journaled runs). */
 async function awaitDecision<State, Ctx>(
   ctx: HookContext<State, Ctx>,
@@ -152,12 +167,7 @@ async function awaitDecision<State, Ctx>(
 ): Promise<void> {
   // The engine keeps what is being approved beside the wait, to refuse a decision for anything else.
   const signal = await ctx.run.durable.awaitSignal<ApprovalSignal>(approvalSignalName(record.id), {
-    approval: {
-      approvalId: record.id,
-      callId: record.callId,
-      toolName: record.toolName,
-      argumentsHash: approvalArgumentsHash(record.toolName, record.arguments),
-    },
+    approval: approvalWait(record),
   });
   if (isApprovalSignal(signal)) {
     if (signal.decision === "approve") book.approve(record.id);

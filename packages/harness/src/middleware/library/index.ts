@@ -5,8 +5,8 @@
  * the first registered outermost.
  */
 
-export { ApprovalBook, type ApprovalRecord, type ApprovalStatus, approvalId } from "./approval-book.js";
 export { type ApprovalWait, approvalArgumentsHash } from "./approval-binding.js";
+export { ApprovalBook, type ApprovalRecord, type ApprovalStatus, approvalId } from "./approval-book.js";
 export { type BudgetLimits, type BudgetOptions, budgetMiddleware } from "./budget-middleware.js";
 export { type BudgetSnapshot, type BudgetSpend, BudgetTracker } from "./budget-tracker.js";
 export {
