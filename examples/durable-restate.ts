@@ -97,8 +97,11 @@ if (process.argv.includes("--worker")) {
     const victim = lastWorker;
     await pool.kill(victim, "SIGKILL");
     console.log(`killed worker ${victim} (SIGKILL) while the run waits`);
-    await client.approve("release", runId, `${runId}/call_deploy`);
-    console.log("a human approved the deploy");
+    // Approve exactly the call that waits: its approval id and the hash of its tool and arguments.
+    const [pending] = status.pendingApprovals ?? [];
+    if (pending === undefined) throw new Error("the run waits for no approval");
+    await client.approve("release", runId, pending.approvalId, { argumentsHash: pending.argumentsHash });
+    console.log(`a human approved ${pending.toolName} (${pending.approvalId})`);
     const outcome = await client.result("release", runId);
     console.log(`run ${outcome.state} on worker ${lastWorker}: ${outcome.result.text}`);
     console.log(`finished on a different worker: ${lastWorker !== victim}`);
