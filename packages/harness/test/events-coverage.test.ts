@@ -4,7 +4,9 @@
  * listed type must be observed at least once by the scenarios run in THIS file.
  */
 import {
+  type AgentEvent,
   type AgentEventType,
+  type AgentObservation,
   ArtifactStore,
   artifactResult,
   attachObservability,
@@ -19,6 +21,7 @@ import {
   InMemoryResponseCache,
   largeResultHandoff,
   noProgressMiddleware,
+  ReplayReconcilingJournal,
   ResultHandoffCache,
   rateLimitMiddleware,
   runText,
@@ -52,6 +55,7 @@ const ALL_EVENT_TYPES = [
   "model.tool_call_delta",
   "model.completed",
   "model.failed",
+  "model.abandoned",
   "retry.scheduled",
   "fallback.selected",
   "usage.recorded",
@@ -60,6 +64,7 @@ const ALL_EVENT_TYPES = [
   "tool.progress",
   "tool.completed",
   "tool.failed",
+  "tool.abandoned",
   "tool.unknown",
   "tool.invalid_args",
   "middleware.started",
@@ -460,6 +465,42 @@ describe("events coverage", () => {
         events: sink,
         durability: { ownerId: "worker-1" },
       });
+    }
+
+    // Scenario 12: an engine re-drives a run whose worker died inside a model and a tool call:
+    // the execution's journal closes the dead attempts (`*.abandoned`).
+    {
+      const journal = new InMemoryEventJournal();
+      const at = (offset: number, event: AgentEvent): AgentObservation => ({
+        id: `cov-12-evt-${offset}`,
+        offset,
+        ts: offset,
+        runId: "cov-12",
+        rootRunId: "cov-12",
+        depth: 0,
+        event,
+      });
+      const modelStarted: AgentEvent = {
+        type: "model.started",
+        callId: "m1",
+        model: "m",
+        provider: "p",
+        providerModelId: "p-1",
+        attempt: 1,
+      };
+      await journal.appendMany([
+        at(0, { type: "tool.started", callId: "t1", toolName: "charge", arguments: {} }),
+        at(1, modelStarted),
+      ]);
+      const reconciled = await ReplayReconcilingJournal.open(journal, "cov-12");
+      await reconciled.appendMany([
+        at(0, modelStarted),
+        at(1, {
+          type: "run.failed",
+          error: { name: "TinyAgentsError", code: "internal", message: "gave up" },
+        }),
+      ]);
+      for (const observation of await journal.read("cov-12")) observed.listener(observation);
     }
 
     const seen = new Set(observed.types());

@@ -81,6 +81,11 @@ export type AgentEvent =
       attempt: number;
       error: ErrorSummary;
     }
+  /**
+   * An engine re-drove the run after the worker running this model call died: attempt `attempt`
+   * never finished and will not (`reason`: "worker lost"); a new `model.started` may follow.
+   */
+  | { type: "model.abandoned"; callId: string; attempt: number; reason: string }
   | { type: "retry.scheduled"; callId: string; attempt: number; delayMs: number; error: ErrorSummary }
   | { type: "fallback.selected"; callId: string; from: string; to: string; error: ErrorSummary }
   | { type: "usage.recorded"; callId: string; model: string; usage: Usage }
@@ -96,6 +101,8 @@ export type AgentEvent =
       outputBytes: number;
     }
   | { type: "tool.failed"; callId: string; toolName: string; durationMs: number; error: ErrorSummary }
+  /** As `model.abandoned`, for a tool call whose worker died while it ran. */
+  | { type: "tool.abandoned"; callId: string; toolName: string; attempt: number; reason: string }
   | {
       type: "tool.unknown";
       callId: string;
