@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../events/agent-event.js";
+import { streamProblems } from "../testkit/durable-conformance/stream-problems.js";
 import type { AgentObservation } from "./agent-observation.js";
 import { InMemoryEventJournal } from "./in-memory-event-journal.js";
 import { ReplayReconcilingJournal, WORKER_LOST } from "./replay-reconciling-journal.js";
@@ -128,6 +129,15 @@ describe("ReplayReconcilingJournal", () => {
       reason: WORKER_LOST,
     });
     expect(stream.map((r) => r.offset)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(streamProblems(stream)).toEqual([]);
+    // The same two executions written as they were emitted: what an operator used to read.
+    const raw = [runStarted, model("m1"), modelDone("m1"), tool("t1"), runStarted, model("m1"), completed];
+    expect(streamProblems(raw.map((event, i) => at(i % 4, event)))).toEqual([
+      "offset 0 (run.started): offset not after 3",
+      "offset 0 (run.started): run.started again",
+      "tool r1/t1 started at offset 3 never ended",
+      "model r1/m1 started at offset 1 never ended",
+    ]);
   });
 
   it("closes a call left open that never starts again (model.abandoned) before the run ends", async () => {

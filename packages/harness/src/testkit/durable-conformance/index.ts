@@ -32,3 +32,4 @@ export {
   expectedConformanceRun,
   expectedTranscript,
 } from "./scenario-agent.js";
+export { streamProblems } from "./stream-problems.js";
