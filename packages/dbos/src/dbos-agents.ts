@@ -1,11 +1,12 @@
 import {
   AgentRunError,
   attachObservability,
-  continueEventSink,
   type DurableValue,
   type EventRecord,
+  EventSink,
   type HarnessEventJournal,
   type HarnessStatusStore,
+  ReplayReconcilingJournal,
   type RunResult,
   type SteeringCommand,
   SteeringHandle,
@@ -56,7 +57,9 @@ export interface DbosAgentsOptions<Names extends string> {
   /**
    * The shared event journal (and status store) every worker writes its runs' events to — a
    * Postgres or SQLite one that clients read with `events()`. A recovered run continues the
-   * journal's offsets (`continueEventSink`); the events of replayed steps are emitted again.
+   * journal's offsets; the events of replayed steps are not written again, and a call the dead
+   * worker left unfinished is closed by `model.abandoned` / `tool.abandoned` (see
+   * `ReplayReconcilingJournal`).
    */
   journal?: HarnessEventJournal;
   statusStore?: HarnessStatusStore;
@@ -139,13 +142,21 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
     })();
   };
 
-  /** With a shared journal: the run's sink continues its offsets, observed into journal + status. */
+  /**
+   * With a shared journal: the run's events are observed into journal + status. A recovered run
+   * replays its steps and emits their events again: the journal is reconciled against what the
+   * dead worker stored (`ReplayReconcilingJournal`), so the stream reads like one run.
+   */
   const observe = async (runOptions: Parameters<DurableAgent["run"]>[1]) => {
     const { journal, statusStore } = options;
     if (journal === undefined) return undefined;
-    const events = await continueEventSink(journal, runOptions.runId);
+    const reconciled = await ReplayReconcilingJournal.open(journal, runOptions.runId);
+    const events = new EventSink(runOptions.runId, { startOffset: reconciled.nextOffset });
     runOptions.events = events;
-    return attachObservability(events, { journal, ...(statusStore === undefined ? {} : { statusStore }) });
+    return attachObservability(events, {
+      journal: reconciled,
+      ...(statusStore === undefined ? {} : { statusStore }),
+    });
   };
 
   for (const name of names) {

@@ -4,20 +4,25 @@
  * announces the point and hangs inside the step, so the kill is deterministic — then a worker
  * with the SAME executor id starts again (open-source DBOS's recovery path), or a live worker with
  * another id takes the dead one's runs over. Every run must end with the transcript, usage and
- * cost of an uninterrupted run, and the execution ledger must pass `checkLedger`.
+ * cost of an uninterrupted run, and the execution ledger must pass `checkLedger`. Every worker
+ * journals the runs' events to one Postgres journal: each run's stream must read like one
+ * uninterrupted run (`streamProblems`), the killed attempt closed by `*.abandoned` (issue 36).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDbosClient, type DbosAgentsClient } from "@tinyagents/dbos";
+import { AppendLogEventJournal } from "@tinyagents/harness";
 import {
   CONFORMANCE_INPUT,
   checkLedger,
   conformanceApprovalId,
   expectedConformanceRun,
   readLedger,
+  streamProblems,
 } from "@tinyagents/harness/testkit";
 import { text } from "@tinyagents/inference";
+import { PostgresStore } from "@tinyagents/postgres";
 import { startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseUrl, dbosSkipReason } from "./support/postgres.js";
@@ -33,12 +38,14 @@ const skip = dbosSkipReason("conformance.test");
 
 let pg: TestPostgres | undefined;
 let client: DbosAgentsClient<"ops"> | undefined;
+let events: PostgresStore | undefined;
 let dir = "";
 const workers: Worker[] = [];
 
 function base(executorId: string, extra: Partial<WorkerConfig> = {}): WorkerConfig {
   const url = databaseUrl(pg as TestPostgres, "conformance");
-  return { url, executorId, ledgerPath: join(dir, "ledger.jsonl"), ...extra };
+  const journalUrl = (pg as TestPostgres).url;
+  return { url, executorId, ledgerPath: join(dir, "ledger.jsonl"), journalUrl, ...extra };
 }
 
 /** The run's ledger entries and what an uninterrupted run ends with. */
@@ -51,7 +58,9 @@ async function verdict(runId: string) {
   expect(result.usage).toEqual(expected.usage);
   expect(result.cost).toEqual(expected.cost);
   const entries = readLedger(join(dir, "ledger.jsonl")).filter((e) => e.runId === runId);
-  return { result, entries };
+  const stream = await (client as DbosAgentsClient<"ops">).events(runId);
+  expect(streamProblems(stream)).toEqual([]);
+  return { result, entries, types: stream.map((r) => r.event.type) };
 }
 
 const count = (entries: { kind: string; callId: string }[], kind: string, callId: string) =>
@@ -65,14 +74,17 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
     // A first worker creates the system database; the client connects after it. Each test then
     // runs its own workers, one alive when a run is enqueued, so it knows which one takes it.
     await (await startWorker(base("boot"), workers)).stop();
+    events = await PostgresStore.open((pg as TestPostgres).url);
     client = await createDbosClient<"ops">({
       systemDatabaseUrl: databaseUrl(pg as TestPostgres, "conformance"),
+      journal: new AppendLogEventJournal(events.appendLog),
     });
   }, 60_000);
   afterAll(async () => {
     for (const w of workers) await w.kill();
     removeWorkerBundle();
     await client?.close();
+    await events?.close();
     await pg?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -105,7 +117,10 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
     const again = await startWorker(base(id), workers);
     await again.waitFor(`approval ${conformanceApprovalId(runId)}`);
     await client?.approve(runId, conformanceApprovalId(runId));
-    const { entries } = await verdict(runId);
+    const { entries, types } = await verdict(runId);
+    // The killed attempt is closed in the stream, then the call starts again.
+    expect(types).toContain(kind === "model" ? "model.abandoned" : "tool.abandoned");
+    expect(types.filter((t) => t === "run.started")).toHaveLength(1);
     const summary = checkLedger(entries, { crashes: 1 });
     // The cut step ran again once (its result was never journaled); nothing else repeated.
     expect(summary.duplicates).toBe(1);
@@ -126,6 +141,7 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
     await client?.approve(runId, conformanceApprovalId(runId));
     const result = await client?.result(runId);
     expect(result?.stopReason).toBe("completed");
+    expect(streamProblems((await client?.events(runId)) ?? [])).toEqual([]);
     const entries = readLedger(join(dir, "ledger.jsonl")).filter((e) => e.runId === runId);
     checkLedger(entries, { crashes: 1 });
     expect(count(entries, "tool", "call_email")).toBe(1);

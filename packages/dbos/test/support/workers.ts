@@ -45,6 +45,8 @@ export interface WorkerConfig {
   modelDelayMs?: number;
   toolDelayMs?: number;
   autoApprove?: boolean;
+  /** A Postgres database every worker journals its runs' events to. */
+  journalUrl?: string;
 }
 
 /** One spawned worker: its output lines, waits for a line, commands, kill. */
