@@ -46,7 +46,11 @@ export {
   type RedactionOptions,
   Redactor,
 } from "./redaction.js";
-export { ReplayReconcilingJournal, WORKER_LOST } from "./replay-reconciling-journal.js";
+export {
+  type ReconcileOptions,
+  ReplayReconcilingJournal,
+  WORKER_LOST,
+} from "./replay-reconciling-journal.js";
 export { attachSink, type ObservationSink } from "./sink.js";
 export { RunStatusProjection } from "./status-projection.js";
 export {

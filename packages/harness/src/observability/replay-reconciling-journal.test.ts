@@ -180,4 +180,31 @@ describe("ReplayReconcilingJournal", () => {
     ]);
     expect((await journal.read("other")).map((r) => r.offset)).toEqual([0]);
   });
+
+  it("offset matching (an engine that delivers new work only): drops what is stored at that offset, moves collisions past it", async () => {
+    const journal = new InMemoryEventJournal();
+    const middleware: AgentEvent = { type: "middleware.started", name: "human_approval", hook: "afterModel" };
+    await journal.appendMany([at(0, runStarted), at(1, middleware), at(2, tool("t1"))]);
+    const moved: number[] = [];
+    const reconciled = await ReplayReconcilingJournal.open(journal, RUN, {
+      match: "offset",
+      onRenumber: (next) => moved.push(next),
+    });
+    // The re-execution resumes after the last journaled step, at the first execution's offsets.
+    await reconciled.appendMany([at(1, middleware), at(2, tool("t1")), at(3, toolDone("t1"))]);
+    await reconciled.appendMany([at(9, middleware), at(10, completed)]);
+    const stream = await journal.read(RUN);
+    expect(stream.map((r) => [r.offset, r.event.type])).toEqual([
+      [0, "run.started"],
+      [1, "middleware.started"],
+      [2, "tool.started"],
+      [3, "tool.abandoned"],
+      [4, "tool.started"],
+      [5, "tool.completed"],
+      [9, "middleware.started"],
+      [10, "run.completed"],
+    ]);
+    expect(moved).toEqual([6]);
+    expect(streamProblems(stream)).toEqual([]);
+  });
 });

@@ -8,6 +8,25 @@ export const WORKER_LOST = "worker lost";
 
 type CallKind = "model" | "tool";
 
+/** Options of {@link ReplayReconcilingJournal.open}. */
+export interface ReconcileOptions {
+  /**
+   * How an event that is not part of a call is recognised as already stored:
+   * - `content` (default): the engine replays the whole run and re-emits every event (DBOS); an
+   *   event is dropped while the stored stream holds more identical ones than this execution
+   *   emitted so far;
+   * - `offset`: the engine delivers only new work and keeps the first execution's offsets
+   *   (Restate's `ReplayAwareEventSink`); an event is dropped when the stored record at its
+   *   offset is the same event. Records keep their offsets unless one is taken.
+   */
+  match?: "content" | "offset";
+  /**
+   * Called with the next free offset when a record had to be moved past the stored ones, so the
+   * execution's sink can continue from there (`EventSink.advanceTo`).
+   */
+  onRenumber?: (nextOffset: number) => void;
+}
+
 /** What one call (model or tool, by call id) looks like in the stored stream. */
 interface StoredCall {
   kind: CallKind;
@@ -29,14 +48,15 @@ interface StoredCall {
  *
  * - drops what was already journaled: a call (model or tool, by call id) that the stored stream
  *   completed is a replay, so its events are dropped (their timestamps stay the original ones);
- *   any other event is dropped while the stored stream holds more identical events (same type and
- *   content) than this execution emitted so far (`run.started`, middleware and state events of
- *   replayed turns, a re-sent `approval.requested`);
+ *   any other event is dropped when the stored stream already has it (`run.started`, middleware
+ *   and state events of replayed turns, a re-sent `approval.requested`; see
+ *   {@link ReconcileOptions.match});
  * - closes what the dead worker left open: when a call the stored stream left open starts again,
  *   `model.abandoned` / `tool.abandoned` (attempt, reason "worker lost") closes the earlier
  *   attempt first; calls still open when the run ends are closed the same way before its end;
  * - renumbers: everything written continues the stored offsets (strictly increasing, ids
- *   `<root>-evt-<offset>`), whatever offsets the execution's sink assigned.
+ *   `<root>-evt-<offset>`), whatever offsets the execution's sink assigned (with `offset`
+ *   matching, a record keeps its offset when it is free).
  *
  * Appends of other run trees and every read go straight to the wrapped journal.
  */
@@ -48,19 +68,26 @@ export class ReplayReconcilingJournal implements HarnessEventJournal {
   /** Calls this execution re-emits from the stored stream (dropped) or runs itself (written). */
   private readonly modes = new Map<string, "replay" | "live">();
   private chain: Promise<void> = Promise.resolve();
+  /** `offset` matching: the stored events by offset (canonical content). */
+  private readonly byOffset = new Map<number, string>();
 
   private constructor(
     private readonly journal: HarnessEventJournal,
     private readonly rootRunId: string,
     existing: readonly AgentObservation[],
+    private readonly options: ReconcileOptions,
   ) {
     this.next = (existing.at(-1)?.offset ?? -1) + 1;
     for (const record of existing) this.learn(record);
   }
 
   /** Read run `rootRunId`'s stored stream from `journal` and reconcile this execution against it. */
-  static async open(journal: HarnessEventJournal, rootRunId: string): Promise<ReplayReconcilingJournal> {
-    return new ReplayReconcilingJournal(journal, rootRunId, await journal.read(rootRunId));
+  static async open(
+    journal: HarnessEventJournal,
+    rootRunId: string,
+    options: ReconcileOptions = {},
+  ): Promise<ReplayReconcilingJournal> {
+    return new ReplayReconcilingJournal(journal, rootRunId, await journal.read(rootRunId), options);
   }
 
   /** The offset the next written observation gets. */
@@ -80,6 +107,10 @@ export class ReplayReconcilingJournal implements HarnessEventJournal {
       if (other.length > 0) await this.journal.appendMany(other);
       const kept = own.flatMap((o) => this.reconcile(o));
       if (kept.length > 0) await this.journal.appendMany(kept);
+      if (this.renumbered) {
+        this.renumbered = false;
+        this.options.onRenumber?.(this.next);
+      }
     });
     this.chain = done.catch(() => {});
     return done;
@@ -110,10 +141,14 @@ export class ReplayReconcilingJournal implements HarnessEventJournal {
       const out: AgentObservation[] = [];
       if (isRunEnd(record)) out.push(...this.abandonOpenCalls(record));
       const key = contentKey(event);
-      const left = this.stored.get(key) ?? 0;
-      if (left > 0) {
-        this.stored.set(key, left - 1);
-        return out;
+      if (this.options.match === "offset") {
+        if (this.byOffset.get(record.offset) === key) return out;
+      } else {
+        const left = this.stored.get(key) ?? 0;
+        if (left > 0) {
+          this.stored.set(key, left - 1);
+          return out;
+        }
       }
       out.push(this.write(record));
       return out;
@@ -167,9 +202,16 @@ export class ReplayReconcilingJournal implements HarnessEventJournal {
   }
 
   private write(record: AgentObservation): AgentObservation {
-    const offset = this.next++;
+    let offset = this.next;
+    if (this.options.match === "offset") {
+      if (record.offset >= this.next) offset = record.offset;
+      else this.renumbered = true;
+    }
+    this.next = offset + 1;
     return { ...record, offset, id: `${this.rootRunId}-evt-${offset}` };
   }
+
+  private renumbered = false;
 
   /** Account for one stored record. */
   private learn(record: AgentObservation): void {
@@ -177,6 +219,7 @@ export class ReplayReconcilingJournal implements HarnessEventJournal {
     const call = callOf(event);
     if (call === undefined) {
       const key = contentKey(event);
+      this.byOffset.set(record.offset, key);
       this.stored.set(key, (this.stored.get(key) ?? 0) + 1);
       return;
     }

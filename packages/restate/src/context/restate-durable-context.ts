@@ -61,6 +61,11 @@ export interface RestateDurableOptions {
    */
   onApprovalOpened?: (wait: ApprovalWait) => void;
   /**
+   * Awaited before the run waits on a durable promise or a child run, where Restate may suspend
+   * the invocation: the workflow flushes the run's journal there.
+   */
+  beforeWait?: () => Promise<void> | undefined;
+  /**
    * The run's event sink: each step records the sink's offset when it finished, and a replayed
    * step moves the sink there again. The loop emits fewer events on replay (a replayed model step
    * emits none), so without this the events after a replay would reuse offsets the first
@@ -122,6 +127,7 @@ export class RestateDurableContext implements DurableContext {
   private readonly onWaiting: RestateDurableOptions["onWaiting"];
   private readonly eventOffsets: RestateDurableOptions["eventOffsets"];
   private readonly onApprovalOpened: RestateDurableOptions["onApprovalOpened"];
+  private readonly beforeWait: RestateDurableOptions["beforeWait"];
   /** Signal names the run waits on now, each with the approval it is for, if it is one. */
   private readonly waiting = new Map<string, ApprovalWait | undefined>();
   private clock: number;
@@ -153,6 +159,7 @@ export class RestateDurableContext implements DurableContext {
     this.onWaiting = options.onWaiting;
     this.eventOffsets = options.eventOffsets;
     this.onApprovalOpened = options.onApprovalOpened;
+    this.beforeWait = options.beforeWait;
   }
 
   /** A context for `ctx` whose clock starts at the journaled time of this call. */
@@ -215,6 +222,7 @@ export class RestateDurableContext implements DurableContext {
     name: string,
     options: AwaitSignalOptions = {},
   ): Promise<T | undefined> {
+    await this.beforeWait?.();
     const promise = this.ctx.promise<T>(name).get();
     this.setWaiting(name, true, options.approval);
     try {
@@ -239,6 +247,7 @@ export class RestateDurableContext implements DurableContext {
     // not run on replay, so the inner entries would be missing and the journal would not match).
     if (options.agent === undefined || !this.remoteAgents.has(options.agent)) return fn();
     const runId = options.runId ?? `${this.ctx.key}.${name}`;
+    await this.beforeWait?.();
     let outcome: ChildOutcome;
     try {
       outcome = await this.ctx.genericCall<JsonValue, ChildOutcome>({

@@ -11,8 +11,9 @@ import { type EventListener, EventSink } from "@tinyagents/harness";
  * and are never journaled by Restate (only each step's final value is).
  *
  * Around a crash the boundary is approximate: the step that was in flight runs again and emits its
- * events again, from the offset its predecessor recorded; a journal that already stored some of
- * them refuses those (`conflict`, reported as `journal.dropped`).
+ * events again, from the offset its predecessor recorded. The run's journal is written through a
+ * `ReplayReconcilingJournal` that drops what it already stored at those offsets, closes the dead
+ * attempt (`*.abandoned`) and moves what collides past the stored offsets.
  */
 export class ReplayAwareEventSink extends EventSink {
   private readonly live: () => boolean;

@@ -5,6 +5,8 @@ import {
   approvalSignalName,
   attachObservability,
   isResumeSignalName,
+  type ObservabilityOptions,
+  ReplayReconcilingJournal,
   type RunResult,
   SteeringHandle,
   SteeringPolicy,
@@ -87,6 +89,9 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
           remoteAgents,
           beforeModelStep: () => inbox.pull(),
           onApprovalOpened: (wait) => recordApprovals(ctx, opened, [wait]),
+          // Restate may suspend the invocation at a wait: what this execution emitted is journaled
+          // first, so the next execution reconciles against all of it.
+          beforeWait: () => attached?.flush(),
           onWaiting: (signals, approvals) => {
             recordApprovals(ctx, opened, approvals);
             save(waitingStatus(signals, approvals));
@@ -106,8 +111,7 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
         };
         ctx.set(STATUS, status);
 
-        const observability = options.events?.(identity);
-        const attached = observability === undefined ? undefined : attachObservability(events, observability);
+        const attached = await observe(events, runId, options.events?.(identity));
         let result: RunResult;
         let error: ErrorSummary | undefined;
         try {
@@ -204,6 +208,42 @@ function waitingStatus(
     return { phase: "paused", waitingFor: [...signals], resumeSignal: resume, pendingApprovals };
   }
   return { phase: signals.length > 0 ? "waiting" : "running", waitingFor: [...signals], pendingApprovals };
+}
+
+/**
+ * Attach the run's observability: its journal writes through a `ReplayReconcilingJournal`, so
+ * the stream reads like one uninterrupted run across re-executions (what a killed worker left
+ * open is closed by `*.abandoned`, what the re-execution emits again is dropped).
+ */
+async function observe(
+  events: ReplayAwareEventSink,
+  runId: string,
+  observability: ObservabilityOptions | undefined,
+): Promise<{ flush(): Promise<void>; close(): Promise<void> } | undefined> {
+  if (observability === undefined) return undefined;
+  const { journal, statusStore, sinks, ...pipeline } = observability;
+  if (journal === undefined) return attachObservability(events, observability);
+  // Restate delivers new work only, at the first execution's offsets: matched by offset.
+  const reconciled = await ReplayReconcilingJournal.open(journal, runId, {
+    match: "offset",
+    onRenumber: (next) => events.advanceTo(next),
+  });
+  const journaled = attachObservability(events, { ...pipeline, journal: reconciled });
+  const live = attachObservability(events, {
+    ...pipeline,
+    ...(statusStore === undefined ? {} : { statusStore }),
+    ...(sinks === undefined ? {} : { sinks }),
+  });
+  return {
+    flush: async () => {
+      await journaled.flush();
+      await live.flush();
+    },
+    close: async () => {
+      await journaled.close();
+      await live.close();
+    },
+  };
 }
 
 /** Keep every approval the run opened in workflow state, for the `approve` / `reject` handlers. */

@@ -9,7 +9,9 @@
  * idempotency key, the "once" tool never ran twice.
  *
  * The kill is deterministic: the worker freezes inside the targeted step right after writing its
- * ledger line and says so (see fixtures/conformance-worker.mjs); the test kills it then.
+ * ledger line and says so (see fixtures/conformance-worker.mjs); the test kills it then. Every
+ * worker journals the runs' events to one SQLite journal: each run's stream must read like one
+ * uninterrupted run (`streamProblems`), a killed attempt closed by `*.abandoned` (issue 36).
  * Skipped only with TINYAGENTS_SKIP_RESTATE=1. Needs `npm run build` (CI's `npm test` builds first).
  */
 import { existsSync } from "node:fs";
@@ -17,6 +19,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { AppendLogEventJournal } from "@tinyagents/harness";
+import { SqliteStore } from "@tinyagents/harness/sqlite";
 import {
   CONFORMANCE_INPUT,
   checkLedger,
@@ -25,6 +29,7 @@ import {
   expectedConformanceRun,
   type LedgerEntry,
   readLedger,
+  streamProblems,
 } from "@tinyagents/harness/testkit";
 import type { Message } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,6 +56,7 @@ describe.skipIf(SKIP)("Restate conformance: SIGKILL the worker running the run (
   let dir: string;
   let ledgerPath: string;
   let holdPath: string;
+  let journalPath: string;
   const held = new Map<string, { worker: number; entry: LedgerEntry }>();
   const wakers = new Set<() => void>();
 
@@ -60,11 +66,12 @@ describe.skipIf(SKIP)("Restate conformance: SIGKILL the worker running the run (
     dir = await mkdtemp(join(tmpdir(), "tinyagents-restate-conformance-"));
     ledgerPath = join(dir, "ledger.jsonl");
     holdPath = join(dir, "hold.json");
+    journalPath = join(dir, "events.sqlite");
     server = await startRestateServer({ streamsPerConnection: 1, retryInitialIntervalMs: 100 });
     pool = await startWorkerPool({
       script: WORKER,
       workers: 3,
-      env: { TINYAGENTS_CONFORMANCE: JSON.stringify({ ledgerPath, holdPath }) },
+      env: { TINYAGENTS_CONFORMANCE: JSON.stringify({ ledgerPath, holdPath, journalPath }) },
       onLine: (line, worker) => {
         if (!line.startsWith("holding ")) return;
         const entry = JSON.parse(line.slice("holding ".length)) as LedgerEntry;
@@ -103,12 +110,27 @@ describe.skipIf(SKIP)("Restate conformance: SIGKILL the worker running the run (
   const entriesOf = (runId: string) => readLedger(ledgerPath).filter((e) => e.runId === runId);
   const keyOf = (e: LedgerEntry) => `${e.runId}:${e.callId}`;
 
+  /** The run's journaled event types, after checking the stream reads like one uninterrupted run. */
+  function checkedStream(runId: string): Promise<string[]> {
+    const store = SqliteStore.open(journalPath);
+    return new AppendLogEventJournal(store.appendLog)
+      .read(runId)
+      .then((stream) => {
+        expect(streamProblems(stream)).toEqual([]);
+        return stream.map((r) => r.event.type);
+      })
+      .finally(() => store.close());
+  }
+
   /** Wait until the run waits for its approval, approve it, and return its outcome. */
   async function approveAndFinish(runId: string) {
     await until(async () => (await client.status(AGENT, runId))?.phase === "waiting" || undefined);
     await client.approve(AGENT, runId, conformanceApprovalId(runId));
     const outcome = await client.result(AGENT, runId);
     expect(outcome.state).toBe("completed");
+    const types = await checkedStream(runId);
+    expect(types.filter((t) => t === "run.started")).toHaveLength(1);
+    expect(types.filter((t) => t === "approval.requested")).toHaveLength(1);
     return outcome;
   }
 
@@ -152,6 +174,9 @@ describe.skipIf(SKIP)("Restate conformance: SIGKILL the worker running the run (
     const rerun = entries.filter((e) => keyOf(e) === keyOf(entry))[1];
     expect(rerun?.pid).not.toBe(victimPid);
     expect(workerOf(rerun?.pid ?? -1)).toBeGreaterThanOrEqual(0);
+    // The worker froze in the same turn it emitted the call's events: none reached the journal,
+    // so the stream shows only the attempt that finished (no `*.abandoned` needed).
+    expect((await checkedStream("run-model")).filter((t) => t === "model.started")).toHaveLength(4);
   });
 
   it("SIGKILL inside an at-least-once tool: it runs once more on a survivor, with the same idempotency key", async () => {
@@ -166,6 +191,7 @@ describe.skipIf(SKIP)("Restate conformance: SIGKILL the worker running the run (
     expect(runs.map((e) => e.idempotencyKey)).toEqual(["run-tool:call_fetch", "run-tool:call_fetch"]);
     expect(runs[1]?.pid).not.toBe(victimPid);
     expect(summary.duplicates).toBe(1);
+    expect((await checkedStream("run-tool")).filter((t) => t === "tool.started")).toHaveLength(3);
   });
 
   it('SIGKILL inside the "once" tool: it never runs twice; the model is told its outcome is unknown', async () => {
@@ -209,6 +235,8 @@ describe.skipIf(SKIP)("Restate conformance: SIGKILL the worker running the run (
     const after = entries.slice(before.length);
     expect(after.map((e) => e.tool ?? e.kind)).toEqual(["deploy", "model"]);
     expect(after.every((e) => e.pid !== victimPid)).toBe(true);
+    const types = await checkedStream(runId);
+    expect(types.filter((t) => t === "approval.requested")).toHaveLength(1);
     await pool.restart(victim);
   });
 });
