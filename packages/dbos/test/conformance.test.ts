@@ -63,6 +63,15 @@ async function verdict(runId: string) {
   return { result, entries, types: stream.map((r) => r.event.type) };
 }
 
+/** Resolves once the run's journaled event types satisfy `done` (polled). */
+async function journaled(runId: string, done: (types: string[]) => boolean): Promise<void> {
+  for (;;) {
+    const stream = (await client?.events(runId)) ?? [];
+    if (done(stream.map((r) => r.event.type))) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 const count = (entries: { kind: string; callId: string }[], kind: string, callId: string) =>
   entries.filter((e) => e.kind === kind && e.callId === callId).length;
 
@@ -113,6 +122,9 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
       code: "not_found",
     });
     await doomed.waitFor(`killpoint ${killAt}`);
+    // Kill once the cut call's start reached the journal, so the stream has an attempt to close.
+    const started = kind === "model" ? 2 : 1;
+    await journaled(runId, (types) => types.filter((t) => t === `${kind}.started`).length >= started);
     await doomed.kill();
     const again = await startWorker(base(id), workers);
     await again.waitFor(`approval ${conformanceApprovalId(runId)}`);
