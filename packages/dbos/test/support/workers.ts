@@ -47,6 +47,9 @@ export interface WorkerConfig {
   autoApprove?: boolean;
   /** A Postgres database every worker journals its runs' events to. */
   journalUrl?: string;
+  /** Print `lag <json>` lines: per journaled event, ms from emitted to written. */
+  lag?: boolean;
+  workerConcurrency?: number;
 }
 
 /** One spawned worker: its output lines, waits for a line, commands, kill. */
@@ -86,6 +89,11 @@ export class Worker {
 
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  /** Every output line so far. */
+  output(): readonly string[] {
+    return this.lines;
   }
 
   /** The first output line starting with `prefix` (already printed, or the next one). */

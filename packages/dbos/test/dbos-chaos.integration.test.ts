@@ -1,0 +1,126 @@
+/**
+ * Integration tier, chaos (issue 36 item 4; budget ~60 s, bounded at 120 s): 50 concurrent
+ * conformance runs on three DBOS worker processes over one Postgres, while a seeded schedule
+ * SIGKILLs a worker at random instants 6 times (each restarted with its executor id, which
+ * recovers its pending runs). Every run must complete with no `once` tool run twice, and every
+ * run's journaled stream must read like one uninterrupted run (`streamProblems`). The journal
+ * lag (event emitted -> written to Postgres) p99 is measured and printed.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createDbosClient, type DbosAgentsClient } from "@tinyagents/dbos";
+import { AppendLogEventJournal } from "@tinyagents/harness";
+import { CONFORMANCE_INPUT, checkLedger, readLedger, streamProblems } from "@tinyagents/harness/testkit";
+import { PostgresStore } from "@tinyagents/postgres";
+import { startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseUrl, dbosSkipReason } from "./support/postgres.js";
+import {
+  bundleWorker,
+  removeWorkerBundle,
+  startWorker,
+  type Worker,
+  type WorkerConfig,
+} from "./support/workers.js";
+
+const skip = dbosSkipReason("dbos-chaos.integration.test");
+const RUNS = 50;
+const KILLS = 6;
+const WORKERS = 3;
+const SEED = 36;
+
+let pg: TestPostgres | undefined;
+let client: DbosAgentsClient<"ops"> | undefined;
+let events: PostgresStore | undefined;
+let dir = "";
+const all: Worker[] = [];
+
+/** A small seeded PRNG (mulberry32): the same kill schedule on every run of the suite. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function config(executorId: string): WorkerConfig {
+  return {
+    url: databaseUrl(pg as TestPostgres, "chaos"),
+    executorId,
+    ledgerPath: join(dir, "ledger.jsonl"),
+    journalUrl: (pg as TestPostgres).url,
+    autoApprove: true,
+    modelDelayMs: 20,
+    toolDelayMs: 10,
+    lag: true,
+  };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+describe.skipIf(skip !== undefined)("DBOS chaos: 50 concurrent runs, 6 seeded worker SIGKILLs", () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "tinyagents-dbos-chaos-"));
+    await bundleWorker();
+    pg = await startTestPostgres();
+    await (await startWorker(config("boot"), all)).stop(); // creates the system database
+    events = await PostgresStore.open((pg as TestPostgres).url);
+    client = await createDbosClient<"ops">({
+      systemDatabaseUrl: databaseUrl(pg as TestPostgres, "chaos"),
+      journal: new AppendLogEventJournal(events.appendLog),
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const w of all) await w.kill();
+    removeWorkerBundle();
+    await client?.close();
+    await events?.close();
+    await pg?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("every run completes, once tools never repeat, every stream reads like one run", async () => {
+    const next = random(SEED);
+    const slots: Worker[] = [];
+    for (let i = 0; i < WORKERS; i++) slots.push(await startWorker(config(`chaos-${i}`), all));
+    const ids = Array.from({ length: RUNS }, (_, i) => `chaos-${i}`);
+    await Promise.all(ids.map((runId) => client?.start("ops", CONFORMANCE_INPUT, { runId })));
+    const results = Promise.all(ids.map((runId) => (client as DbosAgentsClient<"ops">).result(runId)));
+    // The kill schedule: a random worker at a random instant 100-700 ms after the last restart.
+    for (let k = 0; k < KILLS; k++) {
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.floor(next() * 600)));
+      const slot = Math.floor(next() * WORKERS);
+      await slots[slot]?.kill();
+      slots[slot] = await startWorker(config(`chaos-${slot}`), all);
+    }
+    const done = await results;
+    expect(done.map((r) => r.stopReason)).toEqual(ids.map(() => "completed"));
+    const ledger = readLedger(join(dir, "ledger.jsonl"));
+    const summary = checkLedger(ledger, { crashes: KILLS }); // throws when a once tool ran twice
+    const problems: string[] = [];
+    for (const runId of ids) {
+      const stream = (await client?.events(runId)) ?? [];
+      for (const problem of streamProblems(stream)) problems.push(`${runId}: ${problem}`);
+    }
+    expect(problems).toEqual([]);
+    const lags = all.flatMap((w) =>
+      w
+        .output()
+        .filter((line) => line.startsWith("lag "))
+        .flatMap((line) => JSON.parse(line.slice(4)) as number[]),
+    );
+    expect(lags.length).toBeGreaterThan(0);
+    console.log(
+      `dbos chaos: ${RUNS} runs, ${KILLS} kills, ${summary.duplicates} at-least-once re-runs, journal lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms (target <= 250 ms) over ${lags.length} events`,
+    );
+  }, 120_000);
+});
