@@ -30,6 +30,11 @@ export interface StartRestateServerOptions {
   env?: Record<string, string>;
   /** Give up when the server is not healthy after this long (default 30 s). */
   startTimeoutMs?: number;
+  /**
+   * Fixed loopback ports (default: free ones). With the same `baseDir`, a server killed and
+   * started again with the same ports is the same node: its clients and deployments still work.
+   */
+  ports?: { ingress: number; admin: number; node: number };
 }
 
 /** A deployment as Restate's admin API registered it. */
@@ -85,7 +90,10 @@ export async function startRestateServer(options: StartRestateServerOptions = {}
 async function startOnce(binary: string, options: StartRestateServerOptions): Promise<RestateServer> {
   const ownDir = options.baseDir === undefined;
   const baseDir = options.baseDir ?? (await mkdtemp(join(tmpdir(), "tinyagents-restate-")));
-  const [ingress, admin, fabric] = [await freePort(), await freePort(), await freePort()];
+  const [ingress, admin, fabric] =
+    options.ports === undefined
+      ? [await freePort(), await freePort(), await freePort()]
+      : [options.ports.ingress, options.ports.admin, options.ports.node];
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith("RESTATE_") && value !== undefined) env[key] = value;
