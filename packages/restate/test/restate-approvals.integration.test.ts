@@ -174,6 +174,10 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
     it("answers not_found for an unknown agent and an unknown run, conflict for a run id reused with another input", async () => {
       const agent = await failure(client.start("nobody", "r1", "hi"));
       expect(agent.code).toBe("not_found");
+      const queued = await client.enqueue("thread-x", "nobody", "r2", "hi");
+      const onThread = await failure(queued.result());
+      expect(onThread.code).toBe("not_found");
+      expect(onThread.message).toContain('unknown agent "nobody"');
       const run = await failure(client.result("approvals", "never-started"));
       expect(run.code).toBe("not_found");
       expect(await client.status("approvals", "never-started")).toBeUndefined();
