@@ -9,6 +9,7 @@ import {
   FRAGMENT_TAG,
   typecheckSnippets,
 } from "./doc-snippets.js";
+import { isRunnable } from "./run-snippets.js";
 
 // Every TypeScript block of README.md and docs/*.md compiles in a consumer's setting (plain
 // `strict`, against the BUILT packages: `npm test` builds before Vitest). Mark an intentionally
@@ -54,6 +55,13 @@ describe("extractSnippets", () => {
       },
       { file: "x.md", line: 13, tags: [], code: "const c = 2;" },
     ]);
+  });
+});
+
+describe("isRunnable", () => {
+  it("is true only for blocks tagged ```ts run (executed by doc-snippets-run.integration.test.ts)", () => {
+    const md = ["```ts run", "1;", "```", "```ts", "2;", "```", "```ts fragment", "3;", "```"].join("\n");
+    expect(extractSnippets("x.md", md).map(isRunnable)).toEqual([true, false, false]);
   });
 });
 
