@@ -1,8 +1,7 @@
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { docFiles, extractSnippets } from "./doc-snippets.js";
+import { docFiles, docMarkdownFiles, extractSnippets } from "./doc-snippets.js";
 import { isRunnable, runSnippets, type SnippetRun } from "./run-snippets.js";
 
 // Integration tier (spawns one `node` per snippet). Every ```ts run block of README.md and
@@ -12,17 +11,7 @@ import { isRunnable, runSnippets, type SnippetRun } from "./run-snippets.js";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const cache = join(root, "node_modules/.cache/tinyagents-doc-snippets-run");
 
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((entry) => {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) return entry.name === "images" ? [] : markdownFiles(path);
-      return entry.name.endsWith(".md") ? [path] : [];
-    });
-}
-
-const markdown = [join(root, "README.md"), ...markdownFiles(join(root, "docs"))];
+const markdown = docMarkdownFiles(root);
 const runnable = docFiles(root, markdown)
   .flatMap(([file, text]) => extractSnippets(file, text))
   .filter(isRunnable);

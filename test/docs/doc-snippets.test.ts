@@ -1,28 +1,22 @@
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   type DocSnippet,
   docFiles,
+  docMarkdownFiles,
   extractSnippets,
   FRAGMENT_TAG,
   typecheckSnippets,
 } from "./doc-snippets.js";
 import { isRunnable } from "./run-snippets.js";
 
-// Every TypeScript block of README.md and docs/*.md compiles in a consumer's setting (plain
+// Every TypeScript block of README.md and docs/**/*.md compiles in a consumer's setting (plain
 // `strict`, against the BUILT packages: `npm test` builds before Vitest). Mark an intentionally
 // partial block with ```ts fragment; use another language tag (sh, json, text) for non-TS.
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const cache = join(root, "node_modules/.cache/tinyagents-doc-snippets");
-const markdown = [
-  join(root, "README.md"),
-  ...readdirSync(join(root, "docs"))
-    .filter((name) => name.endsWith(".md"))
-    .sort()
-    .map((name) => join(root, "docs", name)),
-];
+const markdown = docMarkdownFiles(root);
 const snippets = docFiles(root, markdown).flatMap(([file, text]) => extractSnippets(file, text));
 const checked = snippets.filter((s) => !s.tags.includes(FRAGMENT_TAG));
 

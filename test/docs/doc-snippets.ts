@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
 
@@ -95,7 +95,20 @@ export function typecheckSnippets(snippets: readonly DocSnippet[], dir: string):
   });
 }
 
-/** README.md and docs/*.md of the repository at `root`, as `[relative path, text]`. */
+/** README.md and every Markdown file under docs/ (subfolders too), sorted, as absolute paths. */
+export function docMarkdownFiles(root: string): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .flatMap((entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return walk(path);
+        return entry.name.endsWith(".md") ? [path] : [];
+      });
+  return [join(root, "README.md"), ...walk(join(root, "docs"))];
+}
+
+/** The given Markdown files of the repository at `root`, as `[relative path, text]`. */
 export function docFiles(root: string, names: readonly string[]): [string, string][] {
   return names.map((path) => [relative(root, path), readFileSync(path, "utf8")]);
 }
