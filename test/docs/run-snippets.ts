@@ -95,19 +95,23 @@ async function runOne(
   timeoutMs: number,
 ): Promise<string | undefined> {
   const at = `${snippet.file}:${snippet.line}`;
+  const name = `${snippet.file.replace(/[^\w]+/g, "_")}_L${snippet.line}_${index}`;
+  // An inline source map (run with --enable-source-maps) makes a stack trace name the line in the
+  // snippet's own text, which `thrownAt` turns into a line of the Markdown file.
   const output = ts.transpileModule(snippet.code, {
-    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+    fileName: `${name}.ts`,
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, inlineSourceMap: true },
     reportDiagnostics: false,
   });
-  const file = join(dir, `${snippet.file.replace(/[^\w]+/g, "_")}_L${snippet.line}_${index}.mjs`);
-  writeFileSync(file, `${output.outputText}\nexport {};\n`);
+  const file = join(dir, `${name}.mjs`);
+  writeFileSync(file, output.outputText);
   const cwd = mkdtempSync(join(tmpdir(), "tinyagents-doc-snippet-"));
   try {
     const outcome = await new Promise<{ code: number | null; signal: string | null; stderr: string }>(
       (resolve) => {
         execFile(
           process.execPath,
-          ["--import", pathToFileURL(guard).href, file],
+          ["--enable-source-maps", "--import", pathToFileURL(guard).href, file],
           { cwd, timeout: timeoutMs, killSignal: "SIGKILL", env: snippetEnv(), maxBuffer: 16 * 1024 * 1024 },
           (error, _stdout, stderr) => {
             const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
@@ -121,10 +125,16 @@ async function runOne(
       outcome.signal !== null
         ? `did not finish within ${timeoutMs} ms (killed with ${outcome.signal})`
         : `exited with code ${outcome.code}`;
-    return `${at}: ${why}${excerpt(outcome.stderr)}`;
+    return `${at}: ${why}${thrownAt(snippet, name, outcome.stderr)}${excerpt(outcome.stderr)}`;
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
+}
+
+/** ` (thrown at file:line)`: the first stack frame inside the snippet, as a Markdown line. */
+function thrownAt(snippet: DocSnippet, name: string, stderr: string): string {
+  const frame = new RegExp(`${name}\\.ts:(\\d+):\\d+`).exec(stderr);
+  return frame === null ? "" : ` (thrown at ${snippet.file}:${snippet.line + Number(frame[1])})`;
 }
 
 /** The child's environment: enough to run Node, and none of the caller's keys or Node options. */
