@@ -64,13 +64,16 @@ describe("tinyagents ui", () => {
     expect(await main(["demo"], demo.io)).toBe(0);
     const runId = /tinyagents show (\S+)/.exec(demo.out.stdout)?.[1];
     const { code, stdout } = await withUi([], async (url) => {
-      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-      const runs = (await (await fetch(new URL("/api/runs", url))).json()) as {
+      // A token even on loopback (any local process or user could read the runs otherwise).
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
+      const auth = { headers: { authorization: `Bearer ${new URL(url).searchParams.get("token")}` } };
+      expect((await fetch(new URL("/api/runs", url))).status).toBe(401);
+      const runs = (await (await fetch(new URL("/api/runs", url), auth)).json()) as {
         runId: string;
         rootAgent: string;
       }[];
       expect(runs.map((r) => [r.runId, r.rootAgent])).toEqual([[runId, "cli:demo"]]);
-      const detail = (await (await fetch(new URL(`/api/runs/${runId}`, url))).json()) as {
+      const detail = (await (await fetch(new URL(`/api/runs/${runId}`, url), auth)).json()) as {
         contentCaptured: boolean;
         transcript: { kind: string; role?: string; text?: string }[];
         spans: { kind: string }[];
@@ -79,7 +82,10 @@ describe("tinyagents ui", () => {
       expect(detail.contentCaptured).toBe(true);
       expect(detail.transcript.find((e) => e.role === "user")?.text).toContain("What time is it in Tokyo");
       expect(detail.spans.some((s) => s.kind === "subagent")).toBe(true);
-      expect((await fetch(url)).status).toBe(200);
+      // The URL trades its token for an HttpOnly cookie.
+      const signIn = await fetch(url, { redirect: "manual" });
+      expect(signIn.status).toBe(303);
+      expect(signIn.headers.get("set-cookie")).toContain("HttpOnly");
     });
     expect(code).toBe(0);
     expect(stdout).toContain("Ctrl-C to stop");

@@ -20,9 +20,10 @@ serveInspector in docs/ui.md).
 
 Options:
       --port N     port (default 4173; 0 picks a free one)
-      --host H     address to bind (default 127.0.0.1). Any other address requires a token:
-                   --token or TINYAGENTS_UI_TOKEN, else one is generated and printed in the URL
-      --token T    access token (at least 16 characters)
+      --host H     address to bind (default 127.0.0.1)
+      --token T    access token (at least 16 characters; else TINYAGENTS_UI_TOKEN, else one is
+                   generated). Every bind, loopback included, needs it: open the printed URL
+                   (…/?token=…) and the page keeps it in an HttpOnly cookie
       --db FILE    the SQLite store (see \`tinyagents run --help\`)
   -h, --help       this help
 `;

@@ -1,5 +1,5 @@
 import type { EvalComparison, EvalResult, ScorerSummary } from "@tinyagents/harness/evals";
-import { formatDuration } from "./format.js";
+import { type CostFigure, formatCostFigure, formatCount, formatDelta, formatDuration } from "./figures.js";
 
 /** Left-aligned columns separated by two spaces (the header row first). */
 export function table(rows: readonly (readonly string[])[]): string {
@@ -19,7 +19,11 @@ export function table(rows: readonly (readonly string[])[]): string {
 
 const score = (value: number | null | undefined) =>
   value === null || value === undefined ? "-" : value.toFixed(2);
-const usd = (value: number) => `$${value.toFixed(6)}`;
+/** A case's cost over its trials: unknown when some trial's cost was (no price, no usage). */
+function caseCost(result: EvalResult, caseId: string, totalUsd: number): CostFigure {
+  const unknown = result.trials.some((trial) => trial.caseId === caseId && trial.cost.unknown === true);
+  return { total: totalUsd, unknown };
+}
 const ms = (value: number | null) => (value === null ? "-" : formatDuration(value));
 const percent = (value: number | null) => (value === null ? "-" : `${Math.round(value * 1000) / 10}%`);
 
@@ -45,8 +49,8 @@ export function formatEvalReport(result: EvalResult): string {
       `${summary.passedTrials}/${summary.trials}`,
       ...result.scorers.map((name) => scorerCell(summary.scorers.find((s) => s.scorer === name))),
       ms(summary.latency.p50),
-      String(summary.tokens),
-      usd(summary.costUsd),
+      formatCount(summary.tokens),
+      formatCostFigure(caseCost(result, summary.caseId, summary.costUsd)),
     ]);
   }
   lines.push(table(caseRows), "");
@@ -62,10 +66,12 @@ export function formatEvalReport(result: EvalResult): string {
   }
   lines.push(table(scorerRows), "");
   const cancelled = report.cancelled > 0 ? `, ${report.cancelled} cancelled` : "";
+  const unknown = report.cost.unknown;
+  const usd = (total: number) => formatCostFigure({ total, unknown });
   lines.push(
     `pass rate ${percent(report.passRate)} (${report.passed}/${report.finished}${cancelled})`,
-    `cost ${usd(report.cost.totalUsd)} (agent ${usd(report.cost.agentUsd)}, judge ${usd(report.cost.judgeUsd)})${report.cost.unknown ? " — a lower bound: some model has no known price" : ""}`,
-    `tokens ${report.usage.agent.totalTokens} agent, ${report.usage.judge.totalTokens} judge`,
+    `cost ${usd(report.cost.totalUsd)} (agent ${usd(report.cost.agentUsd)}, judge ${usd(report.cost.judgeUsd)})${unknown ? " — some model has no known price or reported no usage" : ""}`,
+    `tokens ${formatCount(report.usage.agent.totalTokens)} agent, ${formatCount(report.usage.judge.totalTokens)} judge`,
     `latency p50 ${ms(report.latency.p50)}, p95 ${ms(report.latency.p95)}, max ${ms(report.latency.max)}`,
   );
   const codes = Object.entries(report.errorCodes);
@@ -92,13 +98,41 @@ export function formatEvalReport(result: EvalResult): string {
   return lines.join("\n");
 }
 
-/** Regressions and improvements against a baseline eval run. */
-export function formatComparison(comparison: EvalComparison): string {
+/** An eval run's cost per trial (its total over its trials: runs of different repeats compare). */
+export function costPerTrial(result: EvalResult): { perTrial: CostFigure; trials: number } {
+  const trials = result.trials.length;
+  const { totalUsd, unknown } = result.report.cost;
+  return {
+    perTrial: { total: trials === 0 ? 0 : totalUsd / trials, unknown: unknown || trials === 0 },
+    trials,
+  };
+}
+
+/**
+ * Regressions and improvements against a baseline eval run. With both results, the cost line
+ * compares the cost per trial (a baseline of 1 repeat against 3 is not a 3x regression) and
+ * shows the trial counts; unknown costs print `unknown`, and so does their difference.
+ */
+export function formatComparison(
+  comparison: EvalComparison,
+  results?: { baseline: EvalResult; current: EvalResult },
+): string {
   const lines = [`compared with ${comparison.baselineId}:`];
   const delta = (value: number | null) =>
     value === null ? "-" : `${value >= 0 ? "+" : ""}${value.toFixed(2)}`;
+  let cost: string;
+  if (results === undefined) {
+    cost = `cost ${formatCostFigure({ total: comparison.costUsd.baseline })} -> ${formatCostFigure({ total: comparison.costUsd.current })}`;
+  } else {
+    const a = costPerTrial(results.baseline);
+    const b = costPerTrial(results.current);
+    const known = (c: CostFigure) => (c.unknown === true ? undefined : c.total);
+    cost =
+      `cost per trial ${formatCostFigure(a.perTrial)} (${a.trials} trials) -> ${formatCostFigure(b.perTrial)} (${b.trials} trials)` +
+      ` (${formatDelta("usd", known(a.perTrial), known(b.perTrial))})`;
+  }
   lines.push(
-    `  pass rate ${percent(comparison.passRate.baseline)} -> ${percent(comparison.passRate.current)}; cost ${usd(comparison.costUsd.baseline)} -> ${usd(comparison.costUsd.current)}`,
+    `  pass rate ${percent(comparison.passRate.baseline)} -> ${percent(comparison.passRate.current)}; ${cost}`,
   );
   for (const scorer of comparison.scorers) {
     lines.push(

@@ -1,12 +1,9 @@
 import { type CostTotals, markCostUnknown } from "@tinyagents/harness";
 import type { Usage, UsageTotals } from "@tinyagents/inference";
+import { formatUsd } from "./figures.js";
 
-/** `412 ms`, `3.2 s`, `2 min 5 s`. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
+// One formatter for every figure (figures.ts): the CLI and the inspector print through it.
+export { formatCostFigure, formatCount, formatDelta, formatDuration, formatUsd } from "./figures.js";
 
 /**
  * The cost as the CLI reports it: `cost`, flagged unknown when some model call reported no token
@@ -24,7 +21,7 @@ export function reportedCost(cost: CostTotals, modelCalls: number, usage: UsageT
  */
 export function formatCost(cost: CostTotals, calls?: { modelCalls: number; usage: UsageTotals }): string {
   const shown = calls === undefined ? cost : reportedCost(cost, calls.modelCalls, calls.usage);
-  const amount = `$${shown.total.toFixed(6)}`;
+  const amount = formatUsd(shown.total);
   if (shown.unknown !== true) return amount;
   // `usage.unknown` (the run's own record of a call without usage) says which unknown it is.
   const unreported = shown !== cost || calls?.usage.unknown === true;

@@ -73,6 +73,10 @@ export function costBreakdown(observations: readonly AgentObservation[]): {
     }
     return r;
   };
+  // Calls that reported usage, and those the harness priced (`cost.recorded` is emitted only for
+  // a model with a known price): a call with usage and no price has an unknown cost, not $0.
+  const used = new Map<string, { model: string; runKey: string }>();
+  const priced = new Set<string>();
   for (const o of observations) {
     const e = o.event;
     if (e.type === "subagent.started") names.set(e.childRunId, e.name);
@@ -87,10 +91,17 @@ export function costBreakdown(observations: readonly AgentObservation[]): {
     } else if (e.type === "usage.recorded") {
       addTokens(row(byModel, e.model).tokens, e.usage);
       addTokens(row(byRun, runKey).tokens, e.usage);
+      used.set(`${o.runId}/${e.callId}`, { model: e.model, runKey });
     } else if (e.type === "cost.recorded") {
       addCost(row(byModel, e.model).cost, e.cost);
       addCost(row(byRun, runKey).cost, e.cost);
+      priced.add(`${o.runId}/${e.callId}`);
     }
+  }
+  for (const [call, { model, runKey }] of used) {
+    if (priced.has(call)) continue;
+    row(byModel, model).cost.unknown = true;
+    row(byRun, runKey).cost.unknown = true;
   }
   return { byModel: [...byModel.values()], bySubAgent: [...byRun.values()] };
 }

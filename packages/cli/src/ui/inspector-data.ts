@@ -8,7 +8,10 @@ import { cacheView, costBreakdown, costView } from "./cost-breakdown.js";
 import type { InspectorControls } from "./run-controls.js";
 import { timelineSpans } from "./timeline-spans.js";
 import { buildTranscript } from "./transcript.js";
-import type { ApprovalView, RunDetail, RunSummary } from "./view-types.js";
+import type { ApprovalView, ControlView, RunDetail, RunSummary } from "./view-types.js";
+
+/** Statuses after which a run's journal no longer changes. */
+const FINAL: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
 
 /** What the embedding application knows about a run beyond the stores (the CLI: its run record). */
 export interface RunDescription {
@@ -34,8 +37,10 @@ export interface InspectorStores {
 export class InspectorData {
   private readonly stores: InspectorStores;
   private readonly controls: InspectorControls | undefined;
-  /** Models of finished runs (their journal no longer changes). */
-  private readonly modelsOf = new Map<string, string[]>();
+  /** Models and timing of finished runs (their journal no longer changes). */
+  private readonly factsOf = new Map<string, JournalFacts>();
+  /** Run details being computed or recently computed (finished runs only stay). */
+  private readonly details = new Map<string, Promise<RunDetail | undefined>>();
 
   constructor(stores: InspectorStores, controls?: InspectorControls) {
     this.stores = stores;
@@ -52,11 +57,64 @@ export class InspectorData {
     return Promise.all(top.map((status) => this.summary(status)));
   }
 
-  /** Everything the run page shows, or `undefined` for an unknown run. */
+  /**
+   * Everything the run page shows, or `undefined` for an unknown run. A finished run's detail is
+   * computed once and kept (the few most recent: {@link DETAIL_CACHE_SIZE}); concurrent requests
+   * for the same run share one computation, so ten readers of a big run cost one read of it.
+   */
   async runDetail(runId: string): Promise<RunDetail | undefined> {
+    const detail = await this.sharedDetail(runId);
+    if (detail === undefined) return undefined;
+    // What this process can do to the run changes without its journal: never cached.
+    const control = this.controlView(runId, detail.summary.status);
+    const held = this.heldApprovals(runId);
+    return held.length > 0 ? { ...detail, control, approvals: held } : { ...detail, control };
+  }
+
+  private sharedDetail(runId: string): Promise<RunDetail | undefined> {
+    const cached = this.details.get(runId);
+    if (cached !== undefined) {
+      // Most recently used last (a Map keeps insertion order: its first key is evicted first).
+      this.details.delete(runId);
+      this.details.set(runId, cached);
+      return cached;
+    }
+    const computing = this.computeDetail(runId).then(
+      (detail) => {
+        // Only a run that can no longer change stays: completed, failed or cancelled.
+        if (detail === undefined || !FINAL.has(detail.summary.status)) this.details.delete(runId);
+        return detail;
+      },
+      (error: unknown) => {
+        this.details.delete(runId);
+        throw error;
+      },
+    );
+    this.details.set(runId, computing);
+    while (this.details.size > DETAIL_CACHE_SIZE) {
+      const oldest = this.details.keys().next().value as string;
+      this.details.delete(oldest);
+    }
+    return computing;
+  }
+
+  private controlView(runId: string, status: string): ControlView {
+    return (
+      this.controls?.view(runId, status) ?? {
+        listening: false,
+        canPause: false,
+        canResume: false,
+        canCancel: false,
+        canDecide: false,
+        note: "This inspector was started without run controls (tinyagents ui reads the stores only): it cannot act on runs. Approve, pause or cancel a run in the process that runs it.",
+      }
+    );
+  }
+
+  private async computeDetail(runId: string): Promise<RunDetail | undefined> {
     const [status, observations] = await Promise.all([
       this.stores.statusStore.get(runId),
-      this.stores.journal.read(runId),
+      readInChunks(this.stores.journal, runId),
     ]);
     if (status === undefined && observations.length === 0) return undefined;
     const description = await this.stores.describeRun?.(runId);
@@ -80,14 +138,7 @@ export class InspectorData {
       bySubAgent,
       cache: cacheView(observations),
       approvals: this.approvals(runId, summary.status, observations),
-      control: this.controls?.view(runId, summary.status) ?? {
-        listening: false,
-        canPause: false,
-        canResume: false,
-        canCancel: false,
-        canDecide: false,
-        note: "This inspector was started without run controls (tinyagents ui reads the stores only): it cannot act on runs. Approve, pause or cancel a run in the process that runs it.",
-      },
+      control: this.controlView(runId, summary.status),
     };
   }
 
@@ -96,20 +147,24 @@ export class InspectorData {
     return this.stores.journal.read(runId, { fromOffset });
   }
 
+  /** Approvals waiting in this process's controls for `runId`. */
+  private heldApprovals(runId: string): ApprovalView[] {
+    return (this.controls?.pending(runId) ?? []).map((r) => ({
+      approvalId: r.id,
+      runId: r.runId,
+      callId: r.callId,
+      toolName: r.toolName,
+      arguments: r.arguments,
+    }));
+  }
+
   private approvals(
     runId: string,
     status: string,
     observations: readonly AgentObservation[],
   ): ApprovalView[] {
-    const held = this.controls?.pending(runId);
-    if (held !== undefined && held.length > 0)
-      return held.map((r) => ({
-        approvalId: r.id,
-        runId: r.runId,
-        callId: r.callId,
-        toolName: r.toolName,
-        arguments: r.arguments,
-      }));
+    const held = this.heldApprovals(runId);
+    if (held.length > 0) return held;
     if (status !== "interrupted") return [];
     // From the journal: requests after the last resume (a resumed run's old requests are decided).
     let views: ApprovalView[] = [];
@@ -128,22 +183,26 @@ export class InspectorData {
   ): Promise<RunSummary> {
     const description = await this.stores.describeRun?.(status.runId);
     const finished = status.endedAt !== undefined;
-    let models = this.modelsOf.get(status.runId);
-    if (models === undefined) {
-      const started =
-        observations ?? (await this.stores.journal.read(status.runId, { types: ["model.started"] }));
-      models = [
-        ...new Set(started.flatMap((o) => (o.event.type === "model.started" ? [o.event.model] : []))),
-      ];
-      if (finished) this.modelsOf.set(status.runId, models);
+    let facts = this.factsOf.get(status.runId);
+    if (facts === undefined) {
+      const read =
+        observations ??
+        (await this.stores.journal.read(status.runId, {
+          types: ["model.started", "run.started", "run.interrupted"],
+        }));
+      facts = journalFacts(status.runId, read);
+      if (finished) this.factsOf.set(status.runId, facts);
     }
+    const { models } = facts;
+    // A resumed run's status record restarts at the resume: its first start is the journal's.
+    const startedAt = Math.min(status.startedAt, facts.firstStartedAt ?? status.startedAt);
     const summary: RunSummary = {
       runId: status.runId,
       status: status.status,
       phase: status.phase,
       rootAgent: description?.rootAgent ?? status.component,
       models,
-      startedAt: status.startedAt,
+      startedAt,
       tokens: {
         inputTokens: status.usage.inputTokens,
         outputTokens: status.usage.outputTokens,
@@ -160,8 +219,9 @@ export class InspectorData {
     };
     if (status.endedAt !== undefined) {
       summary.endedAt = status.endedAt;
-      summary.durationMs = status.endedAt - status.startedAt;
+      summary.durationMs = status.endedAt - startedAt;
     }
+    if (facts.pausedMs > 0) summary.pausedMs = facts.pausedMs;
     if (status.threadId !== undefined) summary.threadId = status.threadId;
     if (description?.prompt !== undefined) summary.prompt = description.prompt;
     if (status.error !== undefined)
@@ -229,4 +289,57 @@ function summaryFromJournal(runId: string, observations: readonly AgentObservati
     summary.durationMs = last.ts - first.ts;
   }
   return summary;
+}
+
+/** How many finished runs' details the inspector keeps computed. */
+const DETAIL_CACHE_SIZE = 4;
+/** Observations per journal read: the server answers other requests between chunks. */
+const READ_CHUNK = 1000;
+
+/**
+ * A run's whole journal, read `READ_CHUNK` observations at a time with a yield to the event loop
+ * between reads: a synchronous store (SQLite) never holds the server for the whole run.
+ */
+async function readInChunks(journal: HarnessEventJournal, runId: string): Promise<AgentObservation[]> {
+  const all: AgentObservation[] = [];
+  let from = 0;
+  for (;;) {
+    const chunk = await journal.read(runId, { fromOffset: from, limit: READ_CHUNK });
+    for (const o of chunk) all.push(o);
+    const last = chunk.at(-1);
+    if (chunk.length < READ_CHUNK || last === undefined) return all;
+    from = last.offset + 1;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** What the runs list needs from a run's journal: its models, first start and time paused. */
+interface JournalFacts {
+  models: string[];
+  firstStartedAt: number | undefined;
+  pausedMs: number;
+}
+
+/**
+ * Models, first start and paused time of root run `runId`: a resumed run keeps the start of its
+ * first segment, and each `run.interrupted` → `run.started` gap of the root is time paused.
+ */
+export function journalFacts(runId: string, observations: readonly AgentObservation[]): JournalFacts {
+  const models = new Set<string>();
+  let firstStartedAt: number | undefined;
+  let pausedAt: number | undefined;
+  let pausedMs = 0;
+  for (const o of observations) {
+    const e = o.event;
+    if (e.type === "model.started") models.add(e.model);
+    if (o.runId !== runId) continue;
+    if (e.type === "run.started") {
+      firstStartedAt ??= o.ts;
+      if (pausedAt !== undefined) pausedMs += Math.max(0, o.ts - pausedAt);
+      pausedAt = undefined;
+    } else if (e.type === "run.interrupted") {
+      pausedAt = o.ts;
+    }
+  }
+  return { models: [...models], firstStartedAt, pausedMs };
 }

@@ -21,7 +21,7 @@ beforeAll(async () => {
   await buildWebApp(join(import.meta.dirname, "../../ui-app"), assetsDir);
   store = await openCliStore(join(dir, "t.db"));
   runs = await recordRuns(store);
-  server = await serveInspector({ ...store, controls: runs.controls, assetsDir, pollMs: 50 });
+  server = await serveInspector({ ...store, controls: runs.controls, assetsDir, pollMs: 50, token: TOKEN });
 }, 120_000);
 
 afterAll(async () => {
@@ -33,16 +33,21 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Every bind needs a token, loopback included: the API tests send it as a bearer token. */
+const TOKEN = "inspector-test-token-0123";
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+
 const api = async <T>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> => {
-  const res = await fetch(new URL(path, server.url), init);
+  const res = await fetch(new URL(path, server.url), { ...init, headers: { ...AUTH, ...init?.headers } });
   return { status: res.status, body: (await res.json()) as T };
 };
 
 describe("the inspector's API over real runs", () => {
-  it("serves the app with a strict content security policy, on loopback, without a token", async () => {
+  it("serves the app with a strict content security policy, on loopback, with its token", async () => {
     expect(server.host).toBe("127.0.0.1");
-    expect(server.token).toBeUndefined();
-    const res = await fetch(server.url);
+    expect(server.url).toContain(`?token=${TOKEN}`);
+    expect(await rawGet(server.port, "/api/runs", {})).toBe(401);
+    const res = await fetch(new URL("/", server.url), { headers: AUTH });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-security-policy")).toContain("script-src 'self'");
     expect(await res.text()).toContain('<script type="module" src="/app.js">');
@@ -275,7 +280,7 @@ async function readSse(
   onOpen: () => void,
 ): Promise<{ offset: number; depth: number; event: { type: string } }[]> {
   const controller = new AbortController();
-  const res = await fetch(new URL(path, server.url), { signal: controller.signal });
+  const res = await fetch(new URL(path, server.url), { signal: controller.signal, headers: AUTH });
   expect(res.headers.get("content-type")).toContain("text/event-stream");
   onOpen();
   const out: { offset: number; depth: number; event: { type: string } }[] = [];

@@ -7,6 +7,7 @@ import { TinyAgentsError, validationError } from "@tinyagents/inference";
 import { uiAssetsDir } from "./assets-dir.js";
 import { InspectorData, type InspectorStores } from "./inspector-data.js";
 import type { InspectorControls, RunAction } from "./run-controls.js";
+import type { DetailPage, DetailPart, RunDetailPage } from "./view-types.js";
 
 /** Options of {@link serveInspector}. */
 export interface InspectorOptions extends InspectorStores {
@@ -17,8 +18,9 @@ export interface InspectorOptions extends InspectorStores {
   /** Port (default 0: any free port). */
   port?: number;
   /**
-   * The access token. Required off loopback: when it is missing there, one is generated (see
-   * `InspectorServer.url`, which carries it). On loopback it is optional.
+   * The access token (at least 16 characters), required on every bind, loopback included (any
+   * local process or user could read the runs otherwise): when it is missing one is generated.
+   * `InspectorServer.url` carries it; the page trades it for an `HttpOnly` cookie.
    */
   token?: string;
   /** Where the built web app lives (default: `dist/inspector` of this package). */
@@ -29,11 +31,12 @@ export interface InspectorOptions extends InspectorStores {
 
 /** A running inspector. */
 export interface InspectorServer {
-  /** The page's address; carries `?token=` when a token is set. */
+  /** The page's address, with its `?token=`: open it to sign in. */
   readonly url: string;
   readonly host: string;
   readonly port: number;
-  readonly token: string | undefined;
+  /** The access token (API clients send `Authorization: Bearer <token>`). */
+  readonly token: string;
   close(): Promise<void>;
 }
 
@@ -64,7 +67,7 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
   const loopback = LOOPBACK.has(host);
   if (options.token !== undefined && options.token.length < 16)
     throw validationError("serveInspector: token must be at least 16 characters", { field: "token" });
-  const token = options.token ?? (loopback ? undefined : randomBytes(18).toString("base64url"));
+  const token = options.token ?? randomBytes(18).toString("base64url");
   const assetsDir = options.assetsDir ?? uiAssetsDir();
   const assets = new Map<string, Buffer>();
   for (const file of Object.values(ASSETS)) {
@@ -88,19 +91,14 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     const url = new URL(req.url ?? "/", "http://inspector.local");
     if (!hostAllowed(req.headers.host, loopback))
       return sendJson(res, 421, problem("forbidden", "unexpected Host header"));
-    if (token !== undefined && !authorized(req, url, token)) {
+    if (!authorized(req, url, token)) {
       return sendJson(
         res,
         401,
         problem("auth", "this inspector needs its token: open the URL it printed (…?token=…)"),
       );
     }
-    if (
-      token !== undefined &&
-      url.searchParams.get("token") === token &&
-      req.method === "GET" &&
-      url.pathname === "/"
-    ) {
+    if (url.searchParams.get("token") === token && req.method === "GET" && url.pathname === "/") {
       // Trade the token in the URL for a cookie, then drop it from the address bar.
       res.writeHead(303, {
         location: "/",
@@ -111,21 +109,31 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     }
     const asset = ASSETS[url.pathname];
     if (req.method === "GET" && asset !== undefined) return sendAsset(res, asset);
-    const parts = url.pathname
-      .split("/")
-      .filter((p) => p !== "")
-      .map(decodeURIComponent);
+    const parts = pathSegments(url.pathname);
+    if (parts === undefined)
+      return sendJson(
+        res,
+        400,
+        problem(
+          "validation",
+          "malformed percent-encoding in the path: encode run ids with encodeURIComponent",
+        ),
+      );
     if (parts[0] !== "api") return sendJson(res, 404, problem("not_found", `no page ${url.pathname}`));
     if (req.method === "GET" && parts.length === 2 && parts[1] === "runs")
       return sendJson(res, 200, await data.listRuns());
-    if (req.method === "GET" && parts.length === 3 && parts[1] === "runs") {
-      const detail = await data.runDetail(parts[2] ?? "");
-      return detail === undefined
-        ? sendJson(res, 404, problem("not_found", `no run "${parts[2]}" in this store`))
-        : sendJson(res, 200, detail);
-    }
+    // A run by id in the query (`/api/run?id=..`): any stored id, `..` and `a/b` included, which
+    // a path segment cannot carry (the browser resolves `..` before sending it).
+    if (req.method === "GET" && parts.length === 2 && parts[1] === "run")
+      return sendDetailPage(res, requiredParam(url, "id"));
+    if (req.method === "GET" && parts.length === 3 && parts[1] === "run" && parts[2] === "part")
+      return sendPart(res, requiredParam(url, "id"), url);
+    if (req.method === "GET" && parts.length === 3 && parts[1] === "runs")
+      return sendDetailPage(res, parts[2] ?? "");
     if (req.method === "GET" && parts.length === 4 && parts[1] === "runs" && parts[3] === "events")
       return liveTail(req, res, parts[2] ?? "", url);
+    if (req.method === "GET" && parts.length === 3 && parts[1] === "run" && parts[2] === "events")
+      return liveTail(req, res, requiredParam(url, "id"), url);
     if (req.method === "GET" && parts.length === 2 && parts[1] === "compare") {
       const a = url.searchParams.get("a") ?? "";
       const b = url.searchParams.get("b") ?? "";
@@ -138,7 +146,15 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
         );
       return sendJson(res, 200, { a: left, b: right });
     }
-    if (req.method === "POST" && parts.length === 4 && parts[1] === "runs" && parts[3] === "actions") {
+    const actionsOf =
+      req.method !== "POST"
+        ? undefined
+        : parts.length === 4 && parts[1] === "runs" && parts[3] === "actions"
+          ? parts[2]
+          : parts.length === 3 && parts[1] === "run" && parts[2] === "actions"
+            ? requiredParam(url, "id")
+            : undefined;
+    if (actionsOf !== undefined) {
       // A custom header cannot be sent cross-site without a CORS preflight (which is never granted).
       if (req.headers["x-tinyagents-inspector"] !== "1")
         return sendJson(res, 403, problem("forbidden", "actions need the X-Tinyagents-Inspector: 1 header"));
@@ -149,10 +165,46 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
           problem("validation", "this inspector has no run controls: it is read-only"),
         );
       const action = parseAction(await readBody(req));
-      const outcome = options.controls.apply(parts[2] ?? "", action);
+      const outcome = options.controls.apply(actionsOf, action);
       return sendJson(res, 200, { ok: true, ...outcome });
     }
     sendJson(res, 404, problem("not_found", `no API route ${req.method} ${url.pathname}`));
+  }
+
+  /** A run's detail with the first page of each long part (its totals say how much more there is). */
+  async function sendDetailPage(res: ServerResponse, runId: string): Promise<void> {
+    const detail = await data.runDetail(runId);
+    if (detail === undefined)
+      return sendJson(res, 404, problem("not_found", `no run ${JSON.stringify(runId)} in this store`));
+    const page: RunDetailPage = {
+      ...detail,
+      spans: detail.spans.slice(0, PAGE_SIZE),
+      transcript: detail.transcript.slice(0, PAGE_SIZE),
+      cache: detail.cache.slice(0, PAGE_SIZE),
+      totals: {
+        spans: detail.spans.length,
+        transcript: detail.transcript.length,
+        cache: detail.cache.length,
+      },
+    };
+    sendJson(res, 200, page);
+  }
+
+  /** `GET /api/run/part?id=&part=spans|transcript|cache&from=&limit=`: one page of a long part. */
+  async function sendPart(res: ServerResponse, runId: string, url: URL): Promise<void> {
+    const part = url.searchParams.get("part") ?? "";
+    if (!DETAIL_PARTS.has(part))
+      throw validationError(`part must be one of spans, transcript, cache; got ${JSON.stringify(part)}`, {
+        field: "part",
+      });
+    const from = intParam(url, "from", 0, Number.MAX_SAFE_INTEGER);
+    const limit = intParam(url, "limit", PAGE_SIZE, MAX_PAGE_SIZE);
+    const detail = await data.runDetail(runId);
+    if (detail === undefined)
+      return sendJson(res, 404, problem("not_found", `no run ${JSON.stringify(runId)} in this store`));
+    const all = detail[part as DetailPart] as unknown[];
+    const page: DetailPage<unknown> = { items: all.slice(from, from + limit), from, total: all.length };
+    sendJson(res, 200, page);
   }
 
   /** Server-Sent Events: every observation from the offset on, each with its offset as event id. */
@@ -224,7 +276,7 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
   const address = server.address() as AddressInfo;
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
-    url: `http://${shown}:${address.port}/${token === undefined ? "" : `?token=${token}`}`,
+    url: `http://${shown}:${address.port}/?token=${token}`,
     host: address.address,
     port: address.port,
     token,
@@ -239,6 +291,41 @@ function closeServer(server: Server, streams: Set<ServerResponse>): Promise<void
     server.close(() => resolve());
     server.closeAllConnections();
   });
+}
+
+/** Items per page of a run's long parts (timeline, transcript, prompt-cache calls). */
+const PAGE_SIZE = 500;
+const MAX_PAGE_SIZE = 2000;
+const DETAIL_PARTS: ReadonlySet<string> = new Set<DetailPart>(["spans", "transcript", "cache"]);
+
+/** The decoded segments of a path, or `undefined` when its percent-encoding is malformed. */
+export function pathSegments(pathname: string): string[] | undefined {
+  try {
+    return pathname
+      .split("/")
+      .filter((p) => p !== "")
+      .map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+}
+
+function requiredParam(url: URL, name: string): string {
+  const value = url.searchParams.get(name);
+  if (value === null || value === "")
+    throw validationError(`the query needs ?${name}= (URL-encoded)`, { field: name });
+  return value;
+}
+
+function intParam(url: URL, name: string, fallback: number, max: number): number {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > max)
+    throw validationError(`?${name}= must be an integer from 0 to ${max}, got ${JSON.stringify(raw)}`, {
+      field: name,
+    });
+  return n;
 }
 
 /** Loopback servers accept only loopback Host headers (no DNS rebinding from a web page). */

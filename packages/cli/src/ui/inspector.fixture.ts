@@ -19,7 +19,7 @@ import {
   traceDetailsMiddleware,
 } from "@tinyagents/harness";
 import { FakeTool, ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
-import { ProviderError, type Usage } from "@tinyagents/inference";
+import { type ModelStreamItem, ProviderError, type Usage } from "@tinyagents/inference";
 import { InspectorControls } from "./run-controls.js";
 
 export const XSS_PAYLOAD = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
@@ -41,6 +41,21 @@ const after =
     await wait(ms);
     return reply;
   };
+
+/**
+ * A scripted model that really streams: a pause after each stream item, so its first token comes
+ * before the call ends (a reply emitted all at once at the end has no time to first token).
+ */
+class TrickleModel extends ScriptedModel {
+  override async *stream(
+    ...args: Parameters<ScriptedModel["stream"]>
+  ): AsyncGenerator<ModelStreamItem, void, undefined> {
+    for await (const item of super.stream(...args)) {
+      yield item;
+      await wait(8);
+    }
+  }
+}
 
 interface Stores {
   journal: HarnessEventJournal;
@@ -130,7 +145,7 @@ export async function recordRuns(stores: Stores): Promise<RecordedRuns> {
   const tools = new AgentHarness({ instructions: "You are a helpful assistant. Use tools." })
     .registerModel(
       "main-model",
-      new ScriptedModel(
+      new TrickleModel(
         [
           after(60, {
             toolCalls: [

@@ -1,11 +1,12 @@
 import type { AgentObservation } from "@tinyagents/harness";
+import { formatCount, formatDuration } from "../render/figures.js";
 import type { SpanView } from "./view-types.js";
 
 /**
  * The Gantt bars of a run tree from its journal: the root run and each sub-agent run, every model
  * call attempt (a retried or fallen-back call is several attempts under one call id) with its
- * time to first token when it streamed, every tool call, the waits between retries, fallbacks and
- * approval requests. Times are ms from the first observation; bars still open end at the last one
+ * time to first token when it streamed, every tool call, the waits between retries, fallbacks,
+ * approval requests (open until the run resumes: the decision) and the pauses of a resumed run. Times are ms from the first observation; bars still open end at the last one
  * and say `running`.
  */
 export function timelineSpans(observations: readonly AgentObservation[]): SpanView[] {
@@ -16,6 +17,8 @@ export function timelineSpans(observations: readonly AgentObservation[]): SpanVi
   const spans: SpanView[] = [];
   const open = new Map<string, SpanView>();
   const names = new Map<string, string>();
+  /** When each run last paused (`run.interrupted`), until it resumes. */
+  const interruptedAt = new Map<string, number>();
   let n = 0;
   const add = (key: string, span: Omit<SpanView, "id">): SpanView => {
     const full = { id: `s${n++}`, ...span };
@@ -40,8 +43,30 @@ export function timelineSpans(observations: readonly AgentObservation[]): SpanVi
         names.set(e.childRunId, e.name);
         break;
       case "run.started": {
-        // A resumed run starts again under the same id (after `run.interrupted`).
+        // A resumed run starts again under the same id (after `run.interrupted`): the pause in
+        // between is a span of its own, and the approvals it waited for were decided now.
         const again = spans.some((s) => s.runId === run && (s.kind === "run" || s.kind === "subagent"));
+        const pausedAt = interruptedAt.get(run);
+        if (pausedAt !== undefined) {
+          interruptedAt.delete(run);
+          add("", {
+            kind: "paused",
+            label: "paused",
+            runId: run,
+            depth: o.depth,
+            start: pausedAt,
+            end: at,
+            status: "ok",
+            detail: `paused ${formatDuration(at - pausedAt)}`,
+          });
+        }
+        for (const [key, span] of open) {
+          if (span.kind !== "approval" || span.runId !== run) continue;
+          span.end = Math.max(span.start, at);
+          span.status = "ok";
+          span.detail = `${span.detail ?? ""} · decided`.replace(/^ · /, "");
+          open.delete(key);
+        }
         const name = o.depth === 0 ? "run" : `sub-agent ${names.get(run) ?? run}`;
         add(`run/${run}`, {
           kind: o.depth === 0 ? "run" : "subagent",
@@ -62,6 +87,7 @@ export function timelineSpans(observations: readonly AgentObservation[]): SpanVi
         break;
       case "run.interrupted":
         close(`run/${run}`, at, "ok", `interrupted: ${e.reason}`);
+        interruptedAt.set(run, at);
         break;
       case "model.started":
         add(`model/${run}/${e.callId}`, {
@@ -81,14 +107,21 @@ export function timelineSpans(observations: readonly AgentObservation[]): SpanVi
         if (span !== undefined && span.ttftMs === undefined) span.ttftMs = at - span.start;
         break;
       }
-      case "model.completed":
+      case "model.completed": {
+        // Time to first token only for a call that streamed: not for one served from a cache, nor
+        // for a whole response replayed as deltas at its end (a model without streaming, under
+        // a streaming run): its "first token" is its last.
+        const span = open.get(`model/${run}/${e.callId}`);
+        if (span?.ttftMs !== undefined && (e.servedFromCache || span.start + span.ttftMs >= at))
+          delete span.ttftMs;
         close(
           `model/${run}/${e.callId}`,
           at,
           "ok",
-          `${e.usage === undefined ? "no usage" : `${e.usage.inputTokens} in / ${e.usage.outputTokens} out`}${e.servedFromCache ? " · from cache" : ""}`,
+          `${e.usage === undefined ? "no usage reported" : `${formatCount(e.usage.inputTokens)} in / ${formatCount(e.usage.outputTokens)} out`}${e.servedFromCache ? " · from cache" : ""}`,
         );
         break;
+      }
       case "model.failed":
         close(`model/${run}/${e.callId}`, at, "error", `[${e.error.code}] ${e.error.message}`);
         break;
@@ -134,7 +167,7 @@ export function timelineSpans(observations: readonly AgentObservation[]): SpanVi
         });
         break;
       case "approval.requested":
-        add("", {
+        add(`approval/${run}/${e.approvalId}`, {
           kind: "approval",
           label: `approval requested: ${e.toolName}`,
           runId: run,

@@ -37,9 +37,13 @@ export interface RunSummary {
   /** What started it: `cli:demo`, `cli:run`, ... or `agent` (a library run). */
   rootAgent: string;
   models: string[];
+  /** The run's first start (a resumed run keeps it). */
   startedAt: number;
   endedAt?: number;
+  /** From the first start to the end, pauses included (see `pausedMs`). */
   durationMs?: number;
+  /** Time spent paused (interrupted, waiting for an approval or a resume) before resuming. */
+  pausedMs?: number;
   tokens: TokenCounts;
   cost: CostView;
   modelCalls: number;
@@ -54,7 +58,7 @@ export interface RunSummary {
 /** One bar of the timeline. */
 export interface SpanView {
   id: string;
-  kind: "run" | "model" | "tool" | "subagent" | "retry" | "fallback" | "approval";
+  kind: "run" | "model" | "tool" | "subagent" | "retry" | "fallback" | "approval" | "paused";
   label: string;
   runId: string;
   depth: number;
@@ -138,6 +142,26 @@ export interface ControlView {
 
 /** What the journal holds of a run's messages (see `RunDetail.contentCapture`). */
 export type ContentCapture = "captured" | "not_captured" | "turned_off";
+
+/** The parts of a run's detail served in pages (`GET /api/run/part?id=&part=&from=&limit=`). */
+export type DetailPart = "spans" | "transcript" | "cache";
+
+/** One page of a {@link DetailPart}. */
+export interface DetailPage<T> {
+  items: T[];
+  /** Index of the first item. */
+  from: number;
+  /** How many items the part has in all. */
+  total: number;
+}
+
+/**
+ * A run's detail as `GET /api/run?id=` serves it: the first page of each paged part, with the
+ * part's full length in `totals` (fetch the rest with `GET /api/run/part`).
+ */
+export interface RunDetailPage extends RunDetail {
+  totals: Record<DetailPart, number>;
+}
 
 /** Everything the run page shows. */
 export interface RunDetail {

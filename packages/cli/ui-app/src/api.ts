@@ -1,4 +1,10 @@
-import type { RunDetail, RunSummary } from "../../src/ui/view-types.js";
+import type {
+  DetailPage,
+  DetailPart,
+  RunDetail,
+  RunDetailPage,
+  RunSummary,
+} from "../../src/ui/view-types.js";
 
 /** A failed API call, with the server's message. */
 export class ApiError extends Error {}
@@ -11,13 +17,26 @@ async function get<T>(path: string): Promise<T> {
 }
 
 export const listRuns = (): Promise<RunSummary[]> => get("/api/runs");
-export const runDetail = (id: string): Promise<RunDetail> => get(`/api/runs/${encodeURIComponent(id)}`);
+// Run ids travel in the query string, encoded: any stored id (`..`, `a/b`, unicode) reaches the
+// server as it is (a path segment `..` would be resolved away by the browser).
+const q = (id: string): string => `id=${encodeURIComponent(id)}`;
+
+/** A run's detail with the first page of its timeline, transcript and prompt-cache calls. */
+export const runDetail = (id: string): Promise<RunDetailPage> => get(`/api/run?${q(id)}`);
+
+/** The next page of a run's long part. */
+export function runPart<T>(id: string, part: DetailPart, from: number): Promise<DetailPage<T>> {
+  return get(`/api/run/part?${q(id)}&part=${part}&from=${from}`);
+}
+
+/** The live tail's address (Server-Sent Events from `from` on). */
+export const eventsUrl = (id: string, from: number): string => `/api/run/events?${q(id)}&from=${from}`;
 export const compareRuns = (a: string, b: string): Promise<{ a: RunDetail; b: RunDetail }> =>
   get(`/api/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`);
 
 /** Ask the server to act on a run (approve, reject, pause, resume, cancel). */
 export async function act(runId: string, body: Record<string, string>): Promise<void> {
-  const res = await fetch(`/api/runs/${encodeURIComponent(runId)}/actions`, {
+  const res = await fetch(`/api/run/actions?${q(runId)}`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-tinyagents-inspector": "1" },
     body: JSON.stringify(body),

@@ -1,8 +1,9 @@
+import type { FigureKind } from "../../src/render/figures.js";
 import type { RunDetail, TranscriptEntry } from "../../src/ui/view-types.js";
 import { compareRuns, runHref } from "./api.js";
 import { diffLines } from "./diff.js";
 import { announce, h, replace } from "./dom.js";
-import { cost, duration, json } from "./format.js";
+import { cost, count, delta, duration, json, knownCost } from "./format.js";
 
 /** Two runs side by side: status, timing, calls, tokens and cost, then a transcript diff. */
 export function comparePage(main: HTMLElement, a: string, b: string): () => void {
@@ -26,17 +27,40 @@ export function comparePage(main: HTMLElement, a: string, b: string): () => void
   };
 }
 
+type Measure = [
+  name: string,
+  show: (d: RunDetail) => string | number,
+  value: ((d: RunDetail) => number | undefined) | null,
+  kind: FigureKind,
+];
+
+/** The totals side by side; `B − A` carries its sign and unit, and is unknown when either side is. */
 function metrics(a: RunDetail, b: RunDetail): HTMLElement {
-  const rows: [string, (d: RunDetail) => string | number, ((d: RunDetail) => number) | null][] = [
-    ["Status", (d) => d.summary.status, null],
-    ["Models", (d) => d.summary.models.join(", ") || "—", null],
-    ["Duration", (d) => duration(d.summary.durationMs), (d) => d.summary.durationMs ?? 0],
-    ["Model calls", (d) => d.summary.modelCalls, (d) => d.summary.modelCalls],
-    ["Tool calls", (d) => d.summary.toolCalls, (d) => d.summary.toolCalls],
-    ["Input tokens", (d) => d.summary.tokens.inputTokens, (d) => d.summary.tokens.inputTokens],
-    ["Output tokens", (d) => d.summary.tokens.outputTokens, (d) => d.summary.tokens.outputTokens],
-    ["Cache read tokens", (d) => d.summary.tokens.cacheReadTokens, (d) => d.summary.tokens.cacheReadTokens],
-    ["Cost", (d) => cost(d.summary.cost), (d) => d.summary.cost.total],
+  const rows: Measure[] = [
+    ["Status", (d) => d.summary.status, null, "count"],
+    ["Models", (d) => d.summary.models.join(", ") || "—", null, "count"],
+    ["Duration", (d) => duration(d.summary.durationMs), (d) => d.summary.durationMs, "duration"],
+    ["Model calls", (d) => count(d.summary.modelCalls), (d) => d.summary.modelCalls, "count"],
+    ["Tool calls", (d) => count(d.summary.toolCalls), (d) => d.summary.toolCalls, "count"],
+    [
+      "Input tokens",
+      (d) => count(d.summary.tokens.inputTokens),
+      (d) => d.summary.tokens.inputTokens,
+      "count",
+    ],
+    [
+      "Output tokens",
+      (d) => count(d.summary.tokens.outputTokens),
+      (d) => d.summary.tokens.outputTokens,
+      "count",
+    ],
+    [
+      "Cache read tokens",
+      (d) => count(d.summary.tokens.cacheReadTokens),
+      (d) => d.summary.tokens.cacheReadTokens,
+      "count",
+    ],
+    ["Cost", (d) => cost(d.summary.cost), (d) => knownCost(d.summary.cost), "usd"],
   ];
   return h(
     "section",
@@ -60,27 +84,20 @@ function metrics(a: RunDetail, b: RunDetail): HTMLElement {
       h(
         "tbody",
         null,
-        rows.map(([name, show, num]) => {
-          const delta = num === null ? "" : num(b) - num(a);
-          return h(
+        rows.map(([name, show, value, kind]) =>
+          h(
             "tr",
-            null,
+            { "data-measure": name },
             h("th", { scope: "row" }, name),
             h("td", null, show(a)),
             h("td", null, show(b)),
-            h(
-              "td",
-              { class: "num" },
-              typeof delta === "number" ? (delta > 0 ? `+${round(delta)}` : round(delta)) : "",
-            ),
-          );
-        }),
+            h("td", { class: "num delta" }, value === null ? "" : delta(kind, value(a), value(b))),
+          ),
+        ),
       ),
     ),
   );
 }
-
-const round = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(6));
 
 /** One comparable line per transcript entry. */
 export function entryLine(e: TranscriptEntry): string {

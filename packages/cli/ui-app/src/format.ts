@@ -1,27 +1,43 @@
+import {
+  formatCostFigure,
+  formatCount,
+  formatDelta,
+  formatDuration,
+  formatPercent,
+  UNKNOWN,
+} from "../../src/render/figures.js";
 import type { CostView, TokenCounts } from "../../src/ui/view-types.js";
 
-export function duration(ms: number | undefined): string {
-  if (ms === undefined) return "—";
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
+// Every figure goes through the CLI's formatter (src/render/figures.ts): the page, `show`, `runs`
+// and `eval` print the same figure the same way.
+export {
+  formatCount as count,
+  formatDelta as delta,
+  formatDuration as duration,
+  formatPercent as percent,
+  UNKNOWN,
+};
 
 /** `$0.001234`, or `unknown` (with the known part as a lower bound): never a silent $0. */
 export function cost(c: CostView): string {
-  const amount = `$${c.total.toFixed(6)}`;
-  if (!c.unknown) return amount;
-  return c.total > 0 ? `unknown (≥ ${amount})` : "unknown";
+  return formatCostFigure(c);
+}
+
+/** The known value of a cost, for differences (`undefined` when unknown). */
+export function knownCost(c: CostView): number | undefined {
+  return c.unknown ? undefined : c.total;
 }
 
 export function tokens(t: TokenCounts): string {
-  return `${t.totalTokens.toLocaleString("en-US")}`;
+  return formatCount(t.totalTokens);
 }
 
 export function tokensLong(t: TokenCounts): string {
-  return `${t.inputTokens} in (${t.cacheReadTokens} cache read, ${t.cacheWriteTokens} cache write) · ${t.outputTokens} out (${t.reasoningTokens} reasoning)`;
+  const n = formatCount;
+  return `${n(t.inputTokens)} in (${n(t.cacheReadTokens)} cache read, ${n(t.cacheWriteTokens)} cache write) · ${n(t.outputTokens)} out (${n(t.reasoningTokens)} reasoning)`;
 }
 
+/** A local date and time, `2025-03-10 12:34:56` (the list keeps it on one line: see app.css). */
 export function timestamp(ms: number): string {
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, "0");
@@ -30,8 +46,4 @@ export function timestamp(ms: number): string {
 
 export function json(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? "";
-}
-
-export function percent(share: number | undefined): string {
-  return share === undefined ? "—" : `${Math.round(share * 100)}%`;
 }

@@ -1,5 +1,5 @@
-import type { RunDetail } from "../../src/ui/view-types.js";
-import { act, compareHref, listRuns, runDetail } from "./api.js";
+import type { RunDetailPage, SpanView, TranscriptEntry } from "../../src/ui/view-types.js";
+import { act, compareHref, eventsUrl, listRuns, runDetail, runPart } from "./api.js";
 import { cacheView, costView } from "./cost-view.js";
 import { announce, h, replace } from "./dom.js";
 import { cost, duration, timestamp, tokensLong } from "./format.js";
@@ -38,21 +38,29 @@ export function runPage(main: HTMLElement, runId: string): () => void {
   let source: EventSource | undefined;
   let pending: number | undefined;
   let stopped = false;
-  let detail: RunDetail | undefined;
+  let detail: RunDetailPage | undefined;
 
-  async function load(): Promise<void> {
+  /** Loads the run; false when there is none (the page then shows only why). */
+  async function load(): Promise<boolean> {
     try {
       detail = await runDetail(runId);
     } catch (e) {
-      replace(summary, h("p", { class: "error-text", role: "alert" }, (e as Error).message));
-      return;
+      // No run (or no access): the message alone, not empty sections and a compare picker.
+      replace(
+        main,
+        h("p", null, h("a", { href: "#/" }, "← All runs")),
+        title,
+        h("p", { class: "error-text", role: "alert", id: "run-error" }, (e as Error).message),
+      );
+      return false;
     }
-    if (stopped) return;
+    if (stopped) return false;
     render(detail);
     follow(detail);
+    return true;
   }
 
-  function render(d: RunDetail): void {
+  function render(d: RunDetailPage): void {
     const s = d.summary;
     const active = s.status === "running" || s.status === "pending";
     live.textContent = active ? "● Live: following the journal" : "";
@@ -67,6 +75,7 @@ export function runPage(main: HTMLElement, runId: string): () => void {
         fact("Models", s.models.join(", ") || "—"),
         fact("Started", timestamp(s.startedAt)),
         fact("Duration", active ? "running…" : duration(s.durationMs)),
+        s.pausedMs === undefined ? null : fact("Paused", `${duration(s.pausedMs)} (waiting to resume)`),
         fact("Calls", `${s.modelCalls} model · ${s.toolCalls} tool`),
         fact("Tokens", tokensLong(s.tokens)),
         fact("Cost", cost(s.cost)),
@@ -78,13 +87,31 @@ export function runPage(main: HTMLElement, runId: string): () => void {
       ),
     );
     renderActions(d);
-    replace(timeline, timelineView(d.spans));
-    replace(transcript, transcriptView(d.transcript, d.contentCapture));
+    replace(
+      timeline,
+      timelineView(d.spans, {
+        total: d.totals.spans,
+        ...(s.durationMs === undefined ? {} : { axisMs: s.durationMs }),
+        load: (from) => runPart<SpanView>(runId, "spans", from),
+      }),
+    );
+    replace(
+      transcript,
+      transcriptView(d.transcript, d.contentCapture, d.totals.transcript, (from) =>
+        runPart<TranscriptEntry>(runId, "transcript", from),
+      ),
+    );
     replace(costs, costView("By model", d.byModel), costView("By agent (main and sub-agents)", d.bySubAgent));
-    replace(cache, cacheView(d.cache));
+    replace(
+      cache,
+      d.totals.cache > d.cache.length
+        ? h("p", { class: "muted" }, `The first ${d.cache.length} of ${d.totals.cache} model calls.`)
+        : null,
+      cacheView(d.cache),
+    );
   }
 
-  function renderActions(d: RunDetail): void {
+  function renderActions(d: RunDetailPage): void {
     const c = d.control;
     const status = h("p", { class: "muted", role: "status" });
     const run = (body: Record<string, string>, done: string) => async () => {
@@ -179,10 +206,10 @@ export function runPage(main: HTMLElement, runId: string): () => void {
   }
 
   /** Follow an active run: each observation schedules a redraw (batched). */
-  function follow(d: RunDetail): void {
+  function follow(d: RunDetailPage): void {
     const active = d.summary.status === "running" || d.summary.status === "pending";
     if (!active || source !== undefined || stopped) return;
-    source = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events?from=${d.nextOffset}`);
+    source = new EventSource(eventsUrl(runId, d.nextOffset));
     source.addEventListener("observation", (event) => {
       const o = JSON.parse((event as MessageEvent<string>).data) as {
         depth: number;
@@ -214,7 +241,8 @@ export function runPage(main: HTMLElement, runId: string): () => void {
     }
   }
 
-  void load().then(async () => {
+  void load().then(async (found) => {
+    if (!found) return;
     announce(`Run ${runId} loaded`);
     const others = (await listRuns()).filter((r) => r.runId !== runId);
     const select = h(

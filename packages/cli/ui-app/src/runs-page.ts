@@ -6,7 +6,10 @@ import { cost, duration, timestamp, tokens } from "./format.js";
 const STATUSES = ["all", "running", "completed", "failed", "interrupted", "cancelled", "pending"];
 
 /** Filters kept across refreshes and visits. */
-const state = { status: "all", query: "", selected: new Set<string>() };
+const state = { status: "all", query: "", evals: false, selected: new Set<string>() };
+
+/** An eval's trial run (evaluate() tags each with `eval` and `eval:<eval run id>`). */
+export const isEvalTrial = (r: RunSummary): boolean => r.tags.includes("eval");
 
 /** The runs list: filter by status, search, select two to compare; refreshes every 2 s (running runs move live). */
 export function runsPage(main: HTMLElement): () => void {
@@ -38,6 +41,15 @@ export function runsPage(main: HTMLElement): () => void {
     },
     STATUSES.map((s) => h("option", { value: s, selected: s === state.status }, s)),
   );
+  const evalToggle = h("input", {
+    id: "run-evals",
+    type: "checkbox",
+    checked: state.evals,
+    onchange: (event: Event) => {
+      state.evals = (event.target as HTMLInputElement).checked;
+      render();
+    },
+  });
   replace(
     main,
     h("h1", { tabindex: -1 }, "Runs"),
@@ -48,6 +60,7 @@ export function runsPage(main: HTMLElement): () => void {
       search,
       h("label", { for: "run-status" }, "Status"),
       status,
+      h("label", { class: "check" }, evalToggle, "Show eval trials"),
       compareButton,
     ),
     count,
@@ -65,8 +78,10 @@ export function runsPage(main: HTMLElement): () => void {
 
   function render(): void {
     const q = state.query.trim().toLowerCase();
+    const evalTrials = runs.filter(isEvalTrial).length;
     const shown = runs.filter(
       (r) =>
+        (state.evals || !isEvalTrial(r)) &&
         (state.status === "all" || r.status === state.status) &&
         (q === "" ||
           [r.runId, r.prompt ?? "", r.threadId ?? "", r.rootAgent, ...r.models, ...r.tags].some((x) =>
@@ -78,7 +93,7 @@ export function runsPage(main: HTMLElement): () => void {
     count.textContent =
       error !== undefined
         ? `Could not load runs: ${error}`
-        : `${shown.length} of ${runs.length} run${runs.length === 1 ? "" : "s"}${state.selected.size > 0 ? ` · ${state.selected.size} selected (pick 2 to compare)` : ""}`;
+        : `${shown.length} of ${runs.length} run${runs.length === 1 ? "" : "s"}${!state.evals && evalTrials > 0 ? ` · ${evalTrials} eval trial${evalTrials === 1 ? "" : "s"} hidden` : ""}${state.selected.size > 0 ? ` · ${state.selected.size} selected (pick 2 to compare)` : ""}`;
     if (runs.length === 0 && error === undefined) {
       replace(
         table,
@@ -151,11 +166,15 @@ export function runsPage(main: HTMLElement): () => void {
         r.prompt === undefined ? null : h("div", { class: "muted prompt" }, r.prompt.slice(0, 90)),
         r.error === undefined
           ? null
-          : h("div", { class: "error-text" }, `[${r.error.code}] ${r.error.message}`),
+          : h(
+              "div",
+              { class: "error-text error-line", title: `[${r.error.code}] ${r.error.message}` },
+              `[${r.error.code}] ${r.error.message.split("\n")[0]}`,
+            ),
       ),
       h("td", null, r.rootAgent),
       h("td", null, r.models.join(", ") || "—"),
-      h("td", null, timestamp(r.startedAt)),
+      h("td", { class: "when" }, timestamp(r.startedAt)),
       h("td", null, live ? "running…" : duration(r.durationMs)),
       h("td", { class: "num" }, tokens(r.tokens)),
       h("td", { class: "num" }, cost(r.cost)),

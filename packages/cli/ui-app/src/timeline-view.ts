@@ -1,15 +1,33 @@
-import type { SpanView } from "../../src/ui/view-types.js";
+import type { DetailPage, SpanView } from "../../src/ui/view-types.js";
 import { h } from "./dom.js";
 import { duration } from "./format.js";
+import { pagedList } from "./paged-list.js";
 
 /**
  * The Gantt chart: one row per span (runs, sub-agents, model calls, tools, retries, fallbacks,
- * approvals), indented by depth, with a bar placed on the run's time axis. Each row is text first
+ * approvals, pauses), indented by depth, with a bar placed on the run's time axis. Each row is text first
  * (label, start, duration, TTFT, outcome) so it reads without the bars.
  */
-export function timelineView(spans: readonly SpanView[]): HTMLElement {
-  if (spans.length === 0) return h("p", null, "No timeline: the journal has no observations yet.");
-  const total = Math.max(1, ...spans.map((s) => s.end));
+export function timelineView(
+  spans: readonly SpanView[],
+  options: { total?: number; axisMs?: number; load?: (from: number) => Promise<DetailPage<SpanView>> } = {},
+): HTMLElement {
+  const count = options.total ?? spans.length;
+  if (count === 0) return h("p", null, "No timeline: the journal has no observations yet.");
+  // The axis spans the whole run, also when only its first page of rows is here.
+  const total = Math.max(1, options.axisMs ?? 0, ...spans.map((s) => s.end));
+  const list = h("ol", {
+    class: "gantt-rows",
+    "aria-label": `Timeline, ${count} spans over ${duration(total)}`,
+  });
+  const more = pagedList({
+    list,
+    first: spans,
+    total: count,
+    load: options.load ?? (() => Promise.resolve({ items: [], from: spans.length, total: count })),
+    item: (s) => row(s, total),
+    noun: "timeline rows",
+  });
   return h(
     "div",
     { class: "gantt" },
@@ -20,11 +38,8 @@ export function timelineView(spans: readonly SpanView[]): HTMLElement {
       h("span", null, duration(total / 2)),
       h("span", null, duration(total)),
     ),
-    h(
-      "ol",
-      { class: "gantt-rows", "aria-label": `Timeline, ${spans.length} spans over ${duration(total)}` },
-      spans.map((s) => row(s, total)),
-    ),
+    list,
+    more,
   );
 }
 

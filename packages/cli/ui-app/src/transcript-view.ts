@@ -1,32 +1,38 @@
-import type { ContentCapture, TranscriptEntry } from "../../src/ui/view-types.js";
+import type { ContentCapture, DetailPage, TranscriptEntry } from "../../src/ui/view-types.js";
 import { append, h } from "./dom.js";
 import { json } from "./format.js";
+import { pagedList } from "./paged-list.js";
 
 /**
  * The transcript: messages, tool calls with arguments and results, structured output and errors
  * with their codes, indented by sub-agent depth. All of it text nodes (see dom.ts).
  */
-export function transcriptView(entries: readonly TranscriptEntry[], capture: ContentCapture): HTMLElement {
+export function transcriptView(
+  entries: readonly TranscriptEntry[],
+  capture: ContentCapture,
+  total: number = entries.length,
+  load?: (from: number) => Promise<DetailPage<TranscriptEntry>>,
+): HTMLElement {
   const off = capture === "turned_off";
-  return h(
-    "div",
-    { class: "transcript" },
-    capture === "captured" ? null : h("p", { class: "notice" }, NOTICE[capture]),
-    entries.length === 0
-      ? h("p", null, "Nothing yet.")
-      : h(
-          "ol",
-          { class: "entries" },
-          entries.map((e) => entry(e, off)),
-        ),
-  );
+  const notice = capture === "captured" ? null : h("p", { class: "notice" }, NOTICE[capture]);
+  if (total === 0) return h("div", { class: "transcript" }, notice, h("p", null, "Nothing yet."));
+  const list = h("ol", { class: "entries" });
+  const more = pagedList({
+    list,
+    first: entries,
+    total,
+    load: load ?? (() => Promise.resolve({ items: [], from: entries.length, total })),
+    item: (e) => entry(e, off),
+    noun: "transcript entries",
+  });
+  return h("div", { class: "transcript" }, notice, list, more);
 }
 
 const NOTICE: Record<Exclude<ContentCapture, "captured">, string> = {
   not_captured:
-    "Content not captured for this run: the journal holds tool arguments, streamed text and outcomes, not the prompt, " +
-    "the full answers or tool results. Runs of the tinyagents CLI capture it; in your own code add " +
-    "traceDetailsMiddleware({ captureContent: true }).",
+    "Content not captured for this run: its journal has no prompt, full answers or tool results, only tool " +
+    "arguments, streamed text and outcomes (shown below). Content is journaled when the run has " +
+    "traceDetailsMiddleware({ captureContent: true }) registered.",
   turned_off:
     "Content not captured: content capture was turned off for this run (--no-capture-content or " +
     "TINYAGENTS_CAPTURE_CONTENT=0). The journal holds no prompt, answers, tool arguments or tool results — " +
