@@ -65,6 +65,7 @@ export async function seedRun(stores: Stores, runId: string, options: SeedOption
           output: 0,
           cacheRead: 0,
           cacheWrite: 0,
+          currency: "USD",
         },
       });
     events.push(
@@ -92,11 +93,12 @@ export async function seedRun(stores: Stores, runId: string, options: SeedOption
   };
   const cost = {
     total: (options.usdPerCall ?? 0) * steps,
+    currency: "USD" as const,
     input: 0,
     output: 0,
     cacheRead: 0,
     cacheWrite: 0,
-    ...(priced ? {} : { unknown: true }),
+    ...(priced ? {} : { unknown: true as const }),
   };
   events.push(
     failed

@@ -176,6 +176,9 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     const detail = await data.runDetail(runId);
     if (detail === undefined)
       return sendJson(res, 404, problem("not_found", `no run ${JSON.stringify(runId)} in this store`));
+    // Readers of one run wait for one shared computation and would all serialize in the same
+    // turn of the event loop: each takes a turn of its own, so other requests pass in between.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const page: RunDetailPage = {
       ...detail,
       spans: detail.spans.slice(0, PAGE_SIZE),
@@ -202,6 +205,7 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     const detail = await data.runDetail(runId);
     if (detail === undefined)
       return sendJson(res, 404, problem("not_found", `no run ${JSON.stringify(runId)} in this store`));
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const all = detail[part as DetailPart] as unknown[];
     const page: DetailPage<unknown> = { items: all.slice(from, from + limit), from, total: all.length };
     sendJson(res, 200, page);

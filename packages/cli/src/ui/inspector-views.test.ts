@@ -16,7 +16,14 @@ const usage = (input: number, output: number) => ({
   cacheWriteTokens: 0,
   reasoningTokens: 0,
 });
-const cost = (total: number) => ({ total, input: total, output: 0, cacheRead: 0, cacheWrite: 0 });
+const cost = (total: number) => ({
+  total,
+  input: total,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  currency: "USD" as const,
+});
 
 /** A journal of root run `r` from `[ts, event]` pairs. */
 function journal(...entries: [number, AgentEvent][]): AgentObservation[] {
