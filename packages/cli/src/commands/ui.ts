@@ -54,6 +54,7 @@ export async function uiCommand(argv: readonly string[], io: CliIo): Promise<num
       journal: store.journal,
       statusStore: store.statusStore,
       describeRun: describeCliRun(store),
+      evals: new (await import("@tinyagents/harness/evals")).EvalStore(store.keyValue),
       host: values.host ?? "127.0.0.1",
       port,
       ...(token === undefined ? {} : { token }),

@@ -4,11 +4,13 @@ import type {
   HarnessRunStatus,
   HarnessStatusStore,
 } from "@tinyagents/harness";
+import type { EvalStore } from "@tinyagents/harness/evals";
 import { cacheView, costBreakdown, costView } from "./cost-breakdown.js";
+import { evalRunRow, evalView } from "./eval-view.js";
 import type { InspectorControls } from "./run-controls.js";
 import { timelineSpans } from "./timeline-spans.js";
 import { buildTranscript } from "./transcript.js";
-import type { ApprovalView, ControlView, RunDetail, RunSummary } from "./view-types.js";
+import type { ApprovalView, ControlView, EvalRunRow, EvalView, RunDetail, RunSummary } from "./view-types.js";
 
 /** Statuses after which a run's journal no longer changes. */
 const FINAL: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
@@ -31,6 +33,8 @@ export interface InspectorStores {
   statusStore: HarnessStatusStore;
   /** Extra facts about a run (prompt, tags, what started it), when the host has them. */
   describeRun?: (runId: string) => Promise<RunDescription | undefined>;
+  /** Eval results (an `EvalStore`, as `tinyagents eval` keeps them): the evals pages. */
+  evals?: Pick<EvalStore, "list" | "get">;
 }
 
 /** Reads runs from the stores and shapes them for the web app. */
@@ -145,6 +149,22 @@ export class InspectorData {
       approvals: this.approvals(runId, summary.status, observations),
       control: this.controlView(runId, summary.status),
     };
+  }
+
+  /** Eval runs, newest first (none without an eval store). */
+  async listEvals(): Promise<EvalRunRow[]> {
+    return ((await this.stores.evals?.list()) ?? []).map(evalRunRow);
+  }
+
+  /** An eval run's page, compared with `baselineId` when given; `undefined` for an unknown id. */
+  async evalDetail(evalRunId: string, baselineId?: string): Promise<EvalView | undefined> {
+    const evals = this.stores.evals;
+    if (evals === undefined) return undefined;
+    const result = await evals.get(evalRunId);
+    if (result === undefined) return undefined;
+    const baseline = baselineId === undefined ? undefined : await evals.get(baselineId);
+    if (baselineId !== undefined && baseline === undefined) return undefined;
+    return evalView(result, baseline, await this.listEvals());
   }
 
   /** Observations of `runId` from `fromOffset` on (the live tail). */

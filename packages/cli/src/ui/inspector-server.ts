@@ -130,6 +130,20 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
       return sendPart(res, requiredParam(url, "id"), url);
     if (req.method === "GET" && parts.length === 3 && parts[1] === "runs")
       return sendDetailPage(res, parts[2] ?? "");
+    if (req.method === "GET" && parts.length === 2 && parts[1] === "evals")
+      return sendJson(res, 200, await data.listEvals());
+    if (req.method === "GET" && parts.length === 2 && parts[1] === "eval") {
+      const id = requiredParam(url, "id");
+      const baseline = url.searchParams.get("baseline") ?? undefined;
+      const view = await data.evalDetail(id, baseline === "" ? undefined : baseline);
+      return view === undefined
+        ? sendJson(
+            res,
+            404,
+            problem("not_found", `no eval run ${JSON.stringify(baseline ?? id)} in this store`),
+          )
+        : sendJson(res, 200, view);
+    }
     if (req.method === "GET" && parts.length === 4 && parts[1] === "runs" && parts[3] === "events")
       return liveTail(req, res, parts[2] ?? "", url);
     if (req.method === "GET" && parts.length === 3 && parts[1] === "run" && parts[2] === "events")

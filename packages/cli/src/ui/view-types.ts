@@ -186,3 +186,77 @@ export interface RunDetail {
   approvals: ApprovalView[];
   control: ControlView;
 }
+
+/** One eval run in the evals list (`GET /api/evals`). */
+export interface EvalRunRow {
+  evalRunId: string;
+  name: string;
+  dataset: string;
+  status: string;
+  startedAt: number;
+  passRate: number | null;
+  passed: boolean;
+  /** Trials (runs) of the eval. */
+  trials: number;
+}
+
+/** One scorer's verdict on one trial. */
+export interface EvalScoreView {
+  scorer: string;
+  score?: number;
+  passed?: boolean;
+  reason?: string;
+  /** The scorer itself failed (no score: never a zero). */
+  error?: ErrorView;
+}
+
+/** One trial (one run of one case). */
+export interface EvalTrialView {
+  /** 0-based repeat index. */
+  trial: number;
+  runId: string;
+  passed: boolean;
+  /** The run failed. */
+  error?: ErrorView;
+  scores: EvalScoreView[];
+  latencyMs: number;
+  cost: CostView;
+}
+
+/** A case's figures normalized by its trials: comparable across runs of different repeats. */
+export interface EvalCaseFigures {
+  trials: number;
+  /** passed / trials (null when it had none). */
+  passRate: number | null;
+  /** Mean score of each scorer over the trials it scored. */
+  means: Record<string, number | null>;
+  /** Cost per trial (unknown when some trial's was). */
+  costPerTrial: CostView;
+}
+
+/** One case of an eval run, with the baseline's figures for it when a baseline is chosen. */
+export interface EvalCaseView extends EvalCaseFigures {
+  caseId: string;
+  trialViews: EvalTrialView[];
+  baseline?: EvalCaseFigures;
+}
+
+/** An eval run's page (`GET /api/eval?id=&baseline=`). */
+export interface EvalView {
+  evalRunId: string;
+  name: string;
+  dataset: string;
+  status: string;
+  repeats: number;
+  startedAt: number;
+  endedAt: number;
+  scorers: string[];
+  passRate: number | null;
+  passed: boolean;
+  cost: CostView;
+  cases: EvalCaseView[];
+  /** The eval run compared with, and its repeats. */
+  baseline?: { evalRunId: string; repeats: number; startedAt: number };
+  /** Other eval runs of the same dataset (baseline candidates), newest first. */
+  sameDataset: EvalRunRow[];
+}

@@ -1,6 +1,8 @@
 import type {
   DetailPage,
   DetailPart,
+  EvalRunRow,
+  EvalView,
   RunDetail,
   RunDetailPage,
   RunSummary,
@@ -51,3 +53,12 @@ export async function act(runId: string, body: Record<string, string>): Promise<
 export const runHref = (id: string): string => `#/runs/${encodeURIComponent(id)}`;
 export const compareHref = (a: string, b: string): string =>
   `#/compare/${encodeURIComponent(a)}/${encodeURIComponent(b)}`;
+
+/** Eval runs, newest first. */
+export const listEvals = (): Promise<EvalRunRow[]> => get("/api/evals");
+/** An eval run's page, compared with `baseline` when given. */
+export const evalDetail = (id: string, baseline?: string): Promise<EvalView> =>
+  get(`/api/eval?${q(id)}${baseline === undefined ? "" : `&baseline=${encodeURIComponent(baseline)}`}`);
+export const evalsHref = "#/evals";
+export const evalHref = (id: string, baseline?: string): string =>
+  `#/evals/${encodeURIComponent(id)}${baseline === undefined ? "" : `/${encodeURIComponent(baseline)}`}`;

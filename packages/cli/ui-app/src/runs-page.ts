@@ -15,6 +15,7 @@ export const isEvalTrial = (r: RunSummary): boolean => r.tags.includes("eval");
 export function runsPage(main: HTMLElement): () => void {
   const table = h("div", { class: "table-wrap" });
   const count = h("p", { class: "muted", id: "runs-count" });
+  const evalsNote = h("p", { class: "muted", id: "evals-note" });
   const compareButton = h(
     "button",
     { type: "button", disabled: true, onclick: () => goCompare() },
@@ -64,6 +65,7 @@ export function runsPage(main: HTMLElement): () => void {
       compareButton,
     ),
     count,
+    evalsNote,
     table,
   );
   let runs: RunSummary[] = [];
@@ -90,6 +92,12 @@ export function runsPage(main: HTMLElement): () => void {
     );
     for (const id of state.selected) if (!runs.some((r) => r.runId === id)) state.selected.delete(id);
     compareButton.disabled = state.selected.size !== 2;
+    replace(
+      evalsNote,
+      !state.evals && evalTrials > 0
+        ? ["Eval trials are grouped by eval on the ", h("a", { href: "#/evals" }, "Evals"), " page."]
+        : null,
+    );
     count.textContent =
       error !== undefined
         ? `Could not load runs: ${error}`
