@@ -312,7 +312,7 @@ function closeServer(server: Server, streams: Set<ServerResponse>): Promise<void
 }
 
 /** Items per page of a run's long parts (timeline, transcript, prompt-cache calls). */
-const PAGE_SIZE = 500;
+const PAGE_SIZE = 200;
 const MAX_PAGE_SIZE = 2000;
 const DETAIL_PARTS: ReadonlySet<string> = new Set<DetailPart>(["spans", "transcript", "cache"]);
 

@@ -1,0 +1,350 @@
+/**
+ * Issue 39's numbered defects, each in a real browser (Debian's Chromium driven by playwright-core,
+ * as inspector-browser.test.ts), over a SQLite store of synthetic runs written straight into the
+ * journal and status store (inspector-seed.fixture.ts) and one eval result. Every test here fails
+ * on the inspector before issue 39. It also writes the screenshots of docs/ui.md (docs/images/,
+ * each page at 1280 and 390 px). Time budget: about 30 s (one Chromium, one server).
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AgentEvent, AgentObservation, HarnessRunStatus } from "@tinyagents/harness";
+import { EvalStore } from "@tinyagents/harness/evals";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildWebApp } from "../../../../scripts/build/bundle-web-app.mjs";
+import { type CliStore, openCliStore } from "../cli-store.js";
+import { evalResultFixture } from "./eval-result.fixture.js";
+import { seedRun } from "./inspector-seed.fixture.js";
+import { type InspectorServer, serveInspector } from "./inspector-server.js";
+
+const CHROMIUM = process.env.TINYAGENTS_CHROMIUM ?? "/usr/bin/chromium";
+const IMAGES = join(import.meta.dirname, "../../../../docs/images");
+const T0 = Date.UTC(2026, 11, 1, 9, 0, 0);
+const LONG_ERROR = `the provider answered 400: ${"invalid schema at $.tools[3].parameters; ".repeat(40)}\nat line 2\nat line 3`;
+
+let dir: string;
+let store: CliStore;
+let server: InspectorServer;
+let context: BrowserContext;
+let page: Page;
+
+/** A resumed run: approval requested, paused a minute, resumed, finished; its status record restarts at the resume. */
+async function seedResumedRun(s: CliStore): Promise<void> {
+  const runId = "resumed";
+  const usage = {
+    inputTokens: 50,
+    outputTokens: 5,
+    totalTokens: 55,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+  };
+  const cost = {
+    total: 0.0001,
+    input: 0.0001,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    currency: "USD" as const,
+  };
+  const events: [number, AgentEvent][] = [
+    [0, { type: "run.started", input: 1 }],
+    [1, { type: "model.started", callId: "c1", model: "m", provider: "p", providerModelId: "m", attempt: 1 }],
+    [400, { type: "usage.recorded", callId: "c1", model: "m", usage }],
+    [400, { type: "cost.recorded", callId: "c1", model: "m", cost }],
+    [
+      400,
+      {
+        type: "model.completed",
+        callId: "c1",
+        model: "m",
+        durationMs: 399,
+        usage,
+        toolCalls: 1,
+        servedFromCache: false,
+      },
+    ],
+    [401, { type: "approval.requested", approvalId: "ap-1", callId: "t1", toolName: "transfer" }],
+    [402, { type: "run.interrupted", reason: "approval required" }],
+    [60_402, { type: "run.started", input: 1 }],
+    [60_403, { type: "run.resumed", modelCalls: 1, toolCalls: 0, pendingToolCalls: 1 }],
+    [60_404, { type: "tool.started", callId: "t1", toolName: "transfer", arguments: { amount: 100 } }],
+    [
+      60_420,
+      {
+        type: "tool.completed",
+        callId: "t1",
+        toolName: "transfer",
+        durationMs: 16,
+        outputBytes: 9,
+        isError: false,
+      } as AgentEvent,
+    ],
+    [60_500, { type: "run.completed", modelCalls: 1, toolCalls: 1, usage: { ...usage, calls: 1 }, cost }],
+  ];
+  const observations: AgentObservation[] = events.map(([at, event], offset) => ({
+    id: `${runId}-evt-${offset}`,
+    offset,
+    ts: T0 + 3_600_000 + at,
+    runId,
+    rootRunId: runId,
+    depth: 0,
+    event,
+  }));
+  await s.journal.appendMany(observations);
+  const resumedAt = T0 + 3_600_000 + 60_402;
+  await s.statusStore.save({
+    runId,
+    rootRunId: runId,
+    component: "agent",
+    status: "completed",
+    phase: "done",
+    modelCalls: 1,
+    toolCalls: 1,
+    activeToolCalls: [],
+    usage: { ...usage, calls: 1 },
+    cost,
+    // What the status store holds after a resume: the resumed segment's start.
+    startedAt: resumedAt,
+    updatedAt: resumedAt + 98,
+    endedAt: resumedAt + 98,
+    identity: { runId, rootRunId: runId, component: "agent" },
+  } as unknown as HarnessRunStatus);
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: apt-get install -y chromium, or set TINYAGENTS_CHROMIUM`,
+    );
+  dir = mkdtempSync(join(tmpdir(), "inspector-defects-"));
+  mkdirSync(IMAGES, { recursive: true });
+  const assetsDir = join(dir, "assets");
+  await buildWebApp(join(import.meta.dirname, "../../ui-app"), assetsDir);
+  store = await openCliStore(join(dir, "t.db"));
+  await seedRun(store, "priced", { steps: 3, usdPerCall: 0.00042, model: "gpt-4.1-mini", startedAt: T0 });
+  await seedRun(store, "unpriced", {
+    steps: 2,
+    model: "local-llm",
+    startedAt: T0 + 60_000,
+    tags: ["nightly"],
+  });
+  await seedRun(store, "unpriced-2", { steps: 5, model: "local-llm", startedAt: T0 + 120_000 });
+  await seedRun(store, "failed", {
+    steps: 1,
+    status: "failed",
+    error: { code: "provider", message: LONG_ERROR },
+    startedAt: T0 + 180_000,
+  });
+  await seedRun(store, "..", { steps: 1, usdPerCall: 0.0001, startedAt: T0 + 240_000 });
+  await seedRun(store, "big", { steps: 1250, usdPerCall: 0.00001, startedAt: T0 + 300_000 });
+  await seedResumedRun(store);
+  const result = evalResultFixture("ev-2", 3, T0 + 7_200_000);
+  const baseline = evalResultFixture("ev-1", 1, T0 + 7_000_000);
+  for (const r of [baseline, result])
+    for (const t of r.trials)
+      await seedRun(store, t.runId, {
+        steps: 1,
+        usdPerCall: 0.0002,
+        tags: ["eval", `eval:${r.evalRunId}`],
+        startedAt: r.startedAt + t.trial * 1000,
+        ...(t.passed ? {} : { status: "failed" as const }),
+      });
+  const evals = new EvalStore(store.keyValue);
+  await evals.save(baseline);
+  await evals.save(result);
+  server = await serveInspector({ ...store, evals, assetsDir });
+  context = await chromium.launchPersistentContext(join(dir, "profile"), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-sync",
+    ],
+    viewport: { width: 1280, height: 900 },
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(20_000);
+  // Sign in once: the token in the URL becomes the cookie every later page uses.
+  await page.goto(server.url);
+  await page.waitForSelector("tbody tr");
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close();
+  await server?.close();
+  await store?.close();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+/** The page's window, as far as these tests use it (callbacks run in the browser; no DOM types here). */
+type Win = { getComputedStyle: (e: unknown) => { lineHeight: string; color: string } };
+
+const origin = () => `http://127.0.0.1:${server.port}/`;
+const open = async (hash: string, ready: string) => {
+  await page.goto(`${origin()}${hash}`);
+  await page.waitForSelector(ready);
+};
+
+/** Screenshots for docs/ui.md: the page at 1280 px and at 390 px (a phone). */
+async function shots(name: string, ready: string): Promise<void> {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForSelector(ready);
+    await page.evaluate("window.scrollTo(0, 0)");
+    // No horizontal scroll of the page itself (wide tables scroll in their own box).
+    const overflow = await page.evaluate(
+      "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+    );
+    expect(overflow, `${name} at ${width} px overflows by ${overflow} px`).toBeLessThanOrEqual(1);
+    await page.screenshot({ path: join(IMAGES, `inspector-${name}-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+describe("figures that agree (issue 39 #1-#5)", () => {
+  it("#1 an unpriced model's cost is unknown in the summary and in the usage table, never $0.000000", async () => {
+    await open("#/runs/unpriced", ".cost-grid table");
+    expect(await page.locator(".facts").textContent()).toContain("Costunknown");
+    const costTable = (await page.locator(".cost-grid").textContent()) ?? "";
+    expect(costTable).toContain("local-llm");
+    expect(costTable).toContain("unknown");
+    expect(costTable).not.toContain("$0.000000");
+  });
+
+  it("#2 compare: differences carry sign and unit; cost between two unknowns is unknown", async () => {
+    await open("#/compare/unpriced/unpriced-2", "table.compare");
+    const deltaOf = (measure: string) => page.locator(`tr[data-measure="${measure}"] td.delta`).textContent();
+    expect(await deltaOf("Duration")).toMatch(/^\+\d+ ms$/);
+    expect(await deltaOf("Model calls")).toBe("+3");
+    expect(await deltaOf("Cost")).toBe("unknown");
+    await open("#/compare/priced/..", "table.compare");
+    expect(await deltaOf("Cost")).toBe("−$0.001160");
+    await shots("compare", "table.compare");
+  });
+
+  it("#3 an approval row ends when decided; a resumed run keeps its first start and shows its pause", async () => {
+    await open("#/runs/resumed", ".gantt-row");
+    const approval = page.locator('.gantt-row[data-kind="approval"]');
+    expect(await approval.getAttribute("class")).not.toContain("state-running");
+    expect(await approval.textContent()).toContain("decided");
+    expect(await page.locator('.gantt-row[data-kind="paused"]').textContent()).toContain("paused 1 min 0 s");
+    const facts = (await page.locator(".facts").textContent()) ?? "";
+    const first = new Date(T0 + 3_600_000);
+    expect(facts).toContain(`${String(first.getHours()).padStart(2, "0")}:00:00`);
+    expect(facts).toContain("Duration1 min 1 s");
+    expect(facts).toContain("Paused1 min 0 s");
+  });
+
+  it("#4 TTFT only for streamed calls; an unknown run shows only the message; the capture note is true", async () => {
+    await open("#/runs/resumed", ".gantt-row");
+    // Its model call did not stream (no deltas): no TTFT.
+    expect(await page.locator(".gantt").textContent()).not.toContain("TTFT");
+    await open("#/runs/priced", ".gantt-row");
+    expect(await page.locator(".gantt").textContent()).toContain("TTFT");
+    const note = (await page.locator(".transcript .notice").textContent()) ?? "";
+    expect(note).toContain("Content not captured");
+    expect(note).not.toContain("Runs of the tinyagents CLI capture it");
+
+    await open("#/runs/no-such-run", "#run-error");
+    expect(await page.locator("#run-error").textContent()).toContain('no run "no-such-run"');
+    expect(await page.locator("main h2").count()).toBe(0);
+    expect(await page.locator("#compare-with").count()).toBe(0);
+  });
+
+  it("#5 at 1280 px a date stays on one line and a failed run's error takes one line in the list", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await open("#/", 'tr[data-run="failed"]');
+    const lineHeight = await page
+      .locator('tr[data-run="priced"] td.when')
+      .evaluate(
+        (td) => Number.parseFloat((globalThis as unknown as Win).getComputedStyle(td).lineHeight) || 20,
+      );
+    const dateHeight = await page.locator('tr[data-run="priced"] td.when').evaluate((td) => td.clientHeight);
+    expect(dateHeight).toBeLessThan(lineHeight * 2 + 12);
+    const errorHeight = await page
+      .locator('tr[data-run="failed"] .error-line')
+      .evaluate((d) => d.clientHeight);
+    expect(errorHeight).toBeLessThan(lineHeight * 1.6);
+    const rowHeight = await page.locator('tr[data-run="failed"]').evaluate((tr) => tr.clientHeight);
+    expect(rowHeight).toBeLessThan(lineHeight * 4);
+    // The run page has the whole message.
+    await open("#/runs/failed", ".facts");
+    expect(await page.locator(".facts").textContent()).toContain("at line 3");
+  });
+});
+
+describe("evals in the inspector (issue 39 #6)", () => {
+  it("eval trials are hidden from the runs list by default, one filter away", async () => {
+    await open("#/", 'tr[data-run="priced"]');
+    expect(await page.locator('tr[data-run^="ev-"]').count()).toBe(0);
+    expect(await page.locator("#runs-count").textContent()).toContain("eval trials hidden");
+    await page.locator("#run-evals").check();
+    await expect.poll(() => page.locator('tr[data-run^="ev-"]').count()).toBe(8);
+    await page.locator("#run-evals").uncheck();
+    await shots("runs", 'tr[data-run="priced"]');
+  });
+
+  it("an eval page: cases × repeats, red/green verdicts, reasons, links to runs, baseline per trial", async () => {
+    await open("#/evals", 'tr[data-eval="ev-2"]');
+    await shots("evals", 'tr[data-eval="ev-2"]');
+    await page.locator('tr[data-eval="ev-2"] a').click();
+    await page.waitForSelector("table.eval-cases");
+    const mul = page.locator('tr[data-case="mul"]');
+    expect(await mul.locator(".trial-cell").count()).toBe(3);
+    expect(await mul.locator(".trial-cell.fail .badge").textContent()).toBe("fail");
+    const failColor = await mul
+      .locator(".trial-cell.fail .badge")
+      .evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).color);
+    const passColor = await mul
+      .locator(".trial-cell.pass .badge")
+      .first()
+      .evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).color);
+    expect(failColor).not.toBe(passColor);
+    expect(await mul.textContent()).toContain("expected 42, got 41");
+    expect(await mul.locator(".trial-cell.fail a").getAttribute("href")).toBe("#/runs/ev-2-mul-2");
+    // Baseline of 1 repeat against 3: the same cost per trial reads as no change.
+    await page.selectOption("#baseline", "ev-1");
+    await page.getByRole("button", { name: "Compare" }).click();
+    await page.waitForSelector('tr[data-case="add"] .muted');
+    const add = (await page.locator('tr[data-case="add"]').textContent()) ?? "";
+    expect(add).toContain("baseline $0.000200 (±$0.000000)");
+    expect(await page.locator("main").textContent()).toContain("this run 3 repeats, baseline 1");
+    await shots("eval", "table.eval-cases");
+  });
+});
+
+describe("safety and scale (issue 39 #8-#10)", () => {
+  it("#8 a token on loopback: without it the inspector answers 401", async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
+    expect((await fetch(`${origin()}api/runs`)).status).toBe(401);
+    expect((await fetch(origin())).status).toBe(401);
+  });
+
+  it("#9 a run whose id is `..` opens from the list", async () => {
+    await open("#/", 'tr[data-run=".."]');
+    await page.locator('tr[data-run=".."] a').first().click();
+    await page.waitForSelector(".facts");
+    expect(await page.locator("h1").textContent()).toBe("Run ..");
+    expect(await page.locator("#run-error").count()).toBe(0);
+  });
+
+  it("#10 a 10,000-record run's page draws its first page fast and the rest on demand", async () => {
+    const t = performance.now();
+    await open("#/runs/big", ".gantt-row");
+    const firstPaint = performance.now() - t;
+    console.log(`inspector: 10,002-record run page drawn in ${firstPaint.toFixed(0)} ms`);
+    expect(firstPaint).toBeLessThan(2000);
+    expect(await page.locator(".gantt-row").count()).toBe(200);
+    const more = page.locator(".gantt button.more");
+    expect(await more.textContent()).toContain("200 of 2,501 shown");
+    await more.click();
+    await expect.poll(() => page.locator(".gantt-row").count()).toBeGreaterThanOrEqual(400);
+    await open("#/runs/resumed", ".gantt-row");
+    await shots("run", '.gantt-row[data-kind="paused"]');
+  });
+});
