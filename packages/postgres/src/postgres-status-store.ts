@@ -136,7 +136,16 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
     if (query.threadId !== undefined) add("thread_id", query.threadId);
     if (query.rootRunId !== undefined) add("root_run_id", query.rootRunId);
     if (query.active !== undefined) add("active", query.active);
-    let sql = `SELECT record FROM ${this.tables.runStatus}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY started_at, run_id COLLATE "C"`;
+    if (query.rootsOnly === true) where.push("root_run_id = run_id");
+    const newest = query.order === "newest";
+    if (query.after !== undefined) {
+      params.push(query.after.startedAt, query.after.runId);
+      where.push(
+        `(started_at, run_id COLLATE "C") ${newest ? "<" : ">"} ($${params.length - 1}, $${params.length} COLLATE "C")`,
+      );
+    }
+    const direction = newest ? " DESC" : "";
+    let sql = `SELECT record FROM ${this.tables.runStatus}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY started_at${direction}, run_id COLLATE "C"${direction}`;
     if (query.limit !== undefined) {
       params.push(query.limit);
       sql += ` LIMIT $${params.length}`;

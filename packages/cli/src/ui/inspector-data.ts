@@ -10,7 +10,15 @@ import { evalRunRow, evalView } from "./eval-view.js";
 import type { InspectorControls } from "./run-controls.js";
 import { timelineSpans } from "./timeline-spans.js";
 import { buildTranscript } from "./transcript.js";
-import type { ApprovalView, ControlView, EvalRunRow, EvalView, RunDetail, RunSummary } from "./view-types.js";
+import type {
+  ApprovalView,
+  ControlView,
+  EvalRunRow,
+  EvalView,
+  RunDetail,
+  RunListPage,
+  RunSummary,
+} from "./view-types.js";
 
 /** Statuses after which a run's journal no longer changes. */
 const FINAL: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
@@ -51,14 +59,49 @@ export class InspectorData {
     this.controls = controls;
   }
 
-  /** Top-level runs, newest first (at most `limit`). */
+  /** Top-level runs, newest first (at most `limit`): the first page of {@link listRunsPage}. */
   async listRuns(limit = 500): Promise<RunSummary[]> {
-    const all = await this.stores.statusStore.list({});
-    const top = all
-      .filter((s) => s.parentRunId === undefined && s.component !== "model_call")
-      .sort((a, b) => b.startedAt - a.startedAt)
-      .slice(0, limit);
-    return Promise.all(top.map((status) => this.summary(status)));
+    return (await this.listRunsPage({ limit, includeEvals: true })).runs;
+  }
+
+  /**
+   * A page of the runs list, newest first, from the status store's (start, run id) order: the
+   * store answers with an index (SQLite, Postgres), never by loading every run. Filters (status,
+   * eval trials, search) apply as the page fills; at most {@link MAX_SCAN} records are looked at
+   * per request (`next` then continues the scan).
+   */
+  async listRunsPage(query: RunListQuery): Promise<RunListPage> {
+    const runs: RunSummary[] = [];
+    let cursor = query.after;
+    let hiddenEvalTrials = 0;
+    let scanned = 0;
+    const needle = query.search?.trim().toLowerCase() ?? "";
+    const batchSize = Math.min(500, Math.max(50, query.limit * 2));
+    for (;;) {
+      const batch = await this.stores.statusStore.list({
+        order: "newest",
+        rootsOnly: true,
+        limit: batchSize,
+        ...(cursor === undefined ? {} : { after: cursor }),
+      });
+      for (const status of batch) {
+        scanned++;
+        cursor = { startedAt: status.startedAt, runId: status.runId };
+        if (status.parentRunId !== undefined || status.component === "model_call") continue;
+        if (query.status !== undefined && status.status !== query.status) continue;
+        if (!query.includeEvals && (status.tags ?? []).includes("eval")) {
+          hiddenEvalTrials++;
+          continue;
+        }
+        const summary = await this.summary(status);
+        if (needle !== "" && !matches(summary, needle)) continue;
+        runs.push(summary);
+        if (runs.length === query.limit) return { runs, next: cursor, hiddenEvalTrials };
+      }
+      if (batch.length < batchSize) return { runs, hiddenEvalTrials };
+      if (scanned >= MAX_SCAN)
+        return { runs, ...(cursor === undefined ? {} : { next: cursor }), hiddenEvalTrials };
+    }
   }
 
   /**
@@ -373,4 +416,26 @@ export function journalFacts(runId: string, observations: readonly AgentObservat
     }
   }
   return { models: [...models], firstStartedAt, pausedMs };
+}
+
+/** Status records one runs-list request looks at, at most (filters that match little stop here). */
+const MAX_SCAN = 5000;
+
+/** A runs-list request (`GET /api/run-list`). */
+export interface RunListQuery {
+  limit: number;
+  /** Continue after this run (the previous page's `next`). */
+  after?: { startedAt: number; runId: string };
+  status?: string;
+  /** Show eval trials (runs tagged `eval`); hidden by default. */
+  includeEvals: boolean;
+  /** Words to find in the run id, prompt, thread, root agent, models or tags. */
+  search?: string;
+}
+
+/** Whether a run's searchable text contains `needle` (lower case). */
+function matches(r: RunSummary, needle: string): boolean {
+  return [r.runId, r.prompt ?? "", r.threadId ?? "", r.rootAgent, ...r.models, ...r.tags].some((x) =>
+    x.toLowerCase().includes(needle),
+  );
 }

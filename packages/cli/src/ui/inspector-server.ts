@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { TinyAgentsError, validationError } from "@tinyagents/inference";
 import { uiAssetsDir } from "./assets-dir.js";
-import { InspectorData, type InspectorStores } from "./inspector-data.js";
+import { InspectorData, type InspectorStores, type RunListQuery } from "./inspector-data.js";
 import type { InspectorControls, RunAction } from "./run-controls.js";
 import type { DetailPage, DetailPart, RunDetailPage } from "./view-types.js";
 
@@ -122,6 +122,8 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     if (parts[0] !== "api") return sendJson(res, 404, problem("not_found", `no page ${url.pathname}`));
     if (req.method === "GET" && parts.length === 2 && parts[1] === "runs")
       return sendJson(res, 200, await data.listRuns());
+    if (req.method === "GET" && parts.length === 2 && parts[1] === "run-list")
+      return sendJson(res, 200, await data.listRunsPage(runListQuery(url)));
     // A run by id in the query (`/api/run?id=..`): any stored id, `..` and `a/b` included, which
     // a path segment cannot carry (the browser resolves `..` before sending it).
     if (req.method === "GET" && parts.length === 2 && parts[1] === "run")
@@ -326,6 +328,22 @@ export function pathSegments(pathname: string): string[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `?limit=&after=<startedAt>&afterId=<runId>&status=&evals=1&q=` of `GET /api/run-list`. */
+function runListQuery(url: URL): RunListQuery {
+  const query: RunListQuery = {
+    limit: intParam(url, "limit", 100, 1000) || 100,
+    includeEvals: url.searchParams.get("evals") === "1",
+  };
+  const afterId = url.searchParams.get("afterId");
+  if (afterId !== null)
+    query.after = { startedAt: intParam(url, "after", 0, Number.MAX_SAFE_INTEGER), runId: afterId };
+  const status = url.searchParams.get("status");
+  if (status !== null && status !== "" && status !== "all") query.status = status;
+  const search = url.searchParams.get("q");
+  if (search !== null && search.trim() !== "") query.search = search;
+  return query;
 }
 
 function requiredParam(url: URL, name: string): string {

@@ -55,6 +55,15 @@ export interface RunSummary {
   error?: ErrorView;
 }
 
+/** A page of the runs list (`GET /api/run-list`), newest first. */
+export interface RunListPage {
+  runs: RunSummary[];
+  /** Pass as `after` (`?after=<startedAt>&afterId=<runId>`) for the next page; absent at the end. */
+  next?: { startedAt: number; runId: string };
+  /** Eval trials skipped while filling this page (hidden unless `evals=1`). */
+  hiddenEvalTrials: number;
+}
+
 /** One bar of the timeline. */
 export interface SpanView {
   id: string;

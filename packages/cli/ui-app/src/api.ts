@@ -5,6 +5,7 @@ import type {
   EvalView,
   RunDetail,
   RunDetailPage,
+  RunListPage,
   RunSummary,
 } from "../../src/ui/view-types.js";
 
@@ -19,6 +20,23 @@ async function get<T>(path: string): Promise<T> {
 }
 
 export const listRuns = (): Promise<RunSummary[]> => get("/api/runs");
+
+/** A page of the runs list, newest first, filtered by the server (status, eval trials, search). */
+export function listRunsPage(query: {
+  limit: number;
+  status: string;
+  evals: boolean;
+  q: string;
+  after?: { startedAt: number; runId: string };
+}): Promise<RunListPage> {
+  const p = new URLSearchParams({ limit: String(query.limit), status: query.status, q: query.q });
+  if (query.evals) p.set("evals", "1");
+  if (query.after !== undefined) {
+    p.set("after", String(query.after.startedAt));
+    p.set("afterId", query.after.runId);
+  }
+  return get(`/api/run-list?${p.toString()}`);
+}
 // Run ids travel in the query string, encoded: any stored id (`..`, `a/b`, unicode) reaches the
 // server as it is (a path segment `..` would be resolved away by the browser).
 const q = (id: string): string => `id=${encodeURIComponent(id)}`;

@@ -1,21 +1,22 @@
-import type { RunSummary } from "../../src/ui/view-types.js";
-import { compareHref, listRuns, runHref } from "./api.js";
+import type { RunListPage, RunSummary } from "../../src/ui/view-types.js";
+import { compareHref, listRunsPage, runHref } from "./api.js";
 import { announce, h, replace } from "./dom.js";
 import { cost, duration, timestamp, tokens } from "./format.js";
+
+/** Runs per page of the list. */
+const PAGE = 100;
 
 const STATUSES = ["all", "running", "completed", "failed", "interrupted", "cancelled", "pending"];
 
 /** Filters kept across refreshes and visits. */
 const state = { status: "all", query: "", evals: false, selected: new Set<string>() };
 
-/** An eval's trial run (evaluate() tags each with `eval` and `eval:<eval run id>`). */
-export const isEvalTrial = (r: RunSummary): boolean => r.tags.includes("eval");
-
 /** The runs list: filter by status, search, select two to compare; refreshes every 2 s (running runs move live). */
 export function runsPage(main: HTMLElement): () => void {
   const table = h("div", { class: "table-wrap" });
   const count = h("p", { class: "muted", id: "runs-count" });
   const evalsNote = h("p", { class: "muted", id: "evals-note" });
+  const moreBox = h("div");
   const compareButton = h(
     "button",
     { type: "button", disabled: true, onclick: () => goCompare() },
@@ -28,7 +29,7 @@ export function runsPage(main: HTMLElement): () => void {
     placeholder: "run id, prompt, model, thread, tag",
     oninput: (event: Event) => {
       state.query = (event.target as HTMLInputElement).value;
-      render();
+      void reload();
     },
   });
   const status = h(
@@ -37,7 +38,7 @@ export function runsPage(main: HTMLElement): () => void {
       id: "run-status",
       onchange: (event: Event) => {
         state.status = (event.target as HTMLSelectElement).value;
-        render();
+        void reload();
       },
     },
     STATUSES.map((s) => h("option", { value: s, selected: s === state.status }, s)),
@@ -48,7 +49,7 @@ export function runsPage(main: HTMLElement): () => void {
     checked: state.evals,
     onchange: (event: Event) => {
       state.evals = (event.target as HTMLInputElement).checked;
-      render();
+      void reload();
     },
   });
   replace(
@@ -67,8 +68,11 @@ export function runsPage(main: HTMLElement): () => void {
     count,
     evalsNote,
     table,
+    moreBox,
   );
   let runs: RunSummary[] = [];
+  let next: RunListPage["next"];
+  let hidden = 0;
   let error: string | undefined;
   let stopped = false;
   let timer: number | undefined;
@@ -79,29 +83,34 @@ export function runsPage(main: HTMLElement): () => void {
   };
 
   function render(): void {
-    const q = state.query.trim().toLowerCase();
-    const evalTrials = runs.filter(isEvalTrial).length;
-    const shown = runs.filter(
-      (r) =>
-        (state.evals || !isEvalTrial(r)) &&
-        (state.status === "all" || r.status === state.status) &&
-        (q === "" ||
-          [r.runId, r.prompt ?? "", r.threadId ?? "", r.rootAgent, ...r.models, ...r.tags].some((x) =>
-            x.toLowerCase().includes(q),
-          )),
-    );
+    const shown = runs;
     for (const id of state.selected) if (!runs.some((r) => r.runId === id)) state.selected.delete(id);
     compareButton.disabled = state.selected.size !== 2;
     replace(
       evalsNote,
-      !state.evals && evalTrials > 0
+      !state.evals && hidden > 0
         ? ["Eval trials are grouped by eval on the ", h("a", { href: "#/evals" }, "Evals"), " page."]
         : null,
     );
     count.textContent =
       error !== undefined
         ? `Could not load runs: ${error}`
-        : `${shown.length} of ${runs.length} run${runs.length === 1 ? "" : "s"}${!state.evals && evalTrials > 0 ? ` · ${evalTrials} eval trial${evalTrials === 1 ? "" : "s"} hidden` : ""}${state.selected.size > 0 ? ` · ${state.selected.size} selected (pick 2 to compare)` : ""}`;
+        : `${shown.length} run${shown.length === 1 ? "" : "s"}${next === undefined ? "" : " (newest first; more below)"}${!state.evals && hidden > 0 ? ` · eval trials hidden (${hidden} of them here)` : ""}${state.selected.size > 0 ? ` · ${state.selected.size} selected (pick 2 to compare)` : ""}`;
+    replace(
+      moreBox,
+      next === undefined
+        ? null
+        : h(
+            "button",
+            { type: "button", class: "more", id: "more-runs", onclick: () => void more() },
+            "Show more runs",
+          ),
+    );
+    const filtered = state.status !== "all" || state.query.trim() !== "" || hidden > 0;
+    if (runs.length === 0 && error === undefined && filtered) {
+      replace(table, h("p", null, "No run matches these filters."));
+      return;
+    }
     if (runs.length === 0 && error === undefined) {
       replace(
         table,
@@ -195,17 +204,53 @@ export function runsPage(main: HTMLElement): () => void {
     );
   }
 
-  async function refresh(): Promise<void> {
+  /** The query of the current filters, for a page after `after`. */
+  const pageQuery = (limit: number, after?: RunListPage["next"]) => ({
+    limit,
+    status: state.status,
+    evals: state.evals,
+    q: state.query,
+    ...(after === undefined ? {} : { after }),
+  });
+
+  /** Fetch the first page again, as long as what is shown (at least {@link PAGE}). */
+  async function reload(): Promise<void> {
+    const generation = ++requests;
     try {
-      const next = await listRuns();
-      const changed = JSON.stringify(next) !== JSON.stringify(runs);
-      runs = next;
+      const page = await listRunsPage(pageQuery(Math.min(1000, Math.max(PAGE, runs.length))));
+      if (generation !== requests) return; // a newer request (the filters changed) wins
+      const changed = JSON.stringify(page) !== JSON.stringify({ runs, next, hiddenEvalTrials: hidden });
+      runs = page.runs;
+      next = page.next;
+      hidden = page.hiddenEvalTrials;
       error = undefined;
       if (changed) render();
     } catch (e) {
       error = (e as Error).message;
       render();
     }
+  }
+
+  /** The next page, appended. */
+  async function more(): Promise<void> {
+    if (next === undefined) return;
+    const generation = ++requests;
+    try {
+      const page = await listRunsPage(pageQuery(PAGE, next));
+      if (generation !== requests) return;
+      runs = [...runs, ...page.runs];
+      next = page.next;
+      hidden += page.hiddenEvalTrials;
+      render();
+    } catch (e) {
+      error = (e as Error).message;
+      render();
+    }
+  }
+
+  let requests = 0;
+  async function refresh(): Promise<void> {
+    await reload();
     if (!stopped) timer = window.setTimeout(refresh, 2000);
   }
   void refresh().then(() => announce(`${runs.length} runs loaded`));

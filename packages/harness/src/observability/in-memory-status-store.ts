@@ -2,11 +2,11 @@ import { validationError } from "@tinyagents/inference";
 import { abandonedStatus, isStale, type ReapOptions, reapCutoff } from "../durability/reap-stale.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import {
-  compareStatus,
   type HarnessStatusStore,
   isActiveStatus,
   type StatusQuery,
   shouldReplaceStatus,
+  sortStatuses,
   statusFilter,
   validateStatus,
 } from "./status-store.js";
@@ -72,7 +72,7 @@ export class InMemoryHarnessStatusStore implements HarnessStatusStore {
 
   async list(query: StatusQuery = {}): Promise<HarnessRunStatus[]> {
     const keep = statusFilter(query);
-    const hits = [...this.records.values()].filter(keep).sort(compareStatus);
+    const hits = sortStatuses([...this.records.values()].filter(keep), query.order);
     return (query.limit === undefined ? hits : hits.slice(0, query.limit)).map((s) => structuredClone(s));
   }
 

@@ -9,8 +9,17 @@ export interface StatusQuery {
   rootRunId?: string;
   /** Only runs that are still pending or running. */
   active?: boolean;
-  /** At most this many records (ordered by `startedAt`, then run id). */
+  /** At most this many records (in `order`). */
   limit?: number;
+  /** `oldest` (default): by `startedAt`, then run id; `newest`: the reverse (a runs list's order). */
+  order?: "oldest" | "newest";
+  /**
+   * Only the records after this one in `order` (cursor paging: pass the last record of a page).
+   * Stores with an index on (start, run id) answer a page without reading the records before it.
+   */
+  after?: { startedAt: number; runId: string };
+  /** Only root runs (not sub-agent runs: a record whose `rootRunId` is its own `runId`). */
+  rootsOnly?: boolean;
 }
 
 /**
@@ -63,14 +72,37 @@ export function statusFilter(query: StatusQuery): (status: HarnessRunStatus) => 
       field: "limit",
     });
   }
+  if (query.order !== undefined && query.order !== "oldest" && query.order !== "newest") {
+    throw validationError(`status query order must be "oldest" or "newest", got ${String(query.order)}`, {
+      field: "order",
+    });
+  }
+  const after = query.after;
+  if (after !== undefined && (!Number.isFinite(after.startedAt) || typeof after.runId !== "string")) {
+    throw validationError("status query after needs a numeric startedAt and a string runId", {
+      field: "after",
+    });
+  }
+  const sign = query.order === "newest" ? -1 : 1;
   return (s) =>
     (query.threadId === undefined || s.threadId === query.threadId) &&
     (query.rootRunId === undefined || s.rootRunId === query.rootRunId) &&
-    (query.active === undefined || isActiveStatus(s.status) === query.active);
+    (query.active === undefined || isActiveStatus(s.status) === query.active) &&
+    (query.rootsOnly !== true || s.rootRunId === s.runId) &&
+    (after === undefined || sign * compareStatus(s, after) > 0);
+}
+
+/** Sort status records in a query's `order` (in place). */
+export function sortStatuses(records: HarnessRunStatus[], order: StatusQuery["order"]): HarnessRunStatus[] {
+  records.sort(compareStatus);
+  return order === "newest" ? records.reverse() : records;
 }
 
 /** Order status records by start time, then run id. */
-export function compareStatus(a: HarnessRunStatus, b: HarnessRunStatus): number {
+export function compareStatus(
+  a: Pick<HarnessRunStatus, "startedAt" | "runId">,
+  b: Pick<HarnessRunStatus, "startedAt" | "runId">,
+): number {
   return a.startedAt - b.startedAt || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0);
 }
 

@@ -68,6 +68,7 @@ CREATE TABLE IF NOT EXISTS run_status (
 CREATE INDEX IF NOT EXISTS run_status_root ON run_status (root_run_id);
 CREATE INDEX IF NOT EXISTS run_status_thread ON run_status (thread_id);
 CREATE INDEX IF NOT EXISTS run_status_active ON run_status (active, ended_at);
+CREATE INDEX IF NOT EXISTS run_status_started ON run_status (started_at, run_id);
 CREATE TABLE IF NOT EXISTS response_cache (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL,

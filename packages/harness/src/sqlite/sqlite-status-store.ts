@@ -232,9 +232,17 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
       where.push("active = ?");
       params.push(query.active ? 1 : 0);
     }
+    if (query.rootsOnly === true) where.push("root_run_id = run_id");
+    const newest = query.order === "newest";
+    if (query.after !== undefined) {
+      // A row-value comparison walks the (started_at, run_id) index from the cursor on.
+      where.push(`(started_at, run_id) ${newest ? "<" : ">"} (?, ?)`);
+      params.push(query.after.startedAt, query.after.runId);
+    }
+    const direction = newest ? " DESC" : "";
     const sql =
       `SELECT run_id AS runId, record FROM run_status${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ` +
-      `ORDER BY started_at, run_id${query.limit === undefined ? "" : " LIMIT ?"}`;
+      `ORDER BY started_at${direction}, run_id${direction}${query.limit === undefined ? "" : " LIMIT ?"}`;
     if (query.limit !== undefined) params.push(query.limit);
     const rows = guard("list run statuses", () => this.db.prepare(sql).all(...params), this.file) as {
       runId: string;

@@ -69,6 +69,66 @@ export function statusStoreConformance(subject: StatusStoreConformanceSubject): 
       },
     },
     {
+      name: "pages newest first by a (start, run id) cursor, roots only when asked",
+      run: async () => {
+        const { store } = await subject.open({ maxFinishedRuns: 100 });
+        // Two runs share a start: the run id breaks the tie, so a cursor never skips or repeats one.
+        for (const [id, startedAt] of [
+          ["a", 1],
+          ["b", 2],
+          ["c", 2],
+          ["d", 3],
+          ["e", 4],
+        ] as const)
+          await store.save(status(id, { startedAt }));
+        await store.save(status("e.child", { rootRunId: "e", parentRunId: "e", startedAt: 5 }));
+        equal(
+          ids(await store.list({ order: "newest" })),
+          ["e.child", "e", "d", "c", "b", "a"],
+          "newest first",
+        );
+        equal(
+          ids(await store.list({ order: "newest", rootsOnly: true, limit: 2 })),
+          ["e", "d"],
+          "first page",
+        );
+        equal(
+          ids(
+            await store.list({
+              order: "newest",
+              rootsOnly: true,
+              limit: 2,
+              after: { startedAt: 3, runId: "d" },
+            }),
+          ),
+          ["c", "b"],
+          "second page",
+        );
+        equal(
+          ids(
+            await store.list({
+              order: "newest",
+              rootsOnly: true,
+              limit: 2,
+              after: { startedAt: 2, runId: "b" },
+            }),
+          ),
+          ["a"],
+          "last page",
+        );
+        equal(
+          ids(await store.list({ after: { startedAt: 2, runId: "b" } })),
+          ["c", "d", "e", "e.child"],
+          "oldest first after",
+        );
+        await rejects(
+          () => store.list({ order: "sideways" as unknown as "newest" }),
+          "validation",
+          "an unknown order",
+        );
+      },
+    },
+    {
       name: "never lets a stale or backwards save win",
       run: async () => {
         const { store } = await subject.open({ maxFinishedRuns: 100 });
