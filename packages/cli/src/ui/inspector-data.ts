@@ -6,6 +6,7 @@ import type {
 } from "@tinyagents/harness";
 import type { EvalStore } from "@tinyagents/harness/evals";
 import { cacheView, costBreakdown, costView } from "./cost-breakdown.js";
+import { DASHBOARD_MAX_RUNS, dashboardMatches, dashboardView } from "./dashboard.js";
 import { evalRunRow, evalView } from "./eval-view.js";
 import type { InspectorControls } from "./run-controls.js";
 import { timelineSpans } from "./timeline-spans.js";
@@ -13,6 +14,8 @@ import { buildTranscript } from "./transcript.js";
 import type {
   ApprovalView,
   ControlView,
+  DashboardQuery,
+  DashboardView,
   EvalRunRow,
   EvalView,
   RunDetail,
@@ -192,6 +195,46 @@ export class InspectorData {
       approvals: this.approvals(runId, summary.status, observations),
       control: this.controlView(runId, summary.status),
     };
+  }
+
+  /**
+   * The dashboard over the runs that started in [`from`, `to`) and match the filter: read newest
+   * first from the status store's (start, run id) index, at most {@link DASHBOARD_MAX_RUNS}.
+   */
+  async dashboard(query: DashboardQuery): Promise<DashboardView> {
+    const matched: RunSummary[] = [];
+    const agents = new Set<string>();
+    const models = new Set<string>();
+    let cursor: { startedAt: number; runId: string } = { startedAt: query.to, runId: "" };
+    let capped = false;
+    scan: for (;;) {
+      const batch = await this.stores.statusStore.list({
+        order: "newest",
+        rootsOnly: true,
+        limit: 500,
+        after: cursor,
+      });
+      for (const status of batch) {
+        cursor = { startedAt: status.startedAt, runId: status.runId };
+        if (status.startedAt < query.from) break scan;
+        if (status.parentRunId !== undefined || status.component === "model_call") continue;
+        const run = await this.summary(status);
+        agents.add(run.rootAgent);
+        for (const m of run.models) models.add(m);
+        if (!dashboardMatches(run, query)) continue;
+        if (matched.length === DASHBOARD_MAX_RUNS) {
+          capped = true;
+          break scan;
+        }
+        matched.push(run);
+      }
+      if (batch.length < 500) break;
+      await yieldToEventLoop();
+    }
+    return dashboardView(query, matched, this.stores.journal, capped, {
+      agents: [...agents].sort(),
+      models: [...models].sort(),
+    });
   }
 
   /** Eval runs, newest first (none without an eval store). */

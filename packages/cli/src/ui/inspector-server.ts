@@ -7,7 +7,7 @@ import { TinyAgentsError, validationError } from "@tinyagents/inference";
 import { uiAssetsDir } from "./assets-dir.js";
 import { InspectorData, type InspectorStores, type RunListQuery } from "./inspector-data.js";
 import type { InspectorControls, RunAction } from "./run-controls.js";
-import type { DetailPage, DetailPart, RunDetailPage } from "./view-types.js";
+import type { DashboardQuery, DetailPage, DetailPart, RunDetailPage } from "./view-types.js";
 
 /** Options of {@link serveInspector}. */
 export interface InspectorOptions extends InspectorStores {
@@ -132,6 +132,8 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
       return sendPart(res, requiredParam(url, "id"), url);
     if (req.method === "GET" && parts.length === 3 && parts[1] === "runs")
       return sendDetailPage(res, parts[2] ?? "");
+    if (req.method === "GET" && parts.length === 2 && parts[1] === "dashboard")
+      return sendJson(res, 200, await data.dashboard(dashboardQuery(url)));
     if (req.method === "GET" && parts.length === 2 && parts[1] === "evals")
       return sendJson(res, 200, await data.listEvals());
     if (req.method === "GET" && parts.length === 2 && parts[1] === "eval") {
@@ -343,6 +345,20 @@ function runListQuery(url: URL): RunListQuery {
   if (status !== null && status !== "" && status !== "all") query.status = status;
   const search = url.searchParams.get("q");
   if (search !== null && search.trim() !== "") query.search = search;
+  return query;
+}
+
+/** `?from=&to=&agent=&model=&status=` of `GET /api/dashboard` (default: the last 7 days). */
+function dashboardQuery(url: URL): DashboardQuery {
+  const now = Date.now();
+  const to = intParam(url, "to", now, Number.MAX_SAFE_INTEGER);
+  const from = intParam(url, "from", to - 7 * 24 * 3_600_000, Number.MAX_SAFE_INTEGER);
+  if (from >= to) throw validationError("?from= must be before ?to= (epoch ms)", { field: "from" });
+  const query: DashboardQuery = { from, to };
+  for (const key of ["agent", "model", "status"] as const) {
+    const value = url.searchParams.get(key);
+    if (value !== null && value !== "" && value !== "all") query[key] = value;
+  }
   return query;
 }
 

@@ -269,3 +269,52 @@ export interface EvalView {
   /** Other eval runs of the same dataset (baseline candidates), newest first. */
   sameDataset: EvalRunRow[];
 }
+
+/** The dashboard's filter (`GET /api/dashboard?from=&to=&agent=&model=&status=`). */
+export interface DashboardQuery {
+  /** Window start and end, epoch ms (runs that started in [from, to)). */
+  from: number;
+  to: number;
+  /** Root agent (what started the run: `cli:run`, `agent`, ...). */
+  agent?: string;
+  /** A model the run called. */
+  model?: string;
+  status?: string;
+}
+
+/** One time bucket of the dashboard's charts. */
+export interface DashboardBucket {
+  /** Bucket start, epoch ms. */
+  start: number;
+  runs: number;
+  failed: number;
+  tokens: number;
+  /** Known cost of the bucket's runs; `unknown` when some run's cost was not known. */
+  cost: CostView;
+}
+
+/** Aggregates over the runs of a window (`GET /api/dashboard`). */
+export interface DashboardView {
+  query: DashboardQuery;
+  bucketMs: number;
+  /** Runs in the window that match the filter. */
+  runs: number;
+  /** `true` when more runs matched than the dashboard reads ({@link DashboardView.runs} counts those read). */
+  capped: boolean;
+  byStatus: Record<string, number>;
+  buckets: DashboardBucket[];
+  errorsByCode: { code: string; count: number }[];
+  /** Run durations (finished runs), ms. */
+  latency: { count: number; p50?: number; p95?: number };
+  /** Model call durations, ms. */
+  modelLatency: { count: number; p50?: number; p95?: number };
+  tokens: { input: number; output: number; cacheRead: number; total: number };
+  /** cacheRead / input tokens, when input tokens are known. */
+  cacheHitShare?: number;
+  cost: CostView;
+  byModel: { model: string; calls: number; tokens: number; cost: CostView }[];
+  tools: { tool: string; calls: number; failures: number }[];
+  /** Filter choices seen in the window. */
+  agents: string[];
+  models: string[];
+}

@@ -1,4 +1,5 @@
 import type {
+  DashboardView,
   DetailPage,
   DetailPart,
   EvalRunRow,
@@ -80,3 +81,21 @@ export const evalDetail = (id: string, baseline?: string): Promise<EvalView> =>
 export const evalsHref = "#/evals";
 export const evalHref = (id: string, baseline?: string): string =>
   `#/evals/${encodeURIComponent(id)}${baseline === undefined ? "" : `/${encodeURIComponent(baseline)}`}`;
+
+/** The dashboard for a window and a filter (`all` or empty: no filter). */
+export function dashboard(query: {
+  from: number;
+  to: number;
+  agent: string;
+  model: string;
+  status: string;
+}): Promise<DashboardView> {
+  const p = new URLSearchParams({
+    from: String(Math.floor(query.from)),
+    to: String(Math.floor(query.to)),
+    agent: query.agent,
+    model: query.model,
+    status: query.status,
+  });
+  return get(`/api/dashboard?${p.toString()}`);
+}

@@ -1,11 +1,12 @@
 import { comparePage } from "./compare-page.js";
+import { dashboardPage } from "./dashboard-page.js";
 import { evalPage, evalsPage } from "./evals-page.js";
 import { runPage } from "./run-page.js";
 import { runsPage } from "./runs-page.js";
 
 /**
  * The inspector's web app: pages behind hash routes — `#/` (runs), `#/runs/<id>` (a run),
- * `#/compare/<a>/<b>`, `#/evals` (eval runs), `#/evals/<id>[/<baseline id>]` (one eval) — drawn with plain DOM (see dom.ts). Each page returns its cleanup
+ * `#/compare/<a>/<b>`, `#/dashboard`, `#/evals` (eval runs), `#/evals/<id>[/<baseline id>]` (one eval) — drawn with plain DOM (see dom.ts). Each page returns its cleanup
  * (timers, event sources), run when the route changes.
  */
 let cleanup: (() => void) | undefined;
@@ -30,6 +31,9 @@ function route(moveFocus: boolean): void {
   } else if (parts[0] === "evals" && parts[1] !== undefined && parts[1] !== "") {
     cleanup = evalPage(main, parts[1], parts[2] === "" ? undefined : parts[2]);
     document.title = `Eval ${parts[1]} · tinyagents inspector`;
+  } else if (parts[0] === "dashboard") {
+    cleanup = dashboardPage(main);
+    document.title = "Dashboard · tinyagents inspector";
   } else if (parts[0] === "evals") {
     cleanup = evalsPage(main);
     document.title = "Evals · tinyagents inspector";
