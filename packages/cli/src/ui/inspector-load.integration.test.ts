@@ -99,7 +99,7 @@ describe("a 10,000-record run under 10 concurrent readers", () => {
     const after = rss();
     for (const page of pages) {
       expect(page.observations).toBe(records);
-      expect(page.spans.length).toBeLessThanOrEqual(200);
+      expect(page.spans.length).toBeLessThanOrEqual(100);
     }
     const worst = Math.max(...small);
     console.log(

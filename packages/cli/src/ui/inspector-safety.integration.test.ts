@@ -127,7 +127,7 @@ describe("a big run is served in pages (issue 39 #10)", () => {
     const head = await json<RunDetailPage>("/api/run?id=big");
     expect(head.observations).toBe(bigRecords);
     expect(head.totals.spans).toBe(1 + 400 * 2);
-    expect(head.spans).toHaveLength(200);
+    expect(head.spans).toHaveLength(100);
     expect(head.totals.cache).toBe(400);
     const rest: SpanView[] = [];
     for (let from = head.spans.length; from < head.totals.spans; ) {

@@ -316,7 +316,7 @@ function closeServer(server: Server, streams: Set<ServerResponse>): Promise<void
 }
 
 /** Items per page of a run's long parts (timeline, transcript, prompt-cache calls). */
-const PAGE_SIZE = 200;
+const PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 2000;
 const DETAIL_PARTS: ReadonlySet<string> = new Set<DetailPart>(["spans", "transcript", "cache"]);
 
