@@ -4,7 +4,7 @@ import type { CliIo } from "../cli-io.js";
 import { type CliStore, openCliStore } from "../cli-store.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveDbPath } from "../paths.js";
-import { formatCost, formatDuration, formatTimestamp } from "../render/format.js";
+import { formatCost, formatDuration, formatTimestamp, formatTokenTotal } from "../render/format.js";
 
 /** `runs --stale` / `runs --reap`: find (and repair) runs whose process died. */
 async function staleRuns(
@@ -113,7 +113,7 @@ export async function runsCommand(argv: readonly string[], io: CliIo): Promise<n
           : `"${(record?.prompt ?? "").replace(/\s+/g, " ").slice(0, 60)}"`;
       io.stdout.write(
         `${status.runId}  ${formatTimestamp(status.startedAt)}  ${status.status.padEnd(9)}${took}  ${record?.model ?? "?"}  ` +
-          `${status.modelCalls} model / ${status.toolCalls} tool calls  ${status.usage.totalTokens} tokens  ${formatCost(status.cost, status)}` +
+          `${status.modelCalls} model / ${status.toolCalls} tool calls  ${formatTokenTotal(status.usage.totalTokens, { reported: status.usage.calls, made: status.modelCalls })}  ${formatCost(status.cost, status)}` +
           `${status.threadId === undefined ? "" : `  thread ${status.threadId}`}  ${prompt}\n`,
       );
     }

@@ -2,7 +2,14 @@ import type { EvalResult } from "@tinyagents/harness/evals";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { costPerTrial, formatComparison } from "./eval-table.js";
-import { formatCostFigure, formatCount, formatDelta, formatDuration, formatPercent } from "./figures.js";
+import {
+  formatCostFigure,
+  formatCount,
+  formatDelta,
+  formatDuration,
+  formatPercent,
+  formatTokenTotal,
+} from "./figures.js";
 
 describe("the one formatter of figures", () => {
   it("durations carry their unit; an unknown duration is unknown", () => {
@@ -34,6 +41,13 @@ describe("the one formatter of figures", () => {
     expect(formatCount(undefined)).toBe("unknown");
     expect(formatPercent(0.9)).toBe("90%");
     expect(formatPercent(undefined)).toBe("unknown");
+  });
+
+  it("a token total is a lower bound when some calls reported no usage, unknown when none did", () => {
+    expect(formatTokenTotal(1234)).toBe("1,234 tokens");
+    expect(formatTokenTotal(1234, { reported: 2, made: 2 })).toBe("1,234 tokens");
+    expect(formatTokenTotal(1234, { reported: 1, made: 2 })).toBe("≥ 1,234 tokens");
+    expect(formatTokenTotal(0, { reported: 0, made: 2 })).toBe("unknown tokens");
   });
 
   it("property: an unknown cost never prints as $0 or 0; a known one prints its amount", () => {

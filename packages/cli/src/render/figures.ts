@@ -38,6 +38,15 @@ export function formatCount(n: number | undefined): string {
   return Math.round(n).toLocaleString("en-US");
 }
 
+/**
+ * A token total: `1,234 tokens`; `≥ 1,234 tokens` when some model calls reported no usage (the
+ * total is a lower bound); `unknown tokens` when none of them did.
+ */
+export function formatTokenTotal(total: number, calls?: { reported: number; made: number }): string {
+  if (calls === undefined || calls.reported >= calls.made) return `${formatCount(total)} tokens`;
+  return calls.reported === 0 ? `${UNKNOWN} tokens` : `≥ ${formatCount(total)} tokens`;
+}
+
 /** `$0.001234`: six decimals, the precision of per-token prices. */
 export function formatUsd(usd: number): string {
   return `$${usd.toFixed(6)}`;

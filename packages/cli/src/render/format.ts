@@ -3,7 +3,14 @@ import type { Usage, UsageTotals } from "@tinyagents/inference";
 import { formatUsd } from "./figures.js";
 
 // One formatter for every figure (figures.ts): the CLI and the inspector print through it.
-export { formatCostFigure, formatCount, formatDelta, formatDuration, formatUsd } from "./figures.js";
+export {
+  formatCostFigure,
+  formatCount,
+  formatDelta,
+  formatDuration,
+  formatTokenTotal,
+  formatUsd,
+} from "./figures.js";
 
 /**
  * The cost as the CLI reports it: `cost`, flagged unknown when some model call reported no token
