@@ -1,5 +1,11 @@
 import type { EvalComparison, EvalResult, ScorerSummary } from "@tinyagents/harness/evals";
-import { type CostFigure, formatCostFigure, formatCount, formatDelta, formatDuration } from "./figures.js";
+import {
+  type CostFigure,
+  formatCostFigure,
+  formatCount,
+  formatDelta,
+  formatDuration,
+} from "../figures/figures.js";
 
 /** Left-aligned columns separated by two spaces (the header row first). */
 export function table(rows: readonly (readonly string[])[]): string {

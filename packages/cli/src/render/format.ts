@@ -1,6 +1,6 @@
 import { type CostTotals, markCostUnknown } from "@tinyagents/harness";
 import type { Usage, UsageTotals } from "@tinyagents/inference";
-import { formatUsd } from "./figures.js";
+import { formatUsd } from "../figures/figures.js";
 
 // One formatter for every figure (figures.ts): the CLI and the inspector print through it.
 export {
@@ -10,7 +10,7 @@ export {
   formatDuration,
   formatTokenTotal,
   formatUsd,
-} from "./figures.js";
+} from "../figures/figures.js";
 
 /**
  * The cost as the CLI reports it: `cost`, flagged unknown when some model call reported no token

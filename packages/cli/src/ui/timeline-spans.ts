@@ -1,5 +1,5 @@
 import type { AgentObservation } from "@tinyagents/harness";
-import { formatCount, formatDuration } from "../render/figures.js";
+import { formatCount, formatDuration } from "../figures/figures.js";
 import type { SpanView } from "./view-types.js";
 
 /**

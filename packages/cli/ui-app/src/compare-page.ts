@@ -1,4 +1,4 @@
-import type { FigureKind } from "../../src/render/figures.js";
+import type { FigureKind } from "../../src/figures/figures.js";
 import type { RunDetail, TranscriptEntry } from "../../src/ui/view-types.js";
 import { compareRuns, runHref } from "./api.js";
 import { diffLines } from "./diff.js";

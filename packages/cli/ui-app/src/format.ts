@@ -5,10 +5,10 @@ import {
   formatDuration,
   formatPercent,
   UNKNOWN,
-} from "../../src/render/figures.js";
+} from "../../src/figures/figures.js";
 import type { CostView, TokenCounts } from "../../src/ui/view-types.js";
 
-// Every figure goes through the CLI's formatter (src/render/figures.ts): the page, `show`, `runs`
+// Every figure goes through the CLI's formatter (src/figures/figures.ts): the page, `show`, `runs`
 // and `eval` print the same figure the same way.
 export {
   formatCount as count,

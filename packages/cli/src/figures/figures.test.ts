@@ -1,7 +1,7 @@
 import type { EvalResult } from "@tinyagents/harness/evals";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { costPerTrial, formatComparison } from "./eval-table.js";
+import { costPerTrial, formatComparison } from "../render/eval-table.js";
 import {
   formatCostFigure,
   formatCount,
