@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentEvent, AgentObservation, HarnessRunStatus } from "@tinyagents/harness";
 import { EvalStore } from "@tinyagents/harness/evals";
+import axe from "axe-core";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebApp } from "../../../../scripts/build/bundle-web-app.mjs";
@@ -170,6 +171,8 @@ beforeAll(async () => {
       "--disable-sync",
     ],
     viewport: { width: 1280, height: 900 },
+    // Lets the test inject axe-core (a script the page's CSP would refuse).
+    bypassCSP: true,
   });
   page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(20_000);
@@ -193,6 +196,22 @@ const open = async (hash: string, ready: string) => {
   await page.goto(`${origin()}${hash}`);
   await page.waitForSelector(ready);
 };
+
+/** No serious or critical accessibility violation on the page (axe-core, as inspector-browser.test.ts). */
+async function expectAccessible(name: string): Promise<void> {
+  await page.evaluate(axe.source);
+  const violations = await page.evaluate(async () => {
+    const w = globalThis as unknown as { axe: typeof axe; document: axe.ElementContext };
+    const r = await w.axe.run(w.document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => n.target.join(" ")),
+    }));
+  });
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious, `${name}: ${JSON.stringify(serious)}`).toEqual([]);
+}
 
 /** Screenshots for docs/ui.md: the page at 1280 px and at 390 px (a phone). */
 async function shots(name: string, ready: string): Promise<void> {
@@ -296,6 +315,7 @@ describe("evals in the inspector (issue 39 #6)", () => {
   it("an eval page: cases × repeats, red/green verdicts, reasons, links to runs, baseline per trial", async () => {
     await open("#/evals", 'tr[data-eval="ev-2"]');
     await shots("evals", 'tr[data-eval="ev-2"]');
+    await expectAccessible("evals");
     await page.locator('tr[data-eval="ev-2"] a').click();
     await page.waitForSelector("table.eval-cases");
     const mul = page.locator('tr[data-case="mul"]');
@@ -319,6 +339,7 @@ describe("evals in the inspector (issue 39 #6)", () => {
     expect(add).toContain("baseline $0.000200 (±$0.000000)");
     expect(await page.locator("main").textContent()).toContain("this run 3 repeats, baseline 1");
     await shots("eval", "table.eval-cases");
+    await expectAccessible("eval");
   });
 });
 
@@ -338,6 +359,7 @@ describe("the dashboard (issue 39 #7)", () => {
     expect(await page.locator("#dash-tools").textContent()).toContain("lookup");
     await page.locator("#chart-runs summary").click();
     await shots("dashboard", "svg.chart");
+    await expectAccessible("dashboard");
     await page.selectOption("#dash-status", "failed");
     // "failed" and the failing eval trial (ev-2-mul-2).
     await expect.poll(() => page.locator(".dash-facts").textContent()).toContain("Runs2");
