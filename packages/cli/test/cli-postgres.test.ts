@@ -53,7 +53,9 @@ async function cli(argv: string[], env: Record<string, string>, signals?: EventE
   let runs: string[] = [];
   try {
     if (url === undefined) throw new Error(`no URL printed; stderr: ${out.stderr}`);
-    runs = ((await (await fetch(new URL("/api/runs", url))).json()) as { runId: string }[]).map(
+    // The printed URL carries the inspector's token (every bind needs it, loopback included).
+    const auth = { headers: { authorization: `Bearer ${new URL(url).searchParams.get("token")}` } };
+    runs = ((await (await fetch(new URL("/api/runs", url), auth)).json()) as { runId: string }[]).map(
       (r) => r.runId,
     );
   } finally {
