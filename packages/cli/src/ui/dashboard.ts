@@ -1,18 +1,22 @@
-import type { AgentObservation, HarnessEventJournal } from "@tinyagents/harness";
+import type { AgentEventType, AgentObservation } from "@tinyagents/harness";
 import type { CostView, DashboardBucket, DashboardQuery, DashboardView, RunSummary } from "./view-types.js";
 
 /** Runs a dashboard reads at most (the newest of the window); the view says when it stopped. */
 export const DASHBOARD_MAX_RUNS = 5000;
 
 /** The journal events the dashboard needs from each run (tools, model calls, their usage and cost). */
-export const DASHBOARD_EVENTS = [
+export const DASHBOARD_EVENTS: readonly AgentEventType[] = [
   "model.completed",
   "usage.recorded",
   "cost.recorded",
   "tool.started",
   "tool.completed",
   "tool.failed",
-] as const;
+  // What a run's summary needs from its journal (its models, first start, pauses).
+  "model.started",
+  "run.started",
+  "run.interrupted",
+];
 
 const emptyCost = (): CostView => ({
   total: 0,
@@ -59,16 +63,16 @@ export function dashboardMatches(run: RunSummary, query: DashboardQuery): boolea
 /**
  * Aggregate the runs of a window: runs, failures and cost/tokens per time bucket (from the runs'
  * status records), errors by code, run latency p50/p95, prompt-cache hit share; and from each
- * run's journal, model-call latency, usage and cost by model and tool calls and failures by tool.
+ * run's journal (`observationsOf`: its {@link DASHBOARD_EVENTS}), model-call latency, usage and cost by model and tool calls and failures by tool.
  * Unknown cost stays unknown: a bucket with one unpriced run prints `unknown (≥ $x)`.
  */
-export async function dashboardView(
+export function dashboardView(
   query: DashboardQuery,
   runs: readonly RunSummary[],
-  journal: HarnessEventJournal,
+  observationsOf: ReadonlyMap<string, readonly AgentObservation[]>,
   capped: boolean,
   choices: { agents: string[]; models: string[] },
-): Promise<DashboardView> {
+): DashboardView {
   const bucketMs = bucketFor(query.from, query.to);
   const first = Math.floor(query.from / bucketMs) * bucketMs;
   const buckets: DashboardBucket[] = [];
@@ -117,7 +121,7 @@ export async function dashboardView(
     return row;
   };
   for (const run of runs) {
-    const observations: AgentObservation[] = await journal.read(run.runId, { types: DASHBOARD_EVENTS });
+    const observations = observationsOf.get(run.runId) ?? [];
     const toolNames = new Map<string, string>();
     const priced = new Set<string>();
     const used = new Map<string, string>();

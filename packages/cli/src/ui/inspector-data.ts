@@ -6,7 +6,7 @@ import type {
 } from "@tinyagents/harness";
 import type { EvalStore } from "@tinyagents/harness/evals";
 import { cacheView, costBreakdown, costView } from "./cost-breakdown.js";
-import { DASHBOARD_MAX_RUNS, dashboardMatches, dashboardView } from "./dashboard.js";
+import { DASHBOARD_EVENTS, DASHBOARD_MAX_RUNS, dashboardMatches, dashboardView } from "./dashboard.js";
 import { evalRunRow, evalView } from "./eval-view.js";
 import type { InspectorControls } from "./run-controls.js";
 import { timelineSpans } from "./timeline-spans.js";
@@ -203,6 +203,7 @@ export class InspectorData {
    */
   async dashboard(query: DashboardQuery): Promise<DashboardView> {
     const matched: RunSummary[] = [];
+    const observationsOf = new Map<string, AgentObservation[]>();
     const agents = new Set<string>();
     const models = new Set<string>();
     let cursor: { startedAt: number; runId: string } = { startedAt: query.to, runId: "" };
@@ -218,7 +219,9 @@ export class InspectorData {
         cursor = { startedAt: status.startedAt, runId: status.runId };
         if (status.startedAt < query.from) break scan;
         if (status.parentRunId !== undefined || status.component === "model_call") continue;
-        const run = await this.summary(status);
+        // One journal read per run serves both its summary and its figures.
+        const observations = await this.stores.journal.read(status.runId, { types: DASHBOARD_EVENTS });
+        const run = await this.summary(status, observations);
         agents.add(run.rootAgent);
         for (const m of run.models) models.add(m);
         if (!dashboardMatches(run, query)) continue;
@@ -227,11 +230,12 @@ export class InspectorData {
           break scan;
         }
         matched.push(run);
+        observationsOf.set(run.runId, observations);
       }
       if (batch.length < 500) break;
       await yieldToEventLoop();
     }
-    return dashboardView(query, matched, this.stores.journal, capped, {
+    return dashboardView(query, matched, observationsOf, capped, {
       agents: [...agents].sort(),
       models: [...models].sort(),
     });

@@ -12,7 +12,7 @@ import { conformanceStatus } from "@tinyagents/harness/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebApp } from "../../../../scripts/build/bundle-web-app.mjs";
 import { type InspectorServer, serveInspector } from "./inspector-server.js";
-import type { RunListPage } from "./view-types.js";
+import type { DashboardView, RunListPage } from "./view-types.js";
 
 const RUNS = 100_000;
 const TOKEN = "scale-test-token-0123456789";
@@ -112,6 +112,24 @@ describe("the runs list over 100,000 runs", () => {
     expect(deep.body.runs.some((r) => r.runId.startsWith("child-"))).toBe(false);
     expect(deep.body.runs[0]?.runId).toBe(id(2000));
   });
+
+  it("the dashboard for the last 30 days of the store (43,200 runs in the window; it reads the newest 5,000)", async () => {
+    const to = T0 + RUNS * 60_000;
+    const t = performance.now();
+    const res = await fetch(
+      `http://127.0.0.1:${server.port}/api/dashboard?from=${to - 30 * 24 * 3_600_000}&to=${to}`,
+      { headers: { authorization: `Bearer ${TOKEN}` } },
+    );
+    const view = (await res.json()) as DashboardView;
+    const ms = performance.now() - t;
+    console.log(
+      `inspector dashboard: 30 days of ${RUNS} runs in ${ms.toFixed(0)} ms (${view.runs} runs read, capped ${view.capped})`,
+    );
+    expect(res.status).toBe(200);
+    expect(view.runs).toBe(5000);
+    expect(view.capped).toBe(true);
+    expect(view.byStatus.failed).toBe(500);
+  }, 60_000);
 
   it("a page deep in the store is as fast as the first (the index, not a scan of what comes before)", async () => {
     const deep = await page(`limit=100&after=${T0 + 500 * 60_000}&afterId=${id(500)}`);
