@@ -5,7 +5,7 @@
 import type { AgentEvent, AgentObservation } from "@tinyagents/harness";
 import { describe, expect, it } from "vitest";
 import { costBreakdown } from "./cost-breakdown.js";
-import { journalFacts } from "./inspector-data.js";
+import { journalFacts } from "./journal-reading.js";
 import { timelineSpans } from "./timeline-spans.js";
 
 const usage = (input: number, output: number) => ({
