@@ -82,7 +82,8 @@ export class InspectorData {
    */
   async listRunsPage(query: RunListQuery): Promise<RunListPage> {
     const runs: RunSummary[] = [];
-    let cursor = query.after;
+    // A time window starts the scan at its end (the index does the seeking) and stops at its start.
+    let cursor = query.after ?? (query.to === undefined ? undefined : { startedAt: query.to, runId: "" });
     let hiddenEvalTrials = 0;
     let scanned = 0;
     const needle = query.search?.trim().toLowerCase() ?? "";
@@ -97,6 +98,7 @@ export class InspectorData {
       for (const status of batch) {
         scanned++;
         cursor = { startedAt: status.startedAt, runId: status.runId };
+        if (query.from !== undefined && status.startedAt < query.from) return { runs, hiddenEvalTrials };
         if (status.parentRunId !== undefined || status.component === "model_call") continue;
         if (query.status !== undefined && status.status !== query.status) continue;
         if (!query.includeEvals && (status.tags ?? []).includes("eval")) {
@@ -367,6 +369,9 @@ export interface RunListQuery {
   includeEvals: boolean;
   /** Words to find in the run id, prompt, thread, root agent, models or tags. */
   search?: string;
+  /** Only runs that started in [`from`, `to`) (epoch ms): a dashboard bar's runs. */
+  from?: number;
+  to?: number;
 }
 
 /** Whether a run's searchable text contains `needle` (lower case). */

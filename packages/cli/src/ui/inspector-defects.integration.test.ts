@@ -367,6 +367,20 @@ describe("the dashboard (issue 39 #7)", () => {
     await page.selectOption("#dash-status", "failed");
     // "failed" and the failing eval trial (ev-2-mul-2).
     await expect.poll(() => page.locator(".dash-facts").textContent()).toContain("Runs2");
+    // A bar opens its runs: the first bucket with a failed run holds "failed" (18 h after T0; the
+    // failing eval trial is a day later).
+    await page.locator("#chart-runs summary").click();
+    const bucket = page
+      .locator("#chart-runs tbody tr")
+      .filter({ has: page.locator("td:nth-child(2)", { hasText: /^1$/ }) });
+    await bucket.first().locator("button").click();
+    await page.waitForSelector("#runs-window");
+    await expect.poll(() => page.locator("tbody tr").count()).toBe(1);
+    expect(await page.locator("tbody tr").getAttribute("data-run")).toBe("failed");
+    await page.getByRole("button", { name: "Show all runs" }).click();
+    await page.selectOption("#run-status", "all");
+    await expect.poll(() => page.locator("tbody tr").count()).toBeGreaterThan(5);
+    await open("#/dashboard", "svg.chart");
     await page.selectOption("#dash-status", "all");
   });
 });

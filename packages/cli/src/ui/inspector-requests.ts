@@ -21,7 +21,7 @@ export function pathSegments(pathname: string): string[] | undefined {
   }
 }
 
-/** `?limit=&after=<startedAt>&afterId=<runId>&status=&evals=1&q=` of `GET /api/run-list`. */
+/** `?limit=&after=<startedAt>&afterId=<runId>&status=&evals=1&q=&from=&to=` of `GET /api/run-list`. */
 export function runListQuery(url: URL): RunListQuery {
   const query: RunListQuery = {
     limit: intParam(url, "limit", 100, 1000) || 100,
@@ -34,6 +34,8 @@ export function runListQuery(url: URL): RunListQuery {
   if (status !== null && status !== "" && status !== "all") query.status = status;
   const search = url.searchParams.get("q");
   if (search !== null && search.trim() !== "") query.search = search;
+  if (url.searchParams.has("from")) query.from = intParam(url, "from", 0, Number.MAX_SAFE_INTEGER);
+  if (url.searchParams.has("to")) query.to = intParam(url, "to", 0, Number.MAX_SAFE_INTEGER);
   return query;
 }
 

@@ -29,9 +29,14 @@ export function listRunsPage(query: {
   evals: boolean;
   q: string;
   after?: { startedAt: number; runId: string };
+  window?: { from: number; to: number };
 }): Promise<RunListPage> {
   const p = new URLSearchParams({ limit: String(query.limit), status: query.status, q: query.q });
   if (query.evals) p.set("evals", "1");
+  if (query.window !== undefined) {
+    p.set("from", String(query.window.from));
+    p.set("to", String(query.window.to));
+  }
   if (query.after !== undefined) {
     p.set("after", String(query.after.startedAt));
     p.set("afterId", query.after.runId);

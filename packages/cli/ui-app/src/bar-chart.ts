@@ -8,6 +8,8 @@ export interface Bar {
   part?: number;
   /** The value as text (the table and the tooltip); default: the number. */
   text?: string;
+  /** What a click on the bar does (a dashboard bar opens its runs). */
+  onclick?: () => void;
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -50,6 +52,10 @@ export function barChart(options: {
     const rect = svg("rect", { x, y: height - barHeight, width: w, height: barHeight, class: "bar-value" });
     rect.appendChild(svg("title", {}, `${b.label}: ${b.text ?? b.value}`));
     chart.appendChild(rect);
+    if (b.onclick !== undefined) {
+      rect.classList.add("clickable");
+      rect.addEventListener("click", b.onclick);
+    }
     if (b.part !== undefined && b.part > 0) {
       const partHeight = (b.part / max) * (height - 4);
       chart.appendChild(
@@ -96,7 +102,13 @@ export function barChart(options: {
             h(
               "tr",
               null,
-              h("td", null, b.label),
+              h(
+                "td",
+                null,
+                b.onclick === undefined
+                  ? b.label
+                  : h("button", { type: "button", class: "link", onclick: b.onclick }, b.label),
+              ),
               h("td", { class: "num" }, b.text ?? String(b.value)),
               partCol === undefined ? null : h("td", { class: "num" }, String(b.part ?? 0)),
             ),

@@ -3,6 +3,7 @@ import { dashboard } from "./api.js";
 import { barChart } from "./bar-chart.js";
 import { announce, h, replace } from "./dom.js";
 import { cost, count, duration, percent, timestamp } from "./format.js";
+import { showRunsOf } from "./runs-page.js";
 
 const WINDOWS: [string, number][] = [
   ["Last 24 hours", 24 * 3_600_000],
@@ -126,8 +127,14 @@ function render(v: DashboardView): HTMLElement[] {
       { class: "chart-grid" },
       barChart({
         id: "chart-runs",
-        title: "Runs (failed in red)",
-        bars: v.buckets.map((b) => ({ label: label(b.start), value: b.runs, part: b.failed })),
+        title: "Runs (failed in red; click a bar for its runs)",
+        // A bar opens the runs list on that bucket's runs (with the dashboard's status filter).
+        bars: v.buckets.map((b) => ({
+          label: label(b.start),
+          value: b.runs,
+          part: b.failed,
+          onclick: () => showRunsOf({ from: b.start, to: b.start + v.bucketMs }, v.query.status ?? "all"),
+        })),
         columns: ["From", "Runs", "Failed"],
       }),
       barChart({

@@ -9,7 +9,21 @@ const PAGE = 100;
 const STATUSES = ["all", "running", "completed", "failed", "interrupted", "cancelled", "pending"];
 
 /** Filters kept across refreshes and visits. */
-const state = { status: "all", query: "", evals: false, selected: new Set<string>() };
+const state: {
+  status: string;
+  query: string;
+  evals: boolean;
+  selected: Set<string>;
+  /** Only runs that started in this window (set by a click on a dashboard bar). */
+  window?: { from: number; to: number } | undefined;
+} = { status: "all", query: "", evals: false, selected: new Set<string>() };
+
+/** Open the runs list on the runs of a time window (and a status): a dashboard bar's runs. */
+export function showRunsOf(span: { from: number; to: number }, status: string): void {
+  state.window = span;
+  state.status = status;
+  location.hash = "#/";
+}
 
 /** The runs list: filter by status, search, select two to compare; refreshes every 2 s (running runs move live). */
 export function runsPage(main: HTMLElement): () => void {
@@ -17,6 +31,26 @@ export function runsPage(main: HTMLElement): () => void {
   const count = h("p", { class: "muted", id: "runs-count" });
   const evalsNote = h("p", { class: "muted", id: "evals-note" });
   const moreBox = h("div");
+  const windowNote =
+    state.window === undefined
+      ? h("p", { hidden: true })
+      : h(
+          "p",
+          { id: "runs-window", class: "notice" },
+          `Runs that started from ${timestamp(state.window.from)} to ${timestamp(state.window.to)} (from the dashboard). `,
+          h(
+            "button",
+            {
+              type: "button",
+              onclick: () => {
+                state.window = undefined;
+                windowNote.hidden = true;
+                void reload();
+              },
+            },
+            "Show all runs",
+          ),
+        );
   const compareButton = h(
     "button",
     { type: "button", disabled: true, onclick: () => goCompare() },
@@ -65,6 +99,7 @@ export function runsPage(main: HTMLElement): () => void {
       h("label", { class: "check" }, evalToggle, "Show eval trials"),
       compareButton,
     ),
+    windowNote,
     count,
     evalsNote,
     table,
@@ -211,6 +246,7 @@ export function runsPage(main: HTMLElement): () => void {
     evals: state.evals,
     q: state.query,
     ...(after === undefined ? {} : { after }),
+    ...(state.window === undefined ? {} : { window: state.window }),
   });
 
   /** Fetch the first page again, as long as what is shown (at least {@link PAGE}). */
