@@ -26,11 +26,11 @@ const tokens = (input: number, output: number, cached = 0) => ({
 const priced = { pricing: { inputPerMillion: 2, outputPerMillion: 8, cacheReadPerMillion: 0.5 } };
 const runIds: string[] = [];
 
-async function record(runId: string, harness: AgentHarness, prompt: string): Promise<void> {
+async function record(runId: string, harness: AgentHarness, prompt: string, tags?: string[]): Promise<void> {
   const events = new EventSink(runId);
   const obs = attachObservability(events, stores);
   try {
-    await harness.invoke(undefined, undefined, { runId }, prompt, { events });
+    await harness.invoke(undefined, undefined, { runId, ...(tags ? { tags } : {}) }, prompt, { events });
   } catch {
     // a failed run is journaled as such
   }
@@ -59,6 +59,7 @@ beforeAll(async () => {
     "unpriced",
     new AgentHarness().registerModel("local-model", new ScriptedModel(["hello"], tokens(70, 7))),
     "hi",
+    ["nightly"],
   );
   await record(
     "broken",
@@ -164,6 +165,18 @@ describe("the dashboard's figures against the journal", () => {
     ).toEqual(want.toolFailures);
     expect(view.modelLatency.p50).toBe(want.callP50);
     expect(view.modelLatency.p95).toBe(want.callP95);
+  });
+
+  it("a tag filter: the runs tagged `nightly` only", async () => {
+    const nightly = await new InspectorData(stores).dashboard({
+      from: 0,
+      to: Date.now() + 60_000,
+      tag: "nightly",
+    });
+    expect(view.tags).toContain("nightly");
+    expect(nightly.runs).toBe(1);
+    expect(nightly.byModel.map((m) => m.model)).toEqual(["local-model"]);
+    expect(nightly.cost.unknown).toBe(true);
   });
 
   it("a filter narrows every figure: the failed runs only", async () => {

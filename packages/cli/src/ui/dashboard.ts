@@ -56,7 +56,9 @@ export function dashboardMatches(run: RunSummary, query: DashboardQuery): boolea
   return (
     (query.agent === undefined || run.rootAgent === query.agent) &&
     (query.model === undefined || run.models.includes(query.model)) &&
-    (query.status === undefined || run.status === query.status)
+    (query.status === undefined || run.status === query.status) &&
+    (query.tag === undefined || run.tags.includes(query.tag)) &&
+    (query.thread === undefined || run.threadId === query.thread)
   );
 }
 
@@ -71,7 +73,7 @@ export function dashboardView(
   runs: readonly RunSummary[],
   observationsOf: ReadonlyMap<string, readonly AgentObservation[]>,
   capped: boolean,
-  choices: { agents: string[]; models: string[] },
+  choices: { agents: string[]; models: string[]; tags: string[]; threads: string[] },
 ): DashboardView {
   const bucketMs = bucketFor(query.from, query.to);
   const first = Math.floor(query.from / bucketMs) * bucketMs;
@@ -164,6 +166,8 @@ export function dashboardView(
     tools: [...tools.values()].sort((a, b) => b.calls - a.calls),
     agents: choices.agents,
     models: choices.models,
+    tags: choices.tags,
+    threads: choices.threads,
   };
   if (tokens.input > 0) view.cacheHitShare = tokens.cacheRead / tokens.input;
   return view;

@@ -215,6 +215,8 @@ export class InspectorData {
     const observationsOf = new Map<string, AgentObservation[]>();
     const agents = new Set<string>();
     const models = new Set<string>();
+    const tags = new Set<string>();
+    const threads = new Set<string>();
     let cursor: { startedAt: number; runId: string } = { startedAt: query.to, runId: "" };
     let capped = false;
     scan: for (;;) {
@@ -233,6 +235,8 @@ export class InspectorData {
         const run = await this.summary(status, observations);
         agents.add(run.rootAgent);
         for (const m of run.models) models.add(m);
+        for (const t of run.tags) tags.add(t);
+        if (run.threadId !== undefined && threads.size < 100) threads.add(run.threadId);
         if (!dashboardMatches(run, query)) continue;
         if (matched.length === DASHBOARD_MAX_RUNS) {
           capped = true;
@@ -247,6 +251,8 @@ export class InspectorData {
     return dashboardView(query, matched, observationsOf, capped, {
       agents: [...agents].sort(),
       models: [...models].sort(),
+      tags: [...tags].sort(),
+      threads: [...threads].sort(),
     });
   }
 

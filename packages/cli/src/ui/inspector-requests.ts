@@ -39,14 +39,14 @@ export function runListQuery(url: URL): RunListQuery {
   return query;
 }
 
-/** `?from=&to=&agent=&model=&status=` of `GET /api/dashboard` (default: the last 7 days). */
+/** `?from=&to=&agent=&model=&status=&tag=&thread=` of `GET /api/dashboard` (default: the last 7 days). */
 export function dashboardQuery(url: URL): DashboardQuery {
   const now = Date.now();
   const to = intParam(url, "to", now, Number.MAX_SAFE_INTEGER);
   const from = intParam(url, "from", to - 7 * 24 * 3_600_000, Number.MAX_SAFE_INTEGER);
   if (from >= to) throw validationError("?from= must be before ?to= (epoch ms)", { field: "from" });
   const query: DashboardQuery = { from, to };
-  for (const key of ["agent", "model", "status"] as const) {
+  for (const key of ["agent", "model", "status", "tag", "thread"] as const) {
     const value = url.searchParams.get(key);
     if (value !== null && value !== "" && value !== "all") query[key] = value;
   }

@@ -280,6 +280,10 @@ export interface DashboardQuery {
   /** A model the run called. */
   model?: string;
   status?: string;
+  /** A tag of the run (`RunConfig.tags`, the CLI's `cli:<command>`). */
+  tag?: string;
+  /** The run's thread id. */
+  thread?: string;
 }
 
 /** One time bucket of the dashboard's charts. */
@@ -317,4 +321,7 @@ export interface DashboardView {
   /** Filter choices seen in the window. */
   agents: string[];
   models: string[];
+  tags: string[];
+  /** Thread ids seen in the window (the first 100). */
+  threads: string[];
 }

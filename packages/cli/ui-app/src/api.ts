@@ -94,6 +94,8 @@ export function dashboard(query: {
   agent: string;
   model: string;
   status: string;
+  tag: string;
+  thread: string;
 }): Promise<DashboardView> {
   const p = new URLSearchParams({
     from: String(Math.floor(query.from)),
@@ -101,6 +103,8 @@ export function dashboard(query: {
     agent: query.agent,
     model: query.model,
     status: query.status,
+    tag: query.tag,
+    thread: query.thread,
   });
   return get(`/api/dashboard?${p.toString()}`);
 }

@@ -12,10 +12,18 @@ const WINDOWS: [string, number][] = [
 ];
 
 /** Filters kept across visits. */
-const state = { windowMs: 7 * 24 * 3_600_000, agent: "all", model: "all", status: "all" };
+const state = {
+  windowMs: 7 * 24 * 3_600_000,
+  agent: "all",
+  model: "all",
+  status: "all",
+  tag: "all",
+  thread: "all",
+};
 
 /**
- * "How did the agents do last week": for a time window and a filter (agent, model, status) the
+ * "How did the agents do last week": for a time window and a filter (agent, model, status, tag,
+ * thread) the
  * runs and failures, cost and tokens over time, errors by code, latency p50/p95 of runs and model
  * calls, tools by calls and failures, prompt-cache hit share and cost by model.
  */
@@ -70,6 +78,8 @@ export function dashboardPage(main: HTMLElement): () => void {
         all(["completed", "failed", "interrupted", "cancelled", "running"]),
         (x) => (state.status = x),
       ),
+      select("dash-tag", "Tag", state.tag, all(v?.tags ?? []), (x) => (state.tag = x)),
+      select("dash-thread", "Thread", state.thread, all(v?.threads ?? []), (x) => (state.thread = x)),
     );
   }
 
@@ -82,6 +92,8 @@ export function dashboardPage(main: HTMLElement): () => void {
         agent: state.agent,
         model: state.model,
         status: state.status,
+        tag: state.tag,
+        thread: state.thread,
       });
     } catch (e) {
       replace(body, h("p", { class: "error-text", role: "alert" }, (e as Error).message));
