@@ -415,10 +415,26 @@ describe("safety and scale (issue 39 #8-#10)", () => {
     }
     expect(best).toBeLessThan(2000);
     expect(await page.locator(".gantt-row").count()).toBe(100);
-    const more = page.locator(".gantt button.more");
-    expect(await more.textContent()).toContain("100 of 2,501 shown");
-    await more.click();
-    await expect.poll(() => page.locator(".gantt-row").count()).toBeGreaterThanOrEqual(200);
+    const more = page.locator(".gantt button.more:not(.earlier)");
+    const earlier = page.locator(".gantt button.earlier");
+    expect(await more.textContent()).toContain("1–100 of 2,501 shown");
+    expect(await earlier.isVisible()).toBe(false);
+    // Read on (the button, or scrolling to it, loads the next page): the page keeps at most 500
+    // rows; the earliest leave, and "Show earlier" brings them back.
+    for (let i = 0; i < 10 && !(await earlier.isVisible()); i++) {
+      await more.click();
+      await expect.poll(async () => (await page.locator(".gantt-row").count()) <= 500).toBe(true);
+    }
+    expect(await earlier.isVisible()).toBe(true);
+    expect(await page.locator(".gantt-row").count()).toBeLessThanOrEqual(500);
+    const firstShown = async () =>
+      Number(/\((\d[\d,]*)–/.exec((await earlier.textContent()) ?? "")?.[1]?.replace(",", ""));
+    const before = await firstShown();
+    expect(before).toBeGreaterThan(1);
+    expect(await page.locator(".gantt-row").first().textContent()).not.toMatch(/^run\b/);
+    await earlier.click();
+    await expect.poll(firstShown).toBe(before - 100);
+    expect(await page.locator(".gantt-row").count()).toBeLessThanOrEqual(500);
     await open("#/runs/resumed", ".gantt-row");
     await shots("run", '.gantt-row[data-kind="paused"]');
   });

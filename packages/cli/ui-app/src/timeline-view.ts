@@ -20,7 +20,7 @@ export function timelineView(
     class: "gantt-rows",
     "aria-label": `Timeline, ${count} spans over ${duration(total)}`,
   });
-  const more = pagedList({
+  const paged = pagedList({
     list,
     first: spans,
     total: count,
@@ -38,8 +38,7 @@ export function timelineView(
       h("span", null, duration(total / 2)),
       h("span", null, duration(total)),
     ),
-    list,
-    more,
+    paged,
   );
 }
 

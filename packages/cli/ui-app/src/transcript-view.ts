@@ -17,7 +17,7 @@ export function transcriptView(
   const notice = capture === "captured" ? null : h("p", { class: "notice" }, NOTICE[capture]);
   if (total === 0) return h("div", { class: "transcript" }, notice, h("p", null, "Nothing yet."));
   const list = h("ol", { class: "entries" });
-  const more = pagedList({
+  const paged = pagedList({
     list,
     first: entries,
     total,
@@ -25,7 +25,7 @@ export function transcriptView(
     item: (e) => entry(e, off),
     noun: "transcript entries",
   });
-  return h("div", { class: "transcript" }, notice, list, more);
+  return h("div", { class: "transcript" }, notice, paged);
 }
 
 const NOTICE: Record<Exclude<ContentCapture, "captured">, string> = {
