@@ -1,5 +1,5 @@
 import type { RunDetailPage, SpanView, TranscriptEntry } from "../../src/ui/view-types.js";
-import { act, compareHref, eventsUrl, listRuns, runDetail, runPart } from "./api.js";
+import { act, compareHref, eventsUrl, listRunsPage, runDetail, runPart } from "./api.js";
 import { cacheView, costView } from "./cost-view.js";
 import { announce, h, replace } from "./dom.js";
 import { cost, duration, timestamp, tokensLong } from "./format.js";
@@ -244,7 +244,10 @@ export function runPage(main: HTMLElement, runId: string): () => void {
   void load().then(async (found) => {
     if (!found) return;
     announce(`Run ${runId} loaded`);
-    const others = (await listRuns()).filter((r) => r.runId !== runId);
+    // The 50 newest runs (eval trials included) to compare with: one page, not the whole store.
+    const others = (await listRunsPage({ limit: 50, status: "all", evals: true, q: "" })).runs.filter(
+      (r) => r.runId !== runId,
+    );
     const select = h(
       "select",
       { id: "compare-with" },
