@@ -321,7 +321,11 @@ export class InspectorData {
           types: ["model.started", "run.started", "run.interrupted"],
         }));
       facts = journalFacts(status.runId, read);
-      if (finished) this.factsOf.set(status.runId, facts);
+      if (finished) {
+        // Bounded: a store of 100,000 runs read page by page does not keep them all.
+        if (this.factsOf.size >= FACTS_CACHE_SIZE) this.factsOf.clear();
+        this.factsOf.set(status.runId, facts);
+      }
     }
     const { models } = facts;
     // A resumed run's status record restarts at the resume: its first start is the journal's.
@@ -360,6 +364,8 @@ export class InspectorData {
   }
 }
 
+/** How many finished runs' journal facts (models, first start, pauses) the runs list keeps. */
+const FACTS_CACHE_SIZE = 20_000;
 /** How many finished runs' details the inspector keeps computed. */
 const DETAIL_CACHE_SIZE = 4;
 /** Status records one runs-list request looks at, at most (filters that match little stop here). */
