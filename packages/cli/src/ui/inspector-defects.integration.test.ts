@@ -1,22 +1,19 @@
 /**
  * Issue 39's numbered defects, each in a real browser (Debian's Chromium driven by playwright-core,
  * as inspector-browser.test.ts), over a SQLite store of synthetic runs written straight into the
- * journal and status store (inspector-seed.fixture.ts) and one eval result. Every test here fails
+ * journal and status store and two eval results (inspector-defects.fixture.ts). Every test here fails
  * on the inspector before issue 39. It also writes the screenshots of docs/ui.md (docs/images/,
  * each page at 1280 and 390 px). Time budget: about 30 s (one Chromium, one server).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentEvent, AgentObservation, HarnessRunStatus } from "@tinyagents/harness";
-import { EvalStore } from "@tinyagents/harness/evals";
 import axe from "axe-core";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebApp } from "../../../../scripts/build/bundle-web-app.mjs";
 import { type CliStore, openCliStore } from "../cli-store.js";
-import { evalResultFixture } from "./eval-result.fixture.js";
-import { seedRun } from "./inspector-seed.fixture.js";
+import { seedDefectStore } from "./inspector-defects.fixture.js";
 import { type InspectorServer, serveInspector } from "./inspector-server.js";
 
 const CHROMIUM = process.env.TINYAGENTS_CHROMIUM ?? "/usr/bin/chromium";
@@ -26,97 +23,12 @@ const HOUR = 3_600_000;
 const T0 = Math.floor(Date.now() / HOUR) * HOUR - 2 * 24 * HOUR;
 /** The resumed run's first start. */
 const RESUMED_T0 = T0 + 36 * HOUR;
-const LONG_ERROR = `the provider answered 400: ${"invalid schema at $.tools[3].parameters; ".repeat(40)}\nat line 2\nat line 3`;
 
 let dir: string;
 let store: CliStore;
 let server: InspectorServer;
 let context: BrowserContext;
 let page: Page;
-
-/** A resumed run: approval requested, paused a minute, resumed, finished; its status record restarts at the resume. */
-async function seedResumedRun(s: CliStore): Promise<void> {
-  const runId = "resumed";
-  const usage = {
-    inputTokens: 50,
-    outputTokens: 5,
-    totalTokens: 55,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    reasoningTokens: 0,
-  };
-  const cost = {
-    total: 0.0001,
-    input: 0.0001,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
-    currency: "USD" as const,
-  };
-  const events: [number, AgentEvent][] = [
-    [0, { type: "run.started", input: 1 }],
-    [1, { type: "model.started", callId: "c1", model: "m", provider: "p", providerModelId: "m", attempt: 1 }],
-    [400, { type: "usage.recorded", callId: "c1", model: "m", usage }],
-    [400, { type: "cost.recorded", callId: "c1", model: "m", cost }],
-    [
-      400,
-      {
-        type: "model.completed",
-        callId: "c1",
-        model: "m",
-        durationMs: 399,
-        usage,
-        toolCalls: 1,
-        servedFromCache: false,
-      },
-    ],
-    [401, { type: "approval.requested", approvalId: "ap-1", callId: "t1", toolName: "transfer" }],
-    [402, { type: "run.interrupted", reason: "approval required" }],
-    [60_402, { type: "run.started", input: 1 }],
-    [60_403, { type: "run.resumed", modelCalls: 1, toolCalls: 0, pendingToolCalls: 1 }],
-    [60_404, { type: "tool.started", callId: "t1", toolName: "transfer", arguments: { amount: 100 } }],
-    [
-      60_420,
-      {
-        type: "tool.completed",
-        callId: "t1",
-        toolName: "transfer",
-        durationMs: 16,
-        outputBytes: 9,
-        isError: false,
-      } as AgentEvent,
-    ],
-    [60_500, { type: "run.completed", modelCalls: 1, toolCalls: 1, usage: { ...usage, calls: 1 }, cost }],
-  ];
-  const observations: AgentObservation[] = events.map(([at, event], offset) => ({
-    id: `${runId}-evt-${offset}`,
-    offset,
-    ts: RESUMED_T0 + at,
-    runId,
-    rootRunId: runId,
-    depth: 0,
-    event,
-  }));
-  await s.journal.appendMany(observations);
-  const resumedAt = RESUMED_T0 + 60_402;
-  await s.statusStore.save({
-    runId,
-    rootRunId: runId,
-    component: "agent",
-    status: "completed",
-    phase: "done",
-    modelCalls: 1,
-    toolCalls: 1,
-    activeToolCalls: [],
-    usage: { ...usage, calls: 1 },
-    cost,
-    // What the status store holds after a resume: the resumed segment's start.
-    startedAt: resumedAt,
-    updatedAt: resumedAt + 98,
-    endedAt: resumedAt + 98,
-    identity: { runId, rootRunId: runId, component: "agent" },
-  } as unknown as HarnessRunStatus);
-}
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM))
@@ -128,41 +40,7 @@ beforeAll(async () => {
   const assetsDir = join(dir, "assets");
   await buildWebApp(join(import.meta.dirname, "../../ui-app"), assetsDir);
   store = await openCliStore(join(dir, "t.db"));
-  await seedRun(store, "priced", { steps: 3, usdPerCall: 0.00042, model: "gpt-4.1-mini", startedAt: T0 });
-  await seedRun(store, "unpriced", {
-    steps: 2,
-    model: "local-llm",
-    startedAt: T0 + 6 * HOUR,
-    tags: ["nightly"],
-  });
-  await seedRun(store, "unpriced-2", { steps: 5, model: "local-llm", startedAt: T0 + 12 * HOUR });
-  await seedRun(store, "failed", {
-    steps: 1,
-    status: "failed",
-    error: { code: "provider", message: LONG_ERROR },
-    startedAt: T0 + 18 * HOUR,
-  });
-  await seedRun(store, "..", { steps: 1, usdPerCall: 0.0001, startedAt: T0 + 24 * HOUR });
-  await seedRun(store, "big", { steps: 1250, usdPerCall: 0.00001, startedAt: T0 + 30 * HOUR });
-  // Two more runs of the same size, for the first-paint measure's other attempts (older than the
-  // dashboard's window, so its figures are those of the runs above).
-  for (const id of ["big-2", "big-3"])
-    await seedRun(store, id, { steps: 1250, usdPerCall: 0.00001, startedAt: T0 - 10 * 24 * HOUR });
-  await seedResumedRun(store);
-  const result = evalResultFixture("ev-2", 3, T0 + 42 * HOUR);
-  const baseline = evalResultFixture("ev-1", 1, T0 + 40 * HOUR);
-  for (const r of [baseline, result])
-    for (const t of r.trials)
-      await seedRun(store, t.runId, {
-        steps: 1,
-        usdPerCall: 0.0002,
-        tags: ["eval", `eval:${r.evalRunId}`],
-        startedAt: r.startedAt + t.trial * 1000,
-        ...(t.passed ? {} : { status: "failed" as const }),
-      });
-  const evals = new EvalStore(store.keyValue);
-  await evals.save(baseline);
-  await evals.save(result);
+  const evals = await seedDefectStore(store, T0, RESUMED_T0);
   server = await serveInspector({ ...store, evals, assetsDir });
   context = await chromium.launchPersistentContext(join(dir, "profile"), {
     executablePath: CHROMIUM,

@@ -19,8 +19,9 @@ import {
   traceDetailsMiddleware,
 } from "@tinyagents/harness";
 import { FakeTool, ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
-import { type ModelStreamItem, ProviderError, type Usage } from "@tinyagents/inference";
+import { ProviderError, type Usage } from "@tinyagents/inference";
 import { InspectorControls } from "./run-controls.js";
+import { TrickleModel } from "./trickle-model.fixture.js";
 
 export const XSS_PAYLOAD = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
 
@@ -41,21 +42,6 @@ const after =
     await wait(ms);
     return reply;
   };
-
-/**
- * A scripted model that really streams: a pause after each stream item, so its first token comes
- * before the call ends (a reply emitted all at once at the end has no time to first token).
- */
-class TrickleModel extends ScriptedModel {
-  override async *stream(
-    ...args: Parameters<ScriptedModel["stream"]>
-  ): AsyncGenerator<ModelStreamItem, void, undefined> {
-    for await (const item of super.stream(...args)) {
-      yield item;
-      await wait(8);
-    }
-  }
-}
 
 interface Stores {
   journal: HarnessEventJournal;
