@@ -110,7 +110,13 @@ export async function seedDefectStore(store: CliStore, T0: number, resumedAt: nu
     startedAt: T0 + 6 * HOUR,
     tags: ["nightly"],
   });
-  await seedRun(store, "unpriced-2", { steps: 5, model: "local-llm", startedAt: T0 + 12 * HOUR });
+  // Its replies arrive whole at the end of each call: no time to first token to show.
+  await seedRun(store, "unpriced-2", {
+    steps: 5,
+    model: "local-llm",
+    startedAt: T0 + 12 * HOUR,
+    replayed: true,
+  });
   await seedRun(store, "failed", {
     steps: 1,
     status: "failed",

@@ -149,6 +149,10 @@ describe("figures that agree (issue 39 #1-#5)", () => {
     await open("#/runs/resumed", ".gantt-row");
     // Its model call did not stream (no deltas): no TTFT.
     expect(await page.locator(".gantt").textContent()).not.toContain("TTFT");
+    // Whole replies replayed as deltas at the end of each call: no TTFT either.
+    await open("#/runs/unpriced-2", ".gantt-row");
+    expect(await page.locator('.gantt-row[data-kind="model"]').count()).toBe(5);
+    expect(await page.locator(".gantt").textContent()).not.toContain("TTFT");
     await open("#/runs/priced", ".gantt-row");
     expect(await page.locator(".gantt").textContent()).toContain("TTFT");
     const note = (await page.locator(".transcript .notice").textContent()) ?? "";

@@ -26,6 +26,11 @@ export interface SeedOptions {
   /** USD per call; `undefined`: the model has no price (no `cost.recorded`, cost unknown). */
   usdPerCall?: number;
   error?: { code: string; message: string };
+  /**
+   * Each reply's text arrives whole at the end of its call (a model without streaming under a
+   * streaming run): its deltas, usage and completion share one timestamp.
+   */
+  replayed?: boolean;
 }
 
 const usage = {
@@ -105,10 +110,18 @@ export async function seedRun(stores: Stores, runId: string, options: SeedOption
       ? ({ type: "run.failed", error } as AgentEvent)
       : { type: "run.completed", modelCalls: steps, toolCalls: steps, usage: totals, cost },
   );
+  let heldTs: number | undefined;
+  const tsOf = (event: AgentEvent, offset: number): number => {
+    if (options.replayed !== true) return t0 + offset * 2;
+    if (event.type === "model.text_delta") heldTs ??= t0 + offset * 2;
+    const ts = heldTs ?? t0 + offset * 2;
+    if (event.type === "model.completed") heldTs = undefined;
+    return ts;
+  };
   const observations: AgentObservation[] = events.map((event, offset) => ({
     id: `${runId}-evt-${offset}`,
     offset,
-    ts: t0 + offset * 2,
+    ts: tsOf(event, offset),
     runId,
     rootRunId: runId,
     depth: 0,
