@@ -1,4 +1,4 @@
-import { isStale, reapCutoff } from "@tinyagents/harness";
+import { type HarnessRunStatus, isStale, reapCutoff } from "@tinyagents/harness";
 import { COMMON_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { type CliStore, openCliStore } from "../cli-store.js";
@@ -37,6 +37,32 @@ async function staleRuns(
   if (!options.reap)
     io.stdout.write(`${found.length} stale run(s); repair them with: tinyagents runs --reap\n`);
   return EXIT.ok;
+}
+
+/**
+ * The `limit` most recent top-level runs (of `threadId` when given), oldest first: read newest
+ * first from the status store's (start, run id) order a page at a time, never the whole store.
+ */
+async function newestRuns(store: CliStore, limit: number, threadId?: string): Promise<HarnessRunStatus[]> {
+  const found: HarnessRunStatus[] = [];
+  let after: { startedAt: number; runId: string } | undefined;
+  const page = Math.max(50, limit * 2);
+  for (;;) {
+    const batch = await store.statusStore.list({
+      order: "newest",
+      rootsOnly: true,
+      limit: page,
+      ...(threadId === undefined ? {} : { threadId }),
+      ...(after === undefined ? {} : { after }),
+    });
+    for (const status of batch) {
+      after = { startedAt: status.startedAt, runId: status.runId };
+      if (status.parentRunId !== undefined || status.component === "model_call") continue;
+      found.push(status);
+      if (found.length === limit) return found.reverse();
+    }
+    if (batch.length < page) return found.reverse();
+  }
 }
 
 /** The `--help` text of `tinyagents runs`. */
@@ -89,8 +115,7 @@ export async function runsCommand(argv: readonly string[], io: CliIo): Promise<n
         json: values.json === true,
       });
     }
-    const all = await store.statusStore.list(values.thread === undefined ? {} : { threadId: values.thread });
-    const top = all.filter((s) => s.parentRunId === undefined && s.component !== "model_call").slice(-limit);
+    const top = await newestRuns(store, limit, values.thread);
     if (top.length === 0) {
       io.stdout.write(
         values.thread === undefined
