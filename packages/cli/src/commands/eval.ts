@@ -136,8 +136,7 @@ export async function evalCommand(argv: readonly string[], io: CliIo): Promise<n
       );
     } else {
       io.stdout.write(`${formatEvalReport(result)}\n`);
-      if (comparison !== undefined && baseline !== undefined)
-        io.stdout.write(`\n${formatComparison(comparison, { baseline, current: result })}\n`);
+      if (comparison !== undefined) io.stdout.write(`\n${formatComparison(comparison)}\n`);
     }
     if (result.langfuse !== undefined) {
       const pushed = result.langfuse;

@@ -138,7 +138,7 @@ export async function runsCommand(argv: readonly string[], io: CliIo): Promise<n
           : `"${(record?.prompt ?? "").replace(/\s+/g, " ").slice(0, 60)}"`;
       io.stdout.write(
         `${status.runId}  ${formatTimestamp(status.startedAt)}  ${status.status.padEnd(9)}${took}  ${record?.model ?? "?"}  ` +
-          `${status.modelCalls} model / ${status.toolCalls} tool calls  ${formatTokenTotal(status.usage.totalTokens, { reported: status.usage.calls, made: status.modelCalls })}  ${formatCost(status.cost, status)}` +
+          `${status.modelCalls} model / ${status.toolCalls} tool calls  ${formatTokenTotal(status.usage.totalTokens, { reported: status.usage.calls, made: status.modelCalls, unknown: status.usage.unknown === true })}  ${formatCost(status.cost, status)}` +
           `${status.threadId === undefined ? "" : `  thread ${status.threadId}`}  ${prompt}\n`,
       );
     }

@@ -1,7 +1,8 @@
-import type { EvalResult } from "@tinyagents/harness/evals";
+import { compareEvals } from "@tinyagents/harness/evals";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { costPerTrial, formatComparison } from "../render/eval-table.js";
+import { formatComparison } from "../render/eval-table.js";
+import { evalResultFixture } from "../ui/eval-result.fixture.js";
 import {
   formatCostFigure,
   formatCount,
@@ -48,6 +49,7 @@ describe("the one formatter of figures", () => {
     expect(formatTokenTotal(1234, { reported: 2, made: 2 })).toBe("1,234 tokens");
     expect(formatTokenTotal(1234, { reported: 1, made: 2 })).toBe("≥ 1,234 tokens");
     expect(formatTokenTotal(0, { reported: 0, made: 2 })).toBe("unknown tokens");
+    expect(formatTokenTotal(1234, { reported: 2, made: 2, unknown: true })).toBe("≥ 1,234 tokens");
   });
 
   it("property: an unknown cost never prints as $0 or 0; a known one prints its amount", () => {
@@ -67,52 +69,22 @@ describe("the one formatter of figures", () => {
   });
 });
 
-/** A finished eval result with `trials` trials costing `usd` each (unknown when told). */
-function evalResult(id: string, trials: number, usd: number, unknown = false): EvalResult {
-  return {
-    evalRunId: id,
-    trials: Array.from({ length: trials }, (_, i) => ({
-      caseId: "c1",
-      trial: i,
-      runId: `${id}-r${i}`,
-      cost: { total: usd, unknown },
-    })),
-    report: { cost: { totalUsd: usd * trials, agentUsd: usd * trials, judgeUsd: 0, unknown } },
-  } as unknown as EvalResult;
-}
-
-const comparison = (baseline: EvalResult, current: EvalResult) =>
-  ({
-    baselineId: baseline.evalRunId,
-    currentId: current.evalRunId,
-    regressions: [],
-    improvements: [],
-    unchanged: 1,
-    addedCases: [],
-    removedCases: [],
-    passRate: { baseline: 1, current: 1, delta: 0 },
-    scorers: [],
-    costUsd: {
-      baseline: baseline.report.cost.totalUsd,
-      current: current.report.cost.totalUsd,
-      delta: current.report.cost.totalUsd - baseline.report.cost.totalUsd,
-    },
-    p95LatencyMs: { baseline: null, current: null, delta: null },
-  }) as Parameters<typeof formatComparison>[0];
-
-describe("eval baselines compare per trial (issue 35 #4)", () => {
-  it("1 repeat against 3 of the same cost per trial is no change, with the trial counts shown", () => {
-    const baseline = evalResult("base", 1, 0.001);
-    const current = evalResult("cur", 3, 0.001);
-    expect(costPerTrial(current).perTrial.total).toBeCloseTo(0.001, 9);
-    const text = formatComparison(comparison(baseline, current), { baseline, current });
-    expect(text).toContain("cost per trial $0.001000 (1 trials) -> $0.001000 (3 trials) (±$0.000000)");
+describe("eval baselines compare per trial (issue 35 #4), printed by the one formatter", () => {
+  it("1 repeat against 3 of the same cost per trial is no change, with repeats and trials shown", () => {
+    const baseline = evalResultFixture("base", 1, 0);
+    const current = evalResultFixture("cur", 3, 1000);
+    const text = formatComparison(compareEvals(baseline, current));
+    expect(text).toContain(
+      "cost per trial $0.000200 (2 trials, 1 repeat) -> $0.000200 (6 trials, 3 repeats) (±$0.000000)",
+    );
   });
 
-  it("an unknown cost on either side makes the difference unknown", () => {
-    const baseline = evalResult("base", 2, 0, true);
-    const current = evalResult("cur", 2, 0.002);
-    const text = formatComparison(comparison(baseline, current), { baseline, current });
-    expect(text).toContain("cost per trial unknown (2 trials) -> $0.002000 (2 trials) (unknown)");
+  it("an unknown cost on either side makes both and the difference unknown", () => {
+    const baseline = evalResultFixture("base", 1, 0);
+    baseline.report.cost.unknown = true;
+    const current = evalResultFixture("cur", 3, 1000);
+    const text = formatComparison(compareEvals(baseline, current));
+    expect(text).toContain("cost per trial unknown (≥ $0.000200) (2 trials, 1 repeat)");
+    expect(text).toContain("(6 trials, 3 repeats) (unknown)");
   });
 });

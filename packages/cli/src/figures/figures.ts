@@ -40,11 +40,17 @@ export function formatCount(n: number | undefined): string {
 
 /**
  * A token total: `1,234 tokens`; `≥ 1,234 tokens` when some model calls reported no usage (the
- * total is a lower bound); `unknown tokens` when none of them did.
+ * total is a lower bound: fewer `reported` than `made`, or the totals' own `unknown` flag);
+ * `unknown tokens` when none of them did.
  */
-export function formatTokenTotal(total: number, calls?: { reported: number; made: number }): string {
-  if (calls === undefined || calls.reported >= calls.made) return `${formatCount(total)} tokens`;
-  return calls.reported === 0 ? `${UNKNOWN} tokens` : `≥ ${formatCount(total)} tokens`;
+export function formatTokenTotal(
+  total: number,
+  calls?: { reported: number; made: number; unknown?: boolean },
+): string {
+  if (calls === undefined) return `${formatCount(total)} tokens`;
+  if (calls.made > 0 && calls.reported === 0) return `${UNKNOWN} tokens`;
+  const lowerBound = calls.unknown === true || calls.reported < calls.made;
+  return lowerBound ? `≥ ${formatCount(total)} tokens` : `${formatCount(total)} tokens`;
 }
 
 /** `$0.001234`: six decimals, the precision of per-token prices. */

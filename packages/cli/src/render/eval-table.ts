@@ -104,39 +104,21 @@ export function formatEvalReport(result: EvalResult): string {
   return lines.join("\n");
 }
 
-/** An eval run's cost per trial (its total over its trials: runs of different repeats compare). */
-export function costPerTrial(result: EvalResult): { perTrial: CostFigure; trials: number } {
-  const trials = result.trials.length;
-  const { totalUsd, unknown } = result.report.cost;
-  return {
-    perTrial: { total: trials === 0 ? 0 : totalUsd / trials, unknown: unknown || trials === 0 },
-    trials,
-  };
-}
-
 /**
- * Regressions and improvements against a baseline eval run. With both results, the cost line
- * compares the cost per trial (a baseline of 1 repeat against 3 is not a 3x regression) and
- * shows the trial counts; unknown costs print `unknown`, and so does their difference.
+ * Regressions and improvements against a baseline eval run. The cost line is per trial (the
+ * comparison's own figures: a baseline of 1 repeat against 3 is not a 3x regression), with each
+ * side's repeats and finished trials; an unknown cost prints `unknown`, and so does the difference.
  */
-export function formatComparison(
-  comparison: EvalComparison,
-  results?: { baseline: EvalResult; current: EvalResult },
-): string {
+export function formatComparison(comparison: EvalComparison): string {
   const lines = [`compared with ${comparison.baselineId}:`];
   const delta = (value: number | null) =>
     value === null ? "-" : `${value >= 0 ? "+" : ""}${value.toFixed(2)}`;
-  let cost: string;
-  if (results === undefined) {
-    cost = `cost ${formatCostFigure({ total: comparison.costUsd.baseline })} -> ${formatCostFigure({ total: comparison.costUsd.current })}`;
-  } else {
-    const a = costPerTrial(results.baseline);
-    const b = costPerTrial(results.current);
-    const known = (c: CostFigure) => (c.unknown === true ? undefined : c.total);
-    cost =
-      `cost per trial ${formatCostFigure(a.perTrial)} (${a.trials} trials) -> ${formatCostFigure(b.perTrial)} (${b.trials} trials)` +
-      ` (${formatDelta("usd", known(a.perTrial), known(b.perTrial))})`;
-  }
+  const { costUsd: c, repeats, trials } = comparison;
+  const side = (usd: number, n: number, r: number) =>
+    `${formatCostFigure({ total: usd, unknown: c.unknown })} (${n} trials, ${r} repeat${r === 1 ? "" : "s"})`;
+  const cost =
+    `cost per trial ${side(c.baseline, trials.baseline, repeats.baseline)} -> ${side(c.current, trials.current, repeats.current)}` +
+    ` (${formatDelta("usd", c.unknown ? undefined : c.baseline, c.unknown ? undefined : c.current)})`;
   lines.push(
     `  pass rate ${percent(comparison.passRate.baseline)} -> ${percent(comparison.passRate.current)}; ${cost}`,
   );

@@ -330,6 +330,8 @@ export class InspectorData {
     const { models } = facts;
     // A resumed run's status record restarts at the resume: its first start is the journal's.
     const startedAt = Math.min(status.startedAt, facts.firstStartedAt ?? status.startedAt);
+    // Some call reported no usage: tokens are a lower bound and the cost unknown.
+    const missingUsage = status.usage.unknown === true || status.usage.calls < status.modelCalls;
     const summary: RunSummary = {
       runId: status.runId,
       status: status.status,
@@ -344,8 +346,9 @@ export class InspectorData {
         cacheReadTokens: status.usage.cacheReadTokens,
         cacheWriteTokens: status.usage.cacheWriteTokens,
         reasoningTokens: status.usage.reasoningTokens,
+        ...(missingUsage ? { unknown: true } : {}),
       },
-      cost: costView(status.cost, status.usage.calls < status.modelCalls),
+      cost: costView(status.cost, missingUsage),
       modelCalls: status.modelCalls,
       toolCalls: status.toolCalls,
       // The run's own tags (any library run), then what the host adds (the CLI: command, model).

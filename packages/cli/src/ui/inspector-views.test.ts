@@ -2,9 +2,16 @@
  * The inspector's views of a journal, over hand-written observations (no store, no server): the
  * figures of issue 39 #1, #3 and #4 that contradicted each other.
  */
-import type { AgentEvent, AgentObservation } from "@tinyagents/harness";
+import {
+  type AgentEvent,
+  type AgentObservation,
+  InMemoryEventJournal,
+  InMemoryHarnessStatusStore,
+} from "@tinyagents/harness";
+import { conformanceStatus } from "@tinyagents/harness/testkit";
 import { describe, expect, it } from "vitest";
 import { costBreakdown } from "./cost-breakdown.js";
+import { InspectorData } from "./inspector-data.js";
 import { journalFacts } from "./journal-reading.js";
 import { timelineSpans } from "./timeline-spans.js";
 
@@ -132,5 +139,18 @@ describe("time to first token (issue 39 #4)", () => {
       journal([0, started("c1")], [1, delta("c1")], [2, completed("c1", "m", true)]),
     );
     expect(cached[0]?.ttftMs).toBeUndefined();
+  });
+});
+
+describe("a run whose model reported no usage (issue 35: unknown is a value)", () => {
+  it("its tokens are a lower bound and its cost unknown in the runs list", async () => {
+    const stores = { journal: new InMemoryEventJournal(), statusStore: new InMemoryHarnessStatusStore() };
+    const totals = { ...usage(100, 10), calls: 1, unknown: true as const };
+    await stores.statusStore.save(
+      conformanceStatus("r", { status: "completed", modelCalls: 2, usage: totals, startedAt: 1, endedAt: 2 }),
+    );
+    const [row] = await new InspectorData(stores).listRuns();
+    expect(row?.tokens).toMatchObject({ totalTokens: 110, unknown: true });
+    expect(row?.cost.unknown).toBe(true);
   });
 });

@@ -11,6 +11,8 @@ export interface TokenCounts {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   reasoningTokens: number;
+  /** Some model call reported no usage: the counts are a lower bound (never a silent zero). */
+  unknown?: boolean;
 }
 
 /** A cost in USD; `unknown` when some call had no price or reported no usage (then `total` is a lower bound). */

@@ -28,13 +28,16 @@ export function knownCost(c: CostView): number | undefined {
   return c.unknown ? undefined : c.total;
 }
 
+/** `1,234`; `≥ 1,234` when some call reported no usage; `unknown` when no call did. */
 export function tokens(t: TokenCounts): string {
+  if (t.unknown === true) return t.totalTokens > 0 ? `≥ ${formatCount(t.totalTokens)}` : UNKNOWN;
   return formatCount(t.totalTokens);
 }
 
 export function tokensLong(t: TokenCounts): string {
   const n = formatCount;
-  return `${n(t.inputTokens)} in (${n(t.cacheReadTokens)} cache read, ${n(t.cacheWriteTokens)} cache write) · ${n(t.outputTokens)} out (${n(t.reasoningTokens)} reasoning)`;
+  if (t.unknown === true && t.totalTokens === 0) return `${UNKNOWN} (the model reported no usage)`;
+  return `${t.unknown === true ? "at least " : ""}${n(t.inputTokens)} in (${n(t.cacheReadTokens)} cache read, ${n(t.cacheWriteTokens)} cache write) · ${n(t.outputTokens)} out (${n(t.reasoningTokens)} reasoning)`;
 }
 
 /** A local date and time, `2025-03-10 12:34:56` (the list keeps it on one line: see app.css). */
