@@ -2,8 +2,8 @@
  * Issue 39's numbered defects, each in a real browser (Debian's Chromium driven by playwright-core,
  * as inspector-browser.test.ts), over a SQLite store of synthetic runs written straight into the
  * journal and status store and two eval results (inspector-defects.fixture.ts). Every test here fails
- * on the inspector before issue 39. It also writes the screenshots of docs/ui.md (docs/images/,
- * each page at 1280 and 390 px). Time budget: about 30 s (one Chromium, one server).
+ * on the inspector before issue 39. It also takes the screenshots of docs/ui.md (each page at
+ * 1280 and 390 px; into docs/images/ with TINYAGENTS_DOCS_SCREENSHOTS=1, else artifacts/ui/). Time budget: about 30 s (one Chromium, one server).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,7 +17,12 @@ import { seedDefectStore } from "./inspector-defects.fixture.js";
 import { type InspectorServer, serveInspector } from "./inspector-server.js";
 
 const CHROMIUM = process.env.TINYAGENTS_CHROMIUM ?? "/usr/bin/chromium";
-const IMAGES = join(import.meta.dirname, "../../../../docs/images");
+// The pictures of docs/ui.md are rewritten only when asked (TINYAGENTS_DOCS_SCREENSHOTS=1): their
+// dates follow the clock, so every run would change them. Otherwise they go to artifacts/ui/.
+const IMAGES = join(
+  import.meta.dirname,
+  process.env.TINYAGENTS_DOCS_SCREENSHOTS === "1" ? "../../../../docs/images" : "../../../../artifacts/ui",
+);
 // Two days ago on the hour: inside the dashboard's default window (the last 7 days) whenever it runs.
 const HOUR = 3_600_000;
 const T0 = Math.floor(Date.now() / HOUR) * HOUR - 2 * 24 * HOUR;
