@@ -153,7 +153,10 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
         ? sendJson(
             res,
             404,
-            problem("not_found", `no eval run ${JSON.stringify(baseline ?? id)} in this store`),
+            problem(
+              "not_found",
+              `no eval run ${JSON.stringify(id)}${baseline === undefined ? "" : ` or baseline ${JSON.stringify(baseline)}`} in this store`,
+            ),
           )
         : sendJson(res, 200, view);
     }
