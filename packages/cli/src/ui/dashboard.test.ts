@@ -188,6 +188,8 @@ describe("the dashboard's figures against the journal", () => {
     expect(failedOnly.runs).toBe(1);
     expect(failedOnly.errorsByCode).toEqual([{ code: "provider", count: 1 }]);
     expect(failedOnly.agents.length).toBeGreaterThan(0);
-    expect(failedOnly.models).toEqual(["local-model", "priced-model"]);
+    // The model choices are those of the matching runs (their journals are the ones read).
+    expect(failedOnly.models).toEqual(["priced-model"]);
+    expect(view.models).toEqual(["local-model", "priced-model"]);
   });
 });

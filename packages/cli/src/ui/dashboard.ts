@@ -155,6 +155,7 @@ export function dashboardView(
     bucketMs,
     runs: runs.length,
     capped,
+    journalRuns: observationsOf.size,
     byStatus,
     buckets,
     errorsByCode: [...errors].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count),

@@ -16,6 +16,7 @@ import {
   yieldToEventLoop,
 } from "./journal-reading.js";
 import type { InspectorControls } from "./run-controls.js";
+import { statusSummary } from "./run-summary.js";
 import { timelineSpans } from "./timeline-spans.js";
 import { buildTranscript } from "./transcript.js";
 import type {
@@ -219,17 +220,32 @@ export class InspectorData {
     const threads = new Set<string>();
     let cursor: { startedAt: number; runId: string } = { startedAt: query.to, runId: "" };
     let capped = false;
+    // Without an agent or model filter (what only the host's description and the journal know),
+    // the status records alone decide which runs match.
+    const fromStatusOnly = query.agent === undefined && query.model === undefined;
     scan: for (;;) {
       const batch = await this.stores.statusStore.list({
         order: "newest",
         rootsOnly: true,
-        limit: 500,
+        limit: DASHBOARD_BATCH,
         after: cursor,
       });
       for (const status of batch) {
         cursor = { startedAt: status.startedAt, runId: status.runId };
         if (status.startedAt < query.from) break scan;
         if (status.parentRunId !== undefined || status.component === "model_call") continue;
+        if (fromStatusOnly) {
+          // Every run of the window counts in the run-level figures, from its status record alone;
+          // the newest DASHBOARD_MAX_RUNS also bring their journal (models, tools, call latency).
+          const lite = statusSummary(status);
+          for (const t of lite.tags) tags.add(t);
+          if (lite.threadId !== undefined && threads.size < 100) threads.add(lite.threadId);
+          if (!dashboardMatches(lite, query)) continue;
+          if (observationsOf.size === DASHBOARD_MAX_RUNS) {
+            matched.push(lite);
+            continue;
+          }
+        }
         // One journal read per run serves both its summary and its figures.
         const observations = await this.stores.journal.read(status.runId, { types: DASHBOARD_EVENTS });
         const run = await this.summary(status, observations);
@@ -238,14 +254,14 @@ export class InspectorData {
         for (const t of run.tags) tags.add(t);
         if (run.threadId !== undefined && threads.size < 100) threads.add(run.threadId);
         if (!dashboardMatches(run, query)) continue;
-        if (matched.length === DASHBOARD_MAX_RUNS) {
+        if (!fromStatusOnly && matched.length === DASHBOARD_MAX_RUNS) {
           capped = true;
           break scan;
         }
         matched.push(run);
         observationsOf.set(run.runId, observations);
       }
-      if (batch.length < 500) break;
+      if (batch.length < DASHBOARD_BATCH) break;
       await yieldToEventLoop();
     }
     return dashboardView(query, matched, observationsOf, capped, {
@@ -327,46 +343,12 @@ export class InspectorData {
         this.factsOf.set(status.runId, facts);
       }
     }
-    const { models } = facts;
-    // A resumed run's status record restarts at the resume: its first start is the journal's.
-    const startedAt = Math.min(status.startedAt, facts.firstStartedAt ?? status.startedAt);
-    // Some call reported no usage: tokens are a lower bound and the cost unknown.
-    const missingUsage = status.usage.unknown === true || status.usage.calls < status.modelCalls;
-    const summary: RunSummary = {
-      runId: status.runId,
-      status: status.status,
-      phase: status.phase,
-      rootAgent: description?.rootAgent ?? status.component,
-      models,
-      startedAt,
-      tokens: {
-        inputTokens: status.usage.inputTokens,
-        outputTokens: status.usage.outputTokens,
-        totalTokens: status.usage.totalTokens,
-        cacheReadTokens: status.usage.cacheReadTokens,
-        cacheWriteTokens: status.usage.cacheWriteTokens,
-        reasoningTokens: status.usage.reasoningTokens,
-        ...(missingUsage ? { unknown: true } : {}),
-      },
-      cost: costView(status.cost, missingUsage),
-      modelCalls: status.modelCalls,
-      toolCalls: status.toolCalls,
-      // The run's own tags (any library run), then what the host adds (the CLI: command, model).
-      tags: [...new Set([...(status.tags ?? []), ...(description?.tags ?? [])])],
-    };
-    if (status.endedAt !== undefined) {
-      summary.endedAt = status.endedAt;
-      summary.durationMs = status.endedAt - startedAt;
-    }
-    if (facts.pausedMs > 0) summary.pausedMs = facts.pausedMs;
-    if (status.threadId !== undefined) summary.threadId = status.threadId;
-    if (description?.prompt !== undefined) summary.prompt = description.prompt;
-    if (status.error !== undefined)
-      summary.error = { code: status.error.code, message: status.error.message };
-    return summary;
+    return statusSummary(status, facts, description);
   }
 }
 
+/** Status records per read of the dashboard's scan. */
+const DASHBOARD_BATCH = 1000;
 /** How many finished runs' journal facts (models, first start, pauses) the runs list keeps. */
 const FACTS_CACHE_SIZE = 20_000;
 /** How many finished runs' details the inspector keeps computed. */

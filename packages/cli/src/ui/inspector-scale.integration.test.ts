@@ -113,7 +113,7 @@ describe("the runs list over 100,000 runs", () => {
     expect(deep.body.runs[0]?.runId).toBe(id(2000));
   });
 
-  it("the dashboard for the last 30 days of the store (43,200 runs in the window; it reads the newest 5,000)", async () => {
+  it("the dashboard for the last 30 days of the store in under 1 s: all 43,200 runs of the window", async () => {
     const to = T0 + RUNS * 60_000;
     const t = performance.now();
     const res = await fetch(
@@ -123,12 +123,16 @@ describe("the runs list over 100,000 runs", () => {
     const view = (await res.json()) as DashboardView;
     const ms = performance.now() - t;
     console.log(
-      `inspector dashboard: 30 days of ${RUNS} runs in ${ms.toFixed(0)} ms (${view.runs} runs read, capped ${view.capped})`,
+      `inspector dashboard: 30 days of ${RUNS} runs in ${ms.toFixed(0)} ms (${view.runs} runs, journals of ${view.journalRuns})`,
     );
     expect(res.status).toBe(200);
-    expect(view.runs).toBe(5000);
-    expect(view.capped).toBe(true);
-    expect(view.byStatus.failed).toBe(500);
+    // Every run of the window counts (from its status record); the journal figures, the newest 5,000.
+    expect(view.runs).toBe(43_200);
+    expect(view.capped).toBe(false);
+    expect(view.journalRuns).toBe(5000);
+    expect(view.byStatus.failed).toBe(4320);
+    expect(view.buckets.reduce((n, b) => n + b.runs, 0)).toBe(43_200);
+    expect(ms).toBeLessThan(1000);
   }, 60_000);
 
   it("a page deep in the store is as fast as the first (the index, not a scan of what comes before)", async () => {

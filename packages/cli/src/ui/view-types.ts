@@ -303,10 +303,15 @@ export interface DashboardBucket {
 export interface DashboardView {
   query: DashboardQuery;
   bucketMs: number;
-  /** Runs in the window that match the filter. */
+  /** Runs in the window that match the filter (all of them, unless `capped`). */
   runs: number;
-  /** `true` when more runs matched than the dashboard reads ({@link DashboardView.runs} counts those read). */
+  /**
+   * `true` when the scan stopped before the window's start: with an agent or model filter (which
+   * needs each run's journal) it reads at most 5,000 runs, and `runs` counts those.
+   */
   capped: boolean;
+  /** Runs whose journal the per-model, per-tool and model-call figures come from (the newest). */
+  journalRuns: number;
   byStatus: Record<string, number>;
   buckets: DashboardBucket[];
   errorsByCode: { code: string; count: number }[];

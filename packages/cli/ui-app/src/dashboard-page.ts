@@ -120,7 +120,10 @@ function render(v: DashboardView): HTMLElement[] {
     h(
       "dl",
       { class: "facts dash-facts" },
-      fact("Runs", `${count(v.runs)}${v.capped ? " (the newest; more matched)" : ""}`),
+      fact(
+        "Runs",
+        `${count(v.runs)}${v.capped ? " (the newest: more matched)" : ""}${v.journalRuns < v.runs ? ` (models, tools and call latency: the newest ${count(v.journalRuns)})` : ""}`,
+      ),
       fact("Failed", `${count(failed)}${v.runs > 0 ? ` (${percent(failed / v.runs)})` : ""}`),
       fact("Cost", cost(v.cost)),
       fact("Tokens", `${count(v.tokens.total)} (${count(v.tokens.input)} in, ${count(v.tokens.output)} out)`),
