@@ -5,7 +5,7 @@ import type {
   HarnessStatusStore,
 } from "@tinyagents/harness";
 import type { EvalStore } from "@tinyagents/harness/evals";
-import { cacheView, costBreakdown, costView } from "./cost-breakdown.js";
+import { cacheView, costBreakdown } from "./cost-breakdown.js";
 import { DASHBOARD_EVENTS, DASHBOARD_MAX_RUNS, dashboardMatches, dashboardView } from "./dashboard.js";
 import { evalRunRow, evalView } from "./eval-view.js";
 import {

@@ -52,5 +52,4 @@ export function statusSummary(
   if (description?.prompt !== undefined) summary.prompt = description.prompt;
   if (status.error !== undefined) summary.error = { code: status.error.code, message: status.error.message };
   return summary;
-  return summary;
 }
