@@ -225,7 +225,7 @@ describe("evals in the inspector (issue 39 #6)", () => {
     // Baseline of 1 repeat against 3: the same cost per trial reads as no change.
     await page.selectOption("#baseline", "ev-1");
     await page.getByRole("button", { name: "Compare" }).click();
-    await page.waitForSelector('tr[data-case="add"] .muted');
+    await page.waitForSelector('tr[data-case="add"] .baseline-figure');
     const add = (await page.locator('tr[data-case="add"]').textContent()) ?? "";
     expect(add).toContain("baseline $0.000200 (±$0.000000)");
     expect(await page.locator("main").textContent()).toContain("this run 3 repeats, baseline 1");

@@ -206,7 +206,7 @@ function casesTable(v: EvalView): HTMLElement {
 function caseRow(v: EvalView, c: EvalCaseView, repeats: number): HTMLTableRowElement {
   const b = c.baseline;
   const versus = (now: string, diff: string | null) =>
-    diff === null ? now : [now, h("div", { class: "muted small" }, `baseline ${diff}`)];
+    diff === null ? now : [now, h("div", { class: "muted small baseline-figure" }, `baseline ${diff}`)];
   return h(
     "tr",
     { "data-case": c.caseId },
