@@ -79,8 +79,24 @@ afterAll(async () => {
 type Win = { getComputedStyle: (e: unknown) => { lineHeight: string; color: string } };
 
 const origin = () => `http://127.0.0.1:${server.port}/`;
+/** The title the app gives the page of `hash` (set when it draws the page, old content gone). */
+function titleOf(hash: string): string {
+  const [kind, id] = hash
+    .replace(/^#\/?/, "")
+    .split("/")
+    .map((p) => decodeURIComponent(p));
+  if (kind === "runs" && id) return `Run ${id} ·`;
+  if (kind === "evals") return id ? `Eval ${id} ·` : "Evals ·";
+  if (kind === "compare") return "Compare runs ·";
+  if (kind === "dashboard") return "Dashboard ·";
+  return "Runs ·";
+}
+
+/** Go to `hash` and wait until its page is drawn (a hash change keeps the document: the old page's
+ * elements could otherwise satisfy `ready`). */
 const open = async (hash: string, ready: string) => {
   await page.goto(`${origin()}${hash}`);
+  await page.waitForFunction(`document.title.startsWith(${JSON.stringify(titleOf(hash))})`);
   await page.waitForSelector(ready);
 };
 
