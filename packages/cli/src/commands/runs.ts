@@ -5,6 +5,7 @@ import { type CliStore, openCliStore } from "../cli-store.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveDbPath } from "../paths.js";
 import { formatCost, formatDuration, formatTimestamp, formatTokenTotal } from "../render/format.js";
+import { newestRuns } from "../ui/newest-runs.js";
 
 /** `runs --stale` / `runs --reap`: find (and repair) runs whose process died. */
 async function staleRuns(
@@ -43,14 +44,12 @@ async function staleRuns(
  * The `limit` most recent top-level runs (of `threadId` when given), oldest first: read newest
  * first from the status store's (start, run id) order a page at a time, never the whole store.
  */
-async function newestRuns(store: CliStore, limit: number, threadId?: string): Promise<HarnessRunStatus[]> {
+async function latestRuns(store: CliStore, limit: number, threadId?: string): Promise<HarnessRunStatus[]> {
   const found: HarnessRunStatus[] = [];
   let after: { startedAt: number; runId: string } | undefined;
   const page = Math.max(50, limit * 2);
   for (;;) {
-    const batch = await store.statusStore.list({
-      order: "newest",
-      rootsOnly: true,
+    const batch = await newestRuns(store.statusStore, {
       limit: page,
       ...(threadId === undefined ? {} : { threadId }),
       ...(after === undefined ? {} : { after }),
@@ -115,7 +114,7 @@ export async function runsCommand(argv: readonly string[], io: CliIo): Promise<n
         json: values.json === true,
       });
     }
-    const top = await newestRuns(store, limit, values.thread);
+    const top = await latestRuns(store, limit, values.thread);
     if (top.length === 0) {
       io.stdout.write(
         values.thread === undefined

@@ -15,6 +15,7 @@ import {
   summaryFromJournal,
   yieldToEventLoop,
 } from "./journal-reading.js";
+import { newestRuns } from "./newest-runs.js";
 import type { InspectorControls } from "./run-controls.js";
 import { statusSummary } from "./run-summary.js";
 import { timelineSpans } from "./timeline-spans.js";
@@ -90,9 +91,7 @@ export class InspectorData {
     const needle = query.search?.trim().toLowerCase() ?? "";
     const batchSize = Math.min(500, Math.max(50, query.limit * 2));
     for (;;) {
-      const batch = await this.stores.statusStore.list({
-        order: "newest",
-        rootsOnly: true,
+      const batch = await newestRuns(this.stores.statusStore, {
         limit: batchSize,
         ...(cursor === undefined ? {} : { after: cursor }),
       });
@@ -224,12 +223,7 @@ export class InspectorData {
     // the status records alone decide which runs match.
     const fromStatusOnly = query.agent === undefined && query.model === undefined;
     scan: for (;;) {
-      const batch = await this.stores.statusStore.list({
-        order: "newest",
-        rootsOnly: true,
-        limit: DASHBOARD_BATCH,
-        after: cursor,
-      });
+      const batch = await newestRuns(this.stores.statusStore, { limit: DASHBOARD_BATCH, after: cursor });
       for (const status of batch) {
         cursor = { startedAt: status.startedAt, runId: status.runId };
         if (status.startedAt < query.from) break scan;
