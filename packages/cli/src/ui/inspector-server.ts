@@ -201,6 +201,9 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     sendJson(res, 404, problem("not_found", `no API route ${req.method} ${url.pathname}`));
   }
 
+  /** Serialized first pages, by the computed detail they come from (see sendDetailPage). */
+  const pageBodies = new WeakMap<object, { controlKey: string; body: string }>();
+
   /** A run's detail with the first page of each long part (its totals say how much more there is). */
   async function sendDetailPage(res: ServerResponse, runId: string): Promise<void> {
     const detail = await data.runDetail(runId);
@@ -209,6 +212,11 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
     // Readers of one run wait for one shared computation and would all serialize in the same
     // turn of the event loop: each takes a turn of its own, so other requests pass in between.
     await new Promise<void>((resolve) => setImmediate(resolve));
+    // Concurrent readers of a finished run share its computed detail (same arrays): its page is
+    // serialized once and the text reused while what this process can do to the run is the same.
+    const controlKey = JSON.stringify([detail.control, detail.approvals]);
+    const known = pageBodies.get(detail.spans);
+    if (known !== undefined && known.controlKey === controlKey) return sendText(res, 200, known.body);
     const page: RunDetailPage = {
       ...detail,
       spans: detail.spans.slice(0, PAGE_SIZE),
@@ -220,7 +228,9 @@ export async function serveInspector(options: InspectorOptions): Promise<Inspect
         cache: detail.cache.length,
       },
     };
-    sendJson(res, 200, page);
+    const body = JSON.stringify(page);
+    pageBodies.set(detail.spans, { controlKey, body });
+    sendText(res, 200, body);
   }
 
   /** `GET /api/run/part?id=&part=spans|transcript|cache&from=&limit=`: one page of a long part. */
@@ -362,12 +372,17 @@ function problem(code: string, message: string): { error: { code: string; messag
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  sendText(res, status, JSON.stringify(body));
+}
+
+/** Send JSON already serialized. */
+function sendText(res: ServerResponse, status: number, json: string): void {
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
     "cache-control": "no-store",
     "x-content-type-options": "nosniff",
   });
-  res.end(JSON.stringify(body));
+  res.end(json);
 }
 
 function sendError(res: ServerResponse, error: unknown): void {
