@@ -5,8 +5,8 @@ import type { CliIo } from "../cli-io.js";
 import { type CliStore, openCliStore } from "../cli-store.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveDbPath } from "../paths.js";
-import type { RunDescription } from "../ui/inspector-data.js";
 import { serveInspector } from "../ui/inspector-server.js";
+import type { RunDescription } from "../ui/view-types.js";
 
 /** The `--help` text of `tinyagents ui`. */
 export const UI_HELP = `tinyagents ui [--db FILE] [--port N] [--host H] [--token T]

@@ -27,6 +27,7 @@ import type {
   DashboardView,
   EvalRunRow,
   EvalView,
+  RunDescription,
   RunDetail,
   RunListPage,
   RunSummary,
@@ -34,15 +35,6 @@ import type {
 
 /** Statuses after which a run's journal no longer changes. */
 const FINAL: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
-
-/** What the embedding application knows about a run beyond the stores (the CLI: its run record). */
-export interface RunDescription {
-  prompt?: string;
-  rootAgent?: string;
-  tags?: string[];
-  /** `false`: content capture was turned off for this run (the CLI's `--no-capture-content`). */
-  contentCaptured?: boolean;
-}
 
 /**
  * The stores the inspector reads: the same interfaces every backend implements (SQLite today,

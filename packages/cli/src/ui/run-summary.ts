@@ -1,8 +1,7 @@
 import type { HarnessRunStatus } from "@tinyagents/harness";
 import { costView } from "./cost-breakdown.js";
-import type { RunDescription } from "./inspector-data.js";
 import type { JournalFacts } from "./journal-reading.js";
-import type { RunSummary } from "./view-types.js";
+import type { RunDescription, RunSummary } from "./view-types.js";
 
 const NO_FACTS: JournalFacts = { models: [], firstStartedAt: undefined, pausedMs: 0 };
 

@@ -332,3 +332,12 @@ export interface DashboardView {
   /** Thread ids seen in the window (the first 100). */
   threads: string[];
 }
+
+/** What the embedding application knows about a run beyond the stores (the CLI: its run record). */
+export interface RunDescription {
+  prompt?: string;
+  rootAgent?: string;
+  tags?: string[];
+  /** `false`: content capture was turned off for this run (the CLI's `--no-capture-content`). */
+  contentCaptured?: boolean;
+}
