@@ -1,7 +1,17 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+/** Every test file, both tiers. */
+const TEST_FILES = [
+  "packages/*/src/**/*.test.ts",
+  "packages/*/test/**/*.test.ts",
+  "examples/**/*.test.ts",
+  "test/**/*.test.ts",
+];
+/** The integration tier: the naming every new process/server/engine/compiler test follows. */
+const INTEGRATION_FILES = "**/*.integration.test.ts";
 
 export default defineConfig({
   resolve: {
@@ -44,19 +54,41 @@ export default defineConfig({
     ],
   },
   test: {
-    include: [
-      "packages/*/src/**/*.test.ts",
-      "packages/*/test/**/*.test.ts",
-      "examples/**/*.test.ts",
-      "test/**/*.test.ts",
-    ],
-    typecheck: {
-      enabled: true,
-      include: ["packages/*/src/**/*.test-d.ts", "packages/*/test/**/*.test-d.ts"],
-      tsconfig: "./tsconfig.json",
-    },
-    testTimeout: 20000,
     // Fixed fast-check seed; then: each test file must leave no handle, timer or socket behind.
     setupFiles: ["./test/setup/fast-check.ts", "./test/setup/resource-hygiene.ts"],
+    // Two tiers (docs/testing.md): `npm run test:unit` answers in about a minute and is what to run
+    // while changing code; `npm run test:integration` holds everything that spawns a process, starts
+    // a server, engine, Postgres or Chromium, runs `tsc` or packs tarballs. `npm test` runs both.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: TEST_FILES,
+          exclude: [...configDefaults.exclude, INTEGRATION_FILES],
+          // Virtual time, in-memory stores, no process or server: a unit test that needs more than
+          // this is waiting on something real and belongs in the integration tier.
+          testTimeout: 5_000,
+          hookTimeout: 10_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: [INTEGRATION_FILES],
+          // Child processes, servers and compilers share two cores with each other: generous limits,
+          // each crash suite states its own budget in its header.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // The type tests (`*.test-d.ts`) run `tsc`, so they are integration too.
+          typecheck: {
+            enabled: true,
+            include: ["packages/*/src/**/*.test-d.ts", "packages/*/test/**/*.test-d.ts"],
+            tsconfig: "./tsconfig.json",
+          },
+        },
+      },
+    ],
   },
 });

@@ -1,46 +1,13 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import type { AgentObservation } from "@tinyagents/harness";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIo } from "./cli-io.js";
+import { describe, expect, it } from "vitest";
+import { useCli } from "../test/support/cli.js";
 import { openCliStore } from "./cli-store.js";
 import { describeCliRun } from "./commands/ui.js";
 import { CAPTURE_CONTENT_ENV, captureContentSetting } from "./content-capture.js";
-import { main } from "./main.js";
 import { InspectorData } from "./ui/inspector-data.js";
 
-let home: string;
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "tinyagents-capture-"));
-});
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-});
-
-/** An offline environment (demo model, no local server) with its store under `home`. */
-const env = (extra: Record<string, string> = {}) => ({
-  TINYAGENTS_HOME: home,
-  OLLAMA_HOST: "127.0.0.1:1",
-  TINYAGENTS_DEMO_DELAY_MS: "0",
-  HOME: home,
-  ...extra,
-});
-
-async function cli(argv: string[], options: { env?: Record<string, string>; stdin?: string[] } = {}) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: (c: string) => (stdout += c), isTTY: false },
-    stderr: { write: (c: string) => (stderr += c) },
-    stdin: Readable.from(options.stdin ?? []),
-    env: options.env ?? env(),
-    cwd: home,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const { cli, home } = useCli("tinyagents-capture-");
 
 /** The journal of every run a command printed the id of. */
 async function journalOf(stdout: string): Promise<{ ids: string[]; observations: AgentObservation[] }> {
@@ -48,7 +15,7 @@ async function journalOf(stdout: string): Promise<{ ids: string[]; observations:
     ...new Set([...stdout.matchAll(/\b(run-\d{8}-\d{6}-[0-9a-f]+)\b/g)].map((m) => m[1] as string)),
   ];
   expect(ids.length).toBeGreaterThan(0);
-  const store = await openCliStore(join(home, "tinyagents.db"));
+  const store = await openCliStore(join(home(), "tinyagents.db"));
   try {
     const observations = (await Promise.all(ids.map((id) => store.journal.read(id)))).flat();
     return { ids, observations };
@@ -112,7 +79,7 @@ describe("content capture of the CLI's runs", () => {
 
     const runs = await cli(["runs"]);
     expect(runs.stdout).toMatch(new RegExp(`${ids[0]}.*\\(content not captured\\)`));
-    const store = await openCliStore(join(home, "tinyagents.db"));
+    const store = await openCliStore(join(home(), "tinyagents.db"));
     try {
       expect(await store.getRun(ids[0] as string)).toMatchObject({ prompt: "", captureContent: false });
       const detail = await new InspectorData({ ...store, describeRun: describeCliRun(store) }).runDetail(
@@ -128,7 +95,7 @@ describe("content capture of the CLI's runs", () => {
   });
 
   it(`${CAPTURE_CONTENT_ENV}=0 turns it off for chat and for the demo (its sub-agent too)`, async () => {
-    const off = env({ [CAPTURE_CONTENT_ENV]: "0" });
+    const off = { [CAPTURE_CONTENT_ENV]: "0" };
     const chat = await cli(["chat", "--tools", "time"], {
       env: off,
       stdin: ["what time is it in Tokyo?", "/exit"],
@@ -151,7 +118,7 @@ describe("content capture of the CLI's runs", () => {
     expect(captureContentSetting({ [CAPTURE_CONTENT_ENV]: "false" }, undefined)).toBe(false);
     expect(captureContentSetting({ [CAPTURE_CONTENT_ENV]: "1" }, true)).toBe(false);
     expect(captureContentSetting({ [CAPTURE_CONTENT_ENV]: "yes" }, undefined)).toBe(true);
-    const bad = await cli(["run", "hi"], { env: env({ [CAPTURE_CONTENT_ENV]: "maybe" }) });
+    const bad = await cli(["run", "hi"], { env: { [CAPTURE_CONTENT_ENV]: "maybe" } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`${CAPTURE_CONTENT_ENV} must be 0`);
     expect(bad.stderr).toContain('got "maybe"');

@@ -1,45 +1,9 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIo } from "../cli-io.js";
+import { describe, expect, it } from "vitest";
+import { useCli } from "../../test/support/cli.js";
 import { openCliStore } from "../cli-store.js";
-import { main } from "../main.js";
 
-let home: string;
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "tinyagents-cli-"));
-});
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-});
-
-/** A clean environment: no keys, no model, no local server (port 1 refuses), a temp store. */
-function env(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    TINYAGENTS_HOME: home,
-    OLLAMA_HOST: "127.0.0.1:1",
-    TINYAGENTS_DEMO_DELAY_MS: "0",
-    HOME: home,
-    ...extra,
-  };
-}
-
-async function cli(argv: string[], options: { env?: Record<string, string>; stdin?: string[] } = {}) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: (c: string) => (stdout += c), isTTY: false },
-    stderr: { write: (c: string) => (stderr += c) },
-    stdin: Readable.from(options.stdin ?? []),
-    env: options.env ?? env(),
-    cwd: home,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const { cli, home } = useCli("tinyagents-cli-");
 
 describe("tinyagents run (offline, demo model)", () => {
   it("answers 'what time is it in Tokyo?' with the time tool, journals it, and show renders it", async () => {
@@ -107,7 +71,7 @@ describe("tinyagents chat (piped stdin)", () => {
     expect(first.stdout).toMatch(/\(2 turns · 3 model calls · .* · cost \$0\.000000\)/);
     expect(first.stdout).toContain("current_time [built-in; none]");
 
-    const store = await openCliStore(join(home, "tinyagents.db"));
+    const store = await openCliStore(join(home(), "tinyagents.db"));
     try {
       const history = await store.history.load("t-chat");
       expect(history.filter((m) => m.role === "user")).toHaveLength(2);
@@ -130,26 +94,6 @@ describe("tinyagents chat (piped stdin)", () => {
   });
 });
 
-describe("MCP tools in the CLI", () => {
-  const server = createRequire(import.meta.url).resolve(
-    "@modelcontextprotocol/server-everything/dist/index.js",
-  );
-
-  it("loads an MCP server's tools with --mcp and lists them with their origin", async () => {
-    const { code, stdout } = await cli(["chat", "--mcp", `"${process.execPath}" "${server}"`], {
-      stdin: ["/tools\n"],
-    });
-    expect(code).toBe(0);
-    expect(stdout).toMatch(/get_sum \[mcp:mcp-servers\/everything \(get-sum\); destructive\]/);
-  });
-
-  it("exits 4 with the command when an MCP server cannot start", async () => {
-    const { code, stderr } = await cli(["run", "hi", "--mcp", "no-such-mcp-server-binary --flag"]);
-    expect(code).toBe(4);
-    expect(stderr).toContain("no-such-mcp-server-binary");
-  });
-});
-
 describe("errors a user can act on", () => {
   it("names the missing key variable", async () => {
     const { code, stderr } = await cli(["run", "hi", "--model", "openai:gpt-4.1-mini"]);
@@ -165,14 +109,14 @@ describe("errors a user can act on", () => {
 
   it("names the URL of an unreachable endpoint", async () => {
     const { code, stderr } = await cli(["run", "hi", "--model", "ollama:llama3.2"], {
-      env: env({ OLLAMA_HOST: "127.0.0.1:1" }),
+      env: { OLLAMA_HOST: "127.0.0.1:1" },
     });
     expect(code).toBe(4);
     expect(stderr).toContain("127.0.0.1:1");
   });
 
   it("uses TINYAGENTS_MODEL", async () => {
-    const { code, stderr } = await cli(["run", "hi"], { env: env({ TINYAGENTS_MODEL: "demo" }) });
+    const { code, stderr } = await cli(["run", "hi"], { env: { TINYAGENTS_MODEL: "demo" } });
     expect(code).toBe(0);
     expect(stderr).toContain("offline demo model");
   });

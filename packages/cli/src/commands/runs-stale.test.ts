@@ -1,35 +1,10 @@
 /** `tinyagents runs --stale` / `--reap`: find and repair runs whose process died (issue 17 item 1). */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Readable } from "node:stream";
 import { emptyUsageTotals } from "@tinyagents/inference";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIo } from "../cli-io.js";
+import { describe, expect, it } from "vitest";
+import { useCli } from "../../test/support/cli.js";
 import { openCliStore } from "../cli-store.js";
-import { main } from "../main.js";
 
-let home: string;
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "tinyagents-cli-stale-"));
-});
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-});
-
-async function cli(argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: (c: string) => (stdout += c), isTTY: false },
-    stderr: { write: (c: string) => (stderr += c) },
-    stdin: Readable.from([]),
-    env: { TINYAGENTS_HOME: home, HOME: home, OLLAMA_HOST: "127.0.0.1:1" },
-    cwd: home,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const { cli } = useCli("tinyagents-cli-stale-");
 
 describe("tinyagents runs --stale / --reap", () => {
   it("lists a run whose owner stopped heartbeating, reaps it, then finds nothing", async () => {

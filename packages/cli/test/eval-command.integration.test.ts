@@ -1,45 +1,15 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { EventEmitter } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli-io.js";
+import { describe, expect, it } from "vitest";
 import { main } from "../src/main.js";
+import { pressCtrlC, useCli } from "./support/cli.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const fixture = (name: string) => `packages/cli/test/fixtures/evals/${name}`;
 
-let home: string;
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "tinyagents-eval-"));
-});
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-});
-
-async function cli(
-  argv: string[],
-  options: { tty?: boolean; onSigint?: (fire: () => void) => void; env?: Record<string, string> } = {},
-) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: (c: string) => (stdout += c), isTTY: false },
-    stderr: { write: (c: string) => (stderr += c), isTTY: options.tty ?? false },
-    stdin: Readable.from([]),
-    env: { TINYAGENTS_HOME: home, HOME: home, ...options.env },
-    cwd: root,
-    signals: {
-      on: (_event, listener) => options.onSigint?.(listener),
-      off: () => {},
-    },
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const { cli, io } = useCli("tinyagents-eval-", { cwd: root });
 
 describe("tinyagents eval", () => {
   it("runs the offline example: plain progress lines, the report table, every run journaled", async () => {
@@ -67,7 +37,7 @@ describe("tinyagents eval", () => {
   });
 
   it("draws a progress bar on a terminal", async () => {
-    const result = await cli(["eval", fixture("capitals-v1.eval.ts")], { tty: true });
+    const result = await cli(["eval", fixture("capitals-v1.eval.ts")], { stderrIsTTY: true });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("\r[########################] 3/3  pass 3  fail 0\n");
   });
@@ -116,9 +86,11 @@ describe("tinyagents eval", () => {
   });
 
   it("Ctrl-C cancels the eval: exit 130 with the partial result saved", async () => {
-    const result = await cli(["eval", fixture("capitals-slow.eval.ts")], {
-      onSigint: (fire) => setTimeout(fire, 50),
-    });
+    const signals = new EventEmitter();
+    const { io: evalIo, out } = io({ signals });
+    const running = main(["eval", fixture("capitals-slow.eval.ts")], evalIo);
+    await pressCtrlC(signals);
+    const result = { code: await running, stderr: out.stderr };
     expect(result.code).toBe(130);
     expect(result.stderr).toMatch(/eval (eval-\S+) cancelled: 0 of 3 run\(s\) finished/);
     const id = /eval (eval-\S+) cancelled/.exec(result.stderr)?.[1];

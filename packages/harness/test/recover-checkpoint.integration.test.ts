@@ -5,7 +5,7 @@
  * at-least-once tools run at most twice with one idempotency key; exactly one recoverer wins.
  * "The process died" is simulated in-process: a tool or model hook that never settles, after
  * which the run is abandoned (its `finally` never runs, like a SIGKILL). The cross-process
- * version is recover-crash.test.ts.
+ * version is recover-crash.integration.test.ts.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

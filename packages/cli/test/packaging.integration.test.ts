@@ -235,7 +235,7 @@ describe("built packages", () => {
         types: manifest.exports["."].types,
       });
       // For TypeScript's node10 resolution (`module: "commonjs"`), which ignores `exports`: each
-      // subpath's declarations through typesVersions (consumers.test.ts compiles such a consumer).
+      // subpath's declarations through typesVersions (consumers.integration.test.ts compiles such a consumer).
       const subpaths = Object.entries(manifest.exports as Record<string, { types: string }>).filter(
         ([subpath]) => subpath !== ".",
       );

@@ -3,66 +3,16 @@
  * postgres:// URL (TINYAGENTS_DATABASE_URL or --db), and `runs` / `show` / `ui` — from any machine
  * pointed at the same database — read what a worker wrote there; no SQLite file is created.
  */
-import { EventEmitter } from "node:events";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { PostgresStore } from "@tinyagents/postgres";
 import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli-io.js";
 import { redactDatabaseUrl } from "../src/cli-postgres-store.js";
-import { main } from "../src/main.js";
+import { useCli } from "./support/cli.js";
 
-let home: string;
+const { cli, home, withUi } = useCli("tinyagents-cli-pg-");
 let server: TestPostgres;
-
-async function cli(argv: string[], env: Record<string, string>, signals?: EventEmitter) {
-  const out = { stdout: "", stderr: "" };
-  const io: CliIo = {
-    stdout: { write: (c: string) => (out.stdout += c), isTTY: false },
-    stderr: { write: (c: string) => (out.stderr += c) },
-    stdin: Readable.from([]),
-    env: {
-      TINYAGENTS_HOME: home,
-      HOME: home,
-      OLLAMA_HOST: "127.0.0.1:1",
-      TINYAGENTS_DEMO_DELAY_MS: "0",
-      ...env,
-    },
-    cwd: home,
-    ...(signals === undefined
-      ? {}
-      : {
-          signals: {
-            on: (e: "SIGINT", l: () => void) => signals.on(e, l),
-            off: (e: "SIGINT", l: () => void) => signals.off(e, l),
-          },
-        }),
-  };
-  if (signals === undefined) return { code: await main(argv, io), ...out, runs: [] as string[] };
-  // `ui`: wait for its URL, list the runs through its API, then Ctrl-C it.
-  const running = main(argv, io);
-  let url: string | undefined;
-  for (let i = 0; i < 500 && url === undefined; i++) {
-    url = /inspector on (\S+)/.exec(out.stdout)?.[1];
-    if (url === undefined) await new Promise((r) => setTimeout(r, 20));
-  }
-  let runs: string[] = [];
-  try {
-    if (url === undefined) throw new Error(`no URL printed; stderr: ${out.stderr}`);
-    // The printed URL carries the inspector's token (every bind needs it, loopback included).
-    const auth = { headers: { authorization: `Bearer ${new URL(url).searchParams.get("token")}` } };
-    runs = ((await (await fetch(new URL("/api/runs", url), auth)).json()) as { runId: string }[]).map(
-      (r) => r.runId,
-    );
-  } finally {
-    signals.emit("SIGINT");
-  }
-  return { code: await running, ...out, runs };
-}
 
 describe("redactDatabaseUrl", () => {
   it("hides the password, keeps the rest", () => {
@@ -75,29 +25,31 @@ describe("redactDatabaseUrl", () => {
 
 describe.skipIf(skipPostgres())("the CLI on Postgres (skipped only by TINYAGENTS_SKIP_POSTGRES=1)", () => {
   beforeAll(async () => {
-    home = await mkdtemp(join(tmpdir(), "tinyagents-cli-pg-"));
     server = await startTestPostgres();
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
-    await rm(home, { recursive: true, force: true });
   });
 
   it("run writes to the database; runs, show and ui read it back through --db; the status is shared", async () => {
     const url = server.url;
     const run = await cli(["run", "what time is it in Tokyo?", "--tools", "time"], {
-      TINYAGENTS_DATABASE_URL: url,
-      TINYAGENTS_DATABASE_SCHEMA: "cli_shared",
+      env: {
+        TINYAGENTS_DATABASE_URL: url,
+        TINYAGENTS_DATABASE_SCHEMA: "cli_shared",
+      },
     });
     expect(run.code).toBe(0);
     const runId = /run id: (run-\S+)/.exec(run.stdout)?.[1] as string;
     expect(runId).toBeDefined();
-    expect(existsSync(join(home, "tinyagents.db"))).toBe(false); // nothing went to SQLite
+    expect(existsSync(join(home(), "tinyagents.db"))).toBe(false); // nothing went to SQLite
 
-    const runs = await cli(["runs", "--db", url], { TINYAGENTS_DATABASE_SCHEMA: "cli_shared" });
+    const runs = await cli(["runs", "--db", url], { env: { TINYAGENTS_DATABASE_SCHEMA: "cli_shared" } });
     expect(runs.code).toBe(0);
     expect(runs.stdout).toContain(runId);
-    const show = await cli(["show", runId, "--db", url], { TINYAGENTS_DATABASE_SCHEMA: "cli_shared" });
+    const show = await cli(["show", runId, "--db", url], {
+      env: { TINYAGENTS_DATABASE_SCHEMA: "cli_shared" },
+    });
     expect(show.code).toBe(0);
     expect(show.stdout).toContain(`run ${runId}`);
     expect(show.stdout).toContain("current_time");
@@ -112,23 +64,31 @@ describe.skipIf(skipPostgres())("the CLI on Postgres (skipped only by TINYAGENTS
     }
 
     // The inspector serves the runs of that database.
-    const ui = await cli(
-      ["ui", "--port", "0", "--db", url],
-      { TINYAGENTS_DATABASE_SCHEMA: "cli_shared" },
-      new EventEmitter(),
+    let served: string[] = [];
+    const ui = await withUi(
+      ["--db", url],
+      async (inspector) => {
+        // The printed URL carries the inspector's token (every bind needs it, loopback included).
+        const auth = { headers: { authorization: `Bearer ${new URL(inspector).searchParams.get("token")}` } };
+        const runs = (await (await fetch(new URL("/api/runs", inspector), auth)).json()) as { runId: string }[];
+        served = runs.map((r) => r.runId);
+      },
+      { env: { TINYAGENTS_DATABASE_SCHEMA: "cli_shared" } },
     );
     expect(ui.code).toBe(0);
-    expect(ui.runs).toEqual([runId]);
+    expect(served).toEqual([runId]);
     expect(ui.stdout).toContain(`reading ${url}`);
 
     // Another schema is another deployment: nothing there.
-    const empty = await cli(["runs", "--db", url], { TINYAGENTS_DATABASE_SCHEMA: "cli_other" });
+    const empty = await cli(["runs", "--db", url], { env: { TINYAGENTS_DATABASE_SCHEMA: "cli_other" } });
     expect(empty.stdout).toContain("no runs recorded yet in postgres://");
   });
 
   it("an unreachable database is a config error (exit 3) that never prints the password", async () => {
     const result = await cli(["runs"], {
-      TINYAGENTS_DATABASE_URL: "postgres://app:s3cret@127.0.0.1:1/agents",
+      env: {
+        TINYAGENTS_DATABASE_URL: "postgres://app:s3cret@127.0.0.1:1/agents",
+      },
     });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain("postgres://app:***@127.0.0.1:1/agents");

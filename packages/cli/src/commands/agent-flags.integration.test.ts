@@ -1,42 +1,17 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Readable } from "node:stream";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { type RecordedRequest, ReplayServer } from "../../../inference/test/replay/replay-server.js";
-import type { CliIo } from "../cli-io.js";
-import { main } from "../main.js";
+import { useCli } from "../../test/support/cli.js";
 
 // The agent flags of `run` and `chat` against a loopback OpenAI-compatible server that replays
 // Chat Completions traffic as documented (unary JSON, SSE chunks ending in `data: [DONE]`).
 
-let home: string;
+const { cli } = useCli("tinyagents-flags-");
 let server: ReplayServer;
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "tinyagents-flags-"));
-});
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-});
 afterEach(async () => {
   await server?.close();
 });
 
 const SECRET = "sk-test-0123456789abcdef";
-
-async function cli(argv: string[], extraEnv: Record<string, string> = {}) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: (c: string) => (stdout += c), isTTY: false },
-    stderr: { write: (c: string) => (stderr += c) },
-    stdin: Readable.from([]),
-    env: { TINYAGENTS_HOME: home, HOME: home, OLLAMA_HOST: "127.0.0.1:1", ...extraEnv },
-    cwd: home,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
 
 const completion = (content: string, usage = true) => ({
   status: 200,
@@ -96,7 +71,7 @@ describe("run against any OpenAI-compatible server", () => {
         "--no-stream",
         "--json",
       ],
-      { MY_SERVER_KEY: SECRET },
+      { env: { MY_SERVER_KEY: SECRET } },
     );
     expect({ code, stderr }).toEqual({
       code: 0,

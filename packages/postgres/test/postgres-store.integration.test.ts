@@ -2,7 +2,7 @@
  * PostgresStore against a throwaway server (startTestPostgres): migrations, schemas, and what
  * only a shared database has to prove — several PROCESSES appending to one stream never
  * duplicate or interleave offsets, and N processes claiming one checkpoint: exactly one wins.
- * (The behaviours every backend shares run in postgres-conformance.test.ts.)
+ * (The behaviours every backend shares run in postgres-conformance.integration.test.ts.)
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";

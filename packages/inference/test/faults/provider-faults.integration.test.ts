@@ -6,7 +6,7 @@
  * leave nothing behind: no abort listener on the caller's signal, no timer, no socket.
  *
  * The loop-level consequences of the same faults (retries, events, status, journal) are in
- * packages/harness/test/faults/provider-loop-faults.test.ts.
+ * packages/harness/test/faults/provider-loop-faults.integration.test.ts.
  */
 import { getEventListeners } from "node:events";
 import { createServer } from "node:net";

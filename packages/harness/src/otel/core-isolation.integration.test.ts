@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-// Runs against the BUILT packages, like packages/cli/test/packaging.test.ts (`npm test` builds
+// Runs against the BUILT packages, like packages/cli/test/packaging.integration.test.ts (`npm test` builds
 // before Vitest). When an entry point is missing it builds inference and harness once.
 const root = fileURLToPath(new URL("../../../..", import.meta.url));
 const harnessDist = join(root, "packages/harness/dist");
