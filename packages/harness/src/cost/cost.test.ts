@@ -1,5 +1,3 @@
-import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { addCost, type CostTotals, emptyCost, estimateCost, markCostUnknown, rollUpCost } from "./cost.js";
@@ -101,12 +99,6 @@ describe("cost totals", () => {
 });
 
 describe("the generated pricing catalog", () => {
-  it("is exactly what scripts/refresh-pricing.mjs makes from the pinned @pydantic/genai-prices", () => {
-    const script = fileURLToPath(new URL("../../../../scripts/refresh-pricing.mjs", import.meta.url));
-    const out = execFileSync(process.execPath, [script, "--check"], { encoding: "utf8", timeout: 120_000 });
-    expect(out).toContain("pricing catalog is current");
-  }, 120_000);
-
   it("is dated, names its source and covers the providers the adapters report", () => {
     expect(PRICING_CATALOG_AS_OF).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(Number.isNaN(Date.parse(PRICING_CATALOG_AS_OF))).toBe(false);

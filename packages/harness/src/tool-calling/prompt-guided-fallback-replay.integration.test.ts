@@ -12,8 +12,8 @@ import {
   text,
   user,
 } from "@tinyagents/inference";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ReplayServer } from "../../../inference/test/replay/replay-server.js";
+import { describe, expect, it } from "vitest";
+import { useReplayServer } from "../../../inference/test/support/replay.js";
 import { DeterministicIds } from "../testkit/deterministic-ids.js";
 import { withPromptToolsFallback } from "./prompt-guided-tools-model.js";
 
@@ -56,14 +56,7 @@ const CALL_PIECES = [
   "call>",
 ];
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useReplayServer();
 
 function model() {
   const inner = compatible(`${server.url}/v1`, "gemma3:4b", { provider: "ollama", env: {} });

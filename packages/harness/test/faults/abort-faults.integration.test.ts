@@ -12,16 +12,12 @@
 import { type Middleware, rateLimitMiddleware } from "@tinyagents/harness";
 import { DeterministicClock, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { OpenAiChatModel, ProviderError } from "@tinyagents/inference";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FAULT_MODEL, sse, sseResponse, textChunks, toolTurn } from "../../../inference/test/faults/wire.js";
-import { ReplayServer } from "../../../inference/test/replay/replay-server.js";
+import { useReplayServer } from "../../../inference/test/support/replay.js";
 import { BOTH_PATHS, eventsOf, expectFailedRun, runFault } from "./fault-kit.js";
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(() => server.close());
+const server = useReplayServer({ resetBeforeEach: false });
 
 const adapter = () =>
   new OpenAiChatModel({ model: FAULT_MODEL, baseUrl: `${server.url}/v1`, apiKey: "test-key-0123456789" });

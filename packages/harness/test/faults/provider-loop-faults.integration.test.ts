@@ -25,7 +25,7 @@ import {
   type ProviderError,
   systemClock,
 } from "@tinyagents/inference";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   chunk,
   FAULT_MODEL,
@@ -35,7 +35,8 @@ import {
   textChunks,
   toolTurn,
 } from "../../../inference/test/faults/wire.js";
-import { type ReplayResponse, ReplayServer } from "../../../inference/test/replay/replay-server.js";
+import type { ReplayResponse } from "../../../inference/test/replay/replay-server.js";
+import { useReplayServer } from "../../../inference/test/support/replay.js";
 import {
   BOTH_PATHS,
   eventsOf,
@@ -49,11 +50,7 @@ const MAX_RETRIES = 2;
 /** `DEFAULT_RETRY_POLICY` backoff: 200 ms x 2^(n-1). */
 const backoff = (attempt: number) => 200 * 2 ** (attempt - 1);
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(() => server.close());
+const server = useReplayServer({ resetBeforeEach: false });
 
 const lookup = () => FakeTool.returning("lookup", { answer: 42 });
 

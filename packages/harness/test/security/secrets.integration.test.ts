@@ -35,19 +35,16 @@ import {
   type FetchLike,
   ProviderError,
 } from "@tinyagents/inference";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { chunk, errorResponse, sse, sseResponse } from "../../../inference/test/faults/wire.js";
-import { type ReplayResponse, ReplayServer } from "../../../inference/test/replay/replay-server.js";
+import type { ReplayResponse } from "../../../inference/test/replay/replay-server.js";
+import { useReplayServer } from "../../../inference/test/support/replay.js";
 
 const KEY = "tinyagents-fake-key-7f3a9c1e5b2d";
 const PROJECT = "proj-secret-42f9e1c7";
 
-let server: ReplayServer;
 let dir: string;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(() => server.close());
+const server = useReplayServer({ resetBeforeEach: false });
 afterEach(() => {
   vi.restoreAllMocks();
   rmSync(dir, { recursive: true, force: true });

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ReplayServer } from "../../test/replay/replay-server.js";
+import { describe, expect, it } from "vitest";
+import { useReplayServer } from "../../test/support/replay.js";
 import { OllamaEmbeddingModel } from "./ollama-embedding-model.js";
 import { recordingClock } from "./test-clock.fixture.js";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useReplayServer();
 
 const answer = (vectors: number[][], tokens: number) =>
   JSON.stringify({

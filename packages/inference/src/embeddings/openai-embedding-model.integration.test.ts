@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ReplayServer } from "../../test/replay/replay-server.js";
+import { describe, expect, it } from "vitest";
+import { useReplayServer } from "../../test/support/replay.js";
 import { ProviderError } from "../errors/provider-error.js";
 import { TinyAgentsError } from "../errors/tinyagents-error.js";
 import { encodeBase64 } from "../multimodal/base64.js";
@@ -9,14 +9,7 @@ import { recordingClock } from "./test-clock.fixture.js";
 const KEY = "sk-embed-0123456789abcdefghij";
 const JSON_HEADERS = { "content-type": "application/json" };
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useReplayServer();
 
 function model(options: OpenAiEmbeddingModelOptions = {}) {
   return new OpenAiEmbeddingModel({ baseUrl: `${server.url}/v1`, apiKey: KEY, env: {}, ...options });

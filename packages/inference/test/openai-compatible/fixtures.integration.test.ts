@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/errors/provider-error.js";
 import { StreamAccumulator } from "../../src/model/stream-accumulator.js";
 import type { ModelStreamItem } from "../../src/model/stream-item.js";
 import type { Fixture } from "../replay/fixtures.js";
 import { replayOf } from "../replay/fixtures.js";
-import { type Chunking, ReplayServer } from "../replay/replay-server.js";
+import type { Chunking } from "../replay/replay-server.js";
+import { useReplayServer } from "../support/replay.js";
 import { type CorpusExpect, corpus, modelFor, requestFor, summarize, TEST_KEY } from "./corpus.js";
 
 const all = corpus();
@@ -12,13 +13,7 @@ const answers = all.filter(([, f]) => f.expect.error === undefined);
 const failures = all.filter(([, f]) => f.expect.error !== undefined);
 const CHUNKINGS: Chunking[] = ["whole", "frames", "awkward", { every: 7 }];
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useReplayServer({ resetBeforeEach: false });
 
 async function streamItems(fixture: Fixture<CorpusExpect>, chunking: Chunking): Promise<ModelStreamItem[]> {
   server.reset();

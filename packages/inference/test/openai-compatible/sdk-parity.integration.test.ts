@@ -3,23 +3,17 @@
  * run against the replay server and its assembled answer is compared with ours.
  */
 import OpenAI, { type APIError } from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StreamAccumulator } from "../../src/model/stream-accumulator.js";
 import { replayOf } from "../replay/fixtures.js";
-import { ReplayServer } from "../replay/replay-server.js";
+import { useReplayServer } from "../support/replay.js";
 import { corpus, modelFor, requestFor, summarize, TEST_KEY } from "./corpus.js";
 
 const all = corpus().filter(([, f]) => f.expect.sdk !== false);
 const answers = all.filter(([, f]) => f.expect.error === undefined);
 const failures = all.filter(([, f]) => f.expect.error !== undefined);
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useReplayServer({ resetBeforeEach: false });
 
 function client(): OpenAI {
   return new OpenAI({ apiKey: TEST_KEY, baseURL: `${server.url}/v1`, maxRetries: 0 });

@@ -9,7 +9,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createOpenAICompatible as createOpenAICompatibleV2 } from "ai-sdk-openai-compatible-v2";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fromAiSdk } from "../../src/ai-sdk/index.js";
 import {
   AnthropicModel,
@@ -26,20 +26,13 @@ import {
   user,
 } from "../../src/index.js";
 import { type Fixture, loadFixture, replayOf } from "../replay/fixtures.js";
-import { ReplayServer } from "../replay/replay-server.js";
+import { useReplayServer } from "../support/replay.js";
 import { drain, factsOf, fixtureDir, type ResponseFacts } from "./parity.js";
 
 const KEY = "sk-test-BRIDGEKEYdoNOTleak0123456789";
 const request: ModelRequest = { messages: [user("Hello")] };
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useReplayServer();
 
 const compatibleDir = (provider: string) => fixtureDir(`openai-compatible/${provider}`);
 const anthropicDir = fixtureDir("anthropic");

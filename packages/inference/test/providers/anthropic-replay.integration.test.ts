@@ -4,7 +4,7 @@
  * with the official `@anthropic-ai/sdk` reading the same bytes.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   AnthropicModel,
   collectStream,
@@ -17,28 +17,17 @@ import {
 } from "../../src/index.js";
 import { type Fixture, loadFixtures, replayOf } from "../replay/fixtures.js";
 import { ReplayServer } from "../replay/replay-server.js";
-import { drain, factsOf, fixtureDir, streamedText } from "./parity.js";
+import { useReplayServer } from "../support/replay.js";
+import {
+  drain,
+  expectFixtureError,
+  type FixtureExpect,
+  factsOf,
+  fixtureDir,
+  streamedText,
+} from "./parity.js";
 
-interface ErrorExpect {
-  status?: number;
-  providerCode?: string;
-  kind: string;
-  retryable: boolean;
-  retryAfterMs?: number;
-  code: string;
-}
-
-interface Expect {
-  messageId?: string;
-  text?: string;
-  json?: JsonValue;
-  reasoning?: JsonValue[];
-  toolCalls?: JsonValue[];
-  finishReason?: string;
-  usage?: JsonValue;
-  partialText?: string;
-  error?: ErrorExpect;
-}
+type Expect = FixtureExpect;
 
 const dir = fixtureDir("anthropic");
 const fixtures = loadFixtures<Expect>(dir);
@@ -47,14 +36,7 @@ const httpErrors = fixtures.filter((f) => f.expect.error?.status !== undefined);
 const API_KEY = "sk-ant-api03-TESTKEYdoNOTleakTESTKEYdoNOTleak";
 const request: ModelRequest = { messages: [user("Hello")], maxTokens: 1024 };
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useReplayServer();
 
 function model(): AnthropicModel {
   return new AnthropicModel({ apiKey: API_KEY, baseUrl: server.url, model: "claude-sonnet-4-6" });
@@ -140,18 +122,8 @@ describe.each(answers)("anthropic fixture $name", (fixture) => {
 
 describe.each(httpErrors)("anthropic error fixture $name", (fixture) => {
   const want = fixture.expect.error!;
-  const check = (error: unknown) => {
-    expect(ProviderError.isProviderError(error)).toBe(true);
-    const e = error as ProviderError;
-    expect(e.status).toBe(want.status);
-    expect(e.providerCode).toBe(want.providerCode);
-    expect(e.kind).toBe(want.kind);
-    expect(e.retryable).toBe(want.retryable);
-    expect(e.code).toBe(want.code);
-    if (want.retryAfterMs !== undefined) expect(e.retryAfterMs).toBe(want.retryAfterMs);
-    expect(e.provider).toBe("anthropic");
-    expect(`${e.message} ${e.rawBody} ${JSON.stringify(e)}`).not.toContain(API_KEY);
-  };
+  const check = (error: unknown) =>
+    expectFixtureError(error, want, { provider: "anthropic", apiKey: API_KEY });
 
   it("invoke and stream both throw the classified ProviderError", async () => {
     server.enqueue(replayOf(dir, fixture.unary!), replayOf(dir, fixture.stream!));

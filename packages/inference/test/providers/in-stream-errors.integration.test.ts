@@ -4,7 +4,7 @@
  * consumer throws for it (`collectStream`, or `invoke` reading a streamed body) is the one a
  * non-2xx response would have given — not "non_retryable, by unknown".
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   AnthropicModel,
   collectStream,
@@ -14,18 +14,13 @@ import {
   ProviderError,
   user,
 } from "../../src/index.js";
-import { ReplayServer } from "../replay/replay-server.js";
+import { useReplayServer } from "../support/replay.js";
 import { drain } from "./parity.js";
 
 const request: ModelRequest = { messages: [user("Hello")], maxTokens: 64 };
 const SSE = { "content-type": "text/event-stream; charset=utf-8" };
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useReplayServer();
 
 describe("in-stream errors keep kind, retry-after and provider", () => {
   it("openai: an {error} payload saying 'try again in 1.5s' is rate_limited with retryAfterMs 1500", async () => {

@@ -2,7 +2,7 @@
  * The native Ollama adapter against recorded-format NDJSON traffic served over loopback by the
  * replay server: unary and streaming parsing agree with each other and with the fixture.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   collectStream,
   type JsonValue,
@@ -13,8 +13,8 @@ import {
   user,
 } from "../../src/index.js";
 import { type Fixture, loadFixtures, replayOf } from "../replay/fixtures.js";
-import { ReplayServer } from "../replay/replay-server.js";
-import { drain, factsOf, fixtureDir, streamedText } from "./parity.js";
+import { useReplayServer } from "../support/replay.js";
+import { drain, expectFixtureError, factsOf, fixtureDir, streamedText } from "./parity.js";
 
 interface Expect {
   text?: string;
@@ -41,14 +41,7 @@ const answers = fixtures.filter((f) => f.expect.error === undefined);
 const httpErrors = fixtures.filter((f) => f.expect.error?.status !== undefined);
 const request: ModelRequest = { messages: [user("Hello")] };
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useReplayServer();
 
 function model(): OllamaModel {
   return new OllamaModel({ baseUrl: server.url, model: "qwen3:8b", keepAlive: "5m", env: {} });
@@ -102,16 +95,8 @@ describe.each(answers)("ollama fixture $name", (fixture) => {
 
 describe.each(httpErrors)("ollama error fixture $name", (fixture) => {
   const want = fixture.expect.error!;
-  const check = (error: unknown) => {
-    expect(ProviderError.isProviderError(error)).toBe(true);
-    const e = error as ProviderError;
-    expect(e.status).toBe(want.status);
-    expect(e.kind).toBe(want.kind);
-    expect(e.retryable).toBe(want.retryable);
-    expect(e.code).toBe(want.code);
-    expect(e.provider).toBe("ollama");
-    if (want.retryAfterMs !== undefined) expect(e.retryAfterMs).toBe(want.retryAfterMs);
-  };
+  const check = (error: unknown) =>
+    expectFixtureError(error, want, { provider: "ollama", checkProviderCode: false });
   it("invoke and stream both throw the classified ProviderError", async () => {
     server.enqueue(replayOf(dir, fixture.unary!), replayOf(dir, fixture.stream!));
     check(

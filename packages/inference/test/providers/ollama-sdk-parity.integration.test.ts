@@ -6,7 +6,7 @@
  * No `/api/embed` fixtures are recorded yet, so `embed` is not compared here.
  */
 import { type ChatResponse, Ollama } from "ollama";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   collectStream,
   type JsonValue,
@@ -17,7 +17,7 @@ import {
   user,
 } from "../../src/index.js";
 import { exchangeBody, type Fixture, loadFixtures, replayOf } from "../replay/fixtures.js";
-import { ReplayServer } from "../replay/replay-server.js";
+import { useReplayServer } from "../support/replay.js";
 import { drain, factsOf, fixtureDir, streamedText } from "./parity.js";
 
 interface Expect {
@@ -35,14 +35,7 @@ const MODEL = "qwen3:8b";
 const request: ModelRequest = { messages: [user("Hello")] };
 const sdkParams = { model: MODEL, messages: [{ role: "user", content: "Hello" }] };
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useReplayServer();
 
 function model(): OllamaModel {
   return new OllamaModel({ baseUrl: server.url, model: MODEL, env: {} });

@@ -6,7 +6,7 @@
  * client's Responses parsing of the same bytes.
  */
 import OpenAI from "openai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   collectStream,
   createModel,
@@ -19,30 +19,18 @@ import {
   user,
 } from "../../src/index.js";
 import { type Fixture, loadFixtures, replayOf } from "../replay/fixtures.js";
-import { ReplayServer } from "../replay/replay-server.js";
 import type { Chunking } from "../replay/split-body.js";
-import { drain, factsOf, fixtureDir, streamedText } from "./parity.js";
+import { useReplayServer } from "../support/replay.js";
+import {
+  drain,
+  expectFixtureError,
+  type FixtureExpect,
+  factsOf,
+  fixtureDir,
+  streamedText,
+} from "./parity.js";
 
-interface ErrorExpect {
-  status?: number;
-  providerCode?: string;
-  kind: string;
-  retryable: boolean;
-  retryAfterMs?: number;
-  code: string;
-}
-
-interface Expect {
-  messageId?: string;
-  text?: string;
-  json?: JsonValue;
-  reasoning?: JsonValue[];
-  toolCalls?: JsonValue[];
-  finishReason?: string;
-  usage?: JsonValue;
-  partialText?: string;
-  error?: ErrorExpect;
-}
+type Expect = FixtureExpect;
 
 const dir = fixtureDir("openai-responses");
 const fixtures = loadFixtures<Expect>(dir);
@@ -71,14 +59,7 @@ const CHUNKINGS: Array<[string, Chunking]> = [
   ["byte by byte", { every: 1 }],
 ];
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useReplayServer();
 
 function model(fixture?: Fixture<Expect>): OpenAiResponsesModel {
   return new OpenAiResponsesModel({
@@ -168,18 +149,7 @@ describe.each(answers)("openai-responses fixture $name", (fixture) => {
 
 describe.each(httpErrors)("openai-responses error fixture $name", (fixture) => {
   const want = fixture.expect.error!;
-  const check = (error: unknown) => {
-    expect(ProviderError.isProviderError(error)).toBe(true);
-    const e = error as ProviderError;
-    expect(e.status).toBe(want.status);
-    expect(e.providerCode).toBe(want.providerCode);
-    expect(e.kind).toBe(want.kind);
-    expect(e.retryable).toBe(want.retryable);
-    expect(e.code).toBe(want.code);
-    if (want.retryAfterMs !== undefined) expect(e.retryAfterMs).toBe(want.retryAfterMs);
-    expect(e.provider).toBe("openai");
-    expect(`${e.message} ${e.rawBody} ${JSON.stringify(e)}`).not.toContain(API_KEY);
-  };
+  const check = (error: unknown) => expectFixtureError(error, want, { provider: "openai", apiKey: API_KEY });
 
   it("invoke and stream both throw the classified ProviderError; the client sees the same status", async () => {
     server.enqueue(

@@ -1,9 +1,19 @@
 /**
- * Helpers shared by the Anthropic and Ollama replay tests: reduce a response to the facts that
- * streaming and unary parsing must agree on, and collect a model stream without throwing.
+ * Helpers shared by the provider replay tests (Anthropic, OpenAI Responses, Ollama): the shape of a
+ * fixture's expectations, reduce a response to the facts that streaming and unary parsing must
+ * agree on, collect a model stream without throwing, and check a classified provider error.
  */
 import { fileURLToPath } from "node:url";
-import type { ContentBlock, ModelResponse, ModelStreamItem, ToolCall, Usage } from "../../src/index.js";
+import { expect } from "vitest";
+import {
+  type ContentBlock,
+  type JsonValue,
+  type ModelResponse,
+  type ModelStreamItem,
+  ProviderError,
+  type ToolCall,
+  type Usage,
+} from "../../src/index.js";
 
 /** Absolute path of a fixture directory under `packages/inference/test/fixtures/`. */
 export function fixtureDir(provider: string): string {
@@ -57,4 +67,51 @@ export async function drain(
 /** The text of the `text_delta` items. */
 export function streamedText(items: readonly ModelStreamItem[]): string {
   return items.map((item) => (item.type === "text_delta" ? item.text : "")).join("");
+}
+
+/** The error a fixture's `expect.error` describes. */
+export interface FixtureErrorExpect {
+  status?: number;
+  providerCode?: string;
+  kind: string;
+  retryable: boolean;
+  retryAfterMs?: number;
+  code: string;
+}
+
+/** What a recorded answer (or failure) must parse to: a fixture's `expect`. */
+export interface FixtureExpect {
+  messageId?: string;
+  text?: string;
+  json?: JsonValue;
+  reasoning?: JsonValue[];
+  toolCalls?: JsonValue[];
+  finishReason?: string;
+  usage?: JsonValue;
+  partialText?: string;
+  error?: FixtureErrorExpect;
+}
+
+/**
+ * Assert that `error` is the {@link ProviderError} `want` describes, raised by `provider`; with
+ * `apiKey`, that the key appears nowhere in it. `providerCode` is compared unless
+ * `checkProviderCode` is false (providers whose fixtures do not record it).
+ */
+export function expectFixtureError(
+  error: unknown,
+  want: FixtureErrorExpect,
+  options: { provider: string; apiKey?: string; checkProviderCode?: boolean },
+): void {
+  expect(ProviderError.isProviderError(error)).toBe(true);
+  const e = error as ProviderError;
+  expect(e.status).toBe(want.status);
+  if (options.checkProviderCode ?? true) expect(e.providerCode).toBe(want.providerCode);
+  expect(e.kind).toBe(want.kind);
+  expect(e.retryable).toBe(want.retryable);
+  expect(e.code).toBe(want.code);
+  if (want.retryAfterMs !== undefined) expect(e.retryAfterMs).toBe(want.retryAfterMs);
+  expect(e.provider).toBe(options.provider);
+  if (options.apiKey !== undefined) {
+    expect(`${e.message} ${e.rawBody} ${JSON.stringify(e)}`).not.toContain(options.apiKey);
+  }
 }

@@ -8,7 +8,7 @@
  * - unary `invoke` reads a streamed body (a proxy that streams anyway) in the Anthropic and
  *   Ollama adapters, giving exactly the unary answer.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   AnthropicModel,
   assistant,
@@ -25,15 +25,10 @@ import {
   user,
 } from "../../src/index.js";
 import { loadFixtures, replayOf } from "../replay/fixtures.js";
-import { ReplayServer } from "../replay/replay-server.js";
+import { useReplayServer } from "../support/replay.js";
 import { factsOf, fixtureDir } from "./parity.js";
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useReplayServer();
 
 const anthropicDir = fixtureDir("anthropic");
 const ollamaDir = fixtureDir("ollama");

@@ -57,7 +57,10 @@ export interface RecordedRequest {
 /** Decides the response for a request (instead of the FIFO queue). */
 export type ReplayHandler = (request: RecordedRequest) => ReplayResponse | Promise<ReplayResponse>;
 
-/** The replay server. Start with {@link ReplayServer.start}; always `close()` it. */
+/**
+ * The replay server. Start with {@link ReplayServer.start} and always `close()` it, or let
+ * `useReplayServer()` (test/support/replay.ts) do both around a test file.
+ */
 export class ReplayServer {
   /** Every request received, in order. */
   readonly requests: RecordedRequest[] = [];
@@ -79,13 +82,22 @@ export class ReplayServer {
 
   /** Start a server on 127.0.0.1 with an ephemeral port. */
   static async start(): Promise<ReplayServer> {
-    const replay = new ReplayServer();
+    return ReplayServer.unstarted().listen();
+  }
+
+  /** A server that does not listen yet: call {@link ReplayServer.listen} before using its `url`. */
+  static unstarted(): ReplayServer {
+    return new ReplayServer();
+  }
+
+  /** Listen on 127.0.0.1 with an ephemeral port. */
+  async listen(): Promise<this> {
     await new Promise<void>((resolve, reject) => {
-      replay.server.once("error", reject);
-      replay.server.listen(0, "127.0.0.1", () => resolve());
+      this.server.once("error", reject);
+      this.server.listen(0, "127.0.0.1", () => resolve());
     });
-    replay.port = (replay.server.address() as AddressInfo).port;
-    return replay;
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
   }
 
   /** `http://127.0.0.1:PORT` (no trailing slash). */

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ReplayServer } from "../../../test/replay/replay-server.js";
+import { describe, expect, it } from "vitest";
+import { useReplayServer } from "../../../test/support/replay.js";
 import { ProviderError } from "../../errors/provider-error.js";
 import { text, user } from "../../message/constructors.js";
 import type { ModelRequest } from "../../model/model-request.js";
@@ -22,13 +22,7 @@ const GOOD =
   usageChunk +
   "data: [DONE]\n\n";
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useReplayServer({ resetBeforeEach: false });
 
 function model(extra: Partial<ConstructorParameters<typeof OpenAiChatModel>[0]> = {}): OpenAiChatModel {
   return new OpenAiChatModel({ model: "gpt-4.1-mini", baseUrl: `${server.url}/v1/`, apiKey: KEY, ...extra });

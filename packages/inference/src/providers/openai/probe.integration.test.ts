@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RecordedRequest, ReplayResponse } from "../../../test/replay/replay-server.js";
-import { ReplayServer } from "../../../test/replay/replay-server.js";
+import { useReplayServer } from "../../../test/support/replay.js";
 import { probeOpenAiCompatible } from "./probe.js";
 
-let server: ReplayServer;
-beforeAll(async () => {
-  server = await ReplayServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useReplayServer({ resetBeforeEach: false });
 
 const sse = (chunks: object[]): ReplayResponse => ({
   headers: { "content-type": "text/event-stream" },
