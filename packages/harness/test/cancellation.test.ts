@@ -11,9 +11,11 @@ import {
 import { text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { makeHarness, runCollecting } from "./helpers.js";
+import { waitUntil } from "./support/wait-until.js";
 
 /** Abort `controller` on a later macrotask (the run is then really waiting on something). */
-const abortSoon = (controller: AbortController) => setTimeout(() => controller.abort(), 1);
+/** Abort right after the current task (a tool call that just started) returns its pending promise. */
+const abortSoon = (controller: AbortController) => queueMicrotask(() => controller.abort());
 
 describe("cancellation through options.signal", () => {
   it("during a model call: cancelled, run.failed last, partial transcript, status cancelled", async () => {
@@ -23,7 +25,7 @@ describe("cancellation through options.signal", () => {
     harness.registerModel("slow", slow);
     const controller = new AbortController();
     const pending = runCollecting(harness, "please wait", {}, { signal: controller.signal });
-    await until(() => slow.callCount === 1);
+    await waitUntil(() => slow.callCount === 1, "the model was called");
     controller.abort();
     const { run, status, error, events } = await pending;
 
@@ -51,7 +53,7 @@ describe("cancellation through options.signal", () => {
     });
     const controller = new AbortController();
     const pending = runCollecting(harness, "hi", {}, { signal: controller.signal });
-    await until(() => model.callCount === 1);
+    await waitUntil(() => model.callCount === 1, "the model was called");
     controller.abort();
     const { error, status } = await pending;
     expect(error?.code).toBe("cancelled");
@@ -178,9 +180,3 @@ describe("cancellation through options.signal", () => {
     expect(clock.pendingSleeps).toBe(0);
   });
 });
-
-/** Wait (real time, bounded) until `condition` holds. */
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!condition()) throw new Error("condition never became true");
-}

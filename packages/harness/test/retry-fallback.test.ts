@@ -8,6 +8,7 @@ import {
 import { ProviderError, type ProviderFailureKind } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { makeHarness, runCollecting } from "./helpers.js";
+import { waitUntil } from "./support/wait-until.js";
 
 const failure = (kind: ProviderFailureKind, message = `upstream said ${kind}`, retryAfterMs?: number) =>
   new ProviderError({
@@ -119,7 +120,7 @@ describe("retry", () => {
       harnessOptions: { clock },
       signal: controller.signal,
     });
-    for (let i = 0; i < 50 && clock.pendingSleeps === 0; i++) await new Promise((r) => setTimeout(r, 1));
+    await waitUntil(() => clock.pendingSleeps > 0, "the backoff sleep started");
     expect(clock.pendingSleeps).toBe(1);
     controller.abort();
     const { error, model, status } = await pending;

@@ -59,7 +59,10 @@ describe("tool timeouts", () => {
   it('an "unbounded" tool is not cut off by the inherited timeout', async () => {
     const slowButFine = FakeTool.of(
       "slow_but_fine",
-      () => new Promise<string>((resolve) => setTimeout(() => resolve("made it"), 30)),
+      async (_args, ctx) => {
+        await ctx.run.clock.sleep(30); // 6x the inherited 5 ms timeout, on the run's virtual clock
+        return "made it";
+      },
       { timeout: "unbounded" },
     );
     const { run, error } = await runScript({

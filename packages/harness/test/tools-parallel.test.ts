@@ -119,7 +119,7 @@ describe("parallel tool calls", () => {
   it("a call that fails the run stops the remaining calls of the turn from starting", async () => {
     const fatal = FakeTool.failing("fatal", "unrecoverable", { errorPolicy: "fail", delayMs: 1 });
     const { tool: work } = sleeper();
-    const { error, events } = await runScript({
+    const { error, events, clock } = await runScript({
       script: [
         {
           toolCalls: [
@@ -133,8 +133,8 @@ describe("parallel tool calls", () => {
       tools: [fatal, work],
       policy: { limits: { maxConcurrency: 2 } },
     });
-    // Give any stray worker a chance to run before looking.
-    await new Promise((r) => setTimeout(r, 5));
+    // Give any stray worker the time it would need: its 10 ms tool sleeps on the same virtual clock.
+    await clock.sleep(1_000);
 
     expect(error?.code).toBe("tool");
     // "fatal" and "a" started together; nothing was started after the run failed.

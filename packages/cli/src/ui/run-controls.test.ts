@@ -1,5 +1,6 @@
 import { ApprovalBook, SteeringHandle } from "@tinyagents/harness";
 import { describe, expect, it } from "vitest";
+import { waitUntil } from "../../../harness/test/support/wait-until.js";
 import { InspectorControls } from "./run-controls.js";
 
 describe("InspectorControls", () => {
@@ -71,7 +72,7 @@ describe("InspectorControls", () => {
       resumed: true,
     });
     expect(resumed).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await waitUntil(() => errors.length > 0, "the failed resume was reported");
     expect(errors.map((e) => (e as Error).message)).toEqual(["resume failed"]);
     expect(() => controls.apply("r", { action: "approve", approvalId: "r/none" })).toThrow(
       /no approval request/,

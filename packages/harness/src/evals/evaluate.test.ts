@@ -1,5 +1,6 @@
 import { assistant, type ChatModel, type ModelResponse, usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { waitUntil } from "../../test/support/wait-until.js";
 import { InMemoryEventJournal } from "../observability/in-memory-event-journal.js";
 import { InMemoryHarnessStatusStore } from "../observability/in-memory-status-store.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
@@ -175,7 +176,7 @@ describe("evaluate", () => {
       async invoke(): Promise<ModelResponse> {
         inFlight += 1;
         maxInFlight = Math.max(maxInFlight, inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await new Promise((resolve) => setImmediate(resolve)); // stay in flight for a turn
         inFlight -= 1;
         return {
           message: assistant("ok"),
@@ -316,7 +317,7 @@ describe("evaluate", () => {
     const store = new EvalStore(new InMemoryKeyValueStore());
     const journal = new InMemoryEventJournal();
     const started = Date.now();
-    const result = await evaluate({
+    const evaluating = evaluate({
       agent: (evalCase) =>
         evalCase.id === "paris" ? scriptedAgent(["Paris"]) : new AgentHarness().registerModel("slow", slow),
       dataset: cases,
@@ -326,10 +327,11 @@ describe("evaluate", () => {
       store,
       journal,
       evalRunId: "eval-cancel",
-      onProgress: (p) => {
-        if (p.done === 1) setTimeout(() => controller.abort(), 20);
-      },
     });
+    // Cancel while the second case waits on its (60 s) model call.
+    await waitUntil(() => slow.callCount === 1, "the second case called its model");
+    controller.abort();
+    const result = await evaluating;
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.status).toBe("cancelled");
     expect(result.passed).toBe(false);

@@ -1,6 +1,7 @@
 import { Annotation, Command, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
 import { user } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { waitUntil } from "../../test/support/wait-until.js";
 import { runText } from "../agent-loop/agent-run.js";
 import { EventSink } from "../events/event-sink.js";
 import { humanApprovalMiddleware } from "../middleware/library/human-approval-middleware.js";
@@ -208,7 +209,7 @@ describe("LangGraph nodes (real @langchain/langgraph, StateGraph + MemorySaver)"
         }
       })(),
     ).rejects.toThrow();
-    await until(() => statuses.length > 0);
+    await waitUntil(() => statuses.length > 0, "a status was saved");
     expect(crawl.callCount).toBe(1);
     expect(statuses[0]).toMatchObject({ component: "graph_node", status: "cancelled", activeToolCalls: [] });
   });
@@ -231,7 +232,7 @@ describe("LangGraph nodes (real @langchain/langgraph, StateGraph + MemorySaver)"
         }
       })(),
     ).rejects.toThrow();
-    await until(() => statuses.length > 0);
+    await waitUntil(() => statuses.length > 0, "a status was saved");
     expect(slow.completed).toBe(0);
     expect(statuses[0]).toMatchObject({ status: "cancelled", graphNode: { node: "research" } });
     expect(statuses[0]?.error?.code).toBe("cancelled");
@@ -294,8 +295,3 @@ describe("LangGraph nodes (real @langchain/langgraph, StateGraph + MemorySaver)"
     expect(steering.size).toBe(0);
   });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
-  if (!condition()) throw new Error("condition not reached");
-}

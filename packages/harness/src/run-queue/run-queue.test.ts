@@ -120,7 +120,7 @@ describe("RunQueue", () => {
         perKey.set(run.key, (perKey.get(run.key) ?? 0) + 1);
         peak = Math.max(peak, inFlight);
         expect(perKey.get(run.key)).toBe(1);
-        await new Promise((r) => setTimeout(r, 2));
+        await new Promise((r) => setImmediate(r)); // stay in flight for a turn: others may start
         perKey.set(run.key, (perKey.get(run.key) ?? 1) - 1);
         inFlight--;
       },

@@ -33,7 +33,7 @@ function asyncEvenSchema(): StandardSchemaV1<{ n: number }, { n: number; half: n
       version: 1,
       vendor: "handmade",
       validate: async (value) => {
-        await new Promise((resolve) => setTimeout(resolve, 1));
+        await new Promise((resolve) => setImmediate(resolve)); // settle on a later turn: truly async
         const n = (value as { n?: unknown }).n;
         if (typeof n !== "number")
           return { issues: [{ message: "expected a number", path: [{ key: "n" }] }] };

@@ -67,7 +67,7 @@ describe("startTimer / startInterval", () => {
         settled = "aborted";
       },
     );
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setImmediate(r)); // a full event-loop turn: timers and I/O ran
     expect(settled).toBe("");
     controller.abort();
     await sleeping;

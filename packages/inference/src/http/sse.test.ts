@@ -55,7 +55,7 @@ describe("readSse", () => {
     const endless = new ReadableStream<Uint8Array>({
       pull(c) {
         c.enqueue(new TextEncoder().encode("data: tick\n\n"));
-        return new Promise((resolve) => setTimeout(resolve, 5));
+        return new Promise((resolve) => setImmediate(resolve)); // the next tick on a later turn
       },
     });
     const seen: string[] = [];
