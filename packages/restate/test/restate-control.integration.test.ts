@@ -108,7 +108,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
         expect(own?.state).toBe("completed"); // it ran as that agent's own workflow
         expect(own?.result.text).toContain(`${child.name} says:`);
       }
-      // Both children were running at once (each model call waits 40 ms).
+      // Both children were running at once (each model call waits until its sibling started).
       expect(childLog.slice(0, 2).sort()).toEqual(["start:researcher", "start:writer"]);
     });
 

@@ -80,15 +80,43 @@ class SteeredModel implements ChatModel {
   }
 }
 
-/** Child runs: answers `<name> says: <input>` after a pause, logging start and end. */
+/** Child runs: answers `<name> says: <input>` once its sibling started too, logging start and end. */
 export const childLog: string[] = [];
+
+/** The lead's two children. */
+const SIBLINGS = ["researcher", "writer"];
+const startedSiblings = new Set<string>();
+let siblingsStarted: () => void = () => {};
+const bothSiblingsStarted = new Promise<void>((resolve) => {
+  siblingsStarted = resolve;
+});
+
+/**
+ * Wait until both children have started their model call, or `limitMs` passed. The parallel
+ * sub-agents test needs both starts logged before either end, whatever the load: a fixed 40 ms
+ * pause (what it had) let one child finish before a delayed sibling started. Run in sequence, the
+ * first child gives up after `limitMs` and the test fails on the log instead of hanging.
+ */
+async function rendezvous(child: string, limitMs = 10_000): Promise<void> {
+  startedSiblings.add(child);
+  if (SIBLINGS.every((name) => startedSiblings.has(name))) siblingsStarted();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    bothSiblingsStarted,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, limitMs);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
 class ChildModel implements ChatModel {
   readonly provider = "test";
   constructor(readonly modelId: string) {}
   async invoke(request: ModelRequest) {
     const input = text(request.messages.findLast((m) => m.role === "user") ?? assistant(""));
     childLog.push(`start:${this.modelId}`);
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    await rendezvous(this.modelId);
     childLog.push(`end:${this.modelId}`);
     return {
       message: assistant(`${this.modelId} says: ${input}`),
