@@ -4,6 +4,12 @@
  * tool's side effect runs once. 2 and 8 resumers, 50 rounds each: in-process against memory,
  * file and SQLite (a separate connection per resumer), and across processes against SQLite
  * (fewer rounds there: each round is a real multi-process lock race on a loaded CI machine).
+ *
+ * Budget: about 30 s on 2 loaded cores (integration tier). The in-process rounds take well under
+ * a second each; the cross-process races are sent all at once (every process takes the runs in the
+ * same order, so each run is still contended by all of them) instead of one round at a time, which
+ * waited for the slowest process's SQLite busy back-off every round (115 s for 2 x 10 + 8 x 10
+ * rounds at load 11, before).
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -24,8 +30,8 @@ import { FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
 
-/** Rounds of the cross-process race (each round: N processes claim the same run at once). */
-const PROCESS_ROUNDS = 10;
+/** Runs of the cross-process race (each claimed by all N processes at once). */
+const PROCESS_ROUNDS = 5;
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -149,7 +155,7 @@ describe.each(backends)("exclusive resume: %s", (_name, open) => {
 
 describe("exclusive resume across processes (SQLite)", () => {
   for (const n of [2, 8]) {
-    it(`${n} resumer processes x${PROCESS_ROUNDS} rounds: one winner per round, one side effect`, async () => {
+    it(`${n} resumer processes x${PROCESS_ROUNDS} runs at once: one winner per run, one side effect`, async () => {
       const db = join(await tempDir(), "shared.db");
       const store = SqliteStore.open(db);
       cleanup.push(() => store.close());
@@ -171,24 +177,29 @@ describe("exclusive resume across processes (SQLite)", () => {
         return { child, lines, stderr: () => stderr };
       });
       const outcomes: Record<string, number> = {};
-      for (let round = 0; round < PROCESS_ROUNDS; round++) {
-        const runId = `proc-${n}-${round}`;
-        await paused.save(pausedRun(runId));
-        for (const c of children) c.child.stdin.write(`go ${runId}\n`);
-        const answers = await Promise.all(
+      const runIds = Array.from({ length: PROCESS_ROUNDS }, (_, round) => `proc-${n}-${round}`);
+      for (const runId of runIds) await paused.save(pausedRun(runId));
+      for (const c of children) c.child.stdin.write(runIds.map((runId) => `go ${runId}\n`).join(""));
+      const answers = (
+        await Promise.all(
           children.map(async (c) => {
-            const next = await c.lines.next();
-            if (next.done === true) throw new Error(`a resumer exited: ${c.stderr()}`);
-            return next.value;
+            const lines: string[] = [];
+            for (const _ of runIds) {
+              const next = await c.lines.next();
+              if (next.done === true) throw new Error(`a resumer exited: ${c.stderr()}`);
+              lines.push(next.value);
+            }
+            return lines;
           }),
-        );
-        for (const answer of answers)
-          outcomes[answer.split(" ")[0] as string] = (outcomes[answer.split(" ")[0] as string] ?? 0) + 1;
+        )
+      ).flat();
+      for (const answer of answers)
+        outcomes[answer.split(" ")[0] as string] = (outcomes[answer.split(" ")[0] as string] ?? 0) + 1;
+      const ledgerEntries = await store.appendLog.readFrom("ledger", 0, 10_000);
+      for (const runId of runIds) {
         expect(answers.filter((a) => a === `won ${runId}`)).toHaveLength(1);
         expect(answers.filter((a) => a === `conflict ${runId}`)).toHaveLength(n - 1);
-        const ledger = (await store.appendLog.readFrom("ledger", 0, 10_000)).filter(
-          (e) => (e.value as { runId: string }).runId === runId,
-        );
+        const ledger = ledgerEntries.filter((e) => (e.value as { runId: string }).runId === runId);
         expect(ledger.map((e) => (e.value as { key: string }).key)).toEqual([`${runId}:c1`]);
       }
       expect(outcomes).toEqual({ won: PROCESS_ROUNDS, conflict: PROCESS_ROUNDS * (n - 1) });

@@ -6,6 +6,7 @@
  * "The process died" is simulated in-process: a tool or model hook that never settles, after
  * which the run is abandoned (its `finally` never runs, like a SIGKILL). The cross-process
  * version is recover-crash.integration.test.ts.
+ * Budget: about 1 s (in-process; the crash point is awaited, never slept for).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -57,6 +58,8 @@ interface Crash {
   inToolCall?: string;
   /** ...or inside this model call (1-based). */
   inModelCall?: number;
+  /** Told when the run reaches that model call (and hangs there). */
+  reachedModelCall?: () => void;
 }
 
 const never = new Promise<never>(() => undefined);
@@ -64,7 +67,15 @@ const never = new Promise<never>(() => undefined);
 function harness(ledger: Ledger, script: ScriptStep[], crash: Crash = {}) {
   const h = new AgentHarness<undefined, undefined>();
   // A model call that never answers: the process dies while it is in flight.
-  const steps = script.map((step, i): ScriptStep => (i + 1 === crash.inModelCall ? () => never : step));
+  const steps = script.map(
+    (step, i): ScriptStep =>
+      i + 1 === crash.inModelCall
+        ? () => {
+            crash.reachedModelCall?.();
+            return never;
+          }
+        : step,
+  );
   h.registerModel("m", new ScriptedModel(steps));
   h.registerTool(
     tool({
@@ -193,11 +204,15 @@ describe.each(backends)("recover from a checkpoint (%s)", (_name, open) => {
   it("issues a model call that was in flight again", async () => {
     const store = new CheckpointStore(await open());
     const ledger: Ledger = [];
-    await crashRun(harness(ledger, SCRIPT, { inModelCall: 3 }), store, "r", () =>
-      ledger.some((e) => e.key === "r:c3"),
-    );
-    // Give the crashed run time to reach its hanging third model call.
-    await new Promise((r) => setTimeout(r, 20));
+    // "Dead" once the run is inside its third model call, which never answers.
+    let inThirdCall = false;
+    const crashing = harness(ledger, SCRIPT, {
+      inModelCall: 3,
+      reachedModelCall: () => {
+        inThirdCall = true;
+      },
+    });
+    await crashRun(crashing, store, "r", () => inThirdCall);
     const checkpoint = await store.load("r");
     expect(checkpoint?.modelCalls).toBe(2);
     expect(checkpoint?.pendingToolCalls).toEqual([]);
