@@ -11,6 +11,8 @@
  * - a torn journal tail is skipped with a warning and appending continues without renumbering;
  *   a journal that shrank below what was read is a `storage` error, never silent renumbering;
  * - two writers never interleave lines and each finds its own acknowledged offsets.
+ *
+ * Budget: about 13 s on 2 cores at load 15, nearly all of it the two-writer process race.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
