@@ -22,7 +22,7 @@ const status = (runId: string, fields: Partial<HarnessRunStatus> = {}): HarnessR
 });
 
 // The HarnessStatusStore contract (memory, files, SQLite, Postgres) runs in the store conformance
-// suites (testkit/store-conformance, store/store-conformance.test.ts); here: the key-value store's own.
+// suites (testkit/store-conformance, store/store-conformance*.test.ts); here: the key-value store's own.
 describe("KeyValueHarnessStatusStore", () => {
   it("persists records and reloads them in a new instance", async () => {
     const kv = new InMemoryKeyValueStore();

@@ -75,7 +75,7 @@ describe("JsonlAppendLog", () => {
   });
 
   // Concurrent appends in one process and two writers sharing a stream: the AppendLog
-  // conformance suite (store/store-conformance.test.ts) runs them on JSONL files.
+  // conformance suite (store/store-conformance-files.integration.test.ts) runs them on JSONL files.
   it("refuses a truncated file instead of renumbering", async () => {
     const log = open();
     await log.appendMany("s", [1, 2, 3]);
