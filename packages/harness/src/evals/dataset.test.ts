@@ -1,20 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TinyAgentsError } from "@tinyagents/inference";
 import { afterAll, describe, expect, it } from "vitest";
+import { thrownError } from "../../test/support/thrown.js";
 import { validateDataset } from "./dataset.js";
 import { loadDataset, parseDataset } from "./dataset-file.js";
-
-function errorOf(fn: () => unknown): TinyAgentsError {
-  try {
-    fn();
-  } catch (error) {
-    if (TinyAgentsError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a TinyAgentsError");
-}
 
 describe("validateDataset", () => {
   it("normalizes inline cases: ids default to case-<n>, fields kept", () => {
@@ -82,7 +72,7 @@ describe("validateDataset", () => {
     ],
     [[{ input: "x" }, 42], "case 2: must be an object", "case"],
   ])("refuses %j with a message naming the case and field", (input, message, field) => {
-    const error = errorOf(() => validateDataset(input, { name: "d" }));
+    const error = thrownError(() => validateDataset(input, { name: "d" }));
     expect(error.code).toBe("validation");
     expect(error.message).toContain(message);
     expect(error.details?.field).toBe(field);
@@ -103,10 +93,10 @@ describe("dataset files", () => {
         { id: "case-2", input: "there", expected: "x" },
       ],
     });
-    const bad = errorOf(() => parseDataset('{"input":"ok"}\n{"input": 5}\n', { file: "bad.jsonl" }));
+    const bad = thrownError(() => parseDataset('{"input":"ok"}\n{"input": 5}\n', { file: "bad.jsonl" }));
     expect(bad.message).toContain('dataset "bad" (bad.jsonl), case 2 "case-2" line 2: field "input"');
     expect(bad.details).toMatchObject({ line: 2, case: 2, field: "input" });
-    const notJson = errorOf(() => parseDataset('{"input":"ok"}\n{input: nope}\n', { file: "bad.jsonl" }));
+    const notJson = thrownError(() => parseDataset('{"input":"ok"}\n{input: nope}\n', { file: "bad.jsonl" }));
     expect(notJson.message).toContain("bad.jsonl, line 2 is not valid JSON");
   });
 

@@ -8,8 +8,9 @@ import {
   FakeTool,
   ScriptedModel,
 } from "@tinyagents/harness/testkit";
-import { ProviderError, TinyAgentsError, usage } from "@tinyagents/inference";
+import { ProviderError, type TinyAgentsError, usage } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
+import { rejection } from "../../test/support/thrown.js";
 import { acceptAll, closeServers, type Received, serve } from "./langfuse-server.fixture.js";
 
 const PUBLIC_KEY = "pk-lf-public-1234";
@@ -94,16 +95,6 @@ function spansOf(request: Received | undefined): OtlpSpanJson[] {
   return body.resourceSpans.flatMap((r: { scopeSpans: { spans: OtlpSpanJson[] }[] }) =>
     r.scopeSpans.flatMap((s) => s.spans),
   );
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TinyAgentsError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TinyAgentsError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("LangfuseClient OTLP export (default)", () => {

@@ -7,8 +7,9 @@ import {
   FakeTool,
   ScriptedModel,
 } from "@tinyagents/harness/testkit";
-import { ProviderError, TinyAgentsError, usage } from "@tinyagents/inference";
+import { ProviderError, usage } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
+import { rejection } from "../../test/support/thrown.js";
 import { acceptAll, closeServers, type Received, serve } from "./langfuse-server.fixture.js";
 
 const PUBLIC_KEY = "pk-lf-public-1234";
@@ -91,16 +92,6 @@ function endedRun(runId: string, end: "failed" | "interrupted"): EventRecord[] {
     sink.emit(scope, { type: "run.interrupted", reason: "approval required" });
   }
   return recorder.records;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TinyAgentsError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TinyAgentsError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("Langfuse scores with the ingestion transport", () => {

@@ -1,20 +1,12 @@
 import { TinyAgentsError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { thrown } from "../../test/support/thrown.js";
 import { retryMiddleware } from "../middleware/library/retry-middleware.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
 import { FakeTool } from "../testkit/fake-tool.js";
 import { ScriptedModel } from "../testkit/scripted-model.js";
 
 const BAD = [Number.NaN, "ten", -1, 1.5, Number.POSITIVE_INFINITY, null] as const;
-
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
 
 function expectValidation(error: unknown, field: string): void {
   expect(TinyAgentsError.isInstance(error, "validation")).toBe(true);

@@ -2,6 +2,7 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
+import { waitUntil } from "../../test/support/wait-until.js";
 import type { AgentEventOf, EventRecord } from "../events/agent-event.js";
 import { EventSink } from "../events/event-sink.js";
 import { closeServers, type Received, type Reply, serve } from "../langfuse/langfuse-server.fixture.js";
@@ -215,7 +216,7 @@ describe("ReportingBatchSpanProcessor (real SDK + exporter-trace-otlp-proto, loo
     );
     const sizeProvider = new BasicTracerProvider({ spanProcessors: [bySize] });
     for (let i = 0; i < 12; i += 1) sizeProvider.getTracer("size").startSpan(`s${i}`).end();
-    await waitFor(() => server.requests.length === 2);
+    await waitUntil(() => server.requests.length === 2);
     expect(server.requests.map((r) => spanNames([r]).length)).toEqual([5, 5]); // 2 left for the schedule
     await sizeProvider.shutdown();
     expect(server.requests.map((r) => spanNames([r]).length)).toEqual([5, 5, 2]);
@@ -228,7 +229,7 @@ describe("ReportingBatchSpanProcessor (real SDK + exporter-trace-otlp-proto, loo
     );
     const timeProvider = new BasicTracerProvider({ spanProcessors: [byTime] });
     for (let i = 0; i < 3; i += 1) timeProvider.getTracer("time").startSpan(`t${i}`).end();
-    await waitFor(() => server.requests.length === 4);
+    await waitUntil(() => server.requests.length === 4);
     expect(spanNames(server.requests.slice(3))).toEqual(["t0", "t1", "t2"]);
     await timeProvider.shutdown();
     expect(server.requests).toHaveLength(4);
@@ -293,8 +294,3 @@ describe("ReportingBatchSpanProcessor (real SDK + exporter-trace-otlp-proto, loo
     );
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
-}

@@ -1,5 +1,5 @@
-import { TinyAgentsError } from "@tinyagents/inference";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { thrownError } from "../../test/support/thrown.js";
 import type { BetterSqlite3Module } from "./drivers/better-sqlite3.js";
 import {
   currentRuntime,
@@ -39,16 +39,6 @@ const runtime = (overrides: Partial<SqliteRuntime>): SqliteRuntime => ({
 
 const nodeSqlite = { DatabaseSync: FakeDatabase };
 
-function thrown(fn: () => unknown): TinyAgentsError {
-  try {
-    fn();
-  } catch (error) {
-    if (TinyAgentsError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a throw");
-}
-
 afterEach(() => {
   vi.unstubAllEnvs();
   FakeDatabase.opened = [];
@@ -76,18 +66,18 @@ describe("SQLite driver selection", () => {
 
   it("rejects an unknown choice with a validation error listing the valid ones", () => {
     vi.stubEnv("TINYAGENTS_SQLITE_DRIVER", "sqlite3");
-    const error = thrown(() => selectSqliteDriver(undefined, runtime({})));
+    const error = thrownError(() => selectSqliteDriver(undefined, runtime({})));
     expect(error.code).toBe("validation");
     expect(error.message).toContain('unknown SQLite driver "sqlite3" (TINYAGENTS_SQLITE_DRIVER)');
     expect(error.message).toContain('"better-sqlite3"');
   });
 
   it("a driver the runtime lacks says why and what to do", () => {
-    const noNodeSqlite = thrown(() => selectSqliteDriver("node:sqlite", runtime({})));
+    const noNodeSqlite = thrownError(() => selectSqliteDriver("node:sqlite", runtime({})));
     expect(noNodeSqlite.code).toBe("storage");
     expect(noNodeSqlite.message).toContain("Node 20.20.2 has no node:sqlite");
     expect(noNodeSqlite.message).toContain("Node >= 22.13");
-    const notBun = thrown(() => selectSqliteDriver("bun:sqlite", runtime({})));
+    const notBun = thrownError(() => selectSqliteDriver("bun:sqlite", runtime({})));
     expect(notBun.message).toContain("this is not Bun");
   });
 
@@ -97,7 +87,7 @@ describe("SQLite driver selection", () => {
         throw Object.assign(new Error("Cannot find module 'better-sqlite3'"), { code: "MODULE_NOT_FOUND" });
       },
     });
-    const error = thrown(() => selectSqliteDriver(undefined, missing));
+    const error = thrownError(() => selectSqliteDriver(undefined, missing));
     expect(error.code).toBe("storage");
     expect(error.message).toContain("the better-sqlite3 package is not installed");
     expect(error.message).toContain("npm install better-sqlite3");
@@ -120,7 +110,7 @@ describe("SQLite driver selection", () => {
       }
     } as unknown as BetterSqlite3Module;
     const driver = selectSqliteDriver("better-sqlite3", runtime({ require: () => Broken }));
-    const error = thrown(() => driver.open("/data/runs.sqlite"));
+    const error = thrownError(() => driver.open("/data/runs.sqlite"));
     expect(error.code).toBe("storage");
     expect(error.message).toContain("better-sqlite3's native module failed to load");
     expect(error.message).toContain("was compiled against a different Node.js version");
@@ -139,7 +129,7 @@ describe("SQLite driver selection", () => {
       }
     } as unknown as BetterSqlite3Module;
     const bun = runtime({ bun: "1.4.5", require: () => Broken });
-    const error = thrown(() => selectSqliteDriver("better-sqlite3", bun).open("/data/runs.sqlite"));
+    const error = thrownError(() => selectSqliteDriver("better-sqlite3", bun).open("/data/runs.sqlite"));
     expect(error.message).toContain("better-sqlite3 does not run under Bun 1.4.5");
     expect(error.message).toContain('"bun:sqlite"');
     expect(error.message).not.toContain("npm rebuild");

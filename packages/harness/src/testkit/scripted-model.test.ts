@@ -11,6 +11,7 @@ import {
   user,
 } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { rejection } from "../../test/support/thrown.js";
 import { ScriptedModel } from "./scripted-model.js";
 
 const request = (content = "hi"): ModelRequest => ({ messages: [user(content)] });
@@ -19,15 +20,6 @@ async function collectItems(items: AsyncIterable<ModelStreamItem>): Promise<Mode
   const out: ModelStreamItem[] = [];
   for await (const item of items) out.push(item);
   return out;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TinyAgentsError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!TinyAgentsError.isInstance(error)) throw new Error(`expected a TinyAgentsError, got ${String(error)}`);
-  return error;
 }
 
 describe("ScriptedModel", () => {

@@ -1,7 +1,8 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { type JsonObject, TinyAgentsError } from "@tinyagents/inference";
+import type { JsonObject } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { thrownError } from "../../test/support/thrown.js";
 import type { RunContext } from "../context/run-context.js";
 import { isStandardSchema, tool } from "./define-tool.js";
 import type { ToolExecutionContext } from "./tool.js";
@@ -14,16 +15,6 @@ function ctx(): ToolExecutionContext {
     signal: new AbortController().signal,
     progress: () => {},
   };
-}
-
-function errorOf(fn: () => unknown): TinyAgentsError {
-  try {
-    fn();
-  } catch (error) {
-    if (TinyAgentsError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a TinyAgentsError");
 }
 
 /** A hand-written async Standard Schema (no JSON Schema support): `{ n: number }`, n must be even. */
@@ -105,7 +96,7 @@ describe("tool() with a zod 4 schema", () => {
   });
 
   it("throws a validation error when zod cannot express the schema as JSON Schema", () => {
-    const error = errorOf(() =>
+    const error = thrownError(() =>
       tool({ name: "when", description: "d", inputSchema: z.object({ at: z.date() }), execute: () => "x" }),
     );
     expect(error.code).toBe("validation");
@@ -115,7 +106,7 @@ describe("tool() with a zod 4 schema", () => {
   });
 
   it("rejects a non-object zod schema", () => {
-    const error = errorOf(() =>
+    const error = thrownError(() =>
       tool({ name: "echo", description: "d", inputSchema: z.string(), execute: () => "x" }),
     );
     expect(error.message).toContain("object of named arguments");
@@ -137,7 +128,7 @@ describe("tool() with a zod 4 schema", () => {
 
 describe("tool() with an async Standard Schema without JSON Schema support", () => {
   it("requires an explicit jsonSchema, naming the vendor", () => {
-    const error = errorOf(() =>
+    const error = thrownError(() =>
       tool({ name: "half", description: "d", inputSchema: asyncEvenSchema(), execute: () => "" }),
     );
     expect(error.code).toBe("validation");
@@ -230,7 +221,7 @@ describe("tool() with a raw JSON Schema", () => {
   });
 
   it("rejects a non-object raw schema", () => {
-    const error = errorOf(() =>
+    const error = thrownError(() =>
       tool({ name: "n", description: "d", inputSchema: { type: "array" }, execute: () => "" }),
     );
     expect(error.message).toContain('type "array"');
@@ -239,7 +230,7 @@ describe("tool() with a raw JSON Schema", () => {
 
 describe("tool() definition checks", () => {
   it("checks the name", () => {
-    const error = errorOf(() =>
+    const error = thrownError(() =>
       tool({ name: "getWeather", description: "d", inputSchema: {}, execute: () => "" }),
     );
     expect(error.details).toEqual({ field: "name", name: "getWeather" });
@@ -248,19 +239,21 @@ describe("tool() definition checks", () => {
 
   it("checks timeout, description and execute", () => {
     const base = { name: "t", description: "d", inputSchema: { type: "object" }, execute: () => "" };
-    expect(errorOf(() => tool({ ...base, timeout: { ms: -1 } })).message).toContain("invalid timeout");
-    expect(errorOf(() => tool({ ...base, timeout: { ms: Number.NaN } })).details).toMatchObject({
+    expect(thrownError(() => tool({ ...base, timeout: { ms: -1 } })).message).toContain("invalid timeout");
+    expect(thrownError(() => tool({ ...base, timeout: { ms: Number.NaN } })).details).toMatchObject({
       field: "timeout",
     });
-    expect(errorOf(() => tool({ ...base, description: 1 as unknown as string })).details).toMatchObject({
+    expect(thrownError(() => tool({ ...base, description: 1 as unknown as string })).details).toMatchObject({
       field: "description",
     });
-    expect(errorOf(() => tool({ ...base, execute: "no" as unknown as () => string })).details).toMatchObject({
+    expect(
+      thrownError(() => tool({ ...base, execute: "no" as unknown as () => string })).details,
+    ).toMatchObject({
       field: "execute",
     });
     expect(() => tool({ ...base, timeout: "unbounded" })).not.toThrow();
     const badPolicy = { message: 1 } as unknown as { message: string };
-    expect(errorOf(() => tool({ ...base, errorPolicy: badPolicy })).details).toMatchObject({
+    expect(thrownError(() => tool({ ...base, errorPolicy: badPolicy })).details).toMatchObject({
       field: "errorPolicy",
     });
     expect(tool({ ...base, errorPolicy: { message: "lookup failed" } }).errorPolicy).toEqual({

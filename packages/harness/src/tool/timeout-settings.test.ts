@@ -1,16 +1,6 @@
-import { TinyAgentsError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { thrownError } from "../../test/support/thrown.js";
 import { ToolTimeoutSettings } from "./timeout-settings.js";
-
-function errorOf(fn: () => unknown): TinyAgentsError {
-  try {
-    fn();
-  } catch (error) {
-    if (TinyAgentsError.isInstance(error, "validation")) return error;
-    throw error;
-  }
-  throw new Error("expected a validation error");
-}
 
 describe("ToolTimeoutSettings", () => {
   it("has the documented defaults", () => {
@@ -32,10 +22,10 @@ describe("ToolTimeoutSettings", () => {
   });
 
   it("rejects an inherited timeout outside [min, max] instead of clamping it", () => {
-    expect(errorOf(() => new ToolTimeoutSettings(10, 1_000, 5_000)).message).toContain(
+    expect(thrownError(() => new ToolTimeoutSettings(10, 1_000, 5_000), "validation").message).toContain(
       "inheritedMs must be 0 (no default timeout) or within [minMs, maxMs] = [1000, 5000], got 10",
     );
-    expect(errorOf(() => new ToolTimeoutSettings(9_999, 1_000, 5_000)).details).toEqual({
+    expect(thrownError(() => new ToolTimeoutSettings(9_999, 1_000, 5_000), "validation").details).toEqual({
       field: "inheritedMs",
     });
   });
@@ -49,32 +39,42 @@ describe("ToolTimeoutSettings", () => {
     expect(settings.resolve({ ms: 5_000 })).toBe(5_000);
     expect(settings.resolve({ ms: 1_000 })).toBe(1_000);
     expect(settings.resolve({ ms: 10_000 })).toBe(10_000);
-    const low = errorOf(() => settings.resolve({ ms: 20 }));
+    const low = thrownError(() => settings.resolve({ ms: 20 }), "validation");
     expect(low.message).toContain("tool timeout { ms: 20 } is below the minimum 1000 ms");
     expect(low.details).toEqual({ field: "timeout", value: 20, minMs: 1_000, maxMs: 10_000 });
-    expect(errorOf(() => settings.resolve({ ms: 0 })).message).toContain("below the minimum 1000 ms");
-    expect(errorOf(() => settings.resolve({ ms: 999_999 })).message).toContain("above the maximum 10000 ms");
+    expect(thrownError(() => settings.resolve({ ms: 0 }), "validation").message).toContain(
+      "below the minimum 1000 ms",
+    );
+    expect(thrownError(() => settings.resolve({ ms: 999_999 }), "validation").message).toContain(
+      "above the maximum 10000 ms",
+    );
   });
 
   it("rejects malformed explicit timeouts", () => {
     const settings = new ToolTimeoutSettings();
     for (const ms of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
-      const error = errorOf(() => settings.resolve({ ms }));
+      const error = thrownError(() => settings.resolve({ ms }), "validation");
       expect(error.message).toContain("finite number >= 0");
       expect(error.details).toEqual({ field: "timeout" });
     }
   });
 
   it("validates its constructor arguments", () => {
-    expect(errorOf(() => new ToolTimeoutSettings(1_000, 0)).message).toContain("minMs must be >= 1");
-    expect(errorOf(() => new ToolTimeoutSettings(1_000, 5_000, 4_000)).message).toContain(
+    expect(thrownError(() => new ToolTimeoutSettings(1_000, 0), "validation").message).toContain(
+      "minMs must be >= 1",
+    );
+    expect(thrownError(() => new ToolTimeoutSettings(1_000, 5_000, 4_000), "validation").message).toContain(
       "maxMs (4000) must be >= minMs (5000)",
     );
-    expect(errorOf(() => new ToolTimeoutSettings(-5)).message).toContain(
+    expect(thrownError(() => new ToolTimeoutSettings(-5), "validation").message).toContain(
       "inheritedMs must be 0 (no default timeout) or within [minMs, maxMs]",
     );
-    expect(errorOf(() => new ToolTimeoutSettings(5, 1, 10, -1)).message).toContain("graceMs must be >= 0");
-    expect(errorOf(() => new ToolTimeoutSettings(Number.NaN)).details).toEqual({ field: "inheritedMs" });
+    expect(thrownError(() => new ToolTimeoutSettings(5, 1, 10, -1), "validation").message).toContain(
+      "graceMs must be >= 0",
+    );
+    expect(thrownError(() => new ToolTimeoutSettings(Number.NaN), "validation").details).toEqual({
+      field: "inheritedMs",
+    });
     expect(() => new ToolTimeoutSettings(5, 5, 5, 0)).not.toThrow();
   });
 });

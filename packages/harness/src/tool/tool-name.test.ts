@@ -1,16 +1,6 @@
-import { TinyAgentsError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { thrownError } from "../../test/support/thrown.js";
 import { assertToolName, isValidToolName, MAX_TOOL_NAME_LENGTH, suggestToolName } from "./tool-name.js";
-
-function errorOf(fn: () => void): TinyAgentsError {
-  try {
-    fn();
-  } catch (error) {
-    if (TinyAgentsError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a TinyAgentsError");
-}
 
 describe("assertToolName", () => {
   it.each(["a", "get_weather", "search2", "a_b_c_1", "x".repeat(64)])("accepts %s", (name) => {
@@ -19,7 +9,7 @@ describe("assertToolName", () => {
   });
 
   it("rejects camelCase with a validation error naming the name, the reason and a suggestion", () => {
-    const error = errorOf(() => assertToolName("getWeather"));
+    const error = thrownError(() => assertToolName("getWeather"));
     expect(error.code).toBe("validation");
     expect(error.message).toContain('"getWeather"');
     expect(error.message).toContain("uppercase");
@@ -36,7 +26,7 @@ describe("assertToolName", () => {
     ["get weather!", "characters outside", "get_weather"],
     ["x".repeat(65), "65 characters long", "x".repeat(64)],
   ])("rejects %j (%s) and suggests %s", (name, why, suggestion) => {
-    const error = errorOf(() => assertToolName(name));
+    const error = thrownError(() => assertToolName(name));
     expect(error.code).toBe("validation");
     expect(error.message).toContain(why);
     expect(error.message).toContain(JSON.stringify(suggestion));
@@ -45,7 +35,7 @@ describe("assertToolName", () => {
 
   it("rejects non-strings", () => {
     for (const value of [undefined, null, 42, {}]) {
-      const error = errorOf(() => assertToolName(value));
+      const error = thrownError(() => assertToolName(value));
       expect(error.code).toBe("validation");
       expect(error.message).toContain("must be a string");
       expect(error.details?.field).toBe("name");

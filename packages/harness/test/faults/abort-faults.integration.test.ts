@@ -15,18 +15,13 @@ import { OpenAiChatModel, ProviderError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { FAULT_MODEL, sse, sseResponse, textChunks, toolTurn } from "../../../inference/test/faults/wire.js";
 import { useReplayServer } from "../../../inference/test/support/replay.js";
+import { waitUntil } from "../support/wait-until.js";
 import { BOTH_PATHS, eventsOf, expectFailedRun, runFault } from "./fault-kit.js";
 
 const server = useReplayServer({ resetBeforeEach: false });
 
 const adapter = () =>
   new OpenAiChatModel({ model: FAULT_MODEL, baseUrl: `${server.url}/v1`, apiKey: "test-key-0123456789" });
-
-/** Resolves once `predicate` holds, polling each event-loop turn (for virtual-clock waits). */
-async function until(predicate: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !predicate(); i++) await new Promise<void>((r) => setImmediate(r));
-  if (!predicate()) throw new Error("condition never held");
-}
 
 describe.each(BOTH_PATHS)("abort (%s)", (_path, streaming) => {
   it("before the run starts: no model call at all", async () => {
@@ -137,7 +132,7 @@ describe.each(BOTH_PATHS)("abort (%s)", (_path, streaming) => {
       signal: controller.signal,
       policy: { retry: { maxRetries: 3, initialBackoffMs: 60_000 } },
     });
-    await until(() => clock.pendingSleeps === 1);
+    await waitUntil(() => clock.pendingSleeps === 1);
     controller.abort();
     const result = await running;
     expectFailedRun(result, { code: "cancelled", transcript: ["user"] });
@@ -159,7 +154,7 @@ describe.each(BOTH_PATHS)("abort (%s)", (_path, streaming) => {
       middleware: [rateLimitMiddleware({ requests: { capacity: 1, refillPerSecond: 0.001 } })],
       signal: controller.signal,
     });
-    await until(() => clock.pendingSleeps === 1);
+    await waitUntil(() => clock.pendingSleeps === 1);
     controller.abort();
     const result = await running;
     expectFailedRun(result, { code: "cancelled", transcript: ["user", "assistant", "tool"] });

@@ -14,7 +14,6 @@
  *   a `failed` status record, the journal on disk equal to the events, and the transcript
  *   `[user, assistant(tool call), tool result]`.
  */
-import { createServer } from "node:net";
 import type { Middleware } from "@tinyagents/harness";
 import { FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import {
@@ -36,6 +35,7 @@ import {
   toolTurn,
 } from "../../../inference/test/faults/wire.js";
 import type { ReplayResponse } from "../../../inference/test/replay/replay-server.js";
+import { closedPort } from "../../../inference/test/support/loopback.js";
 import { useReplayServer } from "../../../inference/test/support/replay.js";
 import {
   BOTH_PATHS,
@@ -295,14 +295,6 @@ describe.each(BOTH_PATHS)("an in-stream rate limit keeps its classification (%s)
     expect(eventsOf(result, "retry.scheduled").map((r) => r.delayMs)).toEqual([1500, 1500]);
   });
 });
-
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 const notFound: FetchLike = async () => {
   const cause = Object.assign(new Error("getaddrinfo ENOTFOUND api.nowhere.invalid"), { code: "ENOTFOUND" });

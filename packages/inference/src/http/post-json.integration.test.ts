@@ -1,5 +1,5 @@
-import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
+import { closedPort } from "../../test/support/loopback.js";
 import { ProviderError } from "../errors/provider-error.js";
 import type { FetchLike } from "./fetch-types.js";
 import { postJson } from "./post-json.js";
@@ -101,13 +101,3 @@ describe("postJson", () => {
     });
   });
 });
-
-/** A loopback port nobody listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { activeResources, newResources } from "../../../../test/setup/active-resources.js";
+import { realSleep } from "../../test/support/loopback.js";
 import { type Clock, systemClock } from "../clock/clock.js";
 import { TinyAgentsError } from "../errors/tinyagents-error.js";
 import { readBodyText } from "./body-reader.js";
@@ -52,8 +53,6 @@ function steadyStream(chunk: string, count: number, everyMs: number): ReadableSt
     },
   });
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -115,7 +114,7 @@ describe("stream idle timeout (BodyReader, through readSse / readNdjson)", () =>
     const seen: string[] = [];
     for await (const event of readSse(events, undefined, { idleTimeoutMs: 30 })) {
       seen.push(event.data);
-      await sleep(80);
+      await realSleep(80);
     }
     expect(seen).toEqual(["1", "2", "3"]);
   });
@@ -141,7 +140,7 @@ describe("stream idle timeout (BodyReader, through readSse / readNdjson)", () =>
     const { body } = stallingStream(["data: 1\n\n"]);
     const controller = new AbortController();
     const pending = drain(readSse(body, controller.signal, { idleTimeoutMs: 150 })).catch((e: unknown) => e);
-    await sleep(30);
+    await realSleep(30);
     controller.abort();
     const error = await pending;
     expect(TinyAgentsError.isInstance(error, "cancelled")).toBe(true);
@@ -173,7 +172,7 @@ describe("stream idle timeout (BodyReader, through readSse / readNdjson)", () =>
       const pending = drain(readSse(body, controller.signal, { idleTimeoutMs: 2 ** 40 })).catch(
         (e: unknown) => e,
       );
-      await sleep(20);
+      await realSleep(20);
       controller.abort();
       expect(TinyAgentsError.isInstance(await pending, "cancelled")).toBe(true);
       await new Promise((resolve) => setImmediate(resolve));

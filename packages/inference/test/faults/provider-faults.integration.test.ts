@@ -9,7 +9,6 @@
  * packages/harness/test/faults/provider-loop-faults.integration.test.ts.
  */
 import { getEventListeners } from "node:events";
-import { createServer } from "node:net";
 import {
   type FetchLike,
   MAX_BODY_BYTES,
@@ -25,6 +24,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { activeResources, settleResources } from "../../../../test/setup/active-resources.js";
 import { type ReplayResponse, ReplayServer } from "../replay/replay-server.js";
+import { closedPort } from "../support/loopback.js";
 import {
   chunk,
   FAULT_MODEL,
@@ -285,15 +285,6 @@ describe.each(MODES)("stream faults (%s)", (mode) => {
     }
   });
 });
-
-/** A closed port: bind an ephemeral port, then release it. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A fetch that fails like undici does when DNS cannot resolve the host. */
 const notFoundFetch: FetchLike = async () => {

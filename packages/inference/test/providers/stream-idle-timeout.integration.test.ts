@@ -26,9 +26,8 @@ import {
 import { chunk, FAULT_MODEL, sse, textChunks } from "../faults/wire.js";
 import { exchangeBody, loadFixture, replayOf } from "../replay/fixtures.js";
 import { type ReplayResponse, ReplayServer } from "../replay/replay-server.js";
+import { realSleep } from "../support/loopback.js";
 import { fixtureDir } from "./parity.js";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One adapter's streaming path: how to build it, what it streams, where to cut it. */
 interface AdapterCase {
@@ -216,7 +215,7 @@ describe.each(CASES)("stream idle timeout: $name", (c) => {
   it("a consumer slower than the idle timeout does not trip it (only waiting for the server counts)", async () => {
     const outcome = await withServer([c.stream], (url, signal) =>
       streamOnce(c.build(url, 60), request, signal, async (item) => {
-        if (item.type === "text_delta") await sleep(100);
+        if (item.type === "text_delta") await realSleep(100);
       }),
     );
     expect(outcome.error).toBeUndefined();
@@ -230,7 +229,7 @@ describe.each(CASES)("stream idle timeout: $name", (c) => {
         let aborting: Promise<void> | undefined;
         return streamOnce(c.build(url, 400), request, signal, (item) => {
           if (item.type === "text_delta" && aborting === undefined) {
-            aborting = sleep(60).then(() => controller.abort());
+            aborting = realSleep(60).then(() => controller.abort());
           }
         }).then(async (outcome) => {
           await aborting;

@@ -1,5 +1,6 @@
-import { type Message, ProviderError, type ToolMessage, text } from "@tinyagents/inference";
+import { ProviderError, text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { toolMessages } from "../../../test/helpers.js";
 import { runText } from "../../agent-loop/agent-run.js";
 import { FakeTool } from "../../testkit/fake-tool.js";
 import { ScriptedModel } from "../../testkit/scripted-model.js";
@@ -9,7 +10,6 @@ import { modelCallLimitMiddleware, toolCallLimitMiddleware } from "./call-limit-
 import { runAgent, setup } from "./harness.fixture.js";
 import { retryMiddleware } from "./retry-middleware.js";
 
-const toolMessages = (messages: Message[]) => messages.filter((m): m is ToolMessage => m.role === "tool");
 const threeCalls = () =>
   new ScriptedModel([{ toolCalls: [{ name: "t" }] }, { toolCalls: [{ name: "t" }] }, "done"]);
 

@@ -1,5 +1,6 @@
-import { type Message, type ToolMessage, text } from "@tinyagents/inference";
+import { text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { toolMessages } from "../../../test/helpers.js";
 import { runText } from "../../agent-loop/agent-run.js";
 import type { AwaitSignalOptions, DurableValue } from "../../contracts/durable-context.js";
 import { approvalSignalName } from "../../durability/durable-signals.js";
@@ -11,8 +12,6 @@ import { type ApprovalWait, approvalArgumentsHash } from "./approval-binding.js"
 import { ApprovalBook } from "./approval-book.js";
 import { runAgent, setup } from "./harness.fixture.js";
 import { humanApprovalMiddleware } from "./human-approval-middleware.js";
-
-const toolMessages = (messages: Message[]) => messages.filter((m): m is ToolMessage => m.role === "tool");
 
 const toolTurn = () => ({
   toolCalls: [

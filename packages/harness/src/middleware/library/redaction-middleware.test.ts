@@ -1,5 +1,6 @@
-import { type Message, type ToolMessage, text } from "@tinyagents/inference";
+import { text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { toolMessages } from "../../../test/helpers.js";
 import { runText } from "../../agent-loop/agent-run.js";
 import { InMemoryResponseCache } from "../../cache/in-memory-response-cache.js";
 import { FakeTool } from "../../testkit/fake-tool.js";
@@ -10,7 +11,6 @@ import { redactionMiddleware } from "./redaction-middleware.js";
 import { DEFAULT_REDACTION_PATTERNS, luhn } from "./redaction-patterns.js";
 import { TextRedactor } from "./text-redactor.js";
 
-const toolMessages = (messages: Message[]) => messages.filter((m): m is ToolMessage => m.role === "tool");
 const KEY = "sk-proj-abcdefghijklmnopqrstuvwxyz012345";
 
 describe("redactionMiddleware", () => {

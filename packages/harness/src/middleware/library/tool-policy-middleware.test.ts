@@ -1,11 +1,10 @@
-import { type Message, type ToolMessage, text } from "@tinyagents/inference";
+import { text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { toolMessages } from "../../../test/helpers.js";
 import { FakeTool } from "../../testkit/fake-tool.js";
 import { ScriptedModel } from "../../testkit/scripted-model.js";
 import { runAgent, setup } from "./harness.fixture.js";
 import { toolPolicyMiddleware } from "./tool-policy-middleware.js";
-
-const toolMessages = (messages: Message[]) => messages.filter((m): m is ToolMessage => m.role === "tool");
 
 function tools() {
   return [

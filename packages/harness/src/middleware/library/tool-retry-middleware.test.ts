@@ -1,5 +1,6 @@
-import { type Message, type ToolMessage, text } from "@tinyagents/inference";
+import { text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { toolMessages } from "../../../test/helpers.js";
 import { FakeTool } from "../../testkit/fake-tool.js";
 import { ScriptedModel } from "../../testkit/scripted-model.js";
 import { ToolRegistry } from "../../tool/tool-registry.js";
@@ -18,8 +19,6 @@ function flaky(name: string, failures: number, options: { idempotent?: boolean; 
     options,
   );
 }
-
-const toolMessages = (messages: Message[]) => messages.filter((m): m is ToolMessage => m.role === "tool");
 
 describe("toolRetryMiddleware", () => {
   it("retries an idempotent tool with backoff until it succeeds", async () => {
