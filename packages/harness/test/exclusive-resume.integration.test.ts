@@ -12,8 +12,6 @@
  * rounds at load 11, before).
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -29,6 +27,7 @@ import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "./support/temp-dir.js";
 
 /** Runs of the cross-process race (each claimed by all N processes at once). */
 const PROCESS_ROUNDS = 5;
@@ -37,12 +36,6 @@ const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "tinyagents-claim-"));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 /** A PausedRun in front of one pending `charge` call (what an approval pause leaves). */
 function pausedRun(runId: string): PausedRun {
@@ -113,14 +106,14 @@ const backends: [string, (n: number) => Promise<KeyValueStore[]>][] = [
   [
     "files (a store instance per resumer)",
     async (n) => {
-      const dir = await tempDir();
+      const dir = await tempDir(cleanup, "tinyagents-claim-");
       return Array.from({ length: n }, () => new FileKeyValueStore(dir));
     },
   ],
   [
     "SQLite (a connection per resumer)",
     async (n) => {
-      const file = join(await tempDir(), "claims.db");
+      const file = join(await tempDir(cleanup, "tinyagents-claim-"), "claims.db");
       return Array.from({ length: n }, () => {
         const store = SqliteStore.open(file);
         cleanup.push(() => store.close());
@@ -156,7 +149,7 @@ describe.each(backends)("exclusive resume: %s", (_name, open) => {
 describe("exclusive resume across processes (SQLite)", () => {
   for (const n of [2, 8]) {
     it(`${n} resumer processes x${PROCESS_ROUNDS} runs at once: one winner per run, one side effect`, async () => {
-      const db = join(await tempDir(), "shared.db");
+      const db = join(await tempDir(cleanup, "tinyagents-claim-"), "shared.db");
       const store = SqliteStore.open(db);
       cleanup.push(() => store.close());
       const paused = new PausedRunStore(store.keyValue);

@@ -3,8 +3,6 @@
  * of restarting at 0, and a second concurrent writer of one run tree is refused (`conflict`)
  * instead of being interleaved.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   AgentHarness,
@@ -23,17 +21,12 @@ import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, DeterministicIds, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "./support/temp-dir.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0)) await fn();
 });
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "tinyagents-continuity-"));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 const SCRIPT = [
   { toolCalls: [{ id: "c1", name: "lookup", arguments: { q: "a" } }] },
@@ -66,7 +59,7 @@ const backends: [string, () => Promise<HarnessEventJournal>][] = [
   [
     "SQLite",
     async () => {
-      const store = SqliteStore.open(join(await tempDir(), "t.db"));
+      const store = SqliteStore.open(join(await tempDir(cleanup, "tinyagents-continuity-"), "t.db"));
       cleanup.push(() => store.close());
       return new AppendLogEventJournal(store.appendLog);
     },
@@ -74,7 +67,7 @@ const backends: [string, () => Promise<HarnessEventJournal>][] = [
   [
     "JSONL",
     async () => {
-      const log = new JsonlAppendLog(await tempDir());
+      const log = new JsonlAppendLog(await tempDir(cleanup, "tinyagents-continuity-"));
       cleanup.push(() => log.close());
       return new AppendLogEventJournal(log);
     },
@@ -180,7 +173,7 @@ describe.each(backends)("journal continuity (%s)", (_name, open) => {
 
 describe("second writer on another SQLite connection", () => {
   it("is refused atomically (check and append are one transaction)", async () => {
-    const file = join(await tempDir(), "shared.db");
+    const file = join(await tempDir(cleanup, "tinyagents-continuity-"), "shared.db");
     const s1 = SqliteStore.open(file);
     const s2 = SqliteStore.open(file);
     cleanup.push(

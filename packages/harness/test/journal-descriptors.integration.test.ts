@@ -1,25 +1,19 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { JsonlAppendLog } from "@tinyagents/harness/node";
 import { afterEach, describe, expect, it } from "vitest";
+import { type Cleanup, tempDirSync } from "./support/temp-dir.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/journal-many-runs.mjs", import.meta.url));
-const dirs: string[] = [];
+const cleanup: Cleanup = [];
 afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const remove of cleanup.splice(0)) remove();
 });
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "ta-fds-"));
-  dirs.push(dir);
-  return dir;
-}
 
 describe("JsonlAppendLog keeps its descriptors bounded", () => {
   it("3,000 concurrent root runs under `ulimit -n 256` lose no journal event (child process)", () => {
-    const dir = tempDir();
+    const dir = tempDirSync(cleanup, "ta-fds-");
     const out = execFileSync("bash", ["-c", `ulimit -n 256 && exec node "${fixture}" "${dir}" 3000 3000`], {
       encoding: "utf8",
       timeout: 120_000,
@@ -33,7 +27,7 @@ describe("JsonlAppendLog keeps its descriptors bounded", () => {
   }, 180_000);
 
   it("never holds more than maxOpenFiles descriptors, and reopened streams keep their offsets", async () => {
-    const dir = tempDir();
+    const dir = tempDirSync(cleanup, "ta-fds-");
     const log = new JsonlAppendLog(dir, { maxOpenFiles: 4 });
     let peak = 0;
     const streams = Array.from({ length: 40 }, (_, i) => `s${i}`);
@@ -58,7 +52,7 @@ describe("JsonlAppendLog keeps its descriptors bounded", () => {
   });
 
   it("per_call handles close every descriptor after each call; bad options are validation errors", async () => {
-    const dir = tempDir();
+    const dir = tempDirSync(cleanup, "ta-fds-");
     const log = new JsonlAppendLog(dir, { handles: "per_call" });
     await log.append("a", 1);
     await log.append("b", 2);

@@ -6,8 +6,6 @@
  * Budget: about 4 s on 2 cores at load 15 (one SIGKILLed child process).
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -21,18 +19,13 @@ import {
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, EventRecorder, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "./support/temp-dir.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "tinyagents-liveness-"));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 describe("heartbeats", () => {
   it("a long tool call renews the lease on one shared timer; the record names the owner", async () => {
@@ -101,7 +94,7 @@ describe("heartbeats", () => {
 
 describe("a SIGKILLed run", () => {
   it("stays running until reapStale marks it abandoned", async () => {
-    const db = join(await tempDir(), "cli.db");
+    const db = join(await tempDir(cleanup, "tinyagents-liveness-"), "cli.db");
     const child = spawn(
       process.execPath,
       ["--import", join(fixtures, "register-ts.mjs"), join(fixtures, "leased-run.ts"), db, "killed-run"],

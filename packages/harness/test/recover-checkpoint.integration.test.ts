@@ -8,8 +8,6 @@
  * version is recover-crash.integration.test.ts.
  * Budget: about 1 s (in-process; the crash point is awaited, never slept for).
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   AgentHarness,
@@ -26,17 +24,12 @@ import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
 import { type Message, TinyAgentsError } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "./support/temp-dir.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "tinyagents-recover-"));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 const SCRIPT: ScriptStep[] = [
   { toolCalls: [{ id: "c1", name: "fetch_page", arguments: { q: "a" } }] },
@@ -130,11 +123,11 @@ async function uninterrupted(): Promise<Message[]> {
 
 const backends: [string, () => Promise<KeyValueStore>][] = [
   ["in memory", async () => new InMemoryKeyValueStore()],
-  ["file", async () => new FileKeyValueStore(await tempDir())],
+  ["file", async () => new FileKeyValueStore(await tempDir(cleanup, "tinyagents-recover-"))],
   [
     "SQLite",
     async () => {
-      const store = SqliteStore.open(join(await tempDir(), "t.db"));
+      const store = SqliteStore.open(join(await tempDir(cleanup, "tinyagents-recover-"), "t.db"));
       cleanup.push(() => store.close());
       return store.keyValue;
     },
@@ -251,7 +244,7 @@ describe.each(backends)("recover from a checkpoint (%s)", (_name, open) => {
 
 describe("recover", () => {
   it("continues the journal: offsets and event ids stay unique and increasing across the crash", async () => {
-    const sqlite = SqliteStore.open(join(await tempDir(), "j.db"));
+    const sqlite = SqliteStore.open(join(await tempDir(cleanup, "tinyagents-recover-"), "j.db"));
     cleanup.push(() => sqlite.close());
     const journal = new AppendLogEventJournal(sqlite.appendLog);
     const store = new CheckpointStore(sqlite.keyValue);

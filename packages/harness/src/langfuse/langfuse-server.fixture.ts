@@ -75,3 +75,12 @@ export async function closeServers(): Promise<void> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }
+
+/** The names of the spans in OTLP/JSON request bodies, in order (for the OTLP exporter tests). */
+export function spanNames(requests: readonly Received[]): string[] {
+  return requests.flatMap((r) =>
+    (JSON.parse(r.body).resourceSpans ?? []).flatMap((rs: { scopeSpans: { spans: { name: string }[] }[] }) =>
+      rs.scopeSpans.flatMap((s) => s.spans.map((span) => span.name)),
+    ),
+  );
+}

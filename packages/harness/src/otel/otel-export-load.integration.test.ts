@@ -2,7 +2,7 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
 import { EventSink } from "../events/event-sink.js";
-import { closeServers, type Received, type Reply, serve } from "../langfuse/langfuse-server.fixture.js";
+import { closeServers, type Reply, serve, spanNames } from "../langfuse/langfuse-server.fixture.js";
 import { runScenario, scenarioSink } from "../observability/trace-scenario.fixture.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
 import { OtelTracer } from "./otel-tracer.js";
@@ -13,13 +13,6 @@ import { OtelTracer } from "./otel-tracer.js";
 // receiver; bodies are decoded by the official proto definitions (langfuse-server.fixture).
 
 afterEach(closeServers);
-
-const spanNames = (requests: Received[]) =>
-  requests.flatMap((r) =>
-    (JSON.parse(r.body).resourceSpans ?? []).flatMap((rs: { scopeSpans: { spans: { name: string }[] }[] }) =>
-      rs.scopeSpans.flatMap((s) => s.spans.map((span) => span.name)),
-    ),
-  );
 
 describe("OpenTelemetry export under load and failure (BatchSpanProcessor + exporter-trace-otlp-proto)", () => {
   it("a 429 with Retry-After, then 200: the batch is re-sent and every span of the run arrives", async () => {

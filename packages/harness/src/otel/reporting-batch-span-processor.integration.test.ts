@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { waitUntil } from "../../test/support/wait-until.js";
 import type { AgentEventOf, EventRecord } from "../events/agent-event.js";
 import { EventSink } from "../events/event-sink.js";
-import { closeServers, type Received, type Reply, serve } from "../langfuse/langfuse-server.fixture.js";
+import { closeServers, type Reply, serve, spanNames } from "../langfuse/langfuse-server.fixture.js";
 import { attachObservability } from "../observability/attach-observability.js";
 import type { DropReport } from "../observability/bounded-queue.js";
 import { runScenario, scenarioSink } from "../observability/trace-scenario.fixture.js";
@@ -17,13 +17,6 @@ import { ReportingBatchSpanProcessor } from "./reporting-batch-span-processor.js
 // exporter against a loopback receiver; bodies are decoded by the official proto definitions.
 
 afterEach(closeServers);
-
-const spanNames = (requests: Received[]) =>
-  requests.flatMap((r) =>
-    (JSON.parse(r.body).resourceSpans ?? []).flatMap((rs: { scopeSpans: { spans: { name: string }[] }[] }) =>
-      rs.scopeSpans.flatMap((s) => s.spans.map((span) => span.name)),
-    ),
-  );
 
 const dropEvents = (records: EventRecord[]) =>
   records.flatMap((r) =>

@@ -4,10 +4,8 @@
  * directories. Integration tier: real disk I/O, about 5 s (900 status saves over files in one case).
  * The in-memory backends run them in store-conformance.test.ts.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, it } from "vitest";
+import { tempDirSync } from "../../test/support/temp-dir.js";
 import { KeyValueHarnessStatusStore } from "../observability/key-value-status-store.js";
 import {
   appendLogConformance,
@@ -22,11 +20,6 @@ const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "tinyagents-conformance-"));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 function jsonl(dir: string): JsonlAppendLog {
   const log = new JsonlAppendLog(dir);
   cleanup.push(() => log.close());
@@ -36,7 +29,7 @@ function jsonl(dir: string): JsonlAppendLog {
 describe("files", () => {
   const kv = {
     open: async (now: () => number) => {
-      const dir = tempDir();
+      const dir = tempDirSync(cleanup, "tinyagents-conformance-");
       return {
         store: new FileKeyValueStore(dir, { now }),
         connect: async () => new FileKeyValueStore(dir, { now }),
@@ -52,7 +45,7 @@ describe("files", () => {
   describe("JsonlAppendLog", () => {
     const subject = {
       open: async () => {
-        const dir = tempDir();
+        const dir = tempDirSync(cleanup, "tinyagents-conformance-");
         return { log: jsonl(dir), connect: async () => jsonl(dir) };
       },
     };
@@ -61,7 +54,10 @@ describe("files", () => {
   describe("KeyValueHarnessStatusStore over files", () => {
     const subject = {
       open: async (o: { maxFinishedRuns: number }) => ({
-        store: new KeyValueHarnessStatusStore(new FileKeyValueStore(tempDir()), o),
+        store: new KeyValueHarnessStatusStore(
+          new FileKeyValueStore(tempDirSync(cleanup, "tinyagents-conformance-")),
+          o,
+        ),
       }),
     };
     for (const c of statusStoreConformance(subject)) it(c.name, c.run);

@@ -2,7 +2,6 @@ import {
   collectStream,
   type ModelRequest,
   type ModelResponse,
-  type ModelStreamItem,
   ProviderError,
   permissiveProfile,
   type ToolSchema,
@@ -11,6 +10,7 @@ import {
   user,
 } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { drain } from "../../../inference/src/http/test-streams.fixture.js";
 import { DeterministicIds } from "../testkit/deterministic-ids.js";
 import { ScriptedModel } from "../testkit/scripted-model.js";
 import { StreamingMock } from "../testkit/streaming-mock.js";
@@ -41,12 +41,6 @@ function wrap(inner: ConstructorParameters<typeof PromptGuidedToolsModel>[0], fa
     ids: new DeterministicIds(),
     ...(fallback ? { mode: "fallback" } : {}),
   });
-}
-
-async function drain(items: AsyncIterable<ModelStreamItem>): Promise<ModelStreamItem[]> {
-  const out: ModelStreamItem[] = [];
-  for await (const item of items) out.push(item);
-  return out;
 }
 
 describe("PromptGuidedToolsModel", () => {

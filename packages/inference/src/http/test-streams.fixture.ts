@@ -1,3 +1,7 @@
+import type { ModelResponse } from "../model/model-response.js";
+import { StreamAccumulator } from "../model/stream-accumulator.js";
+import type { ModelStreamItem } from "../model/stream-item.js";
+
 /** Test helper: a ReadableStream that yields exactly the given chunks (strings as UTF-8). */
 export function streamOf(
   chunks: Array<string | Uint8Array>,
@@ -28,4 +32,11 @@ export async function drain<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
   return out;
+}
+
+/** The response a stream of items accumulates to (what `collectStream` builds, without a model). */
+export function accumulate(items: readonly ModelStreamItem[]): ModelResponse {
+  const accumulator = new StreamAccumulator();
+  for (const item of items) accumulator.push(item);
+  return accumulator.finish();
 }

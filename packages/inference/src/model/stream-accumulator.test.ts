@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ProviderError } from "../errors/provider-error.js";
+import { accumulate } from "../http/test-streams.fixture.js";
 import { usage } from "../usage/usage.js";
 import type { ModelResponse } from "./model-response.js";
 import {
@@ -9,12 +10,6 @@ import {
   StreamAccumulator,
 } from "./stream-accumulator.js";
 import type { ModelStreamItem } from "./stream-item.js";
-
-const accumulate = (items: ModelStreamItem[]): ModelResponse => {
-  const acc = new StreamAccumulator();
-  for (const item of items) acc.push(item);
-  return acc.finish();
-};
 
 describe("StreamAccumulator rebuilds the unary response", () => {
   it("text deltas concatenate into one text block", () => {

@@ -1,20 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { accumulate } from "../http/test-streams.fixture.js";
 import type { JsonValue } from "../json/json-value.js";
 import type { ContentBlock } from "../message/content-block.js";
 import type { ToolCall } from "../tool/tool-call.js";
 import type { ChatModel } from "./chat-model.js";
 import { everyFieldResponse } from "./model.fixture.js";
 import type { ModelResponse } from "./model-response.js";
-import { collectStream, parseToolArguments, StreamAccumulator } from "./stream-accumulator.js";
+import { collectStream, parseToolArguments } from "./stream-accumulator.js";
 import { responseToStreamItems, streamFromResponse, streamModel } from "./stream-from-response.js";
 import type { ModelStreamItem } from "./stream-item.js";
-
-const accumulate = (items: ModelStreamItem[]): ModelResponse => {
-  const acc = new StreamAccumulator();
-  for (const item of items) acc.push(item);
-  return acc.finish();
-};
 
 const handBuilt: Array<[string, ModelResponse]> = [
   ["empty", { message: { role: "assistant", content: [], toolCalls: [] }, finishReason: "stop" }],

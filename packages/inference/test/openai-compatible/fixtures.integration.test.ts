@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/errors/provider-error.js";
-import { StreamAccumulator } from "../../src/model/stream-accumulator.js";
+import { accumulate } from "../../src/http/test-streams.fixture.js";
 import type { ModelStreamItem } from "../../src/model/stream-item.js";
 import type { Fixture } from "../replay/fixtures.js";
 import { replayOf } from "../replay/fixtures.js";
@@ -21,12 +21,6 @@ async function streamItems(fixture: Fixture<CorpusExpect>, chunking: Chunking): 
   const items: ModelStreamItem[] = [];
   for await (const item of modelFor(fixture, server.url).stream(requestFor(fixture))) items.push(item);
   return items;
-}
-
-function accumulate(items: ModelStreamItem[]) {
-  const accumulator = new StreamAccumulator();
-  for (const item of items) accumulator.push(item);
-  return accumulator.finish();
 }
 
 function checkExpected(fixture: Fixture<CorpusExpect>, summary: ReturnType<typeof summarize>): void {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ProviderError } from "../../errors/provider-error.js";
 import { TinyAgentsError } from "../../errors/tinyagents-error.js";
+import { drain } from "../../http/test-streams.fixture.js";
 import { assistant, system, text, user } from "../../message/constructors.js";
 import type { ModelRequest } from "../../model/model-request.js";
 import type { ModelResponse } from "../../model/model-response.js";
@@ -12,12 +13,6 @@ import { MockModel } from "./mock-model.js";
 const request: ModelRequest = {
   messages: [system("be brief"), user("first"), assistant("ok"), user("ping pong")],
 };
-
-async function drain(items: AsyncIterable<ModelStreamItem>): Promise<ModelStreamItem[]> {
-  const out: ModelStreamItem[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
 
 describe("MockModel", () => {
   it("echo replies with the last user message and synthetic usage", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useReplayServer } from "../../../test/support/replay.js";
 import { ProviderError } from "../../errors/provider-error.js";
+import { drain } from "../../http/test-streams.fixture.js";
 import { text, user } from "../../message/constructors.js";
 import type { ModelRequest } from "../../model/model-request.js";
 import { StreamAccumulator } from "../../model/stream-accumulator.js";
@@ -26,12 +27,6 @@ const server = useReplayServer({ resetBeforeEach: false });
 
 function model(extra: Partial<ConstructorParameters<typeof OpenAiChatModel>[0]> = {}): OpenAiChatModel {
   return new OpenAiChatModel({ model: "gpt-4.1-mini", baseUrl: `${server.url}/v1/`, apiKey: KEY, ...extra });
-}
-
-async function drain(items: AsyncIterable<ModelStreamItem>): Promise<ModelStreamItem[]> {
-  const out: ModelStreamItem[] = [];
-  for await (const item of items) out.push(item);
-  return out;
 }
 
 describe("OpenAiChatModel", () => {
