@@ -5,11 +5,11 @@
  * file and SQLite (a separate connection per resumer), and across processes against SQLite
  * (fewer rounds there: each round is a real multi-process lock race on a loaded CI machine).
  *
- * Budget: about 30 s on 2 loaded cores (integration tier). The in-process rounds take well under
- * a second each; the cross-process races are sent all at once (every process takes the runs in the
- * same order, so each run is still contended by all of them) instead of one round at a time, which
- * waited for the slowest process's SQLite busy back-off every round (115 s for 2 x 10 + 8 x 10
- * rounds at load 11, before).
+ * Budget: about 15 s on 2 loaded cores (integration tier; 12 s measured at load 21). The
+ * in-process rounds take well under a second each. The cross-process races are sent all at once
+ * (every process takes the runs in the same order, so each run is still contended by all of
+ * them) instead of one round at a time, which waited for the slowest process every round; and
+ * the processes load transpile-cached sources (fixtures/ts-loader.mjs). Before: 117 s at load 11.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
