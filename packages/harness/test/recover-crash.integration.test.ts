@@ -7,7 +7,7 @@
  * journal repeats an offset or id, and nothing reads `running` after `reapStale`.
  * The child imports the built packages (`npm run build`), so a spawn costs no compile.
  *
- * Budget: about 17 s on 2 cores at load 15 (30 kills, one worker process at a time).
+ * Budget: about 17 s on 2 cores at load 15 (30 kills, one worker process at a time; 16 s measured).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
