@@ -21,8 +21,9 @@
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compareOutcomes, outcomesOf } from "./lib/stress-outcomes.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const vitest = join(root, "node_modules/vitest/vitest.mjs");
@@ -86,25 +87,9 @@ function repetition(index, seed, reportFile, options) {
   });
 }
 
-/** `file > describe > test` -> status, from a vitest JSON report. */
+/** The outcomes in one repetition's JSON report. */
 async function outcomes(reportFile) {
-  const report = JSON.parse(await readFile(reportFile, "utf8"));
-  const byTest = new Map();
-  const messages = new Map();
-  for (const file of report.testResults ?? []) {
-    const path = relative(root, file.name);
-    if ((file.assertionResults ?? []).length === 0) {
-      // A file that failed to load or whose hooks failed: one outcome for the whole file.
-      byTest.set(`${path} (file)`, file.status);
-      if (file.message) messages.set(`${path} (file)`, file.message);
-    }
-    for (const test of file.assertionResults ?? []) {
-      const key = `${path} > ${test.fullName}`;
-      byTest.set(key, test.status);
-      if (test.failureMessages?.length) messages.set(key, test.failureMessages[0]);
-    }
-  }
-  return { byTest, messages };
+  return outcomesOf(JSON.parse(await readFile(reportFile, "utf8")), root);
 }
 
 const firstLine = (text) =>
@@ -152,16 +137,8 @@ async function main() {
     }
   }
 
-  const keys = new Set(results.flatMap((r) => [...r.byTest.keys()]));
-  const changed = [];
-  const alwaysFailed = [];
-  for (const key of [...keys].sort()) {
-    const statuses = results.map((r) => r.byTest.get(key) ?? "missing");
-    if (new Set(statuses).size > 1) changed.push({ key, statuses });
-    else if (statuses[0] === "failed") alwaysFailed.push(key);
-  }
-
-  console.log(`${keys.size} tests x ${options.runs} repetitions in ${seconds} s`);
+  const { tests, changed, alwaysFailed } = compareOutcomes(results);
+  console.log(`${tests} tests x ${options.runs} repetitions in ${seconds} s`);
   if (alwaysFailed.length > 0) {
     console.log(`\nfailed in every repetition (not a flake; run it alone): ${alwaysFailed.length}`);
     for (const key of alwaysFailed) console.log(`  ${key}`);
