@@ -15,11 +15,12 @@ import {
   TinyAgentsError,
   user,
 } from "../../src/index.js";
-import { type Fixture, loadFixtures, replayOf } from "../replay/fixtures.js";
+import { loadFixtures, replayOf } from "../replay/fixtures.js";
 import { ReplayServer } from "../replay/replay-server.js";
 import { useReplayServer } from "../support/replay.js";
 import {
   drain,
+  expectFacts,
   expectFixtureError,
   type FixtureExpect,
   factsOf,
@@ -52,22 +53,11 @@ const sdkParams = {
   messages: [{ role: "user" as const, content: "Hello" }],
 };
 
-function checkExpect(fixture: Fixture<Expect>, facts: ReturnType<typeof factsOf>): void {
-  const want = fixture.expect;
-  expect(facts.text).toBe(want.text);
-  expect(facts.reasoning).toEqual(want.reasoning);
-  expect(facts.finishReason).toBe(want.finishReason);
-  expect(facts.usage).toEqual(want.usage);
-  expect(facts.messageId).toBe(want.messageId);
-  expect(facts.toolCalls).toEqual(want.toolCalls);
-  if (want.json !== undefined) expect(JSON.parse(facts.text)).toEqual(want.json);
-}
-
 describe.each(answers)("anthropic fixture $name", (fixture) => {
   it("unary parsing gives the expected answer, and the request carries the auth headers", async () => {
     server.enqueue(replayOf(dir, fixture.unary!));
     const response = await model().invoke(request);
-    checkExpect(fixture, factsOf(response));
+    expectFacts(fixture.expect, factsOf(response));
     const sent = server.lastRequest;
     expect(sent.path).toBe("/v1/messages");
     expect(sent.headers["x-api-key"]).toBe(API_KEY);
@@ -186,7 +176,7 @@ describe("anthropic stream failures", () => {
     const fixture = fixtures.find((f) => f.name === "parallel-tools")!;
     server.enqueue(replayOf(dir, fixture.unary!));
     const streamed = await collectStream(model().stream(request));
-    checkExpect(fixture, factsOf(streamed));
+    expectFacts(fixture.expect, factsOf(streamed));
   });
 
   it("request.timeoutMs bounds the call: a slow server gives a timeout error", async () => {

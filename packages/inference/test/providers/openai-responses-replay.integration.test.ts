@@ -23,6 +23,7 @@ import type { Chunking } from "../replay/split-body.js";
 import { useReplayServer } from "../support/replay.js";
 import {
   drain,
+  expectFacts,
   expectFixtureError,
   type FixtureExpect,
   factsOf,
@@ -73,24 +74,13 @@ function sdk(): OpenAI {
   return new OpenAI({ apiKey: API_KEY, baseURL: `${server.url}/v1`, maxRetries: 0 });
 }
 
-function checkExpect(fixture: Fixture<Expect>, facts: ReturnType<typeof factsOf>): void {
-  const want = fixture.expect;
-  expect(facts.text).toBe(want.text);
-  expect(facts.reasoning).toEqual(want.reasoning);
-  expect(facts.finishReason).toBe(want.finishReason);
-  expect(facts.usage).toEqual(want.usage);
-  expect(facts.messageId).toBe(want.messageId);
-  expect(facts.toolCalls).toEqual(want.toolCalls);
-  if (want.json !== undefined) expect(JSON.parse(facts.text)).toEqual(want.json);
-}
-
 const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as JsonValue;
 
 describe.each(answers)("openai-responses fixture $name", (fixture) => {
   it("unary parsing gives the expected answer, sent to /v1/responses with the bearer key", async () => {
     server.enqueue(replayOf(dir, fixture.unary!));
     const response = await model(fixture).invoke(request);
-    checkExpect(fixture, factsOf(response));
+    expectFacts(fixture.expect, factsOf(response));
     const sent = server.lastRequest;
     expect(sent.path).toBe("/v1/responses");
     expect(sent.headers.authorization).toBe(`Bearer ${API_KEY}`);
@@ -227,8 +217,8 @@ describe("openai-responses in-stream failures", () => {
   it("a JSON reply to a streaming request, and an SSE reply to a unary one, are both read", async () => {
     const fixture = fixtures.find((f) => f.name === "reasoning-tools")!;
     server.enqueue(replayOf(dir, fixture.unary!), replayOf(dir, fixture.stream!, { chunking: "frames" }));
-    checkExpect(fixture, factsOf(await collectStream(model(fixture).stream(request))));
-    checkExpect(fixture, factsOf(await model(fixture).invoke(request)));
+    expectFacts(fixture.expect, factsOf(await collectStream(model(fixture).stream(request))));
+    expectFacts(fixture.expect, factsOf(await model(fixture).invoke(request)));
   });
 
   it("a response.failed body with a 200 status makes invoke throw the classified error", async () => {

@@ -115,3 +115,14 @@ export function expectFixtureError(
     expect(`${e.message} ${e.rawBody} ${JSON.stringify(e)}`).not.toContain(options.apiKey);
   }
 }
+
+/** Assert that a response's {@link ResponseFacts} are what a fixture's `expect` says. */
+export function expectFacts(want: FixtureExpect, facts: ResponseFacts): void {
+  expect(facts.text).toBe(want.text);
+  expect(facts.reasoning).toEqual(want.reasoning);
+  expect(facts.finishReason).toBe(want.finishReason);
+  expect(facts.usage).toEqual(want.usage);
+  expect(facts.messageId).toBe(want.messageId);
+  expect(facts.toolCalls).toEqual(want.toolCalls);
+  if (want.json !== undefined) expect(JSON.parse(facts.text)).toEqual(want.json);
+}
