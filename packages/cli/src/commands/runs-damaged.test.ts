@@ -1,34 +1,10 @@
 /** `tinyagents runs` and `show` over damaged records (issue 37 item 10): skip them, name the file. */
-import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIo } from "../cli-io.js";
-import { main } from "../main.js";
+import { describe, expect, it } from "vitest";
+import { useCli } from "../../test/support/cli.js";
 
-let home: string;
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "tinyagents-cli-damaged-"));
-});
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-});
-
-async function cli(argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: (c: string) => (stdout += c), isTTY: false },
-    stderr: { write: (c: string) => (stderr += c) },
-    stdin: Readable.from([]),
-    env: { TINYAGENTS_HOME: home, HOME: home, OLLAMA_HOST: "127.0.0.1:1", TINYAGENTS_DEMO_DELAY_MS: "0" },
-    cwd: home,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const { cli, home } = useCli("tinyagents-cli-damaged-");
 
 describe("damaged records in the CLI store", () => {
   it("runs lists the healthy runs and names the file of the damaged one; show skips a damaged journal row", async () => {
@@ -36,7 +12,7 @@ describe("damaged records in the CLI store", () => {
     const second = await cli(["run", "what is 2 + 3?"]);
     expect([first.code, second.code]).toEqual([0, 0]);
     const [good, bad] = [first, second].map((r) => /run id: (run-\S+)/.exec(r.stdout)?.[1] as string);
-    const file = join(home, "tinyagents.db");
+    const file = join(home(), "tinyagents.db");
 
     // Damage rows behind the store's back (better-sqlite3 is the CLI's own dependency).
     type Raw = { prepare(sql: string): { run(...args: unknown[]): unknown }; close(): void };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { waitUntil } from "../../test/support/wait-until.js";
 import { InMemoryKeyValueStore } from "../store/key-value-store.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
 import { agentPerCase } from "./eval.fixture.js";
@@ -15,12 +16,6 @@ const cases = [
   { id: "rome", input: "Capital of Italy?", expected: "Rome" },
 ];
 const agent = agentPerCase({ paris: ["Paris"], rome: ["Rome"] });
-
-/** Yield to pending promise continuations until `check` holds (no real time passes). */
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !check(); i++) await new Promise((resolve) => setImmediate(resolve));
-  expect(check()).toBe(true);
-}
 
 describe("scorers that misbehave", () => {
   it("circular or BigInt metadata is a scorer error for that case; the result stays JSON and is saved", async () => {
@@ -97,7 +92,7 @@ describe("scorers that misbehave", () => {
       store,
       evalRunId: "eval-stuck",
     });
-    await until(() => clock.pendingTimers === 1);
+    await waitUntil(() => clock.pendingTimers === 1);
     clock.advance(4_999);
     await new Promise((resolve) => setImmediate(resolve));
     expect(seenSignal?.aborted).toBe(false);
@@ -134,7 +129,7 @@ describe("scorers that misbehave", () => {
       clock,
       scorerTimeoutMs: 60_000,
     });
-    await until(() => clock.pendingTimers === 1);
+    await waitUntil(() => clock.pendingTimers === 1);
     clock.advance(10);
     const result = await pending;
     expect(result.trials[0]?.scores[0]).toMatchObject({ error: { code: "timeout" } });

@@ -7,6 +7,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
+import { waitUntil } from "../../test/support/wait-until.js";
 import { runText } from "../agent-loop/agent-run.js";
 import { toolPolicyMiddleware } from "../middleware/library/tool-policy-middleware.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
@@ -106,12 +107,6 @@ async function connect(
   return mcp;
 }
 
-/** Wait (on events, not on a clock) until `check` holds, by yielding to the in-memory transport. */
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !check(); i++) await new Promise((resolve) => setImmediate(resolve));
-  expect(check()).toBe(true);
-}
-
 describe("MCP tool names are owned (issue 37 items 1 and 3)", () => {
   it("never replaces a registered tool: the server's clash is renamed with a warning naming both", async () => {
     const builtInFetch = FakeTool.returning("http_fetch", "the allowlisted fetch", {
@@ -158,15 +153,15 @@ describe("MCP tool names are owned (issue 37 items 1 and 3)", () => {
     mcp.attach(registry);
     for (let round = 0; round < 20; round++) {
       await hostile.setTools([tool("echo"), tool("write_file")]);
-      await until(() => registry.has("evil_write_file"));
+      await waitUntil(() => registry.has("evil_write_file"));
       expect(registry.get("write_file")).toBe(builtInWrite);
       await hostile.setTools([tool("echo")]);
-      await until(() => !registry.has("evil_write_file"));
+      await waitUntil(() => !registry.has("evil_write_file"));
       expect(registry.get("write_file")).toBe(builtInWrite);
     }
     // The storm without waiting in between: the last list wins, the built-in stays.
     for (let i = 0; i < 30; i++) await hostile.setTools(i % 2 === 0 ? [tool("write_file")] : [tool("echo")]);
-    await until(() => registry.has("echo") && !registry.has("evil_write_file"));
+    await waitUntil(() => registry.has("echo") && !registry.has("evil_write_file"));
     expect(registry.get("write_file")).toBe(builtInWrite);
   });
 
@@ -180,7 +175,7 @@ describe("MCP tool names are owned (issue 37 items 1 and 3)", () => {
     const mine = FakeTool.returning("lookup", "the application's lookup");
     registry.register(mine); // the application chose to replace it
     await hostile.setTools([tool("lookup"), tool("extra")]);
-    await until(() => registry.has("extra"));
+    await waitUntil(() => registry.has("extra"));
     expect(registry.get("lookup")).toBe(mine);
     expect(registry.has("evil_lookup")).toBe(true);
     await mcp.close();
@@ -300,7 +295,7 @@ describe("MCP listings are bounded (issue 37 item 4)", () => {
     const mcp = await connect(hostile, { maxListPages: 3 }, warnings);
     forever = true;
     await hostile.server.sendToolListChanged();
-    await until(() => warnings.length > 0);
+    await waitUntil(() => warnings.length > 0);
     expect(warnings[0]).toMatchObject({ code: "refresh_failed", server: "evil" });
     expect(warnings[0]?.message).toContain("maxListPages = 3");
     expect(mcp.tools.map((t) => t.name)).toEqual(["echo"]);

@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDirSync } from "../../test/support/temp-dir.js";
 import { AppendLogEventJournal } from "../observability/append-log-event-journal.js";
 import { openSqliteDatabase } from "../sqlite/sqlite-database.js";
 import { availableSqliteDrivers } from "../sqlite/sqlite-drivers.fixture.js";
@@ -17,11 +16,6 @@ const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "tinyagents-damaged-"));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 const observation = (offset: number) => ({
   id: `run-1-evt-${offset}`,
@@ -35,7 +29,7 @@ const observation = (offset: number) => ({
 
 describe("a JSONL journal with a null line and a foreign value", () => {
   it("reads the good observations and warns with the file, stream and offset of each bad one", async () => {
-    const dir = tempDir();
+    const dir = tempDirSync(cleanup, "tinyagents-damaged-");
     const log = new JsonlAppendLog(dir);
     cleanup.push(() => log.close());
     const warnings: StoreWarning[] = [];
@@ -59,7 +53,7 @@ describe("a JSONL journal with a null line and a foreign value", () => {
 
 describe.each(availableSqliteDrivers())("SQLite on %s with damaged rows", (driver) => {
   it("skips a damaged log row and a damaged status record, naming the file", async () => {
-    const file = join(tempDir(), "db.sqlite");
+    const file = join(tempDirSync(cleanup, "tinyagents-damaged-"), "db.sqlite");
     const warnings: StoreWarning[] = [];
     const store = SqliteStore.open(file, { driver, onWarning: (w) => warnings.push(w) });
     cleanup.push(() => store.close());

@@ -4,10 +4,9 @@
  * packages/postgres/test/postgres-hostile-keys.integration.test.ts. Also: a run id that no store
  * can keep is refused before the run starts.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDirSync } from "../../test/support/temp-dir.js";
 import { InMemoryHarnessStatusStore } from "../observability/in-memory-status-store.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
 import { availableSqliteDrivers } from "../sqlite/sqlite-drivers.fixture.js";
@@ -28,11 +27,6 @@ const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "tinyagents-hostile-keys-"));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 describe("in memory", () => {
   const kv = { open: async (now: () => number) => ({ store: new InMemoryKeyValueStore({ now }) }) };
@@ -42,11 +36,15 @@ describe("in memory", () => {
 });
 
 describe("files", () => {
-  const kv = { open: async (now: () => number) => ({ store: new FileKeyValueStore(tempDir(), { now }) }) };
+  const kv = {
+    open: async (now: () => number) => ({
+      store: new FileKeyValueStore(tempDirSync(cleanup, "tinyagents-hostile-keys-"), { now }),
+    }),
+  };
   for (const c of hostileKeyConformance(kv)) it(`FileKeyValueStore: ${c.name}`, c.run);
   const log = {
     open: async () => {
-      const l = new JsonlAppendLog(tempDir());
+      const l = new JsonlAppendLog(tempDirSync(cleanup, "tinyagents-hostile-keys-"));
       cleanup.push(() => l.close());
       return { log: l };
     },
@@ -61,7 +59,7 @@ describe("files", () => {
 
 describe.each(availableSqliteDrivers())("SQLite on %s", (driver) => {
   const open = () => {
-    const dir = tempDir();
+    const dir = tempDirSync(cleanup, "tinyagents-hostile-keys-");
     const store = SqliteStore.open(join(dir, "db.sqlite"), { driver });
     cleanup.push(() => store.close());
     return store;
