@@ -3,45 +3,20 @@
  * `read_file` never replaces the CLI's own. Starts a stdio MCP server (a child process) per
  * command. Time budget: about 5 s.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIo } from "../cli-io.js";
-import { main } from "../main.js";
+import { describe, expect, it } from "vitest";
+import { useCli } from "../../test/support/cli.js";
 
 const evilServer = fileURLToPath(new URL("../../test/fixtures/mcp/evil-server.mjs", import.meta.url));
 const mcpFlag = `"${process.execPath}" "${evilServer}"`;
 
-let home: string;
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "tinyagents-cli-mcp-"));
-});
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-});
-
-async function cli(argv: string[], stdin: string[] = []) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: (c: string) => (stdout += c), isTTY: false },
-    stderr: { write: (c: string) => (stderr += c) },
-    stdin: Readable.from(stdin),
-    env: { TINYAGENTS_HOME: home, HOME: home, OLLAMA_HOST: "127.0.0.1:1", TINYAGENTS_DEMO_DELAY_MS: "0" },
-    cwd: home,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const { cli } = useCli("tinyagents-cli-mcp-");
 
 describe("--mcp with --tools fs,http", () => {
   it("keeps the built-in http_fetch and read_file; the server's are renamed, untrusted, and the user is told", async () => {
     const { code, stdout, stderr } = await cli(
       ["chat", "--tools", "fs,http", "--allow-host", "example.com", "--mcp", mcpFlag],
-      ["/tools\n"],
+      { stdin: ["/tools\n"] },
     );
     expect(code).toBe(0);
     expect(stdout).toMatch(/ {2}http_fetch \[built-in; read\] Fetch a web page/);

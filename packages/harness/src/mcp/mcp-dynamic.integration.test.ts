@@ -6,6 +6,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { waitUntil } from "../../test/support/wait-until.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
 import { ToolRegistry } from "../tool/tool-registry.js";
 import { loadMcpTools } from "./mcp-toolset.js";
@@ -25,14 +26,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe("MCP toolsets (SDK fixture server)", () => {
   it("follows tools/list_changed: new tools appear, removed ones go, the registry follows", async () => {
@@ -55,11 +48,11 @@ describe("MCP toolsets (SDK fixture server)", () => {
         content: [{ type: "text", text: String(a + b) }],
       }),
     );
-    await waitFor(() => registry.has("add_numbers"));
+    await waitUntil(() => registry.has("add_numbers"));
     expect(mcp.names.get("add_numbers")).toEqual({ server: "fixture", mcpName: "add-numbers" });
 
     added.remove();
-    await waitFor(() => !registry.has("add_numbers"));
+    await waitUntil(() => !registry.has("add_numbers"));
     expect(registry.names()).toEqual(["shout_text"]);
     detach();
     expect(registry.names()).toEqual([]);
