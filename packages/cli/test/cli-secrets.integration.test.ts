@@ -10,17 +10,14 @@
  * once (needs `npm run build -w packages/cli`). Budget: ~5 s.
  */
 import { spawn } from "node:child_process";
+import { EventEmitter } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli-io.js";
-import { main } from "../src/main.js";
+import { useCli } from "./support/cli.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const bin = join(root, "packages/cli/dist/bin.js");
@@ -29,7 +26,11 @@ const HEADER_SECRET = "gw-echo-header-8e7d6c5b4a";
 const QUERY_SECRET = "echo-query-1f2e3d4c5b";
 const SECRETS = [API_KEY, HEADER_SECRET, QUERY_SECRET];
 
-let home: string;
+const { cli, home } = useCli("tinyagents-secrets-", {
+  cwd: root,
+  env: { ECHO_KEY: API_KEY },
+  signals: new EventEmitter(), // never the process's own SIGINT
+});
 let server: Server;
 let baseUrl: string;
 
@@ -70,7 +71,6 @@ function echoServer(): Server {
 }
 
 beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "tinyagents-secrets-"));
   server = echoServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1?key=${QUERY_SECRET}`;
@@ -84,23 +84,7 @@ afterAll(async () => {
   delete process.env.ECHO_API_KEY;
   delete process.env.ECHO_HEADER_KEY;
   await new Promise((resolve) => server.close(resolve));
-  await rm(home, { recursive: true, force: true });
 });
-
-async function cli(argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: (c: string) => (stdout += c), isTTY: false },
-    stderr: { write: (c: string) => (stderr += c), isTTY: false },
-    stdin: Readable.from([]),
-    env: { TINYAGENTS_HOME: home, HOME: home, ECHO_KEY: API_KEY },
-    cwd: root,
-    signals: { on: () => {}, off: () => {} },
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr, all: `${stdout}\n${stderr}` };
-}
 
 function expectNoSecrets(text: string, where: string): void {
   for (const secret of SECRETS) expect(text, `${where} leaks ${secret}`).not.toContain(secret);
@@ -108,7 +92,7 @@ function expectNoSecrets(text: string, where: string): void {
 
 /** Every file of the store (database, WAL), as text. */
 function storeOnDisk(): string {
-  const files = readdirSync(home, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+  const files = readdirSync(home(), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
   return files.map((f) => readFileSync(join(f.parentPath, f.name)).toString("latin1")).join("\n");
 }
 
@@ -143,7 +127,7 @@ describe("the CLI never prints or stores a provider credential", () => {
 
   it("runs --json | head -1: the closed pipe ends the command quietly, exit 0", async () => {
     const child = spawn(process.execPath, [bin, "runs", "--json"], {
-      env: { PATH: process.env.PATH ?? "", HOME: home, TINYAGENTS_HOME: home },
+      env: { PATH: process.env.PATH ?? "", HOME: home(), TINYAGENTS_HOME: home() },
       stdio: ["ignore", "pipe", "pipe"],
     });
     // The reader goes away before the command writes (what `head -1` does after its line).

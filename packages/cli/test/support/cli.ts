@@ -153,13 +153,21 @@ export interface CliResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** Everything it printed: stdout, a newline, stderr (for checks that care about neither stream). */
+  all: string;
 }
+
+const result = (code: number, out: CliOutput): CliResult => ({
+  code,
+  stdout: out.stdout,
+  stderr: out.stderr,
+  all: `${out.stdout}\n${out.stderr}`,
+});
 
 /** Run `tinyagents <argv>` in memory to its end. */
 export async function runCli(argv: string[], options: CliOptions): Promise<CliResult> {
   const { io, out } = cliIo(options);
-  const code = await main(argv, io);
-  return { code, stdout: out.stdout, stderr: out.stderr };
+  return result(await main(argv, io), out);
 }
 
 /**
@@ -186,7 +194,7 @@ export async function withUi(
   } finally {
     signals.emit("SIGINT");
   }
-  return { code: await running, stdout: out.stdout, stderr: out.stderr };
+  return result(await running, out);
 }
 
 /**
