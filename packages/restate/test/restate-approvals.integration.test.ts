@@ -10,16 +10,11 @@ import {
 } from "@tinyagents/harness/testkit";
 import { type JsonObject, TinyAgentsError } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type AgentEndpoint,
-  listenAgents,
-  RestateAgentClient,
-  type RestateRunStatus,
-  restateAgents,
-} from "../src/index.js";
+import { type AgentEndpoint, listenAgents, RestateAgentClient, restateAgents } from "../src/index.js";
 import { type RestateServer, startRestateServer } from "../src/testing/index.js";
 import { journal, moreAgents } from "./support/agents.js";
 import { quiet, RESTATE_SKIP } from "./support/restate-env.js";
+import { statusWhen } from "./support/status.js";
 
 let server: RestateServer | undefined;
 let worker: AgentEndpoint | undefined;
@@ -32,15 +27,6 @@ const services = restateAgents({
 
 const deploy = CONFORMANCE_CALLS[2] as { id: string; name: string; arguments: JsonObject };
 const deployHash = approvalArgumentsHash(deploy.name, deploy.arguments);
-
-/** Poll the run's status until `done` holds. */
-async function until(runId: string, done: (s: RestateRunStatus | undefined) => boolean) {
-  for (;;) {
-    const status = await client.status("approvals", runId);
-    if (done(status)) return status;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** The typed error `promise` rejects with (fails the test when it resolves). */
 async function failure(promise: Promise<unknown>): Promise<TinyAgentsError> {
@@ -73,7 +59,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       expect(early.code).toBe("not_found");
       expect(early.message).toContain("has not started");
       await client.start("approvals", runId, CONFORMANCE_INPUT);
-      const waiting = await until(runId, (s) => s?.phase === "waiting");
+      const waiting = await statusWhen(client, "approvals", runId, (s) => s?.phase === "waiting");
       expect(waiting?.waitingFor).toEqual([`approval:${conformanceApprovalId(runId)}`]);
       expect(waiting?.pendingApprovals).toEqual([
         {
@@ -92,7 +78,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
     it("refuses a wrong approval id and other arguments, changing nothing; the event carries the hash", async () => {
       const runId = "bound";
       await client.start("approvals", runId, CONFORMANCE_INPUT);
-      await until(runId, (s) => s?.phase === "waiting");
+      await statusWhen(client, "approvals", runId, (s) => s?.phase === "waiting");
       const wrong = await failure(client.approve("approvals", runId, `${runId}/call_nope`));
       expect(wrong.code).toBe("not_found");
       expect(wrong.message).toContain(`pending: ${conformanceApprovalId(runId)}`);
@@ -112,7 +98,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
     it("answers a repeated identical decision as the first, refuses a different one, and refuses on a finished run", async () => {
       const runId = "repeated";
       await client.start("approvals", runId, CONFORMANCE_INPUT);
-      await until(runId, (s) => s?.phase === "waiting");
+      await statusWhen(client, "approvals", runId, (s) => s?.phase === "waiting");
       const id = conformanceApprovalId(runId);
       await client.approve("approvals", runId, id);
       await client.approve("approvals", runId, id); // a client retrying after a lost answer
@@ -130,7 +116,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
     it("fails fast with unavailable while every worker is down, and the late decision changes nothing", async () => {
       const runId = "workers-down";
       await client.start("approvals", runId, CONFORMANCE_INPUT);
-      await until(runId, (s) => s?.phase === "waiting");
+      await statusWhen(client, "approvals", runId, (s) => s?.phase === "waiting");
       const port = worker?.port;
       await worker?.close();
       const started = Date.now();
@@ -166,7 +152,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
         const refused = await failure(client.result("approvals", runId));
         expect(refused.code).toBe("validation");
         expect(refused.message).not.toContain("Restate answered");
-        const status = await until(runId, (s) => s !== undefined);
+        const status = await statusWhen(client, "approvals", runId, (s) => s !== undefined);
         expect(status).toMatchObject({ phase: "failed", error: { code: "validation" } });
       }
     });
@@ -182,7 +168,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       expect(run.code).toBe("not_found");
       expect(await client.status("approvals", "never-started")).toBeUndefined();
       await client.start("approvals", "reused", CONFORMANCE_INPUT);
-      await until("reused", (s) => s !== undefined);
+      await statusWhen(client, "approvals", "reused", (s) => s !== undefined);
       expect((await client.start("approvals", "reused", CONFORMANCE_INPUT)).status).toBe(
         "PreviouslyAccepted",
       );

@@ -8,28 +8,15 @@ import {
 } from "@tinyagents/harness/testkit";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type AgentEndpoint,
-  listenAgents,
-  RestateAgentClient,
-  type RestateRunStatus,
-  restateAgents,
-} from "../src/index.js";
+import { type AgentEndpoint, listenAgents, RestateAgentClient, restateAgents } from "../src/index.js";
 import { type RestateServer, startRestateServer } from "../src/testing/index.js";
 import { quiet, RESTATE_SKIP } from "./support/restate-env.js";
+import { statusWhen } from "./support/status.js";
 
 let server: RestateServer | undefined;
 let worker: AgentEndpoint | undefined;
 let client: RestateAgentClient;
 const journal = new InMemoryEventJournal();
-
-async function until(runId: string, done: (s: RestateRunStatus | undefined) => boolean) {
-  for (;;) {
-    const status = await client.status("pausable", runId);
-    if (done(status)) return status;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe.skipIf(RESTATE_SKIP !== undefined)(
   `pause and resume on restate-server${RESTATE_SKIP ? ` (${RESTATE_SKIP})` : ""}`,
@@ -60,7 +47,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       const runId = "run-pause";
       await client.start("pausable", runId, CONFORMANCE_INPUT);
       await client.steer("pausable", runId, { kind: "pause", reason: "operator look" });
-      const paused = await until(runId, (s) => s?.phase === "paused");
+      const paused = await statusWhen(client, "pausable", runId, (s) => s?.phase === "paused");
       expect(paused?.resumeSignal).toBe(resumeSignalName(runId, 1));
       expect(paused?.waitingFor).toEqual([resumeSignalName(runId, 1)]);
       // The workflow did not end: nothing to attach to yet.
