@@ -21,7 +21,7 @@ import {
 } from "@tinyagents/harness";
 import { FileKeyValueStore } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
-import { ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
+import { DeterministicClock, ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
 import { type Message, TinyAgentsError } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "./support/temp-dir.js";
@@ -105,12 +105,15 @@ async function crashRun(
   runId: string,
   dead: () => boolean | Promise<boolean>,
 ) {
-  // The "dead" run is stopped after the test only so it leaves no liveness timer behind.
+  // The "dead" run is stopped after the test only so it leaves no liveness timer behind. It runs
+  // on a virtual clock that never moves: it never heartbeats again, and its lease (virtual time
+  // 0 + 30 s) lapsed long ago on the recoverers' clock, as a dead process's would.
   const stop = new AbortController();
   cleanup.push(() => stop.abort());
   h.invoke(undefined, undefined, { runId }, "go", {
     signal: stop.signal,
-    durability: { checkpoints: store },
+    clock: new DeterministicClock(),
+    durability: { checkpoints: store, ownerId: "dead-worker" },
   }).catch(() => undefined);
   for (let i = 0; i < 2000 && !(await dead()); i++) await new Promise((r) => setTimeout(r, 1));
   expect(await dead()).toBe(true);
@@ -223,10 +226,11 @@ describe.each(backends)("recover from a checkpoint (%s)", (_name, open) => {
     await crashRun(harness(ledger, SCRIPT, { inToolCall: "c4" }), new CheckpointStore(backend), "r", () =>
       ledger.some((e) => e.key === "r:c4"),
     );
+    // Four workers (distinct owners): the first take holds a live lease, the others are refused.
     const attempts = await Promise.allSettled(
-      Array.from({ length: 4 }, () =>
+      Array.from({ length: 4 }, (_, i) =>
         harness(ledger, SCRIPT.slice(3)).recover(undefined, undefined, "r", {
-          durability: { checkpoints: new CheckpointStore(backend) },
+          durability: { checkpoints: new CheckpointStore(backend), ownerId: `worker-${i}` },
         }),
       ),
     );
@@ -314,7 +318,7 @@ describe("recover", () => {
     await expect(none).rejects.toMatchObject({ code: "conflict" });
   });
 
-  it("a run without failures deletes its checkpoint and intents; 'once' without a store is metadata", async () => {
+  it("a run without failures drops its checkpoint but keeps its once intents, and cannot be recovered", async () => {
     const backend = new InMemoryKeyValueStore();
     const store = new CheckpointStore(backend);
     const ledger: Ledger = [];
@@ -322,8 +326,20 @@ describe("recover", () => {
       durability: { checkpoints: store },
     });
     expect(run.messages).toEqual(await uninterrupted());
-    expect(await backend.list("checkpoints")).toEqual([]);
-    expect(await backend.list("tool_intents")).toEqual([]);
+    expect(await store.list()).toEqual([]);
+    const record = await store.record("r");
+    expect(record?.state).toBe("completed");
+    expect(record?.checkpoint).toBeUndefined();
+    // The intent and result of the "once" call stay: a late owner of the run must find them.
+    expect((await store.intent("r", "c2"))?.result?.content).toBeDefined();
+    const late = harness(ledger, SCRIPT).recover(undefined, undefined, "r", {
+      durability: { checkpoints: store, ownerId: "late" },
+    });
+    await expect(late).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringMatching(/"r".*finished/),
+    });
+    expect(ledger.filter((e) => e.tool === "charge")).toHaveLength(1);
   });
 
   it("rejects a bad sideEffects value with a validation error", () => {

@@ -163,6 +163,8 @@ describe("pause, persist, resume", () => {
           modelCalls: pausedRun.modelCalls,
           toolCalls: pausedRun.toolCalls,
           pendingToolCalls: c.pending,
+          usage: pausedRun.usage,
+          cost: pausedRun.cost,
         },
       ]);
     });

@@ -23,7 +23,10 @@ import { inTransaction } from "./postgres-transaction.js";
 export class PostgresKeyValueStore implements KeyValueStore {
   private readonly pool: pg.Pool;
   private readonly now: () => number;
-  private readonly sql: Record<"get" | "put" | "del" | "list" | "purge" | "take", string>;
+  private readonly sql: Record<
+    "get" | "put" | "del" | "list" | "purge" | "take" | "create" | "swap" | "remove",
+    string
+  >;
 
   /** @internal Use `PostgresStore.open`. */
   constructor(pool: pg.Pool, tables: PostgresTables, now: () => number) {
@@ -39,6 +42,16 @@ export class PostgresKeyValueStore implements KeyValueStore {
       list: `SELECT key FROM ${tables.kv} WHERE namespace = $1 AND (expires_at IS NULL OR expires_at > $2)`,
       purge: `DELETE FROM ${tables.kv} WHERE expires_at IS NOT NULL AND expires_at <= $1`,
       take: `DELETE FROM ${tables.kv} WHERE namespace = $1 AND key = $2 AND ${live} RETURNING value`,
+      // compareAndSet, one statement each: a concurrent writer of the row makes the second one
+      // re-check its WHERE on the new row version (READ COMMITTED), so exactly one wins.
+      create:
+        `INSERT INTO ${tables.kv} AS cur (namespace, key, value, expires_at) VALUES ($1, $2, $4, NULL) ` +
+        "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = NULL " +
+        "WHERE cur.expires_at IS NOT NULL AND cur.expires_at <= $3",
+      swap:
+        `UPDATE ${tables.kv} SET value = $5, expires_at = NULL ` +
+        `WHERE namespace = $1 AND key = $2 AND ${live} AND value = $4`,
+      remove: `DELETE FROM ${tables.kv} WHERE namespace = $1 AND key = $2 AND ${live} AND value = $4`,
     };
   }
 
@@ -70,6 +83,34 @@ export class PostgresKeyValueStore implements KeyValueStore {
       this.pool.query<{ value: string }>(this.sql.take, [namespace, key, this.now()]),
     );
     return rows[0] === undefined ? undefined : (JSON.parse(rows[0].value) as JsonValue);
+  }
+
+  /** Compare-and-set in one statement (see `KeyValueStore.compareAndSet`). */
+  async compareAndSet(
+    namespace: string,
+    key: string,
+    expected: JsonValue | undefined,
+    next: JsonValue | undefined,
+  ): Promise<boolean> {
+    checkNames(namespace, key);
+    const nextJson = next === undefined ? undefined : JSON.stringify(next);
+    if (next !== undefined && nextJson === undefined)
+      throw validationError(`value for key "${key}" is not JSON data`, { field: "value" });
+    const now = this.now();
+    if (expected === undefined) {
+      if (nextJson === undefined) return (await this.get(namespace, key)) === undefined;
+      const result = await guardPg("compare-and-set a key", () =>
+        this.pool.query(this.sql.create, [namespace, key, now, nextJson]),
+      );
+      return (result.rowCount ?? 0) === 1;
+    }
+    const expectedJson = JSON.stringify(expected);
+    const result = await guardPg("compare-and-set a key", () =>
+      nextJson === undefined
+        ? this.pool.query(this.sql.remove, [namespace, key, now, expectedJson])
+        : this.pool.query(this.sql.swap, [namespace, key, now, expectedJson, nextJson]),
+    );
+    return (result.rowCount ?? 0) === 1;
   }
 
   async list(namespace: string): Promise<string[]> {

@@ -22,7 +22,8 @@ import type { PostgresTables } from "./postgres-schema.js";
  * A HarnessStatusStore in the `run_status` table of a tinyagents Postgres schema, indexed by root
  * run, thread and liveness; every worker, the CLI and a UI see the same runs. A save is ONE
  * conditional upsert, so its rule holds across processes without locks held in between: a
- * record replaces the stored one only if it is not older (`updatedAt`) and does not turn a
+ * record of a higher fencing `epoch` replaces the stored one, one of a lower epoch never does,
+ * and otherwise a record replaces it only if it is not older (`updatedAt`) and does not turn a
  * finished run back into an active one. Saves share the group commit of the event-loop turn.
  * Only finished runs are evicted, oldest first, beyond `maxFinishedRuns` (each process re-counts
  * every `max(256, maxFinishedRuns)` runs it finishes, so the table may briefly hold that many
@@ -71,7 +72,10 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
         "root_run_id = excluded.root_run_id, thread_id = excluded.thread_id, status = excluded.status, " +
         "active = excluded.active, started_at = excluded.started_at, updated_at = excluded.updated_at, " +
         "ended_at = excluded.ended_at, lease_until = excluded.lease_until, record = excluded.record " +
-        "WHERE excluded.updated_at >= cur.updated_at AND NOT (cur.active = false AND excluded.active = true) " +
+        // Fencing first: a record of a higher epoch always wins, one of a lower epoch never does.
+        "WHERE COALESCE((excluded.record::jsonb->>'epoch')::bigint, 0) > COALESCE((cur.record::jsonb->>'epoch')::bigint, 0) " +
+        "OR (COALESCE((excluded.record::jsonb->>'epoch')::bigint, 0) = COALESCE((cur.record::jsonb->>'epoch')::bigint, 0) " +
+        "AND excluded.updated_at >= cur.updated_at AND NOT (cur.active = false AND excluded.active = true)) " +
         "RETURNING (SELECT active FROM prev) AS was_active",
       del: `DELETE FROM ${t} WHERE run_id = $1`,
       finished: `SELECT count(*) AS n FROM ${t} WHERE active = false`,

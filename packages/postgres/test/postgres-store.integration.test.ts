@@ -248,7 +248,11 @@ describe.skipIf(skipPostgres())("PostgresStore (skipped only by TINYAGENTS_SKIP_
       const answers = await Promise.all(workers.map((w) => w.ask(`claim ${runId}`)));
       expect(answers.filter((a) => a === `won ${runId}`)).toHaveLength(1);
       expect(answers.filter((a) => a === `conflict ${runId}`)).toHaveLength(5);
-      expect(await store.checkpoints.load(runId)).toBeUndefined();
+      // The winner owns the run at the next epoch; its checkpoint stays for it to continue from.
+      const record = await store.checkpoints.record(runId);
+      expect(record?.epoch).toBe(2);
+      expect(record?.ownerId).toMatch(/^pg-\d+$/);
+      expect(await store.checkpoints.load(runId)).toEqual(conformancePausedRun(runId));
     }
   }, 120_000);
 });

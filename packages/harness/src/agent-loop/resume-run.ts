@@ -22,6 +22,8 @@ export async function resumePendingTools<State, Ctx>(
     modelCalls: run.modelCalls,
     toolCalls: run.toolCalls,
     pendingToolCalls: pending.length,
+    usage: { ...run.usage },
+    cost: { ...run.cost },
   });
   if (pending.length === 0) {
     releaseHeldMessages(s);

@@ -1,4 +1,6 @@
 import {
+  type AssistantMessage,
+  type FinishReason,
   type JsonValue,
   type Message,
   TinyAgentsError,
@@ -6,7 +8,12 @@ import {
   toTinyAgentsError,
 } from "@tinyagents/inference";
 import { startLiveness } from "../durability/heartbeats.js";
-import { dropCheckpoint, saveCheckpoint } from "../durability/run-checkpoints.js";
+import {
+  finishRunRecord,
+  pauseCheckpoint,
+  saveCheckpoint,
+  takeRunRecord,
+} from "../durability/run-checkpoints.js";
 import type { AgentEvent } from "../events/agent-event.js";
 import { loadHistory } from "../memory/short-term-memory.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
@@ -52,9 +59,17 @@ export async function executeRun<State, Ctx>(
   const { ctx, parts, run } = s;
   // Keeps the run's objects' hidden classes alive once the burst it belongs to ends (see shape-anchors).
   shapeAnchors.session = s;
+  // A checkpointed run takes its durable record first (owner, epoch, lease; a new run's input):
+  // a refused take ends the run here, before it emits or executes anything.
+  if (ctx.durability?.checkpoints !== undefined) {
+    const refused = await takeRunRecord(s, input, resumed);
+    if (refused !== undefined) return { run, status: s.status.snapshot(), error: refused };
+  }
   // The deadline timer and the caller's abort link live exactly as long as the run.
   const letGo = holdRun(ctx);
   let stopLiveness: (() => void) | undefined;
+  let recordFinished = false;
+  let failure: TinyAgentsError | undefined;
   try {
     s.status.start();
     const started: RunStartedEvent = { type: "run.started", input: input.length };
@@ -69,10 +84,18 @@ export async function executeRun<State, Ctx>(
       for (const message of input) s.transcript.push(message);
       s.status.phase("middleware");
       await parts.middleware.beforeAgent(s.hook);
+      // Safe boundary: the input (and loaded history) is durable before the first model call.
+      if (ctx.durability?.lease !== undefined) await saveCheckpoint(s);
     }
     // A resumed run whose pending tools hit the tool-call cap stops before its first turn.
     let stoppedEarly = resumed !== undefined && (await resumePendingTools(s, resumed));
-    if (resumed !== undefined && ctx.durability?.checkpoints !== undefined) await saveCheckpoint(s);
+    // A recovered run whose final model response was checkpointed completes without a model call.
+    let recoveredFinal = false;
+    if (resumed !== undefined && ctx.durability?.lease?.taken.final === true && restoreFinal(s)) {
+      recoveredFinal = (await finishAnswer(s)) === "done";
+      stoppedEarly ||= recoveredFinal;
+    }
+    if (resumed !== undefined && ctx.durability?.lease !== undefined) await saveCheckpoint(s, recoveredFinal);
 
     let step = run.steps.length;
     // The outer loop turns only when a journaled run paused and its resume signal came.
@@ -116,10 +139,12 @@ export async function executeRun<State, Ctx>(
         if (calls.length === 0) {
           // A structured answer that did not validate may ask the model again (bounded re-ask).
           if ((await finishAnswer(s)) === "reask") continue;
+          // Safe boundary: the final response is recorded (recovery then calls no model again).
+          if (ctx.durability?.lease !== undefined) await saveCheckpoint(s, true);
           break;
         }
         // Safe boundary: the model response is recorded (a no-op without a checkpoint store).
-        if (ctx.durability?.checkpoints !== undefined) await saveCheckpoint(s);
+        if (ctx.durability?.lease !== undefined) await saveCheckpoint(s);
         // Steering checkpoint between the model turn and its tool batch (free without a handle).
         if (ctx.steering !== undefined && applySteering(s, ctx.steering) === "interrupted") break;
         const phase = runToolPhase(s, calls);
@@ -128,7 +153,7 @@ export async function executeRun<State, Ctx>(
         releaseHeldMessages(s);
         ctx.emit({ type: "state.updated", step: step - 1, messages: s.transcript.length });
         // Safe boundary: the tool batch's results are recorded.
-        if (ctx.durability?.checkpoints !== undefined) await saveCheckpoint(s);
+        if (ctx.durability?.lease !== undefined) await saveCheckpoint(s);
         // The final-answer tool (structured output, tool strategy) accepted an answer: done.
         if (takeStructuredAnswer(s)) break;
         if (tools.capReached) {
@@ -142,6 +167,8 @@ export async function executeRun<State, Ctx>(
       run.paused = paused;
       ctx.emit({ type: "run.interrupted", reason });
       paused.eventOffset = ctx.events.offset;
+      // A checkpointed run's paused record replaces its checkpoint in one write (no gap).
+      if (!ctx.journaled && ctx.durability?.lease !== undefined) await pauseCheckpoint(s, paused);
       // In process the run ends paused (`harness.resume` continues it); a journaled run waits
       // durably for its resume signal and goes on in this same loop.
       if (!ctx.journaled || !(await awaitDurableResume(s, paused))) break;
@@ -156,6 +183,11 @@ export async function executeRun<State, Ctx>(
     s.status.phase("middleware");
     const finished = await parts.middleware.runValueHook(s.hook, "afterAgent", run);
     await saveMemory(s, finished);
+    // The outcome is recorded and the checkpoint dropped before the run reports completion.
+    if (ctx.durability?.lease !== undefined) {
+      await finishRunRecord(s, undefined);
+      recordFinished = true;
+    }
     ctx.emit({
       type: "run.completed",
       modelCalls: finished.modelCalls,
@@ -167,14 +199,15 @@ export async function executeRun<State, Ctx>(
     return { run: finished, status: s.status.snapshot() };
   } catch (thrown) {
     const error = toTinyAgentsError(thrown);
+    failure = error;
     return { run, status: await failRun(s, error), error };
   } finally {
     stopLiveness?.();
     letGo();
-    // The run ended here (completed, failed or paused): nothing is left to recover.
-    // A checkpoint left behind by a failed delete only costs storage: it must not turn a
-    // finished run into a failed one.
-    if (ctx.durability?.checkpoints !== undefined) await dropCheckpoint(s).catch(() => undefined);
+    // The run failed here: its record says so (its checkpoint dropped, its intents kept). A
+    // write refused because another process owns the run now is expected: that owner goes on.
+    if (!recordFinished && ctx.durability?.lease !== undefined)
+      await finishRunRecord(s, failure).catch(() => undefined);
   }
 }
 
@@ -207,6 +240,21 @@ export function stopReasonOf(error: TinyAgentsError): StopReason {
     if (limit === "model_calls" || limit === "tool_calls" || limit === "retries") return `limit:${limit}`;
   }
   return "failed";
+}
+
+/**
+ * Put back the final model response of a recovered run from its checkpoint (the last assistant
+ * message and its step's finish reason). False when the transcript does not end with one.
+ */
+function restoreFinal<State, Ctx>(s: LoopSession<State, Ctx>): boolean {
+  const last = s.transcript[s.transcript.length - 1];
+  if (last === undefined || last.role !== "assistant") return false;
+  const step = s.run.steps[s.run.steps.length - 1];
+  s.run.finalResponse =
+    step?.finishReason === undefined
+      ? { message: last as AssistantMessage }
+      : { message: last as AssistantMessage, finishReason: step.finishReason as FinishReason };
+  return true;
 }
 
 async function finishAnswer<State, Ctx>(s: LoopSession<State, Ctx>): Promise<"done" | "reask"> {

@@ -1,6 +1,7 @@
 import type { Clock } from "@tinyagents/inference";
 import type { ChildRunSummary } from "../contracts/child-run-summary.js";
 import type { DurableContext } from "../contracts/durable-context.js";
+import type { RunCheckpoints } from "../durability/checkpoint-contract.js";
 import { InProcessDurableContext } from "../durability/in-process-durable-context.js";
 import type { ResolvedDurability } from "../durability/run-durability.js";
 import type { AgentEvent, ModelDeltaEvent } from "../events/agent-event.js";
@@ -131,7 +132,7 @@ export class RunContext<Ctx = unknown> {
       clock: this.clock,
       ids: this.ids,
       runId: this.config.runId,
-      ...(this.durability?.checkpoints === undefined ? {} : { checkpoints: this.durability.checkpoints }),
+      ...(this.durability?.checkpoints === undefined ? {} : { checkpoints: leaseIntents(this.durability) }),
     });
     return this.durableValue;
   }
@@ -216,4 +217,16 @@ export class RunContext<Ctx = unknown> {
   peekControl(): ControlRequest | undefined {
     return this.pendingControl;
   }
+}
+
+/**
+ * The intents of a checkpointed run's `"once"` calls, through its lease (fenced: a process that
+ * lost the run records nothing), read when the call happens (the loop takes the lease first).
+ */
+function leaseIntents(durability: ResolvedDurability): RunCheckpoints {
+  const target = (): RunCheckpoints => durability.lease ?? (durability.checkpoints as RunCheckpoints);
+  return {
+    intent: (runId, callId) => target().intent(runId, callId),
+    recordIntent: (intent) => target().recordIntent(intent),
+  };
 }

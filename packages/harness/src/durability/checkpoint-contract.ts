@@ -1,4 +1,3 @@
-import type { PausedRun } from "../contracts/paused-run.js";
 import type { ToolResult } from "../contracts/tool-result.js";
 
 /**
@@ -15,13 +14,10 @@ export interface ToolIntent {
 }
 
 /**
- * What the loop needs of a checkpoint store (`CheckpointStore` implements it): save a run's
- * checkpoint, forget it when the run ends, and keep the intents of its "once" tool calls.
+ * Where the intents of `"once"` tool calls are kept: the run's `RunLease` (fenced: a process that
+ * lost the run cannot record anything) or, outside a run, a `CheckpointStore`.
  */
 export interface RunCheckpoints {
-  save(checkpoint: PausedRun): Promise<void>;
-  delete(runId: string): Promise<void>;
   intent(runId: string, callId: string): Promise<ToolIntent | undefined>;
   recordIntent(intent: ToolIntent): Promise<void>;
-  claim(runId: string): Promise<PausedRun>;
 }

@@ -3,18 +3,37 @@ import type { PausedRun } from "../contracts/paused-run.js";
 import { validatePausedRun } from "../steering/paused-run.js";
 import type { KeyValueStore } from "../store/key-value-store.js";
 import type { RunCheckpoints, ToolIntent } from "./checkpoint-contract.js";
-import { claimConflict } from "./durability-errors.js";
+import { clone, guardStorage, RunLease } from "./run-lease.js";
+import {
+  type DurableRunRecord,
+  isRunRecord,
+  RUN_RECORD_KIND,
+  type TakeRequest,
+  takeRecord,
+} from "./run-record.js";
 
-/** The default KeyValueStore namespaces of checkpoints and of "once" tools' intents. */
+/** The default KeyValueStore namespace of durable run records (checkpoints, leases, intents). */
 export const CHECKPOINTS_NAMESPACE = "checkpoints";
+/**
+ * The namespace `"once"` tools' intents used before they moved into the run record (kept for
+ * the constructor's signature; nothing is written there any more).
+ */
 export const TOOL_INTENTS_NAMESPACE = "tool_intents";
 
+/** Compare-and-set attempts of a take before it gives up. */
+const TAKE_ATTEMPTS = 20;
+
 /**
- * Checkpoints of running runs (opt-in, `durability.checkpoints`) in any {@link KeyValueStore}
- * (in memory, file, SQLite), keyed by run id. A checkpoint is a `PausedRun` (reason
- * `"checkpoint"`) whose `eventOffset` is the journal offset it covers; the loop rewrites it at
- * every safe boundary and deletes it when the run ends. `harness.recover` claims it exclusively
- * (`KeyValueStore.take`) and continues the run.
+ * The durable records of runs (opt-in, `durability.checkpoints`) in any {@link KeyValueStore}
+ * with `compareAndSet` (memory, file, SQLite, Postgres), one key per run id: owner, fencing
+ * epoch and lease, state, the last checkpoint (a `PausedRun`, reason `"checkpoint"`, whose
+ * `eventOffset` is the journal offset it covers) or the paused record, and the intents of its
+ * `"once"` tool calls (see {@link DurableRunRecord}).
+ *
+ * A process works on a run only through the {@link RunLease} that {@link take} gave it: a take is
+ * one compare-and-set that bumps the epoch, and every later write is conditional on that epoch,
+ * so of several processes taking one run exactly one proceeds and a process that lost the run
+ * cannot write anything of it any more.
  */
 export class CheckpointStore implements RunCheckpoints {
   readonly store: KeyValueStore;
@@ -31,72 +50,156 @@ export class CheckpointStore implements RunCheckpoints {
     this.intentsNamespace = intentsNamespace;
   }
 
-  /** Save (replace) the checkpoint of `checkpoint.runId`. */
-  async save(checkpoint: PausedRun): Promise<void> {
-    const value = JSON.parse(JSON.stringify(checkpoint)) as JsonValue;
-    await this.guard(checkpoint.runId, "saving", () =>
-      this.store.put(this.namespace, checkpoint.runId, value),
+  /**
+   * Take run `request.runId` (start, recover, resume or reap it) in one compare-and-set that
+   * bumps its epoch; resolves to the lease every later write of the run goes through. Rejects
+   * with `conflict` naming the run when the take is refused (see `takeRecord`): it never waits
+   * and never steals a live lease.
+   */
+  async take(request: TakeRequest): Promise<RunLease> {
+    const store = this.casStore();
+    for (let attempt = 0; attempt < TAKE_ATTEMPTS; attempt++) {
+      const raw = await guardStorage(request.runId, "reading", () =>
+        store.get(this.namespace, request.runId),
+      );
+      const current = isRunRecord(raw) ? raw : undefined;
+      if (raw !== undefined && current === undefined) throw foreignValue(request.runId, this.namespace);
+      const next = clone(takeRecord(current, request));
+      const written = await guardStorage(request.runId, "taking", () =>
+        store.compareAndSet(this.namespace, request.runId, raw, next as unknown as JsonValue),
+      );
+      if (written) return new RunLease({ store, namespace: this.namespace }, next, request.leaseMs);
+    }
+    throw new TinyAgentsError(
+      "conflict",
+      `run "${request.runId}": ${TAKE_ATTEMPTS} takes in a row lost to concurrent writers of its record`,
+      { details: { runId: request.runId, mode: request.mode } },
     );
   }
 
-  /** The checkpoint of `runId` (validated), or `undefined`. */
-  async load(runId: string): Promise<PausedRun | undefined> {
-    const value = await this.store.get(this.namespace, runId);
-    return value === undefined ? undefined : validatePausedRun(value);
+  /** The durable record of `runId`, or `undefined`. */
+  async record(runId: string): Promise<DurableRunRecord | undefined> {
+    const raw = await guardStorage(runId, "reading", () => this.store.get(this.namespace, runId));
+    return isRunRecord(raw) ? raw : undefined;
   }
 
-  /** Run ids that have a checkpoint (runs that have not finished, or whose process died). */
-  list(): Promise<string[]> {
-    return this.store.list(this.namespace);
+  /** Every durable record of the store (runs of every state), by run id. */
+  async records(): Promise<DurableRunRecord[]> {
+    const out: DurableRunRecord[] = [];
+    for (const runId of await this.store.list(this.namespace)) {
+      const record = await this.record(runId);
+      if (record !== undefined) out.push(record);
+    }
+    return out;
+  }
+
+  /** The checkpoint (or paused record) of `runId` (validated), or `undefined`. */
+  async load(runId: string): Promise<PausedRun | undefined> {
+    const record = await this.record(runId);
+    return record?.checkpoint === undefined ? undefined : validatePausedRun(record.checkpoint);
+  }
+
+  /** Run ids that have a checkpoint (running runs, or runs whose process died, and paused runs). */
+  async list(): Promise<string[]> {
+    return (await this.records()).filter((r) => r.checkpoint !== undefined).map((r) => r.runId);
   }
 
   /**
-   * Take the checkpoint of `runId` for recovering, exclusively (removed in the same atomic step):
-   * of N concurrent claimers exactly one gets it, the others get a `conflict` error naming the
-   * run id. The recovered run writes its own checkpoints from its next safe boundary on.
+   * Write `checkpoint` as the run's checkpoint outside any lease (imports, tests, repairs): the
+   * run becomes `running` with no live owner (recoverable at once), at a new epoch, so whoever
+   * owned it before is fenced out.
    */
-  async claim(runId: string): Promise<PausedRun> {
-    const value = await this.guard(runId, "claiming", async () => {
-      if (this.store.take !== undefined) return this.store.take(this.namespace, runId);
-      const current = await this.store.get(this.namespace, runId);
-      return current !== undefined && (await this.store.delete(this.namespace, runId)) ? current : undefined;
-    });
-    if (value === undefined) throw claimConflict(runId, "checkpoint", `namespace "${this.namespace}"`);
-    return validatePausedRun(value);
+  async save(checkpoint: PausedRun): Promise<void> {
+    const value = clone(validatePausedRun(checkpoint));
+    await this.update(checkpoint.runId, (current) => ({
+      ...(current ?? blankRecord(checkpoint.runId)),
+      ownerId: "",
+      epoch: (current?.epoch ?? 0) + 1,
+      leaseUntil: 0,
+      state: "running",
+      checkpoint: value,
+    }));
   }
 
-  /** Forget the checkpoint of `runId` and the intents of its tool calls (the run finished). */
+  /**
+   * Forget run `runId` entirely (its record, checkpoint and intents): for a run whose result the
+   * host has and that must never be recovered. A lease still held on it fails its next write.
+   */
   async delete(runId: string): Promise<void> {
-    await this.store.delete(this.namespace, runId);
-    const prefix = `${runId}:`;
-    for (const key of await this.store.list(this.intentsNamespace)) {
-      if (key.startsWith(prefix)) await this.store.delete(this.intentsNamespace, key);
-    }
+    await guardStorage(runId, "deleting", () => this.store.delete(this.namespace, runId));
   }
 
-  /** The recorded intent of tool call `callId` of `runId`, if any. */
+  /** The recorded intent of tool call `callId` of `runId`, if any (kept after the run ends). */
   async intent(runId: string, callId: string): Promise<ToolIntent | undefined> {
-    const value = await this.store.get(this.intentsNamespace, `${runId}:${callId}`);
-    return value === undefined ? undefined : (value as unknown as ToolIntent);
+    return (await this.record(runId))?.intents[callId];
   }
 
-  /** Record (or complete, with `result`) the intent of a "once" tool call. */
+  /** Record (or complete) an intent outside any lease (tests, the in-process durable context without a run). */
   async recordIntent(intent: ToolIntent): Promise<void> {
-    const value = JSON.parse(JSON.stringify(intent)) as JsonValue;
-    await this.guard(intent.runId, "recording a tool intent of", () =>
-      this.store.put(this.intentsNamespace, `${intent.runId}:${intent.callId}`, value),
+    const value = clone(intent);
+    await this.update(intent.runId, (current) => {
+      const next = current ?? blankRecord(intent.runId);
+      next.intents = { ...next.intents, [intent.callId]: value };
+      return next;
+    });
+  }
+
+  private async update(
+    runId: string,
+    change: (current: DurableRunRecord | undefined) => DurableRunRecord,
+  ): Promise<void> {
+    const store = this.casStore();
+    for (let attempt = 0; attempt < TAKE_ATTEMPTS; attempt++) {
+      const raw = await guardStorage(runId, "reading", () => store.get(this.namespace, runId));
+      const current = isRunRecord(raw) ? clone(raw) : undefined;
+      if (raw !== undefined && current === undefined) throw foreignValue(runId, this.namespace);
+      const next = clone(change(current));
+      if (
+        await guardStorage(runId, "writing", () =>
+          store.compareAndSet(this.namespace, runId, raw, next as unknown as JsonValue),
+        )
+      )
+        return;
+    }
+    throw new TinyAgentsError(
+      "conflict",
+      `run "${runId}": its record kept changing under ${TAKE_ATTEMPTS} writes`,
+      {
+        details: { runId },
+      },
     );
   }
 
-  private async guard<T>(runId: string, doing: string, work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (TinyAgentsError.isInstance(error)) throw error;
-      throw new TinyAgentsError("storage", `${doing} checkpoint "${runId}" failed: ${String(error)}`, {
-        cause: error,
-        details: { runId, namespace: this.namespace },
-      });
+  private casStore(): KeyValueStore & Required<Pick<KeyValueStore, "compareAndSet">> {
+    if (typeof this.store.compareAndSet !== "function") {
+      throw new TinyAgentsError(
+        "capability",
+        "CheckpointStore needs a KeyValueStore with compareAndSet (every built-in store has it: memory, file, SQLite, Postgres)",
+        { details: { namespace: this.namespace } },
+      );
     }
+    return this.store as KeyValueStore & Required<Pick<KeyValueStore, "compareAndSet">>;
   }
+}
+
+function blankRecord(runId: string): DurableRunRecord {
+  return {
+    kind: RUN_RECORD_KIND,
+    runId,
+    rootRunId: runId,
+    ownerId: "",
+    epoch: 0,
+    leaseUntil: 0,
+    state: "running",
+    intents: {},
+    updatedAt: 0,
+  };
+}
+
+function foreignValue(runId: string, namespace: string): TinyAgentsError {
+  return new TinyAgentsError(
+    "storage",
+    `the value of run "${runId}" in namespace "${namespace}" is not a durable run record (written by an older version or something else); delete it or use another namespace`,
+    { details: { runId, namespace } },
+  );
 }

@@ -8,9 +8,10 @@ interface Beating {
 }
 
 /**
- * ONE timer per clock for every live run on it (not one per run): every `tickMs` (a third of the
- * shortest lease registered) each run gets a `run.heartbeat` event, which renews its lease in
- * the status store — also while one long model or tool call is in flight and the run emits only
+ * ONE timer per clock for every live run on it (not one per run): every `tickMs` (the shortest
+ * `heartbeatMs` registered, by default a third of the lease) each run gets a `run.heartbeat`
+ * event, which renews its lease in the status store, and a checkpointed run renews the lease of
+ * its durable record (a renewal that finds the run taken by another owner cancels the run) — also while one long model or tool call is in flight and the run emits only
  * deltas (which are not saved). Safe boundaries renew it too: every saved status change carries
  * a fresh lease. The timer stops when no run is registered, so an idle process holds no timer.
  */
@@ -26,7 +27,7 @@ class HeartbeatTimer {
 
   register(entry: Beating): () => void {
     this.runs.add(entry);
-    const tick = Math.max(5, Math.floor(entry.lease.leaseMs / 3));
+    const tick = entry.lease.heartbeatMs;
     if (tick < this.tickMs) {
       this.tickMs = tick;
       this.timer?.cancel();
@@ -66,13 +67,32 @@ export function heartbeatTimerOf(clock: Clock): { readonly size: number } {
 }
 
 /** `run.heartbeat`: the run is alive, owned by `ownerId`, until `leaseUntil`. */
-export function emitHeartbeat(ctx: RunContext<unknown>, lease: ResolvedDurability): void {
-  ctx.emit({
-    type: "run.heartbeat",
-    ownerId: lease.ownerId,
-    leaseMs: lease.leaseMs,
-    leaseUntil: ctx.clock.now() + lease.leaseMs,
-  });
+export function emitHeartbeat(ctx: RunContext<unknown>, lease: ResolvedDurability, renew = true): void {
+  const now = ctx.clock.now();
+  const held = lease.lease;
+  if (held !== undefined && renew) {
+    if (held.lost !== undefined) return;
+    held.renew(now).catch((error: unknown) => {
+      // Another process took the run (or the store failed): stop it before it does more.
+      if (!ctx.aborted) ctx.cancel(error);
+    });
+  }
+  ctx.emit(
+    held === undefined
+      ? {
+          type: "run.heartbeat",
+          ownerId: lease.ownerId,
+          leaseMs: lease.leaseMs,
+          leaseUntil: now + lease.leaseMs,
+        }
+      : {
+          type: "run.heartbeat",
+          ownerId: lease.ownerId,
+          leaseMs: lease.leaseMs,
+          leaseUntil: now + lease.leaseMs,
+          epoch: held.epoch,
+        },
+  );
 }
 
 /**
@@ -80,7 +100,7 @@ export function emitHeartbeat(ctx: RunContext<unknown>, lease: ResolvedDurabilit
  * timer covers quiet stretches. Returns the function that stops it (called when the run ends).
  */
 export function startLiveness(ctx: RunContext<unknown>, lease: ResolvedDurability): () => void {
-  emitHeartbeat(ctx, lease);
+  emitHeartbeat(ctx, lease, false); // the take just set the lease
   const timer = heartbeatTimerOf(ctx.clock) as HeartbeatTimer;
   return timer.register({ ctx, lease });
 }

@@ -25,7 +25,7 @@ export { emitHeartbeat, heartbeatTimerOf, startLiveness } from "./heartbeats.js"
 export { InProcessDurableContext, type InProcessDurableOptions } from "./in-process-durable-context.js";
 export { continueEventSink, journalNextOffset } from "./journal-continuity.js";
 export { abandonedStatus, isStale, type ReapOptions, reapCutoff } from "./reap-stale.js";
-export { claimCheckpoint, type RecoverDurability } from "./recover-run.js";
+export { type RecoverDurability, takeForRecovery } from "./recover-run.js";
 export { CHECKPOINT_REASON } from "./run-checkpoints.js";
 export {
   DEFAULT_LEASE_MS,
@@ -33,3 +33,13 @@ export {
   type RunDurability,
   resolveDurability,
 } from "./run-durability.js";
+export { RunLease } from "./run-lease.js";
+export {
+  type DurableRunRecord,
+  type DurableRunState,
+  isRunRecord,
+  RUN_RECORD_KIND,
+  type TakeMode,
+  type TakeRequest,
+  takeRecord,
+} from "./run-record.js";

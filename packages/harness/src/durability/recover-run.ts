@@ -1,32 +1,48 @@
 import { validationError } from "@tinyagents/inference";
-import type { PausedRun } from "../contracts/paused-run.js";
-import type { RunCheckpoints } from "./checkpoint-contract.js";
-import type { RunDurability } from "./run-durability.js";
+import type { CheckpointStore } from "./checkpoint-store.js";
+import { type RunDurability, resolveDurability } from "./run-durability.js";
+import type { RunLease } from "./run-lease.js";
+import { refusal } from "./run-record.js";
 
-/** `harness.recover`'s durability: the checkpoint store the crashed run wrote is required. */
-export type RecoverDurability = RunDurability & { checkpoints: RunCheckpoints };
+/** `recover`'s durability: the checkpoint store the crashed run wrote is required. */
+export type RecoverDurability = RunDurability & { checkpoints: CheckpointStore };
 
 /**
- * Claim the checkpoint of `runId` for `harness.recover`, exclusively: of several concurrent
- * recoverers exactly one gets it, the others get `conflict` naming the run id. The returned
- * `PausedRun` is resumed like a paused one: its pending tool calls (those whose results were not
- * checkpointed) run again — a `sideEffects: "once"` call that already started is answered from
- * its intent instead — then the loop issues the next model call. Throws `validation` when
- * `durability.checkpoints` is missing.
+ * Take run `runId` for recovery: one compare-and-set on its durable record that succeeds only
+ * when the run is running with no live lease (its owner died) or the caller holds the lease, and
+ * bumps its epoch, so the dead owner (or a slow one) can write nothing more. Of several
+ * concurrent recoverers, in any processes, exactly one gets the lease; the others get `conflict`
+ * naming the run. Refused too (`conflict`): a run unknown to the store, finished, paused (resume
+ * it), a child run (recover its root), or one with nothing to continue from. Throws `validation`
+ * when `durability.checkpoints` is missing.
  */
-export async function claimCheckpoint(
+export async function takeForRecovery(
   runId: string,
   durability: RunDurability | undefined,
-): Promise<PausedRun> {
+  now: number,
+): Promise<RunLease> {
   if (typeof runId !== "string" || runId === "") {
     throw validationError("recover needs the run id of a checkpointed run", { field: "runId" });
   }
-  const store = durability?.checkpoints;
-  if (store === undefined) {
+  if (durability?.checkpoints === undefined) {
     throw validationError(
-      "recover needs options.durability.checkpoints: the CheckpointStore the crashed run saved its checkpoints in",
+      "recover needs durability.checkpoints: the CheckpointStore the crashed run saved its checkpoints in",
       { field: "durability.checkpoints" },
     );
   }
-  return store.claim(runId);
+  const resolved = resolveDurability(durability);
+  const store = resolved.checkpoints as CheckpointStore;
+  const lease = await store.take({
+    runId,
+    mode: "recover",
+    ownerId: resolved.ownerId,
+    leaseMs: resolved.leaseMs,
+    now,
+    ...(resolved.agent === undefined ? {} : { agent: resolved.agent }),
+  });
+  if (lease.taken.checkpoint === undefined && lease.taken.start === undefined) {
+    await lease.release(now).catch(() => undefined);
+    throw refusal(runId, "recover", "its record holds neither a checkpoint nor the run's input");
+  }
+  return lease;
 }

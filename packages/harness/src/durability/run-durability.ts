@@ -1,5 +1,6 @@
 import { validationError } from "@tinyagents/inference";
-import type { RunCheckpoints } from "./checkpoint-contract.js";
+import type { CheckpointStore } from "./checkpoint-store.js";
+import type { RunLease } from "./run-lease.js";
 
 /** Default lease of a run: declared dead this long after its last sign of life. */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -17,10 +18,19 @@ export interface RunDurability {
   /** The lease: how long after its last sign of life the run counts as alive (default 30 s, >= 10 ms). */
   leaseMs?: number;
   /**
-   * Checkpoint the run here (opt-in; a `CheckpointStore`): at every safe boundary the loop saves what a `PausedRun`
-   * holds plus the journal offset, so `harness.recover` can continue the run after a crash.
+   * How often a live run renews its lease while it is quiet (default a third of `leaseMs`;
+   * >= 5 ms and below `leaseMs`).
    */
-  checkpoints?: RunCheckpoints;
+  heartbeatMs?: number;
+  /**
+   * Checkpoint the run here (opt-in; a `CheckpointStore`): the run is taken (owner, fencing epoch,
+   * lease) before it does anything, its input is durable before the first model call, and at
+   * every safe boundary the loop saves what a `PausedRun` holds plus the journal offset, so
+   * `recover` can continue the run after a crash.
+   */
+  checkpoints?: CheckpointStore;
+  /** The agent's name, recorded with the run so a supervisor knows which agent recovers it. */
+  agent?: string;
   /**
    * Make the run's events durable (e.g. `() => observed.flush()` of `attachObservability`): awaited
    * before each checkpoint, so a checkpoint never covers events the journal could still lose.
@@ -32,8 +42,12 @@ export interface RunDurability {
 export interface ResolvedDurability {
   ownerId: string;
   leaseMs: number;
-  checkpoints?: RunCheckpoints;
+  heartbeatMs: number;
+  checkpoints?: CheckpointStore;
+  agent?: string;
   flush?: () => Promise<void>;
+  /** @internal The run's hold on its durable record, once taken (the loop sets it, or `recover`). */
+  lease?: RunLease;
 }
 
 /** Validate and default a run's durability options (`validation` for bad values). */
@@ -51,8 +65,31 @@ export function resolveDurability(options: RunDurability): ResolvedDurability {
   if (typeof ownerId !== "string" || ownerId === "") {
     throw validationError("durability.ownerId must be a non-empty string", { field: "durability.ownerId" });
   }
-  const resolved: ResolvedDurability = { ownerId, leaseMs };
-  if (options.checkpoints !== undefined) resolved.checkpoints = options.checkpoints;
+  const heartbeatMs = options.heartbeatMs ?? Math.max(5, Math.floor(leaseMs / 3));
+  if (
+    typeof heartbeatMs !== "number" ||
+    !Number.isFinite(heartbeatMs) ||
+    heartbeatMs < 5 ||
+    heartbeatMs >= leaseMs
+  ) {
+    throw validationError(
+      `durability.heartbeatMs must be a number of milliseconds >= 5 and below leaseMs (${leaseMs}), got ${String(heartbeatMs)}`,
+      { field: "durability.heartbeatMs" },
+    );
+  }
+  if (options.agent !== undefined && (typeof options.agent !== "string" || options.agent === "")) {
+    throw validationError("durability.agent must be a non-empty string", { field: "durability.agent" });
+  }
+  const resolved: ResolvedDurability = { ownerId, leaseMs, heartbeatMs };
+  if (options.checkpoints !== undefined) {
+    if (typeof options.checkpoints !== "object" || typeof options.checkpoints?.take !== "function") {
+      throw validationError("durability.checkpoints must be a CheckpointStore", {
+        field: "durability.checkpoints",
+      });
+    }
+    resolved.checkpoints = options.checkpoints;
+  }
+  if (options.agent !== undefined) resolved.agent = options.agent;
   if (options.flush !== undefined) resolved.flush = options.flush;
   return resolved;
 }

@@ -154,9 +154,19 @@ export type AgentEvent =
   // Liveness (opt-in, `ContextOptions.durability`): the run is alive, owned by `ownerId`, until
   // `leaseUntil` (epoch ms, run clock; `leaseMs` after this event). Emitted at the start and by
   // the shared heartbeat timer.
-  | { type: "run.heartbeat"; ownerId: string; leaseMs: number; leaseUntil: number }
+  // `epoch`: the fencing epoch of a checkpointed run's owner (status stores keep the highest).
+  | { type: "run.heartbeat"; ownerId: string; leaseMs: number; leaseUntil: number; epoch?: number }
   // Resumption of a paused run (emitted right after `run.started`).
-  | { type: "run.resumed"; modelCalls: number; toolCalls: number; pendingToolCalls: number }
+  // `usage` / `cost`: the run's totals when it resumed (a status projection in a new process
+  // continues from them instead of from zero).
+  | {
+      type: "run.resumed";
+      modelCalls: number;
+      toolCalls: number;
+      pendingToolCalls: number;
+      usage?: UsageTotals;
+      cost?: CostTotals;
+    }
   // Sub-agents: emitted on the PARENT's scope; `depth` is the child's depth.
   | { type: "subagent.started"; name: string; depth: number; childRunId: string }
   | {

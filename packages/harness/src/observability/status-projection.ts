@@ -53,9 +53,21 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
       case "run.heartbeat":
         // Record time, like every other timestamp of the record (the sink's clock).
         s.ownerId = e.ownerId;
+        if (e.epoch !== undefined) s.epoch = e.epoch;
         run.leaseMs = e.leaseMs;
         s.heartbeatAt = o.ts;
         s.leaseUntil = o.ts + e.leaseMs;
+        break;
+      case "run.resumed":
+        // A resumed (or recovered) run continues its counters, usage and cost: a projection in a
+        // new process starts from the run's totals, not from zero (one that saw them keeps them).
+        s.modelCalls = Math.max(s.modelCalls, e.modelCalls);
+        s.toolCalls = Math.max(s.toolCalls, e.toolCalls);
+        if (e.usage !== undefined) s.usage = { ...e.usage };
+        if (e.cost !== undefined) {
+          s.cost = { ...e.cost };
+          if (e.cost.unknown === true) run.childUnknown = true;
+        }
         break;
       case "run.started":
         s.status = "running";

@@ -57,10 +57,14 @@ export function isActiveStatus(status: ExecutionStatus): boolean {
 
 /** Whether `next` should replace `current` (see {@link HarnessStatusStore}). */
 export function shouldReplaceStatus(
-  current: Pick<HarnessRunStatus, "status" | "updatedAt"> | undefined,
+  current: (Pick<HarnessRunStatus, "status" | "updatedAt"> & { epoch?: number | null }) | undefined,
   next: HarnessRunStatus,
 ): boolean {
   if (current === undefined) return true;
+  // Fencing: the owner of a later epoch wins, whatever its record says; a lower epoch never does.
+  const currentEpoch = current.epoch ?? 0;
+  const nextEpoch = next.epoch ?? 0;
+  if (nextEpoch !== currentEpoch) return nextEpoch > currentEpoch;
   if (!isActiveStatus(current.status) && isActiveStatus(next.status)) return false;
   return next.updatedAt >= current.updatedAt;
 }

@@ -1,10 +1,15 @@
-import { type ModelRequest, type ModelResponse, validateModelRequest } from "@tinyagents/inference";
+import {
+  type Message,
+  type ModelRequest,
+  type ModelResponse,
+  validateModelRequest,
+} from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { RunOutcome } from "../agent-loop/run-loop.js";
 import { noop } from "../context/abort-hub.js";
 import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
-import { claimCheckpoint, type RecoverDurability } from "../durability/recover-run.js";
+import { type RecoverDurability, takeForRecovery } from "../durability/recover-run.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import { type PausedRun, validatePausedRun } from "../steering/paused-run.js";
 import { AgentCore, type RunWithStatus } from "./agent-core.js";
@@ -125,24 +130,45 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
 
   /**
    * Continue a run whose process died, from its last checkpoint (the run was started with
-   * `durability.checkpoints`; pass the same store here). The checkpoint is claimed exclusively
-   * (`conflict` for a second recoverer); a model call that was in flight is issued again, tool
-   * calls whose results were not checkpointed run again (`sideEffects: "once"` ones never: the
-   * model gets an "outcome unknown" error result), and the recovered run goes on checkpointing
-   * into the same store. Give it `events` from `continueEventSink` so the journal continues. See
+   * `durability.checkpoints`; pass the same store here). The run is taken in one compare-and-set
+   * that bumps its fencing epoch: only a run whose owner's lease lapsed (or that the caller owns)
+   * can be taken, so of concurrent recoverers exactly one proceeds (`conflict` for the others),
+   * and a live owner is never robbed (`conflict`). A finished, paused or child run is refused
+   * too. A model call that was in flight is issued again, unless the final response was
+   * checkpointed (the run then completes with no model call); tool calls whose results were not
+   * checkpointed run again (`sideEffects: "once"` ones never: the model gets an "outcome unknown"
+   * error result). Give it `events` from `continueEventSink` so the journal continues. See
    * docs/durability.md.
    */
   async recover(state: State, data: Ctx, runId: string, options: RecoverOptions): Promise<AgentRun> {
-    const checkpoint = await claimCheckpoint(runId, options?.durability);
-    let outcome: RunOutcome;
+    return unwrap(await this.recoverCollectingPartial(state, data, runId, options)).run;
+  }
+
+  /** `recover` that never throws for run failures (a refused take still rejects). */
+  async recoverCollectingPartial(
+    state: State,
+    data: Ctx,
+    runId: string,
+    options: RecoverOptions,
+  ): Promise<RunOutcome> {
+    const clock = options?.clock ?? this.contextDefaults().clock;
+    const lease = await takeForRecovery(runId, options?.durability, clock.now());
+    const taken = lease.taken;
+    let created: ReturnType<typeof createRunContext<Ctx>>;
+    let paused: PausedRun | undefined;
     try {
-      outcome = await this.resumeCollectingPartial(state, data, checkpoint, options);
+      paused = taken.checkpoint === undefined ? undefined : validatePausedRun(taken.checkpoint);
+      const config = paused?.config ?? (taken.start?.config as Partial<RunConfig>);
+      created = createRunContext(this.contextDefaults(), config, data, options);
     } catch (error) {
-      // Only a setup error (bad options) throws here, before the run started: give it back.
-      await options.durability.checkpoints.save(checkpoint);
+      // A setup error (bad options) before the run started: give the run back at once.
+      await lease.release(clock.now()).catch(() => undefined);
       throw error;
     }
-    return unwrap(outcome).run;
+    const durability = created.ctx.durability;
+    if (durability !== undefined) durability.lease = lease;
+    const input = (paused === undefined ? (taken.start?.input ?? []) : []) as Message[];
+    return this.runInContext(state, created.ctx, input, false, paused, created.release);
   }
 
   /**

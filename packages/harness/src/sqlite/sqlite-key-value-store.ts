@@ -4,6 +4,7 @@ import {
   type KeyValueOp,
   type KeyValueStore,
   type PutOptions,
+  sameJson,
   validateBatch,
   validateKeyText,
 } from "../store/key-value-store.js";
@@ -21,6 +22,12 @@ export class SqliteKeyValueStore implements KeyValueStore {
   private readonly file: string;
   private readonly now: () => number;
   private readonly stmt: Record<"get" | "put" | "del" | "list" | "purge" | "take", SqliteStatement>;
+  private readonly casTx: (
+    namespace: string,
+    key: string,
+    expected: JsonValue | undefined,
+    next: JsonValue | undefined,
+  ) => boolean;
 
   /** @internal Use `SqliteStore.open`. */
   constructor(db: SqliteDb, now: () => number) {
@@ -44,6 +51,28 @@ export class SqliteKeyValueStore implements KeyValueStore {
         "DELETE FROM kv WHERE namespace = ? AND key = ? AND (expires_at IS NULL OR expires_at > ?) RETURNING value",
       ),
     };
+    // Read, compare and write in one IMMEDIATE transaction: atomic across connections and processes.
+    const cas = db.transaction(
+      (namespace: string, key: string, expected: JsonValue | undefined, next: JsonValue | undefined) => {
+        const row = this.stmt.get.get(namespace, key, this.now()) as { value: string } | undefined;
+        if (!sameJson(row?.value, expected)) return false;
+        if (next === undefined) this.stmt.del.run(namespace, key);
+        else this.stmt.put.run(...this.row({ op: "put", namespace, key, value: next }));
+        return true;
+      },
+    );
+    this.casTx = (namespace, key, expected, next) => cas.immediate(namespace, key, expected, next) as boolean;
+  }
+
+  /** Compare-and-set in one IMMEDIATE transaction (see `KeyValueStore.compareAndSet`). */
+  async compareAndSet(
+    namespace: string,
+    key: string,
+    expected: JsonValue | undefined,
+    next: JsonValue | undefined,
+  ): Promise<boolean> {
+    checkNames(namespace, key);
+    return guard("compare-and-set a key", () => this.casTx(namespace, key, expected, next));
   }
 
   async get(namespace: string, key: string): Promise<JsonValue | undefined> {

@@ -23,6 +23,7 @@ interface CurrentRow {
   rootRunId: string;
   threadId: string | null;
   startedAt: number;
+  epoch: number | null;
 }
 
 /**
@@ -81,7 +82,7 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
       // What a save compares with, from the columns (no parse of the stored record).
       current: db.prepare(
         "SELECT status, updated_at AS updatedAt, root_run_id AS rootRunId, thread_id AS threadId, " +
-          "started_at AS startedAt FROM run_status WHERE run_id = ?",
+          "started_at AS startedAt, json_extract(record, '$.epoch') AS epoch FROM run_status WHERE run_id = ?",
       ),
       upsert: db.prepare(
         "INSERT INTO run_status (run_id, root_run_id, thread_id, status, active, started_at, updated_at, ended_at, record) " +

@@ -54,6 +54,12 @@ export interface HarnessRunStatus {
   heartbeatAt?: number;
   /** The run counts as alive until then; past it (plus a grace) `reapStale` marks it `abandoned`. */
   leaseUntil?: number;
+  /**
+   * The fencing epoch of the owner that wrote it (checkpointed runs): a status store never
+   * replaces a record with one of a lower epoch, so a process that lost the run cannot overwrite
+   * the status its new owner writes.
+   */
+  epoch?: number;
 }
 
 /**

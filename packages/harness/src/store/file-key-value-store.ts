@@ -1,11 +1,12 @@
-import { mkdir, open, readdir, readFile, rename, unlink } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { type JsonValue, TinyAgentsError, validationError } from "@tinyagents/inference";
 import {
   expiryFor,
   type KeyValueOp,
   type KeyValueStore,
   type PutOptions,
+  sameJson,
   validateBatch,
 } from "./key-value-store.js";
 import { validateStoreName } from "./store-names.js";
@@ -100,6 +101,39 @@ export class FileKeyValueStore implements KeyValueStore {
     }
   }
 
+  /**
+   * Compare-and-set (see `KeyValueStore.compareAndSet`) under a lock file `.<key>.lock` taken
+   * with an exclusive create, so it is atomic against every other `compareAndSet` of the key in
+   * any process (plain `put`/`delete` do not take the lock). A lock left by a process killed
+   * while holding it is broken after {@link STALE_LOCK_MS}.
+   */
+  async compareAndSet(
+    namespace: string,
+    key: string,
+    expected: JsonValue | undefined,
+    next: JsonValue | undefined,
+  ): Promise<boolean> {
+    const file = this.file(namespace, key);
+    const body = next === undefined ? undefined : this.encode(key, next, undefined);
+    return this.locked(file, async () => {
+      const stored = await this.read(file);
+      const live =
+        stored !== undefined && (stored.expiresAt === undefined || stored.expiresAt > this.now())
+          ? JSON.stringify(stored.value)
+          : undefined;
+      if (!sameJson(live, expected)) return false;
+      if (body !== undefined) await this.write(file, body);
+      else {
+        try {
+          await unlink(file);
+        } catch (error) {
+          if (!isNotFound(error)) throw storageError("delete", file, error);
+        }
+      }
+      return true;
+    });
+  }
+
   async list(namespace: string): Promise<string[]> {
     validateStoreName(namespace, "namespace");
     const dir = join(this.directory, namespace);
@@ -127,6 +161,39 @@ export class FileKeyValueStore implements KeyValueStore {
     for (const { op, file, body } of prepared) {
       if (body !== undefined) await this.write(file, body);
       else await this.delete(op.namespace, op.key);
+    }
+  }
+
+  /** Run `work` holding the lock file of `file` (exclusive create; waits, breaks stale locks). */
+  private async locked<T>(file: string, work: () => Promise<T>): Promise<T> {
+    const lock = join(dirname(file), `.${basename(file)}.lock`);
+    await mkdir(dirname(file), { recursive: true }).catch((error: unknown) => {
+      throw storageError("create the directory of", file, error);
+    });
+    const giveUpAt = Date.now() + LOCK_WAIT_MS;
+    for (let wait = 1; ; wait = Math.min(wait * 2, 20)) {
+      try {
+        const handle = await open(lock, "wx");
+        await handle.close();
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException | undefined)?.code !== "EEXIST")
+          throw storageError("lock", lock, error);
+      }
+      await breakStaleLock(lock);
+      if (Date.now() > giveUpAt) {
+        throw new TinyAgentsError(
+          "storage",
+          `could not lock ${file} within ${LOCK_WAIT_MS} ms: another process holds ${lock}; delete it if no process is writing`,
+          { details: { file, lock } },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    try {
+      return await work();
+    } finally {
+      await unlink(lock).catch(() => {});
     }
   }
 
@@ -181,6 +248,24 @@ export class FileKeyValueStore implements KeyValueStore {
       await unlink(temp).catch(() => {});
       throw storageError("write", file, error);
     }
+  }
+}
+
+/** A lock file older than this belongs to a process that died holding it. */
+const STALE_LOCK_MS = 5_000;
+/** How long `compareAndSet` waits for a lock before a `storage` error. */
+const LOCK_WAIT_MS = 15_000;
+
+/** Remove `lock` when it is older than {@link STALE_LOCK_MS} (renamed first: one breaker wins). */
+async function breakStaleLock(lock: string): Promise<void> {
+  try {
+    const info = await stat(lock);
+    if (Date.now() - info.mtimeMs < STALE_LOCK_MS) return;
+    const broken = `${lock}.${process.pid}-${++tempCounter}.broken`;
+    await rename(lock, broken);
+    await unlink(broken);
+  } catch {
+    // Gone already, or another process broke it first.
   }
 }
 

@@ -18,6 +18,7 @@ export {
   type KeyValueOp,
   type KeyValueStore,
   type PutOptions,
+  sameJson,
   validateBatch,
   validateKeyText,
 } from "./key-value-store.js";

@@ -38,6 +38,20 @@ export interface KeyValueStore {
    * private name; SQLite: `DELETE ... RETURNING`.)
    */
   take?(namespace: string, key: string): Promise<JsonValue | undefined>;
+  /**
+   * Atomic compare-and-set of one key: write `next` (or delete the entry when `next` is
+   * `undefined`) only when the live value stored is `expected` (compared as JSON text, so pass
+   * the value exactly as `get` returned it; `undefined`: only when there is no live entry).
+   * Resolves true when it wrote. Of several concurrent calls with the same `expected` (in any
+   * process sharing the store) exactly one succeeds. Optional: the fenced run records of
+   * `CheckpointStore` need it (every built-in store has it: memory, file, SQLite, Postgres).
+   */
+  compareAndSet?(
+    namespace: string,
+    key: string,
+    expected: JsonValue | undefined,
+    next: JsonValue | undefined,
+  ): Promise<boolean>;
 }
 
 /**
@@ -123,6 +137,21 @@ export class InMemoryKeyValueStore implements KeyValueStore {
     return JSON.parse(entry.json) as JsonValue;
   }
 
+  async compareAndSet(
+    namespace: string,
+    key: string,
+    expected: JsonValue | undefined,
+    next: JsonValue | undefined,
+  ): Promise<boolean> {
+    const prepared =
+      next === undefined ? undefined : this.prepare({ op: "put", namespace, key, value: next });
+    const current = this.live(namespace, key);
+    if (!sameJson(current?.json, expected)) return false;
+    if (prepared === undefined) this.data.get(namespace)?.delete(key);
+    else this.apply([prepared]);
+    return true;
+  }
+
   async list(namespace: string): Promise<string[]> {
     validateKeyText(namespace);
     const ns = this.data.get(namespace);
@@ -173,4 +202,14 @@ export class InMemoryKeyValueStore implements KeyValueStore {
     }
     return entry;
   }
+}
+
+/**
+ * Whether the stored JSON text `stored` (undefined: no live entry) holds `expected` (undefined:
+ * nothing). Values read back from a store re-serialize to the same text, so this is the
+ * compare of `compareAndSet`.
+ */
+export function sameJson(stored: string | undefined, expected: JsonValue | undefined): boolean {
+  if (stored === undefined || expected === undefined) return stored === undefined && expected === undefined;
+  return stored === JSON.stringify(expected);
 }

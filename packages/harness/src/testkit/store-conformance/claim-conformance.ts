@@ -1,42 +1,17 @@
-import type { PausedRun } from "../../contracts/paused-run.js";
 import { CheckpointStore } from "../../durability/checkpoint-store.js";
+import { RunLease } from "../../durability/run-lease.js";
 import { PausedRunStore } from "../../steering/paused-run-store.js";
 import { type ConformanceCase, equal, rejects } from "./conformance-check.js";
+import { conformancePausedRun } from "./conformance-paused-run.js";
+import { fencingConformance } from "./fencing-conformance.js";
 import type { KeyValueConformanceSubject } from "./key-value-conformance.js";
 
-/** A minimal valid PausedRun (`reason` "checkpoint" or "approval") for claim checks. */
-export function conformancePausedRun(runId: string, reason: PausedRun["reason"] = "checkpoint"): PausedRun {
-  return {
-    version: 1,
-    runId,
-    reason,
-    pausedAt: 0,
-    config: { runId, maxDepth: 5 } as PausedRun["config"],
-    messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
-    inputStart: 0,
-    pendingToolCalls: [],
-    heldMessages: [],
-    modelCalls: 0,
-    toolCalls: 0,
-    usage: {
-      calls: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      totalTokens: 0,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      reasoningTokens: 0,
-    },
-    cost: { currency: "USD", input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    steps: [],
-    children: [],
-    artifacts: [],
-  };
-}
+export { conformancePausedRun };
 
 /**
- * Claims over a KeyValueStore, as runner-agnostic cases: `CheckpointStore` (save, load, list,
- * intents, delete) and, for checkpoints and paused runs alike, 8 concurrent claimers (one handle
+ * Claims over a KeyValueStore, as runner-agnostic cases: fenced run ownership
+ * (`fencingConformance`), `CheckpointStore` (save, load, list, intents, delete) and, for
+ * checkpoints and paused runs alike, 8 concurrent claimers (one handle
  * each when the backend can `connect`) x 10 rounds: exactly one gets the run, the others a
  * `conflict` naming it. Every built-in key-value backend runs it.
  */
@@ -48,6 +23,7 @@ export function claimConformance(subject: KeyValueConformanceSubject): Conforman
     return handles;
   };
   return [
+    ...fencingConformance(subject),
     {
       name: "CheckpointStore: save, load, list, intents and delete over the store",
       run: async () => {
@@ -70,25 +46,23 @@ export function claimConformance(subject: KeyValueConformanceSubject): Conforman
       },
     },
     {
-      name: "8 concurrent claimers of one checkpoint x10: exactly one wins, the others get conflict",
+      name: "8 concurrent recoverers of one checkpoint x10: exactly one takes it, the others get conflict",
       run: async () => {
         const stores = (await claimers()).map((kv) => new CheckpointStore(kv));
         for (let round = 0; round < 10; round++) {
           const runId = `run-${round}`;
           await stores[0]?.save(conformancePausedRun(runId));
           const outcomes = await Promise.all(
-            stores.map((s) =>
-              s.claim(runId).then(
-                (r) => r,
+            stores.map((s, i) =>
+              s.take({ runId, mode: "recover", ownerId: `w${i}`, leaseMs: 30_000, now: 1_000 }).then(
+                (lease) => lease,
                 (e: unknown) => e,
               ),
             ),
           );
-          const won = outcomes.filter(
-            (o) => (o as PausedRun).runId === runId && (o as PausedRun).version === 1,
-          );
+          const won = outcomes.filter((o) => o instanceof RunLease);
           equal(won.length, 1, `round ${round}: winners`);
-          for (const lost of outcomes.filter((o) => !won.includes(o))) {
+          for (const lost of outcomes.filter((o) => !(o instanceof RunLease))) {
             await rejects(
               () => Promise.reject(lost),
               "conflict",
@@ -96,7 +70,10 @@ export function claimConformance(subject: KeyValueConformanceSubject): Conforman
               new RegExp(runId),
             );
           }
-          equal(await stores[0]?.load(runId), undefined, `round ${round}: the checkpoint is gone`);
+          const record = await stores[0]?.record(runId);
+          equal(record?.epoch, 2, `round ${round}: one take bumped the epoch once`);
+          equal(record?.ownerId, (won[0] as RunLease).ownerId, `round ${round}: the winner owns it`);
+          equal(await stores[0]?.load(runId), conformancePausedRun(runId), `round ${round}: checkpoint kept`);
         }
       },
     },

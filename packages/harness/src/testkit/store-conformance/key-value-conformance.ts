@@ -17,8 +17,9 @@ type Purging = KeyValueStore & { purgeExpired?: () => number | Promise<number> }
 /**
  * The KeyValueStore contract (see `KeyValueStore`), as runner-agnostic cases: copies in and out,
  * exact JSON round trips, namespaces, sorted `list`, TTLs, TTL validation, ordered batches that
- * apply nothing when one operation is invalid, and `take` — of 8 concurrent takers of one key
- * exactly one gets the value (skipped only for a store without `take`). Every built-in backend
+ * apply nothing when one operation is invalid, `take` — of 8 concurrent takers of one key
+ * exactly one gets the value — and `compareAndSet` — of 8 concurrent setters over one value
+ * exactly one wins (each skipped only for a store without the optional method). Every built-in backend
  * runs it (memory, files, SQLite, Postgres):
  * `for (const c of keyValueStoreConformance(subject)) it(c.name, c.run)`.
  */
@@ -188,6 +189,46 @@ export function keyValueStoreConformance(subject: KeyValueConformanceSubject): C
         const winners = got.filter((g) => g !== undefined);
         equal(winners, [{ round }], `round ${round}: the values the takers got`);
         equal(await store.get("claims", key), undefined, `round ${round}: the key is gone`);
+      }
+    },
+  });
+  cases.push({
+    name: "compareAndSet writes only over the expected value: of 8 concurrent setters, exactly one wins",
+    run: async () => {
+      const { store, connect } = await subject.open(Date.now);
+      const cas = store.compareAndSet?.bind(store);
+      if (cas === undefined) return; // optional in the contract (CheckpointStore needs it)
+      equal(await cas("ns", "k", undefined, { v: 1, s: "é😀" }), true, "create when absent");
+      equal(await cas("ns", "k", undefined, { v: 2 }), false, "create when present");
+      equal(await cas("ns", "k", { v: 9 }, { v: 2 }), false, "swap over a wrong value");
+      const read = await store.get("ns", "k");
+      equal(await cas("ns", "k", read, { v: 2 }), true, "swap over the value as read");
+      equal(await store.get("ns", "k"), { v: 2 }, "the swapped value");
+      equal(await cas("ns", "k", { v: 1 }, undefined), false, "delete over a wrong value");
+      equal(await cas("ns", "k", { v: 2 }, undefined), true, "delete over the expected value");
+      equal(await store.get("ns", "k"), undefined, "deleted");
+      equal(await cas("ns", "k", undefined, undefined), true, "absent as expected, nothing written");
+      const setters = [store];
+      for (let i = 1; i < 8; i++) setters.push(connect === undefined ? store : await connect());
+      for (let round = 0; round < 10; round++) {
+        const key = `cas-${round}`;
+        await store.put("cas", key, { round, owner: "none" });
+        const expected = await store.get("cas", key);
+        const wins = await Promise.all(
+          setters.map((t, i) =>
+            (t.compareAndSet as NonNullable<KeyValueStore["compareAndSet"]>)("cas", key, expected, {
+              round,
+              owner: `w${i}`,
+            }),
+          ),
+        );
+        equal(wins.filter(Boolean).length, 1, `round ${round}: setters that won`);
+        const winner = wins.indexOf(true);
+        equal(
+          await store.get("cas", key),
+          { round, owner: `w${winner}` },
+          `round ${round}: the winner's value`,
+        );
       }
     },
   });

@@ -42,6 +42,39 @@ const status = conformanceStatus;
 export function statusStoreConformance(subject: StatusStoreConformanceSubject): ConformanceCase[] {
   return [
     {
+      name: "fencing: a record of a lower epoch never replaces one of a higher epoch; a higher one always does",
+      run: async () => {
+        const { store } = await subject.open({ maxFinishedRuns: 100 });
+        await store.save(status("f", { ownerId: "a", epoch: 1, modelCalls: 1, updatedAt: 10 }));
+        await store.save(status("f", { ownerId: "b", epoch: 2, modelCalls: 2, updatedAt: 5 }));
+        matches(await store.get("f"), { ownerId: "b", epoch: 2 }, "the new owner's older-clock record wins");
+        await store.save(
+          status("f", {
+            ownerId: "a",
+            epoch: 1,
+            modelCalls: 9,
+            updatedAt: 99,
+            status: "failed",
+            endedAt: 99,
+          }),
+        );
+        matches(
+          await store.get("f"),
+          { ownerId: "b", epoch: 2, modelCalls: 2, status: "running" },
+          "stale owner refused",
+        );
+        await store.save(
+          status("f", { ownerId: "b", epoch: 2, updatedAt: 20, status: "completed", endedAt: 20 }),
+        );
+        await store.save(status("f", { ownerId: "c", epoch: 3, updatedAt: 30 }));
+        matches(await store.get("f"), { ownerId: "c", epoch: 3, status: "running" }, "a later epoch reopens");
+        if (store.saveMany !== undefined) {
+          await store.saveMany([status("f", { ownerId: "a", epoch: 1, updatedAt: 999 })]);
+          matches(await store.get("f"), { ownerId: "c", epoch: 3 }, "saveMany is fenced too");
+        }
+      },
+    },
+    {
       name: "keeps the latest record per run and answers by thread, by root run, active only and limit",
       run: async () => {
         const { store } = await subject.open({ maxFinishedRuns: 100 });

@@ -2,6 +2,7 @@
 export { type AppendLogConformanceSubject, appendLogConformance } from "./append-log-conformance.js";
 export { claimConformance, conformancePausedRun } from "./claim-conformance.js";
 export { type ConformanceCase, ConformanceFailure, deepEqual } from "./conformance-check.js";
+export { fencingConformance } from "./fencing-conformance.js";
 export {
   HOSTILE_IDS,
   hostileKeyConformance,
