@@ -1,8 +1,8 @@
-/** CLI turns are checkpointed in the CLI's SQLite store (issue 17 item 2), and leave none behind. */
+/** CLI turns are checkpointed in the CLI's SQLite store (issue 17 item 2), and leave no checkpoint behind. */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentHarness, tool } from "@tinyagents/harness";
+import { AgentHarness, CheckpointStore, tool } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import type { JsonValue } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 describe("executeTurn checkpoints", () => {
-  it("saves a checkpoint the tool can see mid-run, deleted when the run finishes", async () => {
+  it("saves a checkpoint the tool can see mid-run, dropped (run recorded completed) when the run finishes", async () => {
     const dir = await mkdtemp(join(tmpdir(), "tinyagents-cli-cp-"));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const store = await openCliStore(join(dir, "t.db"));
@@ -32,8 +32,11 @@ describe("executeTurn checkpoints", () => {
         description: "look",
         inputSchema: { type: "object", properties: {} },
         execute: async () => {
-          const [runId] = await store.keyValue.list("checkpoints");
-          seen.push(runId === undefined ? undefined : await store.keyValue.get("checkpoints", runId));
+          const checkpoints = new CheckpointStore(store.keyValue);
+          const [runId] = await checkpoints.list();
+          seen.push(
+            runId === undefined ? undefined : ((await checkpoints.load(runId)) as unknown as JsonValue),
+          );
           return "seen";
         },
       }),
@@ -45,6 +48,11 @@ describe("executeTurn checkpoints", () => {
       reason: "checkpoint",
       pendingToolCalls: [{ id: "c1" }],
     });
-    expect(await store.keyValue.list("checkpoints")).toEqual([]);
+    const checkpoints = new CheckpointStore(store.keyValue);
+    expect(await checkpoints.list()).toEqual([]);
+    expect(await checkpoints.record(turn.runId)).toMatchObject({
+      state: "completed",
+      ownerId: `cli-${process.pid}`,
+    });
   });
 });

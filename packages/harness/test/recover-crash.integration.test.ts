@@ -14,7 +14,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AgentHarness, AppendLogEventJournal, tool } from "@tinyagents/harness";
+import { AgentHarness, AppendLogEventJournal, CheckpointStore, tool } from "@tinyagents/harness";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import type { Message } from "@tinyagents/inference";
@@ -131,7 +131,7 @@ describe("recover after SIGKILL (child process)", () => {
       expect(new Set(offsets).size, `run-${i} offsets`).toBe(offsets.length);
       expect(new Set(records.map((r) => r.id)).size, `run-${i} ids`).toBe(records.length);
     }
-    expect(await store.keyValue.list("checkpoints")).toEqual([]);
+    expect(await new CheckpointStore(store.keyValue).list()).toEqual([]);
 
     await new Promise((r) => setTimeout(r, 250)); // past the 200 ms leases of the killed owners
     await store.statusStore.reapStale?.({ olderThanMs: 0 });
