@@ -1,7 +1,9 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { type JsonObject, type JsonValue, type ResponseFormat, validationError } from "@tinyagents/inference";
+import type { AgentRun } from "../agent-loop/agent-run.js";
 import { noop } from "../context/abort-hub.js";
 import type { RunContext } from "../context/run-context.js";
+import { refusal } from "../durability/run-record.js";
 import { type PausedRun, validatePausedRun } from "../steering/paused-run.js";
 import { nameCollision } from "../structured/prepared-structured.js";
 import {
@@ -12,8 +14,8 @@ import {
 import type { Tool } from "../tool/tool.js";
 import { type AgentInput, normalizeInput } from "./agent-input.js";
 import { type AsToolOptions, agentAsTool } from "./as-tool.js";
-import { createRunContext } from "./create-context.js";
-import { AgentLowerLayer } from "./lower-layer.js";
+import { type ContextOptions, createRunContext } from "./create-context.js";
+import { AgentLowerLayer, type RecoverOptions } from "./lower-layer.js";
 import { isPausedRun, type RunOptions, resolveRunOptions } from "./run-options.js";
 import { type RunResult, settleOutcome } from "./run-result.js";
 import { type RunOverrides, runModel } from "./run-session.js";
@@ -142,6 +144,95 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
     });
   }
 
+  /**
+   * Continue a checkpointed run whose process died, from the front door: `options` are the run's
+   * own (`durable: { store, ownerId, ... }` required; `events` from `continueEventSink` continues
+   * its journal). The run is taken in one compare-and-set that bumps its fencing epoch: only when
+   * its owner's lease lapsed (or the caller is that owner), so of concurrent recoverers exactly one
+   * proceeds and a live owner is never robbed. Rejects at once, executing nothing, with `conflict`
+   * naming the run when it is live, unknown, finished, paused (resume it) or a child run. A run
+   * whose final response was checkpointed completes with no model or tool call; otherwise the
+   * model call in flight is issued again and unrecorded tool calls run again (`"once"` tools
+   * never: "outcome unknown"). Resolves like `run`.
+   */
+  override recover(runId: string, options: RunOptions<State, Ctx>): Promise<RunResult<Out>>;
+  /** Lower layer of `recover` (positional; see `AgentLowerLayer.recover`). */
+  override recover(state: State, data: Ctx, runId: string, options: RecoverOptions): Promise<AgentRun>;
+  override recover(...args: unknown[]): Promise<unknown> {
+    if (args.length > 2) return super.recover(...(args as [State, Ctx, string, RecoverOptions]));
+    return this.recoverRun(args[0] as string, args[1] as RunOptions<State, Ctx>);
+  }
+
+  /**
+   * Continue a paused run from the front door: `target` is its run id (its paused record is read
+   * from `options.durable.store`) or its `PausedRun`; `options` are the run's own. With a durable
+   * store the resume takes the run in one compare-and-set: of concurrent resumers exactly one
+   * proceeds; the others, and a resume of a run that is no longer paused, reject with `conflict`
+   * naming the run, executing nothing. Resolves like `run`.
+   */
+  override resume(target: string | PausedRun, options?: RunOptions<State, Ctx>): Promise<RunResult<Out>>;
+  /** Lower layer of `resume` (positional; see `AgentLowerLayer.resume`). */
+  override resume(state: State, data: Ctx, paused: PausedRun, options?: ContextOptions): Promise<AgentRun>;
+  override resume(...args: unknown[]): Promise<unknown> {
+    if (args.length > 2) return super.resume(...(args as [State, Ctx, PausedRun, ContextOptions?]));
+    return this.resumeRun(args[0] as string | PausedRun, args[1] as RunOptions<State, Ctx> | undefined);
+  }
+
+  private async recoverRun(runId: string, options: RunOptions<State, Ctx>): Promise<RunResult<unknown>> {
+    const o = resolveRunOptions<State, Ctx>(options);
+    this.requireMemoryForThread(options);
+    if (o.context.durability === undefined) {
+      throw validationError("recover needs options.durable: { store, ownerId?, leaseMs?, ... }", {
+        field: "durable",
+      });
+    }
+    const data = (o.hasData ? o.data : this.defaultData()) as Ctx;
+    const overrides = this.overridesOf(o);
+    const { ctx, release, input, paused } = await this.takeForRecover(runId, data, o.context, o.config);
+    const unsubscribe = o.onEvent === undefined ? noop : ctx.events.subscribe(o.onEvent);
+    const done = () => {
+      unsubscribe();
+      release();
+    };
+    return this.runInContext(o.state, ctx, input, false, paused, done, overrides).then(settleOutcome);
+  }
+
+  private async resumeRun(
+    target: string | PausedRun,
+    options: RunOptions<State, Ctx> | undefined,
+  ): Promise<RunResult<unknown>> {
+    if (typeof target !== "string") return this.run(target, options);
+    const durability = resolveRunOptions(options).context.durability;
+    if (durability?.checkpoints === undefined) {
+      throw validationError("resume by run id needs options.durable: { store, ... } (where the run paused)", {
+        field: "durable",
+      });
+    }
+    const record = await durability.checkpoints.record(target);
+    if (record?.state !== "paused" || record.checkpoint === undefined) {
+      throw refusal(
+        target,
+        "resume",
+        record === undefined
+          ? "it has no durable record in this store"
+          : `it is no longer paused: its record reads "${record.state}"`,
+      );
+    }
+    return this.run(record.checkpoint, options);
+  }
+
+  /** The per-run overrides front-door options carry (model, response format). */
+  private overridesOf(o: ReturnType<typeof resolveRunOptions<State, Ctx>>): RunOverrides<State> {
+    const overrides: RunOverrides<State> = {};
+    if (o.model !== undefined) Object.assign(overrides, runModel(this.models, o.model));
+    if (o.responseFormat !== undefined)
+      overrides.structured = structuredSpec(
+        o.responseFormat as JsonObject,
+        o.responseFormatOptions,
+      ) as StructuredSpec<unknown>;
+    return overrides;
+  }
+
   /** Turn front-door options into what the loop needs (and link `onEvent` for the run). */
   private begin(
     input: AgentInput | PausedRun,
@@ -151,13 +242,7 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
     this.requireMemoryForThread(options);
     const resumed = isPausedRun(input) ? validatePausedRun(input) : undefined;
     const messages = resumed === undefined ? normalizeInput(input as AgentInput) : [];
-    const overrides: RunOverrides<State> = {};
-    if (o.model !== undefined) Object.assign(overrides, runModel(this.models, o.model));
-    if (o.responseFormat !== undefined)
-      overrides.structured = structuredSpec(
-        o.responseFormat as JsonObject,
-        o.responseFormatOptions,
-      ) as StructuredSpec<unknown>;
+    const overrides = this.overridesOf(o);
     const data = (o.hasData ? o.data : this.defaultData()) as Ctx;
     // Resuming keeps the paused run's config (id, thread, caps); the options' config applies on top.
     const config =

@@ -151,6 +151,21 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
     runId: string,
     options: RecoverOptions,
   ): Promise<RunOutcome> {
+    const { ctx, release, input, paused } = await this.takeForRecover(runId, data, options);
+    return this.runInContext(state, ctx, input, false, paused, release);
+  }
+
+  /**
+   * Take run `runId` for recovery (see `takeForRecovery`) and build its context: from its
+   * checkpoint (a resumed run) or, when it died before its first checkpoint, from its recorded
+   * input. `config` applies over the recorded config (front-door options).
+   */
+  protected async takeForRecover(
+    runId: string,
+    data: Ctx,
+    options: ContextOptions,
+    config: Partial<RunConfig> = {},
+  ): Promise<{ ctx: RunContext<Ctx>; release: () => void; input: Message[]; paused: PausedRun | undefined }> {
     const clock = options?.clock ?? this.contextDefaults().clock;
     const lease = await takeForRecovery(runId, options?.durability, clock.now());
     const taken = lease.taken;
@@ -158,8 +173,8 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
     let paused: PausedRun | undefined;
     try {
       paused = taken.checkpoint === undefined ? undefined : validatePausedRun(taken.checkpoint);
-      const config = paused?.config ?? (taken.start?.config as Partial<RunConfig>);
-      created = createRunContext(this.contextDefaults(), config, data, options);
+      const recorded = paused?.config ?? (taken.start?.config as Partial<RunConfig>);
+      created = createRunContext(this.contextDefaults(), { ...recorded, ...config, runId }, data, options);
     } catch (error) {
       // A setup error (bad options) before the run started: give the run back at once.
       await lease.release(clock.now()).catch(() => undefined);
@@ -168,7 +183,7 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
     const durability = created.ctx.durability;
     if (durability !== undefined) durability.lease = lease;
     const input = (paused === undefined ? (taken.start?.input ?? []) : []) as Message[];
-    return this.runInContext(state, created.ctx, input, false, paused, created.release);
+    return { ctx: created.ctx, release: created.release, input, paused };
   }
 
   /**

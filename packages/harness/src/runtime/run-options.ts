@@ -18,6 +18,7 @@ import type { StoreRegistry } from "../store/store-registry.js";
 import type { StructuredOutputOptions } from "../structured/structured-spec.js";
 import type { WorkspaceDescriptor } from "../workspace/workspace-descriptor.js";
 import type { ContextOptions } from "./create-context.js";
+import { type DurableRunOptions, isDurableRunOptions, toRunDurability } from "./durable-run-options.js";
 
 /** Per-run caps: each overrides the agent's policy limit for this run only. */
 export interface RunLimitOverrides {
@@ -80,11 +81,14 @@ export interface RunOptions<State = unknown, Ctx = undefined> {
   /** A model resolved earlier (the `state_reuse` candidate of `reusePreviousModel` requests). */
   previousModel?: string;
   /**
-   * The execution engine's durable context (Restate, DBOS, the testkit's replay double): the run's
-   * model calls, tool calls, child runs and approval waits become journaled steps and durable
-   * waits. Default: in process (see `DurableContext`, docs/scale-out/seam.md).
+   * Crash-proof runs. In process: `{ store, ownerId?, leaseMs?, heartbeatMs?, agent?, flush? }`
+   * ({@link DurableRunOptions}: the run is owned, fenced, leased and checkpointed in `store`, and
+   * `agent.recover(runId, options)` continues it after a crash). Or an execution engine's durable
+   * context (Restate, DBOS, the testkit's replay double): the run's model calls, tool calls,
+   * child runs and approval waits become journaled steps and durable waits (see
+   * `DurableContext`, docs/scale-out/seam.md). Default: in process, not durable.
    */
-  durable?: DurableContext;
+  durable?: DurableRunOptions | DurableContext;
 }
 
 const KNOWN = new Set<string>([
@@ -189,11 +193,13 @@ export function resolveRunOptions<State, Ctx>(
   if (o.workspace !== undefined) context.workspace = o.workspace;
   if (o.previousModel !== undefined) context.previousModel = o.previousModel;
   if (o.durable !== undefined) {
-    if (typeof o.durable !== "object" || o.durable === null || typeof o.durable.step !== "function")
-      throw validationError("run option durable must be a DurableContext (step, now, randomId, ...)", {
-        field: "durable",
-      });
-    context.durable = o.durable;
+    if (isDurableRunOptions(o.durable)) context.durability = toRunDurability(o.durable);
+    else if (typeof o.durable !== "object" || o.durable === null || typeof o.durable.step !== "function")
+      throw validationError(
+        "run option durable must be { store, ownerId?, leaseMs?, heartbeatMs?, agent?, flush? } or an engine's DurableContext (step, now, randomId, ...)",
+        { field: "durable" },
+      );
+    else context.durable = o.durable;
   }
   const resolved: ResolvedRunOptions<State, Ctx> = {
     state: o.state as State,
