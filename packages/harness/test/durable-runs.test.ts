@@ -1,0 +1,309 @@
+/**
+ * Issue 32: crash-proof runs from the front door (`agent.run(input, { durable })`,
+ * `agent.recover`, `agent.resume`), in one process: fenced ownership (a live owner is never
+ * robbed; a stale owner stops at its next boundary), every boundary checkpointed (the first model
+ * call, the final answer, a pause), typed refusals, and status counters that continue after a
+ * recovery. "The process died" is a run that never settles (a hung model call, tool or hook) on a
+ * virtual clock that never moves: it never heartbeats again and its lease lapsed long ago on the
+ * recoverer's clock, as a dead process's would. The cross-process suite is
+ * durable-crash.integration.test.ts.
+ */
+import {
+  AgentHarness,
+  type AgentRunError,
+  attachObservability,
+  CheckpointStore,
+  EventSink,
+  InMemoryHarnessStatusStore,
+  InMemoryKeyValueStore,
+  type RunOptions,
+  tool,
+} from "@tinyagents/harness";
+import { SqliteStore } from "@tinyagents/harness/sqlite";
+import { DeterministicClock, ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
+import type { Message, Usage } from "@tinyagents/inference";
+import { afterEach, describe, expect, it } from "vitest";
+
+const cleanup: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+const USAGE: Usage = {
+  inputTokens: 10,
+  outputTokens: 5,
+  totalTokens: 15,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+};
+const SCRIPT: ScriptStep[] = [
+  { toolCalls: [{ id: "c1", name: "work", arguments: { n: 1 } }] },
+  { toolCalls: [{ id: "c2", name: "pay", arguments: { n: 2 } }] },
+  "done",
+];
+
+type Ledger = { tool: string; key: string }[];
+const never = new Promise<never>(() => undefined);
+
+interface Hang {
+  /** Hang inside this model call (1-based)... */
+  model?: number;
+  /** ...or inside this tool call id (until `gate` settles, when given)... */
+  tool?: string;
+  gate?: Promise<void>;
+  /** ...or in `afterAgent` (after the final answer was recorded). */
+  afterAgent?: boolean;
+}
+
+function agent(ledger: Ledger, script: ScriptStep[], hang: Hang = {}) {
+  const model = new ScriptedModel(
+    script.map((step, i): ScriptStep => (i + 1 === hang.model ? () => never : step)),
+    { usage: USAGE },
+  );
+  const h = new AgentHarness<undefined, undefined>();
+  h.registerModel("m", model);
+  for (const [name, sideEffects] of [
+    ["work", "at-least-once"],
+    ["pay", "once"],
+  ] as const) {
+    h.registerTool(
+      tool({
+        name,
+        description: name,
+        sideEffects,
+        inputSchema: { type: "object", properties: { n: { type: "number" } } },
+        execute: async (args, ctx) => {
+          ledger.push({ tool: name, key: ctx.idempotencyKey ?? "" });
+          if (ctx.callId === hang.tool) await (hang.gate ?? never);
+          return `${name} ${String(args.n)}`;
+        },
+      }),
+    );
+  }
+  if (hang.afterAgent === true) h.use({ name: "dies", afterAgent: () => never });
+  return { h, model };
+}
+
+/** Options of a run of a process whose clock never moves (so it never heartbeats again). */
+function deadOptions(store: CheckpointStore, extra: Partial<RunOptions<undefined, undefined>> = {}) {
+  const stop = new AbortController();
+  cleanup.push(() => stop.abort());
+  return {
+    runId: "r",
+    signal: stop.signal,
+    clock: new DeterministicClock({ start: 0 }),
+    durable: { store, ownerId: "dead", leaseMs: 1_000 },
+    ...extra,
+  } satisfies RunOptions<undefined, undefined>;
+}
+
+/** Options of a recoverer, on a clock far past the dead owner's lease. */
+function liveOptions(store: CheckpointStore, ownerId = "recoverer") {
+  return { clock: new DeterministicClock({ start: 1_000_000 }), durable: { store, ownerId } };
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 5_000; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function uninterrupted() {
+  const statusStore = new InMemoryHarnessStatusStore();
+  const events = new EventSink("r");
+  const observed = attachObservability(events, { statusStore });
+  const { h } = agent([], SCRIPT);
+  const result = await h.run("go", { runId: "r", events, clock: new DeterministicClock() });
+  await observed.close();
+  return { result, status: await statusStore.get("r") };
+}
+
+const stores: [string, () => CheckpointStore][] = [
+  ["in memory", () => new CheckpointStore(new InMemoryKeyValueStore())],
+  [
+    "SQLite",
+    () => {
+      const sqlite = SqliteStore.open(":memory:");
+      cleanup.push(() => sqlite.close());
+      return new CheckpointStore(sqlite.keyValue);
+    },
+  ],
+];
+
+describe.each(stores)("durable runs (%s)", (_name, open) => {
+  it("a crash in the first model call is recovered from the recorded input, counters intact", async () => {
+    const store = open();
+    const ledger: Ledger = [];
+    const { h: dying } = agent(ledger, SCRIPT, { model: 1 });
+    void dying.run("go", deadOptions(store)).catch(() => undefined);
+    await until(async () => (await store.load("r")) !== undefined, "the first checkpoint");
+    const first = await store.record("r");
+    expect(first?.start?.input).toEqual([{ role: "user", content: [{ type: "text", text: "go" }] }]);
+    expect(first?.checkpoint?.messages.map((m: Message) => m.role)).toEqual(["user"]);
+
+    const statusStore = new InMemoryHarnessStatusStore();
+    const events = new EventSink("r");
+    const observed = attachObservability(events, { statusStore });
+    const { h } = agent(ledger, SCRIPT);
+    const recovered = await h.recover("r", { ...liveOptions(store), events });
+    await observed.close();
+    const baseline = await uninterrupted();
+    expect(recovered.messages).toEqual(baseline.result.messages);
+    expect([recovered.modelCalls, recovered.toolCalls]).toEqual([3, 2]);
+    expect(recovered.usage).toEqual(baseline.result.usage);
+    const status = await statusStore.get("r");
+    expect(status).toMatchObject({
+      status: "completed",
+      modelCalls: baseline.status?.modelCalls,
+      toolCalls: baseline.status?.toolCalls,
+      usage: baseline.status?.usage,
+      epoch: 2,
+    });
+    expect((await store.record("r"))?.state).toBe("completed");
+  });
+
+  it("a crash after the final answer completes on recovery with no model or tool call", async () => {
+    const store = open();
+    const ledger: Ledger = [];
+    const { h: dying } = agent(ledger, SCRIPT, { afterAgent: true });
+    void dying.run("go", deadOptions(store)).catch(() => undefined);
+    await until(async () => (await store.record("r"))?.final === true, "the final checkpoint");
+    const executed = ledger.length;
+
+    const statusStore = new InMemoryHarnessStatusStore();
+    const events = new EventSink("r");
+    const observed = attachObservability(events, { statusStore });
+    const { h, model } = agent(ledger, []); // any model call would exhaust this script
+    const recovered = await h.recover("r", { ...liveOptions(store), events });
+    await observed.close();
+    expect(model.requests).toHaveLength(0);
+    expect(ledger).toHaveLength(executed);
+    const baseline = await uninterrupted();
+    expect(recovered.messages).toEqual(baseline.result.messages);
+    expect(recovered.text).toBe("done");
+    expect([recovered.modelCalls, recovered.usage]).toEqual([3, baseline.result.usage]);
+    expect(await statusStore.get("r")).toMatchObject({ status: "completed", modelCalls: 3, toolCalls: 2 });
+  });
+
+  it("recover refuses a live, heartbeating owner; the owner finishes alone", async () => {
+    const store = open();
+    const ledger: Ledger = [];
+    const clock = new DeterministicClock({ autoAdvance: false });
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { h: owner } = agent(ledger, SCRIPT, { tool: "c1", gate });
+    const running = owner.run("go", {
+      runId: "r",
+      clock,
+      durable: { store, ownerId: "owner", leaseMs: 1_000, heartbeatMs: 100 },
+    });
+    await until(() => ledger.length === 1, "the owner inside its tool");
+    // 5 s later (five leases), the owner still renews its lease every 100 ms.
+    for (let i = 0; i < 50; i++) clock.advance(100);
+    await until(async () => ((await store.record("r"))?.leaseUntil ?? 0) >= clock.now() + 900, "renewals");
+    const { h, model } = agent(ledger, SCRIPT);
+    const refused = h.recover("r", { clock, durable: { store, ownerId: "thief" } });
+    await expect(refused).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringMatching(/"r".*"owner" holds a live lease/),
+    });
+    expect(model.requests).toHaveLength(0);
+    release();
+    const done = await running;
+    expect(done.text).toBe("done");
+    expect(ledger.map((e) => e.key)).toEqual(["r:c1", "r:c2"]);
+    expect(await store.record("r")).toMatchObject({ state: "completed", ownerId: "owner", epoch: 1 });
+  });
+
+  it("a stale owner stops at its next boundary with conflict and executes nothing more", async () => {
+    const store = open();
+    const ledger: Ledger = [];
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { h: slow, model: slowModel } = agent(ledger, SCRIPT, { tool: "c1", gate });
+    const stale = slow.run("go", deadOptions(store));
+    await until(() => ledger.length === 1, "the slow owner inside its tool");
+    const { h } = agent(ledger, SCRIPT.slice(1));
+    const recovered = await h.recover("r", liveOptions(store));
+    expect(recovered.text).toBe("done");
+    release();
+    const error = (await stale.then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as AgentRunError;
+    expect(error.code).toBe("conflict");
+    expect(error.message).toMatch(/run "r" was taken from owner "dead" \(epoch 1\)/);
+    expect(slowModel.requests).toHaveLength(1); // no model call after it lost the run
+    expect(ledger.map((e) => e.key)).toEqual(["r:c1", "r:c1", "r:c2"]); // pay ran once
+    expect(await store.record("r")).toMatchObject({ state: "completed", ownerId: "recoverer", epoch: 2 });
+  });
+
+  it("refuses, naming the run and executing nothing: an existing run id, and finished, unknown runs", async () => {
+    const store = open();
+    const ledger: Ledger = [];
+    await agent(ledger, SCRIPT).h.run("go", { runId: "r", durable: { store } });
+    const { h, model } = agent(ledger, SCRIPT);
+    const seen: string[] = [];
+    const again = h.run("go", { runId: "r", durable: { store }, onEvent: (e) => seen.push(e.event.type) });
+    await expect(again).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringMatching(/cannot start run "r": the run id already exists/),
+    });
+    await expect(h.recover("r", liveOptions(store))).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringMatching(/cannot recover run "r": it has finished/),
+    });
+    await expect(h.recover("nobody", liveOptions(store))).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringMatching(/"nobody".*no durable record/),
+    });
+    await expect(h.resume("r", { durable: { store } })).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringMatching(/cannot resume run "r": it is no longer paused/),
+    });
+    await expect(h.recover("r", {})).rejects.toMatchObject({ code: "validation" });
+    expect([seen, model.requests.length, ledger.length]).toEqual([[], 0, 2]);
+  });
+
+  it("a pause replaces the checkpoint in one write; resume by id continues it; a second resume is refused", async () => {
+    const store = open();
+    const ledger: Ledger = [];
+    const { h } = agent(ledger, SCRIPT);
+    let paused = false;
+    h.use({
+      name: "pause_once",
+      afterModel: (ctx, response) => {
+        if (!paused && response.message.toolCalls.length > 0) {
+          paused = true;
+          ctx.run.requestControl({ kind: "interrupt", reason: "check" });
+        }
+      },
+    });
+    const first = await h.run("go", { runId: "r", durable: { store } });
+    expect(first.stopReason).toBe("interrupted");
+    const record = await store.record("r");
+    expect(record?.state).toBe("paused");
+    expect(record?.checkpoint?.reason).toBe("check");
+    expect(record?.checkpoint?.pendingToolCalls.map((c: { id: string }) => c.id)).toEqual(["c1"]);
+    await expect(h.recover("r", liveOptions(store))).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringMatching(/"r".*paused.*resume it/),
+    });
+    const resumed = await h.resume("r", { durable: { store, ownerId: "resumer" } });
+    expect(resumed.text).toBe("done");
+    expect([resumed.modelCalls, resumed.toolCalls]).toEqual([3, 2]);
+    expect(await store.record("r")).toMatchObject({ state: "completed", ownerId: "resumer", epoch: 2 });
+    await expect(h.resume("r", { durable: { store } })).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringMatching(/no longer paused/),
+    });
+    expect(ledger.map((e) => e.key)).toEqual(["r:c1", "r:c2"]);
+  });
+});
