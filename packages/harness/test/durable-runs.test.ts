@@ -9,7 +9,6 @@
  * durable-crash.integration.test.ts.
  */
 import {
-  AgentHarness,
   type AgentRunError,
   attachObservability,
   CheckpointStore,
@@ -17,73 +16,17 @@ import {
   InMemoryHarnessStatusStore,
   InMemoryKeyValueStore,
   type RunOptions,
-  tool,
 } from "@tinyagents/harness";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
-import { DeterministicClock, ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
-import type { Message, Usage } from "@tinyagents/inference";
+import { DeterministicClock } from "@tinyagents/harness/testkit";
+import type { Message } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
+import { agent, type Ledger, SCRIPT, until } from "./durable-helpers.js";
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
-
-const USAGE: Usage = {
-  inputTokens: 10,
-  outputTokens: 5,
-  totalTokens: 15,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  reasoningTokens: 0,
-};
-const SCRIPT: ScriptStep[] = [
-  { toolCalls: [{ id: "c1", name: "work", arguments: { n: 1 } }] },
-  { toolCalls: [{ id: "c2", name: "pay", arguments: { n: 2 } }] },
-  "done",
-];
-
-type Ledger = { tool: string; key: string }[];
-const never = new Promise<never>(() => undefined);
-
-interface Hang {
-  /** Hang inside this model call (1-based)... */
-  model?: number;
-  /** ...or inside this tool call id (until `gate` settles, when given)... */
-  tool?: string;
-  gate?: Promise<void>;
-  /** ...or in `afterAgent` (after the final answer was recorded). */
-  afterAgent?: boolean;
-}
-
-function agent(ledger: Ledger, script: ScriptStep[], hang: Hang = {}) {
-  const model = new ScriptedModel(
-    script.map((step, i): ScriptStep => (i + 1 === hang.model ? () => never : step)),
-    { usage: USAGE },
-  );
-  const h = new AgentHarness<undefined, undefined>();
-  h.registerModel("m", model);
-  for (const [name, sideEffects] of [
-    ["work", "at-least-once"],
-    ["pay", "once"],
-  ] as const) {
-    h.registerTool(
-      tool({
-        name,
-        description: name,
-        sideEffects,
-        inputSchema: { type: "object", properties: { n: { type: "number" } } },
-        execute: async (args, ctx) => {
-          ledger.push({ tool: name, key: ctx.idempotencyKey ?? "" });
-          if (ctx.callId === hang.tool) await (hang.gate ?? never);
-          return `${name} ${String(args.n)}`;
-        },
-      }),
-    );
-  }
-  if (hang.afterAgent === true) h.use({ name: "dies", afterAgent: () => never });
-  return { h, model };
-}
 
 /** Options of a run of a process whose clock never moves (so it never heartbeats again). */
 function deadOptions(store: CheckpointStore, extra: Partial<RunOptions<undefined, undefined>> = {}) {
@@ -101,14 +44,6 @@ function deadOptions(store: CheckpointStore, extra: Partial<RunOptions<undefined
 /** Options of a recoverer, on a clock far past the dead owner's lease. */
 function liveOptions(store: CheckpointStore, ownerId = "recoverer") {
   return { clock: new DeterministicClock({ start: 1_000_000 }), durable: { store, ownerId } };
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 5_000; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 async function uninterrupted() {

@@ -4,6 +4,7 @@ export { type AgentInput, normalizeInput } from "./agent-input.js";
 export { type AsToolOptions, agentAsTool } from "./as-tool.js";
 export { type CreateAgentOptions, createAgent, type ResponseFormatOutput } from "./create-agent.js";
 export type { ContextOptions } from "./create-context.js";
+export { checkpointStoreOf, type DurableRunOptions, type DurableRunStore } from "./durable-run-options.js";
 export { AgentLowerLayer, type RecoverOptions } from "./lower-layer.js";
 export {
   isPausedRun,
@@ -22,3 +23,11 @@ export {
 export { AgentRunError, type RunResult } from "./run-result.js";
 export { AgentStream, type RunStreamItem, type StreamResponseOptions } from "./run-stream.js";
 export type { AgentStreamItem } from "./stream-items.js";
+export {
+  type RecoveringAgent,
+  type SuperviseRunsOptions,
+  type SupervisionReport,
+  type Supervisor,
+  startSupervisor,
+  superviseRuns,
+} from "./supervise-runs.js";
