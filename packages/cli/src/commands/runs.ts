@@ -1,4 +1,10 @@
-import { type HarnessRunStatus, isStale, reapCutoff } from "@tinyagents/harness";
+import {
+  CheckpointStore,
+  type HarnessRunStatus,
+  isStale,
+  reapCutoff,
+  superviseRuns,
+} from "@tinyagents/harness";
 import { COMMON_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { type CliStore, openCliStore } from "../cli-store.js";
@@ -7,7 +13,12 @@ import { resolveDbPath } from "../paths.js";
 import { formatCost, formatDuration, formatTimestamp, formatTokenTotal } from "../render/format.js";
 import { newestRuns } from "../ui/newest-runs.js";
 
-/** `runs --stale` / `runs --reap`: find (and repair) runs whose process died. */
+/**
+ * `runs --stale` / `runs --reap`: find (and repair) runs whose process died — status records
+ * whose lease ended, and checkpointed runs whose durable record's lease lapsed. `--reap` marks
+ * the checkpointed ones failed through the supervisor (a fenced take: their dead owner can write
+ * nothing more), then reaps the remaining status records.
+ */
 async function staleRuns(
   store: CliStore,
   io: CliIo,
@@ -15,10 +26,27 @@ async function staleRuns(
 ): Promise<number> {
   const now = Date.now();
   const cutoff = reapCutoff({ olderThanMs: options.olderThanMs, now });
-  const found = options.reap
-    ? await store.statusStore.reapStale({ olderThanMs: options.olderThanMs, now })
-    : (await store.statusStore.list({ active: true })).filter((s) => isStale(s, cutoff));
-  if (found.length === 0) {
+  const checkpoints = new CheckpointStore(store.keyValue);
+  const dead = (await checkpoints.records()).filter(
+    (r) => r.state === "running" && r.parentRunId === undefined && r.leaseUntil < cutoff,
+  );
+  let found: HarnessRunStatus[];
+  if (options.reap) {
+    await superviseRuns({
+      store: checkpoints,
+      unknownAgent: "reap",
+      graceMs: options.olderThanMs,
+      statusStore: store.statusStore,
+      ownerId: `cli-${process.pid}`,
+    });
+    const reapedByRecord = await Promise.all(dead.map((r) => store.statusStore.get(r.runId)));
+    found = [
+      ...reapedByRecord.filter((s): s is HarnessRunStatus => s !== undefined),
+      ...(await store.statusStore.reapStale({ olderThanMs: options.olderThanMs, now })),
+    ];
+  } else found = (await store.statusStore.list({ active: true })).filter((s) => isStale(s, cutoff));
+  const withoutStatus = dead.filter((r) => !found.some((s) => s.runId === r.runId));
+  if (found.length === 0 && withoutStatus.length === 0) {
     io.stdout.write(
       `no stale runs in ${store.file} (older than ${options.olderThanMs} ms past their lease)\n`,
     );
@@ -35,8 +63,20 @@ async function staleRuns(
         `owner ${status.ownerId ?? "unknown"}  last sign of life ${formatTimestamp(last)}\n`,
     );
   }
+  for (const record of withoutStatus) {
+    const summary = { runId: record.runId, ownerId: record.ownerId, leaseUntil: record.leaseUntil };
+    if (options.json) io.stdout.write(`${JSON.stringify({ ...summary, checkpointed: true })}\n`);
+    else
+      io.stdout.write(
+        `${record.runId}  ${options.reap ? "reaped: failed (abandoned)" : "stale: running (checkpointed)"}  ` +
+          `owner ${record.ownerId}  lease ended ${formatTimestamp(record.leaseUntil)}\n`,
+      );
+  }
   if (!options.reap)
-    io.stdout.write(`${found.length} stale run(s); repair them with: tinyagents runs --reap\n`);
+    io.stdout.write(
+      `${found.length + withoutStatus.length} stale run(s); repair them with: tinyagents runs --reap ` +
+        "(or continue a checkpointed one with agent.recover(runId, options) / superviseRuns)\n",
+    );
   return EXIT.ok;
 }
 
@@ -72,7 +112,10 @@ start of the prompt. Show one with \`tinyagents show <run-id>\`.
 
 A run whose process died (killed, crashed, machine lost) stays "running" until it is reaped:
 --stale lists the runs still marked running whose lease (renewed by heartbeats while the run is
-alive) ended more than --older-than ago; --reap marks them failed with error code "abandoned".
+alive) ended more than --older-than ago, and the checkpointed runs whose durable record's lease
+lapsed; --reap marks them failed with error code "abandoned" (a checkpointed run through a
+fenced take, so its dead owner can write nothing more). A checkpointed run can be continued
+instead with the library's agent.recover(runId, options) or superviseRuns.
 
 Options:
       --thread ID   only the runs of this thread
