@@ -1,0 +1,302 @@
+/**
+ * Issue 32 acceptance, integration tier: crash-proof runs from the front door across real
+ * processes. A child worker (fixtures/durable-crash-worker.mjs, the built packages, one SQLite
+ * file) runs one durable, journaled run and is SIGKILLed — by itself at exact points (inside the
+ * 1st/2nd/3rd model call, after the final answer, inside the once tool before and after its side
+ * effect, inside at-least-once calls, during an approval wait) and by this test at seeded random
+ * instants — then ANOTHER process recovers (or resumes) it. Also: 2 and 8 concurrent recoverers
+ * arriving 0-1,000 ms apart (separate processes), and a recover against a live, heartbeating
+ * owner (refused). After each: the transcript equals an uninterrupted run's (a cut once call may
+ * read "outcome unknown"), once <= 1 execution and at-least-once <= 2 with one key (ledger),
+ * status counters equal the uninterrupted run's, the journal is continuous (strictly increasing
+ * offsets, unique ids, one depth-0 run.completed), nothing of the run is left active.
+ *
+ * Budget: 8 exact + 1 approval + 32 random kill points (41) plus the race and live-owner cases,
+ * about 2 processes per case at ~0.3 s each: ~40 s on 2 cores (hard cap 120 s).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { AppendLogEventJournal, CheckpointStore, createAgent, tool } from "@tinyagents/harness";
+import { SqliteStore } from "@tinyagents/harness/sqlite";
+import { ScriptedModel } from "@tinyagents/harness/testkit";
+import type { Message } from "@tinyagents/inference";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DURABLE_USAGE, replyFor } from "./fixtures/durable-script.mjs";
+
+const worker = fileURLToPath(new URL("./fixtures/durable-crash-worker.mjs", import.meta.url));
+const EXACT = ["model:1", "model:2", "model:3", "final", "pay:before", "pay:after", "work:c1", "work:c3"];
+const RANDOM_KILLS = 32;
+const SEED = 0x32_2026;
+
+let dir: string;
+let db: string;
+let store: SqliteStore;
+const children = new Set<ChildProcess>();
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "tinyagents-durable-crash-"));
+  db = join(dir, "crash.db");
+  store = SqliteStore.open(db, { busyTimeoutMs: 30_000 });
+});
+afterAll(async () => {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A seeded PRNG (mulberry32): the same kill instants on every run of the suite. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Spawned {
+  /** Resolves with the worker's output once it exits (`signal` set when it was killed). */
+  exited: Promise<{ out: string; signal: NodeJS.Signals | null }>;
+  child: ChildProcess;
+}
+
+function spawnWorker(
+  mode: string,
+  runId: string,
+  ownerId: string,
+  env: Record<string, string> = {},
+): Spawned {
+  const child = spawn(process.execPath, [worker, db, mode, runId, ownerId], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
+  children.add(child);
+  let out = "";
+  child.stdout?.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr?.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  const exited = new Promise<{ out: string; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on("exit", (_code, signal) => {
+      children.delete(child);
+      resolve({ out, signal });
+    });
+  });
+  return { exited, child };
+}
+
+const checkpoints = () => new CheckpointStore(store.keyValue);
+
+/** Wait (polling the shared file) until `condition` holds. */
+async function until(condition: () => Promise<boolean>, what: string, limitMs = 20_000): Promise<void> {
+  const end = Date.now() + limitMs;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Until the dead owner's lease lapsed (a live lease is refused, never stolen). */
+async function leaseLapsed(runId: string): Promise<void> {
+  await until(
+    async () => ((await checkpoints().record(runId))?.leaseUntil ?? 0) < Date.now(),
+    `${runId} lease`,
+  );
+}
+
+/** Continue a killed run in another process until it is done (start it again if it never started). */
+async function continueRun(runId: string): Promise<string> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const record = await checkpoints().record(runId);
+    if (record?.state === "completed") return "completed before the kill";
+    const mode = record === undefined ? "run" : record.state === "paused" ? "resume" : "recover";
+    if (mode === "recover") await leaseLapsed(runId);
+    const { exited } = spawnWorker(mode, runId, `${mode}-${attempt}`);
+    const { out } = await exited;
+    if (out.startsWith("done")) return out.trim();
+    if (!out.startsWith("refused")) throw new Error(`${runId}: ${mode} worker said ${out}`);
+  }
+  throw new Error(`${runId}: not continued after 5 attempts`);
+}
+
+let reference: Message[];
+async function uninterrupted(): Promise<Message[]> {
+  const model = new ScriptedModel(
+    Array.from({ length: 3 }, () => (request: Parameters<typeof replyFor>[0]) => replyFor(request)),
+    { usage: DURABLE_USAGE },
+  );
+  const tools = ["work", "pay"].map((name) =>
+    tool({
+      name,
+      description: name,
+      inputSchema: { type: "object", properties: { n: { type: "number" } } },
+      execute: (args) => `${name} ${String(args.n)}`,
+    }),
+  );
+  return (await createAgent({ model, tools }).run("go", { runId: "ref" })).messages;
+}
+
+/** Every check of a finished scenario. */
+async function check(runId: string): Promise<{ unknown: number }> {
+  const got = (await store.keyValue.get("results", runId)) as Message[] | undefined;
+  expect(got, `${runId} result`).toBeDefined();
+  expect(got).toHaveLength(reference.length);
+  let unknown = 0;
+  for (const [j, message] of (got ?? []).entries()) {
+    const same = JSON.stringify(message) === JSON.stringify(reference[j]);
+    const cut =
+      message.role === "tool" &&
+      message.toolName === "pay" &&
+      message.isError === true &&
+      JSON.stringify(message.content).includes("is unknown: the process died during the call");
+    if (cut) unknown++;
+    expect(same || cut, `${runId} message ${j}`).toBe(true);
+  }
+  const ledger = (await store.appendLog.readFrom("ledger", 0, 1_000_000))
+    .map((r) => r.value as { tool: string; key: string })
+    .filter((e) => e.key.startsWith(`${runId}:`));
+  for (const key of new Set(ledger.map((e) => e.key))) {
+    const runs = ledger.filter((e) => e.key === key);
+    expect(runs.length, `executions of ${key}`).toBeLessThanOrEqual(runs[0]?.tool === "pay" ? 1 : 2);
+  }
+  const status = await store.statusStore.get(runId);
+  expect(status, `${runId} status`).toMatchObject({ status: "completed", modelCalls: 3, toolCalls: 3 });
+  expect(status?.usage).toMatchObject({ calls: 3, inputTokens: 30, outputTokens: 15 });
+  const records = await new AppendLogEventJournal(store.appendLog).read(runId);
+  const offsets = records.map((r) => r.offset);
+  expect(offsets, `${runId} offsets strictly increasing`).toEqual([...offsets].sort((a, b) => a - b));
+  expect(new Set(offsets).size, `${runId} unique offsets`).toBe(offsets.length);
+  expect(new Set(records.map((r) => r.id)).size, `${runId} unique ids`).toBe(records.length);
+  const completed = records.filter((r) => r.depth === 0 && r.event.type === "run.completed");
+  expect(completed, `${runId} one depth-0 run.completed`).toHaveLength(1);
+  expect(await store.statusStore.list({ rootRunId: runId, active: true })).toEqual([]);
+  expect((await checkpoints().record(runId))?.state, `${runId} record`).toBe("completed");
+  return { unknown };
+}
+
+describe("durable runs across SIGKILL and other processes (SQLite)", () => {
+  beforeAll(async () => {
+    reference = await uninterrupted();
+  });
+
+  it("recovers after a kill at each exact point, in another process", { timeout: 120_000 }, async () => {
+    for (const point of EXACT) {
+      const runId = `exact-${point.replace(":", "-")}`;
+      const { exited } = spawnWorker("run", runId, "first", { TINYAGENTS_KILL_AT: point });
+      expect((await exited).signal, `${point} killed`).toBe("SIGKILL");
+      const continued = await continueRun(runId);
+      // After the final answer was recorded, recovery calls no model.
+      if (point === "final") expect(continued).toBe("done completed 0");
+      const { unknown } = await check(runId);
+      // A kill inside the once call cuts it; inside c1 (same parallel batch) it may cut it too.
+      const cut = point === "pay:before" || point === "pay:after" ? [1] : point === "work:c1" ? [0, 1] : [0];
+      expect(cut, `${point}: outcome unknown`).toContain(unknown);
+    }
+  });
+
+  it("resumes in another process a run killed during its approval wait", { timeout: 60_000 }, async () => {
+    const { exited } = spawnWorker("run", "approval", "first", {
+      DURABLE_PAUSE: "1",
+      TINYAGENTS_KILL_AT: "paused",
+    });
+    const { out, signal } = await exited;
+    expect([out.trim(), signal]).toEqual(["paused", "SIGKILL"]);
+    expect((await checkpoints().record("approval"))?.state).toBe("paused");
+    expect(await continueRun("approval")).toMatch(/^done completed/);
+    await check("approval");
+  });
+
+  it(`recovers after ${RANDOM_KILLS} kills at seeded random instants`, { timeout: 120_000 }, async () => {
+    const random = prng(SEED);
+    // How long a run takes once its worker started it (measured, so kills land inside it).
+    const probe = spawnWorker("run", "random-probe", "probe");
+    const t0 = Date.now();
+    await probe.exited;
+    const span = Math.max(20, (Date.now() - t0) * 0.7);
+    for (let i = 0; i < RANDOM_KILLS; i++) {
+      const runId = `random-${i}`;
+      const { exited, child } = spawnWorker("run", runId, "first");
+      await until(
+        async () => (await checkpoints().record(runId)) !== undefined || child.exitCode !== null,
+        "start",
+      );
+      const delay = Math.floor(random() * span);
+      const timer = setTimeout(() => child.kill("SIGKILL"), delay);
+      await exited;
+      clearTimeout(timer);
+      await continueRun(runId);
+      await check(runId);
+    }
+  });
+
+  for (const racers of [2, 8]) {
+    it(`${racers} recoverers in separate processes arriving 0-1,000 ms apart: exactly one continues the run`, {
+      timeout: 60_000,
+    }, async () => {
+      const random = prng(SEED + racers);
+      const runId = `race-${racers}`;
+      const { exited } = spawnWorker("run", runId, "first", { TINYAGENTS_KILL_AT: "work:c1" });
+      await exited;
+      await leaseLapsed(runId);
+      const arrivals = Array.from({ length: racers }, () => Math.floor(random() * 1_000)).sort(
+        (a, b) => a - b,
+      );
+      const answers = await Promise.all(
+        arrivals.map(
+          (at, i) =>
+            new Promise<string>((resolve) => {
+              setTimeout(() => {
+                void spawnWorker("recover", runId, `racer-${i}`).exited.then(({ out }) =>
+                  resolve(out.trim()),
+                );
+              }, at);
+            }),
+        ),
+      );
+      expect(
+        answers.filter((a) => a.startsWith("done")),
+        answers.join(" | "),
+      ).toHaveLength(1);
+      expect(answers.filter((a) => a.startsWith("refused"))).toHaveLength(racers - 1);
+      await check(runId);
+    });
+  }
+
+  it("refuses to recover a run whose owner is alive and heartbeating; the owner finishes alone", {
+    timeout: 60_000,
+  }, async () => {
+    const runId = "live-owner";
+    const owner = spawnWorker("run", runId, "owner", {
+      DURABLE_SLOW_TOOL_MS: "2500",
+      DURABLE_LEASE_MS: "400",
+      DURABLE_HEARTBEAT_MS: "100",
+    });
+    await until(
+      async () =>
+        (await store.appendLog.readFrom("ledger", 0, 1_000_000)).some(
+          (r) => (r.value as { key: string }).key === `${runId}:c1`,
+        ),
+      "the owner inside its slow tool",
+    );
+    // Past several leases of the owner's: only its heartbeats keep the run its own.
+    await until(async () => {
+      const record = await checkpoints().record(runId);
+      return record !== undefined && Date.now() - record.updatedAt > 1_000;
+    }, "1 s into the slow tool");
+    const thief = await spawnWorker("recover", runId, "thief").exited;
+    expect(thief.out).toMatch(/refused .*"owner" holds a live lease/);
+    expect((await owner.exited).out).toMatch(/^done completed/);
+    await check(runId);
+    const ledger = (await store.appendLog.readFrom("ledger", 0, 1_000_000)).filter(
+      (r) => (r.value as { key: string }).key === `${runId}:c1`,
+    );
+    expect(ledger).toHaveLength(1);
+  });
+});
