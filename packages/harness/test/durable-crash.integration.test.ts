@@ -11,40 +11,52 @@
  * status counters equal the uninterrupted run's, the journal is continuous (strictly increasing
  * offsets, unique ids, one depth-0 run.completed), nothing of the run is left active.
  *
- * Budget: 8 exact + 1 approval + 32 random kill points (41) plus the race and live-owner cases,
- * about 2 processes per case at ~0.3 s each: ~40 s on 2 cores (hard cap 120 s).
+ * The same suite runs on Postgres (a throwaway server; 8 random kills, 2 racers).
+ *
+ * Budget: SQLite 8 exact + 1 approval + 32 random kill points (41) plus the race and live-owner
+ * cases, about 2 processes per case: 25-40 s on 2 cores under load; Postgres ~25 s (measured
+ * 61 s for both; hard caps 120 s per case).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AppendLogEventJournal, CheckpointStore, createAgent, tool } from "@tinyagents/harness";
+import {
+  AppendLogEventJournal,
+  CheckpointStore,
+  createAgent,
+  type KeyValueStore,
+  tool,
+} from "@tinyagents/harness";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import type { Message } from "@tinyagents/inference";
+import { PostgresStore } from "@tinyagents/postgres";
+import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DURABLE_USAGE, replyFor } from "./fixtures/durable-script.mjs";
 
 const worker = fileURLToPath(new URL("./fixtures/durable-crash-worker.mjs", import.meta.url));
 const EXACT = ["model:1", "model:2", "model:3", "final", "pay:before", "pay:after", "work:c1", "work:c3"];
 const RANDOM_KILLS = 32;
+/** The Postgres run of the same suite is smaller (each worker opens its own pool). */
+const PG_RANDOM_KILLS = 8;
 const SEED = 0x32_2026;
 
-let dir: string;
+/** The store every process of a suite shares (the suite's `beforeAll` opens it). */
+interface Backend {
+  keyValue: SqliteStore["keyValue"] | PostgresStore["keyValue"];
+  appendLog: SqliteStore["appendLog"] | PostgresStore["appendLog"];
+  statusStore: SqliteStore["statusStore"] | PostgresStore["statusStore"];
+}
+let store: Backend;
+/** The worker's store argument: a SQLite file, or `pg:<url>#<schema>`. */
 let db: string;
-let store: SqliteStore;
 const children = new Set<ChildProcess>();
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "tinyagents-durable-crash-"));
-  db = join(dir, "crash.db");
-  store = SqliteStore.open(db, { busyTimeoutMs: 30_000 });
-});
-afterAll(async () => {
+afterAll(() => {
   for (const child of children)
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  store.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** A seeded PRNG (mulberry32): the same kill instants on every run of the suite. */
@@ -92,7 +104,7 @@ function spawnWorker(
   return { exited, child };
 }
 
-const checkpoints = () => new CheckpointStore(store.keyValue);
+const checkpoints = () => new CheckpointStore(store.keyValue as KeyValueStore);
 
 /** Wait (polling the shared file) until `condition` holds. */
 async function until(condition: () => Promise<boolean>, what: string, limitMs = 20_000): Promise<void> {
@@ -181,7 +193,8 @@ async function check(runId: string): Promise<{ unknown: number }> {
   return { unknown };
 }
 
-describe("durable runs across SIGKILL and other processes (SQLite)", () => {
+/** The crash suite over the backend the caller's `beforeAll` opened (`randomKills`, `racers`: its size). */
+function crashSuite(randomKills: number, racerCounts: number[]): void {
   beforeAll(async () => {
     reference = await uninterrupted();
   });
@@ -213,14 +226,14 @@ describe("durable runs across SIGKILL and other processes (SQLite)", () => {
     await check("approval");
   });
 
-  it(`recovers after ${RANDOM_KILLS} kills at seeded random instants`, { timeout: 120_000 }, async () => {
+  it(`recovers after ${randomKills} kills at seeded random instants`, { timeout: 120_000 }, async () => {
     const random = prng(SEED);
     // How long a run takes once its worker started it (measured, so kills land inside it).
     const probe = spawnWorker("run", "random-probe", "probe");
     const t0 = Date.now();
     await probe.exited;
     const span = Math.max(20, (Date.now() - t0) * 0.7);
-    for (let i = 0; i < RANDOM_KILLS; i++) {
+    for (let i = 0; i < randomKills; i++) {
       const runId = `random-${i}`;
       const { exited, child } = spawnWorker("run", runId, "first");
       await until(
@@ -236,7 +249,7 @@ describe("durable runs across SIGKILL and other processes (SQLite)", () => {
     }
   });
 
-  for (const racers of [2, 8]) {
+  for (const racers of racerCounts) {
     it(`${racers} recoverers in separate processes arriving 0-1,000 ms apart: exactly one continues the run`, {
       timeout: 60_000,
     }, async () => {
@@ -299,4 +312,36 @@ describe("durable runs across SIGKILL and other processes (SQLite)", () => {
     );
     expect(ledger).toHaveLength(1);
   });
+}
+
+describe("durable runs across SIGKILL and other processes (SQLite)", () => {
+  let dir: string;
+  let sqlite: SqliteStore;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "tinyagents-durable-crash-"));
+    db = join(dir, "crash.db");
+    sqlite = SqliteStore.open(db, { busyTimeoutMs: 30_000 });
+    store = sqlite;
+  });
+  afterAll(async () => {
+    sqlite.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  crashSuite(RANDOM_KILLS, [2, 8]);
+});
+
+describe.skipIf(skipPostgres())("durable runs across SIGKILL and other processes (Postgres)", () => {
+  let server: TestPostgres;
+  let pg: PostgresStore;
+  beforeAll(async () => {
+    server = await startTestPostgres();
+    pg = await PostgresStore.open({ url: server.url, schema: "durable_crash", max: 4 });
+    store = pg;
+    db = `pg:${server.url}#durable_crash`;
+  }, 60_000);
+  afterAll(async () => {
+    await pg?.close();
+    await server?.stop();
+  });
+  crashSuite(PG_RANDOM_KILLS, [2]);
 });
