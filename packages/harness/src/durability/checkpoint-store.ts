@@ -2,7 +2,8 @@ import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
 import type { PausedRun } from "../contracts/paused-run.js";
 import { validatePausedRun } from "../steering/paused-run.js";
 import type { KeyValueStore } from "../store/key-value-store.js";
-import type { RunCheckpoints, ToolIntent } from "./checkpoint-contract.js";
+import type { ToolIntent } from "./checkpoint-contract.js";
+import type { RunRecordStore } from "./run-hold.js";
 import { clone, guardStorage, RunLease } from "./run-lease.js";
 import {
   type DurableRunRecord,
@@ -35,7 +36,7 @@ const TAKE_ATTEMPTS = 20;
  * so of several processes taking one run exactly one proceeds and a process that lost the run
  * cannot write anything of it any more.
  */
-export class CheckpointStore implements RunCheckpoints {
+export class CheckpointStore implements RunRecordStore {
   readonly store: KeyValueStore;
   readonly namespace: string;
   readonly intentsNamespace: string;

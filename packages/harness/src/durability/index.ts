@@ -33,6 +33,7 @@ export {
   type RunDurability,
   resolveDurability,
 } from "./run-durability.js";
+export type { RunHold, RunRecordStore } from "./run-hold.js";
 export { RunLease } from "./run-lease.js";
 export {
   type DurableRunRecord,

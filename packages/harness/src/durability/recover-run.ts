@@ -1,11 +1,10 @@
 import { validationError } from "@tinyagents/inference";
-import type { CheckpointStore } from "./checkpoint-store.js";
 import { type RunDurability, resolveDurability } from "./run-durability.js";
-import type { RunLease } from "./run-lease.js";
+import type { RunHold, RunRecordStore } from "./run-hold.js";
 import { refusal } from "./run-record.js";
 
 /** `recover`'s durability: the checkpoint store the crashed run wrote is required. */
-export type RecoverDurability = RunDurability & { checkpoints: CheckpointStore };
+export type RecoverDurability = RunDurability & { checkpoints: RunRecordStore };
 
 /**
  * Take run `runId` for recovery: one compare-and-set on its durable record that succeeds only
@@ -20,7 +19,7 @@ export async function takeForRecovery(
   runId: string,
   durability: RunDurability | undefined,
   now: number,
-): Promise<RunLease> {
+): Promise<RunHold> {
   if (typeof runId !== "string" || runId === "") {
     throw validationError("recover needs the run id of a checkpointed run", { field: "runId" });
   }
@@ -31,7 +30,7 @@ export async function takeForRecovery(
     );
   }
   const resolved = resolveDurability(durability);
-  const store = resolved.checkpoints as CheckpointStore;
+  const store = resolved.checkpoints as RunRecordStore;
   const lease = await store.take({
     runId,
     mode: "recover",

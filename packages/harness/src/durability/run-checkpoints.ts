@@ -2,7 +2,7 @@ import type { JsonObject, Message, TinyAgentsError } from "@tinyagents/inference
 import type { LoopSession } from "../agent-loop/loop-session.js";
 import type { PausedRun } from "../contracts/paused-run.js";
 import { capturePausedRun } from "../steering/paused-run.js";
-import type { RunLease } from "./run-lease.js";
+import type { RunHold } from "./run-hold.js";
 import type { TakeMode } from "./run-record.js";
 
 /** The `PausedRun.reason` of a checkpoint. */
@@ -85,7 +85,7 @@ export async function finishRunRecord<State, Ctx>(
   s: LoopSession<State, Ctx>,
   error: TinyAgentsError | undefined,
 ): Promise<void> {
-  const lease: RunLease | undefined = s.ctx.durability?.lease;
+  const lease: RunHold | undefined = s.ctx.durability?.lease;
   if (lease === undefined || s.run.stopReason === "interrupted") return;
   await lease.finish(
     error === undefined ? "completed" : "failed",

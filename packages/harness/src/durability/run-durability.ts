@@ -1,6 +1,5 @@
 import { validationError } from "@tinyagents/inference";
-import type { CheckpointStore } from "./checkpoint-store.js";
-import type { RunLease } from "./run-lease.js";
+import type { RunHold, RunRecordStore } from "./run-hold.js";
 
 /** Default lease of a run: declared dead this long after its last sign of life. */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -28,7 +27,7 @@ export interface RunDurability {
    * every safe boundary the loop saves what a `PausedRun` holds plus the journal offset, so
    * `recover` can continue the run after a crash.
    */
-  checkpoints?: CheckpointStore;
+  checkpoints?: RunRecordStore;
   /** The agent's name, recorded with the run so a supervisor knows which agent recovers it. */
   agent?: string;
   /**
@@ -43,11 +42,11 @@ export interface ResolvedDurability {
   ownerId: string;
   leaseMs: number;
   heartbeatMs: number;
-  checkpoints?: CheckpointStore;
+  checkpoints?: RunRecordStore;
   agent?: string;
   flush?: () => Promise<void>;
   /** @internal The run's hold on its durable record, once taken (the loop sets it, or `recover`). */
-  lease?: RunLease;
+  lease?: RunHold;
 }
 
 /** Validate and default a run's durability options (`validation` for bad values). */

@@ -1,7 +1,8 @@
 import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
 import type { PausedRun } from "../contracts/paused-run.js";
 import type { KeyValueStore } from "../store/key-value-store.js";
-import type { RunCheckpoints, ToolIntent } from "./checkpoint-contract.js";
+import type { ToolIntent } from "./checkpoint-contract.js";
+import type { RunHold } from "./run-hold.js";
 import { type DurableRunRecord, fencedOut, isRunRecord } from "./run-record.js";
 
 /** Where a lease's record lives: the store, its namespace, and the record as last written. */
@@ -20,7 +21,7 @@ const CAS_ATTEMPTS = 20;
  * still carries this owner and epoch. Once another process took the run (a later epoch), every
  * write fails with `conflict` ({@link fencedOut}) and `lost` says so: the run stops.
  */
-export class RunLease implements RunCheckpoints {
+export class RunLease implements RunHold {
   readonly runId: string;
   readonly ownerId: string;
   readonly epoch: number;
