@@ -9,6 +9,7 @@
  * durable-crash.integration.test.ts.
  */
 import {
+  AgentHarness,
   type AgentRunError,
   attachObservability,
   CheckpointStore,
@@ -18,7 +19,7 @@ import {
   type RunOptions,
 } from "@tinyagents/harness";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
-import { DeterministicClock } from "@tinyagents/harness/testkit";
+import { DeterministicClock, ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
 import type { Message } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
 import { agent, type Ledger, SCRIPT, until } from "./durable-helpers.js";
@@ -240,5 +241,59 @@ describe.each(stores)("durable runs (%s)", (_name, open) => {
       message: expect.stringMatching(/no longer paused/),
     });
     expect(ledger.map((e) => e.key)).toEqual(["r:c1", "r:c2"]);
+  });
+
+  it("a durable sub-agent: same child id in every process, continued from its own checkpoint", async () => {
+    const store = open();
+    const ledger: Ledger = [];
+    const CHILD: ScriptStep[] = [
+      { toolCalls: [{ id: "k1", name: "work", arguments: { n: 9 } }] },
+      "child done",
+    ];
+    const PARENT: ScriptStep[] = [
+      { toolCalls: [{ id: "c1", name: "helper", arguments: { input: "sub task" } }] },
+      "parent done",
+    ];
+    const parentAgent = (child: AgentHarness<undefined, undefined>, script: ScriptStep[]) => {
+      const h = new AgentHarness<undefined, undefined>();
+      h.registerModel("m", new ScriptedModel(script));
+      h.registerTool(child.asTool({ name: "helper", description: "does sub tasks" }));
+      return h;
+    };
+    // The first process dies inside the child's second model call (its tool batch checkpointed).
+    const dyingChild = agent(ledger, [CHILD[0] as ScriptStep, () => new Promise<never>(() => undefined)]);
+    void parentAgent(dyingChild.h, PARENT)
+      .run("go", deadOptions(store))
+      .catch(() => undefined);
+    await until(
+      async () => (await store.record("r.helper.c1"))?.checkpoint?.toolCalls === 1,
+      "the child's checkpoint",
+    );
+    expect(await store.record("r.helper.c1")).toMatchObject({
+      parentRunId: "r",
+      rootRunId: "r",
+      state: "running",
+    });
+    await expect(agent(ledger, CHILD).h.recover("r.helper.c1", liveOptions(store))).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringMatching(/child run of "r": recover its root run "r"/),
+    });
+
+    const child = agent(ledger, CHILD.slice(1));
+    const recovered = await parentAgent(child.h, PARENT.slice(1)).recover("r", liveOptions(store));
+    expect(recovered.text).toBe("parent done");
+    // The child was continued, not restarted: one model call, seeing its own tool result.
+    expect(child.model.requests).toHaveLength(1);
+    expect(JSON.stringify(child.model.requests[0]?.messages)).toContain("work 9");
+    expect(ledger.map((e) => e.key)).toEqual(["r.helper.c1:k1"]);
+    expect(recovered.children?.map((c) => c.runId)).toEqual(["r.helper.c1"]);
+    expect(await store.record("r.helper.c1")).toMatchObject({
+      state: "completed",
+      ownerId: "recoverer",
+      epoch: 2,
+    });
+    expect((await store.record("r"))?.state).toBe("completed");
+    const baseline = await parentAgent(agent([], CHILD).h, PARENT).run("go", { runId: "r" });
+    expect(recovered.messages).toEqual(baseline.messages);
   });
 });

@@ -18,7 +18,12 @@ import type { AgentEvent } from "../events/agent-event.js";
 import { loadHistory } from "../memory/short-term-memory.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import { applySteering, releaseHeldMessages } from "../steering/apply-steering.js";
-import { capturePausedRun, type PausedRun } from "../steering/paused-run.js";
+import {
+  capturePausedRun,
+  type PausedRun,
+  restoreSession,
+  validatePausedRun,
+} from "../steering/paused-run.js";
 import type { AgentRun, StopReason } from "./agent-run.js";
 import { buildRequest } from "./build-request.js";
 import { checkDeadline, checkpoint } from "./checkpoint.js";
@@ -64,6 +69,13 @@ export async function executeRun<State, Ctx>(
   if (ctx.durability?.checkpoints !== undefined) {
     const refused = await takeRunRecord(s, input, resumed);
     if (refused !== undefined) return { run, status: s.status.snapshot(), error: refused };
+    // A durable sub-agent's child run taken again (its parent was recovered): it continues from
+    // its own checkpoint instead of starting over.
+    const continued = resumed === undefined ? continuedChild(s) : undefined;
+    if (continued !== undefined) {
+      restoreSession(s, continued);
+      return executeRun(s, [], continued);
+    }
   }
   // The deadline timer and the caller's abort link live exactly as long as the run.
   const letGo = holdRun(ctx);
@@ -240,6 +252,13 @@ export function stopReasonOf(error: TinyAgentsError): StopReason {
     if (limit === "model_calls" || limit === "tool_calls" || limit === "retries") return `limit:${limit}`;
   }
   return "failed";
+}
+
+/** The checkpoint a child run taken again continues from (none for a fresh take). */
+function continuedChild<State, Ctx>(s: LoopSession<State, Ctx>): PausedRun | undefined {
+  const taken = s.ctx.durability?.lease?.taken;
+  if (taken === undefined || taken.epoch < 2 || taken.parentRunId === undefined) return undefined;
+  return taken.checkpoint === undefined ? undefined : validatePausedRun(taken.checkpoint);
 }
 
 /**

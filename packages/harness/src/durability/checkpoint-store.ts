@@ -59,6 +59,14 @@ export class CheckpointStore implements RunRecordStore {
    */
   async take(request: TakeRequest): Promise<RunLease> {
     const store = this.casStore();
+    if (request.continueChild === true && request.parentRunId !== undefined) {
+      // The owner of a running parent owns its children: it may continue one whose lease is live.
+      const parent = await this.record(request.parentRunId);
+      request = {
+        ...request,
+        parentOwned: parent?.state === "running" && parent.ownerId === request.ownerId,
+      };
+    }
     for (let attempt = 0; attempt < TAKE_ATTEMPTS; attempt++) {
       const raw = await guardStorage(request.runId, "reading", () =>
         store.get(this.namespace, request.runId),
@@ -100,9 +108,11 @@ export class CheckpointStore implements RunRecordStore {
     return record?.checkpoint === undefined ? undefined : validatePausedRun(record.checkpoint);
   }
 
-  /** Run ids that have a checkpoint (running runs, or runs whose process died, and paused runs). */
+  /** Run ids that have a checkpoint to continue from (running runs, or runs whose process died, and paused runs). */
   async list(): Promise<string[]> {
-    return (await this.records()).filter((r) => r.checkpoint !== undefined).map((r) => r.runId);
+    return (await this.records())
+      .filter((r) => r.checkpoint !== undefined && (r.state === "running" || r.state === "paused"))
+      .map((r) => r.runId);
   }
 
   /**

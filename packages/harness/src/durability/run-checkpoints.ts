@@ -35,7 +35,9 @@ export async function takeRunRecord<State, Ctx>(
       leaseMs: durability.leaseMs,
       now: ctx.clock.now(),
       rootRunId: ctx.scope.rootRunId,
-      ...(ctx.config.parentRunId === undefined ? {} : { parentRunId: ctx.config.parentRunId }),
+      ...(ctx.config.parentRunId === undefined
+        ? {}
+        : { parentRunId: ctx.config.parentRunId, continueChild: true }),
       ...(durability.agent === undefined ? {} : { agent: durability.agent }),
       ...(resumed === undefined
         ? { start: { input: JSON.parse(JSON.stringify(input)) as Message[], config: configJson(ctx.config) } }

@@ -69,14 +69,19 @@ export class RunLease implements RunHold {
   }
 
   /**
-   * The run ended: its outcome recorded and its checkpoint dropped in one write. The intents of
-   * its `"once"` calls stay (a late owner of the run must still find them).
+   * The run ended: its outcome recorded and its checkpoint dropped in one write (a completed
+   * child run keeps its final one). The intents of its `"once"` calls stay (a late owner of the
+   * run must still find them).
    */
   finish(state: "completed" | "failed", outcome: DurableRunRecord["outcome"], now: number): Promise<void> {
     return this.write((r) => {
       r.state = state;
-      delete r.checkpoint;
-      delete r.final;
+      // A child run keeps its final checkpoint: a recovered parent that calls it again gets its
+      // answer back without a model call. A root run's checkpoint is dropped.
+      if (r.parentRunId === undefined || state === "failed") {
+        delete r.checkpoint;
+        delete r.final;
+      }
       if (outcome !== undefined) r.outcome = outcome;
       r.updatedAt = now;
     });

@@ -60,6 +60,14 @@ export interface TakeRequest {
   start?: { input: Message[]; config: JsonObject };
   /** `resume`: the paused run being resumed (recorded when the store has no record of the run). */
   paused?: PausedRun;
+  /**
+   * `start` of a durable sub-agent's child run (its id derived from its parent's run id and tool
+   * call id): an existing record of the same parent is continued from its own checkpoint
+   * instead of refused — when its lease lapsed, or the caller owns the parent now (`parentOwned`).
+   */
+  continueChild?: boolean;
+  /** Set by the store: the caller owns the running parent of this child run. */
+  parentOwned?: boolean;
 }
 
 /** Whether `value` is a run record (and not some other value of the namespace). */
@@ -119,6 +127,17 @@ export function takeRecord(current: DurableRunRecord | undefined, request: TakeR
   const live = current.state === "running" && current.leaseUntil > now && current.ownerId !== request.ownerId;
   switch (mode) {
     case "start":
+      if (request.continueChild === true && current.parentRunId === request.parentRunId) {
+        if (current.state === "paused") throw refusal(runId, mode, `the child run is paused: ${describe}`);
+        if (live && request.parentOwned !== true) {
+          throw refusal(
+            runId,
+            mode,
+            `the child run's owner "${current.ownerId}" holds a live lease: ${describe}`,
+          );
+        }
+        return owned(current, "running");
+      }
       throw refusal(runId, mode, `the run id already exists: ${describe}; start with a new run id`);
     case "resume":
       if (current.state !== "paused") throw refusal(runId, mode, `it is no longer paused: ${describe}`);

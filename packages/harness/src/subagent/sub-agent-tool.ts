@@ -82,7 +82,10 @@ export class SubAgentTool<State = unknown, Ctx = undefined, ChildCtx = Ctx>
     const input = this.options.toInput?.(args) ?? defaultInput(args);
     const data = this.options.data ? this.options.data(ctx) : (ctx.run.data as unknown as ChildCtx);
     try {
-      const run = await this.agent.runInParent(ctx.state, data, ctx.run, input, { signal: ctx.signal });
+      const run = await this.agent.runInParent(ctx.state, data, ctx.run, input, {
+        signal: ctx.signal,
+        callId: ctx.callId,
+      });
       if (run.stopReason === "interrupted") {
         return incomplete(
           `Error: sub-agent "${this.agent.name}" was paused before finishing (${run.paused?.reason ?? "interrupted"}). ` +

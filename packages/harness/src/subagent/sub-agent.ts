@@ -49,6 +49,13 @@ export interface SubAgentInvokeOptions {
 export interface SubAgentParentOptions {
   /** Also cancels the child (a tool passes its own signal, which also aborts on the tool's timeout). */
   signal?: AbortSignal;
+  /**
+   * The parent's tool call that runs the child. In a durable parent (`durable: { store }`) the
+   * child's run id is derived from it (`<parentRunId>.<name>.<callId>`, the same in every process)
+   * and the child is durable too: it checkpoints and heartbeats, and a recovered parent that
+   * calls it again continues it from its own checkpoint.
+   */
+  callId?: string;
 }
 
 /** @internal What `SubAgentSession` adds to a run. */
@@ -144,7 +151,12 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     // Through the engine when journaled: a re-driven parent gives the child the same id (and so
     // the same step names).
     const prefix = `${this.name}-d${depth}`;
-    const runId = parent.journaled ? parent.durable.randomId(prefix) : parent.ids.next(prefix);
+    const durableParent = parent.durability?.lease !== undefined && options.callId !== undefined;
+    const runId = parent.journaled
+      ? parent.durable.randomId(prefix)
+      : durableParent
+        ? `${parent.runId}.${this.name}.${options.callId}`
+        : parent.ids.next(prefix);
     const config: Partial<RunConfig> = {
       runId,
       depth,
@@ -156,6 +168,17 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     };
     const contextOptions: ContextOptions = { events: parent.events, stores: parent.stores };
     if (parent.workspace !== undefined) contextOptions.workspace = parent.workspace;
+    const lease = parent.durability;
+    if (durableParent && lease?.checkpoints !== undefined) {
+      // The child is durable like its parent: same store, owner, lease and heartbeat.
+      contextOptions.durability = {
+        checkpoints: lease.checkpoints,
+        ownerId: lease.ownerId,
+        leaseMs: lease.leaseMs,
+        heartbeatMs: lease.heartbeatMs,
+        ...(lease.flush === undefined ? {} : { flush: lease.flush }),
+      };
+    }
     const execute = () =>
       this.execute(
         state,
