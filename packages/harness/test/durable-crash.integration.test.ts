@@ -3,7 +3,8 @@
  * processes. A child worker (fixtures/durable-crash-worker.mjs, the built packages, one SQLite
  * file) runs one durable, journaled run and is SIGKILLed — by itself at exact points (inside the
  * 1st/2nd/3rd model call, after the final answer, inside the once tool before and after its side
- * effect, inside at-least-once calls, during an approval wait) and by this test at seeded random
+ * effect, inside at-least-once calls, during an approval wait, inside a sub-agent's model call,
+ * tool and right after its checkpoint) and by this test at seeded random
  * instants — then ANOTHER process recovers (or resumes) it. Also: 2 and 8 concurrent recoverers
  * arriving 0-1,000 ms apart (separate processes), and a recover against a live, heartbeating
  * owner (refused). After each: the transcript equals an uninterrupted run's (a cut once call may
@@ -13,7 +14,7 @@
  *
  * The same suite runs on Postgres (a throwaway server; 8 random kills, 2 racers).
  *
- * Budget: SQLite 8 exact + 1 approval + 32 random kill points (41) plus the race and live-owner
+ * Budget: SQLite 8 exact + 1 approval + 5 sub-agent + 32 random kill points (46) plus the race and live-owner
  * cases, about 2 processes per case: 25-40 s on 2 cores under load; Postgres ~25 s (measured
  * 61 s for both; hard caps 120 s per case).
  */
@@ -35,11 +36,19 @@ import type { Message } from "@tinyagents/inference";
 import { PostgresStore } from "@tinyagents/postgres";
 import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DURABLE_USAGE, replyFor } from "./fixtures/durable-script.mjs";
+import {
+  CHILD_SCRIPT,
+  DURABLE_USAGE,
+  PARENT_SCRIPT,
+  replyFor,
+  replyFrom,
+} from "./fixtures/durable-script.mjs";
 
 const worker = fileURLToPath(new URL("./fixtures/durable-crash-worker.mjs", import.meta.url));
 const EXACT = ["model:1", "model:2", "model:3", "final", "pay:before", "pay:after", "work:c1", "work:c3"];
 const RANDOM_KILLS = 32;
+/** Kill points inside a sub-agent's run (its model calls, its tool, right after its checkpoint). */
+const SUBAGENT_POINTS = ["child:model:1", "child:work", "child:checkpoint", "child:model:2", "model:2"];
 /** The Postgres run of the same suite is smaller (each worker opens its own pool). */
 const PG_RANDOM_KILLS = 8;
 const SEED = 0x32_2026;
@@ -124,13 +133,13 @@ async function leaseLapsed(runId: string): Promise<void> {
 }
 
 /** Continue a killed run in another process until it is done (start it again if it never started). */
-async function continueRun(runId: string): Promise<string> {
+async function continueRun(runId: string, env: Record<string, string> = {}): Promise<string> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const record = await checkpoints().record(runId);
     if (record?.state === "completed") return "completed before the kill";
     const mode = record === undefined ? "run" : record.state === "paused" ? "resume" : "recover";
     if (mode === "recover") await leaseLapsed(runId);
-    const { exited } = spawnWorker(mode, runId, `${mode}-${attempt}`);
+    const { exited } = spawnWorker(mode, runId, `${mode}-${attempt}`, env);
     const { out } = await exited;
     if (out.startsWith("done")) return out.trim();
     if (!out.startsWith("refused")) throw new Error(`${runId}: ${mode} worker said ${out}`);
@@ -139,6 +148,18 @@ async function continueRun(runId: string): Promise<string> {
 }
 
 let reference: Message[];
+let subReference: Message[];
+
+/** What an uninterrupted run of a scenario ends with. */
+interface Expected {
+  messages: Message[];
+  modelCalls: number;
+  toolCalls: number;
+  /** Model calls of the whole tree (a sub-agent's usage rolls into its parent's). */
+  usageCalls: number;
+}
+const plain = (): Expected => ({ messages: reference, modelCalls: 3, toolCalls: 3, usageCalls: 3 });
+const withSubagent = (): Expected => ({ messages: subReference, modelCalls: 2, toolCalls: 1, usageCalls: 4 });
 async function uninterrupted(): Promise<Message[]> {
   const model = new ScriptedModel(
     Array.from({ length: 3 }, () => (request: Parameters<typeof replyFor>[0]) => replyFor(request)),
@@ -155,14 +176,37 @@ async function uninterrupted(): Promise<Message[]> {
   return (await createAgent({ model, tools }).run("go", { runId: "ref" })).messages;
 }
 
+async function uninterruptedWithSubagent(): Promise<Message[]> {
+  const scripted = (script: Parameters<typeof replyFrom>[0]) =>
+    new ScriptedModel(
+      Array.from(
+        { length: 3 },
+        () => (request: Parameters<typeof replyFrom>[1]) => replyFrom(script, request),
+      ),
+      { usage: DURABLE_USAGE },
+    );
+  const work = tool({
+    name: "work",
+    description: "work",
+    inputSchema: { type: "object", properties: { n: { type: "number" } } },
+    execute: (args) => `work ${String(args.n)}`,
+  });
+  const child = createAgent({ model: scripted(CHILD_SCRIPT), tools: [work] });
+  const parent = createAgent({
+    model: scripted(PARENT_SCRIPT),
+    tools: [child.asTool({ name: "helper", description: "does sub tasks" })],
+  });
+  return (await parent.run("go", { runId: "ref" })).messages;
+}
+
 /** Every check of a finished scenario. */
-async function check(runId: string): Promise<{ unknown: number }> {
+async function check(runId: string, want: Expected = plain()): Promise<{ unknown: number }> {
   const got = (await store.keyValue.get("results", runId)) as Message[] | undefined;
   expect(got, `${runId} result`).toBeDefined();
-  expect(got).toHaveLength(reference.length);
+  expect(got).toHaveLength(want.messages.length);
   let unknown = 0;
   for (const [j, message] of (got ?? []).entries()) {
-    const same = JSON.stringify(message) === JSON.stringify(reference[j]);
+    const same = JSON.stringify(message) === JSON.stringify(want.messages[j]);
     const cut =
       message.role === "tool" &&
       message.toolName === "pay" &&
@@ -173,14 +217,22 @@ async function check(runId: string): Promise<{ unknown: number }> {
   }
   const ledger = (await store.appendLog.readFrom("ledger", 0, 1_000_000))
     .map((r) => r.value as { tool: string; key: string })
-    .filter((e) => e.key.startsWith(`${runId}:`));
+    .filter((e) => e.key.startsWith(`${runId}:`) || e.key.startsWith(`${runId}.`));
   for (const key of new Set(ledger.map((e) => e.key))) {
     const runs = ledger.filter((e) => e.key === key);
     expect(runs.length, `executions of ${key}`).toBeLessThanOrEqual(runs[0]?.tool === "pay" ? 1 : 2);
   }
   const status = await store.statusStore.get(runId);
-  expect(status, `${runId} status`).toMatchObject({ status: "completed", modelCalls: 3, toolCalls: 3 });
-  expect(status?.usage).toMatchObject({ calls: 3, inputTokens: 30, outputTokens: 15 });
+  expect(status, `${runId} status`).toMatchObject({
+    status: "completed",
+    modelCalls: want.modelCalls,
+    toolCalls: want.toolCalls,
+  });
+  expect(status?.usage).toMatchObject({
+    calls: want.usageCalls,
+    inputTokens: 10 * want.usageCalls,
+    outputTokens: 5 * want.usageCalls,
+  });
   const records = await new AppendLogEventJournal(store.appendLog).read(runId);
   const offsets = records.map((r) => r.offset);
   expect(offsets, `${runId} offsets strictly increasing`).toEqual([...offsets].sort((a, b) => a - b));
@@ -197,6 +249,7 @@ async function check(runId: string): Promise<{ unknown: number }> {
 function crashSuite(randomKills: number, racerCounts: number[]): void {
   beforeAll(async () => {
     reference = await uninterrupted();
+    subReference = await uninterruptedWithSubagent();
   });
 
   it("recovers after a kill at each exact point, in another process", { timeout: 120_000 }, async () => {
@@ -224,6 +277,31 @@ function crashSuite(randomKills: number, racerCounts: number[]): void {
     expect((await checkpoints().record("approval"))?.state).toBe("paused");
     expect(await continueRun("approval")).toMatch(/^done completed/);
     await check("approval");
+  });
+
+  it("continues a sub-agent from its own checkpoint after a kill in its model call, tool or checkpoint", {
+    timeout: 120_000,
+  }, async () => {
+    const env = { DURABLE_SUBAGENT: "1" };
+    for (const point of SUBAGENT_POINTS) {
+      const runId = `sub-${point.replaceAll(":", "-")}`;
+      const { exited } = spawnWorker("run", runId, "first", { ...env, TINYAGENTS_KILL_AT: point });
+      expect((await exited).signal, `${point} killed`).toBe("SIGKILL");
+      await continueRun(runId, env);
+      await check(runId, withSubagent());
+      const child = await checkpoints().record(`${runId}.helper.c1`);
+      expect(child, `${point}: the child's record, same id in both processes`).toMatchObject({
+        parentRunId: runId,
+        state: "completed",
+      });
+      // Killed after the child's tool batch was checkpointed: the continued child does not redo it.
+      if (point === "child:checkpoint" || point === "child:model:2") {
+        const ledger = (await store.appendLog.readFrom("ledger", 0, 1_000_000)).filter(
+          (r) => (r.value as { key: string }).key === `${runId}.helper.c1:k1`,
+        );
+        expect(ledger, `${point}: child tool executions`).toHaveLength(1);
+      }
+    }
   });
 
   it(`recovers after ${randomKills} kills at seeded random instants`, { timeout: 120_000 }, async () => {
