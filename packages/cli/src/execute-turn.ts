@@ -1,6 +1,7 @@
 import {
   type AgentHarness,
   type AgentRun,
+  AgentRunError,
   attachObservability,
   CheckpointStore,
   type EventRecord,
@@ -9,7 +10,7 @@ import {
   traceDetailsMiddleware,
   type WorkspaceDescriptor,
 } from "@tinyagents/harness";
-import { type TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
+import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import type { CliStore } from "./cli-store.js";
 import { contentFreeJournal } from "./content-capture.js";
 import { newRunId } from "./run-ids.js";
@@ -105,29 +106,36 @@ export async function executeTurn(options: TurnOptions): Promise<TurnResult> {
   };
   let result: TurnResult | undefined;
   try {
-    const stream = options.harness.invokeStreaming(undefined, undefined, config, options.prompt, {
+    // The front door: the run streams (deltas reach `onRecord` through `onEvent`), and is durable
+    // in the store — liveness (`tinyagents runs --reap` repairs a run whose process died) and
+    // checkpoints after the journal flushed (`agent.recover(runId, ...)` / `superviseRuns`
+    // continue it; the run is recorded as agent "cli").
+    const stream = options.harness.stream(options.prompt, {
+      ...config,
       events,
-      // Liveness: if this process dies mid-run, `tinyagents runs --reap` can mark the run abandoned.
-      // Checkpoints (after the journal flushed): `harness.recover(runId)` can continue it.
+      ...(options.onRecord === undefined ? {} : { onEvent: options.onRecord }),
       ...(store === undefined || obs === undefined
         ? {}
         : {
-            durability: {
+            durable: {
+              store: new CheckpointStore(store.keyValue),
               ownerId: `cli-${process.pid}`,
-              checkpoints: new CheckpointStore(store.keyValue),
+              agent: "cli",
               flush: () => obs.flush(),
             },
           }),
       ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
-    for await (const item of stream) {
-      if (item.type === "event") {
-        options.onRecord?.(item.record);
-        continue;
-      }
-      const base = { runId, run: item.run, status: item.status, wallMs: Date.now() - started };
-      result = item.type === "failed" ? { ...base, error: item.error } : base;
+    try {
+      const run = await stream.result;
+      // A RunResult is an AgentRun (the CLI's agents answer in text or JSON).
+      result = { runId, run: run as AgentRun, status: run.status, wallMs: Date.now() - started };
+    } catch (error) {
+      if (!AgentRunError.isAgentRunError(error)) throw error;
+      const failed = TinyAgentsError.isInstance(error.cause) ? error.cause : error;
+      const run = error.run as AgentRun;
+      result = { runId, run, status: error.status, error: failed, wallMs: Date.now() - started };
     }
   } finally {
     await obs?.close();
