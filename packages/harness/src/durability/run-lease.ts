@@ -76,6 +76,7 @@ export class RunLease implements RunHold {
   finish(state: "completed" | "failed", outcome: DurableRunRecord["outcome"], now: number): Promise<void> {
     return this.write((r) => {
       r.state = state;
+      delete r.start; // the input is in the transcript; a finished run never restarts from it
       // A child run keeps its final checkpoint: a recovered parent that calls it again gets its
       // answer back without a model call. A root run's checkpoint is dropped.
       if (r.parentRunId === undefined || state === "failed") {
