@@ -143,6 +143,7 @@ export class InMemoryKeyValueStore implements KeyValueStore {
     expected: JsonValue | undefined,
     next: JsonValue | undefined,
   ): Promise<boolean> {
+    validateKeyText(namespace, key);
     const prepared =
       next === undefined ? undefined : this.prepare({ op: "put", namespace, key, value: next });
     const current = this.live(namespace, key);
