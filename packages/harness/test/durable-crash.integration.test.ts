@@ -14,7 +14,7 @@
  *
  * The same suite runs on Postgres (a throwaway server; 8 random kills, 2 racers).
  *
- * Budget: SQLite 8 exact + 1 approval + 5 sub-agent + 32 random kill points (46) plus the race and live-owner
+ * Budget: SQLite 8 exact + 1 approval + 5 sub-agent + 26 random kill points (40) plus the race and live-owner
  * cases, about 2 processes per case: 25-40 s on 2 cores under load; Postgres ~25 s (measured
  * 61 s for both; hard caps 120 s per case).
  */
@@ -46,7 +46,7 @@ import {
 
 const worker = fileURLToPath(new URL("./fixtures/durable-crash-worker.mjs", import.meta.url));
 const EXACT = ["model:1", "model:2", "model:3", "final", "pay:before", "pay:after", "work:c1", "work:c3"];
-const RANDOM_KILLS = 32;
+const RANDOM_KILLS = 26;
 /** Kill points inside a sub-agent's run (its model calls, its tool, right after its checkpoint). */
 const SUBAGENT_POINTS = ["child:model:1", "child:work", "child:checkpoint", "child:model:2", "model:2"];
 /** The Postgres run of the same suite is smaller (each worker opens its own pool). */
@@ -84,6 +84,8 @@ interface Spawned {
   /** Resolves with the worker's output once it exits (`signal` set when it was killed). */
   exited: Promise<{ out: string; signal: NodeJS.Signals | null }>;
   child: ChildProcess;
+  /** What it printed so far. */
+  output: () => string;
 }
 
 function spawnWorker(
@@ -110,17 +112,22 @@ function spawnWorker(
       resolve({ out, signal });
     });
   });
-  return { exited, child };
+  return { exited, child, output: () => out };
 }
 
 const checkpoints = () => new CheckpointStore(store.keyValue as KeyValueStore);
 
 /** Wait (polling the shared file) until `condition` holds. */
-async function until(condition: () => Promise<boolean>, what: string, limitMs = 20_000): Promise<void> {
+async function until(
+  condition: () => Promise<boolean>,
+  what: string,
+  limitMs = 20_000,
+  pollMs = 10,
+): Promise<void> {
   const end = Date.now() + limitMs;
   while (!(await condition())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
 }
 
@@ -307,16 +314,28 @@ function crashSuite(randomKills: number, racerCounts: number[]): void {
   it(`recovers after ${randomKills} kills at seeded random instants`, { timeout: 120_000 }, async () => {
     const random = prng(SEED);
     // How long a run takes once its worker started it (measured, so kills land inside it).
+    // The run's own span: from its durable record's creation to its result (process start-up and
+    // shutdown left out), so the kills land inside runs, not after them (the instant between a
+    // run's record reading completed and its run.completed journaled is a documented gap).
     const probe = spawnWorker("run", "random-probe", "probe");
+    await until(
+      async () => (await checkpoints().record("random-probe")) !== undefined,
+      "the probe's start",
+      20_000,
+      1,
+    );
     const t0 = Date.now();
+    await until(async () => probe.output().includes("done"), "the probe's result", 20_000, 1);
+    const span = Math.max(10, (Date.now() - t0) * 0.6);
     await probe.exited;
-    const span = Math.max(20, (Date.now() - t0) * 0.7);
     for (let i = 0; i < randomKills; i++) {
       const runId = `random-${i}`;
       const { exited, child } = spawnWorker("run", runId, "first");
       await until(
         async () => (await checkpoints().record(runId)) !== undefined || child.exitCode !== null,
         "start",
+        20_000,
+        1,
       );
       const delay = Math.floor(random() * span);
       const timer = setTimeout(() => child.kill("SIGKILL"), delay);

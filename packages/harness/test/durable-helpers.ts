@@ -64,7 +64,7 @@ export function agent(ledger: Ledger, script: ScriptStep[], hang: Hang = {}) {
 }
 
 export async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 5_000; i++) {
+  for (let i = 0; i < 20_000; i++) {
     if (await condition()) return;
     await new Promise((resolve) => setImmediate(resolve));
   }
