@@ -13,7 +13,9 @@ import {
   type AgentRunError,
   attachObservability,
   CheckpointStore,
+  continueEventSink,
   EventSink,
+  InMemoryEventJournal,
   InMemoryHarnessStatusStore,
   InMemoryKeyValueStore,
   type RunOptions,
@@ -295,5 +297,58 @@ describe.each(stores)("durable runs (%s)", (_name, open) => {
     expect((await store.record("r"))?.state).toBe("completed");
     const baseline = await parentAgent(agent([], CHILD).h, PARENT).run("go", { runId: "r" });
     expect(recovered.messages).toEqual(baseline.messages);
+  });
+
+  it("a crash while completing (run.completed journaled, outcome not yet recorded) adds no second run.completed", async () => {
+    const store = open();
+    const journal = new InMemoryEventJournal();
+    const statusStore = new InMemoryHarnessStatusStore();
+    const ledger: Ledger = [];
+    const events = await continueEventSink(journal, "r");
+    const observed = attachObservability(events, { journal, statusStore });
+    let completed = false;
+    const { h: dying } = agent(ledger, SCRIPT);
+    const options = deadOptions(store);
+    void dying
+      .run("go", {
+        ...options,
+        events,
+        onEvent: (record) => {
+          if (record.event.type === "run.completed") completed = true;
+        },
+        // The process dies right after its run.completed reached the journal.
+        durable: {
+          ...options.durable,
+          flush: async () => {
+            await observed.flush();
+            if (completed) await new Promise<never>(() => undefined);
+          },
+        },
+      })
+      .catch(() => undefined);
+    await until(
+      async () => completed && (await journal.read("r")).some((o) => o.event.type === "run.completed"),
+      "run.completed journaled",
+    );
+    expect((await store.record("r"))?.completingAt).toBeTypeOf("number");
+
+    const again = await continueEventSink(journal, "r");
+    const observedAgain = attachObservability(again, { journal, statusStore });
+    const { h, model } = agent(ledger, []);
+    const recovered = await h.recover("r", {
+      ...liveOptions(store),
+      events: again,
+      durable: { store, ownerId: "recoverer", flush: () => observedAgain.flush() },
+    });
+    await observedAgain.close();
+    expect(recovered.text).toBe("done");
+    expect(model.requests).toHaveLength(0);
+    const completions = (await journal.read("r")).filter(
+      (o) => o.depth === 0 && o.event.type === "run.completed",
+    );
+    expect(completions).toHaveLength(1);
+    expect(await store.record("r")).toMatchObject({ state: "completed", epoch: 2 });
+    // The recovery emitted nothing: the status its previous owner flushed already says completed.
+    expect(await statusStore.get("r")).toMatchObject({ status: "completed", modelCalls: 3 });
   });
 });

@@ -10,6 +10,7 @@ import {
 import { startLiveness } from "../durability/heartbeats.js";
 import {
   finishRunRecord,
+  markCompleting,
   pauseCheckpoint,
   saveCheckpoint,
   takeRunRecord,
@@ -75,6 +76,13 @@ export async function executeRun<State, Ctx>(
     if (continued !== undefined) {
       restoreSession(s, continued);
       return executeRun(s, [], continued);
+    }
+    // Its previous owner died after journaling `run.completed`, before recording the outcome:
+    // record it, emitting nothing (the journal and the status already say completed).
+    if (resumed !== undefined && completedInJournal(s) && restoreFinal(s)) {
+      await finishRunRecord(s, undefined);
+      s.status.finish("completed");
+      return { run, status: s.status.snapshot() };
     }
   }
   // The deadline timer and the caller's abort link live exactly as long as the run.
@@ -194,12 +202,13 @@ export async function executeRun<State, Ctx>(
     }
     s.status.phase("middleware");
     const finished = await parts.middleware.runValueHook(s.hook, "afterAgent", run);
-    await saveMemory(s, finished);
-    // The outcome is recorded and the checkpoint dropped before the run reports completion.
-    if (ctx.durability?.lease !== undefined) {
-      await finishRunRecord(s, undefined);
-      recordFinished = true;
-    }
+    // A recovered run whose previous owner died while completing saved its memory already.
+    const completing = ctx.durability?.lease?.taken.completingAt;
+    if (completing === undefined) await saveMemory(s, finished);
+    // Completion of a durable run: mark where `run.completed` goes, emit it, make the events
+    // durable, then record the outcome (and drop the checkpoint). A crash anywhere in between is
+    // recovered without a second `run.completed` (see `completingAt`).
+    if (ctx.durability?.lease !== undefined && completing === undefined) await markCompleting(s);
     ctx.emit({
       type: "run.completed",
       modelCalls: finished.modelCalls,
@@ -207,6 +216,11 @@ export async function executeRun<State, Ctx>(
       usage: finished.usage,
       cost: finished.cost,
     });
+    if (ctx.durability?.lease !== undefined) {
+      await ctx.durability.flush?.();
+      await finishRunRecord(s, undefined);
+      recordFinished = true;
+    }
     s.status.finish("completed");
     return { run: finished, status: s.status.snapshot() };
   } catch (thrown) {
@@ -252,6 +266,15 @@ export function stopReasonOf(error: TinyAgentsError): StopReason {
     if (limit === "model_calls" || limit === "tool_calls" || limit === "retries") return `limit:${limit}`;
   }
   return "failed";
+}
+
+/**
+ * Whether a recovered run's `run.completed` is in its journal already: its previous owner marked
+ * the offset (`completingAt`) and this run's sink continues the journal past it.
+ */
+function completedInJournal<State, Ctx>(s: LoopSession<State, Ctx>): boolean {
+  const at = s.ctx.durability?.lease?.taken.completingAt;
+  return at !== undefined && s.ctx.events.offset > at;
 }
 
 /** The checkpoint a child run taken again continues from (none for a fresh take). */

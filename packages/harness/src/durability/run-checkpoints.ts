@@ -67,6 +67,17 @@ export async function saveCheckpoint<State, Ctx>(s: LoopSession<State, Ctx>, fin
   await lease.saveCheckpoint(JSON.parse(JSON.stringify(checkpoint)) as PausedRun, s.ctx.clock.now(), final);
 }
 
+/**
+ * The run is completing: mark, in its record, the offset its `run.completed` event gets. A
+ * recovered run finding the mark skips what was done (memory saved) and emits `run.completed`
+ * only if its journal did not reach that offset, so a crash while completing never leaves the
+ * journal with two `run.completed`, nor with none.
+ */
+export async function markCompleting<State, Ctx>(s: LoopSession<State, Ctx>): Promise<void> {
+  const lease = s.ctx.durability?.lease;
+  if (lease !== undefined) await lease.completing(s.ctx.events.offset, s.ctx.clock.now());
+}
+
 /** The run paused: its paused record replaces its checkpoint in one fenced write (no gap). */
 export async function pauseCheckpoint<State, Ctx>(
   s: LoopSession<State, Ctx>,

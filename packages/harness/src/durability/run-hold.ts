@@ -19,6 +19,7 @@ export interface RunHold extends RunCheckpoints {
   readonly lost: TinyAgentsError | undefined;
   saveCheckpoint(checkpoint: PausedRun, now: number, final?: boolean): Promise<void>;
   pause(paused: PausedRun, now: number): Promise<void>;
+  completing(offset: number, now: number): Promise<void>;
   finish(state: "completed" | "failed", outcome: DurableRunRecord["outcome"], now: number): Promise<void>;
   renew(now: number): Promise<void>;
   release(now: number): Promise<void>;

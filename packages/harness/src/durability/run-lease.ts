@@ -58,6 +58,14 @@ export class RunLease implements RunHold {
     });
   }
 
+  /** The run is completing: its `run.completed` event gets journal offset `offset`. */
+  completing(offset: number, now: number): Promise<void> {
+    return this.write((r) => {
+      r.completingAt = offset;
+      r.updatedAt = now;
+    });
+  }
+
   /** The run paused: its paused record replaces the checkpoint in the same write (no gap). */
   pause(paused: PausedRun, now: number): Promise<void> {
     return this.write((r) => {
@@ -77,6 +85,7 @@ export class RunLease implements RunHold {
     return this.write((r) => {
       r.state = state;
       delete r.start; // the input is in the transcript; a finished run never restarts from it
+      delete r.completingAt;
       // A child run keeps its final checkpoint: a recovered parent that calls it again gets its
       // answer back without a model call. A root run's checkpoint is dropped.
       if (r.parentRunId === undefined || state === "failed") {

@@ -32,6 +32,11 @@ export interface DurableRunRecord {
   checkpoint?: PausedRun;
   /** The checkpoint holds the final model response: recovery completes without a model call. */
   final?: boolean;
+  /**
+   * The run was completing (its memory saved): the journal offset of its `run.completed`. A
+   * recovery whose journal continues past it does not emit `run.completed` again.
+   */
+  completingAt?: number;
   /** `"once"` tool calls by call id: kept after the run ends (a late owner must still find them). */
   intents: Record<string, ToolIntent>;
   /** How it ended (state `completed` / `failed`). */
@@ -108,6 +113,7 @@ export function takeRecord(current: DurableRunRecord | undefined, request: TakeR
     if (start !== undefined) next.start = start;
     if (base?.checkpoint !== undefined) next.checkpoint = base.checkpoint;
     if (base?.final === true) next.final = true;
+    if (base?.completingAt !== undefined) next.completingAt = base.completingAt;
     return next;
   };
   if (current === undefined) {
