@@ -351,4 +351,25 @@ describe.each(stores)("durable runs (%s)", (_name, open) => {
     // The recovery emitted nothing: the status its previous owner flushed already says completed.
     expect(await statusStore.get("r")).toMatchObject({ status: "completed", modelCalls: 3 });
   });
+
+  it("concurrent recoverers in one process without owner ids: exactly one proceeds (no shared default owner)", async () => {
+    const store = open();
+    const ledger: Ledger = [];
+    void agent(ledger, SCRIPT, { tool: "c1" })
+      .h.run("go", deadOptions(store))
+      .catch(() => undefined);
+    await until(() => ledger.length === 1, "the dead run inside its tool");
+    const later = new DeterministicClock({ start: 1_000_000 });
+    const attempts = await Promise.allSettled(
+      [0, 1, 2].map(() =>
+        agent(ledger, SCRIPT.slice(1)).h.recover("r", { clock: later, durable: { store } }),
+      ),
+    );
+    expect(attempts.filter((a) => a.status === "fulfilled")).toHaveLength(1);
+    for (const a of attempts.filter((a) => a.status === "rejected"))
+      expect((a as PromiseRejectedResult).reason).toMatchObject({ code: "conflict" });
+    // The dead owner's c1 and ONE recoverer's: the refused ones executed nothing.
+    expect(ledger.filter((e) => e.key === "r:c1")).toHaveLength(2);
+    expect(ledger.filter((e) => e.key === "r:c2")).toHaveLength(1);
+  });
 });

@@ -262,6 +262,8 @@ describe("recover", () => {
     first
       .invoke(undefined, undefined, { runId: "r" }, "go", {
         signal: dead.signal,
+        // A process that dies: its clock never moves again (its lease lapsed long ago).
+        clock: new DeterministicClock(),
         events: events1,
         durability: { checkpoints: store, flush: () => observed1.flush() },
       })

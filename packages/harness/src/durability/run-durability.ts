@@ -12,7 +12,7 @@ export const DEFAULT_LEASE_MS = 30_000;
  * process died) is found and marked `failed` / `abandoned` by `statusStore.reapStale`.
  */
 export interface RunDurability {
-  /** Who runs it (a worker or process id the host chooses; default `process-<pid>`). */
+  /** Who runs it (a worker or process id the host chooses; default a fresh `process-<pid>-<n>` per run). */
   ownerId?: string;
   /** The lease: how long after its last sign of life the run counts as alive (default 30 s, >= 10 ms). */
   leaseMs?: number;
@@ -93,8 +93,16 @@ export function resolveDurability(options: RunDurability): ResolvedDurability {
   return resolved;
 }
 
-/** `process-<pid>` where there is a process, else `worker`. */
+let owners = 0;
+
+/**
+ * A fresh owner id per run (`process-<pid>-<n>`, `worker-<n>` without a process): two runs or
+ * recoveries never share an owner by accident, so one never passes for the lease holder of
+ * another's run. A host that wants a restarted worker to take its own runs back at once gives a
+ * stable `ownerId`.
+ */
 function defaultOwnerId(): string {
   const pid = (globalThis as { process?: { pid?: number } }).process?.pid;
-  return pid === undefined ? "worker" : `process-${pid}`;
+  owners++;
+  return pid === undefined ? `worker-${owners}` : `process-${pid}-${owners}`;
 }

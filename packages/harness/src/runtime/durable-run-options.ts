@@ -23,7 +23,11 @@ export type DurableRunStore =
 export interface DurableRunOptions {
   /** Where the run's durable record lives (required). */
   store: DurableRunStore;
-  /** Who runs it: a worker or process id (default `process-<pid>`). Recoverers need their own. */
+  /**
+   * Who runs it: a worker or process id. Default: a fresh id per run or recovery
+   * (`process-<pid>-<n>`), so two never share one; give a stable id to let a restarted worker
+   * take its own runs back before their lease lapses.
+   */
   ownerId?: string;
   /** How long after its last renewal the run counts as alive (default 30 s, >= 10 ms). */
   leaseMs?: number;

@@ -28,7 +28,7 @@ export interface SuperviseRunsOptions {
   agents?: Record<string, RecoveringAgent>;
   /** The agent for runs recorded without a name. */
   defaultAgent?: string;
-  /** This supervisor's owner id (default `supervisor-<pid>`): recovered runs are owned by it. */
+  /** This supervisor's owner id (default a fresh `supervisor-<pid>-<n>` per pass): recovered runs are owned by it. */
   ownerId?: string;
   /** Lease of the recovered runs (default 30 s) and their heartbeat interval. */
   leaseMs?: number;
@@ -46,6 +46,8 @@ export interface SuperviseRunsOptions {
   /** A status store to mark reaped runs `failed` / `abandoned` in (at the reap's epoch). */
   statusStore?: HarnessStatusStore;
 }
+
+let passes = 0;
 
 /** What one supervision pass did, run by run. */
 export interface SupervisionReport {
@@ -77,7 +79,8 @@ export async function superviseRuns(options: SuperviseRunsOptions): Promise<Supe
   }
   const graceMs = options.graceMs ?? 0;
   const ownerId =
-    options.ownerId ?? `supervisor-${(globalThis as { process?: { pid?: number } }).process?.pid ?? 0}`;
+    options.ownerId ??
+    `supervisor-${(globalThis as { process?: { pid?: number } }).process?.pid ?? 0}-${++passes}`;
   const report: SupervisionReport = { recovered: [], failed: [], reaped: [], skipped: [] };
   const now = clock.now();
   const dead = (await store.records()).filter(
