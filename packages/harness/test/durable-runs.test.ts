@@ -199,7 +199,7 @@ describe.each(stores)("durable runs (%s)", (_name, open) => {
       message: expect.stringMatching(/cannot recover run "r": it has finished/),
     });
     await expect(h.recover("nobody", liveOptions(store))).rejects.toMatchObject({
-      code: "conflict",
+      code: "not_found",
       message: expect.stringMatching(/"nobody".*no durable record/),
     });
     await expect(h.resume("r", { durable: { store } })).rejects.toMatchObject({

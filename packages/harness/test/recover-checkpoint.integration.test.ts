@@ -317,7 +317,7 @@ describe("recover", () => {
     const none = h.recover(undefined, undefined, "nope", {
       durability: { checkpoints: new CheckpointStore(new InMemoryKeyValueStore()) },
     });
-    await expect(none).rejects.toMatchObject({ code: "conflict" });
+    await expect(none).rejects.toMatchObject({ code: "not_found", message: expect.stringMatching(/"nope"/) });
   });
 
   it("a run without failures drops its checkpoint but keeps its once intents, and cannot be recovered", async () => {

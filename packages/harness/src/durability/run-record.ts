@@ -127,6 +127,7 @@ export function takeRecord(current: DurableRunRecord | undefined, request: TakeR
       runId,
       mode,
       "it has no durable record in this store (it never ran with it, or was deleted)",
+      "not_found",
     );
   }
   const describe = `its record reads "${current.state}" (owner "${current.ownerId}", epoch ${current.epoch})`;
@@ -174,9 +175,17 @@ export function takeRecord(current: DurableRunRecord | undefined, request: TakeR
   }
 }
 
-/** `conflict`: run `runId` cannot be taken this way; what to do instead is in the message. */
-export function refusal(runId: string, mode: TakeMode, why: string): TinyAgentsError {
-  return new TinyAgentsError("conflict", `cannot ${mode} run "${runId}": ${why}`, {
+/**
+ * `conflict` (`not_found` for a run the store does not know): run `runId` cannot be taken this
+ * way; what to do instead is in the message.
+ */
+export function refusal(
+  runId: string,
+  mode: TakeMode,
+  why: string,
+  code: "conflict" | "not_found" = "conflict",
+): TinyAgentsError {
+  return new TinyAgentsError(code, `cannot ${mode} run "${runId}": ${why}`, {
     details: { runId, mode },
   });
 }

@@ -209,14 +209,10 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
       });
     }
     const record = await durability.checkpoints.record(target);
-    if (record?.state !== "paused" || record.checkpoint === undefined) {
-      throw refusal(
-        target,
-        "resume",
-        record === undefined
-          ? "it has no durable record in this store"
-          : `it is no longer paused: its record reads "${record.state}"`,
-      );
+    if (record === undefined)
+      throw refusal(target, "resume", "it has no durable record in this store", "not_found");
+    if (record.state !== "paused" || record.checkpoint === undefined) {
+      throw refusal(target, "resume", `it is no longer paused: its record reads "${record.state}"`);
     }
     return this.run(record.checkpoint, options);
   }

@@ -141,7 +141,7 @@ export function fencingConformance(subject: KeyValueConformanceSubject): Conform
         const store = await open();
         await rejects(
           () => store.take(request("nope", "recover", "b", 0)),
-          "conflict",
+          "not_found",
           "unknown run",
           /nope/,
         );
