@@ -14,9 +14,9 @@
  *
  * The same suite runs on Postgres (a throwaway server; 8 random kills, 2 racers).
  *
- * Budget: SQLite 8 exact + 1 approval + 5 sub-agent + 26 random kill points (40) plus the race and live-owner
- * cases, about 2 processes per case: 25-40 s on 2 cores under load; Postgres ~25 s (measured
- * 61 s for both; hard caps 120 s per case).
+ * Budget: SQLite 8 exact + 1 approval + 5 sub-agent + 26 random kill points (40) plus the race
+ * and live-owner cases, about 2 processes per case: ~28 s on 2 shared cores; Postgres 8 + 1 + 5
+ * + 8 kill points, ~22 s (measured 50-62 s for both under load; hard cap 120 s per case).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
