@@ -71,7 +71,13 @@ function stripEvent(e: AgentEvent): AgentEvent {
       return { ...rest, message: "" };
     }
     case "model.request": {
-      const { systemInstructions: _s, inputMessages: _i, toolDefinitions: _t, ...rest } = e;
+      const {
+        systemInstructions: _s,
+        inputMessages: _i,
+        toolDefinitions: _t,
+        responseFormat: _f,
+        ...rest
+      } = e;
       return rest;
     }
     case "model.response": {

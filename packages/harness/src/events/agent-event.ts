@@ -227,6 +227,11 @@ export type AgentEvent =
       /** `gen_ai.tool.definitions` (content capture only). */
       toolDefinitions?: JsonValue[];
       /**
+       * The request's full response format, schema included (content capture only; `parameters`
+       * carries only its type). Replay (`exportRunAsTest`) compares it call by call.
+       */
+      responseFormat?: JsonValue;
+      /**
        * The stable-prefix fingerprint: SHA-256 of the tool declarations and the messages before
        * the first history segment (what a provider's prompt cache keys on). Equal on two calls:
        * the cacheable prefix was preserved; different: it was busted.

@@ -99,6 +99,7 @@ function requestEvent(
     if (request.tools !== undefined && request.tools.length > 0) {
       event.toolDefinitions = genAiToolDefinitions(request.tools);
     }
+    if (request.responseFormat !== undefined) event.responseFormat = request.responseFormat as JsonValue;
   }
   return event;
 }

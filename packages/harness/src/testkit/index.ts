@@ -19,6 +19,41 @@ export {
   PrefixAssertionError,
   PrefixRecorder,
 } from "./prefix-assertions.js";
+// Record and replay (issue 38): a journaled run becomes a deterministic regression test.
+export {
+  CASSETTE_FORMAT,
+  CASSETTE_VERSION,
+  type Cassette,
+  type CassetteApproval,
+  type CassetteModelCall,
+  type CassetteRequest,
+  type CassetteResponse,
+  type CassetteRun,
+  type CassetteSource,
+  type CassetteTolerances,
+  type CassetteToolCall,
+  parseCassette,
+  serializeCassette,
+} from "./replay/cassette.js";
+export {
+  type CassetteBuildOptions,
+  cassetteFromObservations,
+  LIBRARY_CAPTURE_HINT,
+} from "./replay/cassette-from-journal.js";
+export {
+  type ExportedAgent,
+  type ExportedFile,
+  type ExportedRunTest,
+  type ExportRunOptions,
+  exportRunAsTest,
+  type JournalSource,
+} from "./replay/export-run-as-test.js";
+export {
+  type ReplayDivergence,
+  type ReplayOptions,
+  type ReplayReport,
+  replayRun,
+} from "./replay/replay-run.js";
 export { type RunScriptOptions, runScript, type ScriptRunResult } from "./run-script.js";
 export {
   ScriptedModel,

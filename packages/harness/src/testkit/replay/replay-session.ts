@@ -1,0 +1,281 @@
+import {
+  type JsonValue,
+  type ModelRequest,
+  type ModelResponse,
+  TinyAgentsError,
+  type ToolCall,
+} from "@tinyagents/inference";
+import type { ToolResult } from "../../contracts/tool-result.js";
+import type { EventRecord } from "../../events/agent-event.js";
+import type { Redactor } from "../../observability/redaction.js";
+import type { CassetteModelCall, CassetteRequest, CassetteRun, CassetteToolCall } from "./cassette.js";
+import {
+  type DiffTolerances,
+  describeDifference,
+  diffRequests,
+  type FieldDifference,
+  shown,
+} from "./request-diff.js";
+import { liveRequest, liveResponse, responseFromCassette, toolContentFromResult } from "./request-view.js";
+
+/** Where a replay first left the recording. */
+export interface ReplayDivergence {
+  /** "model call 3" or `model call 2 of sub-agent "research" (run research-d1-1)`. */
+  step: string;
+  /** One line per difference, the first one first (at most 10). */
+  lines: string[];
+  /** The field-level differences of a request (empty for a missing or extra call). */
+  differences: FieldDifference[];
+}
+
+/** One run's position in its cassette section while it replays. */
+class Cursor {
+  modelCalls = 0;
+  private readonly childrenUsed = new Set<CassetteRun>();
+  private readonly tools: Map<string, CassetteToolCall>;
+
+  constructor(
+    readonly section: CassetteRun,
+    readonly label: string,
+  ) {
+    this.tools = new Map(section.toolCalls.map((call) => [call.callId, call]));
+  }
+
+  tool(callId: string): CassetteToolCall | undefined {
+    return this.tools.get(callId);
+  }
+
+  /** The next recorded child run of sub-agent `name` not replayed yet. */
+  nextChild(name: string): CassetteRun | undefined {
+    const child = (this.section.children ?? []).find((c) => c.agent === name && !this.childrenUsed.has(c));
+    if (child !== undefined) this.childrenUsed.add(child);
+    return child;
+  }
+}
+
+/** How one replay behaves (resolved from the cassette's tolerances and the call's options). */
+export interface SessionSettings {
+  rootRunId: string;
+  tools: "replay" | "live";
+  reexecute: ReadonlySet<string>;
+  whatIf: boolean;
+  /** What-if against a live model: the model is called, not served from the cassette. */
+  liveModel: boolean;
+  diff: DiffTolerances;
+  redactor: Redactor;
+}
+
+/**
+ * The state of one `replayRun`: which recorded section each live run replays, how far it got,
+ * and the first divergence. The replay middleware on every harness of the tree asks it.
+ */
+export class ReplaySession {
+  private readonly cursors = new Map<string, Cursor>();
+  /** The first divergence (what-if mode collects it instead of failing). */
+  divergence: ReplayDivergence | undefined;
+  /** The error that stopped the replay (it fails the run; `replayRun` rethrows it). */
+  failure: TinyAgentsError | undefined;
+  replayedTools = 0;
+  liveTools = 0;
+
+  constructor(
+    readonly root: CassetteRun,
+    readonly settings: SessionSettings,
+  ) {
+    this.cursors.set(settings.rootRunId, new Cursor(root, ""));
+  }
+
+  /** Every event of the replayed tree: a child run starting is matched to its recorded section. */
+  readonly onEvent = (record: EventRecord): void => {
+    const e = record.event;
+    if (e.type !== "subagent.started") return;
+    const parent = this.cursors.get(record.runId);
+    if (parent === undefined) return;
+    const child = parent.nextChild(e.name);
+    if (child === undefined) {
+      this.diverge({
+        step: `sub-agent "${e.name}"${parent.label}`,
+        lines: [`the run started sub-agent "${e.name}", which the recording of this run does not have`],
+        differences: [],
+      });
+      return;
+    }
+    this.cursors.set(
+      e.childRunId,
+      new Cursor(child, ` of sub-agent "${e.name}" (recorded run ${child.runId})`),
+    );
+  };
+
+  private cursor(runId: string): Cursor {
+    const cursor = this.cursors.get(runId);
+    if (cursor !== undefined) return cursor;
+    throw this.fail(
+      new TinyAgentsError("validation", `replay: run ${runId} has no section in the cassette`, {
+        details: { reason: "replay_diverged", runId },
+      }),
+    );
+  }
+
+  /** The recorded answer to this request, after checking the request against the recording. */
+  async modelCall(
+    runId: string,
+    request: ModelRequest,
+    next: () => Promise<ModelResponse>,
+  ): Promise<ModelResponse> {
+    const cursor = this.cursor(runId);
+    const n = cursor.modelCalls++;
+    const step = `model call ${n + 1}${cursor.label}`;
+    const recorded: CassetteModelCall | undefined = cursor.section.modelCalls[n];
+    if (recorded === undefined) {
+      this.diverge({
+        step,
+        lines: [
+          `the run made model call ${n + 1}; the recording of this run has ${cursor.section.modelCalls.length}`,
+        ],
+        differences: [],
+      });
+      return next();
+    }
+    const live = liveRequest(request, this.settings.redactor);
+    this.compare(step, recorded.request, live);
+    if (this.settings.liveModel) {
+      const response = await next();
+      this.compareResponse(step, recorded, response);
+      return response;
+    }
+    if (recorded.error !== undefined) {
+      throw new TinyAgentsError(recorded.error.code, recorded.error.message, {
+        ...(recorded.error.details === undefined ? {} : { details: recorded.error.details }),
+      });
+    }
+    if (recorded.response === undefined) {
+      throw this.fail(
+        new TinyAgentsError(
+          "validation",
+          `replay: ${step} has no recorded response (the recording ended during this call)`,
+          { details: { reason: "replay_diverged", step } },
+        ),
+      );
+    }
+    return responseFromCassette(recorded.response);
+  }
+
+  /** The recorded result of a tool call, or the live one (sub-agents, `reexecute`, `tools: "live"`). */
+  async toolCall(
+    runId: string,
+    call: ToolCall,
+    runsChild: boolean,
+    next: () => Promise<ToolResult>,
+  ): Promise<ToolResult> {
+    const cursor = this.cursor(runId);
+    const recorded = cursor.tool(call.id);
+    const live = runsChild || this.settings.tools === "live" || this.settings.reexecute.has(call.name);
+    if (live || (this.settings.whatIf && recorded === undefined)) {
+      if (!runsChild) this.liveTools++;
+      return next();
+    }
+    const step = `tool call ${call.id} ("${call.name}")${cursor.label}`;
+    if (recorded === undefined || recorded.result === undefined) {
+      throw this.fail(
+        new TinyAgentsError(
+          "validation",
+          recorded === undefined
+            ? `replay diverged at ${step}: the recording of this run has no such call. Run it live with tolerances.reexecute: ["${call.name}"] or tools: "live"`
+            : `replay: ${step} has no recorded result. Run it live with tolerances.reexecute: ["${call.name}"]`,
+          { details: { reason: "replay_diverged", step } },
+        ),
+      );
+    }
+    if (JSON.stringify(recorded.arguments) !== JSON.stringify(call.arguments)) {
+      this.diverge({
+        step,
+        lines: [
+          `arguments changed: was ${shown(recorded.arguments)}, now ${shown(call.arguments as JsonValue)}`,
+        ],
+        differences: [],
+      });
+    }
+    this.replayedTools++;
+    return {
+      callId: call.id,
+      toolName: call.name,
+      content: toolContentFromResult(recorded.result),
+      isError: recorded.isError === true,
+      elapsedMs: 0,
+    };
+  }
+
+  /** Recorded sections whose model calls were not all made: the run stopped early. */
+  unfinished(): string | undefined {
+    for (const cursor of this.cursors.values()) {
+      const total = cursor.section.modelCalls.length;
+      if (cursor.modelCalls < total) {
+        return `the run${cursor.label} ended after ${cursor.modelCalls} model call(s); the recording has ${total} (model call ${cursor.modelCalls + 1} was never made)`;
+      }
+    }
+    return undefined;
+  }
+
+  /** The recorded decision on an approval of live run `runId` (undefined when none was made). */
+  approval(runId: string, callId: string): { decision: "approve" | "reject"; reason?: string } | undefined {
+    const found = this.cursors.get(runId)?.section.approvals?.find((a) => a.callId === callId);
+    if (found === undefined || found.decision === "pending") return undefined;
+    return found.reason === undefined
+      ? { decision: found.decision }
+      : { decision: found.decision, reason: found.reason };
+  }
+
+  private compare(step: string, recorded: CassetteRequest, live: CassetteRequest): void {
+    const differences = diffRequests(recorded, live, this.settings.diff);
+    if (differences.length === 0) return;
+    this.diverge({
+      step,
+      lines: differences.slice(0, 10).map((d) => describeDifference(d, recorded, live)),
+      differences,
+    });
+  }
+
+  private compareResponse(step: string, recorded: CassetteModelCall, response: ModelResponse): void {
+    if (recorded.response === undefined) return;
+    const live = liveResponse(response);
+    const was = { content: recorded.response.content, toolCalls: recorded.response.toolCalls };
+    const now = { content: live.content, toolCalls: live.toolCalls };
+    if (JSON.stringify(was) === JSON.stringify(now)) return;
+    this.diverge({
+      step,
+      lines: [`the answer changed: was ${shown(was)}, now ${shown(now)}`],
+      differences: [],
+    });
+  }
+
+  /** Record the first divergence; outside what-if mode it fails the replay. */
+  private diverge(divergence: ReplayDivergence): void {
+    if (this.divergence === undefined) this.divergence = divergence;
+    if (this.settings.whatIf) return;
+    throw this.fail(divergenceError(divergence));
+  }
+
+  private fail(error: TinyAgentsError): TinyAgentsError {
+    this.failure ??= error;
+    return error;
+  }
+}
+
+/** The error a divergence fails a replay with: the step, then one line per difference. */
+export function divergenceError(divergence: ReplayDivergence): TinyAgentsError {
+  const more = divergence.differences.length - divergence.lines.length;
+  const text =
+    `replay diverged at ${divergence.step}: ${divergence.lines[0] ?? ""}` +
+    divergence.lines
+      .slice(1)
+      .map((line) => `\n  also: ${line}`)
+      .join("") +
+    (more > 0 ? `\n  (${more} more difference(s))` : "");
+  return new TinyAgentsError("validation", text, {
+    details: {
+      reason: "replay_diverged",
+      step: divergence.step,
+      differences: divergence.differences.map((d) => ({ path: d.path, kind: d.kind })),
+    },
+  });
+}
