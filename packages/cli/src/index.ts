@@ -6,7 +6,14 @@
 export { type CliIo, type CliOutput, processIo } from "./cli-io.js";
 export { addTool } from "./demo/add-tool.js";
 export { DemoModel, type DemoModelOptions } from "./demo/demo-model.js";
-export { type DemoOptions, type DemoOutput, runDemo } from "./demo/run-demo.js";
+export {
+  DEMO_INSTRUCTIONS,
+  type DemoAgentOptions,
+  type DemoOptions,
+  type DemoOutput,
+  demoAgent,
+  runDemo,
+} from "./demo/run-demo.js";
 export { EXIT, type ExitCode } from "./exit-codes.js";
 export { main } from "./main.js";
 export { resolveDbPath } from "./paths.js";

@@ -17,6 +17,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   demo: async () => (await import("./commands/demo.js")).demoCommand,
   eval: async () => (await import("./commands/eval.js")).evalCommand,
   ui: async () => (await import("./commands/ui.js")).uiCommand,
+  test: async () => (await import("./commands/test-export.js")).testCommand,
 };
 
 /**

@@ -9,6 +9,7 @@ Usage:
   tinyagents ui [--port N] [--host H]                           a local web inspector for recorded runs
   tinyagents probe <base-url> --model M                         what an OpenAI-compatible endpoint can do
   tinyagents demo                                               the offline, scripted showcase (also: no arguments)
+  tinyagents test export <run-id|last> [--out DIR]              a recorded run as a replay test (cassette + vitest file)
   tinyagents eval <file> [--repeats N] [--baseline ID] [--json]  run an eval (dataset + agent + scorers), gate on thresholds
 
 Every command takes --help. Models: --model or TINYAGENTS_MODEL ("openai:gpt-4.1-mini",

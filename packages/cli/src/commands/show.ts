@@ -5,6 +5,7 @@ import { openCliStore } from "../cli-store.js";
 import { EXIT } from "../exit-codes.js";
 import { resolveDbPath } from "../paths.js";
 import { renderTimeline } from "../render/timeline.js";
+import { resolveRunId } from "../run-lookup.js";
 
 /** The `--help` text of `tinyagents show`. */
 export const SHOW_HELP = `tinyagents show <run-id> [--json]
@@ -38,14 +39,7 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
     io.stderr.write(`warning: ${warning.message}\n`),
   );
   try {
-    let runId = wanted;
-    if (wanted === "last") {
-      const latest = (await store.statusStore.list({}))
-        .filter((s) => s.parentRunId === undefined && s.component !== "model_call")
-        .at(-1);
-      if (latest === undefined) throw new CliError(`no runs recorded yet in ${store.file}`, EXIT.failed);
-      runId = latest.runId;
-    }
+    const runId = await resolveRunId(store, wanted);
     const observations = await store.journal.read(runId);
     if (observations.length === 0) {
       throw new CliError(

@@ -43,6 +43,52 @@ export const DEMO_SCHEMA: JsonObject = {
   additionalProperties: false,
 };
 
+/** Options of {@link demoAgent}. */
+export interface DemoAgentOptions {
+  /** Delay between streamed words (default 15 ms). */
+  delayMs?: number;
+  /** The main agent's instructions (default: the demo's own). */
+  instructions?: string;
+  /**
+   * Journal the research sub-agent's trace details (with content when true): what a journaled
+   * `tinyagents demo` does, so its runs can be shown and exported as tests. Default: not recorded.
+   */
+  traceDetails?: boolean;
+}
+
+/** The instructions of the demo's main agent. */
+export const DEMO_INSTRUCTIONS =
+  "You are a helpful assistant. Use tools; delegate checks to the research agent.";
+
+/**
+ * The agent `tinyagents demo` runs: the demo model, `current_time` and `calculator`, a
+ * `research_agent` sub-agent (its own demo model and calculator) and structured output matching
+ * {@link DEMO_SCHEMA}. A test exported from a demo run (`tinyagents test export`) rebuilds it here.
+ */
+export function demoAgent(options: DemoAgentOptions = {}): AgentHarness {
+  const delay = options.delayMs === undefined ? {} : { delayMs: options.delayMs };
+  const free = { pricing: { inputPerMillion: 0, outputPerMillion: 0 } };
+  const research = new AgentHarness({ instructions: "You double-check arithmetic with the calculator." })
+    .registerModel("demo", new DemoModel(delay), free)
+    .registerTool(calculatorTool());
+  if (options.traceDetails !== undefined) recordTraceDetails(research, options.traceDetails);
+  const researchAgent = new SubAgent({
+    name: "research",
+    description: "A research sub-agent that double-checks math.",
+    harness: research,
+  });
+
+  const harness = new AgentHarness({ instructions: options.instructions ?? DEMO_INSTRUCTIONS })
+    .registerModel("demo", new DemoModel(delay), free)
+    .withPolicy({
+      responseFormat: { type: "json_schema", name: "demo_answer", schema: DEMO_SCHEMA, strict: true },
+    });
+  for (const t of timeTools()) harness.registerTool(t);
+  harness.registerTool(calculatorTool());
+  harness.registerTool(new SubAgentTool(researchAgent, { name: "research_agent" }));
+  return harness;
+}
+
 /**
  * The offline showcase (`npm start`): a scripted multi-step run — the main agent calls
  * `current_time` and `calculator` in parallel, then consults a `research_agent` sub-agent (its own
@@ -57,33 +103,16 @@ export async function runDemo(
   options: DemoOptions = {},
 ): Promise<number> {
   const delay = options.delayMs === undefined ? {} : { delayMs: options.delayMs };
-  const free = { pricing: { inputPerMillion: 0, outputPerMillion: 0 } };
   out.write(
     "tinyagents demo — offline and SCRIPTED: every model here is the demo model (fixed keyword rules, not an LLM);\n" +
       'no API key or network needed. Real models: tinyagents run --model openai:gpt-4.1-mini "..." (see --help).\n\n',
   );
   out.write(`> ${prompt}\n\n`);
 
-  const research = new AgentHarness({ instructions: "You double-check arithmetic with the calculator." })
-    .registerModel("demo", new DemoModel(delay), free)
-    .registerTool(calculatorTool());
-  if (options.store !== undefined) recordTraceDetails(research, options.captureContent !== false);
-  const researchAgent = new SubAgent({
-    name: "research",
-    description: "A research sub-agent that double-checks math.",
-    harness: research,
+  const harness = demoAgent({
+    ...delay,
+    ...(options.store === undefined ? {} : { traceDetails: options.captureContent !== false }),
   });
-
-  const harness = new AgentHarness({
-    instructions: "You are a helpful assistant. Use tools; delegate checks to the research agent.",
-  })
-    .registerModel("demo", new DemoModel(delay), free)
-    .withPolicy({
-      responseFormat: { type: "json_schema", name: "demo_answer", schema: DEMO_SCHEMA, strict: true },
-    });
-  for (const t of timeTools()) harness.registerTool(t);
-  harness.registerTool(calculatorTool());
-  harness.registerTool(new SubAgentTool(researchAgent, { name: "research_agent" }));
 
   const renderer = new StreamRenderer(out);
   const result = await executeTurn({

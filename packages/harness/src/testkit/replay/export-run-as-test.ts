@@ -17,7 +17,7 @@ export type ExportedAgent =
 export interface ExportRunOptions {
   /** How the test rebuilds the agent (required: replay runs the agent as the code now builds it). */
   agent: ExportedAgent;
-  /** File base name (default `run-<runId>`): `<name>.cassette.json` and `<name>.replay.test.ts`. */
+  /** File base name (default: the run id, prefixed `run-` unless it starts with `run`): `<name>.cassette.json` and `<name>.replay.test.ts`. */
   name?: string;
   /** Tolerances written into the cassette. */
   tolerances?: Partial<CassetteTolerances>;
@@ -87,7 +87,8 @@ export async function exportRunAsTest(
     ...(options.tolerances === undefined ? {} : { tolerances: options.tolerances }),
     captureHint: options.captureHint ?? LIBRARY_CAPTURE_HINT,
   });
-  const name = options.name ?? `run-${safeName(runId)}`;
+  const safe = safeName(runId);
+  const name = options.name ?? (safe.startsWith("run") ? safe : `run-${safe}`);
   return {
     cassette,
     files: [

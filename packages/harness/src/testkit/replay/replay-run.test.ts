@@ -23,7 +23,14 @@ import { replayRun } from "./replay-run.js";
 // (b) of issue 38: a library agent with two tools, a sub-agent and an approval, journaled into a
 // SQLite store, exported as a cassette and replayed in process.
 
-const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
+const usage = {
+  inputTokens: 10,
+  outputTokens: 5,
+  totalTokens: 15,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+};
 const INSTRUCTIONS =
   "You are a careful assistant.\nUse the weather tool for weather.\nAsk research to check math.";
 
@@ -157,10 +164,7 @@ describe("exportRunAsTest", () => {
     const out = await exportRunAsTest({ journal }, runId, {
       agent: { module: "./agent.js", export: "buildAgent" },
     });
-    expect(out.files.map((f) => f.path)).toEqual([
-      "run-run-prod-1.cassette.json",
-      "run-run-prod-1.replay.test.ts",
-    ]);
+    expect(out.files.map((f) => f.path)).toEqual(["run-prod-1.cassette.json", "run-prod-1.replay.test.ts"]);
     const cassette = out.cassette;
     expect(cassette.input).toBe("Weather in Tokyo, (19+23)*2 checked, and pay the $100 bill.");
     expect(cassette.run.modelCalls).toHaveLength(4);
@@ -182,7 +186,7 @@ describe("exportRunAsTest", () => {
     const test = out.files[1]?.contents ?? "";
     expect(test).toContain('import * as agentModule from "./agent.js";');
     expect(test).toContain('agentModule["buildAgent" as keyof typeof agentModule]');
-    expect(test).toContain('new URL("./run-run-prod-1.cassette.json", import.meta.url)');
+    expect(test).toContain('new URL("./run-prod-1.cassette.json", import.meta.url)');
     expect(test).toContain("await replayRun(");
   });
 
