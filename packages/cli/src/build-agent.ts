@@ -76,7 +76,8 @@ export function agentOptionsFromFlags(
   };
 }
 
-const INSTRUCTIONS =
+/** The instructions of a `run` or `chat` agent without `--system`. */
+export const INSTRUCTIONS =
   "You are a helpful assistant running in the tinyagents command line. Use the tools when they help " +
   "(for the current time, always call a time tool instead of guessing). Be concise.";
 

@@ -32,6 +32,8 @@ export interface RunRecord {
   threadId: string | null;
   /** `false` when the run journaled no content (`--no-capture-content`); absent: captured. */
   captureContent?: boolean;
+  /** How the agent was built (`run`: its flags, see `CliAgentFlags`); kept with content capture. */
+  agent?: JsonObject;
 }
 
 /**

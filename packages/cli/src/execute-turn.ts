@@ -10,7 +10,7 @@ import {
   traceDetailsMiddleware,
   type WorkspaceDescriptor,
 } from "@tinyagents/harness";
-import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
+import { type JsonObject, TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import type { CliStore } from "./cli-store.js";
 import { contentFreeJournal } from "./content-capture.js";
 import { newRunId } from "./run-ids.js";
@@ -45,6 +45,11 @@ export interface TurnOptions {
    */
   captureContent?: boolean | undefined;
   modelSpec: string;
+  /**
+   * How the agent was built (`run`: its flags), kept in the run record when content is captured
+   * so `tinyagents test export` can rebuild it.
+   */
+  agentFlags?: JsonObject | undefined;
   threadId?: string | undefined;
   signal?: AbortSignal;
   /** Every event as it happens (the renderer). */
@@ -97,6 +102,7 @@ export async function executeTurn(options: TurnOptions): Promise<TurnResult> {
     startedAt: started,
     threadId: options.threadId ?? null,
     ...(capture ? {} : { captureContent: false }),
+    ...(capture && options.agentFlags !== undefined ? { agent: options.agentFlags } : {}),
   });
   const config = {
     runId,

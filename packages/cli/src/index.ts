@@ -3,6 +3,7 @@
  * pieces below are exported for reuse.
  */
 
+export { type CliAgentFlags, cliAgent } from "./cli-agent.js";
 export { type CliIo, type CliOutput, processIo } from "./cli-io.js";
 export { addTool } from "./demo/add-tool.js";
 export { DemoModel, type DemoModelOptions } from "./demo/demo-model.js";
@@ -15,6 +16,8 @@ export {
   runDemo,
 } from "./demo/run-demo.js";
 export { EXIT, type ExitCode } from "./exit-codes.js";
+// Record and replay (issue 38): what `tinyagents test export` writes and the inspector offers.
+export { type CliRunExportOptions, exportCliRunAsTest } from "./export-cli-run.js";
 export { main } from "./main.js";
 export { resolveDbPath } from "./paths.js";
 export { renderTimeline } from "./render/timeline.js";

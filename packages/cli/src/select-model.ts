@@ -55,6 +55,11 @@ const KEYED_PROVIDERS = [
 
 const DEMO_SPECS = new Set(["demo", "demo:offline", "demo:offline-demo"]);
 
+/** True for a spec naming the offline demo model (`demo`, `demo:offline`, ...). */
+export function isDemoSpec(spec: string): boolean {
+  return DEMO_SPECS.has(spec.trim().toLowerCase());
+}
+
 /**
  * Pick the model: `--model`, else `TINYAGENTS_MODEL`, else the first hosted provider whose API
  * key variable is set (its default model), else a local Ollama server (its first model), else the

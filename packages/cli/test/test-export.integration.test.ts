@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // -w packages/cli` first): `tinyagents demo` (journaled) -> `tinyagents test export last --out tmp`
 // -> the exported test passes under vitest, offline; an edit of the agent's instructions fails it
 // at model call 1 naming the line; an edit of one tool result in the cassette fails it at the
-// request carrying that result. Budget: about 15 s (one demo, two exports, three vitest runs in a
-// child process), bounded by the 60 s test timeout.
+// request carrying that result; the same for a `tinyagents run` (its agent rebuilt from its flags).
+// Budget: about 25 s on a loaded 2-core machine (two demos, a run, three exports, five vitest
+// runs in child processes), each test bounded by its timeout.
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const bin = join(root, "packages/cli/dist/bin.js");
@@ -51,7 +52,7 @@ function exec(args: string[]): Promise<{ code: number; out: string }> {
 }
 
 const tinyagents = (...args: string[]) => exec([bin, ...args]);
-const vitest = () => exec([vitestBin, "run", "tmp/", "--root", project]);
+const vitest = (dir = "tmp/") => exec([vitestBin, "run", dir, "--root", project]);
 
 describe("tinyagents test export (built binary)", () => {
   it("a demo run becomes a passing replay test; an instruction edit and a tool-result edit fail it", async () => {
@@ -102,6 +103,37 @@ describe("tinyagents test export (built binary)", () => {
       ),
     );
   }, 60_000);
+
+  it("a `run` becomes a test that rebuilds the agent of its flags; a changed --system line fails it", async () => {
+    const ran = await tinyagents(
+      "run",
+      "what time is it in Tokyo?",
+      "--tools",
+      "time",
+      "--system",
+      "Be brief.\nAnswer in English.",
+    );
+    expect(ran.code).toBe(0);
+    const exported = await tinyagents("test", "export", "last", "--out", "tmp3");
+    expect(exported.code).toBe(0);
+    const file = join(
+      project,
+      "tmp3",
+      readdirSync(join(project, "tmp3")).find((f) => f.endsWith(".test.ts")) as string,
+    );
+    const original = readFileSync(file, "utf8");
+    expect(original).toContain(
+      'cliAgent({"model":"demo","system":"Be brief.\\nAnswer in English.","tools":["time"]})',
+    );
+    const passing = await vitest("tmp3/");
+    expect(passing.out).toMatch(/1 passed/);
+    writeFileSync(file, original.replace("Answer in English.", "Answer in French."));
+    const edited = await vitest("tmp3/");
+    expect(edited.code).not.toBe(0);
+    expect(edited.out).toContain(
+      'replay diverged at model call 1: system prompt changed (line 2): was "Answer in English.", now "Answer in French."',
+    );
+  }, 30_000);
 
   it("refuses a run recorded with --no-capture-content and says which switch records it", async () => {
     expect((await tinyagents("demo", "--no-capture-content")).code).toBe(0);

@@ -1,6 +1,7 @@
 import { runText } from "@tinyagents/harness";
-import { AGENT_OPTIONS, parseCommandArgs } from "../args.js";
-import { agentOptionsFromFlags, buildAgent } from "../build-agent.js";
+import { AGENT_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
+import { type AgentFlagValues, agentOptionsFromFlags, buildAgent } from "../build-agent.js";
+import type { CliAgentFlags } from "../cli-agent.js";
 import { describeFailure, usageError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
 import { openCliStore } from "../cli-store.js";
@@ -79,6 +80,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       command: "run",
       captureContent,
       modelSpec: setup.selected.spec,
+      agentFlags: runAgentFlags(setup.selected.spec, values, io.env),
       threadId: values.thread,
       signal: controller.signal,
       ...(json ? {} : { onRecord: (record) => renderer.onRecord(record) }),
@@ -121,6 +123,32 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     await setup?.close();
     await store.close();
   }
+}
+
+/**
+ * The flags that rebuild this run's agent (`cliAgent`), for the run record. MCP servers are not
+ * rebuilt offline: a run using them records `mcp: true` and cannot be exported as a test.
+ */
+function runAgentFlags(
+  spec: string,
+  values: AgentFlagValues,
+  env: Readonly<Record<string, string | undefined>>,
+): CliAgentFlags & { mcp?: boolean } {
+  const flags: CliAgentFlags & { mcp?: boolean } = { model: spec };
+  if (values.system !== undefined) flags.system = values.system;
+  if (values.tools !== undefined && values.tools.length > 0) flags.tools = [...values.tools];
+  const hosts = [
+    ...(values["allow-host"] ?? []),
+    ...(env.TINYAGENTS_HTTP_ALLOW ?? "")
+      .split(",")
+      .map((h) => h.trim())
+      .filter((h) => h !== ""),
+  ];
+  if (hosts.length > 0) flags.allowHosts = hosts;
+  const max = positiveInt("max-model-calls", values["max-model-calls"]);
+  if (max !== undefined) flags.maxModelCalls = max;
+  if ((values.mcp ?? []).length > 0) flags.mcp = true;
+  return flags;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

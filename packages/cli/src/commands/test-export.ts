@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { ExportedAgent } from "@tinyagents/harness/testkit";
+import { join, relative, resolve } from "node:path";
 import { COMMON_OPTIONS, parseCommandArgs } from "../args.js";
-import { CliError, usageError } from "../cli-error.js";
+import { usageError } from "../cli-error.js";
 import type { CliIo } from "../cli-io.js";
-import { openCliStore, type RunRecord } from "../cli-store.js";
+import { openCliStore } from "../cli-store.js";
 import { CAPTURE_CONTENT_ENV } from "../content-capture.js";
 import { EXIT } from "../exit-codes.js";
+import { exportCliRunAsTest } from "../export-cli-run.js";
 import { resolveDbPath } from "../paths.js";
 import { resolveRunId } from "../run-lookup.js";
 
@@ -19,21 +19,20 @@ values stay redacted) and <name>.replay.test.ts, a vitest file that rebuilds the
 the cassette offline. The test fails at the first request that changed, naming the step and the
 field ("model call 1: system prompt changed (line 1)"). Format and tolerances: docs/testkit.md.
 
-A \`tinyagents demo\` run rebuilds the demo agent. A run of your own agent (journaled into this
-store by your code) needs --module: the file that builds it, and --export: the export (an agent,
-or a function returning one). The run must have been journaled with its content (not with
+A \`tinyagents demo\` run rebuilds the demo agent, a \`tinyagents run\` run the agent of its flags
+(--system, --tools, ...; its model is a stand-in only the cassette answers; not with --mcp or
+--thread). A run of your own agent (journaled into this store by your code) needs --module: the
+file that builds it, and --export: the export (an agent, or a function returning one). The run must have been journaled with its content (not with
 --no-capture-content or ${CAPTURE_CONTENT_ENV}=0).
 
 Options:
       --out DIR       where to write the files (default: the current directory)
-      --name NAME     the files' base name (default: run-<run-id>)
+      --name NAME     the files' base name (default: the run id)
       --module FILE   the module that builds your agent (runs not started by the CLI)
       --export NAME   its export (default: default)
       --db FILE       the SQLite store (see \`tinyagents run --help\`)
   -h, --help          this help
 `;
-
-const CLI_CAPTURE_HINT = `run it again without --no-capture-content (and with ${CAPTURE_CONTENT_ENV} unset or 1); a library agent needs traceDetailsMiddleware({ captureContent: true }) registered last`;
 
 /** `tinyagents test export <run-id|last>`: write a cassette and a replay test for a run. */
 export async function testCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -58,21 +57,12 @@ export async function testCommand(argv: readonly string[], io: CliIo): Promise<n
   const store = await openCliStore(resolveDbPath(io.env, io.cwd, values.db), io.env);
   try {
     const runId = await resolveRunId(store, wanted);
-    const record = await store.getRun(runId);
-    if (record?.captureContent === false) {
-      throw new CliError(
-        `run ${runId} was recorded without content (--no-capture-content): its prompts, answers and tool results were not journaled, so it cannot be replayed. To make a test, ${CLI_CAPTURE_HINT}`,
-        EXIT.failed,
-      );
-    }
-    const agent = exportedAgent(record, runId, values.module, values.export, outDir, io.cwd);
-    const { exportRunAsTest } = await import("@tinyagents/harness/testkit");
-    const exported = await exportRunAsTest(store, runId, {
-      agent,
-      captureHint: CLI_CAPTURE_HINT,
-      ...(values.name === undefined ? {} : { name: values.name }),
-    }).catch((error: unknown) => {
-      throw new CliError((error as Error).message, EXIT.failed);
+    const exported = await exportCliRunAsTest(store, runId, {
+      module: values.module,
+      export: values.export,
+      outDir,
+      name: values.name,
+      cwd: io.cwd,
     });
     mkdirSync(outDir, { recursive: true });
     for (const file of exported.files) writeFileSync(join(outDir, file.path), file.contents);
@@ -85,38 +75,4 @@ export async function testCommand(argv: readonly string[], io: CliIo): Promise<n
   } finally {
     await store.close();
   }
-}
-
-/** How the exported test rebuilds the run's agent. */
-function exportedAgent(
-  record: RunRecord | undefined,
-  runId: string,
-  module: string | undefined,
-  exportName: string | undefined,
-  outDir: string,
-  cwd: string,
-): ExportedAgent {
-  if (module !== undefined) {
-    const absolute = isAbsolute(module) ? module : resolve(cwd, module);
-    let specifier = relative(outDir, absolute).split(sep).join("/");
-    if (!specifier.startsWith(".")) specifier = `./${specifier}`;
-    // The test imports TypeScript sources by their `.js` name (NodeNext resolution).
-    specifier = specifier.replace(/\.(m?)ts$/, ".$1js");
-    return { module: specifier, ...(exportName === undefined ? {} : { export: exportName }) };
-  }
-  if (record?.command === "demo") {
-    return {
-      imports: ['import { demoAgent } from "tinyagents";'],
-      build: "demoAgent()",
-      source: { kind: "cli", command: "demo", model: record.model },
-    };
-  }
-  if (record === undefined) {
-    throw usageError(
-      `run ${runId} was not started by the CLI: name the module that builds its agent with --module FILE [--export NAME]`,
-    );
-  }
-  throw usageError(
-    `run ${runId} is a \`tinyagents ${record.command}\` run, whose agent the CLI cannot rebuild yet (only \`demo\` runs); build the same agent in a module and pass --module FILE [--export NAME]`,
-  );
 }
