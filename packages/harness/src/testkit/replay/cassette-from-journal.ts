@@ -76,6 +76,10 @@ class RunSection {
         if (e.inputMessages === undefined) this.contentless++;
         const call: CassetteModelCall = { callId: e.callId, request: recordedRequest(e) };
         const previous = this.calls.get(e.callId);
+        // The same call asked again (a fallback model through the wrap, or after a crash): what
+        // failed before stays on record.
+        if (previous?.failedAttempts !== undefined) call.failedAttempts = previous.failedAttempts;
+        if (previous?.fallback !== undefined) call.fallback = previous.fallback;
         // A recovered run repeats the call it was making when it crashed: the transcript as
         // continued keeps the later request in the earlier one's place.
         if (previous === undefined) this.run.modelCalls.push(call);

@@ -1,0 +1,213 @@
+import { type JsonObject, ProviderError, type Usage } from "@tinyagents/inference";
+import { describe, expect, it } from "vitest";
+import { CheckpointStore } from "../../durability/checkpoint-store.js";
+import { continueEventSink } from "../../durability/journal-continuity.js";
+import { EventSink } from "../../events/event-sink.js";
+import { modelFallbackMiddleware } from "../../middleware/library/model-fallback-middleware.js";
+import { attachObservability } from "../../observability/attach-observability.js";
+import type { HarnessEventJournal } from "../../observability/event-journal.js";
+import { InMemoryEventJournal } from "../../observability/in-memory-event-journal.js";
+import { traceDetailsMiddleware } from "../../observability/trace-details-middleware.js";
+import { AgentHarness } from "../../runtime/agent-harness.js";
+import { InMemoryKeyValueStore } from "../../store/key-value-store.js";
+import { tool } from "../../tool/define-tool.js";
+import { DeterministicClock } from "../deterministic-clock.js";
+import { ScriptedModel, type ScriptStep } from "../scripted-model.js";
+import type { Cassette } from "./cassette.js";
+import { cassetteFromObservations } from "./cassette-from-journal.js";
+import { replayRun } from "./replay-run.js";
+
+// Issue 38 item 5: retries and fallbacks, structured output, failed runs, what-if against
+// another model, and a run recovered after its process "died" (in process: a tool that never
+// settles, then `recover` with the journal continued).
+
+const usage: Usage = {
+  inputTokens: 10,
+  outputTokens: 5,
+  totalTokens: 15,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+};
+
+async function recordRun(agent: AgentHarness, runId: string, prompt: string): Promise<Cassette> {
+  const journal = new InMemoryEventJournal();
+  const events = new EventSink(runId);
+  const obs = attachObservability(events, { journal });
+  await agent.run(prompt, { runId, events, clock: new DeterministicClock() }).catch(() => undefined);
+  await obs.close();
+  return cassetteFromObservations(runId, await journal.read(runId));
+}
+
+const down = () =>
+  new ProviderError({ provider: "p", message: "primary is down", kind: "upstream_unhealthy", status: 503 });
+
+function fallbackAgent() {
+  const primary = new ScriptedModel([down(), down()]);
+  const backup = new ScriptedModel(["From the backup model."], { usage });
+  const agent = new AgentHarness({ instructions: "Answer briefly." })
+    .registerModel("primary", primary)
+    .registerModel("backup", backup)
+    .withPolicy({ retry: { maxRetries: 1, initialBackoffMs: 30 } })
+    .use(modelFallbackMiddleware({ models: ["backup"] }))
+    .use(traceDetailsMiddleware({ captureContent: true }));
+  return { agent, primary, backup };
+}
+
+const SCHEMA: JsonObject = {
+  type: "object",
+  properties: { city: { type: "string" }, celsius: { type: "number" } },
+  required: ["city", "celsius"],
+};
+
+function structuredAgent(schema: JsonObject = SCHEMA) {
+  return new AgentHarness({ instructions: "Answer as JSON." })
+    .registerModel("m", new ScriptedModel(['{"city":"Tokyo","celsius":21}'], { usage }))
+    .withPolicy({ responseFormat: { type: "json_schema", name: "weather", schema } })
+    .use(traceDetailsMiddleware({ captureContent: true }));
+}
+
+describe("replayRun across run shapes", () => {
+  it("a retried call that fell back to another model replays its final answer, without calling a model", async () => {
+    const cassette = await recordRun(fallbackAgent().agent, "r-fallback", "Say hello.");
+    const call = cassette.run.modelCalls[0];
+    expect(cassette.run.modelCalls).toHaveLength(1);
+    expect(call?.fallback).toEqual({ from: "primary", to: "backup" });
+    expect(call?.failedAttempts?.length).toBeGreaterThanOrEqual(2);
+    expect(call?.response?.content).toEqual([{ type: "text", content: "From the backup model." }]);
+    const { agent, primary, backup } = fallbackAgent();
+    const report = await replayRun(agent, cassette);
+    expect(report.result.text).toBe("From the backup model.");
+    expect(primary.requests).toHaveLength(0);
+    expect(backup.requests).toHaveLength(0);
+  });
+
+  it("structured output replays the validated answer; a schema change fails naming the field", async () => {
+    const cassette = await recordRun(structuredAgent(), "r-structured", "Weather in Tokyo?");
+    expect(cassette.run.modelCalls[0]?.request.responseFormat).toMatchObject({
+      name: "weather",
+      schema: SCHEMA,
+    });
+    const report = await replayRun(structuredAgent(), cassette);
+    expect(report.result.structured).toEqual({ city: "Tokyo", celsius: 21 });
+    const changed = structuredAgent({
+      ...SCHEMA,
+      properties: { ...(SCHEMA.properties as JsonObject), sky: { type: "string" } },
+    });
+    await expect(replayRun(changed, cassette)).rejects.toThrow(
+      /^replay diverged at model call 1: .*responseFormat\.schema\.properties\.sky added/,
+    );
+  });
+
+  it("a run that failed at the provider replays to the same failure", async () => {
+    const failing = () =>
+      new AgentHarness({ instructions: "Answer." })
+        .registerModel(
+          "broken",
+          new ScriptedModel([
+            new ProviderError({
+              provider: "p",
+              message: "invalid request: bad schema",
+              kind: "non_retryable",
+              status: 400,
+            }),
+          ]),
+        )
+        .use(traceDetailsMiddleware({ captureContent: true }));
+    const cassette = await recordRun(failing(), "r-failed", "This will fail.");
+    expect(cassette.run.outcome).toBe("failed");
+    expect(cassette.run.modelCalls[0]?.error).toMatchObject({ code: "provider" });
+    const report = await replayRun(failing(), cassette);
+    expect(report.result.status.status).toBe("failed");
+    expect(report.result.status.error?.message).toContain("invalid request: bad schema");
+  });
+
+  it("what-if against another model reports the first answer that changed", async () => {
+    const cassette = await recordRun(fallbackAgent().agent, "r-whatif", "Say hello.");
+    const other = new ScriptedModel(["Hello from the new model."], { usage });
+    const report = await replayRun(fallbackAgent().agent, cassette, { whatIf: true, model: other });
+    expect(other.requests).toHaveLength(1);
+    expect(report.divergence?.step).toBe("model call 1");
+    expect(report.divergence?.lines[0]).toMatch(
+      /^the answer changed: was .*From the backup model.*now .*Hello from the new model/,
+    );
+    expect(report.result.text).toBe("Hello from the new model.");
+  });
+});
+
+describe("a recovered run", () => {
+  const SCRIPT: ScriptStep[] = [
+    { toolCalls: [{ id: "c1", name: "fetch_page", arguments: { q: "a" } }] },
+    { toolCalls: [{ id: "c2", name: "fetch_page", arguments: { q: "b" } }] },
+    "done",
+  ];
+  const never = new Promise<never>(() => undefined);
+
+  function pages(ledger: string[], script: ScriptStep[], hangIn?: string) {
+    return new AgentHarness<undefined, undefined>({ instructions: "Read pages." })
+      .registerModel("m", new ScriptedModel(script, { usage }))
+      .registerTool(
+        tool({
+          name: "fetch_page",
+          description: "read a page",
+          inputSchema: { type: "object", properties: { q: { type: "string" } } },
+          execute: async (args, ctx) => {
+            ledger.push(ctx.callId);
+            if (ctx.callId === hangIn) return never;
+            return `page ${String(args.q)}`;
+          },
+        }),
+      )
+      .use(traceDetailsMiddleware({ captureContent: true }));
+  }
+
+  async function waitFor(condition: () => boolean): Promise<void> {
+    for (let i = 0; i < 2000 && !condition(); i++) await new Promise((r) => setImmediate(r));
+    expect(condition()).toBe(true);
+  }
+
+  it("replays the transcript as continued after the crash", async () => {
+    const journal: HarnessEventJournal = new InMemoryEventJournal();
+    const checkpoints = new CheckpointStore(new InMemoryKeyValueStore());
+    const ledger: string[] = [];
+    const events1 = await continueEventSink(journal, "r");
+    const observed1 = attachObservability(events1, { journal });
+    const dead = new AbortController();
+    pages(ledger, SCRIPT, "c2")
+      .invoke(undefined, undefined, { runId: "r" }, "go", {
+        signal: dead.signal,
+        events: events1,
+        durability: { checkpoints, flush: () => observed1.flush() },
+      })
+      .catch(() => undefined);
+    await waitFor(() => ledger.includes("c2"));
+    await observed1.flush(); // what the dead process had written; then it is gone
+    observed1.detach();
+
+    const events2 = await continueEventSink(journal, "r");
+    const observed2 = attachObservability(events2, { journal });
+    const recovered = await pages(ledger, SCRIPT.slice(2)).recover(undefined, undefined, "r", {
+      events: events2,
+      durability: { checkpoints, flush: () => observed2.flush() },
+    });
+    await observed2.close();
+    dead.abort();
+    expect(recovered.stopReason).toBe("completed");
+
+    const observations = await journal.read("r");
+    // The crashed process started c2; the recovered one ran it again.
+    expect(
+      observations.filter((o) => o.event.type === "tool.started" && o.event.callId === "c2"),
+    ).toHaveLength(2);
+    const cassette = cassetteFromObservations("r", observations);
+    expect(cassette.run.modelCalls).toHaveLength(3);
+    expect(cassette.run.toolCalls.map((c) => [c.callId, c.result])).toEqual([
+      ["c1", "page a"],
+      ["c2", "page b"],
+    ]);
+    const replayLedger: string[] = [];
+    const report = await replayRun(pages(replayLedger, SCRIPT), cassette);
+    expect(report.result.text).toBe("done");
+    expect(replayLedger).toEqual([]);
+  });
+});
