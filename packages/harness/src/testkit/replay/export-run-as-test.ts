@@ -112,7 +112,7 @@ function testFile(name: string, runId: string, agent: ExportedAgent): string {
     build = [
       `  // Your agent as your code builds it today (edit the module, not this test).`,
       `  const exported: unknown = agentModule[${JSON.stringify(exported)} as keyof typeof agentModule];`,
-      `  const agent = typeof exported === "function" ? await (exported as () => unknown)() : exported;`,
+      `  const agent = (typeof exported === "function" ? await (exported as () => unknown)() : exported) as Parameters<typeof replayRun>[0];`,
     ].join("\n");
   } else {
     imports.push(...agent.imports);
@@ -131,7 +131,7 @@ const cassette = parseCassette(readFileSync(new URL("./${name}.cassette.json", i
 
 test("run ${runId} replays as recorded", async () => {
 ${build}
-  await replayRun(agent as Parameters<typeof replayRun>[0], cassette);
+  await replayRun(agent, cassette);
 });
 `;
 }

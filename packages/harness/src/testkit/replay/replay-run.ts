@@ -155,8 +155,8 @@ function agentInput(cassette: Cassette): AgentInput {
  * replay. One replay at a time per agent. Throws `validation` (details `reason:
  * "replay_diverged"`) on divergence; a run failure the recording did not have rethrows.
  */
-export async function replayRun(
-  agent: AgentHarness<unknown, unknown, unknown> | AnyHarness,
+export async function replayRun<State, Ctx>(
+  agent: AgentLowerLayer<State, Ctx>,
   cassetteInput: Cassette | string,
   options: ReplayOptions = {},
 ): Promise<ReplayReport> {
