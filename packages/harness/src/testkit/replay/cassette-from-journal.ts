@@ -8,6 +8,7 @@ import {
 } from "@tinyagents/inference";
 import type { AgentObservation } from "../../observability/agent-observation.js";
 import { Redactor } from "../../observability/redaction.js";
+import { REDIRECT_PREFIX } from "../../steering/steering-command.js";
 import {
   CASSETTE_FORMAT,
   CASSETTE_VERSION,
@@ -154,7 +155,12 @@ class RunSection {
       }
       case "steering.applied":
         this.run.steering ??= [];
-        this.run.steering.push({ command: e.command, accepted: e.accepted });
+        // Applied between model call n and n + 1 (n = the calls asked so far).
+        this.run.steering.push({
+          command: e.command,
+          accepted: e.accepted,
+          afterModelCall: this.run.modelCalls.length,
+        });
         break;
       case "run.completed":
         this.run.outcome = "completed";
@@ -183,6 +189,10 @@ class RunSection {
     if (i >= 0 && this.openToolCalls[i]?.childRunId === undefined) this.openToolCalls.splice(i, 1);
   }
 
+  private steeredMessages(): void {
+    steeredMessagesOf(this.run);
+  }
+
   /**
    * After the stream: results the journal holds only in a later request (a call the approval
    * middleware rejected never reaches the tool, so it has no `tool.result`), and the decision of
@@ -201,6 +211,7 @@ class RunSection {
       if (call.result === undefined && answered.has(call.callId))
         call.result = answered.get(call.callId) ?? null;
     }
+    this.steeredMessages();
     for (const approval of this.approvals.values()) {
       const tool = this.tools.get(approval.callId);
       const text = typeof tool?.result === "string" ? tool.result : undefined;
@@ -210,6 +221,40 @@ class RunSection {
         if (rejected[1] !== undefined && rejected[1] !== "") approval.reason = rejected[1];
       } else if (tool?.result !== undefined) approval.decision = "approve";
     }
+  }
+}
+
+/**
+ * What each accepted `injectMessage` / `redirect` said: the journal records only the command's
+ * kind, but the message it appended is in the next request — a message that is neither the
+ * model's answer nor a tool result, new since the previous request.
+ */
+function steeredMessagesOf(run: CassetteRun): void {
+  const steering = run.steering ?? [];
+  const byCall = new Map<number, JsonObject[]>();
+  for (const entry of steering) {
+    const after = typeof entry.afterModelCall === "number" ? entry.afterModelCall : 0;
+    if (entry.accepted !== true || (entry.command !== "injectMessage" && entry.command !== "redirect"))
+      continue;
+    if (after < 1) continue;
+    const list = byCall.get(after) ?? [];
+    list.push(entry);
+    byCall.set(after, list);
+  }
+  for (const [after, entries] of byCall) {
+    const previous = run.modelCalls[after - 1]?.request.messages ?? [];
+    const next = run.modelCalls[after]?.request.messages ?? [];
+    const added = next.slice(previous.length).filter((m) => m.role !== "assistant" && m.role !== "tool");
+    entries.forEach((entry, i) => {
+      const message = added[i];
+      if (message === undefined) return;
+      const parts = Array.isArray(message.parts) ? message.parts : [];
+      const text =
+        isJsonObject(parts[0]) && typeof parts[0].content === "string" ? parts[0].content : undefined;
+      if (entry.command === "redirect" && text?.startsWith(REDIRECT_PREFIX) === true)
+        entry.instruction = text.slice(REDIRECT_PREFIX.length);
+      else if (entry.command === "injectMessage") entry.message = message;
+    });
   }
 }
 

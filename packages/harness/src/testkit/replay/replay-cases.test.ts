@@ -9,6 +9,7 @@ import type { HarnessEventJournal } from "../../observability/event-journal.js";
 import { InMemoryEventJournal } from "../../observability/in-memory-event-journal.js";
 import { traceDetailsMiddleware } from "../../observability/trace-details-middleware.js";
 import { AgentHarness } from "../../runtime/agent-harness.js";
+import { SteeringHandle } from "../../steering/steering-handle.js";
 import { InMemoryKeyValueStore } from "../../store/key-value-store.js";
 import { tool } from "../../tool/define-tool.js";
 import { DeterministicClock } from "../deterministic-clock.js";
@@ -209,5 +210,69 @@ describe("a recovered run", () => {
     const report = await replayRun(pages(replayLedger, SCRIPT), cassette);
     expect(report.result.text).toBe("done");
     expect(replayLedger).toEqual([]);
+  });
+});
+
+describe("a steered run", () => {
+  /** Steered from inside its tools, as a person at a control plane would mid-run. */
+  function steeredAgent(handle: SteeringHandle | undefined) {
+    const script: ScriptStep[] = [
+      { toolCalls: [{ id: "s1", name: "search", arguments: { q: "tokyo" } }] },
+      { toolCalls: [{ id: "s2", name: "search", arguments: { q: "osaka" } }] },
+      "Osaka it is.",
+    ];
+    return new AgentHarness({ instructions: "Search." })
+      .registerModel("m", new ScriptedModel(script, { usage }))
+      .registerTool(
+        tool({
+          name: "search",
+          description: "search",
+          inputSchema: { type: "object", properties: { q: { type: "string" } } },
+          execute: async (args) => {
+            if (args.q === "tokyo") handle?.redirect("Focus on Osaka instead.");
+            if (args.q === "osaka")
+              handle
+                ?.injectMessage({ role: "user", content: [{ type: "text", text: "Keep it short." }] })
+                .pause();
+            return `results for ${String(args.q)}`;
+          },
+        }),
+      )
+      .use(traceDetailsMiddleware({ captureContent: true }));
+  }
+
+  it("replays redirects, injected messages and a pause at the points they were applied", async () => {
+    const journal = new InMemoryEventJournal();
+    const events = new EventSink("r-steer");
+    const obs = attachObservability(events, { journal });
+    const handle = SteeringHandle.allowAll();
+    const agent = steeredAgent(handle);
+    const clock = new DeterministicClock();
+    const paused = await agent.run("Weather?", { runId: "r-steer", events, clock, steering: handle });
+    expect(paused.stopReason).toBe("interrupted");
+    const done = await agent.run(paused.paused as NonNullable<typeof paused.paused>, {
+      events,
+      clock,
+      steering: handle,
+    });
+    expect(done.text).toBe("Osaka it is.");
+    await obs.close();
+
+    const cassette = cassetteFromObservations("r-steer", await journal.read("r-steer"));
+    expect(cassette.run.steering).toEqual([
+      { command: "redirect", accepted: true, afterModelCall: 1, instruction: "Focus on Osaka instead." },
+      expect.objectContaining({ command: "injectMessage", accepted: true, afterModelCall: 2 }),
+      { command: "pause", accepted: true, afterModelCall: 2 },
+    ]);
+    const report = await replayRun(steeredAgent(undefined), cassette);
+    expect(report.result.text).toBe("Osaka it is.");
+    expect(report.replayedTools).toBe(2);
+
+    // Without the recorded steering the second request lacks the redirect: the replay says so.
+    const unsteered = structuredClone(cassette);
+    delete unsteered.run.steering;
+    await expect(replayRun(steeredAgent(undefined), unsteered)).rejects.toThrow(
+      /^replay diverged at model call 2: message 4 removed: user message/,
+    );
   });
 });

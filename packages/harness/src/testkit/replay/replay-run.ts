@@ -1,6 +1,7 @@
 import {
   type ChatModel,
   type Clock,
+  isJsonObject,
   type JsonObject,
   TinyAgentsError,
   validationError,
@@ -13,6 +14,7 @@ import type { AgentHarness } from "../../runtime/agent-harness.js";
 import type { AgentInput } from "../../runtime/agent-input.js";
 import type { AgentLowerLayer } from "../../runtime/lower-layer.js";
 import { AgentRunError, type RunResult } from "../../runtime/run-result.js";
+import { SteeringHandle } from "../../steering/steering-handle.js";
 import { SubAgentTool } from "../../subagent/sub-agent-tool.js";
 import { DeterministicClock } from "../deterministic-clock.js";
 import { DeterministicIds } from "../deterministic-ids.js";
@@ -131,6 +133,31 @@ function compileMasks(masks: readonly (string | RegExp)[]): RegExp[] {
   });
 }
 
+/** Send one recorded steering command (journaled as `steering.applied`, content from the cassette). */
+function sendRecorded(handle: SteeringHandle, entry: JsonObject): void {
+  switch (entry.command) {
+    case "redirect":
+      if (typeof entry.instruction === "string") handle.redirect(entry.instruction);
+      break;
+    case "injectMessage": {
+      const message = entry.message;
+      if (!isJsonObject(message)) break;
+      const parts = Array.isArray(message.parts) ? (message.parts as JsonObject[]) : [];
+      handle.injectMessage({ role: "user", content: blocksFromParts(parts) });
+      break;
+    }
+    case "pause":
+      handle.pause();
+      break;
+    case "cancel":
+      handle.cancel();
+      break;
+    default:
+      // `resume` cancels a pause of the same batch; `setMetadata` changes nothing a request carries.
+      break;
+  }
+}
+
 /** The run's input as the agent takes it. */
 function agentInput(cassette: Cassette): AgentInput {
   if (typeof cassette.input === "string") return cassette.input;
@@ -164,6 +191,10 @@ export async function replayRun<State, Ctx>(
     typeof cassetteInput === "string" ? parseCassette(cassetteInput) : parseCassette(cassetteInput);
   const t = cassette.tolerances;
   const whatIf = options.whatIf ?? t.whatIf;
+  // The recorded run was steered: the same commands go to the replayed run at the same points.
+  const steering = (cassette.run.steering ?? []).some((e) => e.accepted === true)
+    ? SteeringHandle.allowAll()
+    : undefined;
   const session = new ReplaySession(cassette.run, {
     rootRunId: cassette.runId,
     tools: options.tools ?? "replay",
@@ -175,6 +206,7 @@ export async function replayRun<State, Ctx>(
       mask: compileMasks([...t.mask, ...(options.mask ?? [])]),
     },
     redactor: new Redactor(options.redaction ?? {}),
+    ...(steering === undefined ? {} : { steer: (entry: JsonObject) => sendRecorded(steering, entry) }),
   });
   const tree = harnessTree(agent as AnyHarness);
   const slots = tree.map((h) => {
@@ -204,6 +236,7 @@ export async function replayRun<State, Ctx>(
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.context === undefined ? {} : { context: options.context }),
     ...(options.state === undefined ? {} : { state: options.state }),
+    ...(steering === undefined ? {} : { steering }),
   };
   for (const slot of slots) slot.session = session;
   let result: RunResult;
@@ -222,7 +255,8 @@ export async function replayRun<State, Ctx>(
           decided++;
         }
       }
-      if (decided === 0) break;
+      // Paused by a recorded `pause` (or decided approvals): the recording went on, so does replay.
+      if (decided === 0 && !session.rootUnfinished()) break;
       const { runId: _runId, ...resumeOptions } = runOptions;
       result = await run.run(result.paused, resumeOptions as never);
     }

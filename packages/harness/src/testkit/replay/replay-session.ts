@@ -1,4 +1,5 @@
 import {
+  type JsonObject,
   type JsonValue,
   type ModelRequest,
   type ModelResponse,
@@ -63,6 +64,8 @@ export interface SessionSettings {
   liveModel: boolean;
   diff: DiffTolerances;
   redactor: Redactor;
+  /** Applies a recorded steering command to the root run (after the model call it followed). */
+  steer?: (entry: JsonObject) => void;
 }
 
 /**
@@ -157,7 +160,23 @@ export class ReplaySession {
         ),
       );
     }
+    this.steerAfter(cursor, n + 1);
     return responseFromCassette(recorded.response);
+  }
+
+  /** Send the root run's recorded steering commands that followed model call `n`. */
+  private steerAfter(cursor: Cursor, n: number): void {
+    const steer = this.settings.steer;
+    if (steer === undefined || cursor.section !== this.root) return;
+    for (const entry of this.root.steering ?? []) {
+      if (entry.accepted === true && entry.afterModelCall === n) steer(entry);
+    }
+  }
+
+  /** True while the root run has recorded model calls it has not made (a paused run goes on). */
+  rootUnfinished(): boolean {
+    const cursor = this.cursors.get(this.settings.rootRunId);
+    return cursor !== undefined && cursor.modelCalls < this.root.modelCalls.length;
   }
 
   /** The recorded result of a tool call, or the live one (sub-agents, `reexecute`, `tools: "live"`). */
