@@ -81,7 +81,10 @@ describe("content capture of the CLI's runs", () => {
     expect(runs.stdout).toMatch(new RegExp(`${ids[0]}.*\\(content not captured\\)`));
     const store = await openCliStore(join(home(), "tinyagents.db"));
     try {
-      expect(await store.getRun(ids[0] as string)).toMatchObject({ prompt: "", captureContent: false });
+      const record = await store.getRun(ids[0] as string);
+      expect(record).toMatchObject({ prompt: "", captureContent: false });
+      // Nor the agent's flags (its --system may be as private as a prompt).
+      expect(record?.agent).toBeUndefined();
       const detail = await new InspectorData({ ...store, describeRun: describeCliRun(store) }).runDetail(
         ids[0] as string,
       );
@@ -111,6 +114,8 @@ describe("content capture of the CLI's runs", () => {
     }
     expect(demoRuns.observations.some((o) => o.depth === 1)).toBe(true);
     expect(journalText(demoRuns.observations)).not.toContain("19 + 23");
+    // The demo asks for structured output: its schema (with the answer's field names) is content.
+    expect(journalText(demoRuns.observations)).not.toContain("tokyo_time");
   });
 
   it("reads the flag before the variable, and rejects an unclear value", async () => {

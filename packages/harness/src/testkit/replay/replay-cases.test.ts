@@ -14,7 +14,7 @@ import { InMemoryKeyValueStore } from "../../store/key-value-store.js";
 import { tool } from "../../tool/define-tool.js";
 import { DeterministicClock } from "../deterministic-clock.js";
 import { ScriptedModel, type ScriptStep } from "../scripted-model.js";
-import type { Cassette } from "./cassette.js";
+import { type Cassette, serializeCassette } from "./cassette.js";
 import { cassetteFromObservations } from "./cassette-from-journal.js";
 import { replayRun } from "./replay-run.js";
 
@@ -133,6 +133,35 @@ describe("replayRun across run shapes", () => {
       /^the answer changed: was .*From the backup model.*now .*Hello from the new model/,
     );
     expect(report.result.text).toBe("Hello from the new model.");
+  });
+});
+
+describe("secrets", () => {
+  const SECRET = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789";
+  const leaky = () =>
+    new AgentHarness({ instructions: `Call the billing API with key ${SECRET}.` })
+      .registerModel(
+        "m",
+        new ScriptedModel([{ toolCalls: [{ id: "k1", name: "vault", arguments: {} }] }, "Done."], { usage }),
+      )
+      .registerTool(
+        tool({
+          name: "vault",
+          description: "reads a credential",
+          inputSchema: { type: "object", properties: {} },
+          execute: async () => `the key is ${SECRET}`,
+        }),
+      )
+      .use(traceDetailsMiddleware({ captureContent: true }));
+
+  it("stay redacted in the cassette, and the replay still matches the live (redacted) requests", async () => {
+    const cassette = await recordRun(leaky(), "r-secret", "Bill it.");
+    const text = serializeCassette(cassette);
+    expect(text).not.toContain(SECRET);
+    expect(text).toContain("[REDACTED]");
+    expect(cassette.run.toolCalls[0]?.result).toBe("the key is [REDACTED]");
+    const report = await replayRun(leaky(), cassette);
+    expect(report.result.text).toBe("Done.");
   });
 });
 
