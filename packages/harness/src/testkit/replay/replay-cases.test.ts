@@ -31,7 +31,11 @@ const usage: Usage = {
   reasoningTokens: 0,
 };
 
-async function recordRun(agent: AgentHarness, runId: string, prompt: string): Promise<Cassette> {
+async function recordRun<State, Ctx>(
+  agent: AgentHarness<State, Ctx>,
+  runId: string,
+  prompt: string,
+): Promise<Cassette> {
   const journal = new InMemoryEventJournal();
   const events = new EventSink(runId);
   const obs = attachObservability(events, { journal });
@@ -195,6 +199,21 @@ describe("a recovered run", () => {
     for (let i = 0; i < 2000 && !condition(); i++) await new Promise((r) => setImmediate(r));
     expect(condition()).toBe(true);
   }
+
+  it("what-if never executes a tool call the recording does not have: it reports and stops", async () => {
+    const cassette = await recordRun(pages([], SCRIPT), "r-pages", "go");
+    const ledger: string[] = [];
+    const other = new ScriptedModel([
+      { toolCalls: [{ id: "new1", name: "fetch_page", arguments: { q: "z" } }] },
+    ]);
+    const report = await replayRun(pages(ledger, SCRIPT), cassette, { whatIf: true, model: other });
+    expect(ledger).toEqual([]);
+    expect(report.divergence?.step).toBe("model call 1");
+    expect(report.divergence?.lines[0]).toMatch(/^the answer changed/);
+    expect(report.result.status.error?.message).toMatch(
+      /what-if replay stopped: tool call new1 \("fetch_page"\) is not in the recording/,
+    );
+  });
 
   it("replays the transcript as continued after the crash", async () => {
     const journal: HarnessEventJournal = new InMemoryEventJournal();

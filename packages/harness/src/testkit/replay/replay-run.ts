@@ -262,9 +262,11 @@ export async function replayRun<State, Ctx>(
     }
   } catch (error) {
     if (session.failure !== undefined) throw session.failure;
-    if (AgentRunError.isAgentRunError(error) && cassette.run.outcome === "failed") {
-      result = error.run;
-    } else throw error;
+    // The recording failed too, or a what-if run stopped where it could not go on offline: the
+    // partial run is the result.
+    const expected = cassette.run.outcome === "failed" || (whatIf && session.divergence !== undefined);
+    if (AgentRunError.isAgentRunError(error) && expected) result = error.run;
+    else throw error;
   } finally {
     for (const slot of slots) slot.session = undefined;
   }

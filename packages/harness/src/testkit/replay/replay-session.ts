@@ -137,7 +137,10 @@ export class ReplaySession {
         ],
         differences: [],
       });
-      return next();
+      // What-if: a live model answers; without one there is no answer to give, and nothing is
+      // sent to the agent's own (possibly real) model: the run stops here.
+      if (this.settings.liveModel) return next();
+      throw whatIfEnd(`${step} has no recorded answer (pass \`model\` to answer it live)`);
     }
     const live = liveRequest(request, this.settings.redactor);
     this.compare(step, recorded.request, live);
@@ -189,11 +192,16 @@ export class ReplaySession {
     const cursor = this.cursor(runId);
     const recorded = cursor.tool(call.id);
     const live = runsChild || this.settings.tools === "live" || this.settings.reexecute.has(call.name);
-    if (live || (this.settings.whatIf && recorded === undefined)) {
+    if (live) {
       if (!runsChild) this.liveTools++;
       return next();
     }
     const step = `tool call ${call.id} ("${call.name}")${cursor.label}`;
+    if (recorded === undefined && this.settings.whatIf) {
+      // Never run a tool the recording did not run unless asked to (it may have side effects).
+      this.diverge({ step, lines: ["the recording of this run has no such call"], differences: [] });
+      throw whatIfEnd(`${step} is not in the recording (execute new calls with tools: "live" or reexecute)`);
+    }
     if (recorded === undefined || recorded.result === undefined) {
       throw this.fail(
         new TinyAgentsError(
@@ -278,6 +286,13 @@ export class ReplaySession {
     this.failure ??= error;
     return error;
   }
+}
+
+/** Ends a what-if run where it cannot go on offline (`replayRun` reports, it does not fail). */
+function whatIfEnd(message: string): TinyAgentsError {
+  return new TinyAgentsError("validation", `what-if replay stopped: ${message}`, {
+    details: { reason: "replay_what_if_end" },
+  });
 }
 
 /** The error a divergence fails a replay with: the step, then one line per difference. */
