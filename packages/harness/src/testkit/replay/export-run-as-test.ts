@@ -112,7 +112,8 @@ function testFile(name: string, runId: string, agent: ExportedAgent): string {
     build = [
       `  // Your agent as your code builds it today (edit the module, not this test).`,
       `  const exported: unknown = agentModule[${JSON.stringify(exported)} as keyof typeof agentModule];`,
-      `  const agent = (typeof exported === "function" ? await (exported as () => unknown)() : exported) as Parameters<typeof replayRun>[0];`,
+      `  const built = typeof exported === "function" ? await (exported as () => unknown)() : exported;`,
+      "  const agent = built as Parameters<typeof replayRun>[0];",
     ].join("\n");
   } else {
     imports.push(...agent.imports);
