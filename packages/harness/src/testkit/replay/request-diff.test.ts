@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CassetteRequest } from "./cassette.js";
-import { describeDifference, diffRequests } from "./request-diff.js";
+import { type DiffTolerances, describeDifference, diffRequests } from "./request-diff.js";
 
 const base = (): CassetteRequest => ({
   system: "line one\nline two\nline three",
@@ -21,7 +21,7 @@ const base = (): CassetteRequest => ({
   ],
   parameters: { temperature: 0.2, tools: 1 },
 });
-const none = { ignore: [], mask: [] };
+const none: DiffTolerances = { ignore: [], mask: [] };
 
 /** The one-line descriptions of every difference, first first. */
 function lines(expected: CassetteRequest, actual: CassetteRequest, tolerances = none): string[] {
