@@ -140,6 +140,18 @@ describe("replayRun across run shapes", () => {
   });
 });
 
+describe("what a cassette needs", () => {
+  it("refuses a run whose agent recorded no trace details, naming the switch", async () => {
+    const bare = new AgentHarness({ instructions: "Answer." }).registerModel(
+      "m",
+      new ScriptedModel(["Hi."], { usage }),
+    );
+    await expect(recordRun(bare, "r-bare", "Hello?")).rejects.toThrow(
+      /^run r-bare cannot become a test: its journal has no model requests for run r-bare \(1 model call\(s\) without trace details\)\. Record content and run it again: register traceDetailsMiddleware\(\{ captureContent: true \}\) last/,
+    );
+  });
+});
+
 describe("secrets", () => {
   const SECRET = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789";
   const leaky = () =>
