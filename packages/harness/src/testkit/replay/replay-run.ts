@@ -187,8 +187,7 @@ export async function replayRun<State, Ctx>(
   cassetteInput: Cassette | string,
   options: ReplayOptions = {},
 ): Promise<ReplayReport> {
-  const cassette =
-    typeof cassetteInput === "string" ? parseCassette(cassetteInput) : parseCassette(cassetteInput);
+  const cassette = parseCassette(cassetteInput);
   const t = cassette.tolerances;
   const whatIf = options.whatIf ?? t.whatIf;
   // The recorded run was steered: the same commands go to the replayed run at the same points.
@@ -242,7 +241,9 @@ export async function replayRun<State, Ctx>(
   let result: RunResult;
   try {
     const run = agent as AgentHarness<unknown, unknown, unknown>;
+    // `never`: the options are the agent's own RunOptions<State, Ctx>, built untyped here.
     result = await run.run(agentInput(cassette), runOptions as never);
+    let callsBefore = -1;
     // A run paused for approval: apply the recorded decisions and resume, as the person did.
     while (result.stopReason === "interrupted" && result.paused !== undefined) {
       let decided = 0;
@@ -255,8 +256,10 @@ export async function replayRun<State, Ctx>(
           decided++;
         }
       }
-      // Paused by a recorded `pause` (or decided approvals): the recording went on, so does replay.
-      if (decided === 0 && !session.rootUnfinished()) break;
+      // Paused by a recorded `pause` (or decided approvals): the recording went on, so does
+      // replay — unless the last leg made no progress (it would pause the same way forever).
+      if (decided === 0 && (!session.rootUnfinished() || session.rootModelCalls() === callsBefore)) break;
+      callsBefore = session.rootModelCalls();
       const { runId: _runId, ...resumeOptions } = runOptions;
       result = await run.run(result.paused, resumeOptions as never);
     }

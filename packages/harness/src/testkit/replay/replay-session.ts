@@ -176,6 +176,11 @@ export class ReplaySession {
     }
   }
 
+  /** Model calls the root run has made so far. */
+  rootModelCalls(): number {
+    return this.cursors.get(this.settings.rootRunId)?.modelCalls ?? 0;
+  }
+
   /** True while the root run has recorded model calls it has not made (a paused run goes on). */
   rootUnfinished(): boolean {
     const cursor = this.cursors.get(this.settings.rootRunId);
