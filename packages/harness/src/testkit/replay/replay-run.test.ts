@@ -285,6 +285,14 @@ describe("replayRun", () => {
     );
   });
 
+  it("fails naming a sub-agent run the recording does not have", async () => {
+    const cassette = await exported(await record());
+    delete cassette.run.children;
+    await expect(replayRun(buildAgent().agent, cassette)).rejects.toThrow(
+      /^replay diverged at sub-agent "research": the run started sub-agent "research", which the recording of this run does not have/,
+    );
+  });
+
   it("what-if mode reports where the transcript first changes instead of failing", async () => {
     const cassette = await exported(await record());
     const { agent } = buildAgent({ instructions: "Be terse." });

@@ -96,11 +96,15 @@ export class ReplaySession {
     if (parent === undefined) return;
     const child = parent.nextChild(e.name);
     if (child === undefined) {
-      this.diverge({
+      // Not thrown here (an `onEvent` throw is only logged): the child's first model call fails
+      // the run, and `replayRun` reports this first divergence.
+      const divergence: ReplayDivergence = {
         step: `sub-agent "${e.name}"${parent.label}`,
         lines: [`the run started sub-agent "${e.name}", which the recording of this run does not have`],
         differences: [],
-      });
+      };
+      this.divergence ??= divergence;
+      if (!this.settings.whatIf) this.fail(divergenceError(divergence));
       return;
     }
     this.cursors.set(
@@ -112,6 +116,7 @@ export class ReplaySession {
   private cursor(runId: string): Cursor {
     const cursor = this.cursors.get(runId);
     if (cursor !== undefined) return cursor;
+    if (this.settings.whatIf) throw whatIfEnd(`run ${runId} has no section in the cassette`);
     throw this.fail(
       new TinyAgentsError("validation", `replay: run ${runId} has no section in the cassette`, {
         details: { reason: "replay_diverged", runId },
