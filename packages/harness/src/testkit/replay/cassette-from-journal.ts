@@ -143,9 +143,14 @@ class RunSection {
         break;
       }
       case "tool.completed":
-      case "tool.failed":
         this.close(e.callId);
         break;
+      case "tool.failed": {
+        const call = this.tools.get(e.callId);
+        if (call !== undefined) call.error = e.error as ErrorSummary & JsonObject;
+        this.close(e.callId);
+        break;
+      }
       case "approval.requested": {
         const approval: CassetteApproval = { callId: e.callId, toolName: e.toolName, decision: "pending" };
         this.approvals.set(e.callId, approval);

@@ -70,6 +70,8 @@ export interface CassetteToolCall extends JsonObject {
   /** The result content (`gen_ai.tool.call.result`: text, a JSON value, or parts). */
   result?: JsonValue;
   isError?: boolean;
+  /** The call failed the run (error policy `fail`): replay fails it the same way. */
+  error?: ErrorSummary & JsonObject;
   /** A sub-agent call: the child run's id (its section is in `children`). */
   childRunId?: string;
 }

@@ -13,6 +13,7 @@ import { SteeringHandle } from "../../steering/steering-handle.js";
 import { InMemoryKeyValueStore } from "../../store/key-value-store.js";
 import { tool } from "../../tool/define-tool.js";
 import { DeterministicClock } from "../deterministic-clock.js";
+import { FakeTool } from "../fake-tool.js";
 import { ScriptedModel, type ScriptStep } from "../scripted-model.js";
 import { type Cassette, serializeCassette } from "./cassette.js";
 import { cassetteFromObservations } from "./cassette-from-journal.js";
@@ -125,6 +126,27 @@ describe("replayRun across run shapes", () => {
     const report = await replayRun(failing(), cassette);
     expect(report.result.status.status).toBe("failed");
     expect(report.result.status.error?.message).toContain("invalid request: bad schema");
+  });
+
+  it("a tool failure that failed the run replays to the same failure, without running the tool", async () => {
+    const broken = () => {
+      const charge = FakeTool.failing("charge", "card declined", { errorPolicy: "fail" });
+      const agent = new AgentHarness({ instructions: "Charge." })
+        .registerModel(
+          "m",
+          new ScriptedModel([{ toolCalls: [{ id: "t1", name: "charge", arguments: {} }] }], { usage }),
+        )
+        .registerTool(charge)
+        .use(traceDetailsMiddleware({ captureContent: true }));
+      return { agent, charge };
+    };
+    const cassette = await recordRun(broken().agent, "r-tool-failed", "Charge it.");
+    expect(cassette.run.toolCalls[0]?.error).toMatchObject({ code: "tool" });
+    const { agent, charge } = broken();
+    const report = await replayRun(agent, cassette);
+    expect(charge.calls).toHaveLength(0);
+    expect(report.result.status.status).toBe("failed");
+    expect(report.result.status.error?.message).toContain("card declined");
   });
 
   it("what-if against another model reports the first answer that changed", async () => {

@@ -212,6 +212,11 @@ export class ReplaySession {
       this.diverge({ step, lines: ["the recording of this run has no such call"], differences: [] });
       throw whatIfEnd(`${step} is not in the recording (execute new calls with tools: "live" or reexecute)`);
     }
+    if (recorded?.error !== undefined && recorded.result === undefined) {
+      this.replayedTools++;
+      const { code, message, details } = recorded.error;
+      throw new TinyAgentsError(code, message, details === undefined ? {} : { details });
+    }
     if (recorded === undefined || recorded.result === undefined) {
       throw this.fail(
         new TinyAgentsError(
