@@ -64,6 +64,22 @@ describe("diffRequests / describeDifference", () => {
     expect(lines(base(), longer)).toEqual(["message 4 added: user message"]);
   });
 
+  it("shows a long text from just before its first change, so a late change is visible", () => {
+    const long = `${"x".repeat(200)} sky=clear ${"y".repeat(200)}`;
+    const expected = base();
+    expected.messages[2] = {
+      role: "tool",
+      parts: [{ type: "tool_call_response", id: "call_7", response: long }],
+    };
+    const actual = base();
+    actual.messages[2] = {
+      role: "tool",
+      parts: [{ type: "tool_call_response", id: "call_7", response: long.replace("clear", "rain") }],
+    };
+    const [line] = lines(expected, actual);
+    expect(line).toMatch(/changed: was …x{10,24} sky=clear y+…, now …x{10,24} sky=rain y+…$/);
+  });
+
   it("reports settings and keeps document order (system, tools, messages, parameters)", () => {
     const actual = { ...base(), system: "other", parameters: { temperature: 0.7, tools: 1 } };
     expect(lines(base(), actual)).toEqual([

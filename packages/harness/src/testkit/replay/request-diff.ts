@@ -162,7 +162,8 @@ export function describeDifference(
   const { path, kind } = difference;
   if (path === "system" && kind === "changed") {
     const change = firstLineChange(String(difference.expected), String(difference.actual));
-    return `system prompt changed (line ${change.line}): was ${shown(change.was)}, now ${shown(change.now)}`;
+    const [was, now] = aroundChange(change.was, change.now);
+    return `system prompt changed (line ${change.line}): was ${was}, now ${now}`;
   }
   if (path === "system") return `system prompt ${kind}`;
   const message = /^messages\[(\d+)\](.*)$/.exec(path);
@@ -187,5 +188,31 @@ export function describeDifference(
 function detail(difference: FieldDifference): string {
   if (difference.kind === "added") return `added: ${shown(difference.actual)}`;
   if (difference.kind === "removed") return `removed (was ${shown(difference.expected)})`;
-  return `changed: was ${shown(difference.expected)}, now ${shown(difference.actual)}`;
+  const [was, now] = aroundChange(difference.expected, difference.actual);
+  return `changed: was ${was}, now ${now}`;
+}
+
+/** How far before the first differing character a long text starts being shown. */
+const LEAD = 24;
+
+/**
+ * Both values for a "changed" line. Long texts that differ late (a tool result's last field)
+ * are shown from just before the first differing character, so the change is always visible.
+ */
+export function aroundChange(
+  expected: JsonValue | undefined,
+  actual: JsonValue | undefined,
+): [string, string] {
+  if (typeof expected !== "string" || typeof actual !== "string") return [shown(expected), shown(actual)];
+  const e = JSON.stringify(expected);
+  const a = JSON.stringify(actual);
+  if (e.length <= MAX_SHOWN && a.length <= MAX_SHOWN) return [e, a];
+  let i = 0;
+  while (i < e.length && i < a.length && e[i] === a[i]) i++;
+  const start = Math.max(0, i - LEAD);
+  const cut = (text: string) => {
+    const piece = `${start > 0 ? "…" : ""}${text.slice(start, start + MAX_SHOWN)}`;
+    return start + MAX_SHOWN < text.length ? `${piece}…` : piece;
+  };
+  return [cut(e), cut(a)];
 }
