@@ -209,7 +209,9 @@ export function aroundChange(
   if (e.length <= MAX_SHOWN && a.length <= MAX_SHOWN) return [e, a];
   let i = 0;
   while (i < e.length && i < a.length && e[i] === a[i]) i++;
-  const start = Math.max(0, i - LEAD);
+  // Visible from the start already: show the texts as usual.
+  if (i < MAX_SHOWN - LEAD) return [shown(expected), shown(actual)];
+  const start = i - LEAD;
   const cut = (text: string) => {
     const piece = `${start > 0 ? "…" : ""}${text.slice(start, start + MAX_SHOWN)}`;
     return start + MAX_SHOWN < text.length ? `${piece}…` : piece;
