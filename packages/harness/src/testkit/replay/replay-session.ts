@@ -21,7 +21,7 @@ import { liveRequest, liveResponse, responseFromCassette, toolContentFromResult 
 
 /** Where a replay first left the recording. */
 export interface ReplayDivergence {
-  /** "model call 3" or `model call 2 of sub-agent "research" (run research-d1-1)`. */
+  /** "model call 3", or `model call 2 of sub-agent "research" (recorded run research-d1-…)`. */
   step: string;
   /** One line per difference, the first one first (at most 10). */
   lines: string[];
