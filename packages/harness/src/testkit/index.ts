@@ -54,6 +54,7 @@ export {
   type ReplayReport,
   replayRun,
 } from "./replay/replay-run.js";
+export type { FieldDifference } from "./replay/request-diff.js";
 export { type RunScriptOptions, runScript, type ScriptRunResult } from "./run-script.js";
 export {
   ScriptedModel,
