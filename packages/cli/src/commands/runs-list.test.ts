@@ -2,35 +2,12 @@
  * `tinyagents runs` reads the newest runs a page at a time from the status store's order (not the
  * whole store), prints them oldest first, and prints token totals through the shared formatter.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Readable } from "node:stream";
 import { conformanceStatus } from "@tinyagents/harness/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIo } from "../cli-io.js";
+import { describe, expect, it } from "vitest";
+import { useCli } from "../../test/support/cli.js";
 import { openCliStore } from "../cli-store.js";
-import { main } from "../main.js";
 
-let home: string;
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "tinyagents-cli-runs-"));
-});
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-});
-
-async function cli(argv: string[]) {
-  let stdout = "";
-  const io: CliIo = {
-    stdout: { write: (c: string) => (stdout += c), isTTY: false },
-    stderr: { write: () => true },
-    stdin: Readable.from([]),
-    env: { TINYAGENTS_HOME: home, HOME: home, OLLAMA_HOST: "127.0.0.1:1" },
-    cwd: home,
-  };
-  return { code: await main(argv, io), stdout };
-}
+const { cli } = useCli("tinyagents-cli-runs-");
 
 describe("tinyagents runs", () => {
   it("--limit N: the N newest top-level runs, oldest first; sub-agent and model-call records are not rows", async () => {

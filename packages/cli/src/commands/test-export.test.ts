@@ -1,46 +1,16 @@
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { parseCassette, replayRun } from "@tinyagents/harness/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useCli } from "../../test/support/cli.js";
 import { cliAgent } from "../cli-agent.js";
-import type { CliIo } from "../cli-io.js";
 import { demoAgent } from "../demo/run-demo.js";
-import { main } from "../main.js";
 
 // `tinyagents test export` in process (the built-binary, vitest-in-a-child version is
 // test/test-export.integration.test.ts): what it writes, what it refuses, and that the cassette
 // replays against the agent the test rebuilds.
 
-let home: string;
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "tinyagents-test-export-"));
-});
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-});
-
-async function cli(argv: string[], extraEnv: Record<string, string> = {}) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIo = {
-    stdout: { write: (c: string) => (stdout += c), isTTY: false },
-    stderr: { write: (c: string) => (stderr += c) },
-    stdin: Readable.from([]),
-    env: {
-      TINYAGENTS_HOME: home,
-      OLLAMA_HOST: "127.0.0.1:1",
-      TINYAGENTS_DEMO_DELAY_MS: "0",
-      HOME: home,
-      ...extraEnv,
-    },
-    cwd: home,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const { cli, home } = useCli("tinyagents-test-export-");
 
 const runIdOf = (stdout: string) => /run id: (run-\S+)/.exec(stdout)?.[1] as string;
 
@@ -52,10 +22,10 @@ describe("tinyagents test export", () => {
     expect(out.stdout).toBe(
       "wrote replays/demo-run.cassette.json (3 model calls) and replays/demo-run.replay.test.ts\nrun it: npx vitest run replays/demo-run.replay.test.ts\n",
     );
-    const test = readFileSync(join(home, "replays/demo-run.replay.test.ts"), "utf8");
+    const test = readFileSync(join(home(), "replays/demo-run.replay.test.ts"), "utf8");
     expect(test).toContain('import { demoAgent } from "tinyagents";');
     expect(test).toContain("const agent = demoAgent();");
-    const cassette = parseCassette(readFileSync(join(home, "replays/demo-run.cassette.json"), "utf8"));
+    const cassette = parseCassette(readFileSync(join(home(), "replays/demo-run.cassette.json"), "utf8"));
     expect(cassette.source).toEqual({ kind: "cli", command: "demo", model: "demo" });
     expect(cassette.run.children?.[0]).toMatchObject({ agent: "research" });
     const report = await replayRun(demoAgent(), cassette);
@@ -67,9 +37,9 @@ describe("tinyagents test export", () => {
     expect(run.code).toBe(0);
     const out = await cli(["test", "export", runIdOf(run.stdout), "--out", "replays", "--name", "run-flags"]);
     expect(out.code).toBe(0);
-    const test = readFileSync(join(home, "replays/run-flags.replay.test.ts"), "utf8");
+    const test = readFileSync(join(home(), "replays/run-flags.replay.test.ts"), "utf8");
     expect(test).toContain('const agent = cliAgent({"model":"demo","system":"Be exact."});');
-    const cassette = parseCassette(readFileSync(join(home, "replays/run-flags.cassette.json"), "utf8"));
+    const cassette = parseCassette(readFileSync(join(home(), "replays/run-flags.cassette.json"), "utf8"));
     await expect(
       replayRun(cliAgent({ model: "demo", system: "Be exact." }), cassette),
     ).resolves.toBeDefined();
