@@ -70,7 +70,9 @@ describe.skipIf(skipPostgres())("the CLI on Postgres (skipped only by TINYAGENTS
       async (inspector) => {
         // The printed URL carries the inspector's token (every bind needs it, loopback included).
         const auth = { headers: { authorization: `Bearer ${new URL(inspector).searchParams.get("token")}` } };
-        const runs = (await (await fetch(new URL("/api/runs", inspector), auth)).json()) as { runId: string }[];
+        const runs = (await (await fetch(new URL("/api/runs", inspector), auth)).json()) as {
+          runId: string;
+        }[];
         served = runs.map((r) => r.runId);
       },
       { env: { TINYAGENTS_DATABASE_SCHEMA: "cli_shared" } },
