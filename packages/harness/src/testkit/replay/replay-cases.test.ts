@@ -260,7 +260,11 @@ describe("a recovered run", () => {
       .invoke(undefined, undefined, { runId: "r" }, "go", {
         signal: dead.signal,
         events: events1,
-        durability: { checkpoints, flush: () => observed1.flush() },
+        // A virtual clock that never moves: the "dead" run never heartbeats again, and its lease
+        // (virtual time 0 + 30 s) lapsed long ago on the recoverer's real clock, as a dead
+        // process's would (recover refuses a live owner).
+        clock: new DeterministicClock(),
+        durability: { checkpoints, ownerId: "dead-worker", flush: () => observed1.flush() },
       })
       .catch(() => undefined);
     await waitFor(() => ledger.includes("c2"));
