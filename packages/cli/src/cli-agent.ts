@@ -1,5 +1,5 @@
 import { AgentHarness } from "@tinyagents/harness";
-import { type ChatModel, type JsonObject, TinyAgentsError } from "@tinyagents/inference";
+import { type ChatModel, TinyAgentsError } from "@tinyagents/inference";
 import { INSTRUCTIONS } from "./build-agent.js";
 import { buildTools } from "./build-tools.js";
 import { addTool } from "./demo/add-tool.js";
@@ -10,7 +10,7 @@ import { isDemoSpec } from "./select-model.js";
  * The agent flags of a `tinyagents run`, as its run record keeps them (with content capture):
  * enough to build the same agent again for a replay test.
  */
-export interface CliAgentFlags extends JsonObject {
+export interface CliAgentFlags {
   /** The model spec the run used (`demo`, `openai:gpt-4.1-mini`, ...). */
   model: string;
   /** `--system` (absent: the CLI's default instructions). */

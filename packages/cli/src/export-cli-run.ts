@@ -96,7 +96,7 @@ function exportedAgent(
         `run ${runId} continued thread "${record.threadId}": its first request carries the thread's history, which a rebuilt agent does not have; export a run without --thread, or pass --module FILE for an agent that loads that history`,
       );
     }
-    const { mcp: _mcp, ...agentFlags } = flags as CliAgentFlags & { mcp?: boolean };
+    const { mcp: _mcp, ...agentFlags } = flags as unknown as CliAgentFlags & { mcp?: boolean };
     return {
       imports: ['import { cliAgent } from "tinyagents";'],
       build: `cliAgent(${JSON.stringify(agentFlags)})`,

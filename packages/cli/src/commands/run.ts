@@ -1,4 +1,5 @@
 import { runText } from "@tinyagents/harness";
+import type { JsonObject } from "@tinyagents/inference";
 import { AGENT_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
 import { type AgentFlagValues, agentOptionsFromFlags, buildAgent } from "../build-agent.js";
 import type { CliAgentFlags } from "../cli-agent.js";
@@ -80,7 +81,8 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       command: "run",
       captureContent,
       modelSpec: setup.selected.spec,
-      agentFlags: runAgentFlags(setup.selected.spec, values, io.env),
+      // Plain JSON data (flag values), kept in the run record.
+      agentFlags: runAgentFlags(setup.selected.spec, values, io.env) as unknown as JsonObject,
       threadId: values.thread,
       signal: controller.signal,
       ...(json ? {} : { onRecord: (record) => renderer.onRecord(record) }),

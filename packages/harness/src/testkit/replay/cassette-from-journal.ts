@@ -338,7 +338,7 @@ export function cassetteFromObservations(
     run: root.run,
   };
   // Belt and braces: the journal redacted already; a cassette is meant to be committed.
-  return new Redactor().redact(cassette) as Cassette;
+  return new Redactor().redact(cassette as unknown as JsonValue) as unknown as Cassette;
 }
 
 /**

@@ -285,7 +285,9 @@ export class ReplaySession {
     if (JSON.stringify(was) === JSON.stringify(now)) return;
     this.diverge({
       step,
-      lines: [`the answer changed: was ${shown(was)}, now ${shown(now)}`],
+      lines: [
+        `the answer changed: was ${shown(was as unknown as JsonValue)}, now ${shown(now as unknown as JsonValue)}`,
+      ],
       differences: [],
     });
   }

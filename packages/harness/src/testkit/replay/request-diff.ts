@@ -73,8 +73,8 @@ export function diffRequests(
 ): FieldDifference[] {
   const patterns = tolerances.ignore.map(parsePattern);
   const out: FieldDifference[] = [];
-  const e = applyMasks(expected, tolerances.mask) as JsonObject;
-  const a = applyMasks(actual, tolerances.mask) as JsonObject;
+  const e = applyMasks(expected as unknown as JsonValue, tolerances.mask) as JsonObject;
+  const a = applyMasks(actual as unknown as JsonValue, tolerances.mask) as JsonObject;
   // Document order: what the model reads first.
   for (const key of ["system", "tools", "messages", "parameters", "responseFormat"]) {
     walk(e[key], a[key], [key], patterns, out);

@@ -62,7 +62,7 @@ export function liveRequest(request: ModelRequest, redactor: Redactor): Cassette
   if (request.tools !== undefined && request.tools.length > 0)
     view.tools = genAiToolDefinitions(request.tools);
   if (request.responseFormat !== undefined) view.responseFormat = request.responseFormat as JsonValue;
-  return json(redactor.redact(view) as CassetteRequest);
+  return json(redactor.redact(view as unknown as JsonValue) as unknown as CassetteRequest);
 }
 
 /** A live response in the recorded shape (what-if mode compares answers too). */
