@@ -39,7 +39,7 @@ export interface SignalEnvelope {
   v: DurableValue | null;
 }
 
-/** One approval a run opened (the {@link APPROVALS_EVENT} value maps approval ids to these). */
+/** One approval a run opened (the `APPROVALS_EVENT` event value maps approval ids to these). */
 export interface OpenedApproval {
   wait: ApprovalWait;
   /** The decision the run received, once it did. */
@@ -87,7 +87,7 @@ export class DbosDurableContext implements DurableContext {
   readonly engine = "dbos";
   private clock: number;
   private ids = 0;
-  /** Every approval the run opened, published as the workflow event {@link APPROVALS_EVENT}. */
+  /** Every approval the run opened, published as the workflow event `APPROVALS_EVENT` event. */
   private readonly approvals: Record<string, OpenedApproval> = {};
 
   private constructor(

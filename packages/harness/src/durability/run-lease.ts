@@ -19,7 +19,7 @@ const CAS_ATTEMPTS = 20;
  * run's durable record goes through it — checkpoint, pause, `"once"` intents and results, lease
  * renewal, the end of the run — each one a compare-and-set that succeeds only while the record
  * still carries this owner and epoch. Once another process took the run (a later epoch), every
- * write fails with `conflict` ({@link fencedOut}) and `lost` says so: the run stops.
+ * write fails with `conflict` (`fencedOut`) and `lost` says so: the run stops.
  */
 export class RunLease implements RunHold {
   readonly runId: string;

@@ -105,7 +105,7 @@ export class FileKeyValueStore implements KeyValueStore {
    * Compare-and-set (see `KeyValueStore.compareAndSet`) under a lock file `.<key>.lock` taken
    * with an exclusive create, so it is atomic against every other `compareAndSet` of the key in
    * any process (plain `put`/`delete` do not take the lock). A lock left by a process killed
-   * while holding it is broken after {@link STALE_LOCK_MS}.
+   * while holding it is broken after `STALE_LOCK_MS` (5 s).
    */
   async compareAndSet(
     namespace: string,
@@ -256,7 +256,7 @@ const STALE_LOCK_MS = 5_000;
 /** How long `compareAndSet` waits for a lock before a `storage` error. */
 const LOCK_WAIT_MS = 15_000;
 
-/** Remove `lock` when it is older than {@link STALE_LOCK_MS} (renamed first: one breaker wins). */
+/** Remove `lock` when it is older than `STALE_LOCK_MS` (5 s) (renamed first: one breaker wins). */
 async function breakStaleLock(lock: string): Promise<void> {
   try {
     const info = await stat(lock);
