@@ -114,6 +114,62 @@ describe("superviseRuns", () => {
     }
   });
 
+  it("a pass reads the live runs only, however many finished runs the store keeps; finished records are compact", async () => {
+    const kv = new InMemoryKeyValueStore();
+    const reads = { get: 0, lists: [] as string[] };
+    const counting = Object.create(kv) as InMemoryKeyValueStore;
+    counting.get = (namespace, key) => {
+      reads.get++;
+      return kv.get(namespace, key);
+    };
+    counting.list = (namespace) => {
+      reads.lists.push(namespace);
+      return kv.list(namespace);
+    };
+    const store = new CheckpointStore(counting);
+    const input = [{ role: "user" as const, content: [{ type: "text" as const, text: "go" }] }];
+    for (let i = 0; i < 500; i++) {
+      const runId = `done-${String(i).padStart(3, "0")}`;
+      const lease = await store.take({
+        runId,
+        mode: "start",
+        ownerId: "w",
+        leaseMs: 1_000,
+        now: 0,
+        start: { input, config: {} },
+      });
+      await lease.renew(10);
+      await lease.finish("completed", { stopReason: "completed" }, 20);
+    }
+    for (const runId of ["dead-1", "dead-2"]) {
+      await store.take({
+        runId,
+        mode: "start",
+        ownerId: "gone",
+        leaseMs: 1_000,
+        now: 0,
+        start: { input, config: {} },
+      });
+    }
+    const finished = await kv.get(store.namespace, "done-000");
+    expect(finished).toMatchObject({ state: "completed", outcome: { stopReason: "completed" } });
+    expect(finished).not.toHaveProperty("start");
+    expect(finished).not.toHaveProperty("checkpoint");
+    expect(await kv.list(store.leasesNamespace)).toEqual(["dead-1", "dead-2"]);
+
+    reads.get = 0;
+    reads.lists = [];
+    const report = await superviseRuns({
+      store,
+      unknownAgent: "skip",
+      clock: new DeterministicClock({ start: 10_000 }),
+    });
+    expect(report.skipped.map((s) => s.runId)).toEqual(["dead-1", "dead-2"]);
+    expect(reads.lists).toEqual([store.liveNamespace]);
+    // A record and its lease key per live run: 4 reads, not 500+.
+    expect(reads.get).toBeLessThanOrEqual(4);
+  });
+
   it("two supervisors racing over one store recover each dead run exactly once", async () => {
     const store = new CheckpointStore(new InMemoryKeyValueStore());
     const ledger: Ledger = [];

@@ -27,7 +27,7 @@ async function staleRuns(
   const now = Date.now();
   const cutoff = reapCutoff({ olderThanMs: options.olderThanMs, now });
   const checkpoints = new CheckpointStore(store.keyValue);
-  const dead = (await checkpoints.records()).filter(
+  const dead = (await checkpoints.liveRecords(now)).filter(
     (r) => r.state === "running" && r.parentRunId === undefined && r.leaseUntil < cutoff,
   );
   let found: HarnessRunStatus[];

@@ -3,6 +3,8 @@ import type { PausedRun } from "../contracts/paused-run.js";
 import { validatePausedRun } from "../steering/paused-run.js";
 import type { KeyValueStore } from "../store/key-value-store.js";
 import type { ToolIntent } from "./checkpoint-contract.js";
+import { claimLeaseKey, isLeaseValue, leasesNamespaceOf, withLease } from "./lease-key.js";
+import { entrySince, liveNamespaceOf, markLive, ORPHAN_ENTRY_MS, unmarkLive } from "./live-index.js";
 import type { RunRecordStore } from "./run-hold.js";
 import { clone, guardStorage, RunLease } from "./run-lease.js";
 import {
@@ -35,11 +37,20 @@ const TAKE_ATTEMPTS = 20;
  * one compare-and-set that bumps the epoch, and every later write is conditional on that epoch,
  * so of several processes taking one run exactly one proceeds and a process that lost the run
  * cannot write anything of it any more.
+ *
+ * Next to the records: a small lease key per run (`<namespace>.leases`: what a heartbeat
+ * writes, a few dozen bytes) and an index of live runs (`<namespace>.live`: what a supervisor
+ * pass reads, so it costs O(live runs) however many finished runs the store keeps). A finished
+ * run keeps only its small record (state, owner, epoch, outcome, `"once"` intents).
  */
 export class CheckpointStore implements RunRecordStore {
   readonly store: KeyValueStore;
   readonly namespace: string;
   readonly intentsNamespace: string;
+  /** Where the runs' lease keys live (`<namespace>.leases`). */
+  readonly leasesNamespace: string;
+  /** Where the index of live (running or paused) runs lives (`<namespace>.live`). */
+  readonly liveNamespace: string;
 
   constructor(
     store: KeyValueStore,
@@ -49,6 +60,8 @@ export class CheckpointStore implements RunRecordStore {
     this.store = store;
     this.namespace = namespace;
     this.intentsNamespace = intentsNamespace;
+    this.leasesNamespace = leasesNamespaceOf(namespace);
+    this.liveNamespace = liveNamespaceOf(namespace);
   }
 
   /**
@@ -67,17 +80,50 @@ export class CheckpointStore implements RunRecordStore {
         parentOwned: parent?.state === "running" && parent.ownerId === request.ownerId,
       };
     }
+    const { runId } = request;
+    // Indexed as live before it can be live (a crash right after leaves an orphan entry, dropped later).
+    if (request.mode !== "reap") {
+      await guardStorage(runId, "indexing", () => markLive(store, this.liveNamespace, runId, request.now));
+    }
     for (let attempt = 0; attempt < TAKE_ATTEMPTS; attempt++) {
-      const raw = await guardStorage(request.runId, "reading", () =>
-        store.get(this.namespace, request.runId),
-      );
+      const raw = await guardStorage(runId, "reading", () => store.get(this.namespace, runId));
       const current = isRunRecord(raw) ? raw : undefined;
-      if (raw !== undefined && current === undefined) throw foreignValue(request.runId, this.namespace);
-      const next = clone(takeRecord(current, request));
-      const written = await guardStorage(request.runId, "taking", () =>
-        store.compareAndSet(this.namespace, request.runId, raw, next as unknown as JsonValue),
+      if (raw !== undefined && current === undefined) throw foreignValue(runId, this.namespace);
+      const leaseKey =
+        current === undefined
+          ? undefined
+          : await guardStorage(runId, "reading", () => store.get(this.leasesNamespace, runId));
+      const next = clone(
+        takeRecord(current === undefined ? undefined : withLease(current, leaseKey), request),
       );
-      if (written) return new RunLease({ store, namespace: this.namespace }, next, request.leaseMs);
+      const written = await guardStorage(runId, "taking", () =>
+        store.compareAndSet(this.namespace, runId, raw, next as unknown as JsonValue),
+      );
+      if (!written) continue;
+      // The lease key follows the new epoch (a reap ends the run: its key and index entry go).
+      const ended = next.state === "failed" || next.state === "completed";
+      const held = await guardStorage(runId, "taking", () =>
+        claimLeaseKey(
+          store,
+          this.leasesNamespace,
+          runId,
+          next.epoch,
+          ended ? undefined : { ownerId: next.ownerId, epoch: next.epoch, leaseUntil: next.leaseUntil },
+        ),
+      );
+      if (ended) await guardStorage(runId, "indexing", () => unmarkLive(store, this.liveNamespace, runId));
+      const target = {
+        store,
+        namespace: this.namespace,
+        leases: this.leasesNamespace,
+        live: this.liveNamespace,
+      };
+      return new RunLease(
+        target,
+        next,
+        request.leaseMs,
+        isLeaseValue(held) && held.epoch === next.epoch ? held : undefined,
+      );
     }
     throw new TinyAgentsError(
       "conflict",
@@ -86,18 +132,44 @@ export class CheckpointStore implements RunRecordStore {
     );
   }
 
-  /** The durable record of `runId`, or `undefined`. */
+  /** The durable record of `runId` (its `leaseUntil` the latest renewal's), or `undefined`. */
   async record(runId: string): Promise<DurableRunRecord | undefined> {
     const raw = await guardStorage(runId, "reading", () => this.store.get(this.namespace, runId));
-    return isRunRecord(raw) ? raw : undefined;
+    if (!isRunRecord(raw)) return undefined;
+    if (raw.state !== "running") return raw;
+    const lease = await guardStorage(runId, "reading", () => this.store.get(this.leasesNamespace, runId));
+    return withLease(raw, lease);
   }
 
-  /** Every durable record of the store (runs of every state), by run id. */
+  /** Every durable record of the store (runs of every state, finished ones too), by run id. */
   async records(): Promise<DurableRunRecord[]> {
     const out: DurableRunRecord[] = [];
     for (const runId of await this.store.list(this.namespace)) {
       const record = await this.record(runId);
       if (record !== undefined) out.push(record);
+    }
+    return out;
+  }
+
+  /**
+   * The records of the live runs (running, also dead ones, or paused), by run id, from the live
+   * index: its cost follows the live runs, not every run the store ever kept. Repairs the index
+   * on the way: an entry of a finished run is dropped, an entry without a record once it is older
+   * than a minute by `now` (a take that crashed before writing its record).
+   */
+  async liveRecords(now: number = Date.now()): Promise<DurableRunRecord[]> {
+    const out: DurableRunRecord[] = [];
+    for (const runId of await guardStorage("*", "listing", () => this.store.list(this.liveNamespace))) {
+      const record = await this.record(runId);
+      if (record !== undefined && (record.state === "running" || record.state === "paused")) {
+        out.push(record);
+        continue;
+      }
+      if (record === undefined) {
+        const entry = await guardStorage(runId, "reading", () => this.store.get(this.liveNamespace, runId));
+        if (now - entrySince(entry) < ORPHAN_ENTRY_MS) continue;
+      }
+      await guardStorage(runId, "indexing", () => unmarkLive(this.store, this.liveNamespace, runId));
     }
     return out;
   }
@@ -122,6 +194,9 @@ export class CheckpointStore implements RunRecordStore {
    */
   async save(checkpoint: PausedRun): Promise<void> {
     const value = clone(validatePausedRun(checkpoint));
+    await guardStorage(checkpoint.runId, "indexing", () =>
+      markLive(this.store, this.liveNamespace, checkpoint.runId, Date.now()),
+    );
     await this.update(checkpoint.runId, (current) => ({
       ...(current ?? blankRecord(checkpoint.runId)),
       ownerId: "",
@@ -138,6 +213,10 @@ export class CheckpointStore implements RunRecordStore {
    */
   async delete(runId: string): Promise<void> {
     await guardStorage(runId, "deleting", () => this.store.delete(this.namespace, runId));
+    await guardStorage(runId, "deleting", async () => {
+      await this.store.delete(this.leasesNamespace, runId);
+      await unmarkLive(this.store, this.liveNamespace, runId);
+    });
   }
 
   /** The recorded intent of tool call `callId` of `runId`, if any (kept after the run ends). */

@@ -2,13 +2,19 @@ import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
 import type { PausedRun } from "../contracts/paused-run.js";
 import type { KeyValueStore } from "../store/key-value-store.js";
 import type { ToolIntent } from "./checkpoint-contract.js";
+import { claimLeaseKey, isLeaseValue, type LeaseValue } from "./lease-key.js";
+import { unmarkLive } from "./live-index.js";
 import type { RunHold } from "./run-hold.js";
 import { type DurableRunRecord, fencedOut, isRunRecord } from "./run-record.js";
 
-/** Where a lease's record lives: the store, its namespace, and the record as last written. */
+/** Where a lease's record lives: the store and the namespaces of records, lease keys and the live index. */
 interface LeaseTarget {
   store: KeyValueStore & Required<Pick<KeyValueStore, "compareAndSet">>;
   namespace: string;
+  /** Lease keys (`lease-key.ts`): what a heartbeat writes. */
+  leases: string;
+  /** The live index (`live-index.ts`): the run leaves it when it ends. */
+  live: string;
 }
 
 /** Compare-and-set attempts before a write gives up (each failure re-reads the record). */
@@ -33,12 +39,15 @@ export class RunLease implements RunHold {
   private readonly target: LeaseTarget;
   /** The record as this lease last wrote it (the compare value of the next write). */
   private last: DurableRunRecord;
+  /** The run's lease key as this lease last wrote or read it (the compare value of a renewal). */
+  private lastLease: LeaseValue | undefined;
   /** Writes of one lease run one at a time (parallel tool calls record intents concurrently). */
   private tail: Promise<unknown> = Promise.resolve();
 
   /** @internal Built by `CheckpointStore.take`. */
-  constructor(target: LeaseTarget, record: DurableRunRecord, leaseMs: number) {
+  constructor(target: LeaseTarget, record: DurableRunRecord, leaseMs: number, leaseKey?: LeaseValue) {
     this.target = target;
+    this.lastLease = leaseKey;
     this.runId = record.runId;
     this.ownerId = record.ownerId;
     this.epoch = record.epoch;
@@ -94,21 +103,24 @@ export class RunLease implements RunHold {
       }
       if (outcome !== undefined) r.outcome = outcome;
       r.updatedAt = now;
-    });
+    }).then(() => this.forget());
   }
 
-  /** Renew the lease until `now + leaseMs` (the heartbeat). */
+  /**
+   * Renew the lease until `now + leaseMs` (the heartbeat): a compare-and-set of the run's small
+   * lease key only (owner, epoch, lease: a few dozen bytes), never of the whole record. Fenced
+   * like every write: a renewal that finds a newer epoch fails with `conflict`.
+   */
   renew(now: number): Promise<void> {
-    return this.write((r) => {
-      r.leaseUntil = now + this.leaseMs;
-    });
+    return this.enqueue(() => this.writeLeaseKey(now + this.leaseMs));
   }
 
   /** Give the run up without ending it: the lease lapses now, so it is recoverable at once. */
-  release(now: number): Promise<void> {
-    return this.write((r) => {
+  async release(now: number): Promise<void> {
+    await this.write((r) => {
       r.leaseUntil = now;
     });
+    await this.enqueue(() => this.writeLeaseKey(now));
   }
 
   /** The recorded intent of `"once"` call `callId` (read from the store: a recovered run's too). */
@@ -128,9 +140,66 @@ export class RunLease implements RunHold {
 
   /** One fenced write: `change` applied to the current record, compare-and-set on this epoch. */
   private write(change: (record: DurableRunRecord) => void): Promise<void> {
-    const run = this.tail.then(() => this.writeNow(change));
+    return this.enqueue(() => this.writeNow(change));
+  }
+
+  /** Run `work` after every write queued before it. */
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    const run = this.tail.then(work);
     this.tail = run.catch(() => undefined);
     return run;
+  }
+
+  /** The fenced lease key write: succeeds only while no newer epoch took the run. */
+  private async writeLeaseKey(leaseUntil: number): Promise<void> {
+    if (this.lost !== undefined) throw this.lost;
+    const { store, leases } = this.target;
+    const next: LeaseValue = { ownerId: this.ownerId, epoch: this.epoch, leaseUntil };
+    let expected: unknown = this.lastLease;
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      if (
+        isLeaseValue(expected) &&
+        (expected.epoch > this.epoch || (expected.epoch === this.epoch && expected.ownerId !== this.ownerId))
+      ) {
+        throw this.fenced(await this.read());
+      }
+      if (expected === undefined || !isLeaseValue(expected) || expected.epoch < this.epoch) {
+        // No key of this epoch yet (or one left by an earlier owner): the record says whether
+        // this epoch still holds the run (a reap deletes the key).
+        const current = await this.read();
+        if (current === undefined || current.epoch !== this.epoch || current.ownerId !== this.ownerId) {
+          throw this.fenced(current);
+        }
+      }
+      const written = await guardStorage(this.runId, "renewing the lease of", () =>
+        store.compareAndSet(leases, this.runId, expected as JsonValue | undefined, { ...next }),
+      );
+      if (written) {
+        this.lastLease = next;
+        return;
+      }
+      expected = await guardStorage(this.runId, "reading", () => store.get(leases, this.runId));
+    }
+    throw new TinyAgentsError(
+      "conflict",
+      `run "${this.runId}": ${CAS_ATTEMPTS} renewals of its lease in a row lost to concurrent writers; is another process renewing it under the same owner id?`,
+      { details: { runId: this.runId, ownerId: this.ownerId, epoch: this.epoch } },
+    );
+  }
+
+  /**
+   * After the run ended: drop its lease key and its live index entry (retention: a finished run
+   * keeps only its small record). Best effort: a leftover is harmless (a lease key counts only for
+   * a running record; a supervisor pass drops an index entry of a finished run).
+   */
+  private async forget(): Promise<void> {
+    const { store, leases, live } = this.target;
+    try {
+      await claimLeaseKey(store, leases, this.runId, this.epoch, undefined);
+      await unmarkLive(store, live, this.runId);
+    } catch {
+      // The record says the run ended; the leftovers are cleaned up by the next supervisor pass.
+    }
   }
 
   private async writeNow(change: (record: DurableRunRecord) => void): Promise<void> {

@@ -83,7 +83,8 @@ export async function superviseRuns(options: SuperviseRunsOptions): Promise<Supe
     `supervisor-${(globalThis as { process?: { pid?: number } }).process?.pid ?? 0}-${++passes}`;
   const report: SupervisionReport = { recovered: [], failed: [], reaped: [], skipped: [] };
   const now = clock.now();
-  const dead = (await store.records()).filter(
+  // The live index, not every record: a pass costs O(live runs), however many finished ones the store keeps.
+  const dead = (await store.liveRecords(now)).filter(
     (r) => r.state === "running" && r.parentRunId === undefined && r.leaseUntil + graceMs <= now,
   );
   let next = 0;

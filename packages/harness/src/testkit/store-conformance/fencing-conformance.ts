@@ -29,7 +29,9 @@ function checkpointAt(runId: string, step: number): PausedRun {
  * compare-and-set that bumps the epoch and succeeds only when the run is free; every later write
  * of a lease that lost the run fails with `conflict` and changes nothing; the refusals (existing
  * run id, live lease, finished / paused / child run, run no longer paused) name the run; ending a
- * run keeps its `"once"` intents; and of 8 concurrent takers on separate handles exactly one wins.
+ * run keeps its `"once"` intents; a heartbeat writes only the run's small lease key (still
+ * fenced by epoch, and it keeps the run live); a finished run leaves the live index and drops its
+ * lease key; and of 8 concurrent takers on separate handles exactly one wins.
  */
 export function fencingConformance(subject: KeyValueConformanceSubject): ConformanceCase[] {
   const open = async () => new CheckpointStore((await subject.open(Date.now)).store);
@@ -222,6 +224,99 @@ export function fencingConformance(subject: KeyValueConformanceSubject): Conform
         const record = await store.record("r6");
         equal([record?.state, record?.outcome?.errorCode], ["failed", "abandoned"], "reaped");
         await rejects(() => a.renew(LEASE + 2), "conflict", "the dead owner's renewal");
+      },
+    },
+    {
+      name: "fencing: a heartbeat writes only the small lease key, keeps the run live, and is fenced by epoch",
+      run: async () => {
+        const { store: kv } = await subject.open(Date.now);
+        const writes: { namespace: string; bytes: number }[] = [];
+        const counting = Object.create(kv) as typeof kv;
+        counting.compareAndSet = async (namespace, key, expected, next) => {
+          writes.push({ namespace, bytes: JSON.stringify(next ?? null).length });
+          return (kv.compareAndSet as NonNullable<typeof kv.compareAndSet>).call(
+            kv,
+            namespace,
+            key,
+            expected,
+            next,
+          );
+        };
+        counting.put = async (namespace, key, value, options) => {
+          writes.push({ namespace, bytes: JSON.stringify(value).length });
+          return kv.put(namespace, key, value, options);
+        };
+        const store = new CheckpointStore(counting);
+        const big = "x".repeat(20_000);
+        const a = await store.take({
+          ...started("hb"),
+          start: { input: [{ role: "user", content: [{ type: "text", text: big }] }], config: {} },
+        });
+        await a.saveCheckpoint(checkpointAt("hb", 1), 100);
+        writes.length = 0;
+        await a.renew(900);
+        await a.renew(1_800);
+        ok(writes.length >= 2, "the renewals wrote");
+        for (const w of writes) {
+          equal(w.namespace, store.leasesNamespace, "a renewal writes the lease key, not the record");
+          ok(w.bytes < 200, `a renewal writes a few bytes (wrote ${w.bytes})`);
+        }
+        equal((await store.record("hb"))?.leaseUntil, 1_800 + LEASE, "the record reads the renewed lease");
+        await rejects(
+          () => store.take(request("hb", "recover", "b", 100 + LEASE + 1)),
+          "conflict",
+          "recover past the record's own lease but within the renewed one",
+          /hb.*live lease/,
+        );
+        const b = await store.take(request("hb", "recover", "b", 1_800 + LEASE + 1));
+        equal(b.epoch, 2, "after the renewed lease lapsed another owner takes it");
+        await rejects(
+          () => a.renew(3_000),
+          "conflict",
+          "the old owner's renewal",
+          /hb.*taken from owner "a"/,
+        );
+        await b.renew(3_000);
+        equal((await store.record("hb"))?.leaseUntil, 3_000 + LEASE, "the new owner's renewals count");
+      },
+    },
+    {
+      name: "fencing: the live index lists running and paused runs only; a finished run leaves it with its lease key",
+      run: async () => {
+        const { store: kv } = await subject.open(Date.now);
+        const store = new CheckpointStore(kv);
+        const ids = async () => (await store.liveRecords(0)).map((r) => r.runId).sort();
+        const done = await store.take(started("l-done"));
+        await done.renew(10);
+        await store.take(started("l-running"));
+        const paused = await store.take(started("l-paused"));
+        await paused.pause(conformancePausedRun("l-paused", "approval"), 5);
+        await store.take(started("l-reaped"));
+        equal(await ids(), ["l-done", "l-paused", "l-reaped", "l-running"], "every live run indexed");
+        await done.finish("completed", { stopReason: "completed" }, 20);
+        await store.take(request("l-reaped", "reap", "reaper", LEASE + 1));
+        equal(await ids(), ["l-paused", "l-running"], "finished and reaped runs left the index");
+        equal(
+          await kv.get(store.leasesNamespace, "l-done"),
+          undefined,
+          "the finished run's lease key is gone",
+        );
+        equal(
+          await kv.list(store.liveNamespace),
+          ["l-paused", "l-running"],
+          "the index holds live runs only",
+        );
+        // A crash between indexing a run and writing its record leaves an orphan entry: kept for a
+        // minute (its take may be in flight), then dropped.
+        await kv.put(store.liveNamespace, "l-orphan", { since: 0 });
+        equal(await ids(), ["l-paused", "l-running"], "an orphan entry lists no run");
+        equal((await kv.list(store.liveNamespace)).includes("l-orphan"), true, "a young orphan entry stays");
+        await store.liveRecords(120_000);
+        equal(
+          (await kv.list(store.liveNamespace)).includes("l-orphan"),
+          false,
+          "an old orphan entry is dropped",
+        );
       },
     },
     {
