@@ -12,6 +12,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   run: async () => (await import("./commands/run.js")).runCommand,
   chat: async () => (await import("./commands/chat.js")).chatCommand,
   runs: async () => (await import("./commands/runs.js")).runsCommand,
+  recover: async () => (await import("./commands/recover.js")).recoverCommand,
   show: async () => (await import("./commands/show.js")).showCommand,
   probe: async () => (await import("./commands/probe.js")).probeCommand,
   demo: async () => (await import("./commands/demo.js")).demoCommand,

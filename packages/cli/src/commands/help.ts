@@ -5,6 +5,8 @@ Usage:
   tinyagents run "<prompt>" [--model provider:model] [--tools time,fs,calc,http] [--mcp "<command>"] [--thread ID] [--json]
   tinyagents chat [--thread ID] [--model ...] [--tools ...]     an interactive session on a thread
   tinyagents runs [--thread ID]                                 recorded runs
+  tinyagents runs --stale | --reap                              runs whose process died: list them / mark them failed
+  tinyagents recover <run-id>                                   continue a run whose process died, from its checkpoint
   tinyagents show <run-id> [--json]                             a run's timeline from its journal
   tinyagents ui [--port N] [--host H]                           a local web inspector for recorded runs
   tinyagents probe <base-url> --model M                         what an OpenAI-compatible endpoint can do

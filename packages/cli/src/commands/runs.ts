@@ -75,7 +75,7 @@ async function staleRuns(
   if (!options.reap)
     io.stdout.write(
       `${found.length + withoutStatus.length} stale run(s); repair them with: tinyagents runs --reap ` +
-        "(or continue a checkpointed one with agent.recover(runId, options) / superviseRuns)\n",
+        "(or continue a checkpointed one with: tinyagents recover <run-id>)\n",
     );
   return EXIT.ok;
 }
