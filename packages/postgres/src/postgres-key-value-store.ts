@@ -85,6 +85,17 @@ export class PostgresKeyValueStore implements KeyValueStore {
     return rows[0] === undefined ? undefined : (JSON.parse(rows[0].value) as JsonValue);
   }
 
+  /**
+   * @internal Create `key` (absent or expired) with `next` on `client`, inside the caller's
+   * transaction (`PostgresStore.checkpoints` writes a new run's record with its status). True when
+   * it wrote.
+   */
+  async createIn(client: pg.PoolClient, namespace: string, key: string, next: JsonValue): Promise<boolean> {
+    checkNames(namespace, key);
+    const result = await client.query(this.sql.create, [namespace, key, this.now(), JSON.stringify(next)]);
+    return (result.rowCount ?? 0) === 1;
+  }
+
   /** Compare-and-set in one statement (see `KeyValueStore.compareAndSet`). */
   async compareAndSet(
     namespace: string,

@@ -165,6 +165,15 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
     return (result.rowCount ?? 0) > 0;
   }
 
+  /**
+   * @internal One save on `client`, inside the caller's transaction and outside the group commit
+   * (`PostgresStore.checkpoints` writes a new run's record with it).
+   */
+  async saveIn(client: pg.PoolClient, status: HarnessRunStatus): Promise<void> {
+    validateStatus(status);
+    await this.saveOne(client, status);
+  }
+
   private async saveOne(client: pg.PoolClient, status: HarnessRunStatus): Promise<void> {
     const active = isActiveStatus(status.status);
     const { rows } = await client.query<{ was_active: boolean | null }>(this.sql.upsert, [

@@ -1,8 +1,8 @@
 import { CheckpointStore, PausedRunStore } from "@tinyagents/harness";
-import { displayUrl, registerSecrets, validationError } from "@tinyagents/inference";
+import { displayUrl, type JsonValue, registerSecrets, validationError } from "@tinyagents/inference";
 import pg from "pg";
 import { PostgresAppendLog } from "./postgres-append-log.js";
-import { postgresError } from "./postgres-errors.js";
+import { guardPg, postgresError } from "./postgres-errors.js";
 import { PostgresGroupCommit } from "./postgres-group-commit.js";
 import { PostgresKeyValueStore } from "./postgres-key-value-store.js";
 import { PostgresResponseCache } from "./postgres-response-cache.js";
@@ -13,6 +13,7 @@ import {
   postgresTables,
 } from "./postgres-schema.js";
 import { PostgresHarnessStatusStore } from "./postgres-status-store.js";
+import { inTransaction } from "./postgres-transaction.js";
 
 /** Options of {@link PostgresStore.open}. */
 export interface PostgresStoreOptions {
@@ -76,7 +77,18 @@ export class PostgresStore {
     this.appendLog = new PostgresAppendLog(pool, tables, this.commit);
     this.statusStore = new PostgresHarnessStatusStore(pool, tables, this.commit, options.maxFinishedRuns);
     this.responseCache = new PostgresResponseCache(pool, tables, now);
-    this.checkpoints = new CheckpointStore(this.keyValue);
+    // A new run's record (its input and config) and its first `running` status: one transaction.
+    this.checkpoints = new CheckpointStore(this.keyValue, undefined, undefined, {
+      startWithStatus: (namespace, key, _expected, next, status) =>
+        guardPg(`start run "${key}"`, () =>
+          inTransaction(pool, async (client) => {
+            if (!(await this.keyValue.createIn(client, namespace, key, next as unknown as JsonValue)))
+              return false;
+            await this.statusStore.saveIn(client, status);
+            return true;
+          }),
+        ),
+    });
     this.pausedRuns = new PausedRunStore(this.keyValue);
   }
 

@@ -14,6 +14,7 @@ import {
   type TakeRequest,
   takeRecord,
 } from "./run-record.js";
+import { type StartWithStatus, startStatus } from "./start-status.js";
 
 /** The default KeyValueStore namespace of durable run records (checkpoints, leases, intents). */
 export const CHECKPOINTS_NAMESPACE = "checkpoints";
@@ -51,13 +52,22 @@ export class CheckpointStore implements RunRecordStore {
   readonly leasesNamespace: string;
   /** Where the index of live (running or paused) runs lives (`<namespace>.live`). */
   readonly liveNamespace: string;
+  /** Set by a store that writes a new run's record and first status in one transaction. */
+  private readonly startWithStatus: StartWithStatus | undefined;
 
+  /**
+   * @param options.startWithStatus a new run's record and its first (`running`) status record
+   *   written in one transaction (`SqliteStore.checkpoints`, `PostgresStore.checkpoints` pass it):
+   *   without it the status record is the observability pipeline's alone, written after the take.
+   */
   constructor(
     store: KeyValueStore,
     namespace = CHECKPOINTS_NAMESPACE,
     intentsNamespace = TOOL_INTENTS_NAMESPACE,
+    options: { startWithStatus?: StartWithStatus } = {},
   ) {
     this.store = store;
+    this.startWithStatus = options.startWithStatus;
     this.namespace = namespace;
     this.intentsNamespace = intentsNamespace;
     this.leasesNamespace = leasesNamespaceOf(namespace);
@@ -96,8 +106,12 @@ export class CheckpointStore implements RunRecordStore {
       const next = clone(
         takeRecord(current === undefined ? undefined : withLease(current, leaseKey), request),
       );
+      const startWithStatus =
+        raw === undefined && request.mode === "start" ? this.startWithStatus : undefined;
       const written = await guardStorage(runId, "taking", () =>
-        store.compareAndSet(this.namespace, runId, raw, next as unknown as JsonValue),
+        startWithStatus === undefined
+          ? store.compareAndSet(this.namespace, runId, raw, next as unknown as JsonValue)
+          : startWithStatus(this.namespace, runId, undefined, next, startStatus(next, request.now)),
       );
       if (!written) continue;
       // The lease key follows the new epoch (a reap ends the run: its key and index entry go).

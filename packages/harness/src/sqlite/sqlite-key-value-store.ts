@@ -75,6 +75,20 @@ export class SqliteKeyValueStore implements KeyValueStore {
     return guard("compare-and-set a key", () => this.casTx(namespace, key, expected, next));
   }
 
+  /**
+   * @internal The compare-and-set, synchronously: inside a caller's transaction it is a
+   * savepoint of it (`SqliteStore.checkpoints` writes a new run's record with its status).
+   */
+  compareAndSetNow(
+    namespace: string,
+    key: string,
+    expected: JsonValue | undefined,
+    next: JsonValue | undefined,
+  ): boolean {
+    checkNames(namespace, key);
+    return this.casTx(namespace, key, expected, next);
+  }
+
   async get(namespace: string, key: string): Promise<JsonValue | undefined> {
     checkNames(namespace, key);
     const row = guard("read a key", () => this.stmt.get.get(namespace, key, this.now()), this.file) as

@@ -189,6 +189,15 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
     else await this.commit.submit(write);
   }
 
+  /**
+   * @internal One save, synchronously and outside the group commit: inside a caller's
+   * transaction it is part of it (`SqliteStore.checkpoints` writes a new run's record with it).
+   */
+  saveNow(status: HarnessRunStatus): void {
+    validateStatus(status);
+    this.saveTx(status);
+  }
+
   /** Group commit: every status in one IMMEDIATE transaction (all or nothing). */
   async saveMany(statuses: readonly HarnessRunStatus[]): Promise<void> {
     for (const status of statuses) validateStatus(status);

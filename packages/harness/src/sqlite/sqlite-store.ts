@@ -1,6 +1,9 @@
+import type { JsonValue } from "@tinyagents/inference";
+import { CheckpointStore } from "../durability/checkpoint-store.js";
+import type { HarnessRunStatus } from "../status/run-status.js";
 import type { StoreWarning } from "../store/store-warning.js";
 import { SqliteAppendLog } from "./sqlite-append-log.js";
-import { openSqliteDatabase, type SqliteDb, type SqliteOpenOptions } from "./sqlite-database.js";
+import { guard, openSqliteDatabase, type SqliteDb, type SqliteOpenOptions } from "./sqlite-database.js";
 import type { SqliteDriverName } from "./sqlite-driver.js";
 import { SqliteGroupCommit } from "./sqlite-group-commit.js";
 import { SqliteKeyValueStore } from "./sqlite-key-value-store.js";
@@ -36,6 +39,12 @@ export class SqliteStore {
   readonly appendLog: SqliteAppendLog;
   readonly statusStore: SqliteHarnessStatusStore;
   readonly responseCache: SqliteResponseCache;
+  /**
+   * The durable run records (`agent.run(input, { durable: { store } })` with this store uses
+   * them): a new run's record — its input and config — and its first `running` status record
+   * are written in ONE transaction, so neither exists without the other.
+   */
+  readonly checkpoints: CheckpointStore;
   private readonly db: SqliteDb;
   private readonly commit: SqliteGroupCommit;
 
@@ -52,6 +61,21 @@ export class SqliteStore {
     this.appendLog = new SqliteAppendLog(db, this.commit, damaged);
     this.statusStore = new SqliteHarnessStatusStore(db, options.maxFinishedRuns, this.commit, damaged);
     this.responseCache = new SqliteResponseCache(db, now);
+    const startTx = db.transaction(
+      (namespace: string, key: string, next: JsonValue, status: HarnessRunStatus): boolean => {
+        if (!this.keyValue.compareAndSetNow(namespace, key, undefined, next)) return false;
+        this.statusStore.saveNow(status);
+        return true;
+      },
+    );
+    this.checkpoints = new CheckpointStore(this.keyValue, undefined, undefined, {
+      startWithStatus: async (namespace, key, _expected, next, status) =>
+        guard(
+          `start run "${key}"`,
+          () => startTx.immediate(namespace, key, next as unknown as JsonValue, status),
+          filename,
+        ),
+    });
   }
 
   /** Open (or create) `filename`; `":memory:"` for a private in-memory database. */
