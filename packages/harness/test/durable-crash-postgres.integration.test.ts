@@ -1,6 +1,6 @@
 /**
  * Issue 32 acceptance on Postgres (integration tier): the same crash suite as on SQLite
- * (durable-crash-suite.ts: the same 40 kill points, the 2- and 8-recoverer races and the
+ * (durable-crash-suite.ts: the same 43 kill points, the 2- and 8-recoverer races and the
  * live-owner case), every process on one throwaway Postgres server (each worker its own pool).
  *
  * Budget: server start ~2-4 s, then the matrix 3 scenarios at a time: measured 26 s on 2

@@ -5,7 +5,8 @@
  * durable, journaled run and is SIGKILLed — by itself at exact points (inside the 1st/2nd/3rd
  * model call, after the final answer, inside the once tool before and after its side effect,
  * inside at-least-once calls, during an approval wait, inside a sub-agent's model call, tool and
- * right after its checkpoint) and by the test at seeded random instants — then ANOTHER process
+ * right after its checkpoint — an `asTool` child and a tool's `SubAgentSession` child) and by the
+ * test at seeded random instants — then ANOTHER process
  * recovers (or resumes) it. Also: 2 and 8 concurrent recoverers arriving 0-1,000 ms apart
  * (separate processes), and a recover against a live, heartbeating owner (refused). After each:
  * the transcript equals an uninterrupted run's (a cut once call may read "outcome unknown"),
@@ -48,6 +49,8 @@ const EXACT = ["model:1", "model:2", "model:3", "final", "pay:before", "pay:afte
 export const RANDOM_KILLS = 26;
 /** Kill points inside a sub-agent's run (its model calls, its tool, right after its checkpoint). */
 const SUBAGENT_POINTS = ["child:model:1", "child:work", "child:checkpoint", "child:model:2", "model:2"];
+/** The same child driven by a tool through a `SubAgentSession` turn (with the tool's call id). */
+const SESSION_POINTS = ["child:model:1", "child:work", "child:checkpoint"];
 const SEED = 0x32_2026;
 
 /** The store every process of a suite shares (the suite's `beforeAll` opens it). */
@@ -331,6 +334,32 @@ export function crashSuite(open: () => Promise<CrashBackend>, size: CrashSuiteSi
       });
       // Killed after the child's tool batch was checkpointed: the continued child does not redo it.
       if (point === "child:checkpoint" || point === "child:model:2") {
+        const ledger = (await store.appendLog.readFrom("ledger", 0, 1_000_000)).filter(
+          (r) => (r.value as { key: string }).key === `${runId}.helper.c1:k1`,
+        );
+        expect(ledger, `${point}: child tool executions`).toHaveLength(1);
+      }
+    });
+  });
+
+  it("continues a SubAgentSession child (a tool's session turn) from its own checkpoint after a kill inside it", {
+    timeout: 120_000,
+  }, async () => {
+    const env = { DURABLE_SUBAGENT: "session" };
+    await inParallel(SESSION_POINTS, concurrency, async (point) => {
+      const runId = `session-${point.replaceAll(":", "-")}`;
+      const { exited } = spawnWorker("run", runId, "first", { ...env, TINYAGENTS_KILL_AT: point });
+      expect((await exited).signal, `${point} killed`).toBe("SIGKILL");
+      await continueRun(runId, env);
+      await check(runId, withSubagent());
+      expect(
+        await checkpoints().record(`${runId}.helper.c1`),
+        `${point}: the session child's record`,
+      ).toMatchObject({
+        parentRunId: runId,
+        state: "completed",
+      });
+      if (point === "child:checkpoint") {
         const ledger = (await store.appendLog.readFrom("ledger", 0, 1_000_000)).filter(
           (r) => (r.value as { key: string }).key === `${runId}.helper.c1:k1`,
         );

@@ -4,7 +4,7 @@
  * every process. Its Postgres twin is durable-crash-postgres.integration.test.ts: the same
  * matrix.
  *
- * Budget: 8 exact + 1 approval + 5 sub-agent + 26 random kill points (40), the 2- and
+ * Budget: 8 exact + 1 approval + 5 sub-agent + 3 session child + 26 random kill points (43), the 2- and
  * 8-recoverer races and the live-owner case, about 2 processes per scenario, 3 scenarios at a
  * time: measured 17 s alone on 2 shared cores (hard cap 120 s per case).
  */

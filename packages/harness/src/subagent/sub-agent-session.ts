@@ -3,7 +3,7 @@ import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { RunContext } from "../context/run-context.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { AgentInput } from "../runtime/agent-input.js";
-import type { SubAgent } from "./sub-agent.js";
+import type { SubAgent, SubAgentParentOptions } from "./sub-agent.js";
 
 /** Options of a {@link SubAgentSession}. */
 export interface SubAgentSessionOptions {
@@ -45,9 +45,18 @@ export class SubAgentSession<State = unknown, Ctx = undefined> {
 
   /**
    * Run the next turn: inside `parent` when given (depth, stream, roll-up as `invokeInParent`),
-   * else as a fresh run. Returns the child run of this turn.
+   * else as a fresh run. Returns the child run of this turn. In a durable parent pass
+   * `options.callId` (the tool call's `ctx.callId`): each turn is then a durable child run
+   * (`<parentRunId>.<name>.<callId>`, `.t<n>` from turn 2) continued from its own checkpoint when
+   * the parent is recovered.
    */
-  async send(state: State, data: Ctx, input: AgentInput, parent?: RunContext<unknown>): Promise<AgentRun> {
+  async send(
+    state: State,
+    data: Ctx,
+    input: AgentInput,
+    parent?: RunContext<unknown>,
+    options: SubAgentParentOptions = {},
+  ): Promise<AgentRun> {
     const turn = { history: this.history, turn: this.completedTurns + 1 };
     const run =
       parent === undefined
@@ -59,7 +68,7 @@ export class SubAgentSession<State = unknown, Ctx = undefined> {
             this.options.parentDepth === undefined ? {} : { parentDepth: this.options.parentDepth },
             turn,
           )
-        : await this.agent.runInParent(state, data, parent, input, {}, turn);
+        : await this.agent.runInParent(state, data, parent, input, options, turn);
     const promptAt = this.agent.systemPrompt === undefined ? -1 : run.inputStart;
     this.history = run.messages.filter((_, i) => i !== promptAt);
     this.completedTurns++;

@@ -50,10 +50,12 @@ export interface SubAgentParentOptions {
   /** Also cancels the child (a tool passes its own signal, which also aborts on the tool's timeout). */
   signal?: AbortSignal;
   /**
-   * The parent's tool call that runs the child. In a durable parent (`durable: { store }`) the
-   * child's run id is derived from it (`<parentRunId>.<name>.<callId>`, the same in every process)
-   * and the child is durable too: it checkpoints and heartbeats, and a recovered parent that
-   * calls it again continues it from its own checkpoint.
+   * The parent's tool call that runs the child (`ctx.callId` in a tool; any id that is the same
+   * in every process otherwise). In a durable parent (`durable: { store }`) the child's run id is
+   * derived from it (`<parentRunId>.<name>.<callId>`, `.t<n>` added for turn n >= 2 of a
+   * `SubAgentSession`) and the child is durable too: it checkpoints and heartbeats, and a
+   * recovered parent that calls it again continues it from its own checkpoint. Required in a
+   * durable parent: without it the child's id would differ in the recovering process.
    */
   callId?: string;
 }
@@ -151,11 +153,14 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     // Through the engine when journaled: a re-driven parent gives the child the same id (and so
     // the same step names).
     const prefix = `${this.name}-d${depth}`;
-    const durableParent = parent.durability?.lease !== undefined && options.callId !== undefined;
+    const durableParent = !parent.journaled && parent.durability?.lease !== undefined;
+    if (durableParent && (typeof options.callId !== "string" || options.callId === "")) {
+      throw missingCallId(this.name, parent.runId);
+    }
     const runId = parent.journaled
       ? parent.durable.randomId(prefix)
       : durableParent
-        ? `${parent.runId}.${this.name}.${options.callId}`
+        ? durableChildId(parent.runId, this.name, options.callId as string, turn)
         : parent.ids.next(prefix);
     const config: Partial<RunConfig> = {
       runId,
@@ -323,6 +328,31 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     const prompt = this.systemPrompt === undefined ? [] : [system(this.systemPrompt)];
     return [...prompt, ...history, ...fresh];
   }
+}
+
+/**
+ * The run id of a durable parent's child: the same in every process (`<parentRunId>.<name>.<callId>`,
+ * and `.t<n>` for turn n >= 2 of a session, whose turns are separate child runs).
+ */
+function durableChildId(
+  parentRunId: string,
+  name: string,
+  callId: string,
+  turn: SubAgentTurn | undefined,
+): string {
+  const base = `${parentRunId}.${name}.${callId}`;
+  return turn === undefined || turn.turn <= 1 ? base : `${base}.t${turn.turn}`;
+}
+
+/** `validation`: a durable parent's child needs a call id that names it in every process. */
+function missingCallId(name: string, parentRunId: string): TinyAgentsError {
+  return new TinyAgentsError(
+    "validation",
+    `sub-agent "${name}" runs inside durable run "${parentRunId}" without options.callId: pass the tool call's ` +
+      "id (ctx.callId), or another id that is the same in every process, so the child's run id is too " +
+      "(it is checkpointed and continued from its own checkpoint when the parent is recovered)",
+    { details: { field: "callId", name, parentRunId } },
+  );
 }
 
 /** The `sub_agent_depth` error: names the agent, the depth it would run at and the limit. */
