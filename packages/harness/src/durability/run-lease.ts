@@ -170,6 +170,8 @@ export class RunLease implements RunHold {
         if (current === undefined || current.epoch !== this.epoch || current.ownerId !== this.ownerId) {
           throw this.fenced(current);
         }
+        // A late heartbeat of a run that already ended leaves no lease key behind.
+        if (current.state === "completed" || current.state === "failed") return;
       }
       const written = await guardStorage(this.runId, "renewing the lease of", () =>
         store.compareAndSet(leases, this.runId, expected as JsonValue | undefined, { ...next }),

@@ -301,6 +301,12 @@ export function fencingConformance(subject: KeyValueConformanceSubject): Conform
           undefined,
           "the finished run's lease key is gone",
         );
+        await done.renew(30);
+        equal(
+          await kv.get(store.leasesNamespace, "l-done"),
+          undefined,
+          "a late heartbeat leaves no lease key",
+        );
         equal(
           await kv.list(store.liveNamespace),
           ["l-paused", "l-running"],
