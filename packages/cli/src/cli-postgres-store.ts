@@ -1,4 +1,4 @@
-import type { AppendLog, HarnessStatusStore, KeyValueStore } from "@tinyagents/harness";
+import type { AppendLog, CheckpointStore, HarnessStatusStore, KeyValueStore } from "@tinyagents/harness";
 import { CliError } from "./cli-error.js";
 import { EXIT } from "./exit-codes.js";
 
@@ -7,6 +7,8 @@ export interface CliBackend {
   keyValue: KeyValueStore;
   appendLog: AppendLog;
   statusStore: HarnessStatusStore & Required<Pick<HarnessStatusStore, "reapStale">>;
+  /** Durable run records: a new run's record and first status written in one transaction. */
+  checkpoints: CheckpointStore;
   close(): void | Promise<void>;
 }
 

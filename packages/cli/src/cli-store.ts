@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   AppendLogEventJournal,
+  type CheckpointStore,
   type HarnessEventJournal,
   type HarnessStatusStore,
   type KeyValueStore,
@@ -48,6 +49,8 @@ export interface CliStore {
   /** The status store (it can reap runs whose process died). */
   readonly statusStore: HarnessStatusStore & Required<Pick<HarnessStatusStore, "reapStale">>;
   readonly keyValue: KeyValueStore;
+  /** The durable run records of CLI turns (a turn's record and first status: one transaction). */
+  readonly checkpoints: CheckpointStore;
   saveRun(record: RunRecord): Promise<void>;
   getRun(runId: string): Promise<RunRecord | undefined>;
   /** Commit what is waiting and close (await it: a Postgres store flushes its group commit). */
@@ -123,6 +126,7 @@ function cliStoreOver(
     }),
     statusStore: backend.statusStore,
     keyValue,
+    checkpoints: backend.checkpoints,
     saveRun: (record) => keyValue.put(RUNS, record.runId, record as unknown as JsonObject),
     getRun: async (runId) => (await keyValue.get(RUNS, runId)) as RunRecord | undefined,
     close: () => backend.close(),

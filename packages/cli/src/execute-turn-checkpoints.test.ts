@@ -55,4 +55,20 @@ describe("executeTurn checkpoints", () => {
       ownerId: `cli-${process.pid}`,
     });
   });
+
+  it("the CLI store's checkpoints (what turns are durable in) write a run's record and running status together", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tinyagents-cli-cp-"));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const store = await openCliStore(join(dir, "t.db"));
+    cleanup.push(() => store.close());
+    await store.checkpoints.take({
+      runId: "run-1",
+      mode: "start",
+      ownerId: "cli-1",
+      leaseMs: 30_000,
+      now: 1_000,
+      start: { input: [], config: { runId: "run-1" } },
+    });
+    expect(await store.statusStore.get("run-1")).toMatchObject({ status: "running", ownerId: "cli-1" });
+  });
 });

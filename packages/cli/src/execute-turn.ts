@@ -3,7 +3,6 @@ import {
   type AgentRun,
   AgentRunError,
   attachObservability,
-  CheckpointStore,
   type EventRecord,
   EventSink,
   type HarnessRunStatus,
@@ -124,7 +123,7 @@ export async function executeTurn(options: TurnOptions): Promise<TurnResult> {
         ? {}
         : {
             durable: {
-              store: new CheckpointStore(store.keyValue),
+              store: store.checkpoints,
               ownerId: `cli-${process.pid}`,
               agent: "cli",
               flush: () => obs.flush(),

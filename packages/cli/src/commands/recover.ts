@@ -1,10 +1,4 @@
-import {
-  type AgentRun,
-  attachObservability,
-  CheckpointStore,
-  continueEventSink,
-  runText,
-} from "@tinyagents/harness";
+import { type AgentRun, attachObservability, continueEventSink, runText } from "@tinyagents/harness";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { COMMON_OPTIONS, parseCommandArgs } from "../args.js";
 import { type AgentFlagValues, agentOptionsFromFlags, buildAgent } from "../build-agent.js";
@@ -79,7 +73,7 @@ export async function recoverCommand(argv: readonly string[], io: CliIo): Promis
       run = (await setup.harness.recover(runId, {
         events,
         durable: {
-          store: new CheckpointStore(store.keyValue),
+          store: store.checkpoints,
           ownerId: `cli-${process.pid}`,
           agent: "cli",
           flush: () => observed.flush(),

@@ -1,10 +1,4 @@
-import {
-  CheckpointStore,
-  type HarnessRunStatus,
-  isStale,
-  reapCutoff,
-  superviseRuns,
-} from "@tinyagents/harness";
+import { type HarnessRunStatus, isStale, reapCutoff, superviseRuns } from "@tinyagents/harness";
 import { COMMON_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { type CliStore, openCliStore } from "../cli-store.js";
@@ -26,7 +20,7 @@ async function staleRuns(
 ): Promise<number> {
   const now = Date.now();
   const cutoff = reapCutoff({ olderThanMs: options.olderThanMs, now });
-  const checkpoints = new CheckpointStore(store.keyValue);
+  const checkpoints = store.checkpoints;
   const dead = (await checkpoints.liveRecords(now)).filter(
     (r) => r.state === "running" && r.parentRunId === undefined && r.leaseUntil < cutoff,
   );
