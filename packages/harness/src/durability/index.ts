@@ -24,6 +24,8 @@ export {
 export { emitHeartbeat, heartbeatTimerOf, startLiveness } from "./heartbeats.js";
 export { InProcessDurableContext, type InProcessDurableOptions } from "./in-process-durable-context.js";
 export { continueEventSink, journalNextOffset } from "./journal-continuity.js";
+export type { LeaseValue } from "./lease-key.js";
+export type { LiveEntry } from "./live-index.js";
 export { abandonedStatus, isStale, type ReapOptions, reapCutoff } from "./reap-stale.js";
 export { type RecoverDurability, takeForRecovery } from "./recover-run.js";
 export { CHECKPOINT_REASON } from "./run-checkpoints.js";
@@ -44,3 +46,4 @@ export {
   type TakeRequest,
   takeRecord,
 } from "./run-record.js";
+export { type StartWithStatus, startStatus } from "./start-status.js";

@@ -5,7 +5,7 @@ import type { KeyValueStore } from "../store/key-value-store.js";
  * running or paused): a supervisor pass lists it instead of every record ever written, so its
  * cost follows the live runs, not the store's history. An entry is written BEFORE the take that
  * makes a run live (a crash in between leaves an entry without a record, which a later pass
- * drops once it is older than {@link ORPHAN_ENTRY_MS}) and removed after the write that ends the
+ * drops once it is older than `ORPHAN_ENTRY_MS`, a minute) and removed after the write that ends the
  * run (a crash in between leaves an entry of a finished run, which a pass drops at once).
  */
 export interface LiveEntry {
