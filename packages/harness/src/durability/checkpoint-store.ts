@@ -91,8 +91,11 @@ export class CheckpointStore implements RunRecordStore {
       };
     }
     const { runId } = request;
-    // Indexed as live before it can be live (a crash right after leaves an orphan entry, dropped later).
-    if (request.mode !== "reap") {
+    // A new run is indexed as live before it can be live (a crash right after leaves an orphan
+    // entry, dropped later). A recover or resume finds its run indexed since its start; it
+    // re-indexes it after the take (records older than the index), a refused take writes nothing.
+    const creates = request.mode === "start" || (request.mode === "resume" && request.paused !== undefined);
+    if (creates) {
       await guardStorage(runId, "indexing", () => markLive(store, this.liveNamespace, runId, request.now));
     }
     for (let attempt = 0; attempt < TAKE_ATTEMPTS; attempt++) {
@@ -126,6 +129,9 @@ export class CheckpointStore implements RunRecordStore {
         ),
       );
       if (ended) await guardStorage(runId, "indexing", () => unmarkLive(store, this.liveNamespace, runId));
+      else if (!creates) {
+        await guardStorage(runId, "indexing", () => markLive(store, this.liveNamespace, runId, request.now));
+      }
       const target = {
         store,
         namespace: this.namespace,

@@ -307,6 +307,11 @@ export function fencingConformance(subject: KeyValueConformanceSubject): Conform
           undefined,
           "a late heartbeat leaves no lease key",
         );
+        await rejects(
+          () => store.take(request("l-done", "recover", "late", 10_000)),
+          "conflict",
+          "recover of a finished run (its refusal indexes nothing)",
+        );
         equal(
           await kv.list(store.liveNamespace),
           ["l-paused", "l-running"],
