@@ -3,9 +3,9 @@
  * (durable-crash-suite.ts: the same 43 kill points, the 2- and 8-recoverer races and the
  * live-owner case), every process on one throwaway Postgres server (each worker its own pool).
  *
- * Budget: server start ~2-4 s, then the matrix 3 scenarios at a time: measured 26 s on 2
- * shared cores (both crash files 46 s wall: vitest runs integration files one after the other
- * on 2 cores, in parallel on more), hard cap 120 s per case.
+ * Budget: server start ~2-4 s, then the matrix 3 scenarios at a time: measured 49 s on 2 cores
+ * at load ~10 (both crash files 81 s; vitest runs integration files one after the other on 2
+ * cores); 26 s at load ~1 before the session-child case; hard cap 120 s per case.
  */
 import { skipPostgres } from "@tinyagents/postgres/testing";
 import { describe } from "vitest";

@@ -6,7 +6,8 @@
  *
  * Budget: 8 exact + 1 approval + 5 sub-agent + 3 session child + 26 random kill points (43), the 2- and
  * 8-recoverer races and the live-owner case, about 2 processes per scenario, 3 scenarios at a
- * time: measured 17 s alone on 2 shared cores (hard cap 120 s per case).
+ * time: measured 33 s on 2 cores at load ~10 (17 s at load ~1 before the session-child case), hard
+ * cap 120 s per case.
  */
 import { describe } from "vitest";
 import { crashSuite, openSqliteBackend, RANDOM_KILLS } from "./durable-crash-suite.js";
