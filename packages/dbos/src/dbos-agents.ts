@@ -1,6 +1,7 @@
 import {
   AgentRunError,
   attachObservability,
+  CoalescingJournal,
   type DurableValue,
   type EventRecord,
   EventSink,
@@ -142,13 +143,19 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
     })();
   };
 
+  // Every run of this worker writes through one CoalescingJournal: the events all runs emit in a
+  // turn are one journal write (one group commit), not one per run — under load the per-run
+  // writes queued behind each other and the journal lagged the runs by seconds.
+  const sharedJournal = options.journal === undefined ? undefined : new CoalescingJournal(options.journal);
+
   /**
    * With a shared journal: the run's events are observed into journal + status. A recovered run
    * replays its steps and emits their events again: the journal is reconciled against what the
    * dead worker stored (`ReplayReconcilingJournal`), so the stream reads like one run.
    */
   const observe = async (runOptions: Parameters<DurableAgent["run"]>[1]) => {
-    const { journal, statusStore } = options;
+    const { statusStore } = options;
+    const journal = sharedJournal;
     if (journal === undefined) return undefined;
     const reconciled = await ReplayReconcilingJournal.open(journal, runOptions.runId);
     const events = new EventSink(runOptions.runId, { startOffset: reconciled.nextOffset });

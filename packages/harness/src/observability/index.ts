@@ -11,6 +11,7 @@ export {
   type DropReport,
   type QueuedSinkOptions,
 } from "./bounded-queue.js";
+export { CoalescingJournal } from "./coalescing-journal.js";
 export type { JournalDeltas } from "./delta-coalescer.js";
 export type { HarnessEventJournal, JournalQuery, ReplayListener } from "./event-journal.js";
 export { FanOutSink } from "./fan-out-sink.js";
