@@ -63,6 +63,12 @@ export interface DbosAgentsOptions<Names extends string> {
    * `ReplayReconcilingJournal`).
    */
   journal?: HarnessEventJournal;
+  /**
+   * Most of one run's events waiting to be journaled (default 10,000). Never a loss: past half of
+   * it the run waits before its next step until the journal caught up (back-pressure, no
+   * `journal.dropped`).
+   */
+  maxJournalQueue?: number;
   statusStore?: HarnessStatusStore;
   /**
    * Which steering commands runs accept (`client.steer`). Without it runs take none, and no
@@ -162,6 +168,8 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
     runOptions.events = events;
     return attachObservability(events, {
       journal: reconciled,
+      journalOverflow: "wait",
+      ...(options.maxJournalQueue === undefined ? {} : { maxQueue: options.maxJournalQueue }),
       ...(statusStore === undefined ? {} : { statusStore }),
     });
   };
@@ -172,15 +180,18 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
     const run = async (payload: DbosRunPayload): Promise<DbosRunResult | DurableValue> => {
       const policy = options.steering;
       const steering = policy === undefined ? undefined : new SteeringHandle(policy);
+      let observed: Awaited<ReturnType<typeof observe>>;
       const durable = await DbosDurableContext.open({
         startChild,
+        // Back-pressure: a run whose journal queue is over half full waits before its next step.
+        beforeStep: async () => observed?.journalSink?.drain(),
         ...(steering === undefined ? {} : { pullCommands: () => pullSteering(steering) }),
       });
       const runOptions: Parameters<DurableAgent["run"]>[1] = { runId: durable.runId, durable };
       if (steering !== undefined) runOptions.steering = steering;
       if (payload.threadId !== undefined) runOptions.threadId = payload.threadId;
       if (onEvent !== undefined) runOptions.onEvent = (record) => onEvent(record, name);
-      const observed = await observe(runOptions);
+      observed = await observe(runOptions);
       let result: RunResult;
       try {
         result = await agent.run(payload.input, runOptions);

@@ -57,6 +57,12 @@ export interface DbosContextHooks {
    * order would not replay in the same order.)
    */
   pullCommands?: () => Promise<void>;
+  /**
+   * Awaited before every step runs (replayed or live): dbosAgents waits here while the run's
+   * journal queue is over half full, so a slow journal slows the run instead of losing events.
+   * Must not call DBOS (it is no part of the workflow's recorded sequence).
+   */
+  beforeStep?: () => Promise<void>;
 }
 
 /** `recv` needs a finite timeout; "wait for ever" is ten years (DBOS polls, no long timer). */
@@ -121,6 +127,7 @@ export class DbosDurableContext implements DurableContext {
   ): Promise<T> {
     const pull = this.hooks.pullCommands;
     if (pull !== undefined && options.kind === "model") await pull();
+    await this.hooks.beforeStep?.();
     let thrown: { error: unknown } | undefined;
     const record = await DBOS.runStep(
       async (): Promise<StepRecord> => {

@@ -1,7 +1,8 @@
 /**
  * dbosAgents + createDbosClient in one process over a real Postgres: a run end to end (the
  * transcript, usage and cost of the in-process loop), approval and rejection sent as DBOS
- * messages, idempotent start by run id, and per-thread ordering through the partitioned queue.
+ * messages, idempotent start by run id, per-thread ordering through the partitioned queue, and
+ * journal back-pressure (a slow journal with a small queue loses nothing).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +16,7 @@ import {
   createConformanceAgent,
   expectedConformanceRun,
   readLedger,
+  streamProblems,
 } from "@tinyagents/harness/testkit";
 import {
   assistant,
@@ -38,6 +40,15 @@ let dir = "";
 const approvals = new Map<string, () => void>();
 const ledger = () => join(dir, "ledger.jsonl");
 const journal = new InMemoryEventJournal();
+/** While set, each journal write of the worker takes this long (storage slower than the runs). */
+let journalDelayMs = 0;
+/** The worker's view of `journal`: the same store, written slowly on demand. */
+const workerJournal = Object.assign(Object.create(journal) as InMemoryEventJournal, {
+  appendMany: async (records: Parameters<InMemoryEventJournal["appendMany"]>[0]) => {
+    if (journalDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, journalDelayMs));
+    await journal.appendMany(records);
+  },
+});
 
 /** A model that answers from the transcript alone: `reply(messages)`. */
 function modelOf(reply: (request: ModelRequest) => ModelResponse): ChatModel {
@@ -101,7 +112,8 @@ describe.skipIf(skip !== undefined)("dbosAgents on DBOS + Postgres (one process)
       systemDatabaseUrl: databaseUrl(pg as TestPostgres, "agents"),
       executorId: "test-worker",
       logLevel: "error",
-      journal,
+      journal: workerJournal,
+      maxJournalQueue: 4,
       steering: SteeringPolicy.allowAll(),
       onEvent(record) {
         if (record.event.type === "approval.requested") approvals.get(record.event.approvalId)?.();
@@ -155,6 +167,24 @@ describe.skipIf(skip !== undefined)("dbosAgents on DBOS + Postgres (one process)
     expect(types).toContain("approval.requested");
     expect(types.filter((t) => t === "model.completed")).toHaveLength(4);
     expect(events.map((o) => o.offset)).toEqual(events.map((_, i) => (events[0]?.offset ?? 0) + i));
+  });
+
+  it("a slow journal with a small queue loses nothing: runs wait for it (no journal.dropped)", async () => {
+    journalDelayMs = 40; // every write 40 ms, a queue of 4: steps emit faster than that
+    try {
+      const ids = ["slow-1", "slow-2", "slow-3", "slow-4", "slow-5", "slow-6"];
+      await Promise.all(ids.map((runId) => client?.start("auto", CONFORMANCE_INPUT, { runId })));
+      const results = await Promise.all(ids.map((runId) => client?.result(runId)));
+      expect(results.map((r) => r?.stopReason)).toEqual(ids.map(() => "completed"));
+      for (const runId of ids) {
+        const events = (await client?.events(runId)) ?? [];
+        expect(streamProblems(events)).toEqual([]); // journal.dropped would be one
+        expect(events.filter((o) => o.event.type === "model.completed")).toHaveLength(4);
+        expect(events.at(-1)?.event.type).toBe("run.completed");
+      }
+    } finally {
+      journalDelayMs = 0;
+    }
   });
 
   it("a rejection reaches the model; the rejected tool never runs", async () => {

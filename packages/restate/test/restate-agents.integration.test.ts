@@ -1,7 +1,9 @@
 // restateAgents + RestateAgentClient end to end on a real restate-server (from node_modules, on
 // loopback): the harness's run loop inside a workflow per run, its outcome through the client,
-// live events through the shared journal, a thread's runs one at a time in submission order.
-import { CONFORMANCE_INPUT, expectedConformanceRun } from "@tinyagents/harness/testkit";
+// live events through the shared journal, a thread's runs one at a time in submission order, and
+// journal back-pressure (a slow journal with a small queue loses nothing).
+import type { InMemoryEventJournal } from "@tinyagents/harness";
+import { CONFORMANCE_INPUT, expectedConformanceRun, streamProblems } from "@tinyagents/harness/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentEndpoint, listenAgents, RestateAgentClient, restateAgents } from "../src/index.js";
 import { type RestateServer, startRestateServer } from "../src/testing/index.js";
@@ -11,15 +13,29 @@ import { quiet, RESTATE_SKIP } from "./support/restate-env.js";
 let server: RestateServer | undefined;
 let worker: AgentEndpoint | undefined;
 let client: RestateAgentClient;
+/** Runs `slow-*` journal here: the same store as `journal`, each write taking 40 ms. */
+const slowJournal = Object.assign(Object.create(journal) as InMemoryEventJournal, {
+  appendMany: async (records: Parameters<InMemoryEventJournal["appendMany"]>[0]) => {
+    await new Promise((resolve) => setTimeout(resolve, 40)); // storage slower than the runs
+    await journal.appendMany(records);
+  },
+});
 
 describe.skipIf(RESTATE_SKIP !== undefined)(
   `restateAgents on restate-server${RESTATE_SKIP ? ` (${RESTATE_SKIP})` : ""}`,
   () => {
     beforeAll(async () => {
       server = await startRestateServer({ retryInitialIntervalMs: 20 });
-      worker = await listenAgents(restateAgents({ agents: testAgents, events: () => ({ journal }) }), {
-        logger: quiet,
-      });
+      worker = await listenAgents(
+        restateAgents({
+          agents: testAgents,
+          events: ({ runId }) =>
+            runId.startsWith("slow-") ? { journal: slowJournal, maxQueue: 4 } : { journal },
+        }),
+        {
+          logger: quiet,
+        },
+      );
       await server.registerDeployment(worker.url);
       client = new RestateAgentClient({ ingressUrl: server.ingressUrl, journal });
     }, 60_000);
@@ -95,6 +111,19 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       expect(types).toContain("model.text_delta");
       expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
       expect(new Set(offsets).size).toBe(offsets.length);
+    });
+
+    it("a slow journal with a small queue loses nothing: runs wait for it (no journal.dropped)", async () => {
+      const ids = ["slow-1", "slow-2", "slow-3", "slow-4"];
+      await Promise.all(ids.map((runId) => client.start("conformance", runId, CONFORMANCE_INPUT)));
+      const outcomes = await Promise.all(ids.map((runId) => client.result("conformance", runId)));
+      expect(outcomes.map((o) => o.state)).toEqual(ids.map(() => "completed"));
+      for (const runId of ids) {
+        const events = await journal.read(runId);
+        expect(streamProblems(events)).toEqual([]); // journal.dropped would be one
+        expect(events.filter((o) => o.event.type === "tool.completed")).toHaveLength(3);
+        expect(events.at(-1)?.event.type).toBe("run.completed");
+      }
     });
 
     it("runs a thread's submissions one at a time, in the order they were submitted", async () => {

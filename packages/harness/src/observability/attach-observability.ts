@@ -32,6 +32,12 @@ export interface ObservabilityOptions {
   journalDeltas?: JournalDeltas;
   /** Journal queue bound (default 10,000) and batch size (default 500). */
   maxQueue?: number;
+  /**
+   * What the journal queue does when full (see `QueuedSinkOptions.overflow`): `"drop"` (default,
+   * reported as `journal.dropped`) or `"wait"` — keep every observation and await
+   * `handle.journalSink.drain()` between steps for back-pressure (the engine adapters do).
+   */
+  journalOverflow?: "drop" | "wait";
   batchSize?: number;
   /** Journal drops (also emitted as `journal.dropped` events). */
   onDrop?: (report: DropReport) => void;
@@ -103,6 +109,7 @@ export function attachObservability(
           onError: saveFailed,
           ...(options.maxQueue === undefined ? {} : { maxQueue: options.maxQueue }),
           ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+          ...(options.journalOverflow === undefined ? {} : { overflow: options.journalOverflow }),
           ...(options.onDrop === undefined ? {} : { onDrop: options.onDrop }),
           ...(options.journalDeltas === undefined ? {} : { deltas: options.journalDeltas }),
           ...(redactor === undefined ? {} : { redactor }),

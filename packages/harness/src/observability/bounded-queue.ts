@@ -34,6 +34,14 @@ export interface QueuedSinkOptions {
   onDrop?: (report: DropReport) => void;
   /** Told about write failures (the lost observations are also reported as drops). */
   onError?: (error: unknown) => void;
+  /**
+   * What a full queue does with a new observation: `"drop"` (default: count it and report a
+   * `journal.dropped`; for pure observability exporters, where losing a record beats slowing the
+   * run) or `"wait"` (keep it: the queue may grow past `maxQueue`, and the producer applies
+   * back-pressure by awaiting `waitForRoom()` / `JournalSink.drain()` at its next step — what the
+   * engine adapters do, so a slow journal slows runs down instead of losing their events).
+   */
+  overflow?: "drop" | "wait";
 }
 
 /** Drops of one reason not yet reported: how many, which offsets, and the run they belong to. */
@@ -45,7 +53,8 @@ export interface PendingDrop {
 }
 
 /**
- * A bounded write-behind queue of observations: `push` never blocks or throws; a background
+ * A bounded write-behind queue of observations: `push` never blocks or throws (past `maxQueue`
+ * it drops, or with `overflow: "wait"` keeps and leaves back-pressure to the producer); a background
  * drain hands batches to `writeBatch` in order, one at a time. Group commit: the drain starts
  * at the end of the current event-loop turn (`setImmediate`), so everything emitted in one turn
  * — a whole scripted run, or every event of one network chunk — is one write (one SQLite
@@ -78,6 +87,11 @@ export class BoundedObservationQueue {
     this.writeBatch = writeBatch;
     this.options = options;
     this.maxQueue = positiveInteger(options.maxQueue ?? 10_000, "maxQueue");
+    if (options.overflow !== undefined && options.overflow !== "drop" && options.overflow !== "wait") {
+      throw validationError(`overflow must be "drop" or "wait", got ${JSON.stringify(options.overflow)}`, {
+        field: "overflow",
+      });
+    }
     this.batchSize = positiveInteger(options.batchSize ?? 500, "batchSize");
   }
 
@@ -114,7 +128,7 @@ export class BoundedObservationQueue {
   }
 
   push(observation: AgentObservation): void {
-    if (this.queue.length >= this.maxQueue) {
+    if (this.queue.length >= this.maxQueue && this.options.overflow !== "wait") {
       this.noteDrop("queue_full", [observation]);
       return;
     }

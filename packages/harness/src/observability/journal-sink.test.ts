@@ -30,6 +30,42 @@ describe("JournalSink", () => {
     expect(sink.dropped).toBe(0);
   });
 
+  it('overflow "wait": a full queue keeps everything, and drain() holds the producer until there is room', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const inner = new InMemoryEventJournal();
+    const slow = Object.assign(Object.create(inner) as InMemoryEventJournal, {
+      appendMany: async (records: Parameters<InMemoryEventJournal["appendMany"]>[0]) => {
+        await gate; // storage slower than the run
+        await inner.appendMany(records);
+      },
+    });
+    const events = new EventSink("r");
+    const seen: EventRecord[] = [];
+    events.subscribe((r) => seen.push(r));
+    const sink = new JournalSink(slow, { maxQueue: 4, batchSize: 2, events, overflow: "wait" });
+    attachSink(events, sink);
+    for (let i = 0; i < 10; i++) events.emit(scope, { type: "state.updated", step: i, messages: i });
+    let roomy = false;
+    const room = sink.drain().then(() => {
+      roomy = true;
+    });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(roomy).toBe(false); // 8 queued behind a write that has not finished: the producer waits
+    release();
+    await room;
+    await sink.flush();
+    expect(sink.dropped).toBe(0);
+    expect(seen.filter((r) => r.event.type === "journal.dropped")).toEqual([]);
+    expect((await inner.read("r")).map((o) => o.offset)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it("refuses an unknown overflow mode", () => {
+    expect(() => new JournalSink(new InMemoryEventJournal(), { overflow: "block" as "wait" })).toThrow(
+      /overflow must be "drop" or "wait"/,
+    );
+  });
+
   it("drops beyond its bound and reports the loss as a journal.dropped event, which is journaled", async () => {
     const journal = new InMemoryEventJournal();
     const events = new EventSink("r");

@@ -87,7 +87,11 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
           eventOffsets: events,
           workflowName,
           remoteAgents,
-          beforeModelStep: () => inbox.pull(),
+          beforeModelStep: async () => {
+            // Back-pressure: a run whose journal queue is over half full waits for the journal.
+            await attached?.drain();
+            await inbox.pull();
+          },
           onApprovalOpened: (wait) => recordApprovals(ctx, opened, [wait]),
           // Restate may suspend the invocation at a wait: what this execution emitted is journaled
           // first, so the next execution reconciles against all of it.
@@ -219,16 +223,24 @@ async function observe(
   events: ReplayAwareEventSink,
   runId: string,
   observability: ObservabilityOptions | undefined,
-): Promise<{ flush(): Promise<void>; close(): Promise<void> } | undefined> {
+): Promise<{ flush(): Promise<void>; drain(): Promise<void>; close(): Promise<void> } | undefined> {
   if (observability === undefined) return undefined;
   const { journal, statusStore, sinks, ...pipeline } = observability;
-  if (journal === undefined) return attachObservability(events, observability);
+  if (journal === undefined) {
+    const attached = attachObservability(events, observability);
+    return { ...attached, drain: async () => {} };
+  }
   // Restate delivers new work only, at the first execution's offsets: matched by offset.
   const reconciled = await ReplayReconcilingJournal.open(journal, runId, {
     match: "offset",
     onRenumber: (next) => events.advanceTo(next),
   });
-  const journaled = attachObservability(events, { ...pipeline, journal: reconciled });
+  // A full journal queue keeps every event (the run waits at its next model step, `drain`).
+  const journaled = attachObservability(events, {
+    ...pipeline,
+    journal: reconciled,
+    journalOverflow: pipeline.journalOverflow ?? "wait",
+  });
   const live = attachObservability(events, {
     ...pipeline,
     ...(statusStore === undefined ? {} : { statusStore }),
@@ -239,6 +251,7 @@ async function observe(
       await journaled.flush();
       await live.flush();
     },
+    drain: async () => journaled.journalSink?.drain(),
     close: async () => {
       await journaled.close();
       await live.close();

@@ -20,7 +20,9 @@ export interface RestateAgentsOptions {
    * Where a run's live events go on this worker, per run: a journal the client tails (Postgres,
    * SQLite, in memory), a status store, sinks. Attached with the harness's `attachObservability`
    * (redaction included) to the run's event sink; events replayed by Restate are not delivered
-   * again (see `ReplayAwareEventSink`). Without it events reach no one.
+   * again (see `ReplayAwareEventSink`). Without it events reach no one. The journal never drops
+   * (`journalOverflow` defaults to `"wait"` here): past half of `maxQueue` the run waits before
+   * its next model step until the journal caught up.
    */
   events?: (run: RunIdentity) => ObservabilityOptions | undefined;
   /** Steering commands the `steer` handler accepts (default: none — fail-closed, like the harness). */
