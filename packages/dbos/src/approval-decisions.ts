@@ -5,14 +5,23 @@ import type { OpenedApproval } from "./dbos-durable-context.js";
 import type { DbosClientHandle } from "./dbos-sdk.js";
 import { APPROVALS_EVENT } from "./names.js";
 
-/** Options of `DbosAgentsClient.approve` / `reject`. */
+/** Options of `DbosAgentsClient.reject`. */
 export interface DbosDecisionOptions {
   /**
    * The `argumentsHash` of the call decided on (its `approval.requested` event, or the status's
    * `pendingApprovals`): the decision is refused (`conflict`) if the call waiting under that
-   * approval id has other arguments.
+   * approval id has other arguments. Required to approve (see {@link DbosApproveOptions}).
    */
   argumentsHash?: string;
+}
+
+/**
+ * Options of `DbosAgentsClient.approve`: an approval names the call the human reviewed, so it
+ * can never approve a call whose tool or arguments changed (a replay that asked again
+ * differently): a missing hash is `validation`, a different one `conflict`, nothing decided.
+ */
+export interface DbosApproveOptions extends DbosDecisionOptions {
+  argumentsHash: string;
 }
 
 /** DBOS statuses of a workflow that will not run again. */
@@ -52,6 +61,13 @@ export async function sendDecision(
       "validation",
       "approvalId (<runId>/<callId>, from the approval.requested event) is required",
       { details: { field: "approvalId" } },
+    );
+  }
+  if (signal.decision === "approve" && typeof options.argumentsHash !== "string") {
+    throw new TinyAgentsError(
+      "validation",
+      `approve needs the argumentsHash of the call it approves (from its approval.requested event or the status's pendingApprovals), so it cannot approve changed arguments; nothing was decided on "${approvalId}"`,
+      { details: { field: "argumentsHash", runId, approvalId } },
     );
   }
   const details = { runId, approvalId };

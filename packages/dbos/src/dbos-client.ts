@@ -13,7 +13,12 @@ import {
   validateSteeringCommand,
 } from "@tinyagents/harness";
 import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
-import { type DbosDecisionOptions, openedApprovals, sendDecision } from "./approval-decisions.js";
+import {
+  type DbosApproveOptions,
+  type DbosDecisionOptions,
+  openedApprovals,
+  sendDecision,
+} from "./approval-decisions.js";
 import type { SignalEnvelope } from "./dbos-durable-context.js";
 import { DBOSClient, type DbosClientHandle, DbosErrors } from "./dbos-sdk.js";
 import { RESUME_EVENT, registryWorkflowId, STEER_TOPIC, workflowName } from "./names.js";
@@ -91,9 +96,10 @@ export interface DbosAgentsClient<Names extends string = string> {
    * Approve the tool call waiting for approval `approvalId` (`<runId>/<callId>`). Refused,
    * sending nothing: `not_found` when the run does not exist or has not opened that approval,
    * `conflict` when `argumentsHash` names other arguments, the run finished undecided, or another
-   * decision was taken. A repeat of the decision taken answers the same. Needs no worker up.
+   * decision was taken; `validation` without `argumentsHash`. A repeat of the decision taken
+   * answers the same. Needs no worker up.
    */
-  approve(runId: string, approvalId: string, options?: DbosDecisionOptions): Promise<void>;
+  approve(runId: string, approvalId: string, options: DbosApproveOptions): Promise<void>;
   /** Reject it with a reason the model reads; checked as `approve`. */
   reject(runId: string, approvalId: string, reason: string, options?: DbosDecisionOptions): Promise<void>;
   /**
@@ -260,8 +266,9 @@ export async function createDbosClient<Names extends string = string>(
       }
       await send(runId, name, signal as unknown as DurableValue, `${runId}:${name}`);
     },
-    approve(runId, approvalId, decision = {}) {
-      return sendDecision(client, runId, approvalId, { decision: "approve" }, decision);
+    approve(runId, approvalId, decision) {
+      // A JavaScript caller may leave the options out: refused below as a missing hash.
+      return sendDecision(client, runId, approvalId, { decision: "approve" }, decision ?? {});
     },
     reject(runId, approvalId, reason, decision = {}) {
       if (typeof reason !== "string" || reason === "") {

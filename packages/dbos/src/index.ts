@@ -5,7 +5,7 @@
  * runs with `createDbosClient`. See docs/scale-out/dbos.md.
  */
 
-export type { DbosDecisionOptions } from "./approval-decisions.js";
+export type { DbosApproveOptions, DbosDecisionOptions } from "./approval-decisions.js";
 export { type DbosAgents, type DbosAgentsOptions, dbosAgents } from "./dbos-agents.js";
 export {
   createDbosClient,

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { createDbosClient, type DbosAgentsClient } from "@tinyagents/dbos";
 import { AppendLogEventJournal } from "@tinyagents/harness";
 import {
+  CONFORMANCE_APPROVAL_HASH,
   CONFORMANCE_INPUT,
   checkLedger,
   conformanceApprovalId,
@@ -102,7 +103,9 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
     const w = await startWorker(base("exec-plain"), workers);
     await client?.start("ops", CONFORMANCE_INPUT, { runId: "plain" });
     await w.waitFor(`approval ${conformanceApprovalId("plain")}`);
-    await client?.approve("plain", conformanceApprovalId("plain"));
+    await client?.approve("plain", conformanceApprovalId("plain"), {
+      argumentsHash: CONFORMANCE_APPROVAL_HASH,
+    });
     const { entries } = await verdict("plain");
     expect(checkLedger(entries, { crashes: 0 }).duplicates).toBe(0);
     expect((await client?.status("plain"))?.state).toBe("SUCCESS");
@@ -118,7 +121,9 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
     const doomed = await startWorker(base(id, { killAt }), workers);
     await client?.start("ops", CONFORMANCE_INPUT, { runId });
     // Not approvable up front: a decision answers an approval the run has opened (issue 36).
-    await expect(client?.approve(runId, conformanceApprovalId(runId))).rejects.toMatchObject({
+    await expect(
+      client?.approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH }),
+    ).rejects.toMatchObject({
       code: "not_found",
     });
     await doomed.waitFor(`killpoint ${killAt}`);
@@ -132,7 +137,7 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
     await doomed.kill();
     const again = await startWorker(base(id), workers);
     await again.waitFor(`approval ${conformanceApprovalId(runId)}`);
-    await client?.approve(runId, conformanceApprovalId(runId));
+    await client?.approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
     const { entries, types } = await verdict(runId);
     if (kind === "tool") {
       // The killed attempt is closed in the stream, then the call starts again.
@@ -159,7 +164,7 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
     await doomed.kill();
     const again = await startWorker(base("exec-once"), workers);
     await again.waitFor(`approval ${conformanceApprovalId(runId)}`);
-    await client?.approve(runId, conformanceApprovalId(runId));
+    await client?.approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
     const result = await client?.result(runId);
     expect(result?.stopReason).toBe("completed");
     expect(streamProblems((await client?.events(runId)) ?? [])).toEqual([]);
@@ -183,7 +188,7 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
     await doomed.waitFor(`approval ${conformanceApprovalId(runId)}`);
     await doomed.kill();
     const again = await startWorker(base("exec-wait"), workers);
-    await client?.approve(runId, conformanceApprovalId(runId));
+    await client?.approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
     const { entries } = await verdict(runId);
     // Every step before the wait was journaled: none ran again.
     expect(checkLedger(entries, { crashes: 1 }).duplicates).toBe(0);
@@ -199,7 +204,7 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
     const taker = await startWorker(base("exec-taker"), workers);
     taker.command("takeover exec-doomed");
     expect(await taker.waitFor("took-over")).toBe(`took-over ${JSON.stringify([runId])}`);
-    await client?.approve(runId, conformanceApprovalId(runId));
+    await client?.approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
     const { entries } = await verdict(runId);
     expect(checkLedger(entries, { crashes: 1 }).duplicates).toBe(0);
     expect((await client?.status(runId))?.executorId).toBe("exec-taker");

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { createDbosClient, type DbosAgents, type DbosAgentsClient, dbosAgents } from "@tinyagents/dbos";
 import { createAgent, InMemoryEventJournal, resumeSignalName, SteeringPolicy } from "@tinyagents/harness";
 import {
+  CONFORMANCE_APPROVAL_HASH,
   CONFORMANCE_INPUT,
   checkLedger,
   conformanceApprovalId,
@@ -137,8 +138,8 @@ describe.skipIf(skip !== undefined)("dbosAgents on DBOS + Postgres (one process)
     await client?.start("ops", CONFORMANCE_INPUT, { runId: "e2e" });
     await asked;
     expect((await client?.status("e2e"))?.state).toBe("PENDING");
-    await client?.approve("e2e", conformanceApprovalId("e2e"));
-    await client?.approve("e2e", conformanceApprovalId("e2e")); // a repeat is a no-op
+    await client?.approve("e2e", conformanceApprovalId("e2e"), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
+    await client?.approve("e2e", conformanceApprovalId("e2e"), { argumentsHash: CONFORMANCE_APPROVAL_HASH }); // a repeat is a no-op
     const result = await client?.result("e2e");
     const expected = await expectedConformanceRun("e2e");
     expect(result?.stopReason).toBe("completed");
@@ -242,7 +243,9 @@ describe.skipIf(skip !== undefined)("dbosAgents on DBOS + Postgres (one process)
     await expect(client?.steer("steered", { kind: "jump" } as never)).rejects.toMatchObject({
       code: "validation",
     });
-    await client?.approve("steered", conformanceApprovalId("steered"));
+    await client?.approve("steered", conformanceApprovalId("steered"), {
+      argumentsHash: CONFORMANCE_APPROVAL_HASH,
+    });
     const result = await client?.result("steered");
     expect(result?.stopReason).toBe("completed");
     const users = (result?.messages ?? []).filter((m) => m.role === "user").map((m) => text(m));
@@ -261,7 +264,7 @@ describe.skipIf(skip !== undefined)("dbosAgents on DBOS + Postgres (one process)
     await client?.steer(runId, { kind: "pause", reason: "operator look" });
     // Waiting for an approval is not waiting for resume.
     await expect(client?.resume(runId)).rejects.toMatchObject({ code: "conflict" });
-    await client?.approve(runId, conformanceApprovalId(runId));
+    await client?.approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
     let status = await client?.status(runId);
     while (status?.resumeSignal === undefined) {
       await new Promise((resolve) => setTimeout(resolve, 20));

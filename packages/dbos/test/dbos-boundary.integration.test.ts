@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { createDbosClient, type DbosAgents, type DbosAgentsClient, dbosAgents } from "@tinyagents/dbos";
 import { approvalArgumentsHash } from "@tinyagents/harness";
 import {
+  CONFORMANCE_APPROVAL_HASH,
   CONFORMANCE_CALLS,
   CONFORMANCE_INPUT,
   conformanceApprovalId,
@@ -95,7 +96,9 @@ describe.skipIf(skip !== undefined)("approvals and errors at the DBOS boundary",
 
   it("refuses an approval for a run that does not exist; the run started later waits for a human", async () => {
     const runId = "pre-approved";
-    const early = await failure(client.approve(runId, conformanceApprovalId(runId)));
+    const early = await failure(
+      client.approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH }),
+    );
     expect(early.code).toBe("not_found");
     const asked = approvalRequested(runId);
     await client.start("ops", CONFORMANCE_INPUT, { runId });
@@ -115,12 +118,14 @@ describe.skipIf(skip !== undefined)("approvals and errors at the DBOS boundary",
     expect((await client.result(runId)).messages).toEqual((await expectedConformanceRun(runId)).messages);
   });
 
-  it("refuses a wrong approval id and other arguments, sending nothing", async () => {
+  it("refuses a wrong approval id, other arguments and a missing argumentsHash, sending nothing", async () => {
     const runId = "bound";
     const asked = approvalRequested(runId);
     await client.start("ops", CONFORMANCE_INPUT, { runId });
     await asked;
-    const wrong = await failure(client.approve(runId, `${runId}/call_nope`));
+    const wrong = await failure(
+      client.approve(runId, `${runId}/call_nope`, { argumentsHash: CONFORMANCE_APPROVAL_HASH }),
+    );
     expect(wrong.code).toBe("not_found");
     expect(wrong.message).toContain(`pending: ${conformanceApprovalId(runId)}`);
     const changed = await failure(
@@ -129,7 +134,14 @@ describe.skipIf(skip !== undefined)("approvals and errors at the DBOS boundary",
       }),
     );
     expect(changed.code).toBe("conflict");
+    // An approval must name the arguments it approves: without the hash it is refused.
+    const unbound = await failure(
+      client.approve(runId, conformanceApprovalId(runId), {} as { argumentsHash: string }),
+    );
+    expect(unbound.code).toBe("validation");
+    expect(unbound.message).toContain("argumentsHash");
     expect((await client.status(runId))?.pendingApprovals).toHaveLength(1);
+    expect(readLedger(ledger()).filter((e) => e.runId === runId && e.tool === "deploy")).toEqual([]);
     await client.reject(runId, conformanceApprovalId(runId), "not today", { argumentsHash: deployHash });
     const result = await client.result(runId);
     expect(JSON.stringify(result.messages)).toContain("not today");
@@ -141,13 +153,19 @@ describe.skipIf(skip !== undefined)("approvals and errors at the DBOS boundary",
     const asked = approvalRequested(runId);
     await client.start("ops", CONFORMANCE_INPUT, { runId });
     await asked;
-    await client.approve(runId, id);
-    await client.approve(runId, id); // a client retrying after a lost answer
+    await client.approve(runId, id, { argumentsHash: CONFORMANCE_APPROVAL_HASH });
+    await client.approve(runId, id, { argumentsHash: CONFORMANCE_APPROVAL_HASH }); // a client retrying after a lost answer
     await decisionTaken(runId);
     expect((await failure(client.reject(runId, id, "changed my mind"))).code).toBe("conflict");
     expect((await client.result(runId)).stopReason).toBe("completed");
-    await client.approve(runId, id); // the same answer once finished
-    expect((await failure(client.approve(runId, `${runId}/call_other`))).code).toBe("not_found");
+    await client.approve(runId, id, { argumentsHash: CONFORMANCE_APPROVAL_HASH }); // the same answer once finished
+    expect(
+      (
+        await failure(
+          client.approve(runId, `${runId}/call_other`, { argumentsHash: CONFORMANCE_APPROVAL_HASH }),
+        )
+      ).code,
+    ).toBe("not_found");
     expect((await failure(client.signal(runId, `approval:${id}`, { decision: "approve" }))).code).toBe(
       "validation",
     );
@@ -159,7 +177,9 @@ describe.skipIf(skip !== undefined)("approvals and errors at the DBOS boundary",
     await client.start("ops", CONFORMANCE_INPUT, { runId });
     await asked;
     await client.cancel(runId);
-    const late = await failure(client.approve(runId, conformanceApprovalId(runId)));
+    const late = await failure(
+      client.approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH }),
+    );
     expect(late.code).toBe("conflict");
     expect(late.message).toContain("finished");
   });

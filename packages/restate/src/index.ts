@@ -7,6 +7,7 @@
 import "./compat/install.js";
 
 export {
+  type ApproveOptions,
   type DecisionOptions,
   type QueuedRun,
   RestateAgentClient,

@@ -1,8 +1,10 @@
 // Integration tier (starts restate-server and a worker endpoint in this process; ~10 s).
 // Approvals bound to what they approve, and typed, fast errors at the Restate boundary: every
 // case below answered OK, blocked or lost its code before (issue 36).
+import { connect } from "@restatedev/restate-sdk-clients";
 import { approvalArgumentsHash, SteeringPolicy } from "@tinyagents/harness";
 import {
+  CONFORMANCE_APPROVAL_HASH,
   CONFORMANCE_CALLS,
   CONFORMANCE_INPUT,
   conformanceApprovalId,
@@ -55,7 +57,11 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
 
     it("refuses an approval sent before its run exists; the run started later still waits for a human", async () => {
       const runId = "pre-approved";
-      const early = await failure(client.approve("approvals", runId, conformanceApprovalId(runId)));
+      const early = await failure(
+        client.approve("approvals", runId, conformanceApprovalId(runId), {
+          argumentsHash: CONFORMANCE_APPROVAL_HASH,
+        }),
+      );
       expect(early.code).toBe("not_found");
       expect(early.message).toContain("has not started");
       await client.start("approvals", runId, CONFORMANCE_INPUT);
@@ -75,11 +81,15 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       expect(outcome.result.messages).toEqual((await expectedConformanceRun(runId)).messages);
     });
 
-    it("refuses a wrong approval id and other arguments, changing nothing; the event carries the hash", async () => {
+    it("refuses a wrong approval id, other arguments and a missing argumentsHash, changing nothing; the event carries the hash", async () => {
       const runId = "bound";
       await client.start("approvals", runId, CONFORMANCE_INPUT);
       await statusWhen(client, "approvals", runId, (s) => s?.phase === "waiting");
-      const wrong = await failure(client.approve("approvals", runId, `${runId}/call_nope`));
+      const wrong = await failure(
+        client.approve("approvals", runId, `${runId}/call_nope`, {
+          argumentsHash: CONFORMANCE_APPROVAL_HASH,
+        }),
+      );
       expect(wrong.code).toBe("not_found");
       expect(wrong.message).toContain(`pending: ${conformanceApprovalId(runId)}`);
       const changed = await failure(
@@ -88,6 +98,24 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
         }),
       );
       expect(changed.code).toBe("conflict");
+      // An approval must name the arguments it approves: the client refuses one without the hash,
+      // and so does the worker for a caller that goes straight to the ingress.
+      const unbound = await failure(
+        client.approve("approvals", runId, conformanceApprovalId(runId), {} as { argumentsHash: string }),
+      );
+      expect(unbound.code).toBe("validation");
+      expect(unbound.message).toContain("argumentsHash");
+      const raw = await connect({ url: (server as RestateServer).ingressUrl })
+        .workflowClient<{ approve(ctx: unknown, body: { approvalId: string }): Promise<void> }>(
+          { name: "tinyagents.agent.approvals" },
+          runId,
+        )
+        .approve({ approvalId: conformanceApprovalId(runId) })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(String(raw)).toContain("argumentsHash");
       expect((await client.status("approvals", runId))?.phase).toBe("waiting");
       const requested = (await journal.read(runId)).find((r) => r.event.type === "approval.requested");
       expect(requested?.event).toMatchObject({ argumentsHash: deployHash });
@@ -100,14 +128,20 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       await client.start("approvals", runId, CONFORMANCE_INPUT);
       await statusWhen(client, "approvals", runId, (s) => s?.phase === "waiting");
       const id = conformanceApprovalId(runId);
-      await client.approve("approvals", runId, id);
-      await client.approve("approvals", runId, id); // a client retrying after a lost answer
+      await client.approve("approvals", runId, id, { argumentsHash: CONFORMANCE_APPROVAL_HASH });
+      await client.approve("approvals", runId, id, { argumentsHash: CONFORMANCE_APPROVAL_HASH }); // a client retrying after a lost answer
       expect((await failure(client.reject("approvals", runId, id, "changed my mind"))).code).toBe("conflict");
       expect((await client.result("approvals", runId)).state).toBe("completed");
-      await client.approve("approvals", runId, id); // still the same answer once finished
-      expect((await failure(client.approve("approvals", runId, `${runId}/call_other`))).code).toBe(
-        "not_found",
-      );
+      await client.approve("approvals", runId, id, { argumentsHash: CONFORMANCE_APPROVAL_HASH }); // still the same answer once finished
+      expect(
+        (
+          await failure(
+            client.approve("approvals", runId, `${runId}/call_other`, {
+              argumentsHash: CONFORMANCE_APPROVAL_HASH,
+            }),
+          )
+        ).code,
+      ).toBe("not_found");
       // An approval cannot be slipped in through the generic signal handler.
       const signalled = await failure(client.signal("approvals", "sneaky", `approval:sneaky/${deploy.id}`));
       expect(signalled.code).toBe("validation");
@@ -136,7 +170,9 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       }
       // It reached the worker after its deadline: refused, the run still waits, an approval applies.
       expect((await client.status("approvals", runId))?.phase).toBe("waiting");
-      await client.approve("approvals", runId, conformanceApprovalId(runId));
+      await client.approve("approvals", runId, conformanceApprovalId(runId), {
+        argumentsHash: CONFORMANCE_APPROVAL_HASH,
+      });
       const outcome = await client.result("approvals", runId);
       expect(outcome.result.messages).toEqual((await expectedConformanceRun(runId)).messages);
       expect((await client.result("approvals", runId)).state).toBe("completed");

@@ -3,6 +3,7 @@
 // failing the run (journaled once) instead of looping.
 import { SteeringPolicy } from "@tinyagents/harness";
 import {
+  CONFORMANCE_APPROVAL_HASH,
   CONFORMANCE_INPUT,
   conformanceApprovalId,
   expectedConformanceRun,
@@ -47,7 +48,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       const approvalId = conformanceApprovalId(runId);
       expect(waiting?.waitingFor).toEqual([`approval:${approvalId}`]);
       expect(await client.output("approvals", runId)).toBeUndefined();
-      await client.approve("approvals", runId, approvalId);
+      await client.approve("approvals", runId, approvalId, { argumentsHash: CONFORMANCE_APPROVAL_HASH });
       const outcome = await client.result("approvals", runId);
       expect(outcome.state).toBe("completed");
       expect(outcome.result.messages).toEqual((await expectedConformanceRun(runId)).messages);

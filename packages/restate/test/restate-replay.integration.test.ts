@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentObservation, ObservationSink } from "@tinyagents/harness";
 import {
+  CONFORMANCE_APPROVAL_HASH,
   CONFORMANCE_INPUT,
   conformanceApprovalId,
   createConformanceAgent,
@@ -60,7 +61,9 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
         if (row?.status === "suspended") break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      await client.approve("approvals", runId, conformanceApprovalId(runId));
+      await client.approve("approvals", runId, conformanceApprovalId(runId), {
+        argumentsHash: CONFORMANCE_APPROVAL_HASH,
+      });
       const outcome = await client.result("approvals", runId);
       expect(outcome.result.messages).toEqual((await expectedConformanceRun(runId)).messages);
       // Every model call and tool ran once although the run was replayed after the wait.

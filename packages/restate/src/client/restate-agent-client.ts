@@ -60,6 +60,15 @@ export interface DecisionOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Options of {@link RestateAgentClient.approve}: an approval names the call the human reviewed,
+ * so it can never approve a call whose tool or arguments changed: a missing hash is
+ * `validation`, a different one `conflict`, nothing decided.
+ */
+export interface ApproveOptions extends DecisionOptions {
+  argumentsHash: string;
+}
+
 /** What {@link RestateAgentClient.start} answers. */
 export interface StartedRun {
   runId: string;
@@ -230,9 +239,13 @@ export class RestateAgentClient {
    * changing nothing: `not_found` when the run has not started or has no such approval (a
    * decision is never kept for a later run), `conflict` when `argumentsHash` names other
    * arguments, the run finished undecided, or another decision was taken; `unavailable` when
-   * no worker took it within the decision timeout. Repeating a decision taken answers the same.
+   * no worker took it within the decision timeout; `validation` without `argumentsHash` (also
+   * refused by the workers, whoever sends it). Repeating a decision taken answers the same.
    */
-  approve(agent: string, runId: string, approvalId: string, options: DecisionOptions = {}): Promise<void> {
+  approve(agent: string, runId: string, approvalId: string, options: ApproveOptions): Promise<void> {
+    if (typeof options?.argumentsHash !== "string") {
+      return Promise.reject(missingArgumentsHash(approvalId));
+    }
     return this.decide(`approve ${approvalId}`, options, (body, opts) =>
       this.workflow(agent, runId).approve(body, opts),
     )({ approvalId });
@@ -397,4 +410,13 @@ function codeForStatus(status: number): ErrorCode {
   if (status === 429) return "limit_exceeded";
   if (status >= 502 && status <= 504) return "unavailable";
   return "internal";
+}
+
+/** An approval that does not name the arguments it approves (see {@link ApproveOptions}). */
+function missingArgumentsHash(approvalId: string): TinyAgentsError {
+  return new TinyAgentsError(
+    "validation",
+    `approve needs the argumentsHash of the call it approves (from its approval.requested event or the status's pendingApprovals), so it cannot approve changed arguments; nothing was decided on "${approvalId}"`,
+    { details: { field: "argumentsHash", approvalId } },
+  );
 }

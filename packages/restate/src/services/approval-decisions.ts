@@ -12,8 +12,8 @@ export const STATUS = "status";
 /**
  * Apply a human's decision to the approval a run waits on, bound to what it approves. Refused
  * with a typed error, changing nothing, unless the decision names an approval the run opened
- * (the run exists and its loop asked for `approvalId`) and, when given, `argumentsHash` is the
- * hash of that call's tool name and arguments. A decision already taken answers again as the
+ * (the run exists and its loop asked for `approvalId`) and `argumentsHash` is the hash of that
+ * call's tool name and arguments (required to approve; checked when a rejection gives it). A decision already taken answers again as the
  * first time when it is the same (a client retrying after a lost answer) and `conflict` when
  * it differs. A decision that reaches a worker after the client's deadline (`expiresAt`) is
  * refused (`unavailable`): the client already reported it as not applied.
@@ -33,6 +33,12 @@ export async function decideApproval(
     throw handlerError(
       "unavailable",
       `the decision on "${approvalId}" reached a worker after its deadline; nothing was decided: send it again`,
+    );
+  }
+  if (signal.decision === "approve" && body.argumentsHash === undefined) {
+    throw handlerError(
+      "validation",
+      `approve needs the argumentsHash of the call it approves (from its approval.requested event or the status's pendingApprovals), so it cannot approve changed arguments; nothing was decided on "${approvalId}"`,
     );
   }
   const status = await ctx.get<RestateRunStatus>(STATUS);

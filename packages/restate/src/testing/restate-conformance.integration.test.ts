@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { AppendLogEventJournal } from "@tinyagents/harness";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import {
+  CONFORMANCE_APPROVAL_HASH,
   CONFORMANCE_INPUT,
   checkLedger,
   conformanceApprovalId,
@@ -125,7 +126,9 @@ describe.skipIf(SKIP)("Restate conformance: SIGKILL the worker running the run (
   /** Wait until the run waits for its approval, approve it, and return its outcome. */
   async function approveAndFinish(runId: string) {
     await until(async () => (await client.status(AGENT, runId))?.phase === "waiting" || undefined);
-    await client.approve(AGENT, runId, conformanceApprovalId(runId));
+    await client.approve(AGENT, runId, conformanceApprovalId(runId), {
+      argumentsHash: CONFORMANCE_APPROVAL_HASH,
+    });
     const outcome = await client.result(AGENT, runId);
     expect(outcome.state).toBe("completed");
     const types = await checkedStream(runId);
@@ -225,7 +228,9 @@ describe.skipIf(SKIP)("Restate conformance: SIGKILL the worker running the run (
     const victim = workerOf(victimPid);
     expect(victim).toBeGreaterThanOrEqual(0);
     await pool.kill(victim, "SIGKILL");
-    await client.approve(AGENT, runId, conformanceApprovalId(runId));
+    await client.approve(AGENT, runId, conformanceApprovalId(runId), {
+      argumentsHash: CONFORMANCE_APPROVAL_HASH,
+    });
     const outcome = await client.result(AGENT, runId);
     expect(outcome.state).toBe("completed");
     expect(outcome.result.messages).toEqual((await expectedConformanceRun(runId)).messages);

@@ -22,6 +22,7 @@ export {
   WorkerCrash,
 } from "./replay-durable-context.js";
 export {
+  CONFORMANCE_APPROVAL_HASH,
   CONFORMANCE_MODEL,
   CONFORMANCE_PRICING,
   type ConformanceScenario,

@@ -1,5 +1,6 @@
 import type { Message, UsageTotals } from "@tinyagents/inference";
 import type { CostTotals } from "../../cost/cost.js";
+import { approvalArgumentsHash } from "../../middleware/library/approval-binding.js";
 import { ApprovalBook, type ApprovalRecord } from "../../middleware/library/approval-book.js";
 import {
   type HumanApprovalMiddleware,
@@ -54,6 +55,18 @@ export const CONFORMANCE_PRICING = { inputPerMillion: 3, outputPerMillion: 15 };
 export function conformanceApprovalId(runId: string): string {
   return `${runId}/${(CONFORMANCE_CALLS[2] as { id: string }).id}`;
 }
+
+/**
+ * The `argumentsHash` of the call a conformance run's approval is for (the `deploy` call), as its
+ * `approval.requested` event carries it: what an engine client's `approve` must name.
+ */
+export const CONFORMANCE_APPROVAL_HASH: string = (() => {
+  const deploy = CONFORMANCE_CALLS[2] as {
+    name: string;
+    arguments: Parameters<typeof approvalArgumentsHash>[1];
+  };
+  return approvalArgumentsHash(deploy.name, deploy.arguments);
+})();
 
 /**
  * The engine-neutral conformance scenario of issue 18: one agent that Restate, DBOS and the
