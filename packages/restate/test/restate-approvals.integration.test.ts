@@ -211,5 +211,32 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       const reused = await failure(client.start("approvals", "reused", "something else"));
       expect(reused.code).toBe("conflict");
     });
+
+    it("a run id reused with another input before the run wrote its status is conflict (another client, later)", async () => {
+      const runId = "reused-early";
+      const port = worker?.port;
+      await worker?.close(); // no worker: the run is accepted but writes no status yet
+      expect((await client.start("approvals", runId, CONFORMANCE_INPUT)).status).toBe("Accepted");
+      const other = new RestateAgentClient({
+        ingressUrl: (server as RestateServer).ingressUrl,
+        journal,
+        decisionTimeoutMs: 30_000,
+      });
+      const second = failure(other.start("approvals", runId, "something else"));
+      const retry = other.start("approvals", runId, CONFORMANCE_INPUT);
+      // Both later starts are past Restate's dedup and now wait on the run's status handler.
+      for (;;) {
+        const pending = await server?.query(
+          `SELECT id FROM sys_invocation WHERE target_handler_name = 'status' AND target_service_key = '${runId}' AND status != 'completed'`,
+        );
+        if ((pending?.length ?? 0) >= 2) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      worker = await listenAgents(services, { logger: quiet, ...(port === undefined ? {} : { port }) });
+      expect((await second).code).toBe("conflict");
+      expect((await retry).status).toBe("PreviouslyAccepted");
+      const waiting = await statusWhen(client, "approvals", runId, (s) => s?.phase === "waiting");
+      expect(waiting?.pendingApprovals?.[0]?.approvalId).toBe(conformanceApprovalId(runId)); // the first input's run
+    });
   },
 );

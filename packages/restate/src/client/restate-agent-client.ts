@@ -43,7 +43,8 @@ export interface RestateAgentClientOptions {
    * How long `approve` / `reject` wait for a worker to check and apply the decision (default
    * 5000 ms): past it they throw `unavailable`, and a worker that takes the decision later
    * refuses it, so nothing changes. Restate runs every handler on a worker, so with every worker
-   * down a decision cannot be checked sooner.
+   * down a decision cannot be checked sooner. Also how long a start that finds its run id taken
+   * waits to compare its request with the run's.
    */
   decisionTimeoutMs?: number;
 }
@@ -101,6 +102,9 @@ type ThreadApi = {
 };
 
 type Input = RestateRunRequest["input"];
+
+/** How often a start that found its run id taken looks for the first execution's request hash. */
+const REQUEST_HASH_POLL_MS = 50;
 
 /**
  * A typed client of agents served by `restateAgents`, over Restate's HTTP ingress
@@ -162,7 +166,9 @@ export class RestateAgentClient {
   /**
    * Start run `runId` of `agent` (idempotent by run id). Resolves once Restate accepted it.
    * Starting a run id again with the same request answers `PreviouslyAccepted`; with another
-   * request it throws `conflict` (a run id names one run). An unknown agent is `not_found`.
+   * request it throws `conflict` (a run id names one run) — also when the run has not written its
+   * status yet (the check waits for it, at most `decisionTimeoutMs`, else `unavailable`). An
+   * unknown agent is `not_found`.
    */
   start(agent: string, runId: string, input: Input, options: StartOptions = {}): Promise<StartedRun> {
     return request(`start ${agent}/${runId}`, async () => {
@@ -347,11 +353,38 @@ export class RestateAgentClient {
       });
   }
 
-  /** After `PreviouslyAccepted`: `conflict` unless the run id was started with the same request. */
+  /**
+   * After `PreviouslyAccepted`: `conflict` unless the run id was started with the same request.
+   * The request hash is written by the run's first execution; until then (no worker took the run
+   * yet, or it is just starting) this waits for it, at most `decisionTimeoutMs`, and then throws
+   * `unavailable` — never answering OK for a request it could not compare.
+   */
   private async checkSameRequest(agent: string, runId: string, body: RestateRunRequest): Promise<void> {
-    const status = await this.workflow(agent, runId).status();
-    const earlier = status?.requestHash;
-    if (earlier === undefined || earlier === requestHash(body)) return;
+    const deadline = Date.now() + this.decisionTimeoutMs;
+    let earlier: string | undefined;
+    for (;;) {
+      const left = deadline - Date.now();
+      const status =
+        left <= 0
+          ? undefined
+          : await Promise.resolve(this.workflow(agent, runId).status(Opts.from({ timeout: left }))).catch(
+              (error: unknown) => {
+                if (Date.now() < deadline) throw error;
+                return undefined; // timed out waiting for a worker
+              },
+            );
+      earlier = status?.requestHash;
+      if (earlier !== undefined) break;
+      if (Date.now() >= deadline) {
+        throw new TinyAgentsError(
+          "unavailable",
+          `run "${runId}" of agent "${agent}" was already accepted, but no worker has started it yet, so its request cannot be compared with this one; nothing new was started: retry once a worker is up`,
+          { details: { runId, agent } },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, REQUEST_HASH_POLL_MS));
+    }
+    if (earlier === requestHash(body)) return;
     throw new TinyAgentsError(
       "conflict",
       `run "${runId}" of agent "${agent}" was already started with another request; a run id names one run: start a new run id`,
