@@ -82,6 +82,8 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
         "tool:call_deploy",
         "model:run-e2e-model-4",
       ]);
+      // No steering policy: no model step asks the server for steering commands (a round trip each).
+      expect((entries ?? []).filter((e) => e.entry_type.includes("Promise"))).toEqual([]);
     });
 
     it("starts a run id once: a second start is PreviouslyAccepted and returns the same outcome", async () => {

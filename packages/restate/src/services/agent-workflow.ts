@@ -73,7 +73,9 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
           ...(request.threadId === undefined ? {} : { threadId: request.threadId }),
         };
         const steering = new SteeringHandle(policy);
-        const inbox = new SteeringInbox(ctx, steering);
+        // With a policy that allows no command the `steer` handler refuses everything: no model
+        // step pays a round trip to the server (a promise peek) to look for one.
+        const inbox = policy.kinds().length === 0 ? undefined : new SteeringInbox(ctx, steering);
         let status: RestateRunStatus | undefined;
         const save = (patch: Partial<RestateRunStatus>) => {
           if (status === undefined) return;
@@ -90,7 +92,7 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
           beforeModelStep: async () => {
             // Back-pressure: a run whose journal queue is over half full waits for the journal.
             await attached?.drain();
-            await inbox.pull();
+            await inbox?.pull();
           },
           onApprovalOpened: (wait) => recordApprovals(ctx, opened, [wait]),
           // Restate may suspend the invocation at a wait: what this execution emitted is journaled
