@@ -4,8 +4,9 @@
  * while a seeded schedule SIGKILLs a worker at random instants 5 times (each restarted) and
  * SIGKILLs restate-server once (restarted on the same data and ports). Every run must complete
  * with no `once` tool run twice, and every run's journaled stream (one SQLite journal shared by
- * the workers) must read like one uninterrupted run (`streamProblems`). The journal lag (event
- * emitted -> written) p99 is measured and printed. Needs `npm run build`.
+ * the workers) must read like one uninterrupted run (`streamProblems`), and the journal lag (event
+ * emitted -> written) p99 must be at most 250 ms (measured 120-189 ms at load 16-24 on 2 cores).
+ * Needs `npm run build`.
  */
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -132,6 +133,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       console.log(
         `restate chaos: ${RUNS} runs, ${KILLS} worker kills + 1 server kill, ${summary.duplicates} at-least-once re-runs, journal lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms (target <= 250 ms) over ${lags.length} events`,
       );
+      expect(percentile(lags, 99)).toBeLessThanOrEqual(250);
     }, 120_000);
   },
 );

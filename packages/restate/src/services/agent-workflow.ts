@@ -90,8 +90,11 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
           workflowName,
           remoteAgents,
           beforeModelStep: async () => {
-            // Back-pressure: a run whose journal queue is over half full waits for the journal.
-            await attached?.drain();
+            // What the run emitted so far is journaled before the step is: a re-execution does
+            // not deliver the events of replayed steps again, so events still queued when a
+            // worker died after a later step was journaled (run.started, the previous turn's
+            // completions) would be lost. Also the back-pressure: the queue is empty after it.
+            await attached?.flush();
             await inbox?.pull();
           },
           onApprovalOpened: (wait) => recordApprovals(ctx, opened, [wait]),
@@ -225,19 +228,16 @@ async function observe(
   events: ReplayAwareEventSink,
   runId: string,
   observability: ObservabilityOptions | undefined,
-): Promise<{ flush(): Promise<void>; drain(): Promise<void>; close(): Promise<void> } | undefined> {
+): Promise<{ flush(): Promise<void>; close(): Promise<void> } | undefined> {
   if (observability === undefined) return undefined;
   const { journal, statusStore, sinks, ...pipeline } = observability;
-  if (journal === undefined) {
-    const attached = attachObservability(events, observability);
-    return { ...attached, drain: async () => {} };
-  }
+  if (journal === undefined) return attachObservability(events, observability);
   // Restate delivers new work only, at the first execution's offsets: matched by offset.
   const reconciled = await ReplayReconcilingJournal.open(journal, runId, {
     match: "offset",
     onRenumber: (next) => events.advanceTo(next),
   });
-  // A full journal queue keeps every event (the run waits at its next model step, `drain`).
+  // A full journal queue keeps every event (the run waits at its next model step, `flush`).
   const journaled = attachObservability(events, {
     ...pipeline,
     journal: reconciled,
@@ -253,7 +253,6 @@ async function observe(
       await journaled.flush();
       await live.flush();
     },
-    drain: async () => journaled.journalSink?.drain(),
     close: async () => {
       await journaled.close();
       await live.close();
