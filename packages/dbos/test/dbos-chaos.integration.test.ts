@@ -4,7 +4,8 @@
  * SIGKILLs a worker at random instants 6 times (each restarted with its executor id, which
  * recovers its pending runs). Every run must complete with no `once` tool run twice, and every
  * run's journaled stream must read like one uninterrupted run (`streamProblems`). The journal
- * lag (event emitted -> written to Postgres) p99 is measured and printed.
+ * lag (event emitted -> written to Postgres) p99 is measured and printed, not asserted: the 250 ms
+ * target is not met on 2 shared cores (p99 0.56-1.4 s at load 12-15; see docs/scale-out.md).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

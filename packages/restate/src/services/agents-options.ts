@@ -21,8 +21,8 @@ export interface RestateAgentsOptions {
    * SQLite, in memory), a status store, sinks. Attached with the harness's `attachObservability`
    * (redaction included) to the run's event sink; events replayed by Restate are not delivered
    * again (see `ReplayAwareEventSink`). Without it events reach no one. The journal never drops
-   * (`journalOverflow` defaults to `"wait"` here): past half of `maxQueue` the run waits before
-   * its next model step until the journal caught up.
+   * (`journalOverflow` defaults to `"wait"` here): before each model step the run waits until
+   * what it emitted so far is journaled (a re-execution does not deliver replayed events again).
    */
   events?: (run: RunIdentity) => ObservabilityOptions | undefined;
   /** Steering commands the `steer` handler accepts (default: none — fail-closed, like the harness). */
