@@ -89,6 +89,20 @@ describe("CoalescingJournal", () => {
     expect(calls).toEqual([1, 2]);
   });
 
+  it("a writer answered by one write hands its next records into the very next write", async () => {
+    const store = new InMemoryEventJournal();
+    let open = () => {};
+    const { journal, calls } = counting(store, new Promise<void>((resolve) => (open = resolve)));
+    const shared = new CoalescingJournal(journal);
+    // Run a writes one batch at a time, as a run's journal sink does.
+    const a = shared.appendMany([at("a", 0)]).then(() => shared.appendMany([at("a", 1)]));
+    while (calls.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const b = shared.appendMany([at("b", 0)]); // queued while a's first write is in flight
+    open();
+    await Promise.all([a, b]);
+    expect(calls).toEqual([1, 2]); // b's record and a's second one together, not one write each
+  });
+
   it("a conflicting run tree rejects only its own caller; the others are stored once", async () => {
     for (const wrap of [(s: InMemoryEventJournal) => s, treeByTree]) {
       const store = new InMemoryEventJournal();

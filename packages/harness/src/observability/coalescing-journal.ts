@@ -70,6 +70,9 @@ export class CoalescingJournal implements HarnessEventJournal {
           if (batch.length === 1) (batch[0] as Waiting).reject(error);
           else await this.settleEach(batch);
         }
+        // The writers just answered hand in their next records within this turn (a run's sink
+        // writes one batch at a time): take them into the next write rather than the one after.
+        await afterThisTurn();
       }
     } finally {
       this.writing = undefined;
