@@ -26,7 +26,9 @@ export interface JournalSinkOptions extends QueuedSinkOptions {
  * are coalesced per model call by default (`deltas`). The queue is
  * bounded (`maxQueue`, default 10,000): when storage falls behind, new observations are dropped
  * and the loss is reported as a `journal.dropped` event on `options.events` (and to `onDrop`)
- * as soon as there is room — it is never silent.
+ * as soon as there is room — it is never silent. With `overflow: "wait"` nothing is dropped: the
+ * queue keeps growing and the producer applies back-pressure by awaiting {@link drain} (the
+ * engine adapters do, between steps).
  *
  * Acknowledged: an observation is acknowledged — stored as durably as the journal stores
  * anything — once a `flush()` (or `close()`) called after it was written has resolved. Until
