@@ -5,7 +5,7 @@
  * SIGKILLs restate-server once (restarted on the same data and ports). Every run must complete
  * with no `once` tool run twice, and every run's journaled stream (one SQLite journal shared by
  * the workers) must read like one uninterrupted run (`streamProblems`), and the journal lag (event
- * emitted -> written) p99 must be at most 250 ms (measured 120-189 ms at load 16-24 on 2 cores).
+ * emitted -> written) p99 must be at most 250 ms (measured 120-204 ms at load 16-25 on 2 cores).
  * Needs `npm run build`.
  */
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
