@@ -17,6 +17,7 @@ import { CONFORMANCE_INPUT, checkLedger, readLedger, streamProblems } from "@tin
 import { PostgresStore } from "@tinyagents/postgres";
 import { startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededRandom, testSeed } from "../../../test/support/seeded-random.js";
 import { databaseUrl, dbosSkipReason } from "./support/postgres.js";
 import {
   bundleWorker,
@@ -37,18 +38,6 @@ let client: DbosAgentsClient<"ops"> | undefined;
 let events: PostgresStore | undefined;
 let dir = "";
 const all: Worker[] = [];
-
-/** A small seeded PRNG (mulberry32): the same kill schedule on every run of the suite. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function config(executorId: string): WorkerConfig {
   return {
@@ -91,7 +80,7 @@ describe.skipIf(skip !== undefined)("DBOS chaos: 50 concurrent runs, 6 seeded wo
   });
 
   it("every run completes, once tools never repeat, every stream reads like one run", async () => {
-    const next = random(SEED);
+    const next = seededRandom(testSeed(SEED));
     const slots: Worker[] = [];
     for (let i = 0; i < WORKERS; i++) slots.push(await startWorker(config(`chaos-${i}`), all));
     const ids = Array.from({ length: RUNS }, (_, i) => `chaos-${i}`);

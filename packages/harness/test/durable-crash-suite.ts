@@ -35,6 +35,7 @@ import type { Message } from "@tinyagents/inference";
 import { PostgresStore } from "@tinyagents/postgres";
 import { startTestPostgres } from "@tinyagents/postgres/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { seededRandom, testSeed } from "../../../test/support/seeded-random.js";
 import {
   CHILD_SCRIPT,
   DURABLE_USAGE,
@@ -65,18 +66,6 @@ export interface CrashBackend {
 }
 let store: CrashBackend;
 const children = new Set<ChildProcess>();
-
-/** A seeded PRNG (mulberry32): the same kill instants on every run of the suite. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Spawned {
   /** Resolves with the worker's output once it exits (`signal` set when it was killed). */
@@ -369,7 +358,7 @@ export function crashSuite(open: () => Promise<CrashBackend>, size: CrashSuiteSi
   });
 
   it(`recovers after ${randomKills} kills at seeded random instants`, { timeout: 120_000 }, async () => {
-    const random = prng(SEED);
+    const random = seededRandom(testSeed(SEED));
     // How long a run takes once its worker started it (measured, so kills land inside it).
     // The run's own span: from its durable record's creation to its result (process start-up and
     // shutdown left out), so the kills land inside runs (its completion included), not after them.
@@ -407,7 +396,7 @@ export function crashSuite(open: () => Promise<CrashBackend>, size: CrashSuiteSi
     it(`${racers} recoverers in separate processes arriving 0-1,000 ms apart: exactly one continues the run`, {
       timeout: 60_000,
     }, async () => {
-      const random = prng(SEED + racers);
+      const random = seededRandom(testSeed(SEED) + racers);
       const runId = `race-${racers}`;
       const { exited } = spawnWorker("run", runId, "first", { TINYAGENTS_KILL_AT: "work:c1" });
       await exited;

@@ -6,6 +6,9 @@
  * "once" tools never ran twice, at-least-once tools at most twice with one idempotency key, no
  * journal repeats an offset or id, and nothing reads `running` after `reapStale`.
  * The child imports the built packages (`npm run build`), so a spawn costs no compile.
+ * The kill instants (0-59 ms after the worker is ready) and the workers' jitter come from a seeded
+ * PRNG: a failure prints its seed, `TINYAGENTS_TEST_SEED=<seed>` replays the schedule (the
+ * processes' own timing still varies).
  *
  * Budget: about 17 s on 2 cores at load 15 (30 kills, one worker process at a time; 16 s measured).
  */
@@ -19,10 +22,12 @@ import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import type { Message } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
+import { seededRandom, testSeed } from "../../../test/support/seeded-random.js";
 import { CRASH_SCRIPT } from "./fixtures/crash-script.mjs";
 
 const KILLS = 30;
 const RUNS = 80;
+const SEED = 17;
 const worker = fileURLToPath(new URL("./fixtures/crash-worker.mjs", import.meta.url));
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -30,8 +35,14 @@ afterEach(async () => {
 });
 
 /** Spawn the worker; resolves with the child once it printed `ready`, or `finished` when it ended. */
-function spawnWorker(db: string): Promise<{ child: ChildProcess; finished: Promise<string> }> {
-  const child = spawn(process.execPath, [worker, db, String(RUNS)], { stdio: ["ignore", "pipe", "pipe"] });
+function spawnWorker(
+  db: string,
+  jitterSeed: string,
+): Promise<{ child: ChildProcess; finished: Promise<string> }> {
+  const child = spawn(process.execPath, [worker, db, String(RUNS)], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, TINYAGENTS_JITTER_SEED: jitterSeed },
+  });
   cleanup.push(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   });
@@ -75,19 +86,21 @@ describe("recover after SIGKILL (child process)", () => {
     const dir = await mkdtemp(join(tmpdir(), "tinyagents-crash-"));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const db = join(dir, "crash.db");
+    const seed = testSeed(SEED);
+    const random = seededRandom(seed);
 
     let kills = 0;
     let spawns = 0;
     for (; kills < KILLS && spawns < KILLS * 3; spawns++) {
-      const { child, finished } = await spawnWorker(db);
+      const { child, finished } = await spawnWorker(db, `${seed}:${spawns}`);
       if (child.exitCode !== null) break; // it finished every run
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 60)));
+      await new Promise((r) => setTimeout(r, Math.floor(random() * 60)));
       if (child.exitCode !== null || !child.kill("SIGKILL")) break;
       await finished;
       kills++;
     }
     // The last spawn finishes whatever is left.
-    const last = await spawnWorker(db);
+    const last = await spawnWorker(db, `${seed}:last`);
     const ended = await last.finished;
     expect(ended.split(":").slice(0, 2)).toEqual(["0", "true"]);
     expect(kills).toBeGreaterThanOrEqual(KILLS);

@@ -16,6 +16,7 @@ import { AppendLogEventJournal } from "@tinyagents/harness";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { CONFORMANCE_INPUT, checkLedger, readLedger, streamProblems } from "@tinyagents/harness/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededRandom, testSeed } from "../../../test/support/seeded-random.js";
 import { RestateAgentClient } from "../src/index.js";
 import {
   freePort,
@@ -31,18 +32,6 @@ const AGENT = "conformance";
 const RUNS = 50;
 const KILLS = 5;
 const SEED = 36;
-
-/** A small seeded PRNG (mulberry32): the same kill schedule on every run of the suite. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -96,7 +85,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
     });
 
     it("every run completes, once tools never repeat, every stream reads like one run", async () => {
-      const next = random(SEED);
+      const next = seededRandom(testSeed(SEED));
       const live = () => server as RestateServer;
       const client = () => new RestateAgentClient({ ingressUrl: live().ingressUrl });
       const ids = Array.from({ length: RUNS }, (_, i) => `chaos-${i}`);

@@ -5,6 +5,7 @@
  */
 import { type JsonValue, registerSecrets } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { seededRandom, testSeed } from "../../../../test/support/seeded-random.js";
 import type { AgentObservation } from "./agent-observation.js";
 import { RedactingSink } from "./redacting-sink.js";
 import { type RedactionOptions, Redactor } from "./redaction.js";
@@ -13,17 +14,6 @@ import { DeltaRedaction } from "./redaction-delta.js";
 const OPENAI = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789";
 const JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
 const REGISTERED = "reg-cred-5150"; // no default shape: only the registry catches it
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TEXTS = [
   "ab",
@@ -137,7 +127,7 @@ describe("DeltaRedaction (the RedactingSink's per-delta fast path)", () => {
     const fast = new DeltaRedaction(redactor);
     const written: AgentObservation[] = [];
     const sink = new RedactingSink({ write: (o) => written.push(o) }, redactor);
-    const next = random(21);
+    const next = seededRandom(testSeed(21));
     let taken = 0;
     for (let offset = 0; offset < 3000; offset++) {
       const record = offset % 5 === 4 ? oddRecord(next, offset) : deltaRecord(next, offset);
