@@ -8,11 +8,6 @@
  * journals the runs' events to one Postgres journal: each run's stream must read like one
  * uninterrupted run (`streamProblems`), the killed attempt closed by `*.abandoned` (issue 36).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createDbosClient, type DbosAgentsClient } from "@tinyagents/dbos";
-import { AppendLogEventJournal } from "@tinyagents/harness";
 import {
   CONFORMANCE_APPROVAL_HASH,
   CONFORMANCE_INPUT,
@@ -23,43 +18,28 @@ import {
   streamProblems,
 } from "@tinyagents/harness/testkit";
 import { text } from "@tinyagents/inference";
-import { PostgresStore } from "@tinyagents/postgres";
-import { startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseUrl, dbosSkipReason } from "./support/postgres.js";
-import {
-  bundleWorker,
-  removeWorkerBundle,
-  startWorker,
-  type Worker,
-  type WorkerConfig,
-} from "./support/workers.js";
+import { describe, expect, it } from "vitest";
+import { type DbosCluster, useDbosCluster } from "./support/cluster.js";
+import { dbosSkipReason } from "./support/postgres.js";
+import { startWorker } from "./support/workers.js";
 
 const skip = dbosSkipReason("conformance.test");
 
-let pg: TestPostgres | undefined;
-let client: DbosAgentsClient<"ops"> | undefined;
-let events: PostgresStore | undefined;
-let dir = "";
-const workers: Worker[] = [];
-
-function base(executorId: string, extra: Partial<WorkerConfig> = {}): WorkerConfig {
-  const url = databaseUrl(pg as TestPostgres, "conformance");
-  const journalUrl = (pg as TestPostgres).url;
-  return { url, executorId, ledgerPath: join(dir, "ledger.jsonl"), journalUrl, ...extra };
-}
+/** Postgres, the DBOS client and the ledger (set up inside the describe: only when it runs). */
+let cluster: DbosCluster;
+const client = () => cluster.client;
 
 /** The run's ledger entries and what an uninterrupted run ends with. */
 async function verdict(runId: string) {
-  const result = await (client as DbosAgentsClient<"ops">).result(runId);
+  const result = await client().result(runId);
   const expected = await expectedConformanceRun(runId);
   expect(result.error).toBeUndefined();
   expect(result.stopReason).toBe("completed");
   expect(result.messages).toEqual(expected.messages);
   expect(result.usage).toEqual(expected.usage);
   expect(result.cost).toEqual(expected.cost);
-  const entries = readLedger(join(dir, "ledger.jsonl")).filter((e) => e.runId === runId);
-  const stream = await (client as DbosAgentsClient<"ops">).events(runId);
+  const entries = readLedger(cluster.ledgerPath).filter((e) => e.runId === runId);
+  const stream = await client().events(runId);
   expect(streamProblems(stream)).toEqual([]);
   return { result, entries, types: stream.map((r) => r.event.type) };
 }
@@ -67,7 +47,7 @@ async function verdict(runId: string) {
 /** Resolves once the run's journaled event types satisfy `done` (polled). */
 async function journaled(runId: string, done: (types: string[]) => boolean): Promise<void> {
   for (;;) {
-    const stream = (await client?.events(runId)) ?? [];
+    const stream = await client().events(runId);
     if (done(stream.map((r) => r.event.type))) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -77,38 +57,19 @@ const count = (entries: { kind: string; callId: string }[], kind: string, callId
   entries.filter((e) => e.kind === kind && e.callId === callId).length;
 
 describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (worker processes)", () => {
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "tinyagents-dbos-conf-"));
-    await bundleWorker();
-    pg = await startTestPostgres();
-    // A first worker creates the system database; the client connects after it. Each test then
-    // runs its own workers, one alive when a run is enqueued, so it knows which one takes it.
-    await (await startWorker(base("boot"), workers)).stop();
-    events = await PostgresStore.open((pg as TestPostgres).url);
-    client = await createDbosClient<"ops">({
-      systemDatabaseUrl: databaseUrl(pg as TestPostgres, "conformance"),
-      journal: new AppendLogEventJournal(events.appendLog),
-    });
-  }, 60_000);
-  afterAll(async () => {
-    for (const w of workers) await w.kill();
-    removeWorkerBundle();
-    await client?.close();
-    await events?.close();
-    await pg?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  // Each test runs its own workers, one alive when a run is enqueued, so it knows which one takes it.
+  cluster = useDbosCluster("conformance");
 
   it("an uninterrupted run ends with the expected transcript; each step ran once", async () => {
-    const w = await startWorker(base("exec-plain"), workers);
-    await client?.start("ops", CONFORMANCE_INPUT, { runId: "plain" });
+    const w = await startWorker(cluster.config("exec-plain"), cluster.workers);
+    await client().start("ops", CONFORMANCE_INPUT, { runId: "plain" });
     await w.waitFor(`approval ${conformanceApprovalId("plain")}`);
-    await client?.approve("plain", conformanceApprovalId("plain"), {
+    await client().approve("plain", conformanceApprovalId("plain"), {
       argumentsHash: CONFORMANCE_APPROVAL_HASH,
     });
     const { entries } = await verdict("plain");
     expect(checkLedger(entries, { crashes: 0 }).duplicates).toBe(0);
-    expect((await client?.status("plain"))?.state).toBe("SUCCESS");
+    expect((await client().status("plain"))?.state).toBe("SUCCESS");
     await w.stop();
   });
 
@@ -118,11 +79,11 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
   ])("killed %s: the restarted worker (same executor id) finishes it", async (_what, killAt, kind) => {
     const runId = `kill-${killAt.replace(":", "-")}`;
     const id = `exec-${runId}`;
-    const doomed = await startWorker(base(id, { killAt }), workers);
-    await client?.start("ops", CONFORMANCE_INPUT, { runId });
+    const doomed = await startWorker(cluster.config(id, { killAt }), cluster.workers);
+    await client().start("ops", CONFORMANCE_INPUT, { runId });
     // Not approvable up front: a decision answers an approval the run has opened (issue 36).
     await expect(
-      client?.approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH }),
+      client().approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH }),
     ).rejects.toMatchObject({
       code: "not_found",
     });
@@ -135,9 +96,9 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
         : types.includes("tool.started"),
     );
     await doomed.kill();
-    const again = await startWorker(base(id), workers);
+    const again = await startWorker(cluster.config(id), cluster.workers);
     await again.waitFor(`approval ${conformanceApprovalId(runId)}`);
-    await client?.approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
+    await client().approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
     const { entries, types } = await verdict(runId);
     if (kind === "tool") {
       // The killed attempt is closed in the stream, then the call starts again.
@@ -158,17 +119,20 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
 
   it("killed inside a once tool step: the tool never runs again", async () => {
     const runId = "kill-once";
-    const doomed = await startWorker(base("exec-once", { killAt: "tool:send_email" }), workers);
-    await client?.start("ops", CONFORMANCE_INPUT, { runId });
+    const doomed = await startWorker(
+      cluster.config("exec-once", { killAt: "tool:send_email" }),
+      cluster.workers,
+    );
+    await client().start("ops", CONFORMANCE_INPUT, { runId });
     await doomed.waitFor("killpoint tool:send_email");
     await doomed.kill();
-    const again = await startWorker(base("exec-once"), workers);
+    const again = await startWorker(cluster.config("exec-once"), cluster.workers);
     await again.waitFor(`approval ${conformanceApprovalId(runId)}`);
-    await client?.approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
-    const result = await client?.result(runId);
+    await client().approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
+    const result = await client().result(runId);
     expect(result?.stopReason).toBe("completed");
-    expect(streamProblems((await client?.events(runId)) ?? [])).toEqual([]);
-    const entries = readLedger(join(dir, "ledger.jsonl")).filter((e) => e.runId === runId);
+    expect(streamProblems(await client().events(runId))).toEqual([]);
+    const entries = readLedger(cluster.ledgerPath).filter((e) => e.runId === runId);
     checkLedger(entries, { crashes: 1 });
     expect(count(entries, "tool", "call_email")).toBe(1);
     // Its intent was journaled, its result was not: the call is answered "outcome unknown" (the
@@ -183,12 +147,12 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
 
   it("killed during the human wait: the restarted worker resumes the wait; the approval completes it", async () => {
     const runId = "kill-wait";
-    const doomed = await startWorker(base("exec-wait"), workers);
-    await client?.start("ops", CONFORMANCE_INPUT, { runId });
+    const doomed = await startWorker(cluster.config("exec-wait"), cluster.workers);
+    await client().start("ops", CONFORMANCE_INPUT, { runId });
     await doomed.waitFor(`approval ${conformanceApprovalId(runId)}`);
     await doomed.kill();
-    const again = await startWorker(base("exec-wait"), workers);
-    await client?.approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
+    const again = await startWorker(cluster.config("exec-wait"), cluster.workers);
+    await client().approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
     const { entries } = await verdict(runId);
     // Every step before the wait was journaled: none ran again.
     expect(checkLedger(entries, { crashes: 1 }).duplicates).toBe(0);
@@ -197,17 +161,17 @@ describe.skipIf(skip !== undefined)("DBOS conformance: SIGKILL and recovery (wor
 
   it("a live worker with another executor id takes a dead worker's run over", async () => {
     const runId = "takeover";
-    const doomed = await startWorker(base("exec-doomed"), workers);
-    await client?.start("ops", CONFORMANCE_INPUT, { runId });
+    const doomed = await startWorker(cluster.config("exec-doomed"), cluster.workers);
+    await client().start("ops", CONFORMANCE_INPUT, { runId });
     await doomed.waitFor(`approval ${conformanceApprovalId(runId)}`);
     await doomed.kill();
-    const taker = await startWorker(base("exec-taker"), workers);
+    const taker = await startWorker(cluster.config("exec-taker"), cluster.workers);
     taker.command("takeover exec-doomed");
     expect(await taker.waitFor("took-over")).toBe(`took-over ${JSON.stringify([runId])}`);
-    await client?.approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
+    await client().approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
     const { entries } = await verdict(runId);
     expect(checkLedger(entries, { crashes: 1 }).duplicates).toBe(0);
-    expect((await client?.status(runId))?.executorId).toBe("exec-taker");
+    expect((await client().status(runId))?.executorId).toBe("exec-taker");
     await taker.stop();
   });
 });

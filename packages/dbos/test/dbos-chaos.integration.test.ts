@@ -8,24 +8,12 @@
  * target is not met on 2 shared cores (p50 70-172 ms, p99 0.98-1.7 s at load 12-24; see
  * docs/scale-out.md).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createDbosClient, type DbosAgentsClient } from "@tinyagents/dbos";
-import { AppendLogEventJournal } from "@tinyagents/harness";
 import { CONFORMANCE_INPUT, checkLedger, readLedger, streamProblems } from "@tinyagents/harness/testkit";
-import { PostgresStore } from "@tinyagents/postgres";
-import { startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { seededRandom, testSeed } from "../../../test/support/seeded-random.js";
-import { databaseUrl, dbosSkipReason } from "./support/postgres.js";
-import {
-  bundleWorker,
-  removeWorkerBundle,
-  startWorker,
-  type Worker,
-  type WorkerConfig,
-} from "./support/workers.js";
+import { useDbosCluster } from "./support/cluster.js";
+import { dbosSkipReason } from "./support/postgres.js";
+import { startWorker, type Worker, type WorkerConfig } from "./support/workers.js";
 
 const skip = dbosSkipReason("dbos-chaos.integration.test");
 const RUNS = 50;
@@ -33,24 +21,13 @@ const KILLS = 6;
 const WORKERS = 3;
 const SEED = 36;
 
-let pg: TestPostgres | undefined;
-let client: DbosAgentsClient<"ops"> | undefined;
-let events: PostgresStore | undefined;
-let dir = "";
-const all: Worker[] = [];
-
-function config(executorId: string): WorkerConfig {
-  return {
-    url: databaseUrl(pg as TestPostgres, "chaos"),
-    executorId,
-    ledgerPath: join(dir, "ledger.jsonl"),
-    journalUrl: (pg as TestPostgres).url,
-    autoApprove: true,
-    modelDelayMs: 20,
-    toolDelayMs: 10,
-    lag: true,
-  };
-}
+/** A chaos worker: approves by itself, slow model and tool calls, reports its journal lag. */
+const CHAOS_WORKER: Partial<WorkerConfig> = {
+  autoApprove: true,
+  modelDelayMs: 20,
+  toolDelayMs: 10,
+  lag: true,
+};
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -58,52 +35,34 @@ function percentile(values: number[], p: number): number {
 }
 
 describe.skipIf(skip !== undefined)("DBOS chaos: 50 concurrent runs, 6 seeded worker SIGKILLs", () => {
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "tinyagents-dbos-chaos-"));
-    await bundleWorker();
-    pg = await startTestPostgres();
-    await (await startWorker(config("boot"), all)).stop(); // creates the system database
-    events = await PostgresStore.open((pg as TestPostgres).url);
-    client = await createDbosClient<"ops">({
-      systemDatabaseUrl: databaseUrl(pg as TestPostgres, "chaos"),
-      journal: new AppendLogEventJournal(events.appendLog),
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    for (const w of all) await w.kill();
-    removeWorkerBundle();
-    await client?.close();
-    await events?.close();
-    await pg?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const cluster = useDbosCluster("chaos");
+  const config = (executorId: string) => cluster.config(executorId, CHAOS_WORKER);
 
   it("every run completes, once tools never repeat, every stream reads like one run", async () => {
     const next = seededRandom(testSeed(SEED));
     const slots: Worker[] = [];
-    for (let i = 0; i < WORKERS; i++) slots.push(await startWorker(config(`chaos-${i}`), all));
+    for (let i = 0; i < WORKERS; i++) slots.push(await startWorker(config(`chaos-${i}`), cluster.workers));
     const ids = Array.from({ length: RUNS }, (_, i) => `chaos-${i}`);
-    await Promise.all(ids.map((runId) => client?.start("ops", CONFORMANCE_INPUT, { runId })));
-    const results = Promise.all(ids.map((runId) => (client as DbosAgentsClient<"ops">).result(runId)));
+    await Promise.all(ids.map((runId) => cluster.client.start("ops", CONFORMANCE_INPUT, { runId })));
+    const results = Promise.all(ids.map((runId) => cluster.client.result(runId)));
     // The kill schedule: a random worker at a random instant 100-700 ms after the last restart.
     for (let k = 0; k < KILLS; k++) {
       await new Promise((resolve) => setTimeout(resolve, 100 + Math.floor(next() * 600)));
       const slot = Math.floor(next() * WORKERS);
       await slots[slot]?.kill();
-      slots[slot] = await startWorker(config(`chaos-${slot}`), all);
+      slots[slot] = await startWorker(config(`chaos-${slot}`), cluster.workers);
     }
     const done = await results;
     expect(done.map((r) => r.stopReason)).toEqual(ids.map(() => "completed"));
-    const ledger = readLedger(join(dir, "ledger.jsonl"));
+    const ledger = readLedger(cluster.ledgerPath);
     const summary = checkLedger(ledger, { crashes: KILLS }); // throws when a once tool ran twice
     const problems: string[] = [];
     for (const runId of ids) {
-      const stream = (await client?.events(runId)) ?? [];
+      const stream = await cluster.client.events(runId);
       for (const problem of streamProblems(stream)) problems.push(`${runId}: ${problem}`);
     }
     expect(problems).toEqual([]);
-    const lags = all.flatMap((w) =>
+    const lags = cluster.workers.flatMap((w) =>
       w
         .output()
         .filter((line) => line.startsWith("lag "))

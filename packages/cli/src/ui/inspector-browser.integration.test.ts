@@ -3,19 +3,18 @@
  * playwright-core, over a store journaled by real runs (see inspector.fixture.ts) and the demo.
  * Walks the journeys of issue 22 and writes screenshots to artifacts/ui/ (git-ignored; CI keeps them).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import axe from "axe-core";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebApp } from "../../../../scripts/build/bundle-web-app.mjs";
+import { expectAccessible, launchChromium } from "../../test/support/browser.js";
 import { type CliStore, openCliStore } from "../cli-store.js";
 import { runDemo } from "../demo/run-demo.js";
 import { type RecordedRuns, recordRuns, XSS_PAYLOAD } from "./inspector.fixture.js";
 import { type InspectorServer, serveInspector } from "./inspector-server.js";
 
-const CHROMIUM = process.env.TINYAGENTS_CHROMIUM ?? "/usr/bin/chromium";
 const ARTIFACTS = join(import.meta.dirname, "../../../../artifacts/ui");
 
 let dir: string;
@@ -27,11 +26,6 @@ let page: Page;
 let demoRunId: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/ui-browser-deps does) or set TINYAGENTS_CHROMIUM`,
-    );
-  }
   dir = mkdtempSync(join(tmpdir(), "inspector-browser-"));
   mkdirSync(ARTIFACTS, { recursive: true });
   const assetsDir = join(dir, "assets");
@@ -53,23 +47,7 @@ beforeAll(async () => {
     assetsDir,
     pollMs: 100,
   });
-  context = await chromium.launchPersistentContext(join(dir, "profile"), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-    viewport: { width: 1360, height: 900 },
-    // Lets the test inject axe-core (an inline script the page's CSP would refuse); the page's own
-    // escaping is what the XSS test checks, with or without the CSP.
-    bypassCSP: true,
-  });
+  context = await launchChromium(join(dir, "profile"), { width: 1360, height: 900 });
   page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(30_000);
 }, 180_000);
@@ -84,22 +62,6 @@ afterAll(async () => {
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
-async function expectAccessible(name: string): Promise<void> {
-  await page.evaluate(axe.source);
-  const result = await page.evaluate(async () => {
-    // Runs in the page (no DOM types in this Node test program): axe.run() checks the document.
-    const page = globalThis as unknown as { axe: typeof axe; document: axe.ElementContext };
-    const r = await page.axe.run(page.document, { resultTypes: ["violations"] });
-    return r.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.map((n) => n.target.join(" ")),
-    }));
-  });
-  const serious = result.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious, `${name}: ${JSON.stringify(serious)}`).toEqual([]);
-}
-
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 
 describe("tinyagents ui in Chromium", () => {
@@ -110,7 +72,7 @@ describe("tinyagents ui in Chromium", () => {
     expect(await page.locator(`tr[data-run="${runs.ids.tools}"]`).textContent()).toContain("$0.00");
     expect(await page.locator(`tr[data-run="${runs.ids.failure}"]`).textContent()).toContain("unknown");
     await shot("runs-list");
-    await expectAccessible("runs list");
+    await expectAccessible(page, "runs list");
 
     // Filter and search.
     await page.selectOption("#run-status", "failed");
@@ -140,7 +102,7 @@ describe("tinyagents ui in Chromium", () => {
     expect(cost).toContain("main-model");
     expect(cost).toContain("research-model");
     expect(cost).toContain("research");
-    await expectAccessible("run page");
+    await expectAccessible(page, "run page");
     await shot("run-page");
   });
 
@@ -194,7 +156,7 @@ describe("tinyagents ui in Chromium", () => {
     await page.goto(`${server.url}#/runs/${runs.ids.approval}`);
     await page.waitForSelector(".approvals");
     expect(await page.locator(".approvals").textContent()).toContain("Pending approval: transfer");
-    await expectAccessible("approval");
+    await expectAccessible(page, "approval");
     await shot("run-approval");
     await page.getByRole("button", { name: "Approve transfer" }).click();
     await expect.poll(() => page.locator("#actions [role=status]").textContent()).toContain("Approved");
@@ -251,7 +213,7 @@ describe("tinyagents ui in Chromium", () => {
     expect(await page.locator("table.compare").textContent()).toContain("Model calls");
     expect(await page.locator(".diff-added").count()).toBeGreaterThan(0);
     expect(await page.locator(".diff-removed").count()).toBeGreaterThan(0);
-    await expectAccessible("compare");
+    await expectAccessible(page, "compare");
     await shot("compare");
   });
 

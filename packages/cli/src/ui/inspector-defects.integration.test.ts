@@ -5,18 +5,17 @@
  * on the inspector before issue 39. It also takes the screenshots of docs/ui.md (each page at
  * 1280 and 390 px; into docs/images/ with TINYAGENTS_DOCS_SCREENSHOTS=1, else artifacts/ui/). Time budget: about 30 s (one Chromium, one server).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import axe from "axe-core";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebApp } from "../../../../scripts/build/bundle-web-app.mjs";
+import { expectAccessible, launchChromium } from "../../test/support/browser.js";
 import { type CliStore, openCliStore } from "../cli-store.js";
 import { seedDefectStore } from "./inspector-defects.fixture.js";
 import { type InspectorServer, serveInspector } from "./inspector-server.js";
 
-const CHROMIUM = process.env.TINYAGENTS_CHROMIUM ?? "/usr/bin/chromium";
 // The pictures of docs/ui.md are rewritten only when asked (TINYAGENTS_DOCS_SCREENSHOTS=1): their
 // dates follow the clock, so every run would change them. Otherwise they go to artifacts/ui/.
 const IMAGES = join(
@@ -36,10 +35,6 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: apt-get install -y chromium, or set TINYAGENTS_CHROMIUM`,
-    );
   dir = mkdtempSync(join(tmpdir(), "inspector-defects-"));
   mkdirSync(IMAGES, { recursive: true });
   const assetsDir = join(dir, "assets");
@@ -47,20 +42,7 @@ beforeAll(async () => {
   store = await openCliStore(join(dir, "t.db"));
   const evals = await seedDefectStore(store, T0, RESUMED_T0);
   server = await serveInspector({ ...store, evals, assetsDir });
-  context = await chromium.launchPersistentContext(join(dir, "profile"), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-sync",
-    ],
-    viewport: { width: 1280, height: 900 },
-    // Lets the test inject axe-core (a script the page's CSP would refuse).
-    bypassCSP: true,
-  });
+  context = await launchChromium(join(dir, "profile"), { width: 1280, height: 900 });
   page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(20_000);
   // Sign in once: the token in the URL becomes the cookie every later page uses.
@@ -99,22 +81,6 @@ const open = async (hash: string, ready: string) => {
   await page.waitForFunction(`document.title.startsWith(${JSON.stringify(titleOf(hash))})`);
   await page.waitForSelector(ready);
 };
-
-/** No serious or critical accessibility violation on the page (axe-core, as inspector-browser.test.ts). */
-async function expectAccessible(name: string): Promise<void> {
-  await page.evaluate(axe.source);
-  const violations = await page.evaluate(async () => {
-    const w = globalThis as unknown as { axe: typeof axe; document: axe.ElementContext };
-    const r = await w.axe.run(w.document, { resultTypes: ["violations"] });
-    return r.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.map((n) => n.target.join(" ")),
-    }));
-  });
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious, `${name}: ${JSON.stringify(serious)}`).toEqual([]);
-}
 
 /** Screenshots for docs/ui.md: the page at 1280 px and at 390 px (a phone). */
 async function shots(name: string, ready: string): Promise<void> {
@@ -222,7 +188,7 @@ describe("evals in the inspector (issue 39 #6)", () => {
   it("an eval page: cases × repeats, red/green verdicts, reasons, links to runs, baseline per trial", async () => {
     await open("#/evals", 'tr[data-eval="ev-2"]');
     await shots("evals", 'tr[data-eval="ev-2"]');
-    await expectAccessible("evals");
+    await expectAccessible(page, "evals");
     await page.locator('tr[data-eval="ev-2"] a').click();
     await page.waitForSelector("table.eval-cases");
     const mul = page.locator('tr[data-case="mul"]');
@@ -246,7 +212,7 @@ describe("evals in the inspector (issue 39 #6)", () => {
     expect(add).toContain("baseline $0.000200 (±$0.000000)");
     expect(await page.locator("main").textContent()).toContain("this run 3 repeats, baseline 1");
     await shots("eval", "table.eval-cases");
-    await expectAccessible("eval");
+    await expectAccessible(page, "eval");
   });
 });
 
@@ -266,7 +232,7 @@ describe("the dashboard (issue 39 #7)", () => {
     expect(await page.locator("#dash-tools").textContent()).toContain("lookup");
     await page.locator("#chart-runs summary").click();
     await shots("dashboard", "svg.chart");
-    await expectAccessible("dashboard");
+    await expectAccessible(page, "dashboard");
     await page.selectOption("#dash-status", "failed");
     // "failed" and the failing eval trial (ev-2-mul-2).
     await expect.poll(() => page.locator(".dash-facts").textContent()).toContain("Runs2");

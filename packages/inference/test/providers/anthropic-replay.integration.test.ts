@@ -15,7 +15,7 @@ import {
   TinyAgentsError,
   user,
 } from "../../src/index.js";
-import { loadFixtures, replayOf } from "../replay/fixtures.js";
+import { replayOf } from "../replay/fixtures.js";
 import { ReplayServer } from "../replay/replay-server.js";
 import { useReplayServer } from "../support/replay.js";
 import {
@@ -24,16 +24,13 @@ import {
   expectFixtureError,
   type FixtureExpect,
   factsOf,
-  fixtureDir,
+  providerFixtures,
   streamedText,
 } from "./parity.js";
 
 type Expect = FixtureExpect;
 
-const dir = fixtureDir("anthropic");
-const fixtures = loadFixtures<Expect>(dir);
-const answers = fixtures.filter((f) => f.expect.error === undefined);
-const httpErrors = fixtures.filter((f) => f.expect.error?.status !== undefined);
+const { dir, fixtures, answers, httpErrors } = providerFixtures<Expect>("anthropic");
 const API_KEY = "sk-ant-api03-TESTKEYdoNOTleakTESTKEYdoNOTleak";
 const request: ModelRequest = { messages: [user("Hello")], maxTokens: 1024 };
 

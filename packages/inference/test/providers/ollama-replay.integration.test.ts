@@ -12,9 +12,9 @@ import {
   TinyAgentsError,
   user,
 } from "../../src/index.js";
-import { type Fixture, loadFixtures, replayOf } from "../replay/fixtures.js";
+import { type Fixture, replayOf } from "../replay/fixtures.js";
 import { useReplayServer } from "../support/replay.js";
-import { drain, expectFixtureError, factsOf, fixtureDir, streamedText } from "./parity.js";
+import { drain, expectFixtureError, factsOf, providerFixtures, streamedText } from "./parity.js";
 
 interface Expect {
   text?: string;
@@ -35,10 +35,7 @@ interface Expect {
   };
 }
 
-const dir = fixtureDir("ollama");
-const fixtures = loadFixtures<Expect>(dir);
-const answers = fixtures.filter((f) => f.expect.error === undefined);
-const httpErrors = fixtures.filter((f) => f.expect.error?.status !== undefined);
+const { dir, fixtures, answers, httpErrors } = providerFixtures<Expect>("ollama");
 const request: ModelRequest = { messages: [user("Hello")] };
 
 const server = useReplayServer();

@@ -16,9 +16,9 @@ import {
   ProviderError,
   user,
 } from "../../src/index.js";
-import { exchangeBody, type Fixture, loadFixtures, replayOf } from "../replay/fixtures.js";
+import { exchangeBody, type Fixture, replayOf } from "../replay/fixtures.js";
 import { useReplayServer } from "../support/replay.js";
-import { drain, factsOf, fixtureDir, streamedText } from "./parity.js";
+import { drain, factsOf, providerFixtures, streamedText } from "./parity.js";
 
 interface Expect {
   text?: string;
@@ -27,10 +27,7 @@ interface Expect {
   error?: { status?: number; message?: string };
 }
 
-const dir = fixtureDir("ollama");
-const fixtures = loadFixtures<Expect>(dir);
-const answers = fixtures.filter((f) => f.expect.error === undefined);
-const httpErrors = fixtures.filter((f) => f.expect.error?.status !== undefined);
+const { dir, fixtures, answers, httpErrors } = providerFixtures<Expect>("ollama");
 const MODEL = "qwen3:8b";
 const request: ModelRequest = { messages: [user("Hello")] };
 const sdkParams = { model: MODEL, messages: [{ role: "user", content: "Hello" }] };

@@ -18,7 +18,7 @@ import {
   TinyAgentsError,
   user,
 } from "../../src/index.js";
-import { type Fixture, loadFixtures, replayOf } from "../replay/fixtures.js";
+import { type Fixture, replayOf } from "../replay/fixtures.js";
 import type { Chunking } from "../replay/split-body.js";
 import { useReplayServer } from "../support/replay.js";
 import {
@@ -27,16 +27,13 @@ import {
   expectFixtureError,
   type FixtureExpect,
   factsOf,
-  fixtureDir,
+  providerFixtures,
   streamedText,
 } from "./parity.js";
 
 type Expect = FixtureExpect;
 
-const dir = fixtureDir("openai-responses");
-const fixtures = loadFixtures<Expect>(dir);
-const answers = fixtures.filter((f) => f.expect.error === undefined);
-const httpErrors = fixtures.filter((f) => f.expect.error?.status !== undefined);
+const { dir, fixtures, answers, httpErrors } = providerFixtures<Expect>("openai-responses");
 const API_KEY = "sk-proj-TESTKEYdoNOTleakTESTKEYdoNOTleak0123";
 const request: ModelRequest = { messages: [user("Hello")] };
 

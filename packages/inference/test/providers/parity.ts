@@ -14,10 +14,28 @@ import {
   type ToolCall,
   type Usage,
 } from "../../src/index.js";
+import { type Fixture, loadFixtures } from "../replay/fixtures.js";
 
 /** Absolute path of a fixture directory under `packages/inference/test/fixtures/`. */
 export function fixtureDir(provider: string): string {
   return fileURLToPath(new URL(`../fixtures/${provider}/`, import.meta.url));
+}
+
+/**
+ * The preamble of every provider replay test: a provider's fixture directory, its fixtures, the
+ * ones that answer and the ones that end in an HTTP error.
+ */
+export function providerFixtures<E extends { error?: { status?: number } }>(
+  provider: string,
+): { dir: string; fixtures: Fixture<E>[]; answers: Fixture<E>[]; httpErrors: Fixture<E>[] } {
+  const dir = fixtureDir(provider);
+  const fixtures = loadFixtures<E>(dir);
+  return {
+    dir,
+    fixtures,
+    answers: fixtures.filter((f) => f.expect.error === undefined),
+    httpErrors: fixtures.filter((f) => f.expect.error?.status !== undefined),
+  };
 }
 
 /** What a response says, without `raw` payloads (which legitimately differ between the two paths). */
