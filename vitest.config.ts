@@ -86,12 +86,14 @@ export default defineConfig({
           // each crash suite states its own budget in its header.
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // The type tests (`*.test-d.ts`) run `tsc`, so they are integration too.
-          typecheck: {
-            enabled: true,
-            include: ["packages/*/src/**/*.test-d.ts", "packages/*/test/**/*.test-d.ts"],
-            tsconfig: "./tsconfig.json",
-          },
+          // Two files at a time (four at most on bigger machines). An integration file mostly
+          // waits: on its child processes, servers, Postgres or Chromium, which run beside it.
+          // Vitest's default on 2 cores is ONE worker, which ran the tier's ~100 files one after
+          // the other, a core idle during every wait and every file's import.
+          maxWorkers: Math.min(Math.max(availableParallelism(), 2), 4),
+          // The type tests (`*.test-d.ts`) are not run here: they are type errors or nothing, and
+          // `npm run typecheck` (the first step of `npm test`) compiles them with everything else.
+          // Vitest's typecheck ran that same `tsc` a second time.
         },
       },
     ],
