@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Flake hunting as a command (issue 34): `npm run test:stress [-- options] [vitest filters]`.
 //
-// Runs the unit tier N times AT ONCE (default 5) while busy-loop processes keep every core
-// saturated (default one per core), then lists every test whose outcome was not the same in all
-// repetitions, with the fast-check seed each repetition ran with (replay a property failure with
+// Runs the unit tier N times AT ONCE (default 5; one Vitest worker each) while busy-loop
+// processes keep every core saturated (default one per core), then lists every test whose outcome
+// was not the same in all repetitions, with the fast-check seed each repetition ran with (replay a property failure with
 // `FC_SEED=<seed> npx vitest run <file>`). Exit code 0 when every outcome was stable, 1 when one
 // changed, 2 on bad usage or when a repetition produced no report.
 //
@@ -23,7 +23,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { compareOutcomes, outcomesOf } from "./lib/stress-outcomes.mjs";
+import { compareOutcomes, outcomesOf, repetitionArgs } from "./lib/stress-outcomes.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const vitest = join(root, "node_modules/vitest/vitest.mjs");
@@ -64,15 +64,7 @@ function burner() {
 
 /** One repetition: vitest with a JSON report; resolves with its exit code (never rejects). */
 function repetition(index, seed, reportFile, options) {
-  const args = [
-    vitest,
-    "run",
-    "--project",
-    options.project,
-    "--reporter=json",
-    `--outputFile=${reportFile}`,
-    ...options.vitestArgs,
-  ];
+  const args = repetitionArgs(vitest, options.project, reportFile, options.vitestArgs);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, {
       cwd: root,

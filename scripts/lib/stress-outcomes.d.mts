@@ -13,3 +13,11 @@ export declare function compareOutcomes(repetitions: readonly Pick<Outcomes, "by
   changed: { key: string; statuses: string[] }[];
   alwaysFailed: string[];
 };
+
+/** One repetition's `vitest run` arguments: the project, a JSON report, one worker, then `vitestArgs`. */
+export declare function repetitionArgs(
+  vitest: string,
+  project: string,
+  reportFile: string,
+  vitestArgs: readonly string[],
+): string[];

@@ -19,10 +19,43 @@ export function outcomesOf(report, root) {
     for (const test of file.assertionResults ?? []) {
       const key = `${path} > ${test.fullName}`;
       byTest.set(key, test.status);
-      if (test.failureMessages?.length) messages.set(key, test.failureMessages[0]);
+      if (test.failureMessages?.length) messages.set(key, failureOf(test));
     }
   }
   return { byTest, messages };
+}
+
+/**
+ * A failed test's first failure message, with how long it ran when the report says. Vitest's JSON
+ * report gives a test that hit its time limit as `Error: STACK_TRACE_ERROR` (the placeholder error
+ * it creates to carry the test's location): that is said plainly, since a test that only times out
+ * under load is CPU-starved or waiting on real time, not failing an assertion.
+ */
+function failureOf(test) {
+  const message = test.failureMessages[0];
+  const timedOut = message.startsWith("Error: STACK_TRACE_ERROR");
+  const text = timedOut ? "timed out (the tier's per-test limit)" : message;
+  return typeof test.duration === "number" ? `${text} after ${Math.round(test.duration)} ms` : text;
+}
+
+/**
+ * The arguments of one repetition: `vitest run` of the project with a JSON report, ONE worker
+ * (the repetitions run at once: they are the parallelism; a worker per core in each of them put
+ * 10 workers and the busy loops on 2 cores, and CPU-bound tests hit the 5 s limit from starvation
+ * alone) unless the user's vitest arguments, which come last, name their own `--maxWorkers`.
+ */
+export function repetitionArgs(vitest, project, reportFile, vitestArgs) {
+  const workers = vitestArgs.some((arg) => arg.startsWith("--maxWorkers")) ? [] : ["--maxWorkers=1"];
+  return [
+    vitest,
+    "run",
+    "--project",
+    project,
+    "--reporter=json",
+    `--outputFile=${reportFile}`,
+    ...workers,
+    ...vitestArgs,
+  ];
 }
 
 /**

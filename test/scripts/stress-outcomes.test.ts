@@ -1,6 +1,6 @@
 /** What `npm run test:stress` reports from its repetitions' Vitest JSON reports. */
 import { describe, expect, it } from "vitest";
-import { compareOutcomes, outcomesOf } from "../../scripts/lib/stress-outcomes.mjs";
+import { compareOutcomes, outcomesOf, repetitionArgs } from "../../scripts/lib/stress-outcomes.mjs";
 
 const ROOT = "/repo";
 
@@ -29,6 +29,53 @@ describe("test:stress outcome comparison", () => {
       ["packages/a/a.test.ts > suite bad", "failed"],
     ]);
     expect(messages.get("packages/a/a.test.ts > suite bad")).toMatch(/^AssertionError: suite bad broke/);
+  });
+
+  it("says a timed-out test timed out (Vitest reports it as STACK_TRACE_ERROR) and how long each failure ran", () => {
+    const { messages } = outcomesOf(
+      {
+        testResults: [
+          {
+            name: "/repo/t.test.ts",
+            status: "failed",
+            assertionResults: [
+              {
+                fullName: "slow",
+                status: "failed",
+                duration: 5159.3,
+                failureMessages: ["Error: STACK_TRACE_ERROR\n    at task (chunk.js:1:1)"],
+              },
+              {
+                fullName: "wrong",
+                status: "failed",
+                duration: 12,
+                failureMessages: ["AssertionError: expected 1 to be 2"],
+              },
+            ],
+          },
+        ],
+      },
+      ROOT,
+    );
+    expect(messages.get("t.test.ts > slow")).toBe("timed out (the tier's per-test limit) after 5159 ms");
+    expect(messages.get("t.test.ts > wrong")).toBe("AssertionError: expected 1 to be 2 after 12 ms");
+  });
+
+  it("runs each repetition on one worker (the repetitions are the parallelism) unless told otherwise", () => {
+    expect(repetitionArgs("vitest.mjs", "unit", "/tmp/r.json", ["packages/harness"])).toEqual([
+      "vitest.mjs",
+      "run",
+      "--project",
+      "unit",
+      "--reporter=json",
+      "--outputFile=/tmp/r.json",
+      "--maxWorkers=1",
+      "packages/harness",
+    ]);
+    // Vitest refuses a repeated --maxWorkers: the user's own is the only one.
+    expect(repetitionArgs("vitest.mjs", "unit", "/tmp/r.json", ["--maxWorkers=2"]).slice(6)).toEqual([
+      "--maxWorkers=2",
+    ]);
   });
 
   it("a file that failed before any test ran is one outcome with its message", () => {
