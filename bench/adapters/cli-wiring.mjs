@@ -1,9 +1,11 @@
 // The SQLite journal and status store wired exactly as the CLI wires them
-// (packages/cli/src/cli-store.ts + execute-turn.ts): one SqliteStore file (WAL), an
-// AppendLogEventJournal over its append log with the "journal-" stream prefix, its status store;
-// per run a fresh EventSink, attachObservability({ journal, statusStore }) with the default
-// redaction and projections, and obs.close() when the run ends. (The CLI also puts one run record
-// in the key-value table per run; that is the CLI's listing, not the journal, and is left out.)
+// (packages/cli/src/cli-store.ts + execute-turn.ts) and as docs/persistence-observability.md
+// tells users to: one SqliteStore file (WAL), an AppendLogEventJournal over its append log with
+// the "journal-" stream prefix, its status store; per run a fresh EventSink,
+// attachObservability({ journal, statusStore }) with the default redaction and projections,
+// `agent.run(prompt, { runId, events })`, and obs.close() when the run ends. (The CLI also puts
+// one run record in the key-value table per run; that is the CLI's listing, not the journal, and
+// is left out.)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,3 +37,6 @@ export function observedRun(cli, start) {
     }
   };
 }
+
+/** `obs.close()` waited for every write of the run: nothing left to wait for. */
+export async function settle() {}

@@ -4,7 +4,8 @@ import { DELTA, echoedValue, nextStep, PROMPT, TOOL_NAME, USAGE, yieldTurn } fro
 
 export const info = { name: "hand-written" };
 
-function scriptedModel(steps, yieldEachCall, counters) {
+/** The scripted model as a plain async function (also the storage floors' model). */
+export function scriptedModel(steps, yieldEachCall, counters) {
   return async function invoke(messages) {
     counters.model++;
     if (yieldEachCall) await yieldTurn();

@@ -1,33 +1,36 @@
 // W5: tinyagents with what a production user switches on — retry, a token/cost budget, usage
 // accounting — and persistence as the CLI wires it: the SQLite journal and status store
 // (cli-wiring.mjs: per-run EventSink, attachObservability with its default redaction and
-// projections, obs.close() per run). Same fake model and async zod tool as `tinyagents`.
+// projections, obs.close() per run), through the front door (`createAgent({ middleware })`,
+// `agent.run`). Compared with the SQLite floor. Same fake model and async zod tool.
 import { budgetMiddleware, retryMiddleware, usageAccountingMiddleware } from "@tinyagents/harness";
 import { PROMPT } from "../lib/script.mjs";
 import { observedRun, openCliLikeStore } from "./cli-wiring.mjs";
-import { consumeStream, scriptedHarness, scriptedModel } from "./tinyagents.mjs";
+import { consumeStream, scriptedAgent, scriptedModel } from "./tinyagents.mjs";
 
-export const info = { name: "tinyagents-production" };
+export const info = { name: "tinyagents-production", storage: "sqlite" };
 
+export { settle } from "./cli-wiring.mjs";
 export { loopText } from "./tinyagents.mjs";
 
-function productionHarness(model, counters, steps) {
-  return scriptedHarness(model, counters, steps)
-    .use(retryMiddleware())
-    .use(budgetMiddleware({ limits: { maxTotalTokens: 1e12, maxCost: 1e6 } }))
-    .use(usageAccountingMiddleware());
+function productionAgent(model, counters, steps) {
+  return scriptedAgent(model, counters, steps, {
+    middleware: [
+      retryMiddleware(),
+      budgetMiddleware({ limits: { maxTotalTokens: 1e12, maxCost: 1e6 } }),
+      usageAccountingMiddleware(),
+    ],
+  });
 }
 
 export function createLoop({ steps, yieldEachCall = false, counters }) {
-  const harness = productionHarness(scriptedModel({ steps, yieldEachCall, counters }), counters, steps);
-  return observedRun(openCliLikeStore(), (runId, events) =>
-    harness.invoke(undefined, undefined, { runId }, PROMPT, { events }),
-  );
+  const agent = productionAgent(scriptedModel({ steps, yieldEachCall, counters }), counters, steps);
+  return observedRun(openCliLikeStore(), (runId, events) => agent.run(PROMPT, { runId, events }));
 }
 
 export function createStream({ deltas, counters }) {
-  const harness = productionHarness(scriptedModel({ deltas, counters }), counters, 1);
+  const agent = productionAgent(scriptedModel({ deltas, counters }), counters, 1);
   return observedRun(openCliLikeStore(), (runId, events) =>
-    consumeStream(harness.invokeStreaming(undefined, undefined, { runId }, PROMPT, { events })),
+    consumeStream(agent.stream(PROMPT, { runId, events })),
   );
 }

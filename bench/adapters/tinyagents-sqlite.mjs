@@ -1,24 +1,24 @@
 // tinyagents at default settings with the SQLite event journal and status store wired exactly as
-// the CLI wires them (see cli-wiring.mjs). The "SQLite-journaled" targets compare it with the
-// bare `tinyagents` row of the same run. Same fake model and async zod tool.
+// the CLI wires them (see cli-wiring.mjs), through the front door (`createAgent`, `agent.run` /
+// `agent.stream` with the run's `events`). Compared with its storage floor (`sqlite-floor`) and
+// with the bare `tinyagents` row of the same run. Same fake model and async zod tool.
 import { PROMPT } from "../lib/script.mjs";
 import { observedRun, openCliLikeStore } from "./cli-wiring.mjs";
-import { consumeStream, scriptedHarness, scriptedModel } from "./tinyagents.mjs";
+import { consumeStream, scriptedAgent, scriptedModel } from "./tinyagents.mjs";
 
-export const info = { name: "tinyagents-sqlite" };
+export const info = { name: "tinyagents-sqlite", storage: "sqlite" };
 
+export { settle } from "./cli-wiring.mjs";
 export { loopText } from "./tinyagents.mjs";
 
 export function createLoop({ steps, yieldEachCall = false, counters }) {
-  const harness = scriptedHarness(scriptedModel({ steps, yieldEachCall, counters }), counters, steps);
-  return observedRun(openCliLikeStore(), (runId, events) =>
-    harness.invoke(undefined, undefined, { runId }, PROMPT, { events }),
-  );
+  const agent = scriptedAgent(scriptedModel({ steps, yieldEachCall, counters }), counters, steps);
+  return observedRun(openCliLikeStore(), (runId, events) => agent.run(PROMPT, { runId, events }));
 }
 
 export function createStream({ deltas, counters }) {
-  const harness = scriptedHarness(scriptedModel({ deltas, counters }), counters, 1);
+  const agent = scriptedAgent(scriptedModel({ deltas, counters }), counters, 1);
   return observedRun(openCliLikeStore(), (runId, events) =>
-    consumeStream(harness.invokeStreaming(undefined, undefined, { runId }, PROMPT, { events })),
+    consumeStream(agent.stream(PROMPT, { runId, events })),
   );
 }

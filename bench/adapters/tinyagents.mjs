@@ -1,7 +1,8 @@
-// tinyagents, default settings: a ChatModel object (invoke + stream) as the fake model and the
-// same async zod-schema tool every framework gets, run through AgentHarness.invokeDefault /
-// invokeStreamingDefault. (`tinyagents-sync-tool` is the labelled sync-tool variant.)
-import { AgentHarness, runText, tool } from "@tinyagents/harness";
+// tinyagents, default settings, through the front door users are told to use: a ChatModel object
+// (invoke + stream) as the fake model and the same async zod-schema tool every framework gets,
+// `createAgent({ model, tools, policy })` and `agent.run(prompt)` / `agent.stream(prompt)`.
+// (`tinyagents-sync-tool` is the labelled sync-tool variant.)
+import { createAgent, tool } from "@tinyagents/harness";
 import { z } from "zod";
 import {
   DELTA,
@@ -70,39 +71,42 @@ export function echoTool(counters, { sync = false } = {}) {
   });
 }
 
-/** A harness whose call caps leave room for `steps` model calls. */
-export function scriptedHarness(model, counters, steps, { syncTool = false } = {}) {
-  return new AgentHarness({ policy: { limits: { maxModelCalls: steps + 1, maxToolCalls: steps + 1 } } })
-    .registerModel("bench", model)
-    .registerTool(echoTool(counters, { sync: syncTool }));
+/** An agent (`createAgent`) whose call caps leave room for `steps` model calls. */
+export function scriptedAgent(model, counters, steps, { syncTool = false, middleware = [] } = {}) {
+  return createAgent({
+    model,
+    modelName: "bench",
+    tools: [echoTool(counters, { sync: syncTool })],
+    middleware,
+    policy: { limits: { maxModelCalls: steps + 1, maxToolCalls: steps + 1 } },
+  });
 }
 
-/** The final answer of a finished run (an AgentRun). */
-export const loopText = runText;
+/** The final answer of a finished run (a RunResult). */
+export const loopText = (result) => result.text;
 
 export function createLoop({ steps, yieldEachCall = false, counters }) {
-  const harness = scriptedHarness(scriptedModel({ steps, yieldEachCall, counters }), counters, steps);
+  const agent = scriptedAgent(scriptedModel({ steps, yieldEachCall, counters }), counters, steps);
   return function run() {
-    return harness.invokeDefault(undefined, PROMPT);
+    return agent.run(PROMPT);
   };
 }
 
-/** Consume a streaming run: count `model.text_delta` events, return the final text. */
-export async function consumeStream(items) {
+/** Consume `agent.stream(...)`: count `model.text_delta` events, return the final text. */
+export async function consumeStream(stream) {
   let received = 0;
   let text;
-  for await (const item of items) {
+  for await (const item of stream) {
     if (item.type === "event") {
       if (item.record.event.type === "model.text_delta") received++;
-    } else if (item.type === "completed") text = runText(item.run);
-    else throw item.error;
+    } else text = item.result.text;
   }
   return { received, text };
 }
 
 export function createStream({ deltas, counters }) {
-  const harness = scriptedHarness(scriptedModel({ deltas, counters }), counters, 1);
+  const agent = scriptedAgent(scriptedModel({ deltas, counters }), counters, 1);
   return function run() {
-    return consumeStream(harness.invokeStreamingDefault(undefined, PROMPT));
+    return consumeStream(agent.stream(PROMPT));
   };
 }
