@@ -126,7 +126,9 @@ describe("group commit (SQLite, wired as the CLI wires it)", () => {
       const journal = new AppendLogEventJournal(counted.log, { streamPrefix: "journal-" });
       const harness = new AgentHarness().registerModel("m", streamingModel(["Hel", "lo"]));
       const events = new EventSink("run-1");
-      const obs = attachObservability(events, { journal, statusStore: status.store });
+      // journalEvents "all": every event is journaled, so offsets are dense (the default leaves
+      // bookkeeping events out; see journal-events.test.ts).
+      const obs = attachObservability(events, { journal, statusStore: status.store, journalEvents: "all" });
       const run = await harness.invoke(undefined, undefined, { runId: "run-1" }, "hi", { events });
       await obs.close();
       expect(runText(run)).toBe("Hello");
@@ -274,7 +276,11 @@ describe("clean close", () => {
     for (const runId of ["c1", "c2", "c3", "c4"]) {
       const events = new EventSink(runId);
       events.subscribe(() => emitted.set(runId, (emitted.get(runId) ?? 0) + 1));
-      const obs = attachObservability(events, { journal, statusStore: sqlite.statusStore });
+      const obs = attachObservability(events, {
+        journal,
+        statusStore: sqlite.statusStore,
+        journalEvents: "all", // every emitted event is accounted for below
+      });
       // Stream without awaiting the end: close() must write what is still queued or merged.
       const stream = harness.invokeStreaming(undefined, undefined, { runId }, "hi", { events });
       for await (const _ of stream) {

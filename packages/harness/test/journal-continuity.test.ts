@@ -124,7 +124,9 @@ describe.each(backends)("journal continuity (%s)", (_name, open) => {
     const all = await journal.read("r1");
     expect(all.length).toBeGreaterThan(before.length);
     assertContinuous(all);
-    expect(await journal.read("r1", { fromOffset: 5 })).toHaveLength(all.length - 5);
+    // The default journal leaves bookkeeping events out (journalEvents "essential"): offsets
+    // have gaps, and a read from an offset returns the records at or after it.
+    expect(await journal.read("r1", { fromOffset: 5 })).toEqual(all.filter((r) => r.offset >= 5));
     expect(await journal.lastOffset?.("r1")).toBe(all.at(-1)?.offset);
   });
 

@@ -247,7 +247,8 @@ describe("journal and projections", () => {
     expect(childOf.size).toBe(3);
     records.forEach((r: AgentObservation, k) => {
       expect(r.rootRunId).toBe("root");
-      expect(r.offset).toBe(records[0]?.offset === undefined ? k : records[0].offset + k);
+      // Monotonic (gaps where the default journal left bookkeeping events out).
+      if (k > 0) expect(r.offset).toBeGreaterThan((records[k - 1] as AgentObservation).offset);
       const expected = childOf.get(r.runId);
       expect(r.depth).toBe(expected?.depth);
       expect(r.parentRunId ?? "").toBe(expected?.parent);

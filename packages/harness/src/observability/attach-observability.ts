@@ -4,6 +4,7 @@ import type { DropReport } from "./bounded-queue.js";
 import type { JournalDeltas } from "./delta-coalescer.js";
 import type { HarnessEventJournal } from "./event-journal.js";
 import { FanOutSink } from "./fan-out-sink.js";
+import { type JournalEvents, journalEventsOption } from "./journal-events.js";
 import { JournalSink } from "./journal-sink.js";
 import type { ProjectionSet } from "./projection-set.js";
 import { ProjectionSink } from "./projection-sink.js";
@@ -30,6 +31,13 @@ export interface ObservabilityOptions {
    * call, then one record with the rest of its text) or `"all"` (one record per delta, batched).
    */
   journalDeltas?: JournalDeltas;
+  /**
+   * Which events the journal stores: `"essential"` (default: what replay, the inspector,
+   * projections and exporters read; not `state.updated`, the `middleware.started` /
+   * `middleware.completed` brackets nor a default `route.selected`) or `"all"`. Projections,
+   * the status store and `sinks` see every event either way. See {@link JournalEvents}.
+   */
+  journalEvents?: JournalEvents;
   /** Journal queue bound (default 10,000) and batch size (default 500). */
   maxQueue?: number;
   /**
@@ -112,6 +120,7 @@ export function attachObservability(
           ...(options.journalOverflow === undefined ? {} : { overflow: options.journalOverflow }),
           ...(options.onDrop === undefined ? {} : { onDrop: options.onDrop }),
           ...(options.journalDeltas === undefined ? {} : { deltas: options.journalDeltas }),
+          journalEvents: journalEventsOption(options.journalEvents, "essential"),
           ...(redactor === undefined ? {} : { redactor }),
         });
   const targets: ObservationSink[] = [projectionSink];

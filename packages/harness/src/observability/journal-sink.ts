@@ -4,6 +4,7 @@ import type { AgentObservation } from "./agent-observation.js";
 import { BoundedObservationQueue, type QueuedSinkOptions } from "./bounded-queue.js";
 import { DeltaCoalescer, type JournalDeltas } from "./delta-coalescer.js";
 import type { HarnessEventJournal } from "./event-journal.js";
+import { isEssentialForJournal, type JournalEvents, journalEventsOption } from "./journal-events.js";
 import type { Redactor } from "./redaction.js";
 import type { ObservationSink } from "./sink.js";
 
@@ -11,6 +12,11 @@ import type { ObservationSink } from "./sink.js";
 export interface JournalSinkOptions extends QueuedSinkOptions {
   /** How streamed model deltas are stored (default `"coalesce"`; see {@link JournalDeltas}). */
   deltas?: JournalDeltas;
+  /**
+   * Which events are stored (default `"all"` here; `attachObservability` defaults to
+   * `"essential"`; see {@link JournalEvents}).
+   */
+  journalEvents?: JournalEvents;
   /**
    * The pipeline's redactor (`attachObservability` passes it): a merged delta record's text is
    * redacted again as a whole, so a secret the model streamed across several deltas — which no
@@ -41,6 +47,7 @@ export class JournalSink implements ObservationSink {
   private readonly queue: BoundedObservationQueue;
   private readonly coalescer: DeltaCoalescer | undefined;
   private readonly enqueue: (observation: AgentObservation) => void;
+  private readonly essentialOnly: boolean;
 
   constructor(journal: HarnessEventJournal, options: JournalSinkOptions = {}) {
     this.journal = journal;
@@ -51,6 +58,7 @@ export class JournalSink implements ObservationSink {
         field: "deltas",
       });
     }
+    this.essentialOnly = journalEventsOption(options.journalEvents, "all") === "essential";
     const { redactor } = options;
     this.coalescer =
       deltas === "coalesce"
@@ -60,6 +68,7 @@ export class JournalSink implements ObservationSink {
   }
 
   write(observation: AgentObservation): void {
+    if (this.essentialOnly && !isEssentialForJournal(observation)) return;
     if (this.coalescer === undefined) this.queue.push(observation);
     else this.coalescer.push(observation, this.enqueue);
   }
