@@ -12,7 +12,15 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { ADAPTERS, FLOOR, IMPORTS, LABELS, POSTGRES_ADAPTERS, W1_ONLY } from "./adapters/index.mjs";
+import {
+  ADAPTERS,
+  FLOOR,
+  IMPORTS,
+  LABELS,
+  POSTGRES_ADAPTERS,
+  STORAGE_FLOORS,
+  W1_ONLY,
+} from "./adapters/index.mjs";
 import { intArg, parseArgs } from "./lib/args.mjs";
 import { BENCH_DIR, runChild } from "./lib/child.mjs";
 import { dependencyClosure } from "./lib/closure.mjs";
@@ -26,6 +34,11 @@ const quick = args.quick === true;
 const only = typeof args.only === "string" ? args.only.split(",") : ["w1", "w2", "w3", "w4"];
 const adapters = typeof args.adapters === "string" ? args.adapters.split(",") : ADAPTERS;
 if (!adapters.includes(FLOOR)) adapters.unshift(FLOOR);
+// A journaled wiring is reported against its storage floor: measure the floor too (before it).
+for (const [journaled, floor] of Object.entries(STORAGE_FLOORS)) {
+  if (adapters.includes(journaled) && !adapters.includes(floor))
+    adapters.splice(adapters.indexOf(journaled), 0, floor);
+}
 const procs = (fallback) => (quick ? 1 : intArg(args, "procs", fallback));
 const quickFlag = quick ? ["--quick"] : [];
 const started = performance.now();
@@ -135,6 +148,8 @@ async function w1() {
   for (const job of jobs)
     rows[job.adapter][job.steps] = {
       summary: summarize(job.results.map((r) => r.usPerStep)),
+      // What one run writes per step (journaled adapters and storage floors; the same every process).
+      writes: job.results.find((r) => r.writes !== undefined)?.writes,
       raw: job.results,
     };
   for (const adapter of adapters) {
@@ -144,6 +159,16 @@ async function w1() {
         cell.summary && rows[FLOOR][s].summary
           ? cell.summary.median / rows[FLOOR][s].summary.median
           : undefined;
+    }
+    // Issue 40: a journaled wiring against its raw-driver storage floor, and against the
+    // in-memory front door, in the same run.
+    const floor = STORAGE_FLOORS[adapter];
+    for (const s of steps) {
+      const cell = rows[adapter][s];
+      const median = cell.summary?.median;
+      if (floor !== undefined && rows[floor]?.[s]?.summary)
+        cell.floorRatio = median / rows[floor][s].summary.median;
+      if (rows.tinyagents?.[s]?.summary) cell.inMemoryRatio = median / rows.tinyagents[s].summary.median;
     }
     const first = rows[adapter][steps[0]].summary;
     const last = rows[adapter][steps.at(-1)].summary;
