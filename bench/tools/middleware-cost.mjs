@@ -1,0 +1,72 @@
+// Issue 40 item 3: what each middleware costs a journaled step, measured alone. In ONE process,
+// alternating rounds (order reversed every other round), CPU time (user + system), W1 at --steps:
+// the SQLite-journaled CLI wiring (bench/adapters/cli-wiring.mjs) through the front door with no
+// middleware, then with each of retry, budget, usage accounting, redaction and trace details
+// alone. Prints µs per step and each one's cost as a share of the plain journaled step (target
+// ≤ 10 %). Usage: node bench/tools/middleware-cost.mjs [--steps 10] [--rounds 9] [--round-ms 150]
+import {
+  budgetMiddleware,
+  redactionMiddleware,
+  retryMiddleware,
+  traceDetailsMiddleware,
+  usageAccountingMiddleware,
+} from "@tinyagents/harness";
+import { observedRun, openCliLikeStore } from "../adapters/cli-wiring.mjs";
+import { scriptedAgent, scriptedModel } from "../adapters/tinyagents.mjs";
+import { intArg, parseArgs } from "../lib/args.mjs";
+import { expectEqual } from "../lib/child.mjs";
+import { finalText, newCounters, PROMPT } from "../lib/script.mjs";
+import { median } from "../lib/stats.mjs";
+
+const args = parseArgs();
+const steps = intArg(args, "steps", 10);
+const rounds = intArg(args, "rounds", 9);
+const roundMs = intArg(args, "round-ms", 150);
+
+const VARIANTS = {
+  none: () => [],
+  retry: () => [retryMiddleware()],
+  budget: () => [budgetMiddleware({ limits: { maxTotalTokens: 1e12, maxCost: 1e6 } })],
+  usage: () => [usageAccountingMiddleware()],
+  redaction: () => [redactionMiddleware()],
+  "trace details": () => [traceDetailsMiddleware()],
+};
+
+const loops = Object.entries(VARIANTS).map(([name, middleware]) => {
+  const counters = newCounters();
+  const agent = scriptedAgent(scriptedModel({ steps, counters }), counters, steps, {
+    middleware: middleware(),
+  });
+  const run = observedRun(openCliLikeStore(), (runId, events) => agent.run(PROMPT, { runId, events }));
+  return { name, run, samples: [] };
+});
+
+const cpuUs = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
+async function timed(loop, ms) {
+  const wallStart = performance.now();
+  const start = cpuUs();
+  let runs = 0;
+  while (performance.now() - wallStart < ms) {
+    expectEqual(`${loop.name} final text`, (await loop.run()).text, finalText(steps));
+    runs++;
+  }
+  return (cpuUs() - start) / (runs * steps);
+}
+
+for (const loop of loops) await timed(loop, 300);
+for (let r = 0; r < rounds; r++) {
+  for (const loop of r % 2 === 0 ? loops : [...loops].reverse())
+    loop.samples.push(await timed(loop, roundMs));
+}
+const base = loops[0];
+console.log(`S=${steps}, CPU µs per journaled step, median of ${rounds} alternating rounds`);
+for (const loop of loops) {
+  const us = median(loop.samples);
+  const share = median(loop.samples.map((x, i) => x / base.samples[i] - 1));
+  console.log(
+    `${loop.name.padEnd(14)} ${us.toFixed(1).padStart(7)} µs/step${loop === base ? "" : `  ${share >= 0 ? "+" : ""}${(share * 100).toFixed(0)} % of the plain journaled step`}`,
+  );
+}
