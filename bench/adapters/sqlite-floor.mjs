@@ -63,8 +63,10 @@ export function sqliteFloorWriter(db) {
 }
 
 /** The hand-written loop, journaling each step through `write` (see the header). */
+/** Run ids unique in the process: the Postgres floor's loops share one schema. */
+let runs = 0;
+
 export function journaledLoop({ steps, yieldEachCall, counters }, write) {
-  let runs = 0;
   const invoke = scriptedModel(steps, yieldEachCall, counters);
   const tools = { echo: async ({ n }) => String(n) };
   return async function run() {
