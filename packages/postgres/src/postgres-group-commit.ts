@@ -1,6 +1,20 @@
+import { TinyAgentsError } from "@tinyagents/inference";
 import type pg from "pg";
 import { postgresError } from "./postgres-errors.js";
-import { inTransaction, isRetryable } from "./postgres-transaction.js";
+import { inTransaction } from "./postgres-transaction.js";
+
+/**
+ * Whether a failed batch failed in one of its writes — an error the server reported (a
+ * `DatabaseError` carries a `severity`) or a write's own refusal (a tinyagents error, e.g. a
+ * journal's `conflict`) — rather than in reaching the server (refused connection, pool closed),
+ * which every write would meet again.
+ */
+function failedInWrite(error: unknown): boolean {
+  return (
+    TinyAgentsError.isInstance(error) ||
+    typeof (error as { severity?: unknown } | undefined)?.severity === "string"
+  );
+}
 
 /** One write of a group commit: statements on the batch's connection, inside its transaction. */
 export type GroupWork<R> = (client: pg.PoolClient) => Promise<R>;
@@ -17,9 +31,11 @@ interface Pending {
  * every run, status saves) run at its end in ONE transaction — one round of locks, one WAL flush —
  * and their promises resolve only after it committed (the acknowledgement). One batch at a time:
  * what is submitted while a batch commits goes into the next one, so writes from this process
- * reach the database in submission order. Each write keeps its own atomicity: in a batch of
- * several, each runs inside a savepoint, so one failing write rolls back alone and rejects only
- * its caller. A deadlock (another process locked the same rows in another order) reruns the batch.
+ * reach the database in submission order. Each write keeps its own atomicity: the batch runs
+ * optimistically with no savepoints (a savepoint and its release are two more round trips per
+ * write, and writes rarely fail); when one write fails the whole batch rolls back and every write
+ * of it runs again in a transaction of its own, so the failing write rejects alone and the others
+ * commit. A deadlock (another process locked the same rows in another order) reruns the batch.
  */
 export class PostgresGroupCommit {
   private pending: Pending[] = [];
@@ -72,36 +88,31 @@ export class PostgresGroupCommit {
   }
 
   private async commit(batch: Pending[]): Promise<void> {
-    let outcomes: { ok: boolean; value: unknown }[];
+    let outcomes: unknown[];
     try {
       outcomes = await inTransaction(this.pool, async (client) => {
-        if (batch.length === 1) {
-          // Alone in its transaction: its failure rolls back only itself.
-          const p = batch[0] as Pending;
-          return [{ ok: true, value: await p.work(client) }];
-        }
-        const results: { ok: boolean; value: unknown }[] = [];
-        for (const p of batch) {
-          await client.query("SAVEPOINT tinyagents_write");
-          try {
-            results.push({ ok: true, value: await p.work(client) });
-            await client.query("RELEASE SAVEPOINT tinyagents_write");
-          } catch (error) {
-            if (isRetryable(error)) throw error; // rerun the whole batch
-            await client.query("ROLLBACK TO SAVEPOINT tinyagents_write");
-            results.push({ ok: false, value: error });
-          }
-        }
+        const results: unknown[] = [];
+        for (const p of batch) results.push(await p.work(client));
         return results;
       });
     } catch (error) {
-      for (const p of batch) p.reject(postgresError(p.action, error));
+      if (batch.length === 1 || !failedInWrite(error)) {
+        for (const p of batch) p.reject(postgresError(p.action, error));
+        return;
+      }
+      // One write (or the COMMIT) failed and nothing of the batch was kept: each write again, alone,
+      // so only the failing one rejects (the slow path; the fast one saves two round trips a write).
+      for (const p of batch) {
+        try {
+          p.resolve(await inTransaction(this.pool, (client) => p.work(client)));
+        } catch (each) {
+          p.reject(postgresError(p.action, each));
+        }
+      }
       return;
     }
     batch.forEach((p, i) => {
-      const outcome = outcomes[i] as { ok: boolean; value: unknown };
-      if (outcome.ok) p.resolve(outcome.value);
-      else p.reject(postgresError(p.action, outcome.value));
+      p.resolve(outcomes[i]);
     });
   }
 }

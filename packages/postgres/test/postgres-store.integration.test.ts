@@ -163,8 +163,7 @@ describe.skipIf(skipPostgres())("PostgresStore (skipped only by TINYAGENTS_SKIP_
       store.statusStore.save(conformanceStatus("r1")),
     ];
     expect(await Promise.all(writes)).toEqual([0, [0, 1], [[0], [1]], undefined]);
-    // The commit time of the transaction that wrote each row (each write ran in a savepoint, whose
-    // subtransaction id is the row's xmin; subtransactions commit with, and as, their parent).
+    // The commit time of the transaction that wrote each row (its xmin).
     const committed = (table: string) =>
       store.pool.query(
         `SELECT DISTINCT pg_xact_commit_timestamp(xmin)::text AS x FROM "${store.schema}".${table}`,
@@ -176,6 +175,36 @@ describe.skipIf(skipPostgres())("PostgresStore (skipped only by TINYAGENTS_SKIP_
     // The next turn is the next transaction.
     await store.appendLog.append("a", 3);
     expect((await committed("log")).rows).toHaveLength(2);
+  });
+
+  it("group commit: a batch that succeeds costs no savepoints (BEGIN, the writes' own statements, COMMIT)", async () => {
+    const pool = new pg.Pool({ connectionString: server.url, max: 2 });
+    const store = await PostgresStore.open({ pool, schema: freshSchema() });
+    cleanup.push(async () => {
+      await store.close();
+      await pool.end();
+    });
+    const sent: string[] = [];
+    pool.on("acquire", (client) => {
+      const query = client.query as (...a: unknown[]) => unknown;
+      if ((client as { counted?: true }).counted) return;
+      (client as { counted?: true }).counted = true;
+      client.query = ((...a: unknown[]) => {
+        const config = a[0] as string | { text: string };
+        sent.push(typeof config === "string" ? config : config.text);
+        return query.apply(client, a);
+      }) as typeof client.query;
+    });
+    const writes = [
+      store.appendLog.append("a", 1),
+      store.appendLog.appendGroups([{ stream: "b", values: [1, 2] }]),
+      store.statusStore.save(conformanceStatus("r1")),
+    ];
+    expect(await Promise.all(writes)).toEqual([0, [[0, 1]], undefined]);
+    expect(sent[0]).toBe("BEGIN");
+    expect(sent.at(-1)).toBe("COMMIT");
+    expect(sent.filter((text) => /SAVEPOINT/.test(text))).toEqual([]);
+    expect(sent.filter((text) => text === "BEGIN")).toHaveLength(1);
   });
 
   it("group commit: a refused write rejects alone; flush() and close() commit what is waiting", async () => {
