@@ -15,7 +15,7 @@ import type { HarnessStatusStore } from "./status-store.js";
 
 /** What to attach to an event sink. Everything is optional. */
 export interface ObservabilityOptions {
-  /** Every observation is appended here (through a bounded `JournalSink`). */
+  /** Observations are appended here through a bounded `JournalSink` (which ones: `journalEvents`). */
   journal?: HarnessEventJournal;
   /** Each run's latest status is saved here whenever it changes. */
   statusStore?: HarnessStatusStore;
