@@ -174,6 +174,34 @@ async function w1() {
     const last = rows[adapter][steps.at(-1)].summary;
     rows[adapter].growth = first && last ? last.median / first.median : undefined;
   }
+  // Issue 40: each journaled wiring against its floor in ONE process, alternating rounds (wall
+  // time), per S: a load swing hits both alike, so this ratio is steadier than the one between
+  // separate processes above. Not in the quick run (it checks correctness, not speed).
+  if (!quick) {
+    const byFloor = new Map();
+    for (const [journaled, floor] of Object.entries(STORAGE_FLOORS)) {
+      if (!adapters.includes(journaled) || !adapters.includes(floor)) continue;
+      if (!byFloor.has(floor)) byFloor.set(floor, []);
+      byFloor.get(floor).push(journaled);
+    }
+    for (const [floor, journaled] of byFloor) {
+      for (const s of steps) {
+        const result = await child(`W1 alternating ${floor} S=${s}`, "workloads/w1-alternating.mjs", [
+          "--adapters",
+          [floor, ...journaled].join(","),
+          "--steps",
+          String(s),
+          "--ratios",
+          journaled.map((j) => `${j}/${floor}`).join(","),
+        ]);
+        if (result === undefined) continue;
+        for (const j of journaled) rows[j][s].sameProcessFloorRatio = result.ratios[`${j}/${floor}`];
+        log(
+          `  W1 alternating S=${s}: ${journaled.map((j) => `${j} ${num(result.ratios[`${j}/${floor}`])}×`).join(", ")} ${floor}`,
+        );
+      }
+    }
+  }
   return { steps, procs: done, rows };
 }
 

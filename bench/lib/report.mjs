@@ -103,6 +103,7 @@ export function renderJournaled(w1, labels) {
         `S=${s}`,
         num(cell?.summary?.median),
         cell?.floorRatio === undefined ? "—" : times(cell.floorRatio),
+        cell?.sameProcessFloorRatio === undefined ? "—" : times(cell.sameProcessFloorRatio),
         cell?.inMemoryRatio === undefined ? "n/a" : times(cell.inMemoryRatio),
         per(w?.recordsPerStep),
         w === undefined ? "n/a" : num(w.bytesPerStep),
@@ -117,6 +118,7 @@ export function renderJournaled(w1, labels) {
     "S",
     "µs/step",
     "× its storage floor",
+    "× its floor, same process",
     "× in-memory tinyagents",
     "journal records / step",
     "bytes / step",
@@ -124,7 +126,7 @@ export function renderJournaled(w1, labels) {
     "commits / step",
     "round trips / step (Postgres)",
   ];
-  return `### Journaled runs against their storage floor (W1, medians of this run; writes counted at the driver on one run)\n\n${table(head, rows)}`;
+  return `### Journaled runs against their storage floor (W1, medians of this run; "same process": the wiring and its floor in one process, alternating rounds; writes counted at the driver on one run)\n\n${table(head, rows)}`;
 }
 
 export function renderW2(w2, labels) {
@@ -222,14 +224,16 @@ export function evaluateTargets(results) {
     add("W3 heap flat across batches (< 1 MiB growth)", kb(row.growth?.median), row.flat);
   }
   // Issue 40: every journaled wiring against its raw-driver storage floor of the same run.
+  // Judged on the same-process ratio when the run has it (steadier), else on the separate one.
   for (const [adapter, label, target] of JOURNALED) {
     const row = w1?.[adapter];
     if (row === undefined) continue;
     for (const s of results.w1.steps) {
-      const r = row[s]?.floorRatio;
+      const same = row[s]?.sameProcessFloorRatio;
+      const r = same ?? row[s]?.floorRatio;
       add(
         `${label}: W1 ≤ ${target(s)}× its storage floor at S=${s}`,
-        `${times(r)} (${num(row[s]?.summary?.median)} µs/step; ${times(row[s]?.inMemoryRatio)} in-memory)`,
+        `${times(r)}${same === undefined ? "" : " same process"} (separate processes ${times(row[s]?.floorRatio)}, ${num(row[s]?.summary?.median)} µs/step; ${times(row[s]?.inMemoryRatio)} in-memory)`,
         r <= target(s),
       );
     }
