@@ -162,6 +162,9 @@ async function runOnce(scenario: FaultScenario): Promise<FaultRun> {
   const observability = attachObservability(sink, {
     journal,
     statusStore,
+    // Every event, so the journal can be checked against exactly what was emitted (the default
+    // leaves bookkeeping events out: observability/journal-events.test.ts).
+    journalEvents: "all",
     onError: (error) => observabilityErrors.push(error),
   });
   const signal = scenario.signal ?? new AbortController().signal;
