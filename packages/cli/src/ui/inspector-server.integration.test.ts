@@ -128,7 +128,8 @@ describe("the inspector's API over real runs", () => {
     const events = await readSse(`/api/runs/${runs.ids.live}/events?from=${body.nextOffset}`, () =>
       runs.releaseLive(),
     );
-    expect(events[0]?.offset).toBe(body.nextOffset);
+    // From the offset on (the journal leaves bookkeeping events out, so offsets may have gaps).
+    expect(events[0]?.offset).toBeGreaterThanOrEqual(body.nextOffset);
     expect(events.map((o) => o.event.type)).toContain("run.completed");
     const offsets = events.map((o) => o.offset);
     expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
