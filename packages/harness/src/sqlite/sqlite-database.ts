@@ -94,6 +94,9 @@ export function openSqliteDatabase(filename: string, options: SqliteOpenOptions 
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     if (filename !== ":memory:") db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
+    // Deleted rows are zeroed on disk, not left in free pages: a durable run's checkpoint (its
+    // unredacted transcript, deleted when the run ends) must not outlive it in the file.
+    db.pragma("secure_delete = ON");
     db.exec(SCHEMA);
     const version = db.pragma("user_version", { simple: true });
     if (version === 0) db.pragma(`user_version = ${SQLITE_SCHEMA_VERSION}`);
