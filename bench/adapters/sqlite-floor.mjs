@@ -3,7 +3,7 @@
 // ONE IMMEDIATE transaction (one commit per step): one journal row for the model response, one
 // per tool result, and the run's status row (inserted on the first step, then updated). Same file
 // layout, schema and pragmas as the store (the file is created by `SqliteStore.open`: WAL,
-// synchronous NORMAL, busy timeout), statements prepared once, JSON encoded once per record.
+// synchronous NORMAL, busy timeout, secure delete), statements prepared once, JSON encoded once per record.
 // The journaled tinyagents rows are reported as a ratio to this one.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -29,6 +29,7 @@ function openFloorDb() {
   db.pragma("busy_timeout = 5000");
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
+  db.pragma("secure_delete = ON");
   process.once("exit", () => db.close());
   return db;
 }
