@@ -10,6 +10,7 @@ import type { ProjectionSet } from "./projection-set.js";
 import { ProjectionSink } from "./projection-sink.js";
 import { RedactingSink } from "./redacting-sink.js";
 import { type RedactionOptions, Redactor } from "./redaction.js";
+import { ReplayReconcilingJournal } from "./replay-reconciling-journal.js";
 import type { ObservationSink } from "./sink.js";
 import type { HarnessStatusStore } from "./status-store.js";
 
@@ -34,8 +35,10 @@ export interface ObservabilityOptions {
   /**
    * Which events the journal stores: `"essential"` (default: what replay, the inspector,
    * projections and exporters read; not `state.updated`, the `middleware.started` /
-   * `middleware.completed` brackets nor a default `route.selected`) or `"all"`. Projections,
-   * the status store and `sinks` see every event either way. See {@link JournalEvents}.
+   * `middleware.completed` brackets nor a default `route.selected`) or `"all"` (the default for
+   * an engine's `ReplayReconcilingJournal`, which matches replayed events against the stored
+   * stream). Projections, the status store and `sinks` see every event either way. See
+   * {@link JournalEvents}.
    */
   journalEvents?: JournalEvents;
   /** Journal queue bound (default 10,000) and batch size (default 500). */
@@ -120,7 +123,12 @@ export function attachObservability(
           ...(options.journalOverflow === undefined ? {} : { overflow: options.journalOverflow }),
           ...(options.onDrop === undefined ? {} : { onDrop: options.onDrop }),
           ...(options.journalDeltas === undefined ? {} : { deltas: options.journalDeltas }),
-          journalEvents: journalEventsOption(options.journalEvents, "essential"),
+          // An engine's reconciling journal recognizes a re-execution's replayed events by the
+          // stored stream, bookkeeping events included: it gets every event unless told otherwise.
+          journalEvents: journalEventsOption(
+            options.journalEvents,
+            options.journal instanceof ReplayReconcilingJournal ? "all" : "essential",
+          ),
           ...(redactor === undefined ? {} : { redactor }),
         });
   const targets: ObservationSink[] = [projectionSink];

@@ -6,6 +6,7 @@ import { attachObservability } from "./attach-observability.js";
 import { InMemoryEventJournal } from "./in-memory-event-journal.js";
 import { InMemoryHarnessStatusStore } from "./in-memory-status-store.js";
 import { JournalSink } from "./journal-sink.js";
+import { ReplayReconcilingJournal } from "./replay-reconciling-journal.js";
 import { attachSink } from "./sink.js";
 
 const scope = { runId: "r", rootRunId: "r", depth: 0 };
@@ -53,6 +54,19 @@ describe("journalEvents", () => {
     emitAll(events);
     await obs.close();
     expect((await journal.read("r")).map((o) => o.offset)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it("an engine's reconciling journal gets every event by default (it matches replays against them)", async () => {
+    const stored = new InMemoryEventJournal();
+    const journal = await ReplayReconcilingJournal.open(stored, "r");
+    const events = new EventSink("r");
+    const obs = attachObservability(events, { journal });
+    emitAll(events);
+    await obs.close();
+    const types = (await stored.read("r")).map((o) => o.event.type);
+    expect(types).toContain("state.updated");
+    expect(types).toContain("middleware.started");
+    expect(types).toHaveLength(EVENTS.length);
   });
 
   it("a failed middleware hook stays in the essential journal", async () => {
