@@ -40,6 +40,10 @@ export default defineConfig({
         find: /^@tinyagents\/harness\/langgraph$/,
         replacement: src("./packages/harness/src/langgraph/index.ts"),
       },
+      {
+        find: /^@tinyagents\/harness\/internal$/,
+        replacement: src("./packages/harness/src/internal/index.ts"),
+      },
       { find: /^@tinyagents\/dbos$/, replacement: src("./packages/dbos/src/index.ts") },
       { find: /^@tinyagents\/harness$/, replacement: src("./packages/harness/src/index.ts") },
       { find: /^@tinyagents\/restate$/, replacement: src("./packages/restate/src/index.ts") },

@@ -6,6 +6,8 @@
  * 240 s), then configured and per-call bounds and the caller's abort. One real-timer case per
  * bound, on loopback servers, is in inference's `providers/call-bounds.integration.test.ts`.
  */
+
+import { lowerLayer } from "@tinyagents/harness/internal";
 import {
   type ChatModel,
   type FetchLike,
@@ -169,7 +171,12 @@ describe("the harness hands its clock to the model call", () => {
     harness.registerModel("silent", CASES[0]!.build(silentFetch(clock)));
     const start = clock.now();
     const wall = performance.now();
-    const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "r" }, "hi");
+    const outcome = await lowerLayer(harness).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "r" },
+      "hi",
+    );
     expect(outcome.error?.code).toBe("timeout");
     // The loop calls `invoke` (a unary call: no headers bound), so the total bound ends it.
     expect(outcome.error?.details).toMatchObject({ limit: "model_call_timeout", value: 600_000 });

@@ -1,4 +1,5 @@
 import { type AgentStreamItem, EventSink } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import {
   DeterministicClock,
   EventRecorder,
@@ -74,10 +75,16 @@ describe("cancellation through options.signal", () => {
     });
 
     const items: AgentStreamItem[] = [];
-    for await (const item of harness.invokeStreaming(undefined, undefined, { runId: "run-stream" }, "go", {
-      signal: controller.signal,
-      events: sink,
-    })) {
+    for await (const item of lowerLayer(harness).invokeStreaming(
+      undefined,
+      undefined,
+      { runId: "run-stream" },
+      "go",
+      {
+        signal: controller.signal,
+        events: sink,
+      },
+    )) {
       items.push(item);
     }
 
@@ -168,9 +175,15 @@ describe("cancellation through options.signal", () => {
     const recorder = new EventRecorder();
     recorder.attach(sink);
 
-    for await (const item of harness.invokeStreaming(undefined, undefined, { runId: "run-break" }, "hi", {
-      events: sink,
-    })) {
+    for await (const item of lowerLayer(harness).invokeStreaming(
+      undefined,
+      undefined,
+      { runId: "run-break" },
+      "hi",
+      {
+        events: sink,
+      },
+    )) {
       if (item.type === "event" && item.record.event.type === "model.started") break;
     }
 

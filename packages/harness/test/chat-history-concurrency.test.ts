@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChatHistory, StoreChatHistory } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { FileKeyValueStore, JsonlAppendLog } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { assistant, type ChatModel, type Message, type ModelRequest } from "@tinyagents/inference";
@@ -47,7 +48,7 @@ async function fiftyRuns(histories: ChatHistory[]): Promise<void> {
   });
   await Promise.all(
     Array.from({ length: 50 }, (_, i) =>
-      harnesses[i % harnesses.length]?.invoke(
+      lowerLayer(harnesses[i % harnesses.length]!).invoke(
         undefined,
         undefined,
         { runId: `run-${i}`, threadId: "t" },

@@ -1,3 +1,4 @@
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { DeterministicClock, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { ProviderError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
@@ -23,9 +24,9 @@ async function readsOfRun(toolTurns: number): Promise<number> {
     .registerTool(FakeTool.of("echo", () => "ok"))
     .setDefaultModel("m");
   const before = clock.reads;
-  const { run } = await harness.invokeInContextWithStatus(
+  const { run } = await lowerLayer(harness).invokeInContextWithStatus(
     undefined,
-    harness.createContext({}, undefined),
+    lowerLayer(harness).createContext({}, undefined),
     "go",
   );
   expect(run.toolCalls).toBe(toolTurns);
@@ -51,7 +52,7 @@ describe("clock reads on the hot path", () => {
       },
     ]);
     harness.registerModel("m", model).setDefaultModel("m");
-    const ctx = harness.createContext({}, undefined);
+    const ctx = lowerLayer(harness).createContext({}, undefined);
     const seen: { type: string; updatedAt: number | undefined; durationMs?: number }[] = [];
     ctx.events.subscribe((record) => {
       const e = record.event;
@@ -63,7 +64,7 @@ describe("clock reads on the hot path", () => {
       });
     });
     const start = clock.now();
-    const { status } = await harness.invokeInContextWithStatus(undefined, ctx, "go");
+    const { status } = await lowerLayer(harness).invokeInContextWithStatus(undefined, ctx, "go");
     expect(seen).toEqual([
       { type: "model.started", updatedAt: start },
       { type: "model.completed", updatedAt: start, durationMs: 40 },
@@ -96,9 +97,9 @@ describe("clock reads on the hot path", () => {
           seen.push(["beforeModel", ctx.run.status()?.activeModelCall]);
         },
       });
-    const { run, status } = await harness.invokeInContextWithStatus(
+    const { run, status } = await lowerLayer(harness).invokeInContextWithStatus(
       undefined,
-      harness.createContext({}, undefined),
+      lowerLayer(harness).createContext({}, undefined),
       "go",
     );
     expect(run.modelCalls).toBe(2);

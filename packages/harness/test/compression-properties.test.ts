@@ -15,6 +15,7 @@ import {
   type TrimStrategy,
   trimMessages,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { assistant, type Message, type ModelRequest, system, toolResult, user } from "@tinyagents/inference";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -52,7 +53,7 @@ const isSubsequence = (sub: Message[], of: Message[]) => {
 
 function hookContext(): HookContext<undefined, undefined> {
   const harness = new AgentHarness();
-  return { state: undefined, run: harness.createContext({}, undefined), callId: "c" };
+  return { state: undefined, run: lowerLayer(harness).createContext({}, undefined), callId: "c" };
 }
 
 /** A loop-shaped request over `history` (system prompt, history segment, volatile tail). */

@@ -13,6 +13,7 @@ import {
   SubAgent,
   SubAgentTool,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import {
   DeterministicClock,
   DeterministicIds,
@@ -50,9 +51,15 @@ async function runWith(model: ChatModel) {
   const events = new EventRecorder();
   const sink = new EventSink("r");
   events.attach(sink);
-  const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "r" }, "go", {
-    events: sink,
-  });
+  const outcome = await lowerLayer(harness).invokeCollectingPartial(
+    undefined,
+    undefined,
+    { runId: "r" },
+    "go",
+    {
+      events: sink,
+    },
+  );
   return { ...outcome, events };
 }
 
@@ -163,7 +170,12 @@ describe("sub-agent cost roll-up", () => {
         ),
       )
       .registerTool(new SubAgentTool(child("beta", usage({ inputTokens: 4_000, outputTokens: 1_000 }))));
-    const outcome = await parent.invokeCollectingPartial(undefined, undefined, { runId: "p" }, "go");
+    const outcome = await lowerLayer(parent).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "p" },
+      "go",
+    );
     expect(outcome.error).toBeUndefined();
     // Haiku 4.5 ($1 in, $1.25 write, $0.10 read, $5 out): 1,000 x 1.25 + 100 x 5 = 0.00175;
     //   200 x 1 + 1,000 x 0.10 + 50 x 5 = 0.00055 -> own 0.0023.

@@ -1,4 +1,5 @@
 import { EventSink } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import {
   DEFAULT_CLOCK_START,
   DeterministicClock,
@@ -40,7 +41,7 @@ describe("harness.callModel (direct call)", () => {
       });
     const { sink, events } = recorder("direct-1");
 
-    const { response, status } = await harness.callModelWithStatus(
+    const { response, status } = await lowerLayer(harness).callModelWithStatus(
       undefined,
       { messages: [user("PROMPT-TEXT-123")] },
       { runId: "direct-1" },
@@ -100,7 +101,7 @@ describe("harness.callModel (direct call)", () => {
   it("callModel returns the response and uses the default model", async () => {
     const { harness } = makeHarness();
     harness.registerModel("only", new ScriptedModel(["plain"]));
-    const response = await harness.callModel(undefined, { messages: [user("hi")] });
+    const response = await lowerLayer(harness).callModel(undefined, { messages: [user("hi")] });
     expect(text(response.message)).toBe("plain");
     expect(response.resolvedModel?.source).toBe("registry_default");
   });
@@ -116,7 +117,7 @@ describe("harness.callModel (direct call)", () => {
       ]),
     );
     const { sink, events } = recorder("direct-retry");
-    const response = await harness.callModel(
+    const response = await lowerLayer(harness).callModel(
       undefined,
       { messages: [user("hi")] },
       { runId: "direct-retry" },
@@ -143,7 +144,12 @@ describe("harness.callModel (direct call)", () => {
       });
     const { sink, events } = recorder("direct-fail");
     await expect(
-      harness.callModel(undefined, { messages: [user("hi")] }, { runId: "direct-fail" }, { events: sink }),
+      lowerLayer(harness).callModel(
+        undefined,
+        { messages: [user("hi")] },
+        { runId: "direct-fail" },
+        { events: sink },
+      ),
     ).rejects.toMatchObject({ code: "provider", message: "denied" });
     expect(onError).toEqual(["provider"]);
     expect(events.ofType("run.failed")[0]?.error.code).toBe("provider");
@@ -153,7 +159,9 @@ describe("harness.callModel (direct call)", () => {
     const { harness } = makeHarness();
     const model = new ScriptedModel(["x"]);
     harness.registerModel("m", model);
-    await expect(harness.callModel(undefined, { messages: "nope" as never })).rejects.toMatchObject({
+    await expect(
+      lowerLayer(harness).callModel(undefined, { messages: "nope" as never }),
+    ).rejects.toMatchObject({
       code: "validation",
     });
     expect(model.callCount).toBe(0);
@@ -165,7 +173,7 @@ describe("harness.callModel (direct call)", () => {
     harness.registerModel("m", model);
     const { sink, events } = recorder("direct-cap");
     await expect(
-      harness.callModel(
+      lowerLayer(harness).callModel(
         undefined,
         { messages: [user("hi")] },
         { runId: "direct-cap", maxModelCalls: 0 },
@@ -188,7 +196,7 @@ describe("harness.callModel (direct call)", () => {
     harness.registerModel("slow", new SlowModel({ delayMs: 300 }));
     const { sink, events } = recorder("direct-deadline");
     await expect(
-      harness.callModel(
+      lowerLayer(harness).callModel(
         undefined,
         { messages: [user("hi")] },
         { runId: "direct-deadline", timeoutMs: 100 },

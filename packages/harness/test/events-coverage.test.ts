@@ -35,6 +35,7 @@ import {
   traceDetailsMiddleware,
   withWorkspace,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { TempDirWorkspace } from "@tinyagents/harness/node";
 import { DeterministicClock, EventRecorder, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { ProviderError, permissiveProfile, usage } from "@tinyagents/inference";
@@ -204,7 +205,7 @@ describe("events coverage", () => {
       const sink = new EventSink("cov-1");
       observed.attach(sink);
       const items = [];
-      for await (const item of harness.invokeStreaming(
+      for await (const item of lowerLayer(harness).invokeStreaming(
         undefined,
         undefined,
         { runId: "cov-1", threadId: "t" },
@@ -230,9 +231,15 @@ describe("events coverage", () => {
       });
       const sink = new EventSink("cov-2");
       observed.attach(sink);
-      const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "cov-2" }, "hi", {
-        events: sink,
-      });
+      const outcome = await lowerLayer(harness).invokeCollectingPartial(
+        undefined,
+        undefined,
+        { runId: "cov-2" },
+        "hi",
+        {
+          events: sink,
+        },
+      );
       expect(outcome.status.status).toBe("interrupted");
     }
 
@@ -247,9 +254,15 @@ describe("events coverage", () => {
       });
       const sink = new EventSink("cov-3");
       observed.attach(sink);
-      const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "cov-3" }, "hi", {
-        events: sink,
-      });
+      const outcome = await lowerLayer(harness).invokeCollectingPartial(
+        undefined,
+        undefined,
+        { runId: "cov-3" },
+        "hi",
+        {
+          events: sink,
+        },
+      );
       expect(outcome.error?.code).toBe("middleware");
     }
 
@@ -261,7 +274,7 @@ describe("events coverage", () => {
         .registerTool(FakeTool.returning("noop", "ok"));
       const sink = new EventSink("cov-4");
       observed.attach(sink);
-      const outcome = await harness.invokeCollectingPartial(
+      const outcome = await lowerLayer(harness).invokeCollectingPartial(
         undefined,
         undefined,
         { runId: "cov-4", maxModelCalls: 1 },
@@ -282,9 +295,15 @@ describe("events coverage", () => {
       });
       const sink = new EventSink("cov-5");
       observed.attach(sink);
-      const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "cov-5" }, "hi", {
-        events: sink,
-      });
+      const outcome = await lowerLayer(harness).invokeCollectingPartial(
+        undefined,
+        undefined,
+        { runId: "cov-5" },
+        "hi",
+        {
+          events: sink,
+        },
+      );
       expect(runText(outcome.run)).toBe("stopped early");
     }
 
@@ -295,7 +314,9 @@ describe("events coverage", () => {
       const sink = new EventSink("cov-6");
       observed.attach(sink);
       const obs = attachObservability(sink, { journal: new InMemoryEventJournal(), maxQueue: 1 });
-      await harness.invokeCollectingPartial(undefined, undefined, { runId: "cov-6" }, "hi", { events: sink });
+      await lowerLayer(harness).invokeCollectingPartial(undefined, undefined, { runId: "cov-6" }, "hi", {
+        events: sink,
+      });
       await obs.close();
       expect(obs.journalSink?.dropped).toBeGreaterThan(0);
     }
@@ -334,25 +355,30 @@ describe("events coverage", () => {
       const sink = new EventSink("cov-7");
       observed.attach(sink);
       const steering = SteeringHandle.allowAll();
-      const ctx = harness.createContext({ runId: "cov-7", maxDepth: 1 }, undefined, {
+      const ctx = lowerLayer(harness).createContext({ runId: "cov-7", maxDepth: 1 }, undefined, {
         events: sink,
         steering,
       });
       await withWorkspace(new TempDirWorkspace(), ctx, async () => {
-        const paused = await harness.invokeInContextCollectingPartial(undefined, ctx, "go");
+        const paused = await lowerLayer(harness).invokeInContextCollectingPartial(undefined, ctx, "go");
         expect(paused.status.status).toBe("interrupted");
         const { harness: fresh } = makeHarness();
         fresh.registerModel("m", new ScriptedModel(script.slice(1)));
-        const resumed = await fresh.resumeCollectingPartial(undefined, undefined, paused.run.paused!, {
-          events: sink,
-        });
+        const resumed = await lowerLayer(fresh).resumeCollectingPartial(
+          undefined,
+          undefined,
+          paused.run.paused!,
+          {
+            events: sink,
+          },
+        );
         expect(resumed.error).toBeUndefined();
         // Past the depth limit (the parent is at depth 1 of max 1): `subagent.failed`.
         await child
           .invokeInParent(
             undefined,
             undefined,
-            harness.createContext({ depth: 1, maxDepth: 1 }, undefined, { events: sink }),
+            lowerLayer(harness).createContext({ depth: 1, maxDepth: 1 }, undefined, { events: sink }),
             "x",
           )
           .catch(() => undefined);
@@ -369,7 +395,9 @@ describe("events coverage", () => {
       const runWith = async (harness: ReturnType<typeof makeHarness>["harness"], runId: string) => {
         const sink = new EventSink(runId);
         observed.attach(sink);
-        return harness.invokeCollectingPartial(undefined, undefined, { runId }, "hi", { events: sink });
+        return lowerLayer(harness).invokeCollectingPartial(undefined, undefined, { runId }, "hi", {
+          events: sink,
+        });
       };
       let flakes = 0;
       const flaky = FakeTool.of(
@@ -432,14 +460,26 @@ describe("events coverage", () => {
       );
       const sink = new EventSink("cov-9");
       observed.attach(sink);
-      const first = await agent.invokeCollectingPartial(undefined, undefined, { runId: "cov-9" }, "go", {
-        events: sink,
-      });
+      const first = await lowerLayer(agent).invokeCollectingPartial(
+        undefined,
+        undefined,
+        { runId: "cov-9" },
+        "go",
+        {
+          events: sink,
+        },
+      );
       expect(first.run.structured).toEqual({ ok: true });
       // The same conversation again: every model call is served from the cache.
-      const again = await agent.invokeCollectingPartial(undefined, undefined, { runId: "cov-9b" }, "go", {
-        events: sink,
-      });
+      const again = await lowerLayer(agent).invokeCollectingPartial(
+        undefined,
+        undefined,
+        { runId: "cov-9b" },
+        "go",
+        {
+          events: sink,
+        },
+      );
       expect(again.run.structured).toEqual({ ok: true });
     }
 
@@ -452,7 +492,7 @@ describe("events coverage", () => {
         .use(traceDetailsMiddleware());
       const sink = new EventSink("cov-10");
       observed.attach(sink);
-      await harness.invoke(undefined, undefined, { runId: "cov-10" }, "go", { events: sink });
+      await lowerLayer(harness).invoke(undefined, undefined, { runId: "cov-10" }, "go", { events: sink });
     }
 
     // Scenario 11: liveness (a run with a lease heartbeats).
@@ -461,7 +501,7 @@ describe("events coverage", () => {
       harness.registerModel("m", new ScriptedModel(["ok"]));
       const sink = new EventSink("cov-11");
       observed.attach(sink);
-      await harness.invoke(undefined, undefined, { runId: "cov-11" }, "go", {
+      await lowerLayer(harness).invoke(undefined, undefined, { runId: "cov-11" }, "go", {
         events: sink,
         durability: { ownerId: "worker-1" },
       });

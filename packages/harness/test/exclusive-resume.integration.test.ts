@@ -22,6 +22,7 @@ import {
   type PausedRun,
   PausedRunStore,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { FileKeyValueStore } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
@@ -86,7 +87,7 @@ async function resumer(
   );
   try {
     const claimed = await store.claim(runId);
-    const run = await h.resume(undefined, undefined, claimed);
+    const run = await lowerLayer(h).resume(undefined, undefined, claimed);
     expect(run.stopReason).toBe("completed");
     return "won";
   } catch (error) {

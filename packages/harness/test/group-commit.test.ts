@@ -21,6 +21,7 @@ import {
   rebuildProjections,
   runText,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import {
   type ChatModel,
@@ -129,7 +130,9 @@ describe("group commit (SQLite, wired as the CLI wires it)", () => {
       // journalEvents "all": every event is journaled, so offsets are dense (the default leaves
       // bookkeeping events out; see journal-events.test.ts).
       const obs = attachObservability(events, { journal, statusStore: status.store, journalEvents: "all" });
-      const run = await harness.invoke(undefined, undefined, { runId: "run-1" }, "hi", { events });
+      const run = await lowerLayer(harness).invoke(undefined, undefined, { runId: "run-1" }, "hi", {
+        events,
+      });
       await obs.close();
       expect(runText(run)).toBe("Hello");
 
@@ -156,7 +159,7 @@ describe("group commit (SQLite, wired as the CLI wires it)", () => {
       const runs = ["t1", "t2", "t3"].map(async (runId) => {
         const events = new EventSink(runId);
         const obs = attachObservability(events, { journal });
-        await harness.invoke(undefined, undefined, { runId }, "hi", { events });
+        await lowerLayer(harness).invoke(undefined, undefined, { runId }, "hi", { events });
         return obs;
       });
       const handles = await Promise.all(runs);
@@ -210,7 +213,7 @@ describe("journaled deltas", () => {
       ...(journalDeltas === undefined ? {} : { journalDeltas }),
     });
     let live = 0;
-    for await (const item of harness.invokeStreaming(undefined, undefined, { runId: "s" }, "hi", {
+    for await (const item of lowerLayer(harness).invokeStreaming(undefined, undefined, { runId: "s" }, "hi", {
       events,
     })) {
       if (item.type === "event" && item.record.event.type === "model.text_delta") live++;
@@ -282,7 +285,7 @@ describe("clean close", () => {
         journalEvents: "all", // every emitted event is accounted for below
       });
       // Stream without awaiting the end: close() must write what is still queued or merged.
-      const stream = harness.invokeStreaming(undefined, undefined, { runId }, "hi", { events });
+      const stream = lowerLayer(harness).invokeStreaming(undefined, undefined, { runId }, "hi", { events });
       for await (const _ of stream) {
         // drain
       }

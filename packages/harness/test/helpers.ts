@@ -10,6 +10,7 @@ import {
   type HarnessRunStatus,
   type RunConfig,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { DeterministicClock, DeterministicIds, EventRecorder } from "@tinyagents/harness/testkit";
 import {
   type AssistantMessage,
@@ -51,7 +52,7 @@ export async function runCollecting<State>(
   const events = new EventRecorder();
   const sink = new EventSink(runId);
   events.attach(sink);
-  const outcome = await harness.invokeCollectingPartial(
+  const outcome = await lowerLayer(harness).invokeCollectingPartial(
     options.state as State,
     undefined,
     { ...config, runId },
@@ -71,7 +72,7 @@ export async function runStreaming<State>(
   const runId = config.runId ?? `run-s${++runCounter}`;
   const events = new EventRecorder();
   const items: AgentStreamItem[] = [];
-  const stream = harness.invokeStreaming(
+  const stream = lowerLayer(harness).invokeStreaming(
     options.state as State,
     undefined,
     { ...config, runId },

@@ -16,6 +16,7 @@ import {
   type Middleware,
   SteeringHandle,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { JsonlAppendLog } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, DeterministicIds, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
@@ -104,10 +105,16 @@ describe.each(backends)("journal continuity (%s)", (_name, open) => {
     // Process 1: run until the pause, journaled.
     const first = new EventSink("r1");
     const obs1 = attachObservability(first, { journal });
-    const paused = await harness(1).invokeCollectingPartial(undefined, undefined, { runId: "r1" }, "go", {
-      events: first,
-      steering: SteeringHandle.allowAll(),
-    });
+    const paused = await lowerLayer(harness(1)).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "r1" },
+      "go",
+      {
+        events: first,
+        steering: SteeringHandle.allowAll(),
+      },
+    );
     await obs1.close();
     expect(paused.run.stopReason).toBe("interrupted");
     const before = await journal.read("r1");
@@ -116,9 +123,14 @@ describe.each(backends)("journal continuity (%s)", (_name, open) => {
     // Process 2: a sink that continues the journal.
     const second = await continueEventSink(journal, "r1");
     const obs2 = attachObservability(second, { journal });
-    const resumed = await harness().resumeCollectingPartial(undefined, undefined, paused.run.paused!, {
-      events: second,
-    });
+    const resumed = await lowerLayer(harness()).resumeCollectingPartial(
+      undefined,
+      undefined,
+      paused.run.paused!,
+      {
+        events: second,
+      },
+    );
     await obs2.close();
     expect(resumed.error).toBeUndefined();
     const all = await journal.read("r1");
@@ -134,14 +146,20 @@ describe.each(backends)("journal continuity (%s)", (_name, open) => {
     const journal = await open();
     const first = new EventSink("r2");
     const obs1 = attachObservability(first, { journal });
-    const paused = await harness(1).invokeCollectingPartial(undefined, undefined, { runId: "r2" }, "go", {
-      events: first,
-      steering: SteeringHandle.allowAll(),
-    });
+    const paused = await lowerLayer(harness(1)).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "r2" },
+      "go",
+      {
+        events: first,
+        steering: SteeringHandle.allowAll(),
+      },
+    );
     await obs1.close();
     const fresh = new EventSink("r2"); // starts at 0; resume advances it
     const obs2 = attachObservability(fresh, { journal });
-    await harness().resume(undefined, undefined, paused.run.paused!, { events: fresh });
+    await lowerLayer(harness()).resume(undefined, undefined, paused.run.paused!, { events: fresh });
     await obs2.close();
     assertContinuous(await journal.read("r2"));
   });

@@ -17,6 +17,7 @@ import {
   heartbeatTimerOf,
   InMemoryHarnessStatusStore,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, EventRecorder, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { afterEach, describe, expect, it } from "vitest";
@@ -57,11 +58,11 @@ describe("heartbeats", () => {
     const obsB = attachObservability(other, { statusStore });
     const started = clock.now();
     await Promise.all([
-      make().invoke(undefined, undefined, { runId: "a" }, "go", {
+      lowerLayer(make()).invoke(undefined, undefined, { runId: "a" }, "go", {
         events: sink,
         durability: { ownerId: "worker-7", leaseMs: 30_000 },
       }),
-      make().invoke(undefined, undefined, { runId: "b" }, "go", {
+      lowerLayer(make()).invoke(undefined, undefined, { runId: "b" }, "go", {
         events: other,
         durability: { ownerId: "worker-8", leaseMs: 30_000 },
       }),
@@ -85,7 +86,7 @@ describe("heartbeats", () => {
     const h = new AgentHarness<undefined, undefined>();
     h.registerModel("m", new ScriptedModel(["x"]));
     await expect(
-      h.invoke(undefined, undefined, {}, "go", { durability: { leaseMs: 0 } }),
+      lowerLayer(h).invoke(undefined, undefined, {}, "go", { durability: { leaseMs: 0 } }),
     ).rejects.toMatchObject({ code: "validation" });
   });
 });

@@ -4,6 +4,7 @@
  * and parallel tools under a tool wrap.
  */
 import { dynamicPromptMiddleware, type Middleware, runText } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { system, text, user } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
@@ -57,7 +58,7 @@ describe("control requested from beforeModel", () => {
       name: "cached",
       beforeModel: (ctx) => ctx.run.requestControl({ kind: "stopWithFinal", text: "from cache" }),
     });
-    const response = await harness.callModel(undefined, { messages: [user("hi")] });
+    const response = await lowerLayer(harness).callModel(undefined, { messages: [user("hi")] });
     expect(text(response.message)).toBe("from cache");
     expect(model.callCount).toBe(0);
   });
@@ -105,7 +106,7 @@ describe("control requested from afterModel", () => {
     expect(first.run.paused?.pendingToolCalls.map((c) => c.name)).toEqual(["t"]);
     const paused1 = first.run.paused;
     if (paused1 === undefined) throw new Error("expected a paused run");
-    const resumed = await harness.resume(undefined, undefined, paused1);
+    const resumed = await lowerLayer(harness).resume(undefined, undefined, paused1);
     expect(t.callCount).toBe(1);
     expect(runText(resumed)).toBe("after resume");
   });

@@ -25,6 +25,7 @@ import {
   SubAgent,
   SubAgentTool,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { FileKeyValueStore, JsonlAppendLog } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, DeterministicIds, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
@@ -94,9 +95,15 @@ describe.each(statusStores)("status store %s", (_name, makeStore) => {
     const start = (runId: string, threadId: string) => {
       const events = new EventSink(runId, { now: () => clock.now() });
       const obs = attachObservability(events, { statusStore });
-      const outcome = harness.invokeCollectingPartial(undefined, undefined, { runId, threadId }, "go", {
-        events,
-      });
+      const outcome = lowerLayer(harness).invokeCollectingPartial(
+        undefined,
+        undefined,
+        { runId, threadId },
+        "go",
+        {
+          events,
+        },
+      );
       return { obs, outcome };
     };
     const a = start("run-a", "t1");
@@ -209,7 +216,7 @@ describe("journal and projections", () => {
       sinks: [new JournalSink(sqliteJournal)],
     });
     const items = [];
-    for await (const item of agentTree(clock).invokeStreaming(
+    for await (const item of lowerLayer(agentTree(clock)).invokeStreaming(
       undefined,
       undefined,
       { runId: "root", threadId: "t", tags: ["team:search", "exp:7"] },
@@ -312,7 +319,13 @@ describe("journal and projections", () => {
     const clock = new DeterministicClock();
     const events = new EventSink("root", { now: () => clock.now() });
     const obs = attachObservability(events, { journal, maxQueue: 2 });
-    await agentTree(clock).invokeCollectingPartial(undefined, undefined, { runId: "root" }, "go", { events });
+    await lowerLayer(agentTree(clock)).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "root" },
+      "go",
+      { events },
+    );
     await obs.close();
     expect(obs.journalSink?.dropped).toBeGreaterThan(0);
     const dropped = await journal.read("root", { types: ["journal.dropped"] });
@@ -333,7 +346,7 @@ describe("journal and projections", () => {
       return { events, obs: attachObservability(events, { statusStore }) };
     };
     const direct = observe("direct");
-    const { status } = await harness.callModelWithStatus(
+    const { status } = await lowerLayer(harness).callModelWithStatus(
       undefined,
       { messages: [user("hi")] },
       { runId: "direct", tags: ["batch:nightly"] },
@@ -344,9 +357,15 @@ describe("journal and projections", () => {
     expect((await statusStore.get("direct"))?.tags).toEqual(["batch:nightly"]);
 
     const plain = observe("plain");
-    const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "plain" }, "go", {
-      events: plain.events,
-    });
+    const outcome = await lowerLayer(harness).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "plain" },
+      "go",
+      {
+        events: plain.events,
+      },
+    );
     await plain.obs.close();
     expect("tags" in outcome.status).toBe(false);
     expect(await statusStore.get("plain")).not.toHaveProperty("tags");

@@ -11,6 +11,7 @@ import {
   promptCacheKey,
   promptFingerprint,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import {
   DeterministicClock,
   expectPrefixBusted,
@@ -164,7 +165,7 @@ describe("prompt-cache layout of the loop", () => {
   it("requests without instructions or tools still carry a history segment and a fingerprint", async () => {
     const model = new ScriptedModel(["hi"]);
     const harness = new AgentHarness().registerModel("m", model);
-    await harness.invokeDefault(undefined, "hello");
+    await lowerLayer(harness).invokeDefault(undefined, "hello");
     const [request] = model.requests;
     expect(request?.cacheSegments).toEqual([
       { id: "history", role: "history", cacheable: true, messageCount: 1 },

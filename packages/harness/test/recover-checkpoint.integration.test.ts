@@ -19,6 +19,7 @@ import {
   type KeyValueStore,
   tool,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { FileKeyValueStore } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
@@ -110,17 +111,19 @@ async function crashRun(
   // 0 + 30 s) lapsed long ago on the recoverers' clock, as a dead process's would.
   const stop = new AbortController();
   cleanup.push(() => stop.abort());
-  h.invoke(undefined, undefined, { runId }, "go", {
-    signal: stop.signal,
-    clock: new DeterministicClock(),
-    durability: { checkpoints: store, ownerId: "dead-worker" },
-  }).catch(() => undefined);
+  lowerLayer(h)
+    .invoke(undefined, undefined, { runId }, "go", {
+      signal: stop.signal,
+      clock: new DeterministicClock(),
+      durability: { checkpoints: store, ownerId: "dead-worker" },
+    })
+    .catch(() => undefined);
   for (let i = 0; i < 2000 && !(await dead()); i++) await new Promise((r) => setTimeout(r, 1));
   expect(await dead()).toBe(true);
 }
 
 async function uninterrupted(): Promise<Message[]> {
-  const run = await harness([], SCRIPT).invoke(undefined, undefined, { runId: "r" }, "go");
+  const run = await lowerLayer(harness([], SCRIPT)).invoke(undefined, undefined, { runId: "r" }, "go");
   return run.messages;
 }
 
@@ -148,7 +151,7 @@ describe.each(backends)("recover from a checkpoint (%s)", (_name, open) => {
     expect(checkpoint?.modelCalls).toBe(3);
     expect(checkpoint?.pendingToolCalls.map((c) => c.id)).toEqual(["c4"]);
 
-    const run = await harness(ledger, SCRIPT.slice(3)).recover(undefined, undefined, "r", {
+    const run = await lowerLayer(harness(ledger, SCRIPT.slice(3))).recover(undefined, undefined, "r", {
       durability: { checkpoints: store },
     });
     expect(run.stopReason).toBe("completed");
@@ -164,7 +167,7 @@ describe.each(backends)("recover from a checkpoint (%s)", (_name, open) => {
     await crashRun(harness(ledger, SCRIPT, { inToolCall: "c2" }), store, "r", () =>
       ledger.some((e) => e.key === "r:c2"),
     );
-    const run = await harness(ledger, SCRIPT.slice(2)).recover(undefined, undefined, "r", {
+    const run = await lowerLayer(harness(ledger, SCRIPT.slice(2))).recover(undefined, undefined, "r", {
       durability: { checkpoints: store },
     });
     expect(run.stopReason).toBe("completed");
@@ -189,7 +192,7 @@ describe.each(backends)("recover from a checkpoint (%s)", (_name, open) => {
       async () =>
         ledger.some((e) => e.key === "r:c3") && (await store.intent("r", "c2"))?.result !== undefined,
     );
-    const run = await harness(ledger, SCRIPT.slice(2)).recover(undefined, undefined, "r", {
+    const run = await lowerLayer(harness(ledger, SCRIPT.slice(2))).recover(undefined, undefined, "r", {
       durability: { checkpoints: store },
     });
     expect(run.messages).toEqual(await uninterrupted());
@@ -212,7 +215,7 @@ describe.each(backends)("recover from a checkpoint (%s)", (_name, open) => {
     const checkpoint = await store.load("r");
     expect(checkpoint?.modelCalls).toBe(2);
     expect(checkpoint?.pendingToolCalls).toEqual([]);
-    const run = await harness(ledger, SCRIPT.slice(2)).recover(undefined, undefined, "r", {
+    const run = await lowerLayer(harness(ledger, SCRIPT.slice(2))).recover(undefined, undefined, "r", {
       durability: { checkpoints: store },
     });
     expect(run.messages).toEqual(await uninterrupted());
@@ -229,7 +232,7 @@ describe.each(backends)("recover from a checkpoint (%s)", (_name, open) => {
     // Four workers (distinct owners): the first take holds a live lease, the others are refused.
     const attempts = await Promise.allSettled(
       Array.from({ length: 4 }, (_, i) =>
-        harness(ledger, SCRIPT.slice(3)).recover(undefined, undefined, "r", {
+        lowerLayer(harness(ledger, SCRIPT.slice(3))).recover(undefined, undefined, "r", {
           durability: { checkpoints: new CheckpointStore(backend), ownerId: `worker-${i}` },
         }),
       ),
@@ -259,7 +262,7 @@ describe("recover", () => {
     const observed1 = attachObservability(events1, { journal });
     const dead = new AbortController();
     cleanup.push(() => dead.abort());
-    first
+    lowerLayer(first)
       .invoke(undefined, undefined, { runId: "r" }, "go", {
         signal: dead.signal,
         // A process that dies: its clock never moves again (its lease lapsed long ago).
@@ -275,7 +278,7 @@ describe("recover", () => {
 
     const events2 = await continueEventSink(journal, "r");
     const observed2 = attachObservability(events2, { journal });
-    const run = await harness(ledger, SCRIPT.slice(3)).recover(undefined, undefined, "r", {
+    const run = await lowerLayer(harness(ledger, SCRIPT.slice(3))).recover(undefined, undefined, "r", {
       events: events2,
       durability: { checkpoints: store, flush: () => observed2.flush() },
     });
@@ -297,12 +300,12 @@ describe("recover", () => {
     await crashRun(harness(ledger, SCRIPT, { inToolCall: "c4" }), store, "r", () =>
       ledger.some((e) => e.key === "r:c4"),
     );
-    const bad = harness(ledger, SCRIPT.slice(3)).recover(undefined, undefined, "r", {
+    const bad = lowerLayer(harness(ledger, SCRIPT.slice(3))).recover(undefined, undefined, "r", {
       durability: { checkpoints: store, leaseMs: 1 },
     });
     await expect(bad).rejects.toMatchObject({ code: "validation" });
     expect((await store.load("r"))?.pendingToolCalls.map((c) => c.id)).toEqual(["c4"]);
-    const run = await harness(ledger, SCRIPT.slice(3)).recover(undefined, undefined, "r", {
+    const run = await lowerLayer(harness(ledger, SCRIPT.slice(3))).recover(undefined, undefined, "r", {
       durability: { checkpoints: store },
     });
     expect(run.stopReason).toBe("completed");
@@ -310,11 +313,11 @@ describe("recover", () => {
 
   it("needs the checkpoint store, and says so", async () => {
     const h = harness([], SCRIPT);
-    const missing = h.recover(undefined, undefined, "r", {
+    const missing = lowerLayer(h).recover(undefined, undefined, "r", {
       durability: {} as { checkpoints: CheckpointStore },
     });
     await expect(missing).rejects.toMatchObject({ code: "validation" });
-    const none = h.recover(undefined, undefined, "nope", {
+    const none = lowerLayer(h).recover(undefined, undefined, "nope", {
       durability: { checkpoints: new CheckpointStore(new InMemoryKeyValueStore()) },
     });
     await expect(none).rejects.toMatchObject({ code: "not_found", message: expect.stringMatching(/"nope"/) });
@@ -324,7 +327,7 @@ describe("recover", () => {
     const backend = new InMemoryKeyValueStore();
     const store = new CheckpointStore(backend);
     const ledger: Ledger = [];
-    const run = await harness(ledger, SCRIPT).invoke(undefined, undefined, { runId: "r" }, "go", {
+    const run = await lowerLayer(harness(ledger, SCRIPT)).invoke(undefined, undefined, { runId: "r" }, "go", {
       durability: { checkpoints: store },
     });
     expect(run.messages).toEqual(await uninterrupted());
@@ -334,7 +337,7 @@ describe("recover", () => {
     expect(record?.checkpoint).toBeUndefined();
     // The intent and result of the "once" call stay: a late owner of the run must find them.
     expect((await store.intent("r", "c2"))?.result?.content).toBeDefined();
-    const late = harness(ledger, SCRIPT).recover(undefined, undefined, "r", {
+    const late = lowerLayer(harness(ledger, SCRIPT)).recover(undefined, undefined, "r", {
       durability: { checkpoints: store, ownerId: "late" },
     });
     await expect(late).rejects.toMatchObject({

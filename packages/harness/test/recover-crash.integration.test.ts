@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentHarness, AppendLogEventJournal, CheckpointStore, tool } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import type { Message } from "@tinyagents/inference";
@@ -77,7 +78,7 @@ async function reference(): Promise<Message[]> {
       }),
     );
   }
-  return (await h.invoke(undefined, undefined, { runId: "ref" }, "go")).messages;
+  return (await lowerLayer(h).invoke(undefined, undefined, { runId: "ref" }, "go")).messages;
 }
 
 describe("recover after SIGKILL (child process)", () => {

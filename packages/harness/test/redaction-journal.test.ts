@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentHarness, AppendLogEventJournal, attachObservability, EventSink } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { JsonlAppendLog, JsonlSink } from "@tinyagents/harness/node";
 import { DeterministicClock, DeterministicIds, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { ProviderError } from "@tinyagents/inference";
@@ -70,9 +71,15 @@ describe("redaction", () => {
       journal: new AppendLogEventJournal(log),
       sinks: [new JsonlSink(logFile)],
     });
-    const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "run-1" }, "go", {
-      events,
-    });
+    const outcome = await lowerLayer(harness).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "run-1" },
+      "go",
+      {
+        events,
+      },
+    );
     await obs.close();
     expect(outcome.error?.message).toContain(KEYS.anthropic); // the caller still sees the real error
 

@@ -11,6 +11,7 @@ import {
   type ResponseCache,
   runText,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { DeterministicClock, EventRecorder, ScriptedModel, SlowModel } from "@tinyagents/harness/testkit";
 import { type JsonValue, user } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
@@ -78,7 +79,7 @@ describe("response cache", () => {
     const other = new AgentHarness({ clock: new DeterministicClock() })
       .registerModel("m", new ScriptedModel(["tenant b"]))
       .withResponseCache(cache, { namespace: "tenant-b" });
-    expect(runText(await other.invokeDefault(undefined, "q"))).toBe("tenant b");
+    expect(runText(await lowerLayer(other).invokeDefault(undefined, "q"))).toBe("tenant b");
   });
 
   it("caches every turn of a tool loop by default, only first turns with multiTurn: false", async () => {
@@ -150,7 +151,7 @@ describe("response cache", () => {
     const recorders = [new EventRecorder(), new EventRecorder(), new EventRecorder()];
     const runs = await Promise.all(
       recorders.map((events, i) =>
-        harness.invokeCollectingPartial(undefined, undefined, { runId: `r${i}` }, "same", {
+        lowerLayer(harness).invokeCollectingPartial(undefined, undefined, { runId: `r${i}` }, "same", {
           events: attached(events, `r${i}`),
         }),
       ),
@@ -176,7 +177,7 @@ describe("response cache", () => {
     const harness = new AgentHarness()
       .registerModel("m", new ScriptedModel(["fine"]))
       .withResponseCache(broken, { onError: (e, op) => errors.push(`${op}: ${(e as Error).message}`) });
-    expect(runText(await harness.invokeDefault(undefined, "q"))).toBe("fine");
+    expect(runText(await lowerLayer(harness).invokeDefault(undefined, "q"))).toBe("fine");
     expect(errors).toEqual(["get: disk on fire", "put: still on fire"]);
     expect(() => new AgentHarness().withResponseCache({} as ResponseCache)).toThrow(/get\(key\)/);
   });
@@ -193,8 +194,8 @@ describe("response cache", () => {
         request.responseCache = { enabled: false };
       },
     });
-    await harness.invokeDefault(undefined, "q");
-    expect(runText(await harness.invokeDefault(undefined, "q"))).toBe("two");
+    await lowerLayer(harness).invokeDefault(undefined, "q");
+    expect(runText(await lowerLayer(harness).invokeDefault(undefined, "q"))).toBe("two");
   });
 });
 

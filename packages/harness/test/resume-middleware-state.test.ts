@@ -18,6 +18,7 @@ import {
   toolCallLimitMiddleware,
   validatePausedRun,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import {
   DeterministicClock,
   DeterministicIds,
@@ -65,9 +66,15 @@ function pauseAfterModelCall<State>(n: number): Middleware<State, undefined> {
 }
 
 async function start<State>(h: H<State>, state?: State) {
-  const outcome = await h.invokeCollectingPartial(state as State, undefined, { runId: "r1" }, "go", {
-    steering: SteeringHandle.allowAll(),
-  });
+  const outcome = await lowerLayer(h).invokeCollectingPartial(
+    state as State,
+    undefined,
+    { runId: "r1" },
+    "go",
+    {
+      steering: SteeringHandle.allowAll(),
+    },
+  );
   expect(outcome.error).toBeUndefined();
   expect(outcome.run.stopReason).toBe("interrupted");
   return outcome.run.paused as PausedRun;
@@ -84,7 +91,9 @@ async function resume<State>(h: H<State>, paused: PausedRun, state?: State) {
   const sink = new EventSink("r1-resumed");
   const events = new EventRecorder();
   events.attach(sink);
-  const outcome = await h.resumeCollectingPartial(state as State, undefined, paused, { events: sink });
+  const outcome = await lowerLayer(h).resumeCollectingPartial(state as State, undefined, paused, {
+    events: sink,
+  });
   return { ...outcome, events };
 }
 
@@ -314,7 +323,7 @@ describe("PausedRun.middlewareState", () => {
     );
     const { h: fresh } = harness(lookups(3).slice(2), [toolCallLimitMiddleware({ runLimit: 5 })]);
     await expect(
-      fresh.resume(undefined, undefined, {
+      lowerLayer(fresh).resume(undefined, undefined, {
         ...paused,
         middlewareState: { tool_call_limit: { total: "many", byTool: [] } },
       }),
@@ -351,9 +360,15 @@ describe("PausedRun.middlewareState", () => {
       saveState: () => new Map() as never,
     };
     const { h: badSave } = harness(lookups(2), [nonJson, pauseAfterModelCall(1)]);
-    const failed = await badSave.invokeCollectingPartial(undefined, undefined, { runId: "r1" }, "go", {
-      steering: SteeringHandle.allowAll(),
-    });
+    const failed = await lowerLayer(badSave).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "r1" },
+      "go",
+      {
+        steering: SteeringHandle.allowAll(),
+      },
+    );
     expect(failed.error?.code).toBe("validation");
     expect(failed.error?.message).toContain("PausedRun.middlewareState.bad_save");
 
@@ -364,7 +379,7 @@ describe("PausedRun.middlewareState", () => {
       },
     };
     const { h: badRestore } = harness(lookups(2).slice(1), [throwing]);
-    await expect(badRestore.resume(undefined, undefined, paused)).rejects.toMatchObject({
+    await expect(lowerLayer(badRestore).resume(undefined, undefined, paused)).rejects.toMatchObject({
       code: "middleware",
       details: { middleware: "custom", hook: "restoreState" },
     });

@@ -1,4 +1,5 @@
 import { EventSink, runText } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import {
   DEFAULT_CLOCK_START,
   DeterministicClock,
@@ -208,7 +209,7 @@ describe("fallback", () => {
           message: { role: "assistant", content: [{ type: "text", text: "guarded" }], toolCalls: [] },
         })),
     });
-    const ctx = harness.createContext({}, undefined, {
+    const ctx = lowerLayer(harness).createContext({}, undefined, {
       events: new EventSink("s", {
         onListenerError: (error) => {
           throw error;
@@ -218,7 +219,7 @@ describe("fallback", () => {
     ctx.events.subscribe((record) => {
       if (record.event.type === "model.started") throw new Error("listener boom");
     });
-    const run = await harness.invokeInContext(undefined, ctx, "hi");
+    const run = await lowerLayer(harness).invokeInContext(undefined, ctx, "hi");
     expect(runText(run)).toBe("guarded");
   });
 

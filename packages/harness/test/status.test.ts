@@ -1,4 +1,5 @@
 import { type HarnessRunStatus, RunStatusTracker } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { DEFAULT_CLOCK_START, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { ProviderError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
@@ -50,14 +51,14 @@ describe("run status record", () => {
         },
       });
 
-    const ctx = harness.createContext({ runId: "status-run", threadId: "th" }, undefined);
+    const ctx = lowerLayer(harness).createContext({ runId: "status-run", threadId: "th" }, undefined);
     expect(ctx.status()).toBeUndefined();
     const live: string[] = [];
     ctx.events.subscribe(() => {
       const s = ctx.status();
       if (s !== undefined && live.at(-1) !== s.status) live.push(s.status);
     });
-    const { run, status } = await harness.invokeInContextWithStatus(undefined, ctx, PROMPT);
+    const { run, status } = await lowerLayer(harness).invokeInContextWithStatus(undefined, ctx, PROMPT);
 
     expect(live).toEqual(["running"]);
     expect(status.status).toBe("completed");
@@ -110,7 +111,7 @@ describe("run status record", () => {
   it("shows the active model call while the model runs", async () => {
     const { harness } = makeHarness();
     let during: HarnessRunStatus | undefined;
-    const ctx = harness.createContext({ runId: "r-active" }, undefined);
+    const ctx = lowerLayer(harness).createContext({ runId: "r-active" }, undefined);
     harness.registerModel(
       "m",
       new ScriptedModel([
@@ -120,7 +121,7 @@ describe("run status record", () => {
         },
       ]),
     );
-    await harness.invokeInContext(undefined, ctx, "hi");
+    await lowerLayer(harness).invokeInContext(undefined, ctx, "hi");
     expect(during).toMatchObject({
       status: "running",
       phase: "model",
@@ -185,9 +186,11 @@ describe("run status record", () => {
       "m",
       new ScriptedModel(["fine", new ProviderError({ provider: "p", message: "x", kind: "non_retryable" })]),
     );
-    const ok = await harness.invokeWithStatus(undefined, undefined, { runId: "w1" }, "hi");
+    const ok = await lowerLayer(harness).invokeWithStatus(undefined, undefined, { runId: "w1" }, "hi");
     expect(ok.status).toMatchObject({ runId: "w1", status: "completed", modelCalls: 1 });
-    await expect(harness.invoke(undefined, undefined, { runId: "w2" }, "hi")).rejects.toMatchObject({
+    await expect(
+      lowerLayer(harness).invoke(undefined, undefined, { runId: "w2" }, "hi"),
+    ).rejects.toMatchObject({
       code: "provider",
     });
   });

@@ -20,6 +20,7 @@ import {
   SubAgentTool,
   validatePausedRun,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { FileKeyValueStore } from "@tinyagents/harness/node";
 import {
   DeterministicClock,
@@ -55,7 +56,7 @@ async function run(h: AgentHarness<undefined, undefined>, steering?: SteeringHan
   const sink = new EventSink("r1");
   const events = new EventRecorder();
   events.attach(sink);
-  const outcome = await h.invokeCollectingPartial(
+  const outcome = await lowerLayer(h).invokeCollectingPartial(
     undefined,
     undefined,
     { runId: "r1", threadId: "t1" },
@@ -138,7 +139,7 @@ describe("pause, persist, resume", () => {
       const sink = new EventSink("r1-resumed");
       const events = new EventRecorder();
       events.attach(sink);
-      const resumed = await fresh.resumeCollectingPartial(undefined, undefined, loaded, {
+      const resumed = await lowerLayer(fresh).resumeCollectingPartial(undefined, undefined, loaded, {
         events: sink,
         steering: handle,
       });
@@ -180,7 +181,7 @@ describe("pause, persist, resume", () => {
     const types: string[] = [];
     let streamed = "";
     let final: AgentRun | undefined;
-    for await (const item of fresh.resumeStreaming(undefined, undefined, pausedRun)) {
+    for await (const item of lowerLayer(fresh).resumeStreaming(undefined, undefined, pausedRun)) {
       if (item.type === "event") {
         types.push(item.record.event.type);
         const e = item.record.event;
@@ -193,14 +194,16 @@ describe("pause, persist, resume", () => {
     expect(types.at(-1)).toBe("run.completed");
     expect(streamed).toContain("answer: a+b");
     expect(final?.messages).toEqual(baseline.run.messages);
-    expect(() => fresh.resumeStreaming(undefined, undefined, { version: 9 } as never)).toThrow(/PausedRun/);
+    expect(() => lowerLayer(fresh).resumeStreaming(undefined, undefined, { version: 9 } as never)).toThrow(
+      /PausedRun/,
+    );
   });
 
   it("resume keeps counting against the run's caps", async () => {
     const { h: first } = harness(SCRIPT, [afterModelCall(1, (s) => s.pause())]);
     const paused = await run(first, SteeringHandle.allowAll());
     const { h: fresh } = harness(SCRIPT.slice(1));
-    const resumed = await fresh.resumeCollectingPartial(undefined, undefined, {
+    const resumed = await lowerLayer(fresh).resumeCollectingPartial(undefined, undefined, {
       ...(paused.run.paused as NonNullable<AgentRun["paused"]>),
       config: {
         ...(paused.run.paused?.config as NonNullable<AgentRun["paused"]>["config"]),
@@ -214,7 +217,9 @@ describe("pause, persist, resume", () => {
   it("rejects a malformed PausedRun with a validation error naming the field", async () => {
     const { h } = harness([]);
     await expect(
-      h.resume(undefined, undefined, { version: 2 } as unknown as NonNullable<AgentRun["paused"]>),
+      lowerLayer(h).resume(undefined, undefined, { version: 2 } as unknown as NonNullable<
+        AgentRun["paused"]
+      >),
     ).rejects.toMatchObject({ code: "validation", message: expect.stringContaining("PausedRun.version") });
     expect(() => validatePausedRun("nope")).toThrow(/PausedRun must be an object/);
   });
@@ -345,7 +350,7 @@ describe("steering commands", () => {
           return "sent";
         }),
       );
-    const out = await parent.invokeCollectingPartial(undefined, undefined, { runId: "p" }, "go");
+    const out = await lowerLayer(parent).invokeCollectingPartial(undefined, undefined, { runId: "p" }, "go");
     expect(out.error).toBeUndefined();
     const worker = out.run.messages.find((m) => m.role === "tool" && m.toolName === "worker");
     expect(worker?.role === "tool" && worker.isError).toBe(true);

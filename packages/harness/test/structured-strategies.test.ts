@@ -4,6 +4,7 @@
  */
 
 import { EventSink, parseStructured, structuredResponse } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { EventRecorder, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { MockModel, type ModelProfile, permissiveProfile } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
@@ -37,9 +38,10 @@ describe("structured output strategies", () => {
     ]);
     const { harness } = makeHarness();
     harness.registerModel("m", model);
-    const run = await harness
-      .withResponseFormat(City, { strategy: "tool" })
-      .invokeDefault(undefined, "Bergen?");
+    const run = await lowerLayer(harness.withResponseFormat(City, { strategy: "tool" })).invokeDefault(
+      undefined,
+      "Bergen?",
+    );
     expect(run.structured).toEqual({ city: "Bergen", population: 291000 });
     const [request] = model.requests;
     expect(request?.responseFormat).toBeUndefined();
@@ -58,9 +60,9 @@ describe("structured output strategies", () => {
     ]);
     const { harness } = makeHarness();
     harness.registerModel("m", model).registerTool(FakeTool.returning("lookup", "709000"));
-    const outcome = await harness
-      .withResponseFormat(City, { strategy: "tool", maxReasks: 1 })
-      .invokeCollectingPartial(undefined, undefined, {}, "Oslo?");
+    const outcome = await lowerLayer(
+      harness.withResponseFormat(City, { strategy: "tool", maxReasks: 1 }),
+    ).invokeCollectingPartial(undefined, undefined, {}, "Oslo?");
     expect(outcome.error).toBeUndefined();
     expect(outcome.run.structured).toEqual({ city: "Oslo", population: 709000 });
     expect(model.requests[0]?.toolChoice).toBeUndefined();
@@ -76,9 +78,9 @@ describe("structured output strategies", () => {
       "m",
       new ScriptedModel([{ toolCalls: [{ name: "final_answer", arguments: { city: 3 } }] }]),
     );
-    const outcome = await harness
-      .withResponseFormat(City, { strategy: "tool" })
-      .invokeCollectingPartial(undefined, undefined, {}, "x");
+    const outcome = await lowerLayer(
+      harness.withResponseFormat(City, { strategy: "tool" }),
+    ).invokeCollectingPartial(undefined, undefined, {}, "x");
     expect(outcome.error?.code).toBe("structured_output");
     expect(outcome.error?.details).toMatchObject({
       schema: "final_answer",
@@ -92,7 +94,7 @@ describe("structured output strategies", () => {
     const native = new ScriptedModel(['{"city": "A", "population": 1}'], { profile: permissiveProfile() });
     const { harness: a } = makeHarness();
     a.registerModel("m", native);
-    await a.withResponseFormat(City).invokeDefault(undefined, "?");
+    await lowerLayer(a.withResponseFormat(City)).invokeDefault(undefined, "?");
     expect(native.requests[0]?.responseFormat?.type).toBe("json_schema");
 
     const toolish = new ScriptedModel(
@@ -117,7 +119,10 @@ describe("structured output strategies", () => {
   ])("repairs near-JSON: %s", async (_label, answer) => {
     const { harness } = makeHarness();
     harness.registerModel("m", new ScriptedModel([answer]));
-    const run = await harness.withResponseFormat(City, { strategy: "native" }).invokeDefault(undefined, "?");
+    const run = await lowerLayer(harness.withResponseFormat(City, { strategy: "native" })).invokeDefault(
+      undefined,
+      "?",
+    );
     expect(run.structured).toEqual({ city: "Oslo", population: 1 });
   });
 
@@ -128,9 +133,9 @@ describe("structured output strategies", () => {
     const recorder = new EventRecorder();
     const sink = new EventSink("reask");
     recorder.attach(sink);
-    const typed = await harness
-      .withResponseFormat(City, { strategy: "native", maxReasks: 1 })
-      .invokeCollectingPartial(undefined, undefined, { runId: "reask" }, "?", { events: sink });
+    const typed = await lowerLayer(
+      harness.withResponseFormat(City, { strategy: "native", maxReasks: 1 }),
+    ).invokeCollectingPartial(undefined, undefined, { runId: "reask" }, "?", { events: sink });
     expect(typed.error).toBeUndefined();
     expect(typed.run.structured).toEqual({ city: "Oslo", population: 5 });
     const reask = typed.run.messages.at(-2);
@@ -144,15 +149,15 @@ describe("structured output strategies", () => {
   it("native: past maxReasks the run fails with structured_output carrying the raw text and issues", async () => {
     const { harness } = makeHarness();
     harness.registerModel("m", new ScriptedModel(["not json at all", "still not json"]));
-    const outcome = await harness
-      .withResponseFormat(City, { strategy: "native", maxReasks: 1 })
-      .invokeCollectingPartial(undefined, undefined, {}, "?");
+    const outcome = await lowerLayer(
+      harness.withResponseFormat(City, { strategy: "native", maxReasks: 1 }),
+    ).invokeCollectingPartial(undefined, undefined, {}, "?");
     expect(outcome.error?.code).toBe("structured_output");
     expect(outcome.error?.message).toContain("not valid JSON");
     expect(outcome.error?.details).toMatchObject({ raw: "still not json", strategy: "native" });
     expect(outcome.run.messages.filter((m) => m.role === "user")).toHaveLength(2);
     await expect(
-      harness.withResponseFormat(City, { strategy: "native" }).invokeDefault(undefined, "?"),
+      lowerLayer(harness.withResponseFormat(City, { strategy: "native" })).invokeDefault(undefined, "?"),
     ).rejects.toMatchObject({ code: "validation" }); // the script is exhausted: no hidden retries
   });
 
@@ -167,20 +172,22 @@ describe("structured output strategies", () => {
     later.registerModel("m", new ScriptedModel([]));
     const view = later.withResponseFormat(City, { name: "report" });
     later.registerTool(FakeTool.returning("report", "x"));
-    await expect(view.invokeDefault(undefined, "?")).rejects.toMatchObject({ code: "validation" });
+    await expect(lowerLayer(view).invokeDefault(undefined, "?")).rejects.toMatchObject({
+      code: "validation",
+    });
   });
 
   it("typed accessors: structuredResponse and parseStructured", async () => {
     const { harness } = makeHarness();
     harness.registerModel("m", new ScriptedModel(['{"city": "Oslo", "population": 3}', "plain"]));
-    const run = await harness.withResponseFormat(City).invokeDefault(undefined, "?");
+    const run = await lowerLayer(harness.withResponseFormat(City)).invokeDefault(undefined, "?");
     expect(structuredResponse<{ city: string }>(run as never).city).toBe("Oslo");
     const parsed = await parseStructured(
       run as never,
       City.extend({ population: z.number().transform((n) => n * 2) }),
     );
     expect(parsed.population).toBe(6);
-    const plain = await harness.invokeDefault(undefined, "?");
+    const plain = await lowerLayer(harness).invokeDefault(undefined, "?");
     expect(() => structuredResponse(plain)).toThrow(/no structured answer/);
   });
 });

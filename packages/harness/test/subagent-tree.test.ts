@@ -12,6 +12,7 @@ import {
   SubAgent,
   SubAgentTool,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import {
   DeterministicClock,
   DeterministicIds,
@@ -70,7 +71,7 @@ async function runTree(config: Partial<RunConfig> = {}) {
   const sink = new EventSink("root");
   const events = new EventRecorder();
   events.attach(sink);
-  const outcome = await t.orchestrator.invokeCollectingPartial(
+  const outcome = await lowerLayer(t.orchestrator).invokeCollectingPartial(
     undefined,
     undefined,
     { runId: "root", ...config },
@@ -129,7 +130,7 @@ describe("sub-agent tree", () => {
     const { orchestrator } = tree();
     const deltas: [string, number, string][] = [];
     let final: AgentRun | undefined;
-    for await (const item of orchestrator.invokeStreaming(
+    for await (const item of lowerLayer(orchestrator).invokeStreaming(
       undefined,
       undefined,
       { runId: "root" },
@@ -247,7 +248,12 @@ describe("sub-agent tree", () => {
         ]),
       )
       .registerTool(new SubAgentTool(child));
-    const outcome = await parent.invokeCollectingPartial(undefined, undefined, { runId: "p" }, "start");
+    const outcome = await lowerLayer(parent).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "p" },
+      "start",
+    );
     expect(outcome.error).toBeUndefined();
     const [result] = toolMessages(outcome.run);
     expect(result?.isError).toBe(true);
@@ -275,7 +281,12 @@ describe("sub-agent tree", () => {
         new ScriptedModel([{ toolCalls: [{ id: "p-1", name: "broken", arguments: { input: "go" } }] }]),
       )
       .registerTool(new SubAgentTool(child));
-    const outcome = await parent.invokeCollectingPartial(undefined, undefined, { runId: "p" }, "start");
+    const outcome = await lowerLayer(parent).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "p" },
+      "start",
+    );
     expect(outcome.error?.code).toBe("validation"); // the child's script was exhausted
     expect(outcome.error?.message).toContain("script exhausted");
     expect(outcome.status.status).toBe("failed");

@@ -15,6 +15,7 @@ import {
   tool,
   withWorkspace,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { SharedRootWorkspace, TempDirWorkspace, WorkspaceDescriptor } from "@tinyagents/harness/node";
 import {
   DeterministicClock,
@@ -159,10 +160,16 @@ describe("workspace in a run", () => {
     const sink = new EventSink("run");
     const events = new EventRecorder();
     events.attach(sink);
-    const out = await harness.invokeCollectingPartial(undefined, undefined, { runId: "run" }, "read", {
-      events: sink,
-      workspace: new WorkspaceDescriptor({ root }),
-    });
+    const out = await lowerLayer(harness).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "run" },
+      "read",
+      {
+        events: sink,
+        workspace: new WorkspaceDescriptor({ root }),
+      },
+    );
     expect(out.error).toBeUndefined();
     const results = out.run.messages.filter((m) => m.role === "tool");
     expect(results.map((m) => m.role === "tool" && m.isError)).toEqual([false, true, true]);
@@ -183,7 +190,7 @@ describe("workspace in a run", () => {
         new ScriptedModel([{ toolCalls: [{ id: "1", name: "read_file", arguments: { path: "a" } }] }, "x"]),
       )
       .registerTool(readFile);
-    const out = await harness.invokeCollectingPartial(undefined, undefined, {}, "read");
+    const out = await lowerLayer(harness).invokeCollectingPartial(undefined, undefined, {}, "read");
     const [result] = out.run.messages.filter((m) => m.role === "tool");
     expect(text(result)).toContain("has no workspace");
   });
@@ -209,12 +216,12 @@ describe("workspace isolation", () => {
     const sink = new EventSink("iso");
     const events = new EventRecorder();
     events.attach(sink);
-    const ctx = harness.createContext({ runId: "iso-1" }, undefined, { events: sink });
+    const ctx = lowerLayer(harness).createContext({ runId: "iso-1" }, undefined, { events: sink });
     let seenRoot = "";
     await withWorkspace(isolation, ctx, async (ws) => {
       seenRoot = ws.root;
       expect((await stat(ws.root)).isDirectory()).toBe(true);
-      await harness.invokeInContext(undefined, ctx, "go");
+      await lowerLayer(harness).invokeInContext(undefined, ctx, "go");
       expect(await readdir(join(ws.root, "out"))).toEqual(["file.txt"]);
     });
     await expect(stat(seenRoot)).rejects.toMatchObject({ code: "ENOENT" });
@@ -267,7 +274,7 @@ describe("workspace isolation", () => {
       )
       .registerTool(recordRoot)
       .registerTool(new SubAgentTool(child));
-    const out = await parent.invokeCollectingPartial(undefined, undefined, {}, "go", {
+    const out = await lowerLayer(parent).invokeCollectingPartial(undefined, undefined, {}, "go", {
       workspace: new WorkspaceDescriptor({ root }),
     });
     expect(out.error).toBeUndefined();

@@ -1,4 +1,10 @@
-import { AgentHarness, type EventRecord, SubAgent, SubAgentTool } from "@tinyagents/harness";
+import {
+  AgentHarness,
+  type EventRecord,
+  InMemoryChatHistory,
+  SubAgent,
+  SubAgentTool,
+} from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { calculatorTool } from "@tinyagents/harness/tools";
 import { usage } from "@tinyagents/inference";
@@ -21,7 +27,8 @@ async function recordRun(): Promise<EventRecord[]> {
       )
       .registerTool(calculatorTool()),
   });
-  const parent = new AgentHarness()
+  // Memory: the run belongs to a thread (the header names it).
+  const parent = new AgentHarness({ memory: { history: new InMemoryChatHistory() } })
     .registerModel(
       "parent-model",
       new ScriptedModel(
@@ -34,8 +41,7 @@ async function recordRun(): Promise<EventRecord[]> {
     )
     .registerTool(new SubAgentTool(child, { name: "check_agent" }));
   const records: EventRecord[] = [];
-  const config = { runId: "tl-run", threadId: "tl-thread" };
-  for await (const item of parent.invokeStreaming(undefined, undefined, config, "what is 6 * 7?")) {
+  for await (const item of parent.stream("what is 6 * 7?", { runId: "tl-run", threadId: "tl-thread" })) {
     if (item.type === "event") records.push(item.record);
   }
   return records;

@@ -30,7 +30,7 @@ async function record(runId: string, harness: AgentHarness, prompt: string, tags
   const events = new EventSink(runId);
   const obs = attachObservability(events, stores);
   try {
-    await harness.invoke(undefined, undefined, { runId, ...(tags ? { tags } : {}) }, prompt, { events });
+    await harness.run(prompt, { runId, events, ...(tags ? { tags } : {}) });
   } catch {
     // a failed run is journaled as such
   }

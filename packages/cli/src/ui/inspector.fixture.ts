@@ -65,17 +65,13 @@ function start(
 ): Started {
   const events = new EventSink(runId);
   const obs = attachObservability(events, { journal: stores.journal, statusStore: stores.statusStore });
-  const done = (async () => {
-    let last: AgentRun | Error = new Error("no result");
-    for await (const item of harness.invokeStreaming(undefined, undefined, { runId, tags }, prompt, {
-      events,
-      ...(steering === undefined ? {} : { steering }),
-    })) {
-      if (item.type === "completed") last = item.run;
-      if (item.type === "failed") last = item.error;
-    }
-    return last;
-  })();
+  // Streamed (model deltas reach the journal), settled as the finished run or the run's error.
+  const done = harness
+    .stream(prompt, { runId, tags, events, ...(steering === undefined ? {} : { steering }) })
+    .result.then(
+      (run): AgentRun | Error => run as AgentRun,
+      (error: Error) => error,
+    );
   return { events, done, close: () => obs.close() };
 }
 
@@ -273,7 +269,7 @@ export async function recordRuns(stores: Stores): Promise<RecordedRuns> {
     approvals: approval.approvals,
     resume: () => {
       resumed = true;
-      approvalEnded = approving.resume(undefined, undefined, pausedRun, { events: approvalRun.events });
+      approvalEnded = approving.resume(pausedRun, { events: approvalRun.events });
       return approvalEnded;
     },
   });
@@ -362,7 +358,7 @@ export async function recordRuns(stores: Stores): Promise<RecordedRuns> {
       const first = await steeredRun.done;
       if (first instanceof Error || first.paused === undefined)
         throw new Error("the steered run is not paused");
-      steeredEnded = steerable.resume(undefined, undefined, first.paused, {
+      steeredEnded = steerable.resume(first.paused, {
         events: steeredRun.events,
         steering,
       });

@@ -3,6 +3,7 @@ import { type Clock, TinyAgentsError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { EventSink } from "../events/event-sink.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
 import { DeterministicIds } from "../testkit/deterministic-ids.js";
 import { EventRecorder } from "../testkit/event-recorder.js";
@@ -32,7 +33,7 @@ describe("the run deadline cuts in-flight work on the run's clock", () => {
     harness.registerModel("slow", model);
     const start = clock.now();
     const wall = performance.now();
-    const outcome = await harness.invokeCollectingPartial(
+    const outcome = await lowerLayer(harness).invokeCollectingPartial(
       undefined,
       undefined,
       { runId: "run-1", timeoutMs: 20 },
@@ -73,7 +74,7 @@ describe("the run deadline cuts in-flight work on the run's clock", () => {
     harness.registerModel("m", new ScriptedModel([{ toolCalls: [{ name: "slow_tool", id: "t1" }] }, "done"]));
     harness.registerTool(tool);
     const start = clock.now();
-    const outcome = await harness.invokeCollectingPartial(
+    const outcome = await lowerLayer(harness).invokeCollectingPartial(
       undefined,
       undefined,
       { runId: "run-1", timeoutMs: 20 },
@@ -101,7 +102,7 @@ describe("the run deadline cuts in-flight work on the run's clock", () => {
     const { harness, sink } = setup(wrapped(inner));
     harness.registerModel("slow", new SlowModel({ delayMs: 50 }));
     const start = inner.now();
-    const outcome = await harness.invokeCollectingPartial(
+    const outcome = await lowerLayer(harness).invokeCollectingPartial(
       undefined,
       undefined,
       { runId: "run-1", timeoutMs: 20 },
@@ -120,7 +121,7 @@ describe("the run deadline cuts in-flight work on the run's clock", () => {
     harness.registerModel("m", new ScriptedModel([{ toolCalls: [{ name: "deaf", id: "t1" }] }, "done"]));
     harness.registerTool(FakeTool.ignoringAbort("deaf", 500));
     const start = clock.now();
-    const outcome = await harness.invokeCollectingPartial(
+    const outcome = await lowerLayer(harness).invokeCollectingPartial(
       undefined,
       undefined,
       { runId: "run-1", timeoutMs: 20 },
@@ -140,7 +141,7 @@ describe("the run deadline cuts in-flight work on the run's clock", () => {
     const { harness, events, sink } = setup(clock);
     harness.registerModel("slow", new SlowModel({ delayMs: 50 }));
     const start = clock.now();
-    const error = await harness
+    const error = await lowerLayer(harness)
       .callModel(
         undefined,
         { messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }] },
@@ -162,9 +163,15 @@ describe("tool timeouts on the run's clock", () => {
     harness.registerModel("m", new ScriptedModel([{ toolCalls: [{ name: "slow_api", id: "t1" }] }, "ok"]));
     harness.registerTool(FakeTool.hanging("slow_api", { timeout: { ms: 1_500 } }));
     const start = clock.now();
-    const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "run-1" }, "hi", {
-      events: sink,
-    });
+    const outcome = await lowerLayer(harness).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "run-1" },
+      "hi",
+      {
+        events: sink,
+      },
+    );
     expect(outcome.error).toBeUndefined();
     // The hanging tool honours its signal: it ends at the timeout, no grace is spent.
     expect(clock.now() - start).toBe(1_500);
@@ -182,9 +189,15 @@ describe("tool timeouts on the run's clock", () => {
     harness.registerModel("m", new ScriptedModel([{ toolCalls: [{ name: "deaf", id: "t1" }] }, "ok"]));
     harness.registerTool(FakeTool.ignoringAbort("deaf", undefined, { timeout: { ms: 1_500 } }));
     const start = clock.now();
-    const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "run-1" }, "hi", {
-      events: sink,
-    });
+    const outcome = await lowerLayer(harness).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "run-1" },
+      "hi",
+      {
+        events: sink,
+      },
+    );
     expect(outcome.error).toBeUndefined();
     expect(clock.now() - start).toBe(1_700);
     const failed = events.ofType("tool.failed")[0];
@@ -198,9 +211,15 @@ describe("tool timeouts on the run's clock", () => {
     const { harness, sink } = setup();
     harness.registerModel("m", new ScriptedModel([{ toolCalls: [{ name: "quick" }] }, "ok"]));
     harness.registerTool(FakeTool.returning("quick", "x", { timeout: { ms: 20 } }));
-    const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "run-1" }, "hi", {
-      events: sink,
-    });
+    const outcome = await lowerLayer(harness).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "run-1" },
+      "hi",
+      {
+        events: sink,
+      },
+    );
     expect(outcome.error?.code).toBe("validation");
     expect(outcome.error?.message).toContain("tool timeout { ms: 20 } is below the minimum 1000 ms");
   });
@@ -215,7 +234,7 @@ describe("stopReason names how a run ended", () => {
     ) => {
       const { harness, sink } = setup();
       configure(harness);
-      const outcome = await harness.invokeCollectingPartial(
+      const outcome = await lowerLayer(harness).invokeCollectingPartial(
         undefined,
         undefined,
         { runId: "run-1", ...config },
@@ -263,18 +282,22 @@ describe("listener hygiene on the caller's signal", () => {
     const { signal } = controller;
     const { harness } = setup();
     harness.registerModel("m", new ScriptedModel(["a", "b", "c", "d"]));
-    await harness.invoke(undefined, undefined, {}, "hi", { signal });
+    await lowerLayer(harness).invoke(undefined, undefined, {}, "hi", { signal });
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
-    const ctx = harness.createContext({}, undefined, { signal });
-    await harness.invokeInContext(undefined, ctx, "hi");
+    const ctx = lowerLayer(harness).createContext({}, undefined, { signal });
+    await lowerLayer(harness).invokeInContext(undefined, ctx, "hi");
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
-    for await (const _item of harness.invokeStreaming(undefined, undefined, {}, "hi", { signal })) {
+    for await (const _item of lowerLayer(harness).invokeStreaming(undefined, undefined, {}, "hi", {
+      signal,
+    })) {
       // drain
     }
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
     const failing = setup().harness;
     failing.registerModel("m", new ScriptedModel([]));
-    await failing.invoke(undefined, undefined, {}, "hi", { signal }).catch(() => {});
+    await lowerLayer(failing)
+      .invoke(undefined, undefined, {}, "hi", { signal })
+      .catch(() => {});
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 
@@ -283,8 +306,10 @@ describe("listener hygiene on the caller's signal", () => {
     const clock = new DeterministicClock();
     const { harness } = setup(clock);
     harness.registerModel("slow", new SlowModel({ delayMs: 1_000 }));
-    const ctx = harness.createContext({}, undefined, { signal: controller.signal });
-    const pending = harness.invokeInContext(undefined, ctx, "hi").catch((e: unknown) => e);
+    const ctx = lowerLayer(harness).createContext({}, undefined, { signal: controller.signal });
+    const pending = lowerLayer(harness)
+      .invokeInContext(undefined, ctx, "hi")
+      .catch((e: unknown) => e);
     await new Promise((resolve) => setImmediate(resolve));
     controller.abort("user pressed stop");
     const error = await pending;

@@ -4,6 +4,7 @@ import { EventSink } from "../events/event-sink.js";
 import { InMemoryEventJournal } from "../observability/in-memory-event-journal.js";
 import { RunStatusProjection } from "../observability/status-projection.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { SubAgent } from "../subagent/sub-agent.js";
 import { SubAgentTool } from "../subagent/sub-agent-tool.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
@@ -29,7 +30,7 @@ describe("graph-node identity", () => {
     const sink = new EventSink("graph-1");
     const recorder = new EventRecorder();
     recorder.attach(sink);
-    const { status } = await h.invokeWithStatus(
+    const { status } = await lowerLayer(h).invokeWithStatus(
       undefined,
       undefined,
       { runId: "n1", graphNode: node },
@@ -56,7 +57,7 @@ describe("graph-node identity", () => {
 
   it("a direct model call as a graph node is call model_call; explicit ids win over the graph's", async () => {
     const h = harness(["answer"]);
-    const { status } = await h.callModelWithStatus(
+    const { status } = await lowerLayer(h).callModelWithStatus(
       undefined,
       { messages: [user("q")] },
       { runId: "n2", parentRunId: "supervisor", threadId: "own", graphNode: node },
@@ -69,7 +70,7 @@ describe("graph-node identity", () => {
       graphNode: { graphId: "support", node: "answer", call: "model_call" },
     });
     // Without graphNode nothing changes: the plain components stay.
-    const plain = await harness(["x"]).callModelWithStatus(
+    const plain = await lowerLayer(harness(["x"])).callModelWithStatus(
       undefined,
       { messages: [user("q")] },
       { runId: "p" },
@@ -87,10 +88,16 @@ describe("graph-node identity", () => {
     parent.registerTool(
       new SubAgentTool(new SubAgent({ name: "helper", description: "helps", harness: child })),
     );
-    await parent.invoke(undefined, undefined, { runId: "n-a", graphNode: { ...node, node: "a" } }, "go", {
-      events: sink,
-    });
-    await harness(["b out"]).callModel(
+    await lowerLayer(parent).invoke(
+      undefined,
+      undefined,
+      { runId: "n-a", graphNode: { ...node, node: "a" } },
+      "go",
+      {
+        events: sink,
+      },
+    );
+    await lowerLayer(harness(["b out"])).callModel(
       undefined,
       { messages: [user("q")] },
       { runId: "n-b", graphNode: { ...node, node: "b" } },
@@ -125,7 +132,7 @@ describe("graph-node identity", () => {
     const sink = new EventSink("r");
     const recorder = new EventRecorder();
     recorder.attach(sink);
-    const response = await h.callModel(
+    const response = await lowerLayer(h).callModel(
       undefined,
       { messages: [user("q")], reusePreviousModel: true },
       { runId: "r" },

@@ -11,6 +11,7 @@ import {
 import { ProviderError, type TinyAgentsError, usage } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
 import { rejection } from "../../test/support/thrown.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { acceptAll, closeServers, type Received, serve } from "./langfuse-server.fixture.js";
 
 const PUBLIC_KEY = "pk-lf-public-1234";
@@ -54,19 +55,21 @@ async function recordRun(): Promise<EventRecord[]> {
     .withPolicy({ retry: { initialBackoffMs: 100 } })
     .registerTool(
       new FakeTool("delegate", async (_args, ctx) => {
-        const sub = child.createContext(
+        const sub = lowerLayer(child).createContext(
           { runId: "child-1", parentRunId: ctx.run.runId, rootRunId: ctx.run.scope.rootRunId, depth: 1 },
           undefined,
           { events: ctx.run.events, signal: ctx.run.signal },
         );
-        await child.invokeInContext(undefined, sub, "sub task");
+        await lowerLayer(child).invokeInContext(undefined, sub, "sub task");
         return "delegated";
       }),
     );
   const sink = new EventSink("run-1", { now: () => clock.now() });
   const recorder = new EventRecorder();
   recorder.attach(sink);
-  await parent.invoke(undefined, undefined, { runId: "run-1", threadId: "thread-7" }, "go", { events: sink });
+  await lowerLayer(parent).invoke(undefined, undefined, { runId: "run-1", threadId: "thread-7" }, "go", {
+    events: sink,
+  });
   return recorder.records;
 }
 

@@ -10,6 +10,7 @@ import {
 import { ProviderError, usage } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
 import { rejection } from "../../test/support/thrown.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { acceptAll, closeServers, type Received, serve } from "./langfuse-server.fixture.js";
 
 const PUBLIC_KEY = "pk-lf-public-1234";
@@ -47,7 +48,7 @@ async function tinyRun(): Promise<EventRecord[]> {
   const sink = new EventSink("run-1", { now: () => clock.now() });
   const recorder = new EventRecorder();
   recorder.attach(sink);
-  await harness.invoke(undefined, undefined, { runId: "run-1" }, "hi", { events: sink });
+  await lowerLayer(harness).invoke(undefined, undefined, { runId: "run-1" }, "hi", { events: sink });
   return recorder.records;
 }
 
@@ -72,7 +73,7 @@ async function toolRun(): Promise<EventRecord[]> {
   const sink = new EventSink("run-2", { now: () => clock.now() });
   const recorder = new EventRecorder();
   recorder.attach(sink);
-  await harness.invoke(undefined, undefined, { runId: "run-2" }, "go", { events: sink });
+  await lowerLayer(harness).invoke(undefined, undefined, { runId: "run-2" }, "go", { events: sink });
   return recorder.records;
 }
 

@@ -4,6 +4,7 @@ import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { ApprovalBook } from "../middleware/library/approval-book.js";
 import type { AgentHarness } from "../runtime/agent-harness.js";
 import type { AgentInput } from "../runtime/agent-input.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import type { AgentStreamItem } from "../runtime/stream-items.js";
 import type { KeyValueStore } from "../store/key-value-store.js";
 import type { GraphSteering } from "./graph-steering.js";
@@ -64,7 +65,9 @@ export interface AgentNodeOptions<S, U, AppState, Ctx> extends GraphNodeOptions 
 export function agentNode<S, U, AppState = undefined, Ctx = undefined>(
   options: AgentNodeOptions<S, U, AppState, Ctx>,
 ): GraphNodeFunction<S, U> {
-  const { harness } = options;
+  // A node runs its agent in the graph's place (run id, graphNode, resume of its own pause):
+  // the internal lower layer, which takes that config as it is.
+  const harness = lowerLayer(options.harness);
   const pauses = new NodePauses(options.pauses);
   return async (state, config) => {
     const place = nodePlace(config, options);

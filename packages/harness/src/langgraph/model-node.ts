@@ -8,6 +8,7 @@ import {
 import type { EventSink } from "../events/event-sink.js";
 import { RunStatusProjection } from "../observability/status-projection.js";
 import type { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { NodeEventFilter } from "./node-events.js";
 import { nodePlace } from "./node-identity.js";
 import {
@@ -81,7 +82,7 @@ export function modelNode<S, U, AppState = undefined>(
       request.reusePreviousModel = true;
     }
     // A sink on the harness's clock when none is shared (the call's events need a listener).
-    const sink: EventSink = options.events ?? harness.createContext({ runId }, undefined).events;
+    const sink: EventSink = options.events ?? lowerLayer(harness).createContext({ runId }, undefined).events;
     context.events = sink;
     const filter = new NodeEventFilter(runId, identity.node, config, options.stream !== false);
     const statuses = new RunStatusProjection();
@@ -91,7 +92,7 @@ export function modelNode<S, U, AppState = undefined>(
       statuses.apply(record);
     });
     try {
-      const { response, status } = await harness.callModelWithStatus(
+      const { response, status } = await lowerLayer(harness).callModelWithStatus(
         options.appState?.(state, config) as AppState,
         request,
         { runId, graphNode: identity },

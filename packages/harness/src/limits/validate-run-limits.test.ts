@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { thrown } from "../../test/support/thrown.js";
 import { retryMiddleware } from "../middleware/library/retry-middleware.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { FakeTool } from "../testkit/fake-tool.js";
 import { ScriptedModel } from "../testkit/scripted-model.js";
 
@@ -63,13 +64,13 @@ describe("limits and retry settings fail closed on every path", () => {
     const harness = new AgentHarness().registerModel("main", new ScriptedModel(["never"]));
     for (const field of ["maxModelCalls", "maxToolCalls", "timeoutMs", "maxDepth"]) {
       for (const bad of [Number.NaN, "ten", -1]) {
-        const error = await harness
+        const error = await lowerLayer(harness)
           .invoke(undefined, undefined, { runId: "r", [field]: bad } as never, "hi")
           .catch((e: unknown) => e);
         expectValidation(error, field);
       }
     }
-    const fraction = await harness
+    const fraction = await lowerLayer(harness)
       .invoke(undefined, undefined, { runId: "r", maxModelCalls: 2.5 }, "hi")
       .catch((e: unknown) => e);
     expectValidation(fraction, "maxModelCalls");
@@ -82,7 +83,9 @@ describe("limits and retry settings fail closed on every path", () => {
       .registerModel("main", model)
       .registerTool(FakeTool.returning("again", "ok"))
       .withPolicy({ limits: { maxModelCalls: 2 } });
-    const error = await harness.invoke(undefined, undefined, { runId: "r" }, "go").catch((e: unknown) => e);
+    const error = await lowerLayer(harness)
+      .invoke(undefined, undefined, { runId: "r" }, "go")
+      .catch((e: unknown) => e);
     expect(TinyAgentsError.isInstance(error, "limit_exceeded")).toBe(true);
     expect(model.requests.length).toBe(2);
   });

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { waitUntil } from "../../test/support/wait-until.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { ToolRegistry } from "../tool/tool-registry.js";
 import { loadMcpTools } from "./mcp-toolset.js";
 
@@ -93,7 +94,7 @@ describe("MCP toolsets (SDK fixture server)", () => {
     cleanups.push(() => mcp.close());
     expect(mcp.connections[0]?.name).toBe("fixture");
     const shout = mcp.tools[0];
-    const run = new AgentHarness().createContext({}, undefined);
+    const run = lowerLayer(new AgentHarness()).createContext({}, undefined);
     const out = await shout?.execute(
       { text: "hi there" },
       { state: undefined, run, callId: "c", signal: run.signal, progress: () => {} },

@@ -11,6 +11,7 @@ import { waitUntil } from "../../test/support/wait-until.js";
 import { runText } from "../agent-loop/agent-run.js";
 import { toolPolicyMiddleware } from "../middleware/library/tool-policy-middleware.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { FakeTool } from "../testkit/fake-tool.js";
 import { ScriptedModel } from "../testkit/scripted-model.js";
 import { ToolRegistry } from "../tool/tool-registry.js";
@@ -235,7 +236,7 @@ describe("MCP annotations are hints (issue 37 item 2)", () => {
         .registerModel("m", model)
         .use(toolPolicyMiddleware({ allowSideEffects: ["read"] }));
       mcp.attach(harness);
-      return { model, run: harness.invokeDefault(undefined, "go") };
+      return { model, run: lowerLayer(harness).invokeDefault(undefined, "go") };
     };
     const allowed = runWith("mine");
     expect(runText(await allowed.run)).toBe("done");
@@ -319,7 +320,7 @@ describe("MCP listings are bounded (issue 37 item 4)", () => {
     hostile.init([tool("slow")]);
     const mcp = await connect(hostile, { callTimeoutMs: 60_000, callMaxTotalMs: 100 });
     const slow = mcp.tools[0];
-    const run = new AgentHarness().createContext({}, undefined);
+    const run = lowerLayer(new AgentHarness()).createContext({}, undefined);
     const error = await Promise.resolve(
       slow?.execute({}, { state: undefined, run, callId: "c", signal: run.signal, progress: () => {} }),
     ).catch((e: unknown) => e);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runText } from "../agent-loop/agent-run.js";
 import { EventSink } from "../events/event-sink.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { EventRecorder } from "../testkit/event-recorder.js";
 import { ScriptedModel } from "../testkit/scripted-model.js";
 import type { ToolReturn } from "../tool/tool.js";
@@ -34,7 +35,7 @@ afterAll(async () => {
 });
 
 const ctxFor = (harness = new AgentHarness()) => {
-  const run = harness.createContext({}, undefined);
+  const run = lowerLayer(harness).createContext({}, undefined);
   const progress: string[] = [];
   return {
     progress,
@@ -78,7 +79,7 @@ describe("MCP tools from the reference servers (stdio)", () => {
       new ScriptedModel([{ toolCalls: [{ name: "get_sum", arguments: { a: 19, b: 23 } }] }, "done"]),
     );
     mcp.attach(harness);
-    const run = await harness.invokeDefault(undefined, "add");
+    const run = await lowerLayer(harness).invokeDefault(undefined, "add");
     expect(runText(run)).toBe("done");
     const result = run.messages.find((m) => m.role === "tool");
     expect(result).toMatchObject({
@@ -167,7 +168,7 @@ describe("MCP tools from the reference servers (stdio)", () => {
     const recorder = new EventRecorder();
     const events = new EventSink("progress-run");
     recorder.attach(events);
-    await harness.invoke(undefined, undefined, { runId: "progress-run" }, "go", { events });
+    await lowerLayer(harness).invoke(undefined, undefined, { runId: "progress-run" }, "go", { events });
     const progress = recorder.ofType("tool.progress");
     expect(progress[0]).toMatchObject({
       toolName: "trigger_long_running_operation",

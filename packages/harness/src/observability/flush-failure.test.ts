@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CheckpointStore } from "../durability/checkpoint-store.js";
 import { EventSink } from "../events/event-sink.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { InMemoryKeyValueStore } from "../store/key-value-store.js";
 import { FakeTool } from "../testkit/fake-tool.js";
 import { ScriptedModel } from "../testkit/scripted-model.js";
@@ -67,7 +68,7 @@ describe("flush after a failed journal or status write", () => {
         new ScriptedModel([{ toolCalls: [{ id: "c1", name: "look", arguments: {} }] }, "done"]),
       )
       .registerTool(tool);
-    const outcome = await harness
+    const outcome = await lowerLayer(harness)
       .invoke(undefined, undefined, { runId: "run-full" }, "go", {
         events,
         durability: {

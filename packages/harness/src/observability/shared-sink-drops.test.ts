@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { EventSink } from "../events/event-sink.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { ScriptedModel } from "../testkit/scripted-model.js";
 import { attachObservability } from "./attach-observability.js";
 import { JsonlSink } from "./jsonl-sink.js";
@@ -26,7 +27,7 @@ async function flood(sink: JsonlSink, runs: number, awaitDrain: boolean) {
     });
     const obs = attachObservability(events, { sinks: [sink], onError: (e) => errors.push(e) });
     const harness = new AgentHarness().registerModel("main", new ScriptedModel([`answer ${i}`]));
-    await harness.invoke(undefined, undefined, { runId }, "hi", { events });
+    await lowerLayer(harness).invoke(undefined, undefined, { runId }, "hi", { events });
     if (awaitDrain) await sink.drain();
     await obs.flush();
     obs.detach();

@@ -2,6 +2,7 @@ import { type ChatModel, ProviderError, system, usage, user } from "@tinyagents/
 import { EventSink } from "../events/event-sink.js";
 import type { Middleware } from "../middleware/middleware.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { SubAgent } from "../subagent/sub-agent.js";
 import { SubAgentTool } from "../subagent/sub-agent-tool.js";
 import type { DeterministicClock } from "../testkit/deterministic-clock.js";
@@ -128,7 +129,7 @@ export async function runScenario(sink: EventSink, clock: DeterministicClock, op
     .withPolicy({ retry: { maxRetries: 2, initialBackoffMs: 50 } });
   for (const m of options.middleware ?? []) parent.use(m);
   parent.use(details);
-  return parent.invokeCollectingPartial(
+  return lowerLayer(parent).invokeCollectingPartial(
     undefined,
     undefined,
     { runId: "run-1", threadId: "thread-7" },

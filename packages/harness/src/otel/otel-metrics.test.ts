@@ -34,6 +34,7 @@ import {
 } from "@tinyagents/harness/testkit";
 import { ProviderError, usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { lowerLayer } from "../runtime/lower-layer.js";
 
 // ---- a recording Meter (no metrics SDK needed) ---------------------------------------------------
 
@@ -222,9 +223,15 @@ describe("OtelMetrics from a real run", () => {
     metrics.attach(sink);
     const started = clock.now();
 
-    await harness.invoke(undefined, undefined, { runId: "run-1", threadId: "thread-9" }, "weather?", {
-      events: sink,
-    });
+    await lowerLayer(harness).invoke(
+      undefined,
+      undefined,
+      { runId: "run-1", threadId: "thread-9" },
+      "weather?",
+      {
+        events: sink,
+      },
+    );
 
     const env = { "deployment.environment.name": "test" };
     const chat = {
@@ -300,9 +307,15 @@ describe("OtelMetrics from a real run", () => {
     const meter = new RecordingMeter();
     sink.subscribe(createOtelMetricsListener(meter, { providerName: (p) => `acme.${p}` }));
 
-    for await (const _item of harness.invokeStreaming(undefined, undefined, { runId: "run-s" }, "hi", {
-      events: sink,
-    })) {
+    for await (const _item of lowerLayer(harness).invokeStreaming(
+      undefined,
+      undefined,
+      { runId: "run-s" },
+      "hi",
+      {
+        events: sink,
+      },
+    )) {
       // drain
     }
 
@@ -349,7 +362,7 @@ describe("OtelMetrics from a real run", () => {
     );
     parent.registerTool(
       new FakeTool("delegate", async (_args, ctx) => {
-        const childCtx = child.createContext(
+        const childCtx = lowerLayer(child).createContext(
           {
             runId: "child-1",
             parentRunId: ctx.run.runId,
@@ -359,7 +372,7 @@ describe("OtelMetrics from a real run", () => {
           undefined,
           { events: ctx.run.events, signal: ctx.run.signal },
         );
-        const run = await child.invokeInContext(undefined, childCtx, "sub task");
+        const run = await lowerLayer(child).invokeInContext(undefined, childCtx, "sub task");
         return run.messages.length;
       }),
     );
@@ -370,7 +383,7 @@ describe("OtelMetrics from a real run", () => {
     });
     metrics.attach(sink);
 
-    await parent.invoke(undefined, undefined, { runId: "root-1" }, "go", { events: sink });
+    await lowerLayer(parent).invoke(undefined, undefined, { runId: "root-1" }, "go", { events: sink });
 
     expect(rounded(meter.points(M.agentDuration))).toEqual([
       { value: 0.07, attributes: { "gen_ai.agent.name": "worker", "tinyagents.run.outcome": "completed" } },

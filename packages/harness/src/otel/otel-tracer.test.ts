@@ -10,6 +10,7 @@ import { createOtelListener, OtelTracer } from "@tinyagents/harness/otel";
 import { DeterministicClock, DeterministicIds, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { ProviderError, usage } from "@tinyagents/inference";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { lowerLayer } from "../runtime/lower-layer.js";
 
 let exporter: InMemorySpanExporter;
 let provider: BasicTracerProvider;
@@ -91,9 +92,15 @@ describe("OtelTracer", () => {
     const otel = new OtelTracer(tracer(), { agentName: "weather" });
     otel.attach(sink);
 
-    await harness.invoke(undefined, undefined, { runId: "run-1", threadId: "thread-9" }, "weather?", {
-      events: sink,
-    });
+    await lowerLayer(harness).invoke(
+      undefined,
+      undefined,
+      { runId: "run-1", threadId: "thread-9" },
+      "weather?",
+      {
+        events: sink,
+      },
+    );
 
     expect(tree()).toEqual([
       {
@@ -173,7 +180,7 @@ describe("OtelTracer", () => {
     const sink = new EventSink("run-r", { now: () => clock.now() });
     sink.subscribe(createOtelListener(tracer()));
 
-    await harness.invoke(undefined, undefined, { runId: "run-r" }, "hi", { events: sink });
+    await lowerLayer(harness).invoke(undefined, undefined, { runId: "run-r" }, "hi", { events: sink });
 
     expect(tree()).toEqual([
       { name: "invoke_agent", children: [leaf("chat claude-x"), leaf("chat claude-x")] },
@@ -223,9 +230,15 @@ describe("OtelTracer", () => {
     const otel = new OtelTracer(tracer());
     otel.attach(sink);
 
-    const outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "run-f" }, "hi", {
-      events: sink,
-    });
+    const outcome = await lowerLayer(harness).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "run-f" },
+      "hi",
+      {
+        events: sink,
+      },
+    );
 
     expect(outcome.error?.code).toBe("provider");
     // error.type: the HTTP status of the provider failure (no provider error code here).
@@ -249,7 +262,7 @@ describe("OtelTracer", () => {
     );
     parent.registerTool(
       new FakeTool("delegate", async (_args, ctx) => {
-        const childCtx = child.createContext(
+        const childCtx = lowerLayer(child).createContext(
           {
             runId: "child-1",
             parentRunId: ctx.run.runId,
@@ -259,7 +272,7 @@ describe("OtelTracer", () => {
           undefined,
           { events: ctx.run.events, signal: ctx.run.signal },
         );
-        const run = await child.invokeInContext(undefined, childCtx, "sub task");
+        const run = await lowerLayer(child).invokeInContext(undefined, childCtx, "sub task");
         return run.messages.length;
       }),
     );
@@ -267,7 +280,7 @@ describe("OtelTracer", () => {
     const otel = new OtelTracer(tracer(), { agentName: (run) => (run.depth === 0 ? "planner" : "worker") });
     otel.attach(sink);
 
-    await parent.invoke(undefined, undefined, { runId: "root-1" }, "go", { events: sink });
+    await lowerLayer(parent).invoke(undefined, undefined, { runId: "root-1" }, "go", { events: sink });
 
     expect(tree()).toEqual([
       {
@@ -305,9 +318,15 @@ describe("OtelTracer", () => {
     const sink = new EventSink("run-s", { now: () => clock.now() });
     new OtelTracer(tracer(), { captureContent: true }).attach(sink);
 
-    for await (const _item of harness.invokeStreaming(undefined, undefined, { runId: "run-s" }, "hi", {
-      events: sink,
-    })) {
+    for await (const _item of lowerLayer(harness).invokeStreaming(
+      undefined,
+      undefined,
+      { runId: "run-s" },
+      "hi",
+      {
+        events: sink,
+      },
+    )) {
       // drain
     }
 

@@ -1,6 +1,7 @@
 import { text, user } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
 import { DeterministicIds } from "../testkit/deterministic-ids.js";
 import { ScriptedModel } from "../testkit/scripted-model.js";
@@ -69,7 +70,9 @@ describe("RunQueue", () => {
     const transcripts: string[][] = [];
     const queue = new RunQueue({
       execute: async (run: QueuedRun) => {
-        const out = await harness.invoke(undefined, undefined, {}, run.input, { steering: run.steering });
+        const out = await lowerLayer(harness).invoke(undefined, undefined, {}, run.input, {
+          steering: run.steering,
+        });
         transcripts.push(out.messages.map((m) => `${m.role}:${text(m)}`));
       },
     });

@@ -7,11 +7,8 @@ import {
 } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { HarnessParts } from "../agent-loop/loop-session.js";
-import { executeRun, type RunOutcome } from "../agent-loop/run-loop.js";
 import type { ResponseCache } from "../cache/response-cache.js";
 import { ResponseCacheBinding, type ResponseCacheOptions } from "../cache/response-cache-binding.js";
-import { noop } from "../context/abort-hub.js";
-import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
 import type { ModelPricing } from "../cost/cost.js";
 import { createRandomIds, type IdGenerator } from "../ids/id-generator.js";
@@ -20,7 +17,6 @@ import type { Middleware } from "../middleware/middleware.js";
 import { MiddlewareStack } from "../middleware/middleware-stack.js";
 import { ModelRegistry } from "../model-registry/model-registry.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
-import { type PausedRun, restoreSession } from "../steering/paused-run.js";
 import type { StoreRegistry } from "../store/store-registry.js";
 import { nameCollision } from "../structured/prepared-structured.js";
 import {
@@ -31,13 +27,10 @@ import {
 import { ToolTimeoutSettings } from "../tool/timeout-settings.js";
 import type { AnyTool } from "../tool/tool.js";
 import { ToolRegistry } from "../tool/tool-registry.js";
-import type { normalizeInput } from "./agent-input.js";
-import { type ContextOptions, createRunContext } from "./create-context.js";
+import { type AgentSnapshot, agentSnapshot } from "./agent-snapshot.js";
+import type { ContextDefaults } from "./create-context.js";
 import type { ResponseFormatInput } from "./run-options.js";
 import { defaultRunPolicy, mergeRunPolicy, type RunPolicy, type RunPolicyInput } from "./run-policy.js";
-import { openSession, type RunOverrides, runParts } from "./run-session.js";
-
-import { type AgentStreamItem, streamItems } from "./stream-items.js";
 
 /** Construction options of an AgentHarness. */
 export interface AgentHarnessOptions<Ctx, State = unknown> {
@@ -69,9 +62,9 @@ export interface RunWithStatus {
 }
 
 /**
- * The agent's registration (models, tools, middleware, policy, memory, instructions, caches) and
- * the one path into the loop that every entry point takes (`runInContext` -> `executeRun`).
- * Users work with `AgentHarness` (the front door) which extends it.
+ * The agent's registration (models, tools, middleware, policy, memory, instructions, caches).
+ * It runs nothing itself: a run reads its snapshot (`[agentSnapshot]()`) and goes through
+ * `run-engine.ts`. Users work with `AgentHarness` (the front door), which extends it.
  */
 export class AgentCore<State = unknown, Ctx = undefined> {
   readonly models = new ModelRegistry<State>();
@@ -215,78 +208,16 @@ export class AgentCore<State = unknown, Ctx = undefined> {
     return this.ids;
   }
 
-  // ---- contexts -------------------------------------------------------------------------
+  // ---- what a run reads --------------------------------------------------------------------
 
-  /** Build a RunContext for the `...InContext` entry points (or a sub-agent). */
-  createContext(config: Partial<RunConfig>, data: Ctx, options: ContextOptions = {}): RunContext<Ctx> {
-    return createRunContext(this.contextDefaults(), config, data, options).ctx;
-  }
-
-  // ---- internals ----------------------------------------------------------------------------
-
-  /** `release` (unlinking the caller's abort signal) runs when the run ends, whatever happens. */
-  protected runInContext(
-    state: State,
-    ctx: RunContext<Ctx>,
-    input: ReturnType<typeof normalizeInput>,
-    streaming: boolean,
-    resumed?: PausedRun,
-    release: () => void = noop,
-    overrides?: RunOverrides<State>,
-  ): Promise<RunOutcome> {
-    let outcome: Promise<RunOutcome>;
-    try {
-      outcome = this.startRun(state, ctx, input, streaming, resumed, overrides);
-    } catch (error) {
-      release();
-      return Promise.reject(error);
-    }
-    // No extra promise when there is nothing to release (no caller signal): the common case.
-    return release === noop ? outcome : outcome.finally(release);
-  }
-
-  protected startRun(
-    state: State,
-    ctx: RunContext<Ctx>,
-    input: ReturnType<typeof normalizeInput>,
-    streaming: boolean,
-    resumed: PausedRun | undefined,
-    overrides: RunOverrides<State> | undefined,
-  ): Promise<RunOutcome> {
-    if (ctx.depth > ctx.config.maxDepth) {
-      throw new TinyAgentsError(
-        "sub_agent_depth",
-        `run depth ${ctx.depth} exceeds the maximum depth ${ctx.config.maxDepth} (RunConfig.maxDepth); ` +
-          "raise maxDepth or flatten the agent tree",
-        { details: { depth: ctx.depth, maxDepth: ctx.config.maxDepth } },
-      );
-    }
-    const parts = runParts(this.parts(), this.structuredSpec, overrides);
-    const s = openSession(parts, this.tools, state, ctx, streaming, "agent");
-    if (resumed !== undefined) restoreSession(s, resumed);
-    return executeRun(s, input, resumed);
-  }
-
-  protected streamRun(
-    state: State,
-    ctx: RunContext<Ctx>,
-    input: ReturnType<typeof normalizeInput>,
-    release: () => void,
-    resumed?: PausedRun,
-  ): AsyncIterator<AgentStreamItem> {
-    return streamItems(
-      ctx,
-      () => this.runInContext(state, ctx, input, true, resumed),
-      (error) => this.notStarted(state, ctx, error),
-      release,
-    );
-  }
-
-  /** The run and failed status of a run that could not start (for a stream's `failed` item). */
-  protected notStarted(state: State, ctx: RunContext<Ctx>, error: TinyAgentsError): RunWithStatus {
-    const s = openSession(this.parts(), this.tools, state, ctx, true, "agent");
-    s.status.finish("failed", error.toJSON());
-    return { run: s.run, status: s.status.snapshot() };
+  /** @internal What one run reads from this agent (see `AgentSnapshot`); internal subpath only. */
+  [agentSnapshot](): AgentSnapshot<State, Ctx> {
+    return {
+      parts: this.parts(),
+      structured: this.structuredSpec,
+      defaults: this.contextDefaults(),
+      defaultData: () => this.defaultData(),
+    };
   }
 
   protected parts(): HarnessParts<State, Ctx> {
@@ -305,7 +236,7 @@ export class AgentCore<State = unknown, Ctx = undefined> {
     return parts;
   }
 
-  protected contextDefaults() {
+  protected contextDefaults(): ContextDefaults {
     return {
       clock: this.clock,
       ids: this.ids,

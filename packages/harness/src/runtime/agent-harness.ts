@@ -1,10 +1,20 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { type JsonObject, type JsonValue, type ResponseFormat, validationError } from "@tinyagents/inference";
-import type { AgentRun } from "../agent-loop/agent-run.js";
+import {
+  type JsonObject,
+  type JsonValue,
+  type Message,
+  type ModelRequest,
+  type ModelResponse,
+  type ResponseFormat,
+  system,
+  type UsageTotals,
+  validationError,
+} from "@tinyagents/inference";
 import { noop } from "../context/abort-hub.js";
-import type { RunContext } from "../context/run-context.js";
+import type { CostTotals } from "../cost/cost.js";
 import { refusal } from "../durability/run-record.js";
-import { type PausedRun, validatePausedRun } from "../steering/paused-run.js";
+import type { HarnessRunStatus } from "../status/run-status.js";
+import type { PausedRun } from "../steering/paused-run.js";
 import { nameCollision } from "../structured/prepared-structured.js";
 import {
   type StructuredOutputOptions,
@@ -12,48 +22,51 @@ import {
   structuredSpec,
 } from "../structured/structured-spec.js";
 import type { Tool } from "../tool/tool.js";
+import { AgentCore } from "./agent-core.js";
 import { type AgentInput, normalizeInput } from "./agent-input.js";
+import { agentSnapshot } from "./agent-snapshot.js";
 import { type AsToolOptions, agentAsTool } from "./as-tool.js";
-import { type ContextOptions, createRunContext } from "./create-context.js";
-import { AgentLowerLayer, type RecoverOptions } from "./lower-layer.js";
+import { createRunContext } from "./create-context.js";
+import { dataOf, overridesOf, prepareOptions, prepareRun, subscribe } from "./prepare-run.js";
+import { callModelInContext, notStarted, startRun, takeForRecover } from "./run-engine.js";
 import { isPausedRun, type RunOptions, resolveRunOptions } from "./run-options.js";
 import { type RunResult, settleOutcome } from "./run-result.js";
-import { type RunOverrides, runModel } from "./run-session.js";
 import { AgentStream } from "./run-stream.js";
 import { streamItems } from "./stream-items.js";
 
 export type { AgentHarnessOptions, RunWithStatus } from "./agent-core.js";
 
-/** What `begin` hands the loop: a run's state, context, input and overrides. */
-interface Begun<State, Ctx> {
-  state: State;
-  ctx: RunContext<Ctx>;
-  messages: ReturnType<typeof normalizeInput>;
-  resumed: PausedRun | undefined;
-  overrides: RunOverrides<State>;
-  /** Detaches `onEvent` when the run ends. */
-  release: () => void;
-}
-
 /** Options with a Standard Schema response format: the result's `structured` is its output type. */
 type WithSchema<State, Ctx, S> = RunOptions<State, Ctx> & { responseFormat: S };
 type WithJsonFormat<State, Ctx> = RunOptions<State, Ctx> & { responseFormat: JsonObject | ResponseFormat };
 
+/** What `agent.callModel` resolves to: the model's response, its text, usage and cost. */
+export interface ModelCallResult {
+  /** The model's response (message, usage, finish reason, the model that served it). */
+  response: ModelResponse;
+  /** The response's text ("" when it only called tools). */
+  text: string;
+  /** The call's id (its events and status record carry it). */
+  runId: string;
+  /** Tokens of the call (retries and fallbacks included). */
+  usage: UsageTotals;
+  /** Its cost (unknown prices stay unknown, never zero). */
+  cost: CostTotals;
+  /** The call's status record (component `model_call`). */
+  status: HarnessRunStatus;
+}
+
 /**
- * The agent: models, tools, middleware and policy, and the entry points that run the
- * model -> tool -> model loop. Every entry point runs the same loop (`executeRun`).
- *
- * The front door is `run(input, options)` and `stream(input, options)` (and `asTool`, in
- * `createAgent`'s docs). The positional `invoke*` / `resume*` methods are the lower layer they are
- * built on, kept for callers that build RunContexts themselves (sub-agents, graph nodes, evals).
+ * The agent: models, tools, middleware and policy (`AgentCore`), and its whole way in: `run`,
+ * `stream`, `resume`, `recover`, `callModel` and `asTool`, each taking one `RunOptions` object.
+ * Each turns its options into a run context in one place (`prepare-run.ts`) and hands the
+ * agent's snapshot and that context to the run machinery (`run-engine.ts` -> `agent-loop/`),
+ * which never calls back into this class.
  *
  * `State` is the caller's application state handed to models, tools and middleware; `Ctx` is the
  * per-run context data carried on the RunContext; `Out` the type of the structured answer.
  */
-export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> extends AgentLowerLayer<
-  State,
-  Ctx
-> {
+export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> extends AgentCore<State, Ctx> {
   /**
    * This agent, asking for structured output matching `schema` (a Standard Schema such as zod 4,
    * a raw JSON Schema, or a `ResponseFormat`): `run` / `stream` results carry the validated answer
@@ -108,14 +121,15 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
   run(input: AgentInput | PausedRun, options: WithJsonFormat<State, Ctx>): Promise<RunResult<JsonValue>>;
   run(input: AgentInput | PausedRun, options?: RunOptions<State, Ctx>): Promise<RunResult<Out>>;
   run(input: AgentInput | PausedRun, options?: RunOptions<State, Ctx>): Promise<RunResult<unknown>> {
-    let started: Begun<State, Ctx>;
+    const agent = this[agentSnapshot]();
+    let run: ReturnType<typeof prepareRun<State, Ctx>>;
     try {
-      started = this.begin(input, options);
+      run = prepareRun(agent, input, options);
     } catch (error) {
       return Promise.reject(error);
     }
-    const { state, ctx, messages, resumed, overrides, release } = started;
-    return this.runInContext(state, ctx, messages, false, resumed, release, overrides).then(settleOutcome);
+    const { state, ctx, messages, resumed, overrides, release } = run;
+    return startRun(agent, state, ctx, messages, false, resumed, release, overrides).then(settleOutcome);
   }
 
   /**
@@ -130,15 +144,15 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
   stream(input: AgentInput | PausedRun, options?: RunOptions<State, Ctx>): AgentStream<Out>;
   stream<T>(input: AgentInput | PausedRun, options?: RunOptions<State, Ctx>): AgentStream<T> {
     // Validate now (a typo in the options throws at the call), build the context on first use.
-    resolveRunOptions(options);
-    this.requireMemoryForThread(options);
+    prepareOptions(this[agentSnapshot](), options);
     if (!isPausedRun(input)) normalizeInput(input);
     return new AgentStream<T>(() => {
-      const { state, ctx, messages, resumed, overrides, release } = this.begin(input, options);
+      const agent = this[agentSnapshot]();
+      const { state, ctx, messages, resumed, overrides, release } = prepareRun(agent, input, options);
       return streamItems(
         ctx,
-        () => this.runInContext(state, ctx, messages, true, resumed, noop, overrides),
-        (error) => this.notStarted(state, ctx, error),
+        () => startRun(agent, state, ctx, messages, true, resumed, noop, overrides),
+        (error) => notStarted(agent, state, ctx, error),
         release,
       );
     });
@@ -155,12 +169,8 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
    * model call in flight is issued again and unrecorded tool calls run again (`"once"` tools
    * never: "outcome unknown"). Resolves like `run`.
    */
-  override recover(runId: string, options: RunOptions<State, Ctx>): Promise<RunResult<Out>>;
-  /** Lower layer of `recover` (positional; see `AgentLowerLayer.recover`). */
-  override recover(state: State, data: Ctx, runId: string, options: RecoverOptions): Promise<AgentRun>;
-  override recover(...args: unknown[]): Promise<unknown> {
-    if (args.length > 2) return super.recover(...(args as [State, Ctx, string, RecoverOptions]));
-    return this.recoverRun(args[0] as string, args[1] as RunOptions<State, Ctx>);
+  recover(runId: string, options: RunOptions<State, Ctx>): Promise<RunResult<Out>> {
+    return this.recoverRun(runId, options) as Promise<RunResult<Out>>;
   }
 
   /**
@@ -170,31 +180,61 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
    * proceeds; the others, and a resume of a run that is no longer paused, reject with `conflict`
    * naming the run, executing nothing. Resolves like `run`.
    */
-  override resume(target: string | PausedRun, options?: RunOptions<State, Ctx>): Promise<RunResult<Out>>;
-  /** Lower layer of `resume` (positional; see `AgentLowerLayer.resume`). */
-  override resume(state: State, data: Ctx, paused: PausedRun, options?: ContextOptions): Promise<AgentRun>;
-  override resume(...args: unknown[]): Promise<unknown> {
-    if (args.length > 2) return super.resume(...(args as [State, Ctx, PausedRun, ContextOptions?]));
-    return this.resumeRun(args[0] as string | PausedRun, args[1] as RunOptions<State, Ctx> | undefined);
+  resume(target: string | PausedRun, options?: RunOptions<State, Ctx>): Promise<RunResult<Out>> {
+    return this.resumeRun(target, options) as Promise<RunResult<Out>>;
+  }
+
+  /**
+   * One model call through this agent — its model routing (`options.model` or the default,
+   * fallbacks), middleware, retries, usage and cost, events (`onEvent`, `events`) and its own
+   * status record (component `model_call`) — with no tools loop: tool calls in the response are
+   * returned, not executed. `request` is a prompt (sent after the agent's instructions), or a
+   * full `ModelRequest` sent as given (messages, tools, response format, sampling). Rejects with the call's `TinyAgentsError` (`provider`,
+   * `limit_exceeded`, `cancelled`...); the failed call is reported on the events like a run.
+   */
+  async callModel(
+    request: string | ModelRequest,
+    options?: RunOptions<State, Ctx>,
+  ): Promise<ModelCallResult> {
+    const agent = this[agentSnapshot]();
+    const o = prepareOptions(agent, options);
+    if (o.responseFormat !== undefined) {
+      throw validationError("callModel takes its response format in the request (request.responseFormat)", {
+        field: "responseFormat",
+      });
+    }
+    // A prompt gets the agent's instructions as its system message; a ModelRequest goes as given.
+    const modelRequest: ModelRequest =
+      typeof request === "string" ? { messages: promptMessages(agent.parts.instructions, request) } : request;
+    const { ctx } = createRunContext(agent.defaults, o.config, dataOf(agent, o), o.context);
+    const release = subscribe(ctx, o);
+    try {
+      const { response, status } = await callModelInContext(
+        agent,
+        o.state,
+        ctx,
+        modelRequest,
+        overridesOf(agent, o),
+      );
+      const text = typeof response.message.content === "string" ? response.message.content : "";
+      return { response, text, runId: status.runId, usage: status.usage, cost: status.cost, status };
+    } finally {
+      release();
+    }
   }
 
   private async recoverRun(runId: string, options: RunOptions<State, Ctx>): Promise<RunResult<unknown>> {
-    const o = resolveRunOptions<State, Ctx>(options);
-    this.requireMemoryForThread(options);
+    const agent = this[agentSnapshot]();
+    const o = prepareOptions(agent, options);
     if (o.context.durability === undefined) {
       throw validationError("recover needs options.durable: { store, ownerId?, leaseMs?, ... }", {
         field: "durable",
       });
     }
-    const data = (o.hasData ? o.data : this.defaultData()) as Ctx;
-    const overrides = this.overridesOf(o);
-    const { ctx, release, input, paused } = await this.takeForRecover(runId, data, o.context, o.config);
-    const unsubscribe = o.onEvent === undefined ? noop : ctx.events.subscribe(o.onEvent);
-    const done = () => {
-      unsubscribe();
-      release();
-    };
-    return this.runInContext(o.state, ctx, input, false, paused, done, overrides).then(settleOutcome);
+    const overrides = overridesOf(agent, o);
+    const { ctx, input, paused } = await takeForRecover(agent, runId, dataOf(agent, o), o.context, o.config);
+    const release = subscribe(ctx, o);
+    return startRun(agent, o.state, ctx, input, false, paused, release, overrides).then(settleOutcome);
   }
 
   private async resumeRun(
@@ -217,54 +257,6 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
     return this.run(record.checkpoint, options);
   }
 
-  /** The per-run overrides front-door options carry (model, response format). */
-  private overridesOf(o: ReturnType<typeof resolveRunOptions<State, Ctx>>): RunOverrides<State> {
-    const overrides: RunOverrides<State> = {};
-    if (o.model !== undefined) Object.assign(overrides, runModel(this.models, o.model));
-    if (o.responseFormat !== undefined)
-      overrides.structured = structuredSpec(
-        o.responseFormat as JsonObject,
-        o.responseFormatOptions,
-      ) as StructuredSpec<unknown>;
-    return overrides;
-  }
-
-  /** Turn front-door options into what the loop needs (and link `onEvent` for the run). */
-  private begin(
-    input: AgentInput | PausedRun,
-    options: RunOptions<State, Ctx> | undefined,
-  ): Begun<State, Ctx> {
-    const o = resolveRunOptions<State, Ctx>(options);
-    this.requireMemoryForThread(options);
-    const resumed = isPausedRun(input) ? validatePausedRun(input) : undefined;
-    const messages = resumed === undefined ? normalizeInput(input as AgentInput) : [];
-    const overrides = this.overridesOf(o);
-    const data = (o.hasData ? o.data : this.defaultData()) as Ctx;
-    // Resuming keeps the paused run's config (id, thread, caps); the options' config applies on top.
-    const config =
-      resumed === undefined ? o.config : { ...resumed.config, ...o.config, runId: resumed.runId };
-    const { ctx } = createRunContext(this.contextDefaults(), config, data, o.context);
-    const unsubscribe = o.onEvent === undefined ? noop : ctx.events.subscribe(o.onEvent);
-    return { state: o.state, ctx, messages, resumed, overrides, release: unsubscribe };
-  }
-
-  /**
-   * A `threadId` means "continue this conversation": without memory the thread would silently
-   * have no history, so the front door refuses it and says how to add memory. An engine-hosted run
-   * (`durable`, e.g. DBOS) is exempt: there the thread id also orders the thread's runs.
-   */
-  private requireMemoryForThread(options: RunOptions<State, Ctx> | undefined): void {
-    const threadId = options?.threadId;
-    if (threadId === undefined || this.memory !== undefined || options?.durable !== undefined) return;
-    throw validationError(
-      `run option threadId "${threadId}" needs memory, and this agent has none: the thread would have no ` +
-        "history. Add memory to the agent: createAgent({ ..., memory: { history: new InMemoryChatHistory(), " +
-        "maxMessages: 100 } }) keeps threads in this process; a SQLite or Postgres store's history keeps them " +
-        "across restarts (see docs/agent-loop.md#threads-and-memory). Or drop threadId (use tags to group runs).",
-      { field: "threadId" },
-    );
-  }
-
   /**
    * This agent as a tool another agent can call, in one call: the parent model calls it with
    * `{ input }` (or your `parameters`), the child runs inside the live parent run — its events on
@@ -275,4 +267,9 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
   asTool<ParentCtx = Ctx>(options: AsToolOptions<State, ParentCtx, Ctx>): Tool<State, ParentCtx, JsonObject> {
     return agentAsTool<State, Ctx, ParentCtx>(this, options);
   }
+}
+
+function promptMessages(instructions: string | undefined, prompt: string): Message[] {
+  const messages = normalizeInput(prompt);
+  return instructions === undefined ? messages : [system(instructions), ...messages];
 }

@@ -4,8 +4,8 @@ import { SubAgent } from "../subagent/sub-agent.js";
 import { SubAgentTool } from "../subagent/sub-agent-tool.js";
 import type { ToolExecutionContext, ToolTimeout } from "../tool/tool.js";
 import type { WorkspaceIsolation } from "../workspace/workspace-isolation.js";
+import type { AgentCore } from "./agent-core.js";
 import type { AgentInput } from "./agent-input.js";
-import type { AgentLowerLayer } from "./lower-layer.js";
 
 /** Options of `agent.asTool(...)`: the tool the parent model sees, and how the child runs. */
 export interface AsToolOptions<State, ParentCtx, Ctx> {
@@ -35,7 +35,7 @@ export interface AsToolOptions<State, ParentCtx, Ctx> {
  * the parent's `children`) exactly like a hand-built sub-agent. Throws `validation` for a bad name.
  */
 export function agentAsTool<State, Ctx, ParentCtx>(
-  agent: AgentLowerLayer<State, Ctx>,
+  agent: AgentCore<State, Ctx>,
   options: AsToolOptions<State, ParentCtx, Ctx>,
 ): SubAgentTool<State, ParentCtx, Ctx> {
   const sub = new SubAgent<State, Ctx>({

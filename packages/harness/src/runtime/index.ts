@@ -1,11 +1,9 @@
 export { AgentCore, type AgentHarnessOptions, type RunWithStatus } from "./agent-core.js";
-export { AgentHarness } from "./agent-harness.js";
+export { AgentHarness, type ModelCallResult } from "./agent-harness.js";
 export { type AgentInput, normalizeInput } from "./agent-input.js";
 export { type AsToolOptions, agentAsTool } from "./as-tool.js";
 export { type CreateAgentOptions, createAgent, type ResponseFormatOutput } from "./create-agent.js";
-export type { ContextOptions } from "./create-context.js";
 export { checkpointStoreOf, type DurableRunOptions, type DurableRunStore } from "./durable-run-options.js";
-export { AgentLowerLayer, type RecoverOptions } from "./lower-layer.js";
 export {
   isPausedRun,
   type ResponseFormatInput,

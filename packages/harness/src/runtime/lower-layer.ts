@@ -1,36 +1,42 @@
-import {
-  type Message,
-  type ModelRequest,
-  type ModelResponse,
-  validateModelRequest,
-} from "@tinyagents/inference";
+import type { ModelRequest, ModelResponse } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { RunOutcome } from "../agent-loop/run-loop.js";
 import { noop } from "../context/abort-hub.js";
 import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
-import { type RecoverDurability, takeForRecovery } from "../durability/recover-run.js";
+import type { RecoverDurability } from "../durability/recover-run.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import { type PausedRun, validatePausedRun } from "../steering/paused-run.js";
-import { AgentCore, type RunWithStatus } from "./agent-core.js";
+import type { RunWithStatus } from "./agent-core.js";
 import { type AgentInput, normalizeInput } from "./agent-input.js";
-import { callModelOnce } from "./call-model.js";
+import { type AgentSnapshot, agentSnapshot, type SnapshotSource } from "./agent-snapshot.js";
 import { type ContextOptions, createRunContext } from "./create-context.js";
-import { openSession } from "./run-session.js";
+import { callModelInContext, startRun, streamRun, takeForRecover } from "./run-engine.js";
 import type { AgentStreamItem } from "./stream-items.js";
 
 /** Options of `recover`: a run's options, with the checkpoint store it was saved in. */
 export type RecoverOptions = ContextOptions & { durability: RecoverDurability };
 
 /**
- * The lower layer: positional entry points over the same loop as `run` / `stream`, for callers that
- * build RunContexts themselves (sub-agents, graph nodes, queues) or want the outcome without a
- * throw (`...CollectingPartial`). Each is a thin alias of `runInContext`.
+ * The internal lower layer of an agent: positional entry points over the same machinery as
+ * `agent.run` / `agent.stream` (`run-engine.ts`), for code that builds RunContexts itself
+ * (sub-agents, graph nodes, fixtures, tests) or wants the outcome without a throw
+ * (`...CollectingPartial`). Not part of the public API: reach it with {@link lowerLayer} from
+ * `@tinyagents/harness/internal`; users call `agent.run(input, options)`.
  */
-export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore<State, Ctx> {
-  // ---- the lower layer: positional entry points ----------------------------------------------
+export class LowerLayer<State = unknown, Ctx = undefined> {
+  constructor(private readonly agent: SnapshotSource<State, Ctx>) {}
 
-  /** Lower layer of `run`: the finished run; throws the run's error (see `invokeCollectingPartial`). */
+  private get snapshot(): AgentSnapshot<State, Ctx> {
+    return this.agent[agentSnapshot]();
+  }
+
+  /** Build a RunContext for the `...InContext` entry points (or a sub-agent). */
+  createContext(config: Partial<RunConfig>, data: Ctx, options: ContextOptions = {}): RunContext<Ctx> {
+    return createRunContext(this.snapshot.defaults, config, data, options).ctx;
+  }
+
+  /** The finished run; throws the run's error (see `invokeCollectingPartial`). */
   invoke(
     state: State,
     data: Ctx,
@@ -45,7 +51,7 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
 
   /** `invoke` with a generated run id and the default context data. */
   invokeDefault(state: State, input: AgentInput, options?: ContextOptions): Promise<AgentRun> {
-    return this.invoke(state, this.defaultData(), {}, input, options);
+    return this.invoke(state, this.snapshot.defaultData(), {}, input, options);
   }
 
   /** `invoke`, also returning the final status record. */
@@ -69,7 +75,7 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
     ctx: RunContext<Ctx>,
     input: AgentInput,
   ): Promise<RunWithStatus> {
-    return unwrap(await this.runInContext(state, ctx, normalizeInput(input), ctx.streamsDeltas));
+    return unwrap(await this.invokeInContextCollectingPartial(state, ctx, input));
   }
 
   /** Never throws for run failures: returns the partial run, the status and the error. */
@@ -81,14 +87,15 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
     options?: ContextOptions,
   ): Promise<RunOutcome> {
     let messages: ReturnType<typeof normalizeInput>;
-    let created: ReturnType<typeof createRunContext<Ctx>>;
+    let ctx: RunContext<Ctx>;
+    const agent = this.snapshot;
     try {
       messages = normalizeInput(input);
-      created = createRunContext(this.contextDefaults(), config, data, options);
+      ctx = createRunContext(agent.defaults, config, data, options).ctx;
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.runInContext(state, created.ctx, messages, false, undefined, created.release);
+    return startRun(agent, state, ctx, messages, false);
   }
 
   /**
@@ -101,16 +108,18 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
     ctx: RunContext<Ctx>,
     input: AgentInput,
   ): Promise<RunOutcome> {
-    return this.runInContext(state, ctx, normalizeInput(input), ctx.streamsDeltas);
+    let messages: ReturnType<typeof normalizeInput>;
+    try {
+      messages = normalizeInput(input);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return startRun(this.snapshot, state, ctx, messages, ctx.streamsDeltas);
   }
 
   /**
-   * Continue an interrupted run from its `PausedRun` (`run.paused`, possibly loaded from a
-   * store by another process and another harness instance with the same models and tools).
-   * The run keeps its run id, config, transcript and counters: pending tool calls run first,
-   * then the loop goes on as if it had never stopped. Throws the run's error like `invoke`;
-   * a run paused again returns with `stopReason: "interrupted"` and a new `paused`.
-   * Front door: `agent.run(paused, options)`.
+   * Continue an interrupted run from its `PausedRun`. The run keeps its run id, config,
+   * transcript and counters. Front door: `agent.run(paused, options)` / `agent.resume`.
    */
   async resume(state: State, data: Ctx, paused: PausedRun, options?: ContextOptions): Promise<AgentRun> {
     return unwrap(await this.resumeCollectingPartial(state, data, paused, options)).run;
@@ -124,21 +133,14 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
     options?: ContextOptions,
   ): Promise<RunOutcome> {
     const checked = validatePausedRun(paused);
-    const { ctx, release } = createRunContext(this.contextDefaults(), checked.config, data, options);
-    return this.runInContext(state, ctx, [], false, checked, release);
+    const agent = this.snapshot;
+    const { ctx } = createRunContext(agent.defaults, checked.config, data, options);
+    return startRun(agent, state, ctx, [], false, checked);
   }
 
   /**
-   * Continue a run whose process died, from its last checkpoint (the run was started with
-   * `durability.checkpoints`; pass the same store here). The run is taken in one compare-and-set
-   * that bumps its fencing epoch: only a run whose owner's lease lapsed (or that the caller owns)
-   * can be taken, so of concurrent recoverers exactly one proceeds (`conflict` for the others),
-   * and a live owner is never robbed (`conflict`). A finished, paused or child run is refused
-   * too. A model call that was in flight is issued again, unless the final response was
-   * checkpointed (the run then completes with no model call); tool calls whose results were not
-   * checkpointed run again (`sideEffects: "once"` ones never: the model gets an "outcome unknown"
-   * error result). Give it `events` from `continueEventSink` so the journal continues. See
-   * docs/durability.md.
+   * Continue a run whose process died, from its last checkpoint (front door:
+   * `agent.recover(runId, options)`, which documents the fencing and replay rules).
    */
   async recover(state: State, data: Ctx, runId: string, options: RecoverOptions): Promise<AgentRun> {
     return unwrap(await this.recoverCollectingPartial(state, data, runId, options)).run;
@@ -151,45 +153,15 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
     runId: string,
     options: RecoverOptions,
   ): Promise<RunOutcome> {
-    const { ctx, release, input, paused } = await this.takeForRecover(runId, data, options);
-    return this.runInContext(state, ctx, input, false, paused, release);
-  }
-
-  /**
-   * Take run `runId` for recovery (see `takeForRecovery`) and build its context: from its
-   * checkpoint (a resumed run) or, when it died before its first checkpoint, from its recorded
-   * input. `config` applies over the recorded config (front-door options).
-   */
-  protected async takeForRecover(
-    runId: string,
-    data: Ctx,
-    options: ContextOptions,
-    config: Partial<RunConfig> = {},
-  ): Promise<{ ctx: RunContext<Ctx>; release: () => void; input: Message[]; paused: PausedRun | undefined }> {
-    const clock = options?.clock ?? this.contextDefaults().clock;
-    const lease = await takeForRecovery(runId, options?.durability, clock.now());
-    const taken = lease.taken;
-    let created: ReturnType<typeof createRunContext<Ctx>>;
-    let paused: PausedRun | undefined;
-    try {
-      paused = taken.checkpoint === undefined ? undefined : validatePausedRun(taken.checkpoint);
-      const recorded = paused?.config ?? (taken.start?.config as Partial<RunConfig>);
-      created = createRunContext(this.contextDefaults(), { ...recorded, ...config, runId }, data, options);
-    } catch (error) {
-      // A setup error (bad options) before the run started: give the run back at once.
-      await lease.release(clock.now()).catch(() => undefined);
-      throw error;
-    }
-    const durability = created.ctx.durability;
-    if (durability !== undefined) durability.lease = lease;
-    const input = (paused === undefined ? (taken.start?.input ?? []) : []) as Message[];
-    return { ctx: created.ctx, release: created.release, input, paused };
+    const agent = this.snapshot;
+    const { ctx, input, paused } = await takeForRecover(agent, runId, data, options);
+    return startRun(agent, state, ctx, input, false, paused);
   }
 
   /**
    * `resume`, streaming: every event of the continued run as it happens (model deltas
-   * included), then one `completed` or `failed` item — the `invokeStreaming` contract. A
-   * malformed `PausedRun` throws `validation` here, before anything runs.
+   * included), then one `completed` or `failed` item. A malformed `PausedRun` throws
+   * `validation` here, before anything runs.
    */
   resumeStreaming(
     state: State,
@@ -200,16 +172,16 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
     const checked = validatePausedRun(paused);
     return {
       [Symbol.asyncIterator]: () => {
-        const { ctx, release } = createRunContext(this.contextDefaults(), checked.config, data, options);
-        return this.streamRun(state, ctx, [], release, checked);
+        const agent = this.snapshot;
+        const { ctx } = createRunContext(agent.defaults, checked.config, data, options);
+        return streamRun(agent, state, ctx, [], noop, checked);
       },
     };
   }
 
   /**
-   * Lower layer of `stream`: every event as it happens (model deltas included), then one
-   * `completed` or `failed` item carrying the run. The run starts when iteration starts;
-   * breaking out of the loop cancels it.
+   * Every event as it happens (model deltas included), then one `completed` or `failed` item
+   * carrying the run. The run starts when iteration starts; breaking out of the loop cancels it.
    */
   invokeStreaming(
     state: State,
@@ -221,8 +193,9 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
     const messages = normalizeInput(input);
     return {
       [Symbol.asyncIterator]: () => {
-        const { ctx, release } = createRunContext(this.contextDefaults(), config, data, options);
-        return this.streamRun(state, ctx, messages, release);
+        const agent = this.snapshot;
+        const { ctx } = createRunContext(agent.defaults, config, data, options);
+        return streamRun(agent, state, ctx, messages, noop);
       },
     };
   }
@@ -232,7 +205,7 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
     input: AgentInput,
     options?: ContextOptions,
   ): AsyncIterable<AgentStreamItem> {
-    return this.invokeStreaming(state, this.defaultData(), {}, input, options);
+    return this.invokeStreaming(state, this.snapshot.defaultData(), {}, input, options);
   }
 
   invokeStreamingInContext(
@@ -241,15 +214,10 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
     input: AgentInput,
   ): AsyncIterable<AgentStreamItem> {
     const messages = normalizeInput(input);
-    return { [Symbol.asyncIterator]: () => this.streamRun(state, ctx, messages, noop) };
+    return { [Symbol.asyncIterator]: () => streamRun(this.snapshot, state, ctx, messages, noop) };
   }
 
-  // ---- direct model call ----------------------------------------------------------------------
-
-  /**
-   * One model call through the same machinery as the loop: model resolution, middleware,
-   * retry/fallback, usage and cost, events, and its own status record (component `model_call`).
-   */
+  /** One model call (front door: `agent.callModel(request, options)`). */
   async callModel(
     state: State,
     request: ModelRequest,
@@ -259,23 +227,29 @@ export class AgentLowerLayer<State = unknown, Ctx = undefined> extends AgentCore
     return (await this.callModelWithStatus(state, request, config, options)).response;
   }
 
-  async callModelWithStatus(
+  callModelWithStatus(
     state: State,
     request: ModelRequest,
     config: Partial<RunConfig> = {},
     options?: ContextOptions,
   ): Promise<{ response: ModelResponse; status: HarnessRunStatus }> {
-    validateModelRequest(request);
-    const { ctx, release } = createRunContext(this.contextDefaults(), config, this.defaultData(), options);
+    const agent = this.snapshot;
+    let ctx: RunContext<Ctx>;
     try {
-      return await callModelOnce(
-        openSession(this.parts(), this.tools, state, ctx, false, "model_call"),
-        request,
-      );
-    } finally {
-      release();
+      ctx = createRunContext(agent.defaults, config, agent.defaultData(), options).ctx;
+    } catch (error) {
+      return Promise.reject(error);
     }
+    return callModelInContext(agent, state, ctx, request);
   }
+}
+
+/**
+ * The internal lower layer of `agent` (see {@link LowerLayer}). Cheap: one small object per
+ * call, reading the agent's current registration on every entry point.
+ */
+export function lowerLayer<State, Ctx>(agent: SnapshotSource<State, Ctx>): LowerLayer<State, Ctx> {
+  return new LowerLayer(agent);
 }
 
 function unwrap(outcome: RunOutcome): RunWithStatus {

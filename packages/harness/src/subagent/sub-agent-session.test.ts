@@ -2,6 +2,7 @@ import { text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { EventSink } from "../events/event-sink.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
 import { DeterministicIds } from "../testkit/deterministic-ids.js";
 import { EventRecorder } from "../testkit/event-recorder.js";
@@ -67,7 +68,7 @@ describe("SubAgentSession", () => {
       clock: new DeterministicClock(),
       ids: new DeterministicIds(),
     });
-    const ctx = parent.createContext({ runId: "parent", depth: 0 }, undefined);
+    const ctx = lowerLayer(parent).createContext({ runId: "parent", depth: 0 }, undefined);
     const run = await new SubAgentSession(helper).send(undefined, undefined, "x", ctx);
     expect(run.runId).toBe("helper-d1-1");
   });

@@ -10,9 +10,10 @@ import type { RunOutcome } from "../agent-loop/run-loop.js";
 import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
 import type { EventSink } from "../events/event-sink.js";
+import type { AgentCore } from "../runtime/agent-core.js";
 import { type AgentInput, normalizeInput } from "../runtime/agent-input.js";
 import type { ContextOptions } from "../runtime/create-context.js";
-import type { AgentLowerLayer } from "../runtime/lower-layer.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import type { SteeringHandle } from "../steering/steering-handle.js";
 import {
   cleanupWorkspace,
@@ -27,7 +28,7 @@ export interface SubAgentOptions<State, Ctx> {
   name: string;
   /** What the agent is for (the default description of its SubAgentTool). */
   description: string;
-  harness: AgentLowerLayer<State, Ctx>;
+  harness: AgentCore<State, Ctx>;
   /** Sent as a system message before every input of the child run. */
   systemPrompt?: string;
   /** Lets the parent (or anyone holding it) steer the child runs. */
@@ -85,7 +86,7 @@ export interface SubAgentTurn {
 export class SubAgent<State = unknown, Ctx = undefined> {
   readonly name: string;
   readonly description: string;
-  readonly harness: AgentLowerLayer<State, Ctx>;
+  readonly harness: AgentCore<State, Ctx>;
   readonly systemPrompt: string | undefined;
   readonly steering: SteeringHandle | undefined;
   private readonly isolation: WorkspaceIsolation | undefined;
@@ -271,7 +272,8 @@ export class SubAgent<State = unknown, Ctx = undefined> {
       contextOptions.ids ??= parent.ids;
       if (parent.journaled) contextOptions.durable ??= parent.durable;
     }
-    const ctx = this.harness.createContext(config, data, contextOptions);
+    const layer = lowerLayer(this.harness);
+    const ctx = layer.createContext(config, data, contextOptions);
     if (parent?.streamsDeltas === true) ctx.streamsDeltas = true;
     // Events about the child go on the parent's scope; a fresh run reports on its own.
     const host: RunContext<unknown> = parent ?? ctx;
@@ -288,7 +290,7 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     let outcome: RunOutcome;
     try {
       if (this.isolation !== undefined) await prepareWorkspace(this.isolation, ctx);
-      outcome = await this.harness.invokeInContextCollectingPartial(state, ctx, messages);
+      outcome = await layer.invokeInContextCollectingPartial(state, ctx, messages);
     } catch (thrown) {
       const error = toTinyAgentsError(thrown);
       host.emit({ type: "subagent.failed", name, depth, childRunId: ctx.runId, error: error.toJSON() });

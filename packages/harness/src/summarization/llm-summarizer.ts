@@ -83,10 +83,11 @@ export class LlmSummarizer implements Summarizer {
     const modelName = options.model;
     return new LlmSummarizer({
       model: (request) =>
-        harness.callModel(
-          options.state,
-          modelName === undefined ? request : { ...request, model: modelName },
-        ),
+        harness
+          .callModel(modelName === undefined ? request : { ...request, model: modelName }, {
+            state: options.state,
+          })
+          .then((call) => call.response),
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
       name: options.name ?? (modelName === undefined ? "llm" : `llm:${modelName}`),

@@ -5,6 +5,7 @@ import { EventSink } from "../events/event-sink.js";
 import type { Middleware } from "../middleware/middleware.js";
 import { AgentHarness, type AgentHarnessOptions } from "../runtime/agent-harness.js";
 import type { AgentInput } from "../runtime/agent-input.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import type { RunPolicyInput } from "../runtime/run-policy.js";
 import type { AgentStreamItem } from "../runtime/stream-items.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
@@ -106,7 +107,13 @@ export async function runScript<State = undefined>(
   let outcome: { run: AgentRun; status: HarnessRunStatus; error?: TinyAgentsError };
   if (options.streaming === true) {
     let last: AgentStreamItem | undefined;
-    for await (const item of harness.invokeStreaming(state, undefined, config, input, contextOptions)) {
+    for await (const item of lowerLayer(harness).invokeStreaming(
+      state,
+      undefined,
+      config,
+      input,
+      contextOptions,
+    )) {
       items.push(item);
       last = item;
     }
@@ -115,7 +122,13 @@ export async function runScript<State = undefined>(
     }
     outcome = last.type === "failed" ? last : { run: last.run, status: last.status };
   } else {
-    outcome = await harness.invokeCollectingPartial(state, undefined, config, input, contextOptions);
+    outcome = await lowerLayer(harness).invokeCollectingPartial(
+      state,
+      undefined,
+      config,
+      input,
+      contextOptions,
+    );
   }
   return {
     run: outcome.run,

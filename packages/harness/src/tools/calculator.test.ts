@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import type { ToolReturn } from "../tool/tool.js";
 import { calculatorTool } from "./calculator.js";
 import { evaluateExpression } from "./calculator-parser.js";
@@ -47,7 +48,7 @@ describe("evaluateExpression", () => {
 });
 
 describe("calculator tool", () => {
-  const run = new AgentHarness().createContext({}, undefined);
+  const run = lowerLayer(new AgentHarness()).createContext({}, undefined);
   const exec = (expression: string) =>
     calculatorTool().execute(
       { expression },

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { JsonObject } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import type { AnyTool, ToolReturn } from "../tool/tool.js";
 import { WorkspaceDescriptor } from "../workspace/workspace-descriptor.js";
 import { listDirTool } from "./list-dir.js";
@@ -31,7 +32,9 @@ afterAll(async () => {
 async function call(t: AnyTool, args: JsonObject, sandbox: "read_write" | "read_only" = "read_write") {
   const harness = new AgentHarness();
   const events: string[] = [];
-  const ctx = harness.createContext({}, undefined, { workspace: new WorkspaceDescriptor({ root, sandbox }) });
+  const ctx = lowerLayer(harness).createContext({}, undefined, {
+    workspace: new WorkspaceDescriptor({ root, sandbox }),
+  });
   ctx.events.subscribe((r) => events.push(r.event.type));
   const validation = await t.validate(args);
   if (!validation.ok) throw new Error(validation.issues.join("; "));
@@ -76,7 +79,7 @@ describe("read_file", () => {
   });
 
   it("refuses everything when the run has no workspace", async () => {
-    const run = new AgentHarness().createContext({}, undefined);
+    const run = lowerLayer(new AgentHarness()).createContext({}, undefined);
     const out = await readFileTool().execute(
       { path: "hello.txt" },
       { state: undefined, run, callId: "c", signal: run.signal, progress: () => {} },

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { JsonObject } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import type { ToolReturn } from "../tool/tool.js";
 import { httpFetchTool } from "./http-fetch.js";
 import { UrlAllowlist } from "./url-allowlist.js";
@@ -46,7 +47,7 @@ afterAll(async () => {
 
 async function fetchWith(allow: string[], url: string, maxBytes?: number) {
   const t = httpFetchTool({ allow, ...(maxBytes === undefined ? {} : { maxBytes }) });
-  const run = new AgentHarness().createContext({}, undefined);
+  const run = lowerLayer(new AgentHarness()).createContext({}, undefined);
   return t.execute({ url }, { state: undefined, run, callId: "c", signal: run.signal, progress: () => {} });
 }
 
@@ -187,7 +188,7 @@ describe("http_fetch redirects and credentials", () => {
       headers,
       credentialHeaders: ["x-team-token"],
     });
-    const run = new AgentHarness().createContext({}, undefined);
+    const run = lowerLayer(new AgentHarness()).createContext({}, undefined);
     const out = (await t.execute(
       { url },
       { state: undefined, run, callId: "c", signal: run.signal, progress: () => {} },

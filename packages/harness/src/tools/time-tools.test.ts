@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
 import type { AnyTool, ToolReturn } from "../tool/tool.js";
 import { currentTimeTool } from "./current-time.js";
@@ -12,7 +13,7 @@ const NOW = Date.parse("2025-03-10T12:34:56Z"); // a Monday
 
 async function call(t: AnyTool, args: JsonObject): Promise<unknown> {
   const harness = new AgentHarness({ clock: new DeterministicClock({ start: NOW }) });
-  const ctx = harness.createContext({}, undefined);
+  const ctx = lowerLayer(harness).createContext({}, undefined);
   const validation = await t.validate(args);
   if (!validation.ok) throw new Error(validation.issues.join("; "));
   return t.execute(validation.value, {

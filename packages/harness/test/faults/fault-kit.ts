@@ -37,6 +37,7 @@ import {
   type ShortTermMemory,
   type ToolTimeoutSettings,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { JsonlAppendLog } from "@tinyagents/harness/node";
 import { DeterministicClock, DeterministicIds, EventRecorder } from "@tinyagents/harness/testkit";
 import {
@@ -174,7 +175,7 @@ async function runOnce(scenario: FaultScenario): Promise<FaultRun> {
   let outcome: { run: AgentRun; status: HarnessRunStatus; error?: TinyAgentsError | undefined };
   try {
     if (scenario.streaming) {
-      for await (const item of harness.invokeStreaming(
+      for await (const item of lowerLayer(harness).invokeStreaming(
         undefined,
         undefined,
         config,
@@ -188,7 +189,7 @@ async function runOnce(scenario: FaultScenario): Promise<FaultRun> {
         throw new Error("the stream ended without a terminal item");
       outcome = last.type === "failed" ? last : { run: last.run, status: last.status };
     } else {
-      outcome = await harness.invokeCollectingPartial(
+      outcome = await lowerLayer(harness).invokeCollectingPartial(
         undefined,
         undefined,
         config,

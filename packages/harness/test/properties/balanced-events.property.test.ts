@@ -7,6 +7,7 @@
  * status say how the run ended, and a run cut at virtual time T ended at T.
  */
 import { AgentHarness, type EventRecord, EventSink } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { DeterministicClock, DeterministicIds, FakeTool } from "@tinyagents/harness/testkit";
 import {
   assistant,
@@ -109,7 +110,13 @@ describe("balanced events under deadlines and aborts (property)", () => {
           };
           if (streaming) {
             let last: typeof outcome | undefined;
-            for await (const item of harness.invokeStreaming(undefined, undefined, config, "go", options)) {
+            for await (const item of lowerLayer(harness).invokeStreaming(
+              undefined,
+              undefined,
+              config,
+              "go",
+              options,
+            )) {
               if (item.type !== "event")
                 last =
                   item.type === "failed"
@@ -118,7 +125,13 @@ describe("balanced events under deadlines and aborts (property)", () => {
             }
             outcome = last as typeof outcome;
           } else {
-            outcome = await harness.invokeCollectingPartial(undefined, undefined, config, "go", options);
+            outcome = await lowerLayer(harness).invokeCollectingPartial(
+              undefined,
+              undefined,
+              config,
+              "go",
+              options,
+            );
           }
 
           const types = records.map((r) => r.event.type);

@@ -6,6 +6,7 @@
  * paused midway and resumed FROM THE JSON COPY of their PausedRun).
  */
 import { type Middleware, type PausedRun, validatePausedRun } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { FakeTool, runScript, type ScriptStep } from "@tinyagents/harness/testkit";
 import {
   type ContentBlock,
@@ -158,7 +159,11 @@ describe("serialization properties", () => {
           if (paused === undefined) return;
           expectRoundTrip(paused, "paused run");
           const copy = validatePausedRun(roundTrip(paused));
-          const resumed = await result.harness.resumeCollectingPartial(undefined, undefined, copy);
+          const resumed = await lowerLayer(result.harness).resumeCollectingPartial(
+            undefined,
+            undefined,
+            copy,
+          );
           expectRoundTrip(resumed.run, "resumed run");
           expectRoundTrip(resumed.status, "resumed status");
           // The resumed transcript continues the paused one exactly.

@@ -27,6 +27,7 @@ import {
   EventSink,
   InMemoryHarnessStatusStore,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { LangfuseClient, LangfuseSink } from "@tinyagents/harness/langfuse";
 import { JsonlAppendLog } from "@tinyagents/harness/node";
 import { createOtelListener } from "@tinyagents/harness/otel";
@@ -173,16 +174,28 @@ describe.each(MODELS)("%s adapter: configured credentials reach no artifact", (_
     let outcome: { run?: unknown; status?: unknown; error?: unknown };
     if (streaming) {
       let last: { type: string; run?: unknown; status?: unknown; error?: unknown } | undefined;
-      for await (const item of harness.invokeStreaming(undefined, undefined, { runId: "run-1" }, "hi", {
-        events: sink,
-      })) {
+      for await (const item of lowerLayer(harness).invokeStreaming(
+        undefined,
+        undefined,
+        { runId: "run-1" },
+        "hi",
+        {
+          events: sink,
+        },
+      )) {
         last = item as typeof last;
       }
       outcome = last ?? {};
     } else {
-      outcome = await harness.invokeCollectingPartial(undefined, undefined, { runId: "run-1" }, "hi", {
-        events: sink,
-      });
+      outcome = await lowerLayer(harness).invokeCollectingPartial(
+        undefined,
+        undefined,
+        { runId: "run-1" },
+        "hi",
+        {
+          events: sink,
+        },
+      );
     }
     await obs.close();
     await obsSqlite.close();

@@ -5,6 +5,7 @@
  * values never appear in events or journals (only what the model sent does).
  */
 import { AgentHarness, EventSink, tool } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import {
   DeterministicClock,
   DeterministicIds,
@@ -54,7 +55,7 @@ async function run(
   const sink = new EventSink("r1", { now: () => clock.now() });
   const events = new EventRecorder();
   events.attach(sink);
-  const outcome = await harness.invokeCollectingPartial(
+  const outcome = await lowerLayer(harness).invokeCollectingPartial(
     undefined,
     { userId },
     { runId: "r1" },

@@ -26,6 +26,7 @@ import {
   type LogEntry,
   loggingMiddleware,
 } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { JsonlAppendLog, JsonlSink } from "@tinyagents/harness/node";
 import { DeterministicClock, DeterministicIds, EventRecorder } from "@tinyagents/harness/testkit";
 import {
@@ -200,7 +201,7 @@ async function runAndCollect(model: ChatModel, streaming: boolean): Promise<Arti
   let outcome: { run: unknown; status: unknown; error?: unknown };
   const options = { events: sink };
   if (streaming) {
-    for await (const item of harness.invokeStreaming(
+    for await (const item of lowerLayer(harness).invokeStreaming(
       undefined,
       undefined,
       { runId: "secret-run" },
@@ -216,7 +217,7 @@ async function runAndCollect(model: ChatModel, streaming: boolean): Promise<Arti
           ? last
           : { run: undefined, status: undefined };
   } else {
-    outcome = await harness.invokeCollectingPartial(
+    outcome = await lowerLayer(harness).invokeCollectingPartial(
       undefined,
       undefined,
       { runId: "secret-run" },

@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentHarness, type AnyTool, type ToolReturn } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { WorkspaceDescriptor } from "@tinyagents/harness/node";
 import type { JsonObject } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,7 +55,7 @@ const ESCAPES: readonly [string, () => string][] = [
 
 async function call(t: AnyTool, args: JsonObject) {
   const harness = new AgentHarness();
-  const ctx = harness.createContext({}, undefined, {
+  const ctx = lowerLayer(harness).createContext({}, undefined, {
     workspace: new WorkspaceDescriptor({ root, sandbox: "read_write" }),
   });
   const events: string[] = [];

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { AgentHarness, type AnyTool, type ToolReturn } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import { WorkspaceDescriptor } from "@tinyagents/harness/node";
 import type { JsonObject } from "@tinyagents/inference";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -33,7 +34,7 @@ afterEach(async () => {
 });
 
 async function call(t: AnyTool, args: JsonObject): Promise<string> {
-  const ctx = new AgentHarness().createContext({}, undefined, {
+  const ctx = lowerLayer(new AgentHarness()).createContext({}, undefined, {
     workspace: new WorkspaceDescriptor({ root, sandbox: "read_write" }),
   });
   const validation = await t.validate(args);

@@ -1,5 +1,6 @@
 import { assistant, ProviderError, usage, user } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { lowerLayer } from "../../runtime/lower-layer.js";
 import { FakeTool } from "../../testkit/fake-tool.js";
 import { ScriptedModel } from "../../testkit/scripted-model.js";
 import type { Middleware } from "../middleware.js";
@@ -143,7 +144,7 @@ describe("budgetMiddleware", () => {
       expect(budget.tracker.snapshot()).toMatchObject(spent(1));
       expect(events.ofType("budget.reserved")).toHaveLength(1);
       interrupt = false;
-      const resumed = await harness.resume(undefined, undefined, run.paused!);
+      const resumed = await lowerLayer(harness).resume(undefined, undefined, run.paused!);
       expect(resumed.stopReason).toBe("completed");
       expect(model.callCount).toBe(3);
       expect(budget.tracker.snapshot()).toMatchObject(spent(3));
@@ -185,7 +186,7 @@ describe("budgetMiddleware", () => {
         },
       };
       harness.registerModel("m", model).use(budget).use(canned);
-      const response = await harness.callModel(undefined, { messages: [user("hi")] });
+      const response = await lowerLayer(harness).callModel(undefined, { messages: [user("hi")] });
       expect(response.message.content).toEqual([{ type: "text", text: "from the gate" }]);
       expect(model.callCount).toBe(0);
       expect(budget.tracker.snapshot()).toMatchObject(spent(0));

@@ -2,6 +2,7 @@ import { ProviderError, text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { toolMessages } from "../../../test/helpers.js";
 import { runText } from "../../agent-loop/agent-run.js";
+import { lowerLayer } from "../../runtime/lower-layer.js";
 import { FakeTool } from "../../testkit/fake-tool.js";
 import { ScriptedModel } from "../../testkit/scripted-model.js";
 import { ToolRegistry } from "../../tool/tool-registry.js";
@@ -68,7 +69,7 @@ describe("modelCallLimitMiddleware", () => {
     expect(model.callCount).toBe(0);
     expect(first.run.paused?.middlewareState?.model_call_limit).toEqual({ calls: 0 });
     pause = false;
-    const resumed = await harness.resume(undefined, undefined, first.run.paused!);
+    const resumed = await lowerLayer(harness).resume(undefined, undefined, first.run.paused!);
     expect(resumed.stopReason).toBe("completed");
     expect(runText(resumed)).toBe("done");
     expect(model.callCount).toBe(1);

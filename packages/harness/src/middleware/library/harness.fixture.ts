@@ -7,6 +7,7 @@ import type { AgentRun } from "../../agent-loop/agent-run.js";
 import type { RunConfig } from "../../context/run-config.js";
 import { EventSink } from "../../events/event-sink.js";
 import { AgentHarness, type AgentHarnessOptions } from "../../runtime/agent-harness.js";
+import { lowerLayer } from "../../runtime/lower-layer.js";
 import type { HarnessRunStatus } from "../../status/run-status.js";
 import { DeterministicClock } from "../../testkit/deterministic-clock.js";
 import { DeterministicIds } from "../../testkit/deterministic-ids.js";
@@ -40,7 +41,12 @@ export async function runAgent<State>(
   const config = { ...options.config, runId };
   if (options.streaming === true) {
     let last: Ran | undefined;
-    for await (const item of harness.invokeStreaming(options.state as State, undefined, config, input)) {
+    for await (const item of lowerLayer(harness).invokeStreaming(
+      options.state as State,
+      undefined,
+      config,
+      input,
+    )) {
       if (item.type === "event") events.listener(item.record);
       else
         last = {
@@ -55,8 +61,14 @@ export async function runAgent<State>(
   }
   const sink = new EventSink(runId);
   events.attach(sink);
-  const outcome = await harness.invokeCollectingPartial(options.state as State, undefined, config, input, {
-    events: sink,
-  });
+  const outcome = await lowerLayer(harness).invokeCollectingPartial(
+    options.state as State,
+    undefined,
+    config,
+    input,
+    {
+      events: sink,
+    },
+  );
   return { run: outcome.run, status: outcome.status, error: outcome.error, events };
 }

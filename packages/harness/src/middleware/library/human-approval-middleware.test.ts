@@ -5,6 +5,7 @@ import { runText } from "../../agent-loop/agent-run.js";
 import type { AwaitSignalOptions, DurableValue } from "../../contracts/durable-context.js";
 import { approvalSignalName } from "../../durability/durable-signals.js";
 import type { EventRecord } from "../../events/agent-event.js";
+import { lowerLayer } from "../../runtime/lower-layer.js";
 import { ReplayDurableContext } from "../../testkit/durable-conformance/replay-durable-context.js";
 import { FakeTool } from "../../testkit/fake-tool.js";
 import { ScriptedModel, type ScriptStep } from "../../testkit/scripted-model.js";
@@ -74,7 +75,7 @@ describe("humanApprovalMiddleware", () => {
     approval.approve("pay/c2");
     const paused = first.run.paused;
     if (paused === undefined) throw new Error("expected a paused run");
-    const resumed = await harness.resume(undefined, undefined, paused);
+    const resumed = await lowerLayer(harness).resume(undefined, undefined, paused);
     expect(transfer.callCount).toBe(1);
     expect(lookup.callCount).toBe(1);
     expect(runText(resumed)).toBe("all done");
@@ -88,7 +89,7 @@ describe("humanApprovalMiddleware", () => {
     approval.approve("once/c2");
     const paused = first.run.paused;
     if (paused === undefined) throw new Error("expected a paused run");
-    const again = await harness.resume(undefined, undefined, paused);
+    const again = await lowerLayer(harness).resume(undefined, undefined, paused);
     expect(transfer.callCount).toBe(1);
     expect(again.stopReason).toBe("interrupted");
     expect(approval.pending().map((r) => r.id)).toEqual(["once/c2#2"]);
@@ -101,7 +102,7 @@ describe("humanApprovalMiddleware", () => {
     approval.reject("r/c2", "amount too high");
     const paused = first.run.paused;
     if (paused === undefined) throw new Error("expected a paused run");
-    const resumed = await harness.resume(undefined, undefined, paused);
+    const resumed = await lowerLayer(harness).resume(undefined, undefined, paused);
     expect(transfer.callCount).toBe(0);
     const answer = toolMessages(resumed.messages).find((m) => m.toolCallId === "c2");
     expect(answer?.isError).toBe(true);
@@ -113,7 +114,7 @@ describe("humanApprovalMiddleware", () => {
     const first = await runAgent(harness, "pay", { config: { runId: "p" } });
     const paused = first.run.paused;
     if (paused === undefined) throw new Error("expected a paused run");
-    await expect(harness.resume(undefined, undefined, paused)).rejects.toMatchObject({
+    await expect(lowerLayer(harness).resume(undefined, undefined, paused)).rejects.toMatchObject({
       code: "validation",
       details: { approvalId: "p/c2" },
     });
@@ -142,7 +143,7 @@ describe("humanApprovalMiddleware", () => {
     book.approve("x/c2");
     // The other process's model continues from after the tool turn.
     const other = scenario({ approvals: book }, ["all done"]);
-    const resumed = await other.harness.resume(undefined, undefined, stored.paused);
+    const resumed = await lowerLayer(other.harness).resume(undefined, undefined, stored.paused);
     expect(other.transfer.callCount).toBe(1);
     expect(runText(resumed)).toBe("all done");
   });

@@ -9,6 +9,7 @@ import type { HarnessEventJournal } from "../../observability/event-journal.js";
 import { InMemoryEventJournal } from "../../observability/in-memory-event-journal.js";
 import { traceDetailsMiddleware } from "../../observability/trace-details-middleware.js";
 import { AgentHarness } from "../../runtime/agent-harness.js";
+import { lowerLayer } from "../../runtime/lower-layer.js";
 import { SteeringHandle } from "../../steering/steering-handle.js";
 import { InMemoryKeyValueStore } from "../../store/key-value-store.js";
 import { tool } from "../../tool/define-tool.js";
@@ -256,7 +257,7 @@ describe("a recovered run", () => {
     const events1 = await continueEventSink(journal, "r");
     const observed1 = attachObservability(events1, { journal });
     const dead = new AbortController();
-    pages(ledger, SCRIPT, "c2")
+    lowerLayer(pages(ledger, SCRIPT, "c2"))
       .invoke(undefined, undefined, { runId: "r" }, "go", {
         signal: dead.signal,
         events: events1,
@@ -273,7 +274,7 @@ describe("a recovered run", () => {
 
     const events2 = await continueEventSink(journal, "r");
     const observed2 = attachObservability(events2, { journal });
-    const recovered = await pages(ledger, SCRIPT.slice(2)).recover(undefined, undefined, "r", {
+    const recovered = await lowerLayer(pages(ledger, SCRIPT.slice(2))).recover(undefined, undefined, "r", {
       events: events2,
       durability: { checkpoints, flush: () => observed2.flush() },
     });

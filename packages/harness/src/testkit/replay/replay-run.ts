@@ -10,9 +10,9 @@ import type { Middleware } from "../../contracts/middleware.js";
 import type { IdGenerator } from "../../ids/id-generator.js";
 import type { HumanApprovalMiddleware } from "../../middleware/library/human-approval-middleware.js";
 import { type RedactionOptions, Redactor } from "../../observability/redaction.js";
+import type { AgentCore } from "../../runtime/agent-core.js";
 import type { AgentHarness } from "../../runtime/agent-harness.js";
 import type { AgentInput } from "../../runtime/agent-input.js";
-import type { AgentLowerLayer } from "../../runtime/lower-layer.js";
 import { AgentRunError, type RunResult } from "../../runtime/run-result.js";
 import { SteeringHandle } from "../../steering/steering-handle.js";
 import { SubAgentTool } from "../../subagent/sub-agent-tool.js";
@@ -70,7 +70,7 @@ export interface ReplayReport {
   liveTools: number;
 }
 
-type AnyHarness = AgentLowerLayer<unknown, unknown>;
+type AnyHarness = AgentCore<unknown, unknown>;
 
 /** The active session of each harness of a replayed tree (middleware installed once per harness). */
 const active = new WeakMap<object, { session: ReplaySession | undefined }>();
@@ -183,7 +183,7 @@ function agentInput(cassette: Cassette): AgentInput {
  * "replay_diverged"`) on divergence; a run failure the recording did not have rethrows.
  */
 export async function replayRun<State, Ctx>(
-  agent: AgentLowerLayer<State, Ctx>,
+  agent: AgentCore<State, Ctx>,
   cassetteInput: Cassette | string,
   options: ReplayOptions = {},
 ): Promise<ReplayReport> {
