@@ -227,8 +227,8 @@ function toolOptions(options: LoadMcpToolsOptions): McpToolOptions {
  *
  * ```ts
  * const mcp = await loadMcpTools([{ command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"] }]);
- * const detach = mcp.attach(harness);
- * try { await harness.invokeDefault(undefined, "add 2 and 3 with get_sum"); } finally { await mcp.close(); }
+ * const detach = mcp.attach(agent);
+ * try { await agent.run("add 2 and 3 with get_sum"); } finally { await mcp.close(); }
  * ```
  */
 export async function loadMcpTools(

@@ -87,7 +87,7 @@ export interface ObservabilityHandle {
  * ```ts
  * const events = new EventSink(runId);
  * const obs = attachObservability(events, { journal, statusStore });
- * await harness.invoke(state, data, { runId }, input, { events });
+ * await agent.run(input, { runId, events });
  * await obs.flush();
  * ```
  *

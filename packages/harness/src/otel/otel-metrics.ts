@@ -106,7 +106,7 @@ interface Instruments {
  *
  * ```ts
  * const metrics = new OtelMetrics(meterProvider.getMeter("my-app"), { agentName: "support" });
- * metrics.attach(sink); // the sink passed to harness.invoke(..., { events: sink })
+ * metrics.attach(sink); // the sink passed to agent.run(input, { events: sink })
  * ```
  */
 export class OtelMetrics {

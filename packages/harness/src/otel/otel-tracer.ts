@@ -71,7 +71,7 @@ import {
  *
  * ```ts
  * const otel = new OtelTracer(trace.getTracer("my-app"), { agentName: "support" });
- * const detach = otel.attach(sink); // the sink passed to harness.invoke(..., { events: sink })
+ * const detach = otel.attach(sink); // the sink passed to agent.run(input, { events: sink })
  * ```
  */
 export class OtelTracer implements ObservationSink {

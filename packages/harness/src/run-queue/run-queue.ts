@@ -22,7 +22,7 @@ export interface QueuedRun {
 
 /** Options of a {@link RunQueue}. */
 export interface RunQueueOptions {
-  /** Start one run and settle when it ends (for example `harness.invoke(..., { steering })`). */
+  /** Start one run and settle when it ends (for example `agent.run(input, { steering })`). */
   execute: (run: QueuedRun) => Promise<unknown>;
   /** Runs in flight across all keys (default 1). One key never has two runs at once. */
   concurrency?: number;

@@ -42,7 +42,7 @@ export interface AgentHarnessOptions<Ctx, State = unknown> {
   ids?: IdGenerator;
   stores?: StoreRegistry;
   toolTimeouts?: ToolTimeoutSettings;
-  /** Context data for runs given none (`agent.run` without `context`, `invokeDefault`, `callModel`). */
+  /** Context data for runs given none (`agent.run` / `agent.callModel` without `context`). */
   defaultContext?: () => Ctx;
   /**
    * Per-call context (current time, retrieved documents, per-run facts) sent in the VOLATILE TAIL

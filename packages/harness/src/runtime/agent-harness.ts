@@ -7,6 +7,7 @@ import {
   type ModelResponse,
   type ResponseFormat,
   system,
+  text,
   type UsageTotals,
   validationError,
 } from "@tinyagents/inference";
@@ -216,8 +217,14 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
         modelRequest,
         overridesOf(agent, o),
       );
-      const text = typeof response.message.content === "string" ? response.message.content : "";
-      return { response, text, runId: status.runId, usage: status.usage, cost: status.cost, status };
+      return {
+        response,
+        text: text(response.message),
+        runId: status.runId,
+        usage: status.usage,
+        cost: status.cost,
+        status,
+      };
     } finally {
       release();
     }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { StopReason } from "../agent-loop/agent-run.js";
 import type { EventRecord } from "../events/agent-event.js";
 import type { Tool } from "../tool/tool.js";
+import type { ModelCallResult } from "./agent-harness.js";
 import { AgentHarness } from "./agent-harness.js";
 import { createAgent } from "./create-agent.js";
 import type { RunOptions } from "./run-options.js";
@@ -90,5 +91,32 @@ describe("front-door types", () => {
       context: (ctx) => ({ tenant: ctx.run.data.org }),
     });
     expectTypeOf(mapped).toEqualTypeOf<Tool<unknown, { org: string }, JsonObject>>();
+  });
+
+  it("the agent's public surface is the front door: no positional entry point", () => {
+    const agent = createAgent({ model: {} as ChatModel });
+    // @ts-expect-error the positional lower layer is internal (`lowerLayer` from the internal subpath)
+    void agent.invoke(undefined, undefined, {}, "hi");
+    // @ts-expect-error internal
+    void agent.invokeDefault(undefined, "hi");
+    // @ts-expect-error internal
+    void agent.invokeCollectingPartial(undefined, undefined, {}, "hi");
+    // @ts-expect-error internal
+    void agent.invokeStreaming(undefined, undefined, {}, "hi");
+    // @ts-expect-error internal
+    void agent.invokeInContext(undefined, {} as never, "hi");
+    // @ts-expect-error internal
+    void agent.resumeCollectingPartial(undefined, undefined, {} as never);
+    // @ts-expect-error internal
+    void agent.createContext({}, undefined);
+    // @ts-expect-error resume takes (run id | PausedRun, options), not positional state and data
+    void agent.resume(undefined, undefined, {} as never);
+    // @ts-expect-error recover takes (run id, options)
+    void agent.recover(undefined, undefined, "run-1", {} as never);
+    // @ts-expect-error callModel takes (prompt | request, options)
+    void agent.callModel(undefined, { messages: [] });
+    expectTypeOf(agent.resume("run-1", {})).toEqualTypeOf<Promise<RunResult<unknown>>>();
+    expectTypeOf(agent.recover("run-1", {})).toEqualTypeOf<Promise<RunResult<unknown>>>();
+    expectTypeOf(agent.callModel("hi", { model: "main" })).toEqualTypeOf<Promise<ModelCallResult>>();
   });
 });

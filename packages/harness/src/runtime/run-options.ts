@@ -7,6 +7,7 @@ import {
   type ResponseFormat,
   validationError,
 } from "@tinyagents/inference";
+import type { GraphNodeIdentity } from "../context/graph-node.js";
 import type { RunConfig } from "../context/run-config.js";
 import type { DurableContext } from "../contracts/durable-context.js";
 import type { EventRecord } from "../events/agent-event.js";
@@ -81,6 +82,12 @@ export interface RunOptions<State = unknown, Ctx = undefined> {
   /** A model resolved earlier (the `state_reuse` candidate of `reusePreviousModel` requests). */
   previousModel?: string;
   /**
+   * Run as a node of a graph: the status record's component is `graph_node`, every event carries
+   * the node, and `parentRunId`, `rootRunId` and `threadId` default to the graph's (see
+   * docs/graph-nodes.md; `agentNode` from `@tinyagents/harness/langgraph` sets it for you).
+   */
+  graphNode?: GraphNodeIdentity;
+  /**
    * Crash-proof runs. In process: `{ store, ownerId?, leaseMs?, heartbeatMs?, agent?, flush? }`
    * ({@link DurableRunOptions}: the run is owned, fenced, leased and checkpointed in `store`, and
    * `agent.recover(runId, options)` continues it after a crash). Or an execution engine's durable
@@ -111,6 +118,7 @@ const KNOWN = new Set<string>([
   "steering",
   "workspace",
   "previousModel",
+  "graphNode",
   "durable",
 ]);
 
@@ -157,6 +165,13 @@ export function resolveRunOptions<State, Ctx>(
     config.threadId = o.threadId;
   }
   if (o.tags !== undefined) config.tags = o.tags;
+  if (o.graphNode !== undefined) {
+    if (typeof o.graphNode !== "object" || o.graphNode === null)
+      throw validationError("run option graphNode must be { graphRunId, graphId, node, threadId? }", {
+        field: "graphNode",
+      });
+    config.graphNode = o.graphNode;
+  }
   if (o.metadata !== undefined) {
     if (!isJsonObject(o.metadata))
       throw validationError("run option metadata must be a JSON object", { field: "metadata" });
