@@ -101,11 +101,11 @@ for (const steps of STEPS) {
   });
   const loop = await measure("tinyagents", steps, () => {
     model.reset();
-    return harness.invokeDefault(undefined, "go");
+    return harness.run("go");
   });
   const streaming = await measure("tinyagents streaming", steps, async () => {
     model.reset();
-    for await (const _ of harness.invokeStreamingDefault(undefined, "go"));
+    for await (const _ of harness.stream("go"));
   });
   results.push({ steps, hand, loop, streaming, ratio: loop.median / hand.median });
 }

@@ -15,7 +15,7 @@
 //                run go on while the consumer reads can do (3 promise jobs per delta; no record)
 //   record       handoff + one event record per delta (id, offset, a shared timestamp, the event and
 //                the `{ type: "event", record }` item): the minimal design with our guarantees
-//   tinyagents   `invokeStreamingDefault` as bench/adapters/tinyagents.mjs reads it
+//   tinyagents   `agent.stream` as bench/adapters/tinyagents.mjs reads it (the W2 row)
 //   agent.stream `createAgent(...).stream(...)` items
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";

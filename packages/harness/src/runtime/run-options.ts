@@ -146,7 +146,11 @@ export interface ResolvedRunOptions<State, Ctx> {
 export function resolveRunOptions<State, Ctx>(
   options: RunOptions<State, Ctx> | undefined,
 ): ResolvedRunOptions<State, Ctx> {
-  const o = (options ?? {}) as RunOptions<State, Ctx>;
+  // `agent.run(input)`, the common case: nothing to check or split (the run's hot path).
+  if (options === undefined || options === null) {
+    return { state: undefined as State, data: undefined, hasData: false, config: {}, context: {} };
+  }
+  const o = options;
   if (typeof o !== "object" || o === null || Array.isArray(o)) {
     throw validationError("run options must be an object (RunOptions)", { field: "options" });
   }

@@ -52,11 +52,12 @@ export class AgentRunError extends TinyAgentsError {
 
 /** The result of a finished run (a copy of the run's fields plus `text` and `status`). */
 export function toRunResult<Out>(run: AgentRun, status: HarnessRunStatus): RunResult<Out> {
-  return Object.assign({}, run, {
-    text: runText(run),
-    structured: run.structured as Out | undefined,
-    status,
-  }) as RunResult<Out>;
+  // One copy of the run, then three fields (no intermediate object: this is on every run's path).
+  const result = Object.assign({}, run) as unknown as RunResult<Out>;
+  result.text = runText(run);
+  result.structured = run.structured as Out | undefined;
+  result.status = status;
+  return result;
 }
 
 /** Resolve an outcome the front-door way: the result, or an `AgentRunError` carrying the partial run. */
