@@ -88,9 +88,7 @@ async function oneRun() {
     events++;
   });
   const observability = attachObservability(sink, { journal, statusStore });
-  const run = await harness.invoke(undefined, undefined, { runId }, "what is the meaning of life?", {
-    events: sink,
-  });
+  const run = await harness.run("what is the meaning of life?", { runId, events: sink });
   await observability.close();
   unsubscribe();
   if (run.modelCalls !== 2 || run.toolCalls !== 1)

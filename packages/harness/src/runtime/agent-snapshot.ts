@@ -5,9 +5,11 @@ import type { ContextDefaults } from "./create-context.js";
 /**
  * The key of an agent's {@link AgentSnapshot} method. A symbol, exported only from the internal
  * subpath: the run machinery (`run-engine.ts`, the internal lower layer) reads an agent through
- * it, while the agent's public surface stays the front door (`run`, `stream`, ...).
+ * it, while the agent's public surface stays the front door (`run`, `stream`, ...). Registered
+ * (`Symbol.for`), so an agent from one copy of the package runs under another copy's machinery
+ * (a sub-agent built with the sources, a parent from the build).
  */
-export const agentSnapshot: unique symbol = Symbol("tinyagents.agentSnapshot");
+export const agentSnapshot: unique symbol = Symbol.for("tinyagents.agentSnapshot");
 
 /**
  * What one run reads from its agent, taken when the run starts: the loop gets these parts and
