@@ -42,8 +42,8 @@ export type ResponseFormatOutput<F> = [F] extends [undefined]
  * const result = await agent.run("Weather in Lisbon?");
  * ```
  *
- * It is an `AgentHarness` (typed by `responseFormat`): everything else (`withPolicy`, `use`,
- * `withMemory`, `asTool`, the lower-layer entry points) is there too. Throws `validation` for a
+ * It is an `AgentHarness` (typed by `responseFormat`): `run`, `stream`, `resume`, `recover`,
+ * `callModel`, `asTool`, and the configuration methods (`withPolicy`, `use`, `withMemory`, ...). Throws `validation` for a
  * missing model (and `createModel`'s errors for a spec it cannot build, e.g. a missing API key).
  */
 export function createAgent<

@@ -124,7 +124,7 @@ const KNOWN = new Set<string>([
 
 const LIMIT_KEYS = new Set(["timeoutMs", "maxModelCalls", "maxToolCalls", "maxDepth"]);
 
-/** `RunOptions` split into what the lower layer takes: a config, context options, data, state. */
+/** `RunOptions` split into what a run context is built from (`prepare-run.ts`): config, context options, data, state. */
 export interface ResolvedRunOptions<State, Ctx> {
   state: State;
   /** `undefined` when the caller gave none (the agent's `defaultContext` applies). */
