@@ -1,7 +1,7 @@
-export { AgentCore, type AgentHarnessOptions, type RunWithStatus } from "./agent-core.js";
+export { AgentCore, type AgentHarnessOptions } from "./agent-core.js";
 export { AgentHarness, type ModelCallResult } from "./agent-harness.js";
 export { type AgentInput, normalizeInput } from "./agent-input.js";
-export { type AsToolOptions, agentAsTool } from "./as-tool.js";
+export type { AsToolOptions } from "./as-tool.js";
 export { type CreateAgentOptions, createAgent, type ResponseFormatOutput } from "./create-agent.js";
 export { checkpointStoreOf, type DurableRunOptions, type DurableRunStore } from "./durable-run-options.js";
 export {
