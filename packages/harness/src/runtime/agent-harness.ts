@@ -27,8 +27,7 @@ import { AgentCore } from "./agent-core.js";
 import { type AgentInput, normalizeInput } from "./agent-input.js";
 import { agentSnapshot } from "./agent-snapshot.js";
 import { type AsToolOptions, agentAsTool } from "./as-tool.js";
-import { createRunContext } from "./create-context.js";
-import { dataOf, overridesOf, prepareOptions, prepareRun, subscribe } from "./prepare-run.js";
+import { contextOf, dataOf, overridesOf, prepareOptions, prepareRun, subscribe } from "./prepare-run.js";
 import { callModelInContext, notStarted, startRun, takeForRecover } from "./run-engine.js";
 import { isPausedRun, type RunOptions, resolveRunOptions } from "./run-options.js";
 import { type RunResult, settleOutcome } from "./run-result.js";
@@ -207,8 +206,7 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
     // A prompt gets the agent's instructions as its system message; a ModelRequest goes as given.
     const modelRequest: ModelRequest =
       typeof request === "string" ? { messages: promptMessages(agent.parts.instructions, request) } : request;
-    const { ctx } = createRunContext(agent.defaults, o.config, dataOf(agent, o), o.context);
-    const release = subscribe(ctx, o);
+    const { ctx, release } = contextOf(agent, o);
     try {
       const { response, status } = await callModelInContext(
         agent,

@@ -1,5 +1,5 @@
 import type { Clock } from "@tinyagents/inference";
-import { AbortHub, noop } from "../context/abort-hub.js";
+import { AbortHub } from "../context/abort-hub.js";
 import { type RunConfig, runConfig } from "../context/run-config.js";
 import { RunContext } from "../context/run-context.js";
 import type { DurableContext } from "../contracts/durable-context.js";
@@ -64,15 +64,14 @@ export interface ContextDefaults {
 /**
  * Build the RunContext of one run: merge the config over defaults (clock and ids from `options`
  * first), compute effective caps and the deadline. The caller's abort signal is linked by the
- * loop only while a run executes in the context (see `RunContext.linkCaller`), so `release` has
- * nothing left to undo; it stays for callers that pair every context with a release.
+ * loop only while a run executes in the context (see `RunContext.linkCaller`): nothing to undo.
  */
 export function createRunContext<Ctx>(
   defaults: ContextDefaults,
   config: Partial<RunConfig>,
   data: Ctx,
   options: ContextOptions = {},
-): { ctx: RunContext<Ctx>; release: () => void } {
+): RunContext<Ctx> {
   const clock = options.clock ?? defaults.clock;
   const ids = options.ids ?? defaults.ids;
   const engine = options.durable;
@@ -92,7 +91,7 @@ export function createRunContext<Ctx>(
     limits.deadline = now + timeoutMs;
   }
   const events = options.events ?? new EventSink(full.rootRunId ?? full.runId, { clock });
-  const ctx = new RunContext<Ctx>({
+  return new RunContext<Ctx>({
     config: full,
     data,
     stores: options.stores ?? defaults.stores ?? new StoreRegistry(),
@@ -108,7 +107,6 @@ export function createRunContext<Ctx>(
     ...(options.durability === undefined ? {} : { durability: resolveDurability(options.durability) }),
     ...(engine === undefined ? {} : { durable: engine }),
   });
-  return { ctx, release: noop };
 }
 
 /** The smaller of two optional timeouts. */

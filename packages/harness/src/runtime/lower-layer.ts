@@ -33,7 +33,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
 
   /** Build a RunContext for the `...InContext` entry points (or a sub-agent). */
   createContext(config: Partial<RunConfig>, data: Ctx, options: ContextOptions = {}): RunContext<Ctx> {
-    return createRunContext(this.snapshot.defaults, config, data, options).ctx;
+    return createRunContext(this.snapshot.defaults, config, data, options);
   }
 
   /** The finished run; throws the run's error (see `invokeCollectingPartial`). */
@@ -91,7 +91,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
     const agent = this.snapshot;
     try {
       messages = normalizeInput(input);
-      ctx = createRunContext(agent.defaults, config, data, options).ctx;
+      ctx = createRunContext(agent.defaults, config, data, options);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -134,7 +134,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
   ): Promise<RunOutcome> {
     const checked = validatePausedRun(paused);
     const agent = this.snapshot;
-    const { ctx } = createRunContext(agent.defaults, checked.config, data, options);
+    const ctx = createRunContext(agent.defaults, checked.config, data, options);
     return startRun(agent, state, ctx, [], false, checked);
   }
 
@@ -173,7 +173,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
     return {
       [Symbol.asyncIterator]: () => {
         const agent = this.snapshot;
-        const { ctx } = createRunContext(agent.defaults, checked.config, data, options);
+        const ctx = createRunContext(agent.defaults, checked.config, data, options);
         return streamRun(agent, state, ctx, [], noop, checked);
       },
     };
@@ -194,7 +194,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
     return {
       [Symbol.asyncIterator]: () => {
         const agent = this.snapshot;
-        const { ctx } = createRunContext(agent.defaults, config, data, options);
+        const ctx = createRunContext(agent.defaults, config, data, options);
         return streamRun(agent, state, ctx, messages, noop);
       },
     };
@@ -236,7 +236,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
     const agent = this.snapshot;
     let ctx: RunContext<Ctx>;
     try {
-      ctx = createRunContext(agent.defaults, config, agent.defaultData(), options).ctx;
+      ctx = createRunContext(agent.defaults, config, agent.defaultData(), options);
     } catch (error) {
       return Promise.reject(error);
     }

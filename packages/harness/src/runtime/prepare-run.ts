@@ -1,5 +1,6 @@
 import { type JsonObject, type Message, validationError } from "@tinyagents/inference";
 import { noop } from "../context/abort-hub.js";
+import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
 import { type PausedRun, validatePausedRun } from "../steering/paused-run.js";
 import { type StructuredSpec, structuredSpec } from "../structured/structured-spec.js";
@@ -23,8 +24,9 @@ export interface PreparedRun<State, Ctx> {
 /**
  * The one place `RunOptions` become a run: options checked, split, and turned into the run's
  * RunContext over the agent's snapshot (its clock, ids, limits, stores, default context data).
- * `run`, `stream`, `resume` and `callModel` all start here; `recover` starts from
- * {@link prepareOptions} because its context comes from the run's durable record.
+ * `run`, `stream` and `resume` start here, `callModel` at {@link contextOf}; `recover` checks its
+ * options with {@link prepareOptions} and builds its context from the run's durable record
+ * (`run-engine.ts` `takeForRecover`).
  */
 export function prepareRun<State, Ctx>(
   agent: AgentSnapshot<State, Ctx>,
@@ -36,15 +38,22 @@ export function prepareRun<State, Ctx>(
   const messages = resumed === undefined ? normalizeInput(input as AgentInput) : [];
   // Resuming keeps the paused run's config (id, thread, caps); the options' config applies on top.
   const config = resumed === undefined ? o.config : { ...resumed.config, ...o.config, runId: resumed.runId };
-  const { ctx } = createRunContext(agent.defaults, config, dataOf(agent, o), o.context);
-  return {
-    state: o.state,
-    ctx,
-    messages,
-    resumed,
-    overrides: overridesOf(agent, o),
-    release: subscribe(ctx, o),
-  };
+  const { ctx, release } = contextOf(agent, o, config);
+  return { state: o.state, ctx, messages, resumed, overrides: overridesOf(agent, o), release };
+}
+
+/**
+ * The run's context from checked options: `config` (default: the options') over the agent's
+ * defaults, the options' or the agent's context data, `onEvent` linked (`release` detaches it).
+ * `prepareRun` and `agent.callModel` build their contexts here.
+ */
+export function contextOf<State, Ctx>(
+  agent: AgentSnapshot<State, Ctx>,
+  o: ResolvedRunOptions<State, Ctx>,
+  config: Partial<RunConfig> = o.config,
+): { ctx: RunContext<Ctx>; release: () => void } {
+  const ctx = createRunContext(agent.defaults, config, dataOf(agent, o), o.context);
+  return { ctx, release: subscribe(ctx, o) };
 }
 
 /** Check and split `options` (see `resolveRunOptions`), refusing a thread without memory. */

@@ -105,7 +105,7 @@ export async function takeForRecover<State, Ctx>(
   try {
     paused = taken.checkpoint === undefined ? undefined : validatePausedRun(taken.checkpoint);
     const recorded = paused?.config ?? (taken.start?.config as Partial<RunConfig>);
-    ctx = createRunContext(agent.defaults, { ...recorded, ...config, runId }, data, options).ctx;
+    ctx = createRunContext(agent.defaults, { ...recorded, ...config, runId }, data, options);
   } catch (error) {
     // A setup error (bad options) before the run started: give the run back at once.
     await lease.release(clock.now()).catch(() => undefined);
