@@ -74,7 +74,7 @@ describe("browser bundle", () => {
       "    execute: async (args) => String(args.text).toUpperCase(),",
       "  });",
       '  const agent = new AgentHarness({ instructions: "Be brief." }).registerModel("main", model).registerTool(shout);',
-      '  const run = await agent.invokeDefault(undefined, "Shout hi");',
+      '  const run = await agent.run("Shout hi");',
       "  return { text: runText(run), stopReason: run.stopReason, toolCalls: run.toolCalls, calls: run.usage.calls };",
       "}",
     ].join("\n");

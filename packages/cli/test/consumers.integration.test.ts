@@ -51,7 +51,7 @@ describe("consumers of the built packages", () => {
       }
       (async () => {
         const agent = new harness.AgentHarness().registerModel("m", new testkit.ScriptedModel(["hello from require"]));
-        const run = await agent.invokeDefault(undefined, "hi");
+        const run = await agent.run("hi");
         const { harness: built } = await testkit.runScript({ script: ["ok"] });
         const imported = await import("@tinyagents/harness");
         console.log(JSON.stringify({
@@ -128,14 +128,14 @@ describe("consumers of the built packages", () => {
       writeFileSync(join(legacy, "out", "package.json"), '{ "type": "commonjs" }\n');
       writeFileSync(
         join(legacy, "legacy.ts"),
-        `import { AgentHarness, runText } from "@tinyagents/harness";
+        `import { AgentHarness } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { calculatorTool } from "@tinyagents/harness/tools";
 import { user } from "@tinyagents/inference";
 
 export async function main(): Promise<string> {
   const agent = new AgentHarness().registerModel("m", new ScriptedModel(["hello, legacy"])).registerTool(calculatorTool());
-  return \`\${user("x").role} \${runText(await agent.invokeDefault(undefined, "hi"))}\`;
+  return \`\${user("x").role} \${(await agent.run("hi")).text}\`;
 }
 `,
       );
@@ -163,7 +163,7 @@ export async function main(): Promise<string> {
     rmSync(app, { recursive: true, force: true });
     mkdirSync(join(app, "cjs"), { recursive: true });
     const code = `
-import { AgentHarness, runText, tool } from "@tinyagents/harness";
+import { AgentHarness, tool } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { calculatorTool } from "@tinyagents/harness/tools";
 import { createModel, type OllamaOptions } from "@tinyagents/inference";
@@ -177,7 +177,7 @@ agent.registerTool(echo);
 export async function main(): Promise<string> {
   void options;
   void stream;
-  return runText(await agent.invokeDefault(undefined, "hi"));
+  return (await agent.run("hi")).text;
 }
 `;
     writeFileSync(join(app, "esm.mts"), code);

@@ -72,7 +72,7 @@ describe("built packages", () => {
       const { AgentHarness, runText } = await import("@tinyagents/harness");
       const { ScriptedModel } = await import("@tinyagents/harness/testkit");
       const h = new AgentHarness().registerModel("m", new ScriptedModel(["hello from dist"]));
-      const run = await h.invokeDefault(undefined, "hi");
+      const run = await h.run("hi");
       console.log(runText(run));
     `);
     expect(out.trim()).toBe("hello from dist");
