@@ -2,6 +2,7 @@ import type { JsonValue, Message, ModelResponse, ResolvedModel, UsageTotals } fr
 import type { CostTotals } from "../cost/cost.js";
 import type { ChildRunSummary } from "./child-run-summary.js";
 import type { PausedRun } from "./paused-run.js";
+import type { RecordsLost } from "./records-lost.js";
 import type { RunStep } from "./run-step.js";
 import type { StopReason } from "./stop-reason.js";
 
@@ -36,4 +37,9 @@ export interface AgentRun {
   artifacts?: string[];
   /** Set when the run was interrupted: pass it to `harness.resume` to continue. */
   paused?: PausedRun;
+  /**
+   * Set when the journal or status store attached to the run's event sink could not store all
+   * of its records (a full disk...): the run went as reported, but its stored record is incomplete.
+   */
+  recordsLost?: RecordsLost;
 }

@@ -25,6 +25,7 @@ export type {
   ToolProgress,
 } from "./middleware.js";
 export type { PausedRun } from "./paused-run.js";
+export type { RecordsLost } from "./records-lost.js";
 export type { RunStep } from "./run-step.js";
 export type { StopReason } from "./stop-reason.js";
 export type { AnyTool, ArgsValidation, Tool, ToolErrorPolicy, ToolTimeout } from "./tool.js";

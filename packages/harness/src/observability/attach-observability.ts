@@ -1,5 +1,6 @@
 import { TinyAgentsError } from "@tinyagents/inference";
 import type { EventSink } from "../events/event-sink.js";
+import { addRecordKeeper } from "../events/record-keepers.js";
 import type { DropReport } from "./bounded-queue.js";
 import type { JournalDeltas } from "./delta-coalescer.js";
 import type { HarnessEventJournal } from "./event-journal.js";
@@ -93,7 +94,9 @@ export interface ObservabilityHandle {
  *
  * Sub-agents share their parent's event sink, so they are observed too, with correct lineage.
  * Pipeline: event sink -> RedactingSink -> FanOut[ProjectionSink(status store), JournalSink, ...sinks].
- * Drops are reported as `journal.dropped` events on the same sink.
+ * Drops are reported as `journal.dropped` events on the same sink. A top-level run on `events`
+ * resolves once its journal records and status saves are written, and its result carries
+ * `recordsLost` when some of them could not be (see `RecordsLost`).
  */
 export function attachObservability(
   events: EventSink,
@@ -103,13 +106,20 @@ export function attachObservability(
   // The first journal or status write failure since the last flush: that flush must not
   // acknowledge what was lost (other sinks' failures, an exporter down, do not count).
   let lost: unknown;
+  // Running totals for the runs on this sink (`result.recordsLost`): never reset by a flush.
+  const totals = { status: 0, errors: 0, lastError: undefined as unknown };
   const saveFailed = (error: unknown) => {
     lost ??= error;
+    totals.errors++;
+    totals.lastError = error;
     onError(error);
   };
   const redactor = options.redact === false ? undefined : new Redactor(options.redact ?? {});
   const projectionSink = new ProjectionSink({
-    onError: saveFailed,
+    onError: (error) => {
+      totals.status++;
+      saveFailed(error);
+    },
     ...(options.statusStore === undefined ? {} : { statusStore: options.statusStore }),
   });
   const journalSink =
@@ -139,8 +149,18 @@ export function attachObservability(
   // Sinks built without an event sink of their own report their drops on this pipeline's.
   const detachReporting = (options.sinks ?? []).map((sink) => sink.attachReporting?.(events, onError));
   const subscription = events.subscribe((record) => pipeline.write(record));
+  // A top-level run on `events` waits for the journal and status saves (not for exporters in
+  // `sinks`) before it resolves, and reports what they lost (see `RecordsLost`).
+  const removeKeeper = addRecordKeeper(events, {
+    settle: async () => {
+      await Promise.all([projectionSink.flush(), journalSink?.flush()]);
+      await journalSink?.flush(); // a drop report emitted by the first flush
+    },
+    losses: () => ({ journal: journalSink?.dropped ?? 0, ...totals }),
+  });
   const unsubscribe = () => {
     subscription();
+    removeKeeper();
     for (const detach of detachReporting) detach?.();
   };
   const drain = async () => {

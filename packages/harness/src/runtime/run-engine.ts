@@ -10,6 +10,7 @@ import { noop } from "../context/abort-hub.js";
 import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
 import { takeForRecovery } from "../durability/recover-run.js";
+import { type RecordsWatch, watchRecords } from "../events/record-keepers.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import { type PausedRun, restoreSession, validatePausedRun } from "../steering/paused-run.js";
 import type { RunWithStatus } from "./agent-core.js";
@@ -41,6 +42,9 @@ export function startRun<State, Ctx>(
   overrides?: RunOverrides<State>,
 ): Promise<RunOutcome> {
   let outcome: Promise<RunOutcome>;
+  // A top-level run whose event sink has a journal / status store attached waits for them and
+  // says in its result what they could not store (sub-agents share the sink: the root reports).
+  const records = ctx.depth === 0 ? watchRecords(ctx.events) : undefined;
   try {
     if (ctx.depth > ctx.config.maxDepth) throw depthExceeded(ctx);
     const parts = runParts(agent.parts, agent.structured, overrides);
@@ -51,8 +55,16 @@ export function startRun<State, Ctx>(
     release();
     return Promise.reject(error);
   }
+  if (records !== undefined) outcome = outcome.then((settled) => withRecordsLost(settled, records));
   // No extra promise when there is nothing to release (no caller signal): the common case.
   return release === noop ? outcome : outcome.finally(release);
+}
+
+/** The outcome, with `run.recordsLost` when the run's journal or status store lost records. */
+async function withRecordsLost(outcome: RunOutcome, records: RecordsWatch): Promise<RunOutcome> {
+  const lost = await records.lost();
+  if (lost !== undefined) outcome.run.recordsLost = lost;
+  return outcome;
 }
 
 /** `startRun`, streaming: every event as it happens, then one `completed` or `failed` item. */

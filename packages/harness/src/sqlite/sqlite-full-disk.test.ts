@@ -3,6 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
+import { EventSink } from "../events/event-sink.js";
+import { AppendLogEventJournal } from "../observability/append-log-event-journal.js";
+import { attachObservability } from "../observability/attach-observability.js";
+import { createAgent } from "../runtime/create-agent.js";
+import { ScriptedModel } from "../testkit/scripted-model.js";
 import { conformanceStatus } from "../testkit/store-conformance/status-store-conformance.js";
 import { SqliteAppendLog } from "./sqlite-append-log.js";
 import { openSqliteDatabase } from "./sqlite-database.js";
@@ -60,5 +65,30 @@ describe.each(availableSqliteDrivers())("a full SQLite file on %s", (driver) => 
     );
     expect(error.code).toBe("storage");
     expect(error.details).toMatchObject({ file, sqliteCode: "SQLITE_FULL" });
+  });
+
+  it("a library run on a full file completes and says its records were lost (result.recordsLost)", async () => {
+    const { file, db, commit } = fullDatabase();
+    const log = new SqliteAppendLog(db, commit);
+    // Fill it to the last byte: big rows first, then small ones until even those do not fit.
+    await untilFull((i) => log.append("filler", { i, pad: "x".repeat(2_000) }));
+    await untilFull((i) => log.append("filler", { i }));
+    const events = new EventSink("run-full");
+    const observed = attachObservability(events, {
+      journal: new AppendLogEventJournal(log),
+      statusStore: new SqliteHarnessStatusStore(db, 100, commit),
+    });
+    const result = await createAgent({ model: new ScriptedModel(["done"]) }).run("go", {
+      runId: "run-full",
+      events,
+    });
+    await observed.close();
+    expect(result.stopReason).toBe("completed");
+    expect(result.recordsLost?.journal).toBeGreaterThan(0);
+    expect(result.recordsLost?.status).toBeGreaterThan(0);
+    expect(result.recordsLost?.error).toMatchObject({
+      code: "storage",
+      details: { file, sqliteCode: "SQLITE_FULL" },
+    });
   });
 });

@@ -5,7 +5,8 @@
  *
  * Documented outcomes:
  * - observability storage failures never fail the run: the run completes, the loss is reported
- *   (`journal.dropped { reason: "write_failed" }` and `onError` with a `storage` error);
+ *   (`journal.dropped { reason: "write_failed" }`, `onError` with a `storage` error, and the
+ *   run's own `recordsLost`);
  * - a memory write failure fails the run with `storage` (the partial transcript is kept, the
  *   stored history is untouched); a memory read failure fails it with `storage` too;
  * - a torn journal tail is skipped with a warning and appending continues without renumbering;
@@ -115,6 +116,9 @@ describe.each(BOTH_PATHS)("observability stores that fail (%s)", (_path, streami
     expect(drops.every((d) => d.reason === "write_failed" && d.sink === "journal")).toBe(true);
     const runEvents = result.types.filter((t) => t !== "journal.dropped").length;
     expect(drops.reduce((n, d) => n + d.dropped, 0)).toBe(runEvents);
+    // ... and the run's own result says its record is incomplete (not "completed" as if saved).
+    expect(result.run.recordsLost).toMatchObject({ status: 0, error: { code: "storage" } });
+    expect(result.run.recordsLost?.journal).toBeGreaterThanOrEqual(runEvents);
     expect(result.observabilityErrors.length).toBeGreaterThan(0);
     expect(result.observabilityErrors.every((e) => TinyAgentsError.isInstance(e, "storage"))).toBe(true);
     expect(result.leftover).toEqual([]);
@@ -136,6 +140,8 @@ describe.each(BOTH_PATHS)("observability stores that fail (%s)", (_path, streami
     expect(result.types.at(-1)).toBe("run.completed");
     expect(result.storedStatus).toBeUndefined();
     expect(result.observabilityErrors.some((e) => TinyAgentsError.isInstance(e, "storage"))).toBe(true);
+    expect(result.run.recordsLost).toMatchObject({ journal: 0, error: { code: "storage" } });
+    expect(result.run.recordsLost?.status).toBeGreaterThan(0);
     // The journal is unaffected.
     expect(result.journal.map((o) => o.event.type)).toEqual(result.types);
   });
@@ -154,6 +160,7 @@ describe.each(BOTH_PATHS)("observability stores that fail (%s)", (_path, streami
     expect(errors[0]?.code).toBe("storage");
     expect(errors[0]?.details?.errno).toBe("ENOSPC");
     expect(eventsOf(result, "journal.dropped").some((d) => d.reason === "write_failed")).toBe(true);
+    expect(result.run.recordsLost?.error).toMatchObject({ code: "storage", details: { errno: "ENOSPC" } });
     // Space is back: appending works and nothing is corrupt.
     const offset = await log.append("journal-after", { ok: true });
     expect(await log.readFrom("journal-after", offset, 1)).toEqual([{ offset, value: { ok: true } }]);
