@@ -7,7 +7,7 @@ import {
 } from "@tinyagents/harness";
 import type { JsonValue } from "@tinyagents/inference";
 import type pg from "pg";
-import { guardPg } from "./postgres-errors.js";
+import { type PgTarget, pgDatabase, pgGuard } from "./postgres-errors.js";
 import type { PostgresGroupCommit } from "./postgres-group-commit.js";
 import type { PostgresTables } from "./postgres-schema.js";
 
@@ -29,12 +29,18 @@ interface Group {
  */
 export class PostgresAppendLog implements AppendLog {
   private readonly pool: pg.Pool;
+  /** Runs a statement, turning driver errors into `storage` errors naming this table. */
+  /** The table and database its statements go to (named in its errors). */
+  private readonly target: PgTarget;
+  private readonly guard: <T>(action: string, work: () => Promise<T>) => Promise<T>;
   private readonly commit: PostgresGroupCommit;
   private readonly sql: Record<"allocate" | "last" | "insert" | "read" | "length" | "streams", string>;
 
   /** @internal Use `PostgresStore.open`. */
   constructor(pool: pg.Pool, tables: PostgresTables, commit: PostgresGroupCommit) {
     this.pool = pool;
+    this.target = { table: tables.log, database: pgDatabase(pool) };
+    this.guard = pgGuard(this.target);
     this.commit = commit;
     this.sql = {
       allocate:
@@ -62,7 +68,7 @@ export class PostgresAppendLog implements AppendLog {
   async appendMany(stream: string, values: readonly JsonValue[]): Promise<number[]> {
     const lines = values.map((v) => serializeEntry(v, stream));
     if (lines.length === 0) return [];
-    const [offsets] = await this.commit.submit(`append to stream "${stream}"`, (client) =>
+    const [offsets] = await this.commit.submit(`append to stream "${stream}"`, this.target, (client) =>
       this.write(client, [{ stream, lines, check: undefined }]),
     );
     return offsets as number[];
@@ -81,28 +87,28 @@ export class PostgresAppendLog implements AppendLog {
       }),
     );
     if (prepared.length === 0) return [];
-    return this.commit.submit(`append to ${prepared.length} streams`, (client) =>
+    return this.commit.submit(`append to ${prepared.length} streams`, this.target, (client) =>
       this.write(client, prepared),
     );
   }
 
   async readFrom(stream: string, offset: number, limit: number): Promise<AppendLogEntry[]> {
     validateRead(offset, limit, stream);
-    const { rows } = await guardPg(`read stream "${stream}"`, () =>
+    const { rows } = await this.guard(`read stream "${stream}"`, () =>
       this.pool.query<{ offset: string; value: string }>(this.sql.read, [stream, offset, limit]),
     );
     return rows.map((r) => ({ offset: Number(r.offset), value: JSON.parse(r.value) as JsonValue }));
   }
 
   async length(stream: string): Promise<number> {
-    const { rows } = await guardPg(`measure stream "${stream}"`, () =>
+    const { rows } = await this.guard(`measure stream "${stream}"`, () =>
       this.pool.query<{ next_offset: string }>(this.sql.length, [stream]),
     );
     return rows[0] === undefined ? 0 : Number(rows[0].next_offset);
   }
 
   async listStreams(): Promise<string[]> {
-    const { rows } = await guardPg("list streams", () =>
+    const { rows } = await this.guard("list streams", () =>
       this.pool.query<{ stream: string }>(this.sql.streams),
     );
     return rows.map((r) => r.stream).sort();

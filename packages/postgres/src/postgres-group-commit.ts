@@ -1,6 +1,6 @@
 import { TinyAgentsError } from "@tinyagents/inference";
 import type pg from "pg";
-import { postgresError } from "./postgres-errors.js";
+import { type PgTarget, postgresError } from "./postgres-errors.js";
 import { inTransaction } from "./postgres-transaction.js";
 
 /**
@@ -21,6 +21,7 @@ export type GroupWork<R> = (client: pg.PoolClient) => Promise<R>;
 
 interface Pending {
   action: string;
+  target: PgTarget;
   work: GroupWork<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -47,11 +48,12 @@ export class PostgresGroupCommit {
     this.pool = pool;
   }
 
-  /** Run `work` in the next group commit; `action` names it in errors. */
-  submit<R>(action: string, work: GroupWork<R>): Promise<R> {
+  /** Run `work` in the next group commit; `action` and `target` (its table) name it in errors. */
+  submit<R>(action: string, target: PgTarget, work: GroupWork<R>): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({
         action,
+        target,
         work: work as GroupWork<unknown>,
         resolve: resolve as (v: unknown) => void,
         reject,
@@ -97,7 +99,7 @@ export class PostgresGroupCommit {
       });
     } catch (error) {
       if (batch.length === 1 || !failedInWrite(error)) {
-        for (const p of batch) p.reject(postgresError(p.action, error));
+        for (const p of batch) p.reject(postgresError(p.action, error, p.target));
         return;
       }
       // One write (or the COMMIT) failed and nothing of the batch was kept: each write again, alone,
@@ -106,7 +108,7 @@ export class PostgresGroupCommit {
         try {
           p.resolve(await inTransaction(this.pool, (client) => p.work(client)));
         } catch (each) {
-          p.reject(postgresError(p.action, each));
+          p.reject(postgresError(p.action, each, p.target));
         }
       }
       return;

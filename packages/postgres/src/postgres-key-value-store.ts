@@ -8,7 +8,7 @@ import {
 } from "@tinyagents/harness";
 import { type JsonValue, validationError } from "@tinyagents/inference";
 import type pg from "pg";
-import { guardPg } from "./postgres-errors.js";
+import { pgDatabase, pgGuard } from "./postgres-errors.js";
 import type { PostgresTables } from "./postgres-schema.js";
 import { inTransaction } from "./postgres-transaction.js";
 
@@ -22,6 +22,8 @@ import { inTransaction } from "./postgres-transaction.js";
  */
 export class PostgresKeyValueStore implements KeyValueStore {
   private readonly pool: pg.Pool;
+  /** Runs a statement, turning driver errors into `storage` errors naming this table. */
+  private readonly guard: <T>(action: string, work: () => Promise<T>) => Promise<T>;
   private readonly now: () => number;
   private readonly sql: Record<
     "get" | "put" | "del" | "list" | "purge" | "take" | "create" | "swap" | "remove",
@@ -31,6 +33,7 @@ export class PostgresKeyValueStore implements KeyValueStore {
   /** @internal Use `PostgresStore.open`. */
   constructor(pool: pg.Pool, tables: PostgresTables, now: () => number) {
     this.pool = pool;
+    this.guard = pgGuard({ table: tables.kv, database: pgDatabase(pool) });
     this.now = now;
     const live = "(expires_at IS NULL OR expires_at > $3)";
     this.sql = {
@@ -57,7 +60,7 @@ export class PostgresKeyValueStore implements KeyValueStore {
 
   async get(namespace: string, key: string): Promise<JsonValue | undefined> {
     checkNames(namespace, key);
-    const { rows } = await guardPg("read a key", () =>
+    const { rows } = await this.guard("read a key", () =>
       this.pool.query<{ value: string }>(this.sql.get, [namespace, key, this.now()]),
     );
     return rows[0] === undefined ? undefined : (JSON.parse(rows[0].value) as JsonValue);
@@ -65,12 +68,12 @@ export class PostgresKeyValueStore implements KeyValueStore {
 
   async put(namespace: string, key: string, value: JsonValue, options: PutOptions = {}): Promise<void> {
     const row = this.row({ op: "put", namespace, key, value, ...options });
-    await guardPg("write a key", () => this.pool.query(this.sql.put, row));
+    await this.guard("write a key", () => this.pool.query(this.sql.put, row));
   }
 
   async delete(namespace: string, key: string): Promise<boolean> {
     checkNames(namespace, key);
-    const { rows } = await guardPg("delete a key", () =>
+    const { rows } = await this.guard("delete a key", () =>
       this.pool.query<{ live: boolean }>(this.sql.del, [namespace, key, this.now()]),
     );
     return rows[0]?.live === true;
@@ -79,7 +82,7 @@ export class PostgresKeyValueStore implements KeyValueStore {
   /** Atomic take (`DELETE ... RETURNING`): of concurrent takers on any connection, one gets the value. */
   async take(namespace: string, key: string): Promise<JsonValue | undefined> {
     checkNames(namespace, key);
-    const { rows } = await guardPg("take a key", () =>
+    const { rows } = await this.guard("take a key", () =>
       this.pool.query<{ value: string }>(this.sql.take, [namespace, key, this.now()]),
     );
     return rows[0] === undefined ? undefined : (JSON.parse(rows[0].value) as JsonValue);
@@ -110,13 +113,13 @@ export class PostgresKeyValueStore implements KeyValueStore {
     const now = this.now();
     if (expected === undefined) {
       if (nextJson === undefined) return (await this.get(namespace, key)) === undefined;
-      const result = await guardPg("compare-and-set a key", () =>
+      const result = await this.guard("compare-and-set a key", () =>
         this.pool.query(this.sql.create, [namespace, key, now, nextJson]),
       );
       return (result.rowCount ?? 0) === 1;
     }
     const expectedJson = JSON.stringify(expected);
-    const result = await guardPg("compare-and-set a key", () =>
+    const result = await this.guard("compare-and-set a key", () =>
       nextJson === undefined
         ? this.pool.query(this.sql.remove, [namespace, key, now, expectedJson])
         : this.pool.query(this.sql.swap, [namespace, key, now, expectedJson, nextJson]),
@@ -126,7 +129,7 @@ export class PostgresKeyValueStore implements KeyValueStore {
 
   async list(namespace: string): Promise<string[]> {
     checkNames(namespace, "-");
-    const { rows } = await guardPg("list keys", () =>
+    const { rows } = await this.guard("list keys", () =>
       this.pool.query<{ key: string }>(this.sql.list, [namespace, this.now()]),
     );
     // Sorted here, not by ORDER BY: JavaScript's order, whatever the database's collation.
@@ -139,7 +142,7 @@ export class PostgresKeyValueStore implements KeyValueStore {
     const rows = ops.map((op) => (op.op === "put" ? this.row(op) : undefined));
     for (const op of ops) checkNames(op.namespace, op.key);
     if (ops.length === 0) return;
-    await guardPg("apply a batch", () =>
+    await this.guard("apply a batch", () =>
       inTransaction(this.pool, async (client) => {
         for (let i = 0; i < ops.length; i++) {
           const row = rows[i];
@@ -153,7 +156,9 @@ export class PostgresKeyValueStore implements KeyValueStore {
 
   /** Delete expired entries; returns how many. */
   async purgeExpired(): Promise<number> {
-    const result = await guardPg("purge expired keys", () => this.pool.query(this.sql.purge, [this.now()]));
+    const result = await this.guard("purge expired keys", () =>
+      this.pool.query(this.sql.purge, [this.now()]),
+    );
     return result.rowCount ?? 0;
   }
 

@@ -1,7 +1,7 @@
 import { expiryFor, type ResponseCache } from "@tinyagents/harness";
 import { type JsonValue, validationError } from "@tinyagents/inference";
 import type pg from "pg";
-import { guardPg } from "./postgres-errors.js";
+import { pgDatabase, pgGuard } from "./postgres-errors.js";
 import type { PostgresTables } from "./postgres-schema.js";
 
 /**
@@ -11,12 +11,15 @@ import type { PostgresTables } from "./postgres-schema.js";
  */
 export class PostgresResponseCache implements ResponseCache {
   private readonly pool: pg.Pool;
+  /** Runs a statement, turning driver errors into `storage` errors naming this table. */
+  private readonly guard: <T>(action: string, work: () => Promise<T>) => Promise<T>;
   private readonly now: () => number;
   private readonly sql: Record<"get" | "put" | "del" | "clear" | "purge" | "size", string>;
 
   /** @internal Use `PostgresStore.open`. */
   constructor(pool: pg.Pool, tables: PostgresTables, now: () => number) {
     this.pool = pool;
+    this.guard = pgGuard({ table: tables.responseCache, database: pgDatabase(pool) });
     this.now = now;
     const t = tables.responseCache;
     this.sql = {
@@ -34,7 +37,7 @@ export class PostgresResponseCache implements ResponseCache {
   /** The live entry for `key`, or undefined. */
   async get(key: string): Promise<JsonValue | undefined> {
     checkKey(key);
-    const { rows } = await guardPg("read the response cache", () =>
+    const { rows } = await this.guard("read the response cache", () =>
       this.pool.query<{ value: string }>(this.sql.get, [key, this.now()]),
     );
     return rows[0] === undefined ? undefined : (JSON.parse(rows[0].value) as JsonValue);
@@ -47,7 +50,7 @@ export class PostgresResponseCache implements ResponseCache {
     if (json === undefined) throw validationError("cached value is not JSON data", { field: "value" });
     const now = this.now();
     const expiresAt = expiryFor(options.ttlMs, now) ?? null;
-    await guardPg("write the response cache", () =>
+    await this.guard("write the response cache", () =>
       this.pool.query(this.sql.put, [key, json, now, expiresAt]),
     );
   }
@@ -55,7 +58,7 @@ export class PostgresResponseCache implements ResponseCache {
   /** Remove an entry; true when one existed. */
   async delete(key: string): Promise<boolean> {
     checkKey(key);
-    const result = await guardPg("delete from the response cache", () =>
+    const result = await this.guard("delete from the response cache", () =>
       this.pool.query(this.sql.del, [key]),
     );
     return (result.rowCount ?? 0) > 0;
@@ -63,12 +66,12 @@ export class PostgresResponseCache implements ResponseCache {
 
   /** Remove every entry. */
   async clear(): Promise<void> {
-    await guardPg("clear the response cache", () => this.pool.query(this.sql.clear));
+    await this.guard("clear the response cache", () => this.pool.query(this.sql.clear));
   }
 
   /** Live entries. */
   async size(): Promise<number> {
-    const { rows } = await guardPg("count the response cache", () =>
+    const { rows } = await this.guard("count the response cache", () =>
       this.pool.query<{ n: string }>(this.sql.size, [this.now()]),
     );
     return Number(rows[0]?.n ?? 0);
@@ -76,7 +79,7 @@ export class PostgresResponseCache implements ResponseCache {
 
   /** Delete expired entries; returns how many. */
   async purgeExpired(): Promise<number> {
-    const result = await guardPg("purge the response cache", () =>
+    const result = await this.guard("purge the response cache", () =>
       this.pool.query(this.sql.purge, [this.now()]),
     );
     return result.rowCount ?? 0;

@@ -1,6 +1,6 @@
 import { TinyAgentsError, validationError } from "@tinyagents/inference";
 import type pg from "pg";
-import { guardPg } from "./postgres-errors.js";
+import { guardPg, pgDatabase } from "./postgres-errors.js";
 
 /** The default schema of the tinyagents tables. */
 export const DEFAULT_POSTGRES_SCHEMA = "tinyagents";
@@ -103,39 +103,43 @@ CREATE INDEX run_status_finished ON ${t.runStatus} (ended_at NULLS FIRST, run_id
  * when the database was migrated by a newer library (its version is above ours).
  */
 export async function migratePostgres(pool: pg.Pool, t: PostgresTables): Promise<number> {
-  return guardPg(`migrate schema "${t.schema}"`, async () => {
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
-      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`tinyagents.migrate.${t.schema}`]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS "${t.schema}"`);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${t.migrations} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-      );
-      const { rows } = await client.query<{ v: number | null }>(
-        `SELECT max(version) AS v FROM ${t.migrations}`,
-      );
-      const current = rows[0]?.v ?? 0;
-      const all = migrations(t);
-      if (current > all.length) {
-        throw new TinyAgentsError(
-          "storage",
-          `Postgres schema "${t.schema}" is at version ${current}, this library knows up to ${all.length}; ` +
-            "upgrade @tinyagents/postgres on this worker or use another schema",
-          { details: { schema: t.schema, version: current } },
+  return guardPg(
+    `migrate schema "${t.schema}"`,
+    async () => {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`tinyagents.migrate.${t.schema}`]);
+        await client.query(`CREATE SCHEMA IF NOT EXISTS "${t.schema}"`);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${t.migrations} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
         );
+        const { rows } = await client.query<{ v: number | null }>(
+          `SELECT max(version) AS v FROM ${t.migrations}`,
+        );
+        const current = rows[0]?.v ?? 0;
+        const all = migrations(t);
+        if (current > all.length) {
+          throw new TinyAgentsError(
+            "storage",
+            `Postgres schema "${t.schema}" is at version ${current}, this library knows up to ${all.length}; ` +
+              "upgrade @tinyagents/postgres on this worker or use another schema",
+            { details: { schema: t.schema, version: current } },
+          );
+        }
+        for (let v = current + 1; v <= all.length; v++) {
+          await client.query(all[v - 1] as string);
+          await client.query(`INSERT INTO ${t.migrations} (version) VALUES ($1)`, [v]);
+        }
+        await client.query("COMMIT");
+        return all.length;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
       }
-      for (let v = current + 1; v <= all.length; v++) {
-        await client.query(all[v - 1] as string);
-        await client.query(`INSERT INTO ${t.migrations} (version) VALUES ($1)`, [v]);
-      }
-      await client.query("COMMIT");
-      return all.length;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  });
+    },
+    { database: pgDatabase(pool) },
+  );
 }

@@ -14,7 +14,7 @@ import {
 } from "@tinyagents/harness";
 import { validationError } from "@tinyagents/inference";
 import type pg from "pg";
-import { guardPg } from "./postgres-errors.js";
+import { type PgTarget, pgDatabase, pgGuard } from "./postgres-errors.js";
 import type { PostgresGroupCommit } from "./postgres-group-commit.js";
 import type { PostgresTables } from "./postgres-schema.js";
 
@@ -35,6 +35,10 @@ import type { PostgresTables } from "./postgres-schema.js";
 export class PostgresHarnessStatusStore implements HarnessStatusStore {
   readonly maxFinishedRuns: number;
   private readonly pool: pg.Pool;
+  /** Runs a statement, turning driver errors into `storage` errors naming this table. */
+  /** The table and database its statements go to (named in its errors). */
+  private readonly target: PgTarget;
+  private readonly guard: <T>(action: string, work: () => Promise<T>) => Promise<T>;
   private readonly tables: PostgresTables;
   private readonly commit: PostgresGroupCommit;
   private readonly sql: Record<"get" | "upsert" | "del" | "finished" | "evict" | "stale", string>;
@@ -57,6 +61,8 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
       );
     }
     this.pool = pool;
+    this.target = { table: tables.runStatus, database: pgDatabase(pool) };
+    this.guard = pgGuard(this.target);
     this.tables = tables;
     this.commit = commit;
     this.maxFinishedRuns = maxFinishedRuns;
@@ -88,7 +94,7 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
 
   async save(status: HarnessRunStatus): Promise<void> {
     validateStatus(status);
-    await this.commit.submit(`save the status of run "${status.runId}"`, (client) =>
+    await this.commit.submit(`save the status of run "${status.runId}"`, this.target, (client) =>
       this.saveOne(client, status),
     );
   }
@@ -99,7 +105,7 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
     if (statuses.length === 0) return;
     // Run id order: two processes saving overlapping runs lock them in the same order.
     const ordered = [...statuses].sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
-    await this.commit.submit(`save ${statuses.length} run statuses`, async (client) => {
+    await this.commit.submit(`save ${statuses.length} run statuses`, this.target, async (client) => {
       for (const status of ordered) await this.saveOne(client, status);
     });
   }
@@ -108,7 +114,7 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
   async reapStale(options: ReapOptions): Promise<HarnessRunStatus[]> {
     const cutoff = reapCutoff(options);
     const now = options.now ?? Date.now();
-    return this.commit.submit("reap stale runs", async (client) => {
+    return this.commit.submit("reap stale runs", this.target, async (client) => {
       const { rows } = await client.query<{ record: string }>(this.sql.stale, [cutoff]);
       const changed: HarnessRunStatus[] = [];
       for (const row of rows) {
@@ -123,7 +129,7 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
   }
 
   async get(runId: string): Promise<HarnessRunStatus | undefined> {
-    const { rows } = await guardPg("read a run status", () =>
+    const { rows } = await this.guard("read a run status", () =>
       this.pool.query<{ record: string }>(this.sql.get, [runId]),
     );
     return rows[0] === undefined ? undefined : (JSON.parse(rows[0].record) as HarnessRunStatus);
@@ -154,14 +160,14 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
       params.push(query.limit);
       sql += ` LIMIT $${params.length}`;
     }
-    const { rows } = await guardPg("list run statuses", () =>
+    const { rows } = await this.guard("list run statuses", () =>
       this.pool.query<{ record: string }>(sql, params),
     );
     return rows.map((r) => JSON.parse(r.record) as HarnessRunStatus);
   }
 
   async delete(runId: string): Promise<boolean> {
-    const result = await guardPg("delete a run status", () => this.pool.query(this.sql.del, [runId]));
+    const result = await this.guard("delete a run status", () => this.pool.query(this.sql.del, [runId]));
     return (result.rowCount ?? 0) > 0;
   }
 

@@ -2,7 +2,7 @@ import { CheckpointStore, PausedRunStore } from "@tinyagents/harness";
 import { displayUrl, type JsonValue, registerSecrets, validationError } from "@tinyagents/inference";
 import pg from "pg";
 import { PostgresAppendLog } from "./postgres-append-log.js";
-import { guardPg, postgresError } from "./postgres-errors.js";
+import { guardPg, pgDatabase, postgresError } from "./postgres-errors.js";
 import { PostgresGroupCommit } from "./postgres-group-commit.js";
 import { PostgresKeyValueStore } from "./postgres-key-value-store.js";
 import { PostgresResponseCache } from "./postgres-response-cache.js";
@@ -80,13 +80,16 @@ export class PostgresStore {
     // A new run's record (its input and config) and its first `running` status: one transaction.
     this.checkpoints = new CheckpointStore(this.keyValue, undefined, undefined, {
       startWithStatus: (namespace, key, _expected, next, status) =>
-        guardPg(`start run "${key}"`, () =>
-          inTransaction(pool, async (client) => {
-            if (!(await this.keyValue.createIn(client, namespace, key, next as unknown as JsonValue)))
-              return false;
-            await this.statusStore.saveIn(client, status);
-            return true;
-          }),
+        guardPg(
+          `start run "${key}" (its record in ${tables.kv} and its status in ${tables.runStatus})`,
+          () =>
+            inTransaction(pool, async (client) => {
+              if (!(await this.keyValue.createIn(client, namespace, key, next as unknown as JsonValue)))
+                return false;
+              await this.statusStore.saveIn(client, status);
+              return true;
+            }),
+          { database: pgDatabase(pool) },
         ),
     });
     this.pausedRuns = new PausedRunStore(this.keyValue);
@@ -122,7 +125,9 @@ export class PostgresStore {
       else
         await pool
           .query("SELECT 1")
-          .catch((error: unknown) => Promise.reject(postgresError("connect", error)));
+          .catch((error: unknown) =>
+            Promise.reject(postgresError("connect", error, { database: pgDatabase(pool) })),
+          );
       const store = new PostgresStore(pool, ownsPool, tables, options);
       store.where = options.url === undefined ? "(your pool)" : displayUrl(options.url);
       return store;

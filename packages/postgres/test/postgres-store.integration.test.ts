@@ -151,6 +151,52 @@ describe.skipIf(skipPostgres())("PostgresStore (skipped only by TINYAGENTS_SKIP_
     expect((error as Error).message).toMatch(/ECONNREFUSED|start Postgres or fix the URL/);
   });
 
+  it("driver errors are storage errors naming the operation, the table and the database, never the password", async () => {
+    const migrated = await open();
+    const port = new URL(server.url).port;
+    // Trust auth ignores the password; it must still never reach a message or a detail.
+    const secretUrl = `postgres://postgres:pw-Never-Shown-7@127.0.0.1:${port}/postgres`;
+    // A read-only server (a standby, default_transaction_read_only): every write is SQLSTATE 25006.
+    const readOnly = await PostgresStore.open({
+      url: `${secretUrl}?options=${encodeURIComponent("-c default_transaction_read_only=on")}`,
+      schema: migrated.schema,
+      migrate: false,
+    });
+    cleanup.push(() => readOnly.close());
+    const database = `postgres@127.0.0.1:${port}`;
+    const failures = await Promise.all([
+      readOnly.appendLog.append("run-1", { n: 1 }).catch((e: unknown) => e),
+      readOnly.statusStore.save(conformanceStatus("run-1")).catch((e: unknown) => e),
+      readOnly.keyValue.put("ns", "k", 1).catch((e: unknown) => e),
+    ]);
+    const tables = ["log", "run_status", "kv"].map((t) => `"${migrated.schema}"."${t}"`);
+    failures.forEach((error, i) => {
+      expect(TinyAgentsError.isInstance(error, "storage")).toBe(true);
+      const { message, details } = error as TinyAgentsError;
+      expect(details).toMatchObject({ table: tables[i], database, pgCode: "25006", retryable: false });
+      expect(message).toContain(`on table ${tables[i]} in database ${database} (25006)`);
+      expect(message).toContain("point the URL at the primary");
+      expect(JSON.stringify({ message, details })).not.toContain("pw-Never-Shown-7");
+    });
+    expect(failures[0]).toMatchObject({ details: { action: 'append to stream "run-1"' } });
+    // A table dropped under a live store: the error names the table it was writing.
+    await migrated.pool.query(`DROP TABLE "${migrated.schema}".kv`);
+    await expect(migrated.keyValue.get("ns", "k")).rejects.toMatchObject({
+      code: "storage",
+      details: { action: "read a key", table: `"${migrated.schema}"."kv"`, pgCode: "42P01" },
+    });
+    // An unreachable server: the database it was meant to be, and the connection class.
+    const unreachable = await PostgresStore.open({
+      url: "postgres://postgres:pw-Never-Shown-7@127.0.0.1:1/billing",
+      migrate: false,
+    }).catch((e: unknown) => e);
+    expect(unreachable).toMatchObject({
+      code: "storage",
+      details: { action: "connect", database: "billing@127.0.0.1:1", pgCode: "ECONNREFUSED" },
+    });
+    expect(String(unreachable)).not.toContain("pw-Never-Shown-7");
+  });
+
   it("group commit: the appends and status saves of one event-loop turn share ONE transaction", async () => {
     const store = await open();
     const writes = [
