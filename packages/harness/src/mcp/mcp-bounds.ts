@@ -16,6 +16,12 @@ export interface McpLimits {
    * buffered whole. Default 8 MiB.
    */
   maxMessageBytes?: number;
+  /**
+   * Bytes of one whole tool listing, all pages included (the listed tools as JSON): a server
+   * sending many pages just under `maxMessageBytes` stops here, not at pages x message size.
+   * Default 16 MiB.
+   */
+  maxListBytes?: number;
   /** Time for one whole tool listing, all pages included. Default 30 s. */
   listTimeoutMs?: number;
 }
@@ -25,6 +31,7 @@ export const DEFAULT_MCP_LIMITS: Readonly<Required<McpLimits>> = Object.freeze({
   maxListPages: 100,
   maxTools: 1_000,
   maxMessageBytes: 8 * 1024 * 1024,
+  maxListBytes: 16 * 1024 * 1024,
   listTimeoutMs: 30_000,
 });
 

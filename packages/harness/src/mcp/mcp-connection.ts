@@ -8,6 +8,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { redactSecrets, TinyAgentsError } from "@tinyagents/inference";
+import { utf8ByteLength } from "../encoding/utf8.js";
 import { boundedFetch, limitError, type McpLimits, McpReadGuard, resolveLimits } from "./mcp-bounds.js";
 import { describeServer, registerMcpSecrets, safeCause } from "./mcp-secrets.js";
 import type { McpServerSpec } from "./mcp-server-spec.js";
@@ -179,16 +180,17 @@ export class McpConnection {
   }
 
   /**
-   * Re-read the tool list now (paginated, within `maxListPages`, `maxTools` and
+   * Re-read the tool list now (paginated, within `maxListPages`, `maxTools`, `maxListBytes` and
    * `listTimeoutMs`), then notify listeners. On any error the last good list is kept.
    */
   async refresh(): Promise<void> {
-    const { maxListPages, maxTools, listTimeoutMs } = this.guard.limits;
+    const { maxListPages, maxTools, maxListBytes, listTimeoutMs } = this.guard.limits;
     const server = this.guard.server;
     const deadline = AbortSignal.timeout(listTimeoutMs);
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
     let pages = 0;
+    let bytes = 0;
     try {
       do {
         if (pages === maxListPages) {
@@ -204,6 +206,16 @@ export class McpConnection {
           timeout: listTimeoutMs,
         });
         pages++;
+        // Each page is within maxMessageBytes already; the listing as a whole is bounded too.
+        bytes += utf8ByteLength(JSON.stringify(page.tools ?? []));
+        if (bytes > maxListBytes) {
+          throw limitError(
+            server,
+            "maxListBytes",
+            maxListBytes,
+            `listed more than ${maxListBytes} bytes of tools in ${pages} pages of tools/list`,
+          );
+        }
         tools.push(...(page.tools as McpToolInfo[]));
         if (tools.length > maxTools) {
           throw limitError(server, "maxTools", maxTools, `listed more than ${maxTools} tools`);

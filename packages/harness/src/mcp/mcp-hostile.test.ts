@@ -268,6 +268,33 @@ describe("MCP listings are bounded (issue 37 item 4)", () => {
     expect(pages).toBe(5);
   });
 
+  it("a listing of many pages, each under maxMessageBytes, stops at maxListBytes in total", async () => {
+    let pages = 0;
+    const hostile = hostileServer({
+      // ~40 KB per page, 10 tools each, never more than maxTools or maxListPages would allow.
+      list: async (cursor) => {
+        pages++;
+        const tools = Array.from({ length: 10 }, (_, i) => ({
+          ...tool(`t${pages}_${i}`),
+          description: "x".repeat(4_000),
+        }));
+        return { tools, nextCursor: `${Number(cursor ?? 0) + 1}` };
+      },
+    });
+    const error = await connect(hostile, { maxListBytes: 100_000, maxListPages: 50, maxTools: 500 }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TinyAgentsError);
+    expect(error).toMatchObject({
+      code: "limit_exceeded",
+      details: { server: "evil", limit: "maxListBytes", value: 100_000 },
+    });
+    expect((error as Error).message).toContain(
+      "MCP server evil listed more than 100000 bytes of tools in 3 pages",
+    );
+    expect(pages).toBe(3); // it stopped reading at the bound, not at maxListPages
+  });
+
   it("too many tools is refused at maxTools", async () => {
     const hostile = hostileServer({
       list: async () => ({ tools: Array.from({ length: 50 }, (_, i) => tool(`t${i}`)) }),
