@@ -93,12 +93,15 @@ class UnaryAttempt<State, Ctx> {
   private timer: Timer | undefined;
   /** The outcome is decided (the provider answered, the run aborted, or the timeout passed). */
   private decided = false;
+  // Abandoned after the request went out (a cancel, the timeout): the provider may still bill it.
   private readonly onAbort = (): void => {
     this.timer?.cancel();
+    if (!this.decided) markCallUnreported(this.s);
     this.failLater(abortError(this.s.ctx.abortHub, "during a model call"));
   };
   private readonly onTimer = (): void => {
     this.s.ctx.abortHub.unwatch(this.onAbort);
+    if (!this.decided) markCallUnreported(this.s);
     const { registration, timeoutMs } = this;
     this.failLater(this.options.timeout(callTimeout(registration.name, timeoutMs as number)));
   };
@@ -196,6 +199,7 @@ function callProvider<State, Ctx>(
           options,
           info,
           raceOptions,
+          registration,
         )
       : race(model.invoke(request, options), raceOptions);
   if (cache === undefined) return live();
@@ -204,7 +208,17 @@ function callProvider<State, Ctx>(
     // A response that did not come from the provider: streaming runs replay it as deltas.
     replay: (cached) =>
       s.streaming
-        ? streamOnce(s, model, undefined, () => Promise.resolve(cached), request, options, info, raceOptions)
+        ? streamOnce(
+            s,
+            model,
+            undefined,
+            () => Promise.resolve(cached),
+            request,
+            options,
+            info,
+            raceOptions,
+            undefined,
+          )
         : Promise.resolve(cached),
     wait: (promise) => race(promise, raceOptions),
   });
@@ -219,6 +233,8 @@ async function streamOnce<State, Ctx>(
   options: object,
   info: AttemptInfo,
   raceOptions: RaceOptions,
+  /** The provider's registration, for a live call (a cached replay bills nothing). */
+  billed: ModelRegistration<State> | undefined,
 ): Promise<ModelResponse> {
   const source = stream ? stream(request, options) : streamFromResponse(await race(invoke(), raceOptions));
   const iterator = source[Symbol.asyncIterator]();
@@ -239,6 +255,7 @@ async function streamOnce<State, Ctx>(
   } catch (error) {
     // Stop the provider stream (closes the HTTP body) before surfacing the failure.
     void iterator.return?.()?.catch?.(() => {});
+    if (billed !== undefined) foldFailedStream(s, billed, info.callId, accumulator, error);
     const failure = s.ctx.aborted
       ? abortError(s.ctx.abortHub, "while streaming a model response")
       : toTinyAgentsError(error, "provider");
@@ -250,6 +267,35 @@ async function streamOnce<State, Ctx>(
     reader.dispose();
   }
   return accumulator.finish();
+}
+
+/**
+ * A stream that failed after the provider began answering may have been billed: fold the usage it
+ * reported before failing, or, when it reported none, make the run's usage and cost lower bounds
+ * (`unknown`), never a known zero for a call the provider may charge. A stream that failed before
+ * it began (refused, unreachable) was not billed and changes nothing.
+ */
+function foldFailedStream<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  registration: ModelRegistration<State>,
+  callId: string,
+  accumulator: StreamAccumulator,
+  error: unknown,
+): void {
+  const usage = accumulator.reportedUsage;
+  if (usage !== undefined) {
+    // The call did not finish: what it reported may not be all it used.
+    foldUsage(s, registration, callId, accumulator.finish());
+  } else if (!accumulator.started && !s.ctx.aborted && !TinyAgentsError.isInstance(error, "timeout")) {
+    return; // refused before it began (an error status, unreachable): nothing billed
+  }
+  markCallUnreported(s);
+}
+
+/** A call that may have been billed reported no (or not all its) usage: totals become lower bounds. */
+function markCallUnreported<State, Ctx>(s: LoopSession<State, Ctx>): void {
+  markUsageUnreported(s.run);
+  if (s.turnAccounting !== undefined) s.turnAccounting.unreported = true;
 }
 
 function foldUsage<State, Ctx>(

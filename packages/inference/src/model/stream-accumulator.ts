@@ -75,6 +75,8 @@ export class StreamAccumulator {
   private usage: Usage | undefined;
   private finishReason: FinishReason | undefined;
   private raw: JsonValue | undefined;
+  /** A `start` item arrived (the provider accepted the request and began answering). */
+  private begun = false;
   /** Characters accumulated so far, and the cap. */
   private chars = 0;
   private readonly maxChars: number;
@@ -132,6 +134,7 @@ export class StreamAccumulator {
         this.raw = item.raw;
         return;
       case "start":
+        this.begun = true;
         if (item.id !== undefined) this.id = item.id;
         if (item.model !== undefined) this.model = item.model;
         return;
@@ -156,6 +159,26 @@ export class StreamAccumulator {
       ...(this.model === undefined ? {} : { model: this.model }),
     });
   }
+  /**
+   * Whether the provider began answering (a `start`, content, usage or finish item arrived): a
+   * stream that fails after that may have been billed, one that fails before it was not.
+   */
+  get started(): boolean {
+    return (
+      this.begun ||
+      this.textParts !== undefined ||
+      this.reasoning.length > 0 ||
+      this.calls.size > 0 ||
+      this.usage !== undefined ||
+      this.finishReason !== undefined
+    );
+  }
+
+  /** The usage the provider reported so far (the last `usage` item), if any. */
+  get reportedUsage(): Usage | undefined {
+    return this.usage;
+  }
+
   /** The response built from everything pushed so far. Can be called more than once. */
   finish(): ModelResponse {
     const content: ContentBlock[] = [];
