@@ -11,7 +11,7 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
-import { AgentHarness, attachObservability, EventSink, tool } from "@tinyagents/harness";
+import { AgentHarness, attachObservability, EventSink, formatCost, tool } from "@tinyagents/harness";
 import { JsonlSink } from "@tinyagents/harness/node";
 import { createOtelListener } from "@tinyagents/harness/otel";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
@@ -61,7 +61,7 @@ try {
   );
   const status = obs.projections.status.get(runId);
   console.log(
-    `status: ${status?.status}, model calls ${status?.modelCalls}, cost $${status?.cost.total.toFixed(6)}`,
+    `status: ${status?.status}, model calls ${status?.modelCalls}, cost ${status === undefined ? "unknown" : formatCost(status.cost)}`,
   );
 } finally {
   await provider.shutdown();
