@@ -7,9 +7,9 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { inspect } from "node:util";
 import { loadMcpTools } from "@tinyagents/harness/mcp";
 import { describe, expect, it } from "vitest";
+import { expectNoSecrets as expectNoneOf, printed, printedError } from "./support/printed-secrets.js";
 
 const server = fileURLToPath(new URL("./fixtures/mcp-args-server.mjs", import.meta.url));
 const ARG_SECRET = "arg-secret-7c6b5a4d3e";
@@ -17,30 +17,7 @@ const FLAG_SECRET = "flag-secret-2f1e0d9c8b";
 const ENV_SECRET = "env-secret-9a8b7c6d5e";
 const SECRETS = [ARG_SECRET, FLAG_SECRET, ENV_SECRET];
 
-/** JSON (or, for a circular driver object, the error JSON.stringify throws), inspect and String. */
-function printed(value: unknown): string {
-  let json: string;
-  try {
-    json = JSON.stringify(value);
-  } catch (error) {
-    json = String(error);
-  }
-  return [json, inspect(value, { depth: 8 }), String(value)].join("\n");
-}
-
-function printedError(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current !== undefined && depth < 8; depth++) {
-    parts.push(String(current), inspect(current, { depth: 8 }), JSON.stringify(current) ?? "");
-    current = (current as { cause?: unknown }).cause;
-  }
-  return parts.join("\n");
-}
-
-function expectNoSecrets(text: string): void {
-  for (const secret of SECRETS) expect(text).not.toContain(secret);
-}
+const expectNoSecrets = (text: string) => expectNoneOf(text, SECRETS);
 
 const spec = (extra: string[] = []) => ({
   command: process.execPath,

@@ -5,8 +5,9 @@
  * `String`, and a failing call's error (`String(err)`, `util.inspect(err)`, every `err.cause`)
  * carries none of them either, even when the transport's own error echoes the request.
  */
-import { inspect } from "node:util";
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
+import { createAgent, InMemoryKeyValueStore } from "@tinyagents/harness";
+import { contains, EvalStore, evaluate } from "@tinyagents/harness/evals";
 import { LangfuseClient, LangfuseSink } from "@tinyagents/harness/langfuse";
 import { OtelTracer, ReportingBatchSpanProcessor } from "@tinyagents/harness/otel";
 import {
@@ -21,6 +22,7 @@ import {
   user,
 } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import { expectNoSecrets as expectNoneOf, printed, printedError } from "./support/printed-secrets.js";
 
 const API_KEY = "sk-test-apikey-9f8e7d6c5b4a";
 const HEADER_SECRET = "gw-header-secret-1a2b3c4d";
@@ -37,25 +39,7 @@ const echoingFailure: FetchLike = async (url, init) => {
   throw error;
 };
 
-/** Every way an object gets printed, as one string. */
-function printed(value: unknown): string {
-  return [JSON.stringify(value), inspect(value, { depth: 8, showHidden: false }), String(value)].join("\n");
-}
-
-/** An error, its text, its inspection and every cause down the chain. */
-function printedError(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current !== undefined && depth < 8; depth++) {
-    parts.push(String(current), inspect(current, { depth: 8 }), JSON.stringify(current) ?? "");
-    current = (current as { cause?: unknown }).cause;
-  }
-  return parts.join("\n");
-}
-
-function expectNoSecrets(text: string): void {
-  for (const secret of SECRETS) expect(text).not.toContain(secret);
-}
+const expectNoSecrets = (text: string) => expectNoneOf(text, SECRETS);
 
 const models = {
   compatible: () => compatible(BASE_URL, "m", { apiKey: API_KEY, headers: HEADERS, fetch: echoingFailure }),
@@ -159,5 +143,45 @@ describe("exporters never print their credentials", () => {
     expectNoSecrets(printed(processor));
     expectNoSecrets(printed(tracer));
     expect(JSON.stringify(tracer)).toContain("OtelTracer");
+  });
+});
+
+describe("eval records never carry the credentials of the runs they scored", () => {
+  it("a provider that echoes every header and the URL into its answer: the result, its trials and the stored record are credential-free", async () => {
+    // The worst provider: it answers with everything it was sent (URL with ?key=, every header).
+    const echoing: FetchLike = async (url, init) =>
+      new Response(
+        JSON.stringify({
+          id: "r1",
+          object: "chat.completion",
+          created: 1,
+          model: "m",
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content: `url=${String(url)} headers=${JSON.stringify(init?.headers)}`,
+              },
+              finish_reason: "stop",
+            },
+          ],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        }),
+        { status: 200, headers: { "content-type": "application/json" } },
+      );
+    const model = compatible(BASE_URL, "m", { apiKey: API_KEY, headers: HEADERS, fetch: echoing });
+    const store = new EvalStore(new InMemoryKeyValueStore());
+    const result = await evaluate({
+      agent: createAgent({ model }),
+      dataset: [{ id: "echo", input: "hi", expected: "url=" }],
+      scorers: [contains()],
+      store,
+      evalRunId: "eval-secrets",
+    });
+    const answer = JSON.stringify(result.trials[0]);
+    expect(answer).toContain("headers="); // the echo reached the record, scrubbed
+    expectNoSecrets(printed(result));
+    expectNoSecrets(printed(await store.get("eval-secrets")));
   });
 });

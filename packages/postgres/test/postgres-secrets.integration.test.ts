@@ -1,39 +1,24 @@
 /**
  * A Postgres store opened with a password in its URL never prints it (issue 35): the store, its
  * sub-stores and its pool through `JSON.stringify` (or the error a circular driver object throws),
- * `util.inspect` and `String`; a failed open's error and `cause` chain.
+ * `util.inspect` and `String`; a supervisor over it and its report; a driver error of a live
+ * store (which names the table and database) and a failed open's error, with their `cause` chains.
  * Integration tier: a throwaway Postgres. Budget: ~5 s.
  */
-import { inspect } from "node:util";
+import { startSupervisor } from "@tinyagents/harness";
+import { DeterministicClock } from "@tinyagents/harness/testkit";
 import { PostgresStore } from "@tinyagents/postgres";
 import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  expectNoSecrets as expectNoneOf,
+  printed,
+  printedError,
+} from "../../harness/test/support/printed-secrets.js";
 
 const PG_SECRET = "pg-password-4d5e6f7a8b";
 
-function printed(value: unknown): string {
-  let json: string;
-  try {
-    json = JSON.stringify(value);
-  } catch (error) {
-    json = String(error);
-  }
-  return [json, inspect(value, { depth: 8 }), String(value)].join("\n");
-}
-
-function printedError(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current !== undefined && depth < 8; depth++) {
-    parts.push(String(current), inspect(current, { depth: 8 }), JSON.stringify(current) ?? "");
-    current = (current as { cause?: unknown }).cause;
-  }
-  return parts.join("\n");
-}
-
-function expectNoSecrets(text: string): void {
-  expect(text).not.toContain(PG_SECRET);
-}
+const expectNoSecrets = (text: string) => expectNoneOf(text, [PG_SECRET]);
 
 describe.skipIf(skipPostgres())("a Postgres store opened with a password in its URL", () => {
   let pg: TestPostgres;
@@ -49,10 +34,21 @@ describe.skipIf(skipPostgres())("a Postgres store opened with a password in its 
     const url = pg.url.replace("postgres@", `postgres:${PG_SECRET}@`);
     const store = await PostgresStore.open({ url, schema: "t_secrets" });
     try {
-      for (const value of [store, store.keyValue, store.appendLog, store.statusStore, store.pool]) {
+      const subStores = [store.keyValue, store.appendLog, store.statusStore, store.responseCache];
+      for (const value of [store, ...subStores, store.checkpoints, store.pausedRuns, store.pool]) {
         expectNoSecrets(printed(value));
       }
       expect(JSON.stringify(store)).toContain("t_secrets");
+      // A supervisor over the store (its first pass finds nothing to recover) and its report.
+      const supervisor = startSupervisor({ store, intervalMs: 60_000, clock: new DeterministicClock() });
+      await supervisor.stop();
+      expectNoSecrets(printed(supervisor));
+      expectNoSecrets(printed(supervisor.lastReport));
+      // A driver error of the live store names the table and the database, not the password.
+      await store.pool.query(`DROP TABLE "t_secrets".kv`);
+      const error = await store.keyValue.get("ns", "k").catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "storage", details: { pgCode: "42P01" } });
+      expectNoSecrets(printedError(error));
     } finally {
       await store.close();
     }
