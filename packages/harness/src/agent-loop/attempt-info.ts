@@ -4,4 +4,6 @@ export interface AttemptInfo {
   attempt: number;
   /** Set once a delta reached consumers: such an attempt cannot be retried invisibly. */
   emittedDeltas: boolean;
+  /** Set when it failed after the provider may have billed it without reporting all its usage. */
+  usageUnknown?: boolean;
 }

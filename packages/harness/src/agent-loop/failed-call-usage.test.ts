@@ -1,6 +1,11 @@
 import type { ChatModel, ModelStreamItem, Usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { formatCost } from "../cost/unknown-usage.js";
+import { EventSink } from "../events/event-sink.js";
+import { attachObservability } from "../observability/attach-observability.js";
+import { InMemoryEventJournal } from "../observability/in-memory-event-journal.js";
+import { InMemoryHarnessStatusStore } from "../observability/in-memory-status-store.js";
+import { rebuildProjections } from "../observability/projection-set.js";
 import { createAgent } from "../runtime/create-agent.js";
 import { AgentRunError } from "../runtime/run-result.js";
 import { StreamingMock } from "../testkit/streaming-mock.js";
@@ -41,6 +46,25 @@ describe("a model call that failed after it may have been billed", () => {
     expect(error.run.cost.unknown).toBe(true);
     expect(formatCost(error.run.cost)).toBe("unknown");
     expect(error.status.usage.unknown).toBe(true); // the status record agrees
+  });
+
+  it("the stored status and the projections rebuilt from the journal say unknown too (model.failed usageUnknown)", async () => {
+    const journal = new InMemoryEventJournal();
+    const statusStore = new InMemoryHarnessStatusStore();
+    const events = new EventSink("run-j");
+    const observed = attachObservability(events, { journal, statusStore });
+    const model = new StreamingMock([[{ type: "start" }, { type: "text_delta", text: "Hel" }, broken]]);
+    const agent = createAgent({ model, pricing, policy: { retry: { maxRetries: 0 } } });
+    await agent.stream("go", { runId: "run-j", events }).result.catch(() => undefined);
+    await observed.close();
+    const failed = (await journal.read("run-j")).find((o) => o.event.type === "model.failed");
+    expect(failed?.event).toMatchObject({ type: "model.failed", usageUnknown: true });
+    expect((await statusStore.get("run-j"))?.usage.unknown).toBe(true);
+    expect((await statusStore.get("run-j"))?.cost.unknown).toBe(true);
+    const rebuilt = await rebuildProjections(journal, "run-j");
+    expect(rebuilt.status.value.find((s) => s.runId === "run-j")?.usage.unknown).toBe(true);
+    expect(rebuilt.usage.value["run-j"]?.own.usage.unknown).toBe(true);
+    expect(rebuilt.usage.value["run-j"]?.own.cost.unknown).toBe(true);
   });
 
   it("agent.stream: usage reported before the break is carried, as a lower bound", async () => {

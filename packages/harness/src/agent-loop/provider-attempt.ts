@@ -51,7 +51,7 @@ export function providerAttempt<State, Ctx>(
       options.dispose();
       return Promise.reject(error);
     }
-    return new UnaryAttempt(s, registration, info.callId, options, timeoutMs).settle(call);
+    return new UnaryAttempt(s, registration, info, options, timeoutMs).settle(call);
   }
   const raceOptions: RaceOptions = { hub: ctx.abortHub, where: "during a model call", clock: ctx.clock };
   if (timeoutMs !== undefined) {
@@ -96,12 +96,12 @@ class UnaryAttempt<State, Ctx> {
   // Abandoned after the request went out (a cancel, the timeout): the provider may still bill it.
   private readonly onAbort = (): void => {
     this.timer?.cancel();
-    if (!this.decided) markCallUnreported(this.s);
+    if (!this.decided) markCallUnreported(this.s, this.info);
     this.failLater(abortError(this.s.ctx.abortHub, "during a model call"));
   };
   private readonly onTimer = (): void => {
     this.s.ctx.abortHub.unwatch(this.onAbort);
-    if (!this.decided) markCallUnreported(this.s);
+    if (!this.decided) markCallUnreported(this.s, this.info);
     const { registration, timeoutMs } = this;
     this.failLater(this.options.timeout(callTimeout(registration.name, timeoutMs as number)));
   };
@@ -109,7 +109,7 @@ class UnaryAttempt<State, Ctx> {
   constructor(
     private readonly s: LoopSession<State, Ctx>,
     private readonly registration: ModelRegistration<State>,
-    private readonly callId: string,
+    private readonly info: AttemptInfo,
     private readonly options: AttemptOptions<State>,
     private readonly timeoutMs: number | undefined,
   ) {
@@ -134,7 +134,7 @@ class UnaryAttempt<State, Ctx> {
       (response) => {
         if (!this.end()) return;
         try {
-          foldUsage(this.s, this.registration, this.callId, response);
+          foldUsage(this.s, this.registration, this.info.callId, response);
         } catch (error) {
           this.reject?.(error);
           return;
@@ -255,7 +255,7 @@ async function streamOnce<State, Ctx>(
   } catch (error) {
     // Stop the provider stream (closes the HTTP body) before surfacing the failure.
     void iterator.return?.()?.catch?.(() => {});
-    if (billed !== undefined) foldFailedStream(s, billed, info.callId, accumulator, error);
+    if (billed !== undefined) foldFailedStream(s, billed, info, accumulator, error);
     const failure = s.ctx.aborted
       ? abortError(s.ctx.abortHub, "while streaming a model response")
       : toTinyAgentsError(error, "provider");
@@ -278,23 +278,27 @@ async function streamOnce<State, Ctx>(
 function foldFailedStream<State, Ctx>(
   s: LoopSession<State, Ctx>,
   registration: ModelRegistration<State>,
-  callId: string,
+  info: AttemptInfo,
   accumulator: StreamAccumulator,
   error: unknown,
 ): void {
   const usage = accumulator.reportedUsage;
   if (usage !== undefined) {
     // The call did not finish: what it reported may not be all it used.
-    foldUsage(s, registration, callId, accumulator.finish());
+    foldUsage(s, registration, info.callId, accumulator.finish());
   } else if (!accumulator.started && !s.ctx.aborted && !TinyAgentsError.isInstance(error, "timeout")) {
     return; // refused before it began (an error status, unreachable): nothing billed
   }
-  markCallUnreported(s);
+  markCallUnreported(s, info);
 }
 
-/** A call that may have been billed reported no (or not all its) usage: totals become lower bounds. */
-function markCallUnreported<State, Ctx>(s: LoopSession<State, Ctx>): void {
+/**
+ * A call that may have been billed reported no (or not all its) usage: the run's totals become
+ * lower bounds, and the attempt's `model.failed` says so (`usageUnknown`) for the projections.
+ */
+function markCallUnreported<State, Ctx>(s: LoopSession<State, Ctx>, info: AttemptInfo): void {
   markUsageUnreported(s.run);
+  info.usageUnknown = true;
   if (s.turnAccounting !== undefined) s.turnAccounting.unreported = true;
 }
 

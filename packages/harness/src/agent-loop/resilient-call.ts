@@ -338,6 +338,7 @@ class ResilientCall<State, Ctx> {
       durationMs: ctx.clock.now() - this.started,
       attempt: this.info.attempt,
       error: error.toJSON(),
+      ...(this.info.usageUnknown === true ? { usageUnknown: true as const } : {}),
     });
   }
 

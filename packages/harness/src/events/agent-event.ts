@@ -80,6 +80,12 @@ export type AgentEvent =
       durationMs: number;
       attempt: number;
       error: ErrorSummary;
+      /**
+       * The attempt failed after the provider may have billed it (a stream that had begun, a call
+       * cancelled or timed out in flight) without reporting all its usage: the run's usage and
+       * cost are lower bounds from here on (`unknown`), as for a `model.completed` without usage.
+       */
+      usageUnknown?: true;
     }
   /**
    * An engine re-drove the run after the worker running this model call died: attempt `attempt`

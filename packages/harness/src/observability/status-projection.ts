@@ -96,6 +96,11 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
         break;
       case "model.failed":
         delete s.activeModelCall;
+        // An attempt the provider may have billed without reporting its usage: as live.
+        if (e.usageUnknown === true && !run.unreported) {
+          run.unreported = true;
+          s.usage = markUsageUnknown(s.usage);
+        }
         break;
       case "usage.recorded":
         s.usage = recordUsage(s.usage, e.usage);

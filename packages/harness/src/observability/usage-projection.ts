@@ -32,9 +32,9 @@ interface Own {
 /**
  * Usage and cost roll-ups from `usage.recorded` and `cost.recorded` observations. Each run's
  * `own` totals count only its own model calls (a call with usage but no `cost.recorded` marks
- * the cost unknown; a `model.completed` without usage, not served from cache, marks usage and
- * cost unknown); `tree` rolls children up into parents with the pure `rollUpCost`, so a
- * parent's tree cost is exactly its own plus the sum of its children's tree costs.
+ * the cost unknown; a `model.completed` without usage, not served from cache, or a `model.failed`
+ * with `usageUnknown`, marks usage and cost unknown); `tree` rolls children up into parents with
+ * the pure `rollUpCost`, so a parent's tree cost is exactly its own plus the sum of its children's tree costs.
  */
 export class UsageCostProjection implements Projection<Record<string, RunUsageCost>> {
   readonly name = "usage-cost";
@@ -49,12 +49,15 @@ export class UsageCostProjection implements Projection<Record<string, RunUsageCo
       e.type !== "usage.recorded" &&
       e.type !== "cost.recorded" &&
       e.type !== "run.started" &&
-      e.type !== "model.completed"
+      e.type !== "model.completed" &&
+      e.type !== "model.failed"
     )
       return;
     const run = this.own(o);
     if (e.type === "model.completed") {
       if (e.usage === undefined && !e.servedFromCache) run.usage = markUsageUnknown(run.usage);
+    } else if (e.type === "model.failed") {
+      if (e.usageUnknown === true) run.usage = markUsageUnknown(run.usage);
     } else if (e.type === "usage.recorded") {
       run.usage = recordUsage(run.usage, e.usage);
       run.usageCalls++;
