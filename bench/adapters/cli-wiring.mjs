@@ -1,5 +1,5 @@
 // The SQLite journal and status store wired exactly as the CLI wires them
-// (packages/cli/src/cli-store.ts + execute-turn.ts) and as docs/persistence-observability.md
+// (packages/cli/src/core/cli-store.ts + execute-turn.ts) and as docs/persistence-observability.md
 // tells users to: one SqliteStore file (WAL), an AppendLogEventJournal over its append log with
 // the "journal-" stream prefix, its status store; per run a fresh EventSink,
 // attachObservability({ journal, statusStore }) with the default redaction and projections,

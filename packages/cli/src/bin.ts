@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { processIo } from "./cli-io.js";
+import { processIo } from "./core/cli-io.js";
+import { exitQuietlyOnEpipe } from "./core/quiet-epipe.js";
 import { main } from "./main.js";
-import { exitQuietlyOnEpipe } from "./quiet-epipe.js";
 
 // A closed output pipe (`tinyagents runs --json | head -1`) ends the command quietly.
 exitQuietlyOnEpipe(process.stdout, (code) => process.exit(code));

@@ -1,9 +1,9 @@
-import { describeFailure } from "./cli-error.js";
-import type { CliIo } from "./cli-io.js";
 import { MAIN_HELP } from "./commands/help.js";
-import { EXIT } from "./exit-codes.js";
-import { redactedIo } from "./redacted-io.js";
-import { cliVersion } from "./version.js";
+import { describeFailure } from "./core/cli-error.js";
+import type { CliIo } from "./core/cli-io.js";
+import { EXIT } from "./core/exit-codes.js";
+import { redactedIo } from "./core/redacted-io.js";
+import { cliVersion } from "./core/version.js";
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { PostgresStore } from "@tinyagents/postgres";
 import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redactDatabaseUrl } from "../src/cli-postgres-store.js";
+import { redactDatabaseUrl } from "../src/core/cli-postgres-store.js";
 import { useCli } from "./support/cli.js";
 
 const { cli, home, withUi } = useCli("tinyagents-cli-pg-");

@@ -125,7 +125,8 @@ export {
   streamIdleTimeoutError,
 } from "./http/index.js";
 // JSON data
-export { assertJsonValue, isJsonObject, type JsonObject, type JsonValue } from "./json/index.js";
+export { isJsonObject, type JsonObject, type JsonValue } from "./json/index.js";
+export { assertJsonValue } from "./message/assert-json.js";
 // Messages and content blocks: types, constructors, runtime validation
 export {
   type AssistantMessage,
@@ -279,6 +280,13 @@ export {
   toAnthropicTool,
   toAnthropicToolChoice,
 } from "./providers/anthropic/index.js";
+export {
+  type CreateModelOptions,
+  createModel,
+  fromEnv,
+  inferProvider,
+  KNOWN_PROVIDERS,
+} from "./providers/create-model.js";
 // Providers
 export { MockModel, type MockModelOptions, type ScriptedMockOptions } from "./providers/index.js";
 // Native Ollama /api/chat provider
@@ -311,18 +319,13 @@ export {
   type ChunkParserOptions,
   COMPATIBLE_QUIRKS,
   type CompatibleOptions,
-  type CreateModelOptions,
   compatible,
-  createModel,
   deepseek,
   type EnvSource,
-  fromEnv,
   fromPreset,
   groq,
-  inferProvider,
   isCurrentOpenAiFamily,
   isReasoningFamily,
-  KNOWN_PROVIDERS,
   llamaCpp,
   lmStudio,
   type MessageMappingContext,

@@ -1,19 +1,19 @@
 import { createInterface } from "node:readline";
 import { addCost, type CostTotals, emptyCost } from "@tinyagents/harness";
 import { addUsageTotals, emptyUsageTotals, type UsageTotals } from "@tinyagents/inference";
-import { AGENT_OPTIONS, parseCommandArgs } from "../args.js";
-import { type AgentSetup, agentOptionsFromFlags, buildAgent } from "../build-agent.js";
-import { describeFailure } from "../cli-error.js";
-import type { CliIo } from "../cli-io.js";
-import { type CliStore, openCliStore } from "../cli-store.js";
-import { captureContentSetting } from "../content-capture.js";
-import { executeTurn } from "../execute-turn.js";
-import { EXIT } from "../exit-codes.js";
-import { resolveDbPath } from "../paths.js";
-import { rawOutput } from "../redacted-io.js";
+import { AGENT_OPTIONS, parseCommandArgs } from "../core/args.js";
+import { type AgentSetup, agentOptionsFromFlags, buildAgent } from "../core/build-agent.js";
+import { describeFailure } from "../core/cli-error.js";
+import type { CliIo } from "../core/cli-io.js";
+import { type CliStore, openCliStore } from "../core/cli-store.js";
+import { captureContentSetting } from "../core/content-capture.js";
+import { executeTurn } from "../core/execute-turn.js";
+import { EXIT } from "../core/exit-codes.js";
+import { resolveDbPath } from "../core/paths.js";
+import { rawOutput } from "../core/redacted-io.js";
+import { newThreadId } from "../core/run-ids.js";
 import { formatCostWithDate, formatDuration, formatTokens, plural } from "../render/format.js";
 import { StreamRenderer } from "../render/stream-renderer.js";
-import { newThreadId } from "../run-ids.js";
 
 /** The `--help` text of `tinyagents chat`. */
 export const CHAT_HELP = `tinyagents chat [options]

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useCli } from "../../test/support/cli.js";
-import { openCliStore } from "../cli-store.js";
+import { openCliStore } from "../core/cli-store.js";
 
 const { cli, home } = useCli("tinyagents-cli-");
 

@@ -1,11 +1,11 @@
-import { COMMON_OPTIONS, parseCommandArgs } from "../args.js";
-import { describeFailure } from "../cli-error.js";
-import type { CliIo } from "../cli-io.js";
-import { type CliStore, openCliStore } from "../cli-store.js";
-import { captureContentSetting } from "../content-capture.js";
-import { runDemo } from "../demo/run-demo.js";
-import { EXIT } from "../exit-codes.js";
-import { resolveDbPath } from "../paths.js";
+import { COMMON_OPTIONS, parseCommandArgs } from "../core/args.js";
+import { describeFailure } from "../core/cli-error.js";
+import type { CliIo } from "../core/cli-io.js";
+import { type CliStore, openCliStore } from "../core/cli-store.js";
+import { captureContentSetting } from "../core/content-capture.js";
+import { EXIT } from "../core/exit-codes.js";
+import { resolveDbPath } from "../core/paths.js";
+import { runDemo } from "./run-demo.js";
 
 /** The `--help` text of `tinyagents demo`. */
 export const DEMO_HELP = `tinyagents demo ["<prompt>"]

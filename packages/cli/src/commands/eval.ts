@@ -1,11 +1,11 @@
 import type { EvalComparison } from "@tinyagents/harness/evals";
-import { COMMON_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
-import { usageError } from "../cli-error.js";
-import type { CliIo } from "../cli-io.js";
-import { openCliStore } from "../cli-store.js";
-import { loadEvalDefinition } from "../eval-definition.js";
-import { EXIT } from "../exit-codes.js";
-import { resolveDbPath } from "../paths.js";
+import { COMMON_OPTIONS, parseCommandArgs, positiveInt } from "../core/args.js";
+import { usageError } from "../core/cli-error.js";
+import type { CliIo } from "../core/cli-io.js";
+import { openCliStore } from "../core/cli-store.js";
+import { loadEvalDefinition } from "../core/eval-definition.js";
+import { EXIT } from "../core/exit-codes.js";
+import { resolveDbPath } from "../core/paths.js";
 import { EvalProgressRenderer } from "../render/eval-progress.js";
 import { formatComparison, formatEvalReport } from "../render/eval-table.js";
 

@@ -1,8 +1,8 @@
 import { displayUrl, type ProbeCheck, probeOpenAiCompatible } from "@tinyagents/inference";
-import { COMMON_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
-import { CliError, usageError } from "../cli-error.js";
-import type { CliIo } from "../cli-io.js";
-import { EXIT } from "../exit-codes.js";
+import { COMMON_OPTIONS, parseCommandArgs, positiveInt } from "../core/args.js";
+import { CliError, usageError } from "../core/cli-error.js";
+import type { CliIo } from "../core/cli-io.js";
+import { EXIT } from "../core/exit-codes.js";
 
 /** The `--help` text of `tinyagents probe`. */
 export const PROBE_HELP = `tinyagents probe <base-url> --model M [--key-env VAR] [--timeout-ms N] [--json]

@@ -9,7 +9,7 @@
 import { CheckpointStore } from "@tinyagents/harness";
 import { describe, expect, it } from "vitest";
 import { useCli } from "../../test/support/cli.js";
-import { openCliStore } from "../cli-store.js";
+import { openCliStore } from "../core/cli-store.js";
 
 const { cli } = useCli("tinyagents-cli-recover-");
 

@@ -1,15 +1,15 @@
 import { type AgentRun, attachObservability, continueEventSink, runText } from "@tinyagents/harness";
 import { TinyAgentsError } from "@tinyagents/inference";
-import { COMMON_OPTIONS, parseCommandArgs } from "../args.js";
-import { type AgentFlagValues, agentOptionsFromFlags, buildAgent } from "../build-agent.js";
-import type { CliAgentFlags } from "../cli-agent.js";
-import { CliError, describeFailure, usageError } from "../cli-error.js";
-import type { CliIo } from "../cli-io.js";
-import { type CliStore, openCliStore } from "../cli-store.js";
-import { EXIT } from "../exit-codes.js";
-import { resolveDbPath } from "../paths.js";
+import { COMMON_OPTIONS, parseCommandArgs } from "../core/args.js";
+import { type AgentFlagValues, agentOptionsFromFlags, buildAgent } from "../core/build-agent.js";
+import type { CliAgentFlags } from "../core/cli-agent.js";
+import { CliError, describeFailure, usageError } from "../core/cli-error.js";
+import type { CliIo } from "../core/cli-io.js";
+import { type CliStore, openCliStore } from "../core/cli-store.js";
+import { EXIT } from "../core/exit-codes.js";
+import { resolveDbPath } from "../core/paths.js";
+import { resolveRunId } from "../core/run-lookup.js";
 import { formatSummary, summaryJson } from "../render/summary.js";
-import { resolveRunId } from "../run-lookup.js";
 
 /** The `--help` text of `tinyagents recover`. */
 export const RECOVER_HELP = `tinyagents recover <run-id|last> [options]

@@ -1,15 +1,15 @@
 import { runText } from "@tinyagents/harness";
 import type { JsonObject } from "@tinyagents/inference";
-import { AGENT_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
-import { type AgentFlagValues, agentOptionsFromFlags, buildAgent } from "../build-agent.js";
-import type { CliAgentFlags } from "../cli-agent.js";
-import { describeFailure, usageError } from "../cli-error.js";
-import type { CliIo } from "../cli-io.js";
-import { openCliStore } from "../cli-store.js";
-import { captureContentSetting } from "../content-capture.js";
-import { executeTurn } from "../execute-turn.js";
-import { EXIT } from "../exit-codes.js";
-import { resolveDbPath } from "../paths.js";
+import { AGENT_OPTIONS, parseCommandArgs, positiveInt } from "../core/args.js";
+import { type AgentFlagValues, agentOptionsFromFlags, buildAgent } from "../core/build-agent.js";
+import type { CliAgentFlags } from "../core/cli-agent.js";
+import { describeFailure, usageError } from "../core/cli-error.js";
+import type { CliIo } from "../core/cli-io.js";
+import { openCliStore } from "../core/cli-store.js";
+import { captureContentSetting } from "../core/content-capture.js";
+import { executeTurn } from "../core/execute-turn.js";
+import { EXIT } from "../core/exit-codes.js";
+import { resolveDbPath } from "../core/paths.js";
 import { StreamRenderer } from "../render/stream-renderer.js";
 import { formatSummary, summaryJson } from "../render/summary.js";
 

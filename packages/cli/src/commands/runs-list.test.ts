@@ -5,7 +5,7 @@
 import { conformanceStatus } from "@tinyagents/harness/testkit";
 import { describe, expect, it } from "vitest";
 import { useCli } from "../../test/support/cli.js";
-import { openCliStore } from "../cli-store.js";
+import { openCliStore } from "../core/cli-store.js";
 
 const { cli } = useCli("tinyagents-cli-runs-");
 

@@ -1,9 +1,9 @@
 import { type HarnessRunStatus, isStale, reapCutoff, superviseRuns } from "@tinyagents/harness";
-import { COMMON_OPTIONS, parseCommandArgs, positiveInt } from "../args.js";
-import type { CliIo } from "../cli-io.js";
-import { type CliStore, openCliStore } from "../cli-store.js";
-import { EXIT } from "../exit-codes.js";
-import { resolveDbPath } from "../paths.js";
+import { COMMON_OPTIONS, parseCommandArgs, positiveInt } from "../core/args.js";
+import type { CliIo } from "../core/cli-io.js";
+import { type CliStore, openCliStore } from "../core/cli-store.js";
+import { EXIT } from "../core/exit-codes.js";
+import { resolveDbPath } from "../core/paths.js";
 import { formatCost, formatDuration, formatTimestamp, formatTokenTotal } from "../render/format.js";
 import { newestRuns } from "../ui/newest-runs.js";
 

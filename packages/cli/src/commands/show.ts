@@ -1,11 +1,11 @@
-import { COMMON_OPTIONS, parseCommandArgs } from "../args.js";
-import { CliError, usageError } from "../cli-error.js";
-import type { CliIo } from "../cli-io.js";
-import { openCliStore } from "../cli-store.js";
-import { EXIT } from "../exit-codes.js";
-import { resolveDbPath } from "../paths.js";
+import { COMMON_OPTIONS, parseCommandArgs } from "../core/args.js";
+import { CliError, usageError } from "../core/cli-error.js";
+import type { CliIo } from "../core/cli-io.js";
+import { openCliStore } from "../core/cli-store.js";
+import { EXIT } from "../core/exit-codes.js";
+import { resolveDbPath } from "../core/paths.js";
+import { resolveRunId } from "../core/run-lookup.js";
 import { renderTimeline } from "../render/timeline.js";
-import { resolveRunId } from "../run-lookup.js";
 
 /** The `--help` text of `tinyagents show`. */
 export const SHOW_HELP = `tinyagents show <run-id> [--json]

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { parseCassette, replayRun } from "@tinyagents/harness/testkit";
 import { describe, expect, it } from "vitest";
 import { useCli } from "../../test/support/cli.js";
-import { cliAgent } from "../cli-agent.js";
-import { demoAgent } from "../demo/run-demo.js";
+import { cliAgent } from "../core/cli-agent.js";
+import { demoAgent } from "./run-demo.js";
 
 // `tinyagents test export` in process (the built-binary, vitest-in-a-child version is
 // test/test-export.integration.test.ts): what it writes, what it refuses, and that the cassette

@@ -1,14 +1,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { COMMON_OPTIONS, parseCommandArgs } from "../args.js";
-import { usageError } from "../cli-error.js";
-import type { CliIo } from "../cli-io.js";
-import { openCliStore } from "../cli-store.js";
-import { CAPTURE_CONTENT_ENV } from "../content-capture.js";
-import { EXIT } from "../exit-codes.js";
-import { exportCliRunAsTest } from "../export-cli-run.js";
-import { resolveDbPath } from "../paths.js";
-import { resolveRunId } from "../run-lookup.js";
+import { COMMON_OPTIONS, parseCommandArgs } from "../core/args.js";
+import { usageError } from "../core/cli-error.js";
+import type { CliIo } from "../core/cli-io.js";
+import { openCliStore } from "../core/cli-store.js";
+import { CAPTURE_CONTENT_ENV } from "../core/content-capture.js";
+import { EXIT } from "../core/exit-codes.js";
+import { exportCliRunAsTest } from "../core/export-cli-run.js";
+import { resolveDbPath } from "../core/paths.js";
+import { resolveRunId } from "../core/run-lookup.js";
 
 /** The `--help` text of `tinyagents test`. */
 export const TEST_HELP = `tinyagents test export <run-id|last> [--out DIR]

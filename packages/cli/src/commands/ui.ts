@@ -1,10 +1,10 @@
 import { TinyAgentsError } from "@tinyagents/inference";
-import { COMMON_OPTIONS, parseCommandArgs } from "../args.js";
-import { CliError, usageError } from "../cli-error.js";
-import type { CliIo } from "../cli-io.js";
-import { type CliStore, openCliStore } from "../cli-store.js";
-import { EXIT } from "../exit-codes.js";
-import { resolveDbPath } from "../paths.js";
+import { COMMON_OPTIONS, parseCommandArgs } from "../core/args.js";
+import { CliError, usageError } from "../core/cli-error.js";
+import type { CliIo } from "../core/cli-io.js";
+import { type CliStore, openCliStore } from "../core/cli-store.js";
+import { EXIT } from "../core/exit-codes.js";
+import { resolveDbPath } from "../core/paths.js";
 import { serveInspector } from "../ui/inspector-server.js";
 import type { RunDescription } from "../ui/view-types.js";
 

@@ -1,5 +1,5 @@
 import type { EvalProgress } from "@tinyagents/harness/evals";
-import type { CliOutput } from "../cli-io.js";
+import type { CliOutput } from "../core/cli-io.js";
 
 const WIDTH = 24;
 

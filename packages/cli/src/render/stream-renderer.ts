@@ -1,6 +1,6 @@
 import type { EventRecord } from "@tinyagents/harness";
-import type { CliOutput } from "../cli-io.js";
-import { SecretSafeStream } from "../redacted-io.js";
+import type { CliOutput } from "../core/cli-io.js";
+import { SecretSafeStream } from "../core/redacted-io.js";
 import { formatArgs, formatDuration } from "./format.js";
 
 /**

@@ -10,8 +10,8 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebApp } from "../../../../scripts/build/bundle-web-app.mjs";
 import { expectAccessible, launchChromium } from "../../test/support/browser.js";
-import { type CliStore, openCliStore } from "../cli-store.js";
-import { runDemo } from "../demo/run-demo.js";
+import { runDemo } from "../commands/run-demo.js";
+import { type CliStore, openCliStore } from "../core/cli-store.js";
 import { type RecordedRuns, recordRuns, XSS_PAYLOAD } from "./inspector.fixture.js";
 import { type InspectorServer, serveInspector } from "./inspector-server.js";
 

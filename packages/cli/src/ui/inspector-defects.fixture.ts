@@ -6,7 +6,7 @@
  */
 import type { AgentEvent, AgentObservation, HarnessRunStatus } from "@tinyagents/harness";
 import { EvalStore } from "@tinyagents/harness/evals";
-import type { CliStore } from "../cli-store.js";
+import type { CliStore } from "../core/cli-store.js";
 import { evalResultFixture } from "./eval-result.fixture.js";
 import { seedRun } from "./inspector-seed.fixture.js";
 

@@ -12,7 +12,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebApp } from "../../../../scripts/build/bundle-web-app.mjs";
 import { expectAccessible, launchChromium } from "../../test/support/browser.js";
-import { type CliStore, openCliStore } from "../cli-store.js";
+import { type CliStore, openCliStore } from "../core/cli-store.js";
 import { seedDefectStore } from "./inspector-defects.fixture.js";
 import { type InspectorServer, serveInspector } from "./inspector-server.js";
 

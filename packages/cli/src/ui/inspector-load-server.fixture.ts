@@ -3,7 +3,7 @@
  * server's memory (its /proc status) apart from the test runner's. Run with `node --import tsx`:
  * arguments: the store file, the token, the built web app's directory. Prints `{"port":N}`.
  */
-import { openCliStore } from "../cli-store.js";
+import { openCliStore } from "../core/cli-store.js";
 import { serveInspector } from "./inspector-server.js";
 
 const [file, token, assetsDir] = process.argv.slice(2);

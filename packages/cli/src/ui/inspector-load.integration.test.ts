@@ -10,7 +10,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebApp } from "../../../../scripts/build/bundle-web-app.mjs";
-import { openCliStore } from "../cli-store.js";
+import { openCliStore } from "../core/cli-store.js";
 import { seedRun } from "./inspector-seed.fixture.js";
 import type { RunDetailPage } from "./view-types.js";
 

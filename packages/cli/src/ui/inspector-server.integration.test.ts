@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWebApp } from "../../../../scripts/build/bundle-web-app.mjs";
-import { type CliStore, openCliStore } from "../cli-store.js";
+import { type CliStore, openCliStore } from "../core/cli-store.js";
 import { type RecordedRuns, recordRuns, XSS_PAYLOAD } from "./inspector.fixture.js";
 import { type InspectorServer, serveInspector } from "./inspector-server.js";
 import type { RunDetail, RunSummary } from "./view-types.js";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll } from "vitest";
-import type { CliIo } from "../../src/cli-io.js";
+import type { CliIo } from "../../src/core/cli-io.js";
 import { main } from "../../src/main.js";
 
 /** A CLI test file's home and its in-memory CLI bound to it (see {@link useCli}). */

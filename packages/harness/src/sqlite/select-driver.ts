@@ -3,7 +3,7 @@ import { TinyAgentsError, validationError } from "@tinyagents/inference";
 import { type BetterSqlite3Module, betterSqlite3Driver } from "./drivers/better-sqlite3.js";
 import { type BunSqliteModule, bunSqliteDriver } from "./drivers/bun-sqlite.js";
 import { type NodeSqliteModule, nodeSqliteDriver } from "./drivers/node-sqlite.js";
-import type { SqliteDriver, SqliteDriverName } from "./sqlite-driver.js";
+import type { SqliteDriver, SqliteDriverName } from "./drivers/sqlite-driver.js";
 
 /** Which SQLite to use: `"auto"` (the default) picks the runtime's own, see `SqliteOpenOptions.driver`. */
 export type SqliteDriverChoice = "auto" | SqliteDriverName;

@@ -13,7 +13,7 @@ import {
   responseCacheConformance,
   statusStoreConformance,
 } from "../testkit/store-conformance/store-conformance.js";
-import type { SqliteDriverName } from "./sqlite-driver.js";
+import type { SqliteDriverName } from "./drivers/sqlite-driver.js";
 import { availableSqliteDrivers } from "./sqlite-drivers.fixture.js";
 import { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
 

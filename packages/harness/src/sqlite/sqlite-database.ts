@@ -1,8 +1,8 @@
 import { TinyAgentsError, validationError } from "@tinyagents/inference";
+import type { SqliteConnection, SqliteDriverName, SqliteStatement } from "./drivers/sqlite-driver.js";
 import { type SqliteDriverChoice, selectSqliteDriver } from "./select-driver.js";
-import type { SqliteConnection, SqliteDriverName, SqliteStatement } from "./sqlite-driver.js";
 
-export type { SqliteStatement } from "./sqlite-driver.js";
+export type { SqliteStatement } from "./drivers/sqlite-driver.js";
 
 /** A transaction function: call it for a deferred transaction, `.immediate(...)` to take the write lock first. */
 export interface SqliteTransaction<A extends unknown[], R> {

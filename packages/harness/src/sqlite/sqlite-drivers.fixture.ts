@@ -1,5 +1,5 @@
+import type { SqliteDriverName } from "./drivers/sqlite-driver.js";
 import { selectSqliteDriver } from "./select-driver.js";
-import type { SqliteDriverName } from "./sqlite-driver.js";
 
 /** The SQLite drivers that open a database on this runtime (tests run their suites once per driver). */
 export function availableSqliteDrivers(): SqliteDriverName[] {

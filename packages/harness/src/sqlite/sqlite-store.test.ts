@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StatusQuery } from "../observability/status-store.js";
 import { conformanceStatus } from "../testkit/store-conformance/status-store-conformance.js";
-import type { SqliteDriverName } from "./sqlite-driver.js";
+import type { SqliteDriverName } from "./drivers/sqlite-driver.js";
 import { availableSqliteDrivers } from "./sqlite-drivers.fixture.js";
 import { SqliteStore } from "./sqlite-store.js";
 

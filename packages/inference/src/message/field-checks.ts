@@ -1,6 +1,6 @@
 import { validationError } from "../errors/tinyagents-error.js";
-import { assertJsonValue } from "../json/assert-json.js";
 import type { JsonObject } from "../json/json-value.js";
+import { assertJsonValue } from "./assert-json.js";
 
 /**
  * Small building blocks for validating untrusted input. Every failure is a `validation`

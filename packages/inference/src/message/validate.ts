@@ -1,5 +1,5 @@
-import { assertJsonValue } from "../json/assert-json.js";
 import type { ToolCall } from "../tool/tool-call.js";
+import { assertJsonValue } from "./assert-json.js";
 import { CONTENT_BLOCK_TYPES, type ContentBlock } from "./content-block.js";
 import {
   describe,

@@ -1,8 +1,8 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type { AnthropicModel } from "../providers/anthropic/anthropic-model.js";
+import { createModel, fromEnv } from "../providers/create-model.js";
 import type { MockModel } from "../providers/mock/mock-model.js";
 import type { OllamaModel } from "../providers/ollama/ollama-model.js";
-import { createModel, fromEnv } from "../providers/openai/create-model.js";
 import type { OpenAiChatModel } from "../providers/openai/openai-chat-model.js";
 import type { ChatModel, StreamingChatModel } from "./chat-model.js";
 import type { ModelStreamItem } from "./stream-item.js";

@@ -14,8 +14,8 @@ import {
   secretsFromConfig,
   TinyAgentsError,
 } from "@tinyagents/inference";
+import { agentWorkflowName, threadObjectName } from "../naming/naming.js";
 import { taggedFailure } from "../services/handler-errors.js";
-import { agentWorkflowName, threadObjectName } from "../services/naming.js";
 import type {
   ApprovalDecision,
   RestateRunOutcome,

@@ -16,7 +16,7 @@ import type {
   DurableValue,
 } from "@tinyagents/harness";
 import { isErrorCode, type JsonValue, TinyAgentsError } from "@tinyagents/inference";
-import { agentWorkflowName } from "../services/naming.js";
+import { agentWorkflowName } from "../naming/naming.js";
 import { DEFAULT_MAX_STEP_BYTES, fitStepValue } from "./journal-limits.js";
 import { fromRestateFailure, toRestateFailure } from "./step-failure.js";
 import { inStep, runInStep } from "./step-scope.js";

@@ -14,10 +14,10 @@ import {
 import { type ErrorSummary, type JsonValue, TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import { RestateDurableContext } from "../context/restate-durable-context.js";
 import { isLive, ReplayAwareEventSink } from "../events/replay-aware-sink.js";
+import { agentWorkflowName } from "../naming/naming.js";
 import type { AgentFactory, RestateAgentsOptions } from "./agents-options.js";
 import { APPROVALS, decideApproval, STATUS } from "./approval-decisions.js";
 import { asTerminal, handlerError, taggedFailure } from "./handler-errors.js";
-import { agentWorkflowName } from "./naming.js";
 import type {
   ApprovalDecision,
   RestateRunOutcome,

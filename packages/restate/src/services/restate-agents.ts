@@ -1,8 +1,8 @@
 import type { VirtualObjectDefinition, WorkflowDefinition } from "@restatedev/restate-sdk";
 import { validationError } from "@tinyagents/inference";
+import { checkAgentName } from "../naming/naming.js";
 import { agentWorkflow } from "./agent-workflow.js";
 import type { RestateAgentsOptions } from "./agents-options.js";
-import { checkAgentName } from "./naming.js";
 import { threadObject } from "./thread-object.js";
 
 /** The Restate services `restateAgents` defines: bind them all to an endpoint. */

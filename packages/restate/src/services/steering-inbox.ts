@@ -7,7 +7,7 @@ import {
   validateSteeringCommand,
 } from "@tinyagents/harness";
 import { TinyAgentsError } from "@tinyagents/inference";
-import { steeringPromiseName } from "./naming.js";
+import { steeringPromiseName } from "../naming/naming.js";
 
 /** How many steering commands one run accepts (each is one durable promise). */
 export const MAX_STEERING_COMMANDS = 1000;

@@ -1,7 +1,7 @@
 import { type ObjectContext, object, type Serde, serde } from "@restatedev/restate-sdk";
 import { isJsonObject } from "@tinyagents/inference";
+import { agentWorkflowName, threadObjectName } from "../naming/naming.js";
 import { handlerError } from "./handler-errors.js";
-import { agentWorkflowName, threadObjectName } from "./naming.js";
 import type { RestateRunOutcome, RestateRunRequest, ThreadSubmission } from "./run-protocol.js";
 
 /**

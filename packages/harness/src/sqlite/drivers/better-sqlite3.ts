@@ -1,4 +1,4 @@
-import type { SqliteConnection, SqliteDriver, SqliteStatement } from "../sqlite-driver.js";
+import type { SqliteConnection, SqliteDriver, SqliteStatement } from "./sqlite-driver.js";
 
 /** The slice of the `better-sqlite3` package this driver uses. */
 export type BetterSqlite3Module = new (

@@ -1,4 +1,4 @@
-import type { SqliteConnection, SqliteDriver, SqliteStatement } from "../sqlite-driver.js";
+import type { SqliteConnection, SqliteDriver, SqliteStatement } from "./sqlite-driver.js";
 
 /** The slice of `bun:sqlite` this driver uses. */
 export interface BunSqliteModule {

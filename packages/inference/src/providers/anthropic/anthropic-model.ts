@@ -9,6 +9,7 @@ import {
   secretsFromConfig,
 } from "../../http/config-secrets.js";
 import { ProviderEndpoint } from "../../http/provider-endpoint.js";
+import { readJsonBody } from "../../http/read-json-body.js";
 import { displayUrl } from "../../http/redact.js";
 import { readSse } from "../../http/sse.js";
 import type { JsonObject } from "../../json/json-value.js";
@@ -22,7 +23,6 @@ import type { ModelStreamItem } from "../../model/stream-item.js";
 import { type AnthropicModelOptions, resolveAnthropicOptions } from "./anthropic-options.js";
 import { toAnthropicRequest } from "./map-request.js";
 import { parseAnthropicResponse } from "./parse-response.js";
-import { readJsonBody } from "./read-json-body.js";
 import { AnthropicStreamParser } from "./stream-parser.js";
 
 const PROVIDER = "anthropic";

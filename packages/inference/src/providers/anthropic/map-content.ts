@@ -1,7 +1,7 @@
 import { validationError } from "../../errors/tinyagents-error.js";
 import { isJsonObject } from "../../json/json-value.js";
 import type { ContentBlock, ImageBlock } from "../../message/content-block.js";
-import { isResponsesReasoningSignature } from "../openai-responses/reasoning-signature.js";
+import { isResponsesReasoningSignature } from "../../message/reasoning-signature.js";
 import type {
   AnthropicImageBlock,
   AnthropicPassthroughBlock,

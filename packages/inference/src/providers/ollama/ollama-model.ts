@@ -10,6 +10,7 @@ import {
 } from "../../http/config-secrets.js";
 import { readNdjson } from "../../http/ndjson.js";
 import { ProviderEndpoint } from "../../http/provider-endpoint.js";
+import { readJsonBody } from "../../http/read-json-body.js";
 import { displayUrl } from "../../http/redact.js";
 import type { JsonObject } from "../../json/json-value.js";
 import type { ModelCallOptions, StreamingChatModel } from "../../model/chat-model.js";
@@ -18,7 +19,6 @@ import type { ModelRequest } from "../../model/model-request.js";
 import type { ModelResponse } from "../../model/model-response.js";
 import { collectStream } from "../../model/stream-accumulator.js";
 import type { ModelStreamItem } from "../../model/stream-item.js";
-import { readJsonBody } from "../anthropic/read-json-body.js";
 import { toOllamaRequest } from "./map-request.js";
 import {
   type OllamaModelOptions,

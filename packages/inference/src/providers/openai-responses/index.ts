@@ -1,3 +1,10 @@
+export {
+  decodeReasoningSignature,
+  encodeReasoningSignature,
+  type FollowingItem,
+  isResponsesReasoningSignature,
+  type ResponsesReasoningState,
+} from "../../message/reasoning-signature.js";
 export { type InputMappingContext, mapInput } from "./map-input.js";
 export {
   INCLUDE_ENCRYPTED_REASONING,
@@ -5,13 +12,6 @@ export {
   toResponsesRequest,
 } from "./map-request.js";
 export { parseResponsesBody, type ResponsesParseContext } from "./parse-response.js";
-export {
-  decodeReasoningSignature,
-  encodeReasoningSignature,
-  type FollowingItem,
-  isResponsesReasoningSignature,
-  type ResponsesReasoningState,
-} from "./reasoning-signature.js";
 export { OpenAiResponsesModel } from "./responses-model.js";
 export {
   DEFAULT_RESPONSES_BASE_URL,

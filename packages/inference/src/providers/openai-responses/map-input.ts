@@ -2,7 +2,7 @@ import { validationError } from "../../errors/tinyagents-error.js";
 import type { JsonObject, JsonValue } from "../../json/json-value.js";
 import type { ContentBlock, ImageBlock } from "../../message/content-block.js";
 import type { AssistantMessage, Message, ToolMessage } from "../../message/message.js";
-import { decodeReasoningSignature, type ResponsesReasoningState } from "./reasoning-signature.js";
+import { decodeReasoningSignature, type ResponsesReasoningState } from "../../message/reasoning-signature.js";
 
 /** What input mapping needs to know. */
 export interface InputMappingContext {

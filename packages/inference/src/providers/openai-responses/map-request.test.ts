@@ -4,9 +4,9 @@ import { TinyAgentsError } from "../../errors/tinyagents-error.js";
 import type { JsonValue } from "../../json/json-value.js";
 import { assistant, system, toolCall, toolResult, user } from "../../message/constructors.js";
 import type { AssistantMessage } from "../../message/message.js";
+import { encodeReasoningSignature } from "../../message/reasoning-signature.js";
 import { toResponsesRequest } from "./map-request.js";
 import { parseResponsesBody } from "./parse-response.js";
-import { encodeReasoningSignature } from "./reasoning-signature.js";
 import { OpenAiResponsesModel } from "./responses-model.js";
 
 const fixture = (name: string): JsonValue =>

@@ -1,5 +1,5 @@
 import { isJsonObject, type JsonObject, type JsonValue } from "../../json/json-value.js";
-import type { FollowingItem } from "./reasoning-signature.js";
+import type { FollowingItem } from "../../message/reasoning-signature.js";
 
 /** The text of a reasoning item: its `content` reasoning text, then its summary parts, joined by a blank line. */
 export function reasoningItemText(item: JsonObject): string {

@@ -4,11 +4,11 @@ import { providerErrorFromFacts } from "../../http/provider-error-from-response.
 import { isJsonObject, type JsonObject, type JsonValue } from "../../json/json-value.js";
 import type { ContentBlock } from "../../message/content-block.js";
 import type { AssistantMessage } from "../../message/message.js";
+import { encodeReasoningSignature, type ResponsesReasoningState } from "../../message/reasoning-signature.js";
 import type { ModelResponse } from "../../model/model-response.js";
 import { parseToolArguments } from "../../model/stream-accumulator.js";
 import type { ToolCall } from "../../tool/tool-call.js";
 import { followingItemOf, messageItemText, reasoningItemText } from "./output-items.js";
-import { encodeReasoningSignature, type ResponsesReasoningState } from "./reasoning-signature.js";
 import { normalizeResponsesUsage, responsesFinishReason } from "./usage.js";
 
 /** Who is parsing, for errors. */

@@ -9,6 +9,7 @@ import {
   secretsFromConfig,
 } from "../../http/config-secrets.js";
 import { ProviderEndpoint } from "../../http/provider-endpoint.js";
+import { readJsonBody } from "../../http/read-json-body.js";
 import { displayUrl } from "../../http/redact.js";
 import { readSse } from "../../http/sse.js";
 import type { JsonObject } from "../../json/json-value.js";
@@ -19,7 +20,6 @@ import type { ModelResponse } from "../../model/model-response.js";
 import { collectStream } from "../../model/stream-accumulator.js";
 import { responseToStreamItems } from "../../model/stream-from-response.js";
 import type { ModelStreamItem } from "../../model/stream-item.js";
-import { readJsonBody } from "../anthropic/read-json-body.js";
 import { toResponsesRequest } from "./map-request.js";
 import { parseResponsesBody, type ResponsesParseContext } from "./parse-response.js";
 import { type OpenAiResponsesModelOptions, resolveResponsesOptions } from "./responses-options.js";

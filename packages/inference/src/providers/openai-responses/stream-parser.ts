@@ -2,11 +2,11 @@ import { factsFromObject } from "../../http/error-body.js";
 import { providerErrorFromFacts } from "../../http/provider-error-from-response.js";
 import type { SseEvent } from "../../http/sse.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../json/json-value.js";
+import { encodeReasoningSignature, type ResponsesReasoningState } from "../../message/reasoning-signature.js";
 import { streamErrorItem } from "../../model/stream-accumulator.js";
 import type { ModelStreamItem, StreamErrorItem } from "../../model/stream-item.js";
 import { followingItemOf, messageItemText, reasoningItemText } from "./output-items.js";
 import { failedResponseError, type ResponsesParseContext } from "./parse-response.js";
-import { encodeReasoningSignature, type ResponsesReasoningState } from "./reasoning-signature.js";
 import { normalizeResponsesUsage, responsesFinishReason } from "./usage.js";
 
 type ItemState =

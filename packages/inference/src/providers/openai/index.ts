@@ -1,11 +1,4 @@
 export { ChunkParser, type ChunkParserOptions } from "./chunk-parser.js";
-export {
-  type CreateModelOptions,
-  createModel,
-  fromEnv,
-  inferProvider,
-  KNOWN_PROVIDERS,
-} from "./create-model.js";
 export { mapFinishReason } from "./finish-reason.js";
 export { type MessageMappingContext, mapMessages } from "./map-messages.js";
 export { mapRequest, type RequestMappingContext } from "./map-request.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { TinyAgentsError } from "../../errors/tinyagents-error.js";
 import { AnthropicModel } from "../anthropic/anthropic-model.js";
 import { DEFAULT_ANTHROPIC_MODEL } from "../anthropic/anthropic-options.js";
-import { createModel, fromEnv, inferProvider, KNOWN_PROVIDERS } from "./create-model.js";
+import { createModel, fromEnv, inferProvider, KNOWN_PROVIDERS } from "../create-model.js";
 import { OpenAiChatModel } from "./openai-chat-model.js";
 import {
   anthropic,

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from "../../json/json-value.js";
+import { isJsonObject, type JsonObject } from "../json/json-value.js";
 
 /** The output item that followed a reasoning item (the API pairs the two by item id). */
 export interface FollowingItem {

@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import type { AgentObservation } from "@tinyagents/harness";
 import { describe, expect, it } from "vitest";
-import { useCli } from "../test/support/cli.js";
+import { useCli } from "../../test/support/cli.js";
+import { describeCliRun } from "../commands/ui.js";
+import { InspectorData } from "../ui/inspector-data.js";
 import { openCliStore } from "./cli-store.js";
-import { describeCliRun } from "./commands/ui.js";
 import { CAPTURE_CONTENT_ENV, captureContentSetting } from "./content-capture.js";
-import { InspectorData } from "./ui/inspector-data.js";
 
 const { cli, home } = useCli("tinyagents-capture-");
 

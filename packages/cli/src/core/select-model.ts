@@ -6,8 +6,8 @@ import {
   KNOWN_PROVIDERS,
   PRESETS,
 } from "@tinyagents/inference";
+import { DemoModel } from "../demo/demo-model.js";
 import { CliError, usageError } from "./cli-error.js";
-import { DemoModel } from "./demo/demo-model.js";
 import { EXIT } from "./exit-codes.js";
 
 /** The model a command will use, and how it was chosen. */

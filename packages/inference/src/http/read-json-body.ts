@@ -1,6 +1,6 @@
-import { ProviderError } from "../../errors/provider-error.js";
-import { readBodyText } from "../../http/body-reader.js";
-import type { JsonValue } from "../../json/json-value.js";
+import { ProviderError } from "../errors/provider-error.js";
+import type { JsonValue } from "../json/json-value.js";
+import { readBodyText } from "./body-reader.js";
 
 /**
  * Read a 2xx response body as JSON (at most `MAX_BODY_BYTES`: a longer one is a non-retryable

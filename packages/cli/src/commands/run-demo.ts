@@ -1,11 +1,11 @@
 import { AgentHarness, runText, SubAgent, SubAgentTool } from "@tinyagents/harness";
 import { calculatorTool, timeTools } from "@tinyagents/harness/tools";
 import type { JsonObject } from "@tinyagents/inference";
-import type { CliStore } from "../cli-store.js";
-import { executeTurn, recordTraceDetails } from "../execute-turn.js";
+import type { CliStore } from "../core/cli-store.js";
+import { executeTurn, recordTraceDetails } from "../core/execute-turn.js";
+import { DemoModel } from "../demo/demo-model.js";
 import { StreamRenderer } from "../render/stream-renderer.js";
 import { formatSummary } from "../render/summary.js";
-import { DemoModel } from "./demo-model.js";
 
 /** Where demo output goes (a test passes a buffer). */
 export interface DemoOutput {

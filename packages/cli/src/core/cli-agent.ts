@@ -1,9 +1,9 @@
 import { AgentHarness } from "@tinyagents/harness";
 import { type ChatModel, TinyAgentsError } from "@tinyagents/inference";
+import { addTool } from "../demo/add-tool.js";
+import { DemoModel } from "../demo/demo-model.js";
 import { INSTRUCTIONS } from "./build-agent.js";
 import { buildTools } from "./build-tools.js";
-import { addTool } from "./demo/add-tool.js";
-import { DemoModel } from "./demo/demo-model.js";
 import { isDemoSpec } from "./select-model.js";
 
 /**

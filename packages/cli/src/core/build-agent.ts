@@ -1,11 +1,11 @@
 import { AgentHarness, type AnyTool, type ChatHistory, PromptGuidedToolsModel } from "@tinyagents/harness";
 import { WorkspaceDescriptor } from "@tinyagents/harness/node";
 import type { ChatModel } from "@tinyagents/inference";
+import { addTool } from "../demo/add-tool.js";
 import { positiveInt } from "./args.js";
 import { buildTools } from "./build-tools.js";
 import { CliError } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
-import { addTool } from "./demo/add-tool.js";
 import { EXIT } from "./exit-codes.js";
 import { type SelectedModel, selectModel } from "./select-model.js";
 

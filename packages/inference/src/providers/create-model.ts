@@ -1,10 +1,8 @@
-import { validationError } from "../../errors/tinyagents-error.js";
-import type { FetchLike } from "../../http/fetch-types.js";
-import type { StreamingChatModel } from "../../model/chat-model.js";
-import { AnthropicModel } from "../anthropic/anthropic-model.js";
-import type { AnthropicModelOptions } from "../anthropic/anthropic-options.js";
-import { OpenAiResponsesModel } from "../openai-responses/responses-model.js";
-import type { OpenAiResponsesModelOptions } from "../openai-responses/responses-options.js";
+import { validationError } from "../errors/tinyagents-error.js";
+import type { FetchLike } from "../http/fetch-types.js";
+import type { StreamingChatModel } from "../model/chat-model.js";
+import { AnthropicModel } from "./anthropic/anthropic-model.js";
+import type { AnthropicModelOptions } from "./anthropic/anthropic-options.js";
 import {
   compatible,
   deepseek,
@@ -13,7 +11,9 @@ import {
   PRESETS,
   type PresetName,
   type PresetOptions,
-} from "./presets.js";
+} from "./openai/presets.js";
+import { OpenAiResponsesModel } from "./openai-responses/responses-model.js";
+import type { OpenAiResponsesModelOptions } from "./openai-responses/responses-options.js";
 
 /** Options for {@link createModel} and {@link fromEnv}. */
 export interface CreateModelOptions {

@@ -1,5 +1,5 @@
 import { validationError } from "../errors/tinyagents-error.js";
-import type { JsonValue } from "./json-value.js";
+import type { JsonValue } from "../json/json-value.js";
 
 /**
  * Throw a `validation` error naming the offending path unless `value` is plain JSON data that
