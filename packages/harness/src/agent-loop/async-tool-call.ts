@@ -1,6 +1,6 @@
 import { startTimer, type Timer, type TinyAgentsError, type ToolCall } from "@tinyagents/inference";
+import { abortError } from "../context/abort.js";
 import type { AnyTool, ToolResult } from "../tool/tool.js";
-import { abortError } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
 import { shapeAnchors } from "./shape-anchors.js";
 import type { ToolExecution } from "./tool-execution.js";

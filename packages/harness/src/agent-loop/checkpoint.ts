@@ -1,6 +1,6 @@
 import { assistant } from "@tinyagents/inference";
-import { applySteering } from "../steering/apply-steering.js";
-import { abortError } from "./abort.js";
+import { abortError } from "../context/abort.js";
+import { applySteering } from "./apply-steering.js";
 import type { LoopSession } from "./loop-session.js";
 
 /** What a checkpoint decided: keep going, or end the run the way a control request asked. */

@@ -1,6 +1,6 @@
 import type { JsonValue } from "@tinyagents/inference";
 import { resumeSignalName, validateResumeSignal } from "../durability/durable-signals.js";
-import type { PausedRun } from "../steering/paused-run.js";
+import type { PausedRun } from "../durability/paused-run.js";
 import type { LoopSession } from "./loop-session.js";
 
 /**

@@ -1,7 +1,7 @@
 import { type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
+import { abortError } from "../context/abort.js";
 import type { AnyTool, ToolResult } from "../tool/tool.js";
 import { errorToolResult } from "../tool/tool-result.js";
-import { abortError } from "./abort.js";
 import { AsyncToolCall } from "./async-tool-call.js";
 import type { LoopSession } from "./loop-session.js";
 import { onceToolSteps, outcomeUnknownResult } from "./once-tool-steps.js";

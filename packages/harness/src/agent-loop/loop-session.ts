@@ -1,5 +1,4 @@
 import { emptyUsageTotals, type Message, type Usage } from "@tinyagents/inference";
-import type { ResponseCacheBinding } from "../cache/response-cache-binding.js";
 import type { RunPrefixHasher } from "../cache/run-prefix-hasher.js";
 import type { RunContext } from "../context/run-context.js";
 import { type CostTotals, emptyCost } from "../cost/cost.js";
@@ -7,13 +6,14 @@ import type { ShortTermMemory } from "../memory/short-term-memory.js";
 import type { HookContext } from "../middleware/middleware.js";
 import type { MiddlewareStack } from "../middleware/middleware-stack.js";
 import type { ModelRegistry } from "../model-registry/model-registry.js";
-import type { RunPolicy } from "../runtime/run-policy.js";
 import type { RunStatusTracker } from "../status/run-status.js";
 import type { PreparedStructured } from "../structured/prepared-structured.js";
 import type { ToolTimeoutSettings } from "../tool/timeout-settings.js";
 import type { ToolRegistry } from "../tool/tool-registry.js";
 import type { AgentRun } from "./agent-run.js";
 import type { OpenCalls } from "./open-calls.js";
+import type { ResponseCacheBinding } from "./response-cache-binding.js";
+import type { RunPolicy } from "./run-policy.js";
 
 /** The harness pieces a run reads (never writes). */
 export interface HarnessParts<State, Ctx> {

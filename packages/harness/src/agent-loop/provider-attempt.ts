@@ -12,12 +12,12 @@ import {
   TinyAgentsError,
   toTinyAgentsError,
 } from "@tinyagents/inference";
+import { abortError, CallSignal, type RaceOptions, race } from "../context/abort.js";
 import type { AbortHub } from "../context/abort-hub.js";
 import { addCost, estimateCost, type ModelPricing, markCostUnknown } from "../cost/cost.js";
 import { lookupPricing } from "../cost/lookup-pricing.js";
 import { markUsageUnreported } from "../cost/unknown-usage.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
-import { abortError, CallSignal, type RaceOptions, race } from "./abort.js";
 import type { AttemptInfo } from "./attempt-info.js";
 import type { LoopSession } from "./loop-session.js";
 import { deltaHandler, endModelStream } from "./model-deltas.js";

@@ -5,6 +5,8 @@ import {
   TinyAgentsError,
   toTinyAgentsError,
 } from "@tinyagents/inference";
+import { abortError } from "../context/abort.js";
+import { markFailedModel } from "../errors/failed-model.js";
 import type { HookContext } from "../middleware/middleware.js";
 import type {
   ModelRegistration,
@@ -12,8 +14,6 @@ import type {
   ResolvedModelBinding,
 } from "../model-registry/model-registry.js";
 import { backoffFor, isRetryable, shouldFallback } from "../retry/retry-policy.js";
-import { abortError } from "./abort.js";
-import { markFailedModel } from "./failed-model.js";
 import type { LoopSession } from "./loop-session.js";
 import { asCallTimeout, completedEvent, resolvedFor } from "./model-call-records.js";
 import type { OpenModel } from "./open-calls.js";

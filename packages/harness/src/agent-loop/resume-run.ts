@@ -1,6 +1,6 @@
-import { releaseHeldMessages } from "../steering/apply-steering.js";
-import type { PausedRun } from "../steering/paused-run.js";
-import { throwIfAborted } from "./abort.js";
+import { throwIfAborted } from "../context/abort.js";
+import type { PausedRun } from "../durability/paused-run.js";
+import { releaseHeldMessages } from "./apply-steering.js";
 import type { LoopSession } from "./loop-session.js";
 import { runToolPhase } from "./tool-phase.js";
 

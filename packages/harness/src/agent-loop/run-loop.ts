@@ -7,33 +7,29 @@ import {
   type ToolCall,
   toTinyAgentsError,
 } from "@tinyagents/inference";
-import { startLiveness } from "../durability/heartbeats.js";
+import { type PausedRun, validatePausedRun } from "../durability/paused-run.js";
+import type { AgentEvent } from "../events/agent-event.js";
+import { loadHistory } from "../memory/short-term-memory.js";
+import type { HarnessRunStatus } from "../status/run-status.js";
+import type { AgentRun, StopReason } from "./agent-run.js";
+import { applySteering, releaseHeldMessages } from "./apply-steering.js";
+import { buildRequest } from "./build-request.js";
+import { checkDeadline, checkpoint } from "./checkpoint.js";
+import { holdRun } from "./deadline.js";
+import { awaitDurableResume } from "./durable-pause.js";
+import { startLiveness } from "./heartbeats.js";
+import type { LoopSession } from "./loop-session.js";
+import { runModelPhase } from "./model-phase.js";
+import { controlAfterModel } from "./model-turn-control.js";
+import { capturePausedRun, restoreSession } from "./paused-run.js";
+import { resumePendingTools } from "./resume-run.js";
 import {
   finishRunRecord,
   markCompleting,
   pauseCheckpoint,
   saveCheckpoint,
   takeRunRecord,
-} from "../durability/run-checkpoints.js";
-import type { AgentEvent } from "../events/agent-event.js";
-import { loadHistory } from "../memory/short-term-memory.js";
-import type { HarnessRunStatus } from "../status/run-status.js";
-import { applySteering, releaseHeldMessages } from "../steering/apply-steering.js";
-import {
-  capturePausedRun,
-  type PausedRun,
-  restoreSession,
-  validatePausedRun,
-} from "../steering/paused-run.js";
-import type { AgentRun, StopReason } from "./agent-run.js";
-import { buildRequest } from "./build-request.js";
-import { checkDeadline, checkpoint } from "./checkpoint.js";
-import { holdRun } from "./deadline.js";
-import { awaitDurableResume } from "./durable-pause.js";
-import type { LoopSession } from "./loop-session.js";
-import { runModelPhase } from "./model-phase.js";
-import { controlAfterModel } from "./model-turn-control.js";
-import { resumePendingTools } from "./resume-run.js";
+} from "./run-checkpoints.js";
 import { shapeAnchors } from "./shape-anchors.js";
 import { finishStructured, takeStructuredAnswer } from "./structured-output.js";
 import { runToolPhase } from "./tool-phase.js";

@@ -1,6 +1,6 @@
 import { type Clock, startTimer, type Timer, type TinyAgentsError } from "@tinyagents/inference";
+import { abortError } from "../context/abort.js";
 import type { AbortHub } from "../context/abort-hub.js";
-import { abortError } from "./abort.js";
 import { shapeAnchors } from "./shape-anchors.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { JsonValue } from "@tinyagents/inference";
+import { CallSignal } from "../context/abort.js";
 import { hookError } from "../middleware/middleware-stack.js";
 import type { ToolExecutionContext } from "../tool/tool.js";
-import { CallSignal } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
 import { idempotencyKeyOf } from "./once-tool-steps.js";
 import { shapeAnchors } from "./shape-anchors.js";

@@ -1,7 +1,7 @@
 import { TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
+import { abortError } from "../context/abort.js";
 import type { AnyTool, ToolResult } from "../tool/tool.js";
 import { errorToolResult, resultSizeBytes, toToolResult } from "../tool/tool-result.js";
-import { abortError } from "./abort.js";
 import type { LoopSession } from "./loop-session.js";
 
 /** The tool returned `output`: its result, and `tool.completed`. */

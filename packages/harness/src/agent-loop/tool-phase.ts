@@ -1,7 +1,7 @@
 import { type Message, TinyAgentsError, type ToolCall } from "@tinyagents/inference";
+import { throwIfAborted } from "../context/abort.js";
 import type { ToolResult } from "../tool/tool.js";
 import { errorToolResult, toolResultMessage } from "../tool/tool-result.js";
-import { throwIfAborted } from "./abort.js";
 import { durableToolCall } from "./durable-tool-call.js";
 import { executeToolCall } from "./execute-tool.js";
 import type { LoopSession } from "./loop-session.js";

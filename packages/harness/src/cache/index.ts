@@ -30,10 +30,5 @@ export {
 export { type PrefixWriteResult, promptFingerprint, writePromptPrefix } from "./prompt-fingerprint.js";
 export { type LaidOutSegment, layoutSegments, segmentMessages } from "./request-layout.js";
 export type { ResponseCache, ResponseCacheStats } from "./response-cache.js";
-export {
-  type CachedCall,
-  ResponseCacheBinding,
-  type ResponseCacheOptions,
-} from "./response-cache-binding.js";
 export { defineLazyFingerprint, RunPrefixHasher } from "./run-prefix-hasher.js";
 export { SingleFlight } from "./single-flight.js";

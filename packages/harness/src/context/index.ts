@@ -1,9 +1,9 @@
-export { type ControlRequest, controlPrecedence } from "./control.js";
 export {
   type GraphNodeCall,
   type GraphNodeIdentity,
   type GraphNodeRef,
   validateGraphNode,
-} from "./graph-node.js";
-export { DEFAULT_MAX_DEPTH, type RunConfig, runConfig } from "./run-config.js";
+} from "../config/graph-node.js";
+export { DEFAULT_MAX_DEPTH, type RunConfig, runConfig } from "../config/run-config.js";
+export { type ControlRequest, controlPrecedence } from "./control.js";
 export { RunContext, type RunContextInit } from "./run-context.js";

@@ -6,8 +6,7 @@
  * may import a feature folder (tool/, middleware/, agent-loop/, ...): features depend on
  * contracts, never the reverse (checked by test/architecture/layering.test.ts).
  */
-export type { AgentRun } from "./agent-run.js";
-export type { ChildRunSummary } from "./child-run-summary.js";
+
 export type {
   ApprovalWait,
   AwaitSignalOptions,
@@ -15,7 +14,12 @@ export type {
   DurableContext,
   DurableStepOptions,
   DurableValue,
-} from "./durable-context.js";
+} from "../durability/durable-context.js";
+export type { PausedRun } from "../durability/paused-run.js";
+export type { ToolResult } from "../durability/tool-result.js";
+export type { ChildRunSummary } from "../status/child-run-summary.js";
+export type { RunStep } from "../status/run-step.js";
+export type { AgentRun } from "./agent-run.js";
 export type { HookContext, ToolLookup } from "./hook-context.js";
 export type {
   Middleware,
@@ -24,12 +28,9 @@ export type {
   ToolCallNext,
   ToolProgress,
 } from "./middleware.js";
-export type { PausedRun } from "./paused-run.js";
 export type { RecordsLost } from "./records-lost.js";
-export type { RunStep } from "./run-step.js";
 export type { StopReason } from "./stop-reason.js";
 export type { AnyTool, ArgsValidation, Tool, ToolErrorPolicy, ToolTimeout } from "./tool.js";
 export type { ToolExecutionContext } from "./tool-execution-context.js";
 export type { ToolOutput, ToolReturn } from "./tool-output.js";
 export type { ToolPolicy, ToolSideEffect } from "./tool-policy.js";
-export type { ToolResult } from "./tool-result.js";

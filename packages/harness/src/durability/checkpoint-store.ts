@@ -1,10 +1,10 @@
 import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
-import type { PausedRun } from "../contracts/paused-run.js";
-import { validatePausedRun } from "../steering/paused-run.js";
 import type { KeyValueStore } from "../store/key-value-store.js";
 import type { ToolIntent } from "./checkpoint-contract.js";
 import { claimLeaseKey, isLeaseValue, leasesNamespaceOf, withLease } from "./lease-key.js";
 import { entrySince, liveNamespaceOf, markLive, ORPHAN_ENTRY_MS, unmarkLive } from "./live-index.js";
+import type { PausedRun } from "./paused-run.js";
+import { validatePausedRun } from "./paused-run.js";
 import type { RunRecordStore } from "./run-hold.js";
 import { clone, guardStorage, RunLease } from "./run-lease.js";
 import {

@@ -1,10 +1,3 @@
-export type {
-  AwaitSignalOptions,
-  DurableChildOptions,
-  DurableContext,
-  DurableStepOptions,
-  DurableValue,
-} from "../contracts/durable-context.js";
 export type { RunCheckpoints, ToolIntent } from "./checkpoint-contract.js";
 export {
   CHECKPOINTS_NAMESPACE,
@@ -12,6 +5,13 @@ export {
   TOOL_INTENTS_NAMESPACE,
 } from "./checkpoint-store.js";
 export { claimConflict, journalWriterConflict } from "./durability-errors.js";
+export type {
+  AwaitSignalOptions,
+  DurableChildOptions,
+  DurableContext,
+  DurableStepOptions,
+  DurableValue,
+} from "./durable-context.js";
 export {
   type ApprovalSignal,
   approvalSignalName,
@@ -21,14 +21,13 @@ export {
   resumeSignalName,
   validateResumeSignal,
 } from "./durable-signals.js";
-export { emitHeartbeat, heartbeatTimerOf, startLiveness } from "./heartbeats.js";
 export { InProcessDurableContext, type InProcessDurableOptions } from "./in-process-durable-context.js";
-export { continueEventSink, journalNextOffset } from "./journal-continuity.js";
 export type { LeaseValue } from "./lease-key.js";
 export type { LiveEntry } from "./live-index.js";
+export { type PausedRun, validatePausedRun } from "./paused-run.js";
+export { PAUSED_RUNS_NAMESPACE, PausedRunStore } from "./paused-run-store.js";
 export { abandonedStatus, isStale, type ReapOptions, reapCutoff } from "./reap-stale.js";
 export { type RecoverDurability, takeForRecovery } from "./recover-run.js";
-export { CHECKPOINT_REASON } from "./run-checkpoints.js";
 export {
   DEFAULT_LEASE_MS,
   type ResolvedDurability,

@@ -1,6 +1,6 @@
 import type { TinyAgentsError } from "@tinyagents/inference";
-import type { PausedRun } from "../contracts/paused-run.js";
 import type { RunCheckpoints } from "./checkpoint-contract.js";
+import type { PausedRun } from "./paused-run.js";
 import type { DurableRunRecord, TakeRequest } from "./run-record.js";
 
 /**

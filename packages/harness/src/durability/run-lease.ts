@@ -1,9 +1,9 @@
 import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
-import type { PausedRun } from "../contracts/paused-run.js";
 import type { KeyValueStore } from "../store/key-value-store.js";
 import type { ToolIntent } from "./checkpoint-contract.js";
 import { claimLeaseKey, isLeaseValue, type LeaseValue } from "./lease-key.js";
 import { unmarkLive } from "./live-index.js";
+import type { PausedRun } from "./paused-run.js";
 import type { RunHold } from "./run-hold.js";
 import { type DurableRunRecord, fencedOut, isRunRecord } from "./run-record.js";
 

@@ -1,6 +1,6 @@
 import { type JsonObject, type Message, TinyAgentsError } from "@tinyagents/inference";
-import type { PausedRun } from "../contracts/paused-run.js";
 import type { ToolIntent } from "./checkpoint-contract.js";
+import type { PausedRun } from "./paused-run.js";
 
 /** Where a durable run stands: running (or died running), paused, or finished. */
 export type DurableRunState = "running" | "paused" | "completed" | "failed";

@@ -2,7 +2,7 @@
 import { toTinyAgentsError, type Usage } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { RunOutcome } from "../agent-loop/run-loop.js";
-import type { RunConfig } from "../context/run-config.js";
+import type { RunConfig } from "../config/run-config.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { AgentInput } from "../runtime/agent-input.js";
 import type { RunOptions } from "../runtime/run-options.js";

@@ -1,5 +1,5 @@
 import { systemClock, validationError } from "@tinyagents/inference";
-import type { GraphNodeRef } from "../context/graph-node.js";
+import type { GraphNodeRef } from "../config/graph-node.js";
 import type { AgentEvent, EventRecord, ModelDeltaEvent } from "./agent-event.js";
 import { deltaTime, realTime } from "./delta-time.js";
 

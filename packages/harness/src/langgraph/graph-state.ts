@@ -5,7 +5,7 @@ import {
   type ResolvedModel,
   type UsageTotals,
 } from "@tinyagents/inference";
-import type { GraphNodeCall } from "../context/graph-node.js";
+import type { GraphNodeCall } from "../config/graph-node.js";
 import { addCost, type CostTotals, emptyCost } from "../cost/cost.js";
 import type { ChildRunSummary } from "../subagent/child-run.js";
 

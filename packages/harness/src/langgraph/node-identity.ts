@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { validationError } from "@tinyagents/inference";
-import type { GraphNodeIdentity } from "../context/graph-node.js";
+import type { GraphNodeIdentity } from "../config/graph-node.js";
 
 /** How a node factory names its graph and node (both default to what LangGraph says). */
 export interface GraphNodeNaming {

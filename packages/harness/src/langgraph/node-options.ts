@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ResolvedModel } from "@tinyagents/inference";
-import type { GraphNodeCall } from "../context/graph-node.js";
+import type { GraphNodeCall } from "../config/graph-node.js";
 import type { CostTotals } from "../cost/cost.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { HarnessStatusStore } from "../observability/status-store.js";

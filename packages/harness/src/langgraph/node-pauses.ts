@@ -1,7 +1,7 @@
 import { interrupt } from "@langchain/langgraph";
 import { isJsonObject, type JsonValue, TinyAgentsError, validationError } from "@tinyagents/inference";
+import { type PausedRun, validatePausedRun } from "../durability/paused-run.js";
 import type { ApprovalBook, ApprovalRecord } from "../middleware/library/approval-book.js";
-import { type PausedRun, validatePausedRun } from "../steering/paused-run.js";
 import { InMemoryKeyValueStore, type KeyValueStore } from "../store/key-value-store.js";
 
 /** The namespace paused node calls are kept under in a {@link KeyValueStore}. */

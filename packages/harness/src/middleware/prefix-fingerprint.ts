@@ -1,5 +1,4 @@
 import type { CacheSegmentRole, Message, ModelRequest, ToolSchema } from "@tinyagents/inference";
-import { shapeAnchors } from "../agent-loop/shape-anchors.js";
 import { freshMessageDigest, messageDigest, toolsDigest } from "../cache/digest.js";
 import { PrefixStream } from "../cache/prefix-stream.js";
 import { layoutSegments } from "../cache/request-layout.js";
@@ -41,6 +40,14 @@ export interface PrefixChange {
   after: string;
 }
 
+/**
+ * The latest snapshot, kept reachable on purpose: a live instance keeps V8's hidden class of
+ * `Snapshot` (and the optimized code that checks for it) alive between bursts of runs — the
+ * reason the loop keeps its shape anchors (agent-loop/shape-anchors.ts), held here because
+ * middleware sit below the loop.
+ */
+const anchor: { snapshot: Snapshot | undefined } = { snapshot: undefined };
+
 /** A snapshot of the cacheable prefix of `request`, as it is now. */
 export function prefixLayout(request: ModelRequest): PrefixLayout {
   const parts: SnapshotPart[] = [];
@@ -66,7 +73,7 @@ export function prefixLayout(request: ModelRequest): PrefixLayout {
     );
   }
   const snapshot = new Snapshot(parts);
-  shapeAnchors.prefixSnapshot = snapshot;
+  anchor.snapshot = snapshot;
   return snapshot;
 }
 

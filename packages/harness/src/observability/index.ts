@@ -31,6 +31,7 @@ export {
   InMemoryHarnessStatusStore,
   type InMemoryStatusStoreOptions,
 } from "./in-memory-status-store.js";
+export { continueEventSink, journalNextOffset } from "./journal-continuity.js";
 export type { JournalEvents } from "./journal-events.js";
 export { JournalSink, type JournalSinkOptions } from "./journal-sink.js";
 export {

@@ -7,8 +7,14 @@ import {
 } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { HarnessParts } from "../agent-loop/loop-session.js";
+import { ResponseCacheBinding, type ResponseCacheOptions } from "../agent-loop/response-cache-binding.js";
+import {
+  defaultRunPolicy,
+  mergeRunPolicy,
+  type RunPolicy,
+  type RunPolicyInput,
+} from "../agent-loop/run-policy.js";
 import type { ResponseCache } from "../cache/response-cache.js";
-import { ResponseCacheBinding, type ResponseCacheOptions } from "../cache/response-cache-binding.js";
 import type { RunContext } from "../context/run-context.js";
 import type { ModelPricing } from "../cost/cost.js";
 import { createRandomIds, type IdGenerator } from "../ids/id-generator.js";
@@ -30,7 +36,6 @@ import { ToolRegistry } from "../tool/tool-registry.js";
 import { type AgentSnapshot, agentSnapshot } from "./agent-snapshot.js";
 import type { ContextDefaults } from "./create-context.js";
 import type { ResponseFormatInput } from "./run-options.js";
-import { defaultRunPolicy, mergeRunPolicy, type RunPolicy, type RunPolicyInput } from "./run-policy.js";
 
 /** Construction options of an AgentHarness. */
 export interface AgentHarnessOptions<Ctx, State = unknown> {

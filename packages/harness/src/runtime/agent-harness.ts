@@ -13,9 +13,9 @@ import {
 } from "@tinyagents/inference";
 import { noop } from "../context/abort-hub.js";
 import type { CostTotals } from "../cost/cost.js";
+import type { PausedRun } from "../durability/paused-run.js";
 import { refusal } from "../durability/run-record.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
-import type { PausedRun } from "../steering/paused-run.js";
 import { nameCollision } from "../structured/prepared-structured.js";
 import {
   type StructuredOutputOptions,

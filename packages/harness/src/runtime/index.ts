@@ -1,3 +1,11 @@
+export {
+  defaultRunPolicy,
+  type InvalidArgsPolicy,
+  mergeRunPolicy,
+  type RunPolicy,
+  type RunPolicyInput,
+  type UnknownToolPolicy,
+} from "../agent-loop/run-policy.js";
 export { AgentCore, type AgentHarnessOptions } from "./agent-core.js";
 export { AgentHarness, type ModelCallResult } from "./agent-harness.js";
 export { type AgentInput, normalizeInput } from "./agent-input.js";
@@ -10,14 +18,6 @@ export {
   type RunLimitOverrides,
   type RunOptions,
 } from "./run-options.js";
-export {
-  defaultRunPolicy,
-  type InvalidArgsPolicy,
-  mergeRunPolicy,
-  type RunPolicy,
-  type RunPolicyInput,
-  type UnknownToolPolicy,
-} from "./run-policy.js";
 export { AgentRunError, type RunResult } from "./run-result.js";
 export { AgentStream, type RunStreamItem, type StreamResponseOptions } from "./run-stream.js";
 export type { AgentStreamItem } from "./stream-items.js";

@@ -1,12 +1,12 @@
 import type { ModelRequest, ModelResponse } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { RunOutcome } from "../agent-loop/run-loop.js";
+import type { RunConfig } from "../config/run-config.js";
 import { noop } from "../context/abort-hub.js";
-import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
+import { type PausedRun, validatePausedRun } from "../durability/paused-run.js";
 import type { RecoverDurability } from "../durability/recover-run.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
-import { type PausedRun, validatePausedRun } from "../steering/paused-run.js";
 import type { RunWithStatus } from "./agent-core.js";
 import { type AgentInput, normalizeInput } from "./agent-input.js";
 import { type AgentSnapshot, agentSnapshot, type SnapshotSource } from "./agent-snapshot.js";

@@ -1,8 +1,8 @@
 import { type JsonObject, type Message, validationError } from "@tinyagents/inference";
+import type { RunConfig } from "../config/run-config.js";
 import { noop } from "../context/abort-hub.js";
-import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
-import { type PausedRun, validatePausedRun } from "../steering/paused-run.js";
+import { type PausedRun, validatePausedRun } from "../durability/paused-run.js";
 import { type StructuredSpec, structuredSpec } from "../structured/structured-spec.js";
 import { type AgentInput, normalizeInput } from "./agent-input.js";
 import type { AgentSnapshot } from "./agent-snapshot.js";

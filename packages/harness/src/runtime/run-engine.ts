@@ -5,14 +5,15 @@ import {
   TinyAgentsError,
   validateModelRequest,
 } from "@tinyagents/inference";
+import { restoreSession } from "../agent-loop/paused-run.js";
 import { executeRun, type RunOutcome } from "../agent-loop/run-loop.js";
+import type { RunConfig } from "../config/run-config.js";
 import { noop } from "../context/abort-hub.js";
-import type { RunConfig } from "../context/run-config.js";
 import type { RunContext } from "../context/run-context.js";
+import { type PausedRun, validatePausedRun } from "../durability/paused-run.js";
 import { takeForRecovery } from "../durability/recover-run.js";
 import { type RecordsWatch, watchRecords } from "../events/record-keepers.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
-import { type PausedRun, restoreSession, validatePausedRun } from "../steering/paused-run.js";
 import type { RunWithStatus } from "./agent-core.js";
 import type { AgentSnapshot } from "./agent-snapshot.js";
 import { callModelOnce } from "./call-model.js";

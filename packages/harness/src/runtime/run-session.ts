@@ -2,7 +2,7 @@ import { type ChatModel, createModel, validationError } from "@tinyagents/infere
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import { emptyRun, type HarnessParts, type LoopSession } from "../agent-loop/loop-session.js";
 import { OpenCalls } from "../agent-loop/open-calls.js";
-import type { GraphNodeCall, GraphNodeRef } from "../context/graph-node.js";
+import type { GraphNodeCall, GraphNodeRef } from "../config/graph-node.js";
 import type { RunContext } from "../context/run-context.js";
 import type { ModelRegistry } from "../model-registry/model-registry.js";
 import { type HarnessComponent, RunStatusTracker } from "../status/run-status.js";

@@ -1,5 +1,5 @@
 import { type ErrorSummary, emptyUsageTotals, type UsageTotals } from "@tinyagents/inference";
-import type { GraphNodeRef } from "../context/graph-node.js";
+import type { GraphNodeRef } from "../config/graph-node.js";
 import { type CostTotals, emptyCost } from "../cost/cost.js";
 
 /** Lifecycle of a run. */

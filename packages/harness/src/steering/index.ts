@@ -1,5 +1,3 @@
-export { type PausedRun, validatePausedRun } from "./paused-run.js";
-export { PAUSED_RUNS_NAMESPACE, PausedRunStore } from "./paused-run-store.js";
 export {
   REDIRECT_PREFIX,
   STEERING_COMMAND_KINDS,

@@ -1,5 +1,5 @@
 import { type JsonValue, validationError } from "@tinyagents/inference";
-import { jsonEqual } from "../tool/json-equal.js";
+import { jsonEqual } from "../encoding/json-equal.js";
 
 /** Comparison operators of a {@link StoreFilter} condition. */
 export interface FilterOperators {

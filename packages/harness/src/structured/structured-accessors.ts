@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { TinyAgentsError } from "@tinyagents/inference";
-import type { AgentRun } from "../agent-loop/agent-run.js";
+import type { AgentRun } from "../contracts/agent-run.js";
 import { formatStandardIssues } from "../tool/standard-issues.js";
 
 /**

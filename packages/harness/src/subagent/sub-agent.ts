@@ -7,7 +7,7 @@ import {
 } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { RunOutcome } from "../agent-loop/run-loop.js";
-import type { RunConfig } from "../context/run-config.js";
+import type { RunConfig } from "../config/run-config.js";
 import type { RunContext } from "../context/run-context.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { AgentCore } from "../runtime/agent-core.js";

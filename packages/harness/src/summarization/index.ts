@@ -8,7 +8,7 @@ export {
   CompressionLog,
   type CompressionProvenance,
   type SummaryRecord,
-} from "./compression-record.js";
+} from "../events/compression-record.js";
 export {
   DEFAULT_SUMMARY_INSTRUCTIONS,
   LlmSummarizer,

@@ -1,12 +1,12 @@
 import type { Clock, TinyAgentsError } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
-import type { RunConfig } from "../context/run-config.js";
+import type { RunPolicyInput } from "../agent-loop/run-policy.js";
+import type { RunConfig } from "../config/run-config.js";
 import { EventSink } from "../events/event-sink.js";
 import type { Middleware } from "../middleware/middleware.js";
 import { AgentHarness, type AgentHarnessOptions } from "../runtime/agent-harness.js";
 import type { AgentInput } from "../runtime/agent-input.js";
 import { lowerLayer } from "../runtime/lower-layer.js";
-import type { RunPolicyInput } from "../runtime/run-policy.js";
 import type { AgentStreamItem } from "../runtime/stream-items.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import type { AnyTool } from "../tool/tool.js";

@@ -1,3 +1,4 @@
+export { jsonEqual } from "../encoding/json-equal.js";
 export {
   assertToolTimeout,
   isStandardSchema,
@@ -13,7 +14,6 @@ export {
   projectInjected,
   withInjectedArguments,
 } from "./injected-arguments.js";
-export { jsonEqual } from "./json-equal.js";
 export { resolveSchemaRef } from "./json-schema-ref.js";
 export {
   assertObjectSchema,

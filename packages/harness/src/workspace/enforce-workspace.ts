@@ -1,6 +1,5 @@
 import { TinyAgentsError } from "@tinyagents/inference";
-import type { RunContext } from "../context/run-context.js";
-import type { WorkspaceAccess } from "./workspace-descriptor.js";
+import type { WorkspaceAccess, WorkspaceRun } from "./workspace-descriptor.js";
 
 /**
  * Enforce `path` against the workspace of `run` (for tools: `enforceWorkspace(ctx.run, path)`),
@@ -8,7 +7,7 @@ import type { WorkspaceAccess } from "./workspace-descriptor.js";
  * rejects every path with a `validation` error. Returns the real path to use.
  */
 export function enforceWorkspace(
-  run: RunContext<unknown>,
+  run: WorkspaceRun,
   path: string,
   access: WorkspaceAccess = "read",
 ): Promise<string> {

@@ -8,6 +8,7 @@ export type {
   WorkspaceDescriptor,
   WorkspaceDescriptorInit,
   WorkspaceEventTarget,
+  WorkspaceRun,
 } from "./workspace-descriptor.js";
 export {
   cleanupWorkspace,

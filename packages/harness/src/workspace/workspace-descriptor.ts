@@ -18,6 +18,15 @@ export interface WorkspaceEventTarget {
   emit(event: AgentEvent): unknown;
 }
 
+/**
+ * What the workspace helpers ({@link enforceWorkspace}, {@link prepareWorkspace}...) need of a
+ * run: its id, its workspace slot and its event stream. A `RunContext` is one (`ctx.run`).
+ */
+export interface WorkspaceRun extends WorkspaceEventTarget {
+  readonly runId: string;
+  workspace: WorkspaceDescriptor | undefined;
+}
+
 /** Options of {@link WorkspaceDescriptor.enforce}. */
 export interface EnforceOptions {
   /** Default `"read"`. */

@@ -1,5 +1,4 @@
-import type { RunContext } from "../context/run-context.js";
-import type { SandboxMode, WorkspaceDescriptor } from "./workspace-descriptor.js";
+import type { SandboxMode, WorkspaceDescriptor, WorkspaceRun } from "./workspace-descriptor.js";
 
 /**
  * Prepares and tears down the workspace of a run (or of one sub-agent). Implementations, from
@@ -25,7 +24,7 @@ export interface IsolationOptions {
 /** Prepare a workspace for the run of `run`, set `run.workspace`, emit `workspace.prepared`. */
 export async function prepareWorkspace(
   isolation: WorkspaceIsolation,
-  run: RunContext<unknown>,
+  run: WorkspaceRun,
 ): Promise<WorkspaceDescriptor> {
   const workspace = await isolation.prepare(run.runId);
   run.workspace = workspace;
@@ -40,7 +39,7 @@ export async function prepareWorkspace(
  */
 export async function cleanupWorkspace(
   isolation: WorkspaceIsolation,
-  run: RunContext<unknown>,
+  run: WorkspaceRun,
 ): Promise<Error | undefined> {
   const workspace = run.workspace;
   if (workspace === undefined) return undefined;
@@ -63,7 +62,7 @@ export async function cleanupWorkspace(
 /** Prepare a workspace on `run`, call `fn`, and always clean up afterwards. */
 export async function withWorkspace<T>(
   isolation: WorkspaceIsolation,
-  run: RunContext<unknown>,
+  run: WorkspaceRun,
   fn: (workspace: WorkspaceDescriptor) => Promise<T>,
 ): Promise<T> {
   const workspace = await prepareWorkspace(isolation, run);

@@ -1,5 +1,5 @@
 import { isJsonObject, type JsonValue, validationError } from "@tinyagents/inference";
-import { jsonEqual } from "../../tool/json-equal.js";
+import { jsonEqual } from "../../encoding/json-equal.js";
 import type { Scorer } from "../scorer.js";
 import { makeScorer, type ScorerOptions } from "./custom.js";
 

@@ -1,4 +1,4 @@
-import { abortError } from "../../agent-loop/abort.js";
+import { abortError } from "../../context/abort.js";
 import type { RunContext } from "../../context/run-context.js";
 
 /**

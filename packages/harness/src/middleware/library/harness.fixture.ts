@@ -4,7 +4,7 @@
  */
 import type { Message, TinyAgentsError } from "@tinyagents/inference";
 import type { AgentRun } from "../../agent-loop/agent-run.js";
-import type { RunConfig } from "../../context/run-config.js";
+import type { RunConfig } from "../../config/run-config.js";
 import { EventSink } from "../../events/event-sink.js";
 import { AgentHarness, type AgentHarnessOptions } from "../../runtime/agent-harness.js";
 import { lowerLayer } from "../../runtime/lower-layer.js";

@@ -2,7 +2,7 @@ import { text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { toolMessages } from "../../../test/helpers.js";
 import { runText } from "../../agent-loop/agent-run.js";
-import type { AwaitSignalOptions, DurableValue } from "../../contracts/durable-context.js";
+import type { AwaitSignalOptions, DurableValue } from "../../durability/durable-context.js";
 import { approvalSignalName } from "../../durability/durable-signals.js";
 import type { EventRecord } from "../../events/agent-event.js";
 import { lowerLayer } from "../../runtime/lower-layer.js";

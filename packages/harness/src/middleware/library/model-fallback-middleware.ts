@@ -5,7 +5,7 @@ import {
   TinyAgentsError,
   toTinyAgentsError,
 } from "@tinyagents/inference";
-import { failedModelName } from "../../agent-loop/failed-model.js";
+import { failedModelName } from "../../errors/failed-model.js";
 import { shouldFallback } from "../../retry/retry-policy.js";
 import type { Middleware } from "../middleware.js";
 import { callable, middlewareName, optionError, stringList } from "./option-checks.js";

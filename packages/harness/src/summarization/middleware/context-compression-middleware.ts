@@ -9,8 +9,8 @@ import {
   validationError,
 } from "@tinyagents/inference";
 import { historyRange, replaceHistory } from "../../cache/edit-history.js";
+import { CompressionLog } from "../../events/compression-record.js";
 import type { HookContext, Middleware } from "../../middleware/middleware.js";
-import { CompressionLog } from "../compression-record.js";
 import { messageId } from "../message-ids.js";
 import { type MessageUnit, messageUnits } from "../message-units.js";
 import { type SummarizationPolicy, summarizationPolicy, triggerBudget } from "../summarization-policy.js";

@@ -1,7 +1,7 @@
 import { defaultTokenCounter, type Message, type TokenCounter, validationError } from "@tinyagents/inference";
 import { historyRange, replaceHistory } from "../../cache/edit-history.js";
+import { CompressionLog } from "../../events/compression-record.js";
 import type { Middleware } from "../../middleware/middleware.js";
-import { CompressionLog } from "../compression-record.js";
 import { messageId } from "../message-ids.js";
 import { messagesTokens } from "../token-estimates.js";
 import { planTrim, type TrimStrategy } from "../trim-messages.js";

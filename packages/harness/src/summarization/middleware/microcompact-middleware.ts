@@ -7,8 +7,8 @@ import {
   validationError,
 } from "@tinyagents/inference";
 import { historyRange, replaceHistory } from "../../cache/edit-history.js";
+import { CompressionLog } from "../../events/compression-record.js";
 import type { Middleware } from "../../middleware/middleware.js";
-import { CompressionLog } from "../compression-record.js";
 import { messageId } from "../message-ids.js";
 import { messagesTokens } from "../token-estimates.js";
 import { historySegmentIds, RunState, recordCompression } from "./record-compression.js";

@@ -1,8 +1,8 @@
 import { defaultTokenCounter, type TokenCounter, validationError } from "@tinyagents/inference";
 import { ArtifactStore } from "../../artifacts/artifact-store.js";
+import { CompressionLog } from "../../events/compression-record.js";
 import type { Middleware } from "../../middleware/middleware.js";
 import type { ToolResult } from "../../tool/tool.js";
-import { CompressionLog } from "../compression-record.js";
 import { recordCompression } from "./record-compression.js";
 
 /** Options of {@link outputCompressionMiddleware}. */

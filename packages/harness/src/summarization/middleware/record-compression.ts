@@ -1,6 +1,10 @@
 import type { ModelRequest } from "@tinyagents/inference";
+import type {
+  CompressionLog,
+  CompressionProvenance,
+  SummaryRecord,
+} from "../../events/compression-record.js";
 import type { HookContext } from "../../middleware/middleware.js";
-import type { CompressionLog, CompressionProvenance, SummaryRecord } from "../compression-record.js";
 
 /** The facts a compression middleware reports; time, run and call are filled in. */
 export type CompressionFacts = Omit<CompressionProvenance, "at" | "runId" | "callId">;

@@ -7,8 +7,8 @@ import {
 } from "@tinyagents/inference";
 import { copyFingerprint, shallowCopy } from "../../cache/edit-history.js";
 import { layoutSegments } from "../../cache/request-layout.js";
+import { CompressionLog } from "../../events/compression-record.js";
 import type { Middleware } from "../../middleware/middleware.js";
-import { CompressionLog } from "../compression-record.js";
 import { messageId } from "../message-ids.js";
 import { recordCompression } from "./record-compression.js";
 

@@ -1,12 +1,12 @@
 import { type JsonObject, ProviderError, type Usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { CheckpointStore } from "../../durability/checkpoint-store.js";
-import { continueEventSink } from "../../durability/journal-continuity.js";
 import { EventSink } from "../../events/event-sink.js";
 import { modelFallbackMiddleware } from "../../middleware/library/model-fallback-middleware.js";
 import { attachObservability } from "../../observability/attach-observability.js";
 import type { HarnessEventJournal } from "../../observability/event-journal.js";
 import { InMemoryEventJournal } from "../../observability/in-memory-event-journal.js";
+import { continueEventSink } from "../../observability/journal-continuity.js";
 import { traceDetailsMiddleware } from "../../observability/trace-details-middleware.js";
 import { AgentHarness } from "../../runtime/agent-harness.js";
 import { lowerLayer } from "../../runtime/lower-layer.js";

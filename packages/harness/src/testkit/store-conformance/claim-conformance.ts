@@ -1,6 +1,6 @@
 import { CheckpointStore } from "../../durability/checkpoint-store.js";
+import { PausedRunStore } from "../../durability/paused-run-store.js";
 import { RunLease } from "../../durability/run-lease.js";
-import { PausedRunStore } from "../../steering/paused-run-store.js";
 import { type ConformanceCase, equal, rejects } from "./conformance-check.js";
 import { conformancePausedRun } from "./conformance-paused-run.js";
 import { fencingConformance } from "./fencing-conformance.js";

@@ -1,4 +1,4 @@
-import type { PausedRun } from "../../contracts/paused-run.js";
+import type { PausedRun } from "../../durability/paused-run.js";
 
 /** A minimal valid PausedRun (`reason` "checkpoint" or "approval") for claim checks. */
 export function conformancePausedRun(runId: string, reason: PausedRun["reason"] = "checkpoint"): PausedRun {

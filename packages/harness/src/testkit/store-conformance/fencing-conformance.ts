@@ -1,5 +1,5 @@
-import type { PausedRun } from "../../contracts/paused-run.js";
 import { CheckpointStore } from "../../durability/checkpoint-store.js";
+import type { PausedRun } from "../../durability/paused-run.js";
 import type { RunLease } from "../../durability/run-lease.js";
 import type { TakeRequest } from "../../durability/run-record.js";
 import { type ConformanceCase, equal, ok, rejects } from "./conformance-check.js";

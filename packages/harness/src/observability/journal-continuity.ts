@@ -1,6 +1,6 @@
 import type { Clock } from "@tinyagents/inference";
 import { EventSink } from "../events/event-sink.js";
-import type { HarnessEventJournal } from "../observability/event-journal.js";
+import type { HarnessEventJournal } from "./event-journal.js";
 
 /**
  * The offset the next event of run tree `rootRunId` must get so the journal's offsets (and

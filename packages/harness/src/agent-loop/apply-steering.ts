@@ -1,8 +1,8 @@
 import { type Message, TinyAgentsError, user } from "@tinyagents/inference";
-import type { LoopSession } from "../agent-loop/loop-session.js";
 import { cancelled } from "../errors/factories.js";
-import { REDIRECT_PREFIX, type SteeringCommandKind } from "./steering-command.js";
-import type { SteeringHandle } from "./steering-handle.js";
+import { REDIRECT_PREFIX, type SteeringCommandKind } from "../steering/steering-command.js";
+import type { SteeringHandle } from "../steering/steering-handle.js";
+import type { LoopSession } from "./loop-session.js";
 
 /**
  * Where a steering checkpoint sits: before a model call, or after a model call and before the

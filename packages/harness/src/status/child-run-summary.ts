@@ -1,6 +1,6 @@
 import type { UsageTotals } from "@tinyagents/inference";
 import type { CostTotals } from "../cost/cost.js";
-import type { ExecutionStatus } from "../status/run-status.js";
+import type { ExecutionStatus } from "./run-status.js";
 
 /**
  * A finished sub-agent run as its parent sees it. `usage` and `cost` are the child's TREE

@@ -1,6 +1,6 @@
 import { type Clock, startTimer, type Timer, TinyAgentsError } from "@tinyagents/inference";
-import type { AbortHub } from "../context/abort-hub.js";
 import { cancelled } from "../errors/factories.js";
+import type { AbortHub } from "./abort-hub.js";
 
 /** Something that was aborted for a reason: an `AbortSignal` or the run's `AbortHub`. */
 export interface AbortSource {

@@ -1,9 +1,9 @@
 import type { JsonObject, Message, TinyAgentsError } from "@tinyagents/inference";
-import type { LoopSession } from "../agent-loop/loop-session.js";
-import type { PausedRun } from "../contracts/paused-run.js";
-import { capturePausedRun } from "../steering/paused-run.js";
-import type { RunHold } from "./run-hold.js";
-import type { TakeMode } from "./run-record.js";
+import type { PausedRun } from "../durability/paused-run.js";
+import type { RunHold } from "../durability/run-hold.js";
+import type { TakeMode } from "../durability/run-record.js";
+import type { LoopSession } from "./loop-session.js";
+import { capturePausedRun } from "./paused-run.js";
 
 /** The `PausedRun.reason` of a checkpoint. */
 export const CHECKPOINT_REASON = "checkpoint";

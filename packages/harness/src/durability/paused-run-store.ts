@@ -1,6 +1,6 @@
 import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
-import { claimConflict } from "../durability/durability-errors.js";
 import type { KeyValueStore } from "../store/key-value-store.js";
+import { claimConflict } from "./durability-errors.js";
 import { type PausedRun, validatePausedRun } from "./paused-run.js";
 
 /** The default KeyValueStore namespace of paused runs. */

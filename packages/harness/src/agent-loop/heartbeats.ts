@@ -1,6 +1,6 @@
 import { type Clock, startInterval, type Timer } from "@tinyagents/inference";
 import type { RunContext } from "../context/run-context.js";
-import type { ResolvedDurability } from "./run-durability.js";
+import type { ResolvedDurability } from "../durability/run-durability.js";
 
 interface Beating {
   ctx: RunContext<unknown>;

@@ -6,10 +6,10 @@ import {
   type ModelResponse,
   validationError,
 } from "@tinyagents/inference";
+import { cacheKey, modelCacheIdentity } from "../cache/cache-key.js";
+import type { ResponseCache } from "../cache/response-cache.js";
+import { SingleFlight } from "../cache/single-flight.js";
 import type { RunContext } from "../context/run-context.js";
-import { cacheKey, modelCacheIdentity } from "./cache-key.js";
-import type { ResponseCache } from "./response-cache.js";
-import { SingleFlight } from "./single-flight.js";
 
 /** How a harness uses its response cache (`harness.withResponseCache(cache, options)`). */
 export interface ResponseCacheOptions {
