@@ -39,7 +39,6 @@ export * from "./status/index.js";
 export * from "./steering/index.js";
 export * from "./store/index.js";
 export * from "./structured/index.js";
-export * from "./subagent/index.js";
 export * from "./summarization/index.js";
 // Tools
 export * from "./tool/index.js";

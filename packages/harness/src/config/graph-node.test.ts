@@ -5,8 +5,8 @@ import { InMemoryEventJournal } from "../observability/in-memory-event-journal.j
 import { RunStatusProjection } from "../observability/status-projection.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
 import { lowerLayer } from "../runtime/lower-layer.js";
-import { SubAgent } from "../subagent/sub-agent.js";
-import { SubAgentTool } from "../subagent/sub-agent-tool.js";
+import { SubAgent } from "../runtime/sub-agent.js";
+import { SubAgentTool } from "../runtime/sub-agent-tool.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
 import { DeterministicIds } from "../testkit/deterministic-ids.js";
 import { EventRecorder } from "../testkit/event-recorder.js";

@@ -5,9 +5,9 @@ import {
   type ResolvedModel,
   type UsageTotals,
 } from "@tinyagents/inference";
+import type { ChildRunSummary } from "../agent-loop/child-run.js";
 import type { GraphNodeCall } from "../config/graph-node.js";
 import { addCost, type CostTotals, emptyCost } from "../cost/cost.js";
-import type { ChildRunSummary } from "../subagent/child-run.js";
 
 /**
  * One finished harness call of a graph node, as the graph's state records it: a sub-agent

@@ -1,11 +1,11 @@
 import type { JsonObject } from "@tinyagents/inference";
 import type { SteeringHandle } from "../steering/steering-handle.js";
-import { SubAgent } from "../subagent/sub-agent.js";
-import { SubAgentTool } from "../subagent/sub-agent-tool.js";
 import type { ToolExecutionContext, ToolTimeout } from "../tool/tool.js";
 import type { WorkspaceIsolation } from "../workspace/workspace-isolation.js";
 import type { AgentCore } from "./agent-core.js";
 import type { AgentInput } from "./agent-input.js";
+import { SubAgent } from "./sub-agent.js";
+import { SubAgentTool } from "./sub-agent-tool.js";
 
 /** Options of `agent.asTool(...)`: the tool the parent model sees, and how the child runs. */
 export interface AsToolOptions<State, ParentCtx, Ctx> {

@@ -22,6 +22,14 @@ export { AgentRunError, type RunResult } from "./run-result.js";
 export { AgentStream, type RunStreamItem, type StreamResponseOptions } from "./run-stream.js";
 export type { AgentStreamItem } from "./stream-items.js";
 export {
+  SubAgent,
+  type SubAgentInvokeOptions,
+  type SubAgentOptions,
+  type SubAgentParentOptions,
+} from "./sub-agent.js";
+export { SubAgentSession, type SubAgentSessionOptions } from "./sub-agent-session.js";
+export { SUBAGENT_INPUT_FIELD, SubAgentTool, type SubAgentToolOptions } from "./sub-agent-tool.js";
+export {
   type RecoveringAgent,
   type SuperviseRunsOptions,
   type SupervisionReport,

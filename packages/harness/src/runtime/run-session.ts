@@ -1,5 +1,6 @@
 import { type ChatModel, createModel, validationError } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
+import { foldChildRun } from "../agent-loop/child-run.js";
 import { emptyRun, type HarnessParts, type LoopSession } from "../agent-loop/loop-session.js";
 import { OpenCalls } from "../agent-loop/open-calls.js";
 import type { GraphNodeCall, GraphNodeRef } from "../config/graph-node.js";
@@ -8,7 +9,6 @@ import type { ModelRegistry } from "../model-registry/model-registry.js";
 import { type HarnessComponent, RunStatusTracker } from "../status/run-status.js";
 import { prepareStructured } from "../structured/prepared-structured.js";
 import { type StructuredSpec, structuredSpec } from "../structured/structured-spec.js";
-import { foldChildRun } from "../subagent/child-run.js";
 
 /**
  * What one run changes about the agent (`agent.run(input, { model, responseFormat })`); the

@@ -1,3 +1,4 @@
+export type { ChildRunSummary } from "./child-run-summary.js";
 export {
   type ExecutionStatus,
   type HarnessComponent,

@@ -10,9 +10,9 @@ import { attachObservability } from "../../observability/attach-observability.js
 import type { HarnessEventJournal } from "../../observability/event-journal.js";
 import { traceDetailsMiddleware } from "../../observability/trace-details-middleware.js";
 import { AgentHarness } from "../../runtime/agent-harness.js";
+import { SubAgent } from "../../runtime/sub-agent.js";
+import { SubAgentTool } from "../../runtime/sub-agent-tool.js";
 import { SqliteStore } from "../../sqlite/sqlite-store.js";
-import { SubAgent } from "../../subagent/sub-agent.js";
-import { SubAgentTool } from "../../subagent/sub-agent-tool.js";
 import { DeterministicClock } from "../deterministic-clock.js";
 import { FakeTool } from "../fake-tool.js";
 import { ScriptedModel } from "../scripted-model.js";

@@ -1,7 +1,7 @@
 import { addUsageTotals } from "@tinyagents/inference";
-import type { LoopSession } from "../agent-loop/loop-session.js";
 import { addCost } from "../cost/cost.js";
 import type { ChildRunSummary } from "../status/child-run-summary.js";
+import type { LoopSession } from "./loop-session.js";
 
 export type { ChildRunSummary } from "../status/child-run-summary.js";
 

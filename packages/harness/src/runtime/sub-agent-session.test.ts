@@ -1,12 +1,12 @@
 import { text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { EventSink } from "../events/event-sink.js";
-import { AgentHarness } from "../runtime/agent-harness.js";
-import { lowerLayer } from "../runtime/lower-layer.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
 import { DeterministicIds } from "../testkit/deterministic-ids.js";
 import { EventRecorder } from "../testkit/event-recorder.js";
 import { ScriptedModel } from "../testkit/scripted-model.js";
+import { AgentHarness } from "./agent-harness.js";
+import { lowerLayer } from "./lower-layer.js";
 import { SubAgent } from "./sub-agent.js";
 import { SubAgentSession } from "./sub-agent-session.js";
 import { SubAgentTool } from "./sub-agent-tool.js";

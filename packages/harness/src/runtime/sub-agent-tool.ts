@@ -1,6 +1,5 @@
 import { type JsonObject, TinyAgentsError } from "@tinyagents/inference";
 import { runText } from "../agent-loop/agent-run.js";
-import type { AgentInput } from "../runtime/agent-input.js";
 import { assertObjectSchema, type CompiledSchema, compileSchema } from "../tool/json-schema-validator.js";
 import type {
   ArgsValidation,
@@ -11,6 +10,7 @@ import type {
   ToolTimeout,
 } from "../tool/tool.js";
 import { assertToolName } from "../tool/tool-name.js";
+import type { AgentInput } from "./agent-input.js";
 import type { SubAgent } from "./sub-agent.js";
 
 /** The argument a SubAgentTool reads its input from by default. */

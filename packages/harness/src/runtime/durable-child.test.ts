@@ -1,7 +1,7 @@
 import { assistant, type ChatModel, type ModelRequest, text, usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
-import { createAgent } from "../runtime/create-agent.js";
 import { ReplayDurableContext } from "../testkit/durable-conformance/replay-durable-context.js";
+import { createAgent } from "./create-agent.js";
 
 /** Models that answer from the request alone (replay never calls them for recorded turns). */
 function parentModel(calls: string[]): ChatModel {

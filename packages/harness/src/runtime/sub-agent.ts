@@ -6,21 +6,21 @@ import {
   toTinyAgentsError,
 } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
+import type { ChildRunSummary } from "../agent-loop/child-run.js";
 import type { RunOutcome } from "../agent-loop/run-loop.js";
 import type { RunConfig } from "../config/run-config.js";
 import type { RunContext } from "../context/run-context.js";
 import type { EventSink } from "../events/event-sink.js";
-import type { AgentCore } from "../runtime/agent-core.js";
-import { type AgentInput, normalizeInput } from "../runtime/agent-input.js";
-import type { ContextOptions } from "../runtime/create-context.js";
-import { lowerLayer } from "../runtime/lower-layer.js";
 import type { SteeringHandle } from "../steering/steering-handle.js";
 import {
   cleanupWorkspace,
   prepareWorkspace,
   type WorkspaceIsolation,
 } from "../workspace/workspace-isolation.js";
-import type { ChildRunSummary } from "./child-run.js";
+import type { AgentCore } from "./agent-core.js";
+import { type AgentInput, normalizeInput } from "./agent-input.js";
+import type { ContextOptions } from "./create-context.js";
+import { lowerLayer } from "./lower-layer.js";
 
 /** Construction options of a {@link SubAgent}. */
 export interface SubAgentOptions<State, Ctx> {
