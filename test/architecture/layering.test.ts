@@ -3,34 +3,11 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { importGraph } from "./source-graph.js";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 const src = path.join(repo, "packages/harness/src");
 const contracts = path.join(src, "contracts");
 const rel = (file: string) => path.relative(src, file).split(path.sep).join("/");
-
-/**
- * The run plumbing a contract may name (type-only): the run context and config, costs, statuses.
- * Those files sit below the contracts: they import no feature folder.
- */
-const PLUMBING = ["context/run-context.ts", "context/run-config.ts", "cost/cost.ts", "status/run-status.ts"];
-/**
- * The loop and its features: they depend on the contracts, never the reverse. (steering/ and tool/
- * also hold plumbing: steering commands and handles, JSON equality; those may sit below.)
- */
-const FEATURES = [
-  "agent-loop/",
-  "cache/",
-  "middleware/",
-  "runtime/",
-  "structured/",
-  "subagent/",
-  "steering/paused-run",
-  "steering/apply-steering",
-  "tool/tool",
-  "tool/define-tool",
-];
 
 function contractFiles(): string[] {
   return fs
@@ -39,6 +16,8 @@ function contractFiles(): string[] {
     .map((f) => path.join(contracts, f));
 }
 
+// Where contracts/ sits among the folders (above the run context, below every feature) is
+// checked with every other folder by folder-layers.test.ts.
 describe("layering: harness contracts", () => {
   it("contracts/ holds only types: no runtime statement, only type-only imports and exports", () => {
     const offenders: string[] = [];
@@ -54,30 +33,5 @@ describe("layering: harness contracts", () => {
       }
     }
     expect(offenders).toEqual([]);
-  });
-
-  it("contracts/ imports only other contracts and the run plumbing, and the plumbing imports no feature", () => {
-    const graph = importGraph([path.join(repo, "packages")]);
-    const bad: string[] = [];
-    for (const file of contractFiles()) {
-      for (const target of graph.get(file) ?? []) {
-        const to = rel(target);
-        if (!to.startsWith("contracts/") && !PLUMBING.includes(to)) bad.push(`${rel(file)} -> ${to}`);
-      }
-    }
-    // Everything the plumbing reaches, transitively, stays out of the feature folders.
-    const seen = new Set<string>();
-    const queue = PLUMBING.map((p) => path.join(src, p));
-    while (queue.length > 0) {
-      const file = queue.pop() as string;
-      for (const target of graph.get(file) ?? []) {
-        if (seen.has(target)) continue;
-        seen.add(target);
-        queue.push(target);
-        const to = rel(target);
-        if (FEATURES.some((feature) => to.startsWith(feature))) bad.push(`plumbing reaches ${to}`);
-      }
-    }
-    expect(bad).toEqual([]);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * The shared contracts of the harness: the types that the loop, tools, middleware, structured
- * output, sub-agents, steering and caches exchange. Types only (no runtime code). A contract file
- * imports only `@tinyagents/inference`, other contracts, and (type-only) the run plumbing below
- * it: `context/run-context` and `context/run-config`, `cost/`, `status/`. Nothing in this folder
- * may import a feature folder (tool/, middleware/, agent-loop/, ...): features depend on
- * contracts, never the reverse (checked by test/architecture/layering.test.ts).
+ * output, sub-agents, steering and caches exchange. Types only (no runtime code). The contracts
+ * name the run context (`ctx.run`), so they sit just above it and the run plumbing it is built
+ * from (`context/`, `durability/`, `events/`, `status/`, `config/`, ...); every feature folder
+ * (tool/, middleware/, agent-loop/, ...) sits above them. Records the run plumbing itself needs
+ * (`PausedRun`, `ToolResult`, `DurableContext`, `ChildRunSummary`, `RunStep`) live below, in
+ * durability/ and status/, and are re-exported here. Checked by test/architecture/layering.test.ts
+ * (types only) and folder-layers.test.ts (the layers of test/architecture/folder-layers.json).
  */
 
 export type {
