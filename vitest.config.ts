@@ -1,8 +1,22 @@
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+/** `@tinyagents/harness/testkit` -> packages/harness/src/testkit/index.ts, for every entry point. */
+function entryPointAliases(): { find: RegExp; replacement: string }[] {
+  const list = JSON.parse(readFileSync(src("./entry-points.json"), "utf8")) as {
+    packages: Record<string, { dir: string; subpaths: string[] }>;
+  };
+  return Object.entries(list.packages).flatMap(([name, { dir, subpaths }]) =>
+    [".", ...subpaths].map((subpath) => ({
+      find: new RegExp(`^${(subpath === "." ? name : `${name}/${subpath}`).replace(/[/.]/g, "\\$&")}$`),
+      replacement: src(`./${dir}/src/${subpath === "." ? "" : `${subpath}/`}index.ts`),
+    })),
+  );
+}
 
 /** Every test file, both tiers. */
 const TEST_FILES = [
@@ -16,47 +30,8 @@ const INTEGRATION_FILES = "**/*.integration.test.ts";
 
 export default defineConfig({
   resolve: {
-    alias: [
-      { find: /^@tinyagents\/inference$/, replacement: src("./packages/inference/src/index.ts") },
-      {
-        find: /^@tinyagents\/inference\/ai-sdk$/,
-        replacement: src("./packages/inference/src/ai-sdk/index.ts"),
-      },
-      {
-        find: /^@tinyagents\/harness\/testkit$/,
-        replacement: src("./packages/harness/src/testkit/index.ts"),
-      },
-      { find: /^@tinyagents\/harness\/otel$/, replacement: src("./packages/harness/src/otel/index.ts") },
-      {
-        find: /^@tinyagents\/harness\/langfuse$/,
-        replacement: src("./packages/harness/src/langfuse/index.ts"),
-      },
-      { find: /^@tinyagents\/harness\/sqlite$/, replacement: src("./packages/harness/src/sqlite/index.ts") },
-      { find: /^@tinyagents\/harness\/node$/, replacement: src("./packages/harness/src/node/index.ts") },
-      { find: /^@tinyagents\/harness\/tools$/, replacement: src("./packages/harness/src/tools/index.ts") },
-      { find: /^@tinyagents\/harness\/mcp$/, replacement: src("./packages/harness/src/mcp/index.ts") },
-      { find: /^@tinyagents\/harness\/evals$/, replacement: src("./packages/harness/src/evals/index.ts") },
-      {
-        find: /^@tinyagents\/harness\/langgraph$/,
-        replacement: src("./packages/harness/src/langgraph/index.ts"),
-      },
-      {
-        find: /^@tinyagents\/harness\/internal$/,
-        replacement: src("./packages/harness/src/internal/index.ts"),
-      },
-      { find: /^@tinyagents\/dbos$/, replacement: src("./packages/dbos/src/index.ts") },
-      { find: /^@tinyagents\/harness$/, replacement: src("./packages/harness/src/index.ts") },
-      { find: /^@tinyagents\/restate$/, replacement: src("./packages/restate/src/index.ts") },
-      {
-        find: /^@tinyagents\/restate\/testing$/,
-        replacement: src("./packages/restate/src/testing/index.ts"),
-      },
-      { find: /^@tinyagents\/postgres$/, replacement: src("./packages/postgres/src/index.ts") },
-      {
-        find: /^@tinyagents\/postgres\/testing$/,
-        replacement: src("./packages/postgres/src/testing/index.ts"),
-      },
-    ],
+    // Each public entry point to its source (entry-points.json, the one list of them).
+    alias: entryPointAliases(),
   },
   test: {
     // Fixed fast-check seed; then: each test file must leave no handle, timer or socket behind.
