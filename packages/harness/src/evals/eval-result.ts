@@ -61,8 +61,8 @@ export interface ScorerSummary {
   errors: number;
 }
 
-/** Latency figures in milliseconds (null when there were no finished runs). */
-export interface LatencySummary {
+/** Latency figures of an eval in milliseconds (null when there were no finished runs). */
+export interface EvalLatency {
   p50: number | null;
   p95: number | null;
   mean: number | null;
@@ -79,7 +79,7 @@ export interface CaseSummary {
   /** True when every trial passed. */
   passed: boolean;
   scorers: ScorerSummary[];
-  latency: LatencySummary;
+  latency: EvalLatency;
   costUsd: number;
   tokens: number;
   /** Error codes of the case's failed runs and scorers, with counts. */
@@ -117,7 +117,7 @@ export interface EvalReport {
     unknown?: true;
   };
   cost: { agentUsd: number; judgeUsd: number; totalUsd: number; unknown: boolean };
-  latency: LatencySummary;
+  latency: EvalLatency;
   /** Run failures and scorer errors by code. */
   errorCodes: Partial<Record<ErrorCode, number>>;
   failures: FailureEntry[];

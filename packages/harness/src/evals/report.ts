@@ -2,9 +2,9 @@ import { addUsage, type ErrorCode, emptyUsage } from "@tinyagents/inference";
 import type { EvalCase } from "./eval-case.js";
 import type {
   CaseSummary,
+  EvalLatency,
   EvalReport,
   FailureEntry,
-  LatencySummary,
   ScorerSummary,
   TrialResult,
 } from "./eval-result.js";
@@ -118,7 +118,7 @@ function scorerSummaries(trials: readonly TrialResult[], repeated: boolean): Sco
   });
 }
 
-function latency(trials: readonly TrialResult[]): LatencySummary {
+function latency(trials: readonly TrialResult[]): EvalLatency {
   const values = trials.map((trial) => trial.latencyMs);
   if (values.length === 0) return { p50: null, p95: null, mean: null, max: null };
   return {
