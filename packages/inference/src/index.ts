@@ -314,7 +314,7 @@ export {
 } from "./providers/ollama/index.js";
 // Providers: OpenAI Chat Completions and compatible servers (presets, createModel, probe)
 export {
-  anthropic,
+  anthropicCompatible,
   ChunkParser,
   type ChunkParserOptions,
   COMPATIBLE_QUIRKS,
@@ -340,7 +340,7 @@ export {
   OpenAiChatModel,
   type OpenAiChatModelOptions,
   type OpenAiQuirks,
-  ollama,
+  ollamaCompatible,
   openai,
   openrouter,
   PRESETS,

@@ -4,7 +4,7 @@ export { type MessageMappingContext, mapMessages } from "./map-messages.js";
 export { mapRequest, type RequestMappingContext } from "./map-request.js";
 export { normalizeBaseUrl, OpenAiChatModel, type OpenAiChatModelOptions } from "./openai-chat-model.js";
 export {
-  anthropic,
+  anthropicCompatible,
   type CompatibleOptions,
   compatible,
   deepseek,
@@ -14,7 +14,7 @@ export {
   llamaCpp,
   lmStudio,
   mistral,
-  ollama,
+  ollamaCompatible,
   openai,
   openrouter,
   PRESETS,

@@ -5,14 +5,14 @@ import { DEFAULT_ANTHROPIC_MODEL } from "../anthropic/anthropic-options.js";
 import { createModel, fromEnv, inferProvider, KNOWN_PROVIDERS } from "../create-model.js";
 import { OpenAiChatModel } from "./openai-chat-model.js";
 import {
-  anthropic,
+  anthropicCompatible,
   compatible,
   deepseek,
   groq,
   llamaCpp,
   lmStudio,
   mistral,
-  ollama,
+  ollamaCompatible,
   openai,
   openrouter,
   PRESETS,
@@ -36,13 +36,13 @@ describe("presets", () => {
   it.each([
     [openai, "openai", "https://api.openai.com/v1", "gpt-4.1-mini"],
     [deepseek, "deepseek", "https://api.deepseek.com/v1", "deepseek-chat"],
-    [anthropic, "anthropic", "https://api.anthropic.com/v1", DEFAULT_ANTHROPIC_MODEL],
+    [anthropicCompatible, "anthropic", "https://api.anthropic.com/v1", DEFAULT_ANTHROPIC_MODEL],
     [groq, "groq", "https://api.groq.com/openai/v1", "llama-3.3-70b-versatile"],
     [xai, "xai", "https://api.x.ai/v1", "grok-4"],
     [openrouter, "openrouter", "https://openrouter.ai/api/v1", "openai/gpt-4o-mini"],
     [together, "together", "https://api.together.xyz/v1", "meta-llama/Llama-3.3-70B-Instruct-Turbo"],
     [mistral, "mistral", "https://api.mistral.ai/v1", "mistral-small-latest"],
-    [ollama, "ollama", "http://localhost:11434/v1", "llama3.2"],
+    [ollamaCompatible, "ollama", "http://localhost:11434/v1", "llama3.2"],
   ] as const)("%o -> %s", (preset, provider, baseUrl, model) => {
     const m = preset({ env: KEYS });
     expect(m).toBeInstanceOf(OpenAiChatModel);
@@ -52,7 +52,7 @@ describe("presets", () => {
   it("the Anthropic preset defaults to the native adapter's model", () => {
     expect(PRESETS.anthropic.defaultModel).toBe(DEFAULT_ANTHROPIC_MODEL);
     const native = new AnthropicModel({ env: { ANTHROPIC_API_KEY: "sk-a" } });
-    expect(anthropic({ env: KEYS }).modelId).toBe(native.modelId);
+    expect(anthropicCompatible({ env: KEYS }).modelId).toBe(native.modelId);
     // What the CLI builds when only ANTHROPIC_API_KEY is set: the preset's default, natively.
     const picked = createModel(`anthropic:${PRESETS.anthropic.defaultModel}`, { env: KEYS });
     expect(picked).toBeInstanceOf(AnthropicModel);
@@ -72,15 +72,17 @@ describe("presets", () => {
       expect((error as Error).message).toContain(spec.apiKeyEnv!);
     }
     expect(() => openai({ env: {} })).toThrow(/OPENAI_API_KEY/);
-    expect(() => anthropic({ env: {} })).toThrow(/ANTHROPIC_API_KEY/);
+    expect(() => anthropicCompatible({ env: {} })).toThrow(/ANTHROPIC_API_KEY/);
   });
 
   it("reads base-URL overrides; local presets need no key but some need a model", () => {
     expect(openai({ env: { ...KEYS, OPENAI_BASE_URL: "https://proxy.example/v1/" } }).baseUrl).toBe(
       "https://proxy.example/v1",
     );
-    expect(ollama({ env: { OLLAMA_HOST: "10.0.0.5:11434" } }).baseUrl).toBe("http://10.0.0.5:11434/v1");
-    expect(anthropic({ env: { ...KEYS, ANTHROPIC_BASE_URL: "https://gw.example" } }).baseUrl).toBe(
+    expect(ollamaCompatible({ env: { OLLAMA_HOST: "10.0.0.5:11434" } }).baseUrl).toBe(
+      "http://10.0.0.5:11434/v1",
+    );
+    expect(anthropicCompatible({ env: { ...KEYS, ANTHROPIC_BASE_URL: "https://gw.example" } }).baseUrl).toBe(
       "https://gw.example/v1",
     );
     expect(vllm({ model: "m", env: { VLLM_BASE_URL: "http://gpu:8000" } }).baseUrl).toBe(

@@ -83,7 +83,7 @@ export const PRESETS = {
     baseUrlEnv: "ANTHROPIC_BASE_URL",
     apiKeyEnv: "ANTHROPIC_API_KEY",
     keyRequired: true,
-    // The native adapter's default: `anthropic()` and `AnthropicModel` pick the same model.
+    // The native adapter's default: `anthropicCompatible()` and `AnthropicModel` pick the same model.
     defaultModel: DEFAULT_ANTHROPIC_MODEL,
     quirks: hosted({ thinkTags: false, strictSchemas: false, parallelToolCalls: false }),
   },
@@ -243,9 +243,11 @@ export const deepseek = (options?: PresetOptions): OpenAiChatModel =>
   });
 /**
  * Anthropic's OpenAI-compatible endpoint (`ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`; the native
- * adapter's default model, `DEFAULT_ANTHROPIC_MODEL`). Prefer the native adapter.
+ * adapter's default model, `DEFAULT_ANTHROPIC_MODEL`), through the OpenAI Chat Completions client.
+ * Prefer the native adapter, `new AnthropicModel()` (thinking, cache control, Anthropic's errors).
  */
-export const anthropic = (options?: PresetOptions): OpenAiChatModel => fromPreset("anthropic", options);
+export const anthropicCompatible = (options?: PresetOptions): OpenAiChatModel =>
+  fromPreset("anthropic", options);
 /** Groq (`GROQ_API_KEY`, `GROQ_BASE_URL`; `llama-3.3-70b-versatile`). */
 export const groq = (options?: PresetOptions): OpenAiChatModel => fromPreset("groq", options);
 /** xAI (`XAI_API_KEY`, `XAI_BASE_URL`; `grok-4`). Its `completion_tokens` exclude reasoning; usage corrects that. */
@@ -256,8 +258,11 @@ export const openrouter = (options?: PresetOptions): OpenAiChatModel => fromPres
 export const together = (options?: PresetOptions): OpenAiChatModel => fromPreset("together", options);
 /** Mistral (`MISTRAL_API_KEY`, `MISTRAL_BASE_URL`; `mistral-small-latest`). Tool call ids become 9 letters/digits. */
 export const mistral = (options?: PresetOptions): OpenAiChatModel => fromPreset("mistral", options);
-/** Ollama's OpenAI-compatible `/v1` (no key; `OLLAMA_HOST`; `llama3.2`). */
-export const ollama = (options?: PresetOptions): OpenAiChatModel => fromPreset("ollama", options);
+/**
+ * Ollama's OpenAI-compatible `/v1` (no key; `OLLAMA_HOST`; `llama3.2`), through the OpenAI Chat
+ * Completions client. The native adapter is `new OllamaModel()` (Ollama's `/api/chat`).
+ */
+export const ollamaCompatible = (options?: PresetOptions): OpenAiChatModel => fromPreset("ollama", options);
 /** LM Studio (no key; `LMSTUDIO_BASE_URL`, default `http://localhost:1234/v1`). Needs `model`. */
 export const lmStudio = (options?: PresetOptions): OpenAiChatModel => fromPreset("lmstudio", options);
 /** llama.cpp `llama-server` (no key; `LLAMA_CPP_BASE_URL`, default `http://localhost:8080/v1`). Needs `model`. */
