@@ -1,6 +1,7 @@
-// Two entry points of one package never export the same name for different things: `X` from
-// `@tinyagents/harness` and `X` from `@tinyagents/harness/testkit` must be one declaration
-// re-exported (then either import is the same thing), never two. Integration tier: it builds a
+// The names the entry points export. Two entry points of one package never export the same name
+// for different things: `X` from `@tinyagents/harness` and `X` from `@tinyagents/harness/testkit`
+// must be one declaration re-exported (then either import is the same thing), never two. And
+// every exported name is documented (JSDoc on its declaration). Integration tier: it builds a
 // TypeScript program over every entry point (a few seconds of type checking). Budget: ~30 s.
 import * as path from "node:path";
 import * as ts from "typescript";
@@ -26,6 +27,7 @@ function exportedDeclarations(files: { packageName: string; specifier: string; f
   );
   const checker = program.getTypeChecker();
   const result = new Map<string, Map<string, Map<string, string[]>>>();
+  const undocumented: string[] = [];
   for (const { packageName, specifier, file } of files) {
     const source = program.getSourceFile(file);
     const moduleSymbol = source === undefined ? undefined : checker.getSymbolAtLocation(source);
@@ -35,6 +37,8 @@ function exportedDeclarations(files: { packageName: string; specifier: string; f
     for (const exported of checker.getExportsOfModule(moduleSymbol)) {
       const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
       const declaration = target.declarations?.[0];
+      if (target.getDocumentationComment(checker).length === 0)
+        undocumented.push(`${specifier}: ${exported.name}`);
       const where =
         declaration === undefined
           ? `${specifier}#${exported.name}`
@@ -44,18 +48,21 @@ function exportedDeclarations(files: { packageName: string; specifier: string; f
       declarations.set(where, [...(declarations.get(where) ?? []), specifier]);
     }
   }
-  return result;
+  return { declarations: result, undocumented };
 }
 
-describe("entry points of a package agree on what a name means", () => {
+const exported = exportedDeclarations(
+  entryPoints().map((e) => ({
+    packageName: e.packageName,
+    specifier: e.specifier,
+    file: path.join(repoRoot, e.dir, e.source),
+  })),
+);
+
+describe("the names the entry points export", () => {
   it("no name is exported by two entry points of one package for two different declarations", () => {
-    const files = entryPoints().map((e) => ({
-      packageName: e.packageName,
-      specifier: e.specifier,
-      file: path.join(repoRoot, e.dir, e.source),
-    }));
     const clashes: string[] = [];
-    for (const [, names] of exportedDeclarations(files)) {
+    for (const [, names] of exported.declarations) {
       for (const [name, declarations] of names) {
         if (declarations.size < 2) continue;
         const sides = [...declarations].map(
@@ -66,5 +73,10 @@ describe("entry points of a package agree on what a name means", () => {
     }
     // On failure: rename one of them, or re-export the one declaration from both entry points.
     expect(clashes).toEqual([]);
+  });
+
+  it("every name an entry point exports is documented (a JSDoc comment on its declaration)", () => {
+    // On failure: say in one sentence what the name is for, on its declaration.
+    expect([...new Set(exported.undocumented)]).toEqual([]);
   });
 });

@@ -16,6 +16,12 @@ export type ToolTimeout = "inherit" | "unbounded" | { ms: number };
 /** How often a tool's side effect may happen across a crash (see `Tool.sideEffects`). */
 export type ToolExecutionSemantics = "at-least-once" | "once";
 
+/**
+ * What a tool's failure (a throw) does to the run: `"returnError"` (the default) hands the model an
+ * error tool result naming the failure, so it can try something else; `"fail"` fails the run with
+ * the tool's error; `{ message }` hands the model that fixed text instead (hiding the error's
+ * details). A timeout always becomes an error tool result.
+ */
 export type ToolErrorPolicy = "returnError" | "fail" | { message: string };
 
 /** Outcome of validating arguments: the typed value, or human-readable issues. */

@@ -78,6 +78,7 @@ export interface AiSdkToolResultPart {
   providerOptions?: AiSdkProviderOptions;
 }
 
+/** One message of the prompt the bridge sends an AI SDK model (its `LanguageModelV2/V3` prompt format). */
 export type AiSdkMessage =
   | { role: "system"; content: string }
   | { role: "user"; content: Array<AiSdkTextPart | AiSdkFilePart> }
