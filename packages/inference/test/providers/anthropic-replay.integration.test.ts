@@ -11,10 +11,10 @@ import {
   type JsonValue,
   type ModelRequest,
   ProviderError,
-  parseAnthropicResponse,
   TinyAgentsError,
   user,
 } from "../../src/index.js";
+import { parseAnthropicResponse } from "../../src/provider-kit/index.js";
 import { replayOf } from "../replay/fixtures.js";
 import { ReplayServer } from "../replay/replay-server.js";
 import { useReplayServer } from "../support/replay.js";

@@ -14,10 +14,10 @@ import {
   type ModelRequest,
   OpenAiResponsesModel,
   ProviderError,
-  parseResponsesBody,
   TinyAgentsError,
   user,
 } from "../../src/index.js";
+import { parseResponsesBody } from "../../src/provider-kit/index.js";
 import { type Fixture, replayOf } from "../replay/fixtures.js";
 import type { Chunking } from "../replay/split-body.js";
 import { useReplayServer } from "../support/replay.js";
