@@ -4,8 +4,8 @@
  * name the run context (`ctx.run`), so they sit just above it and the run plumbing it is built
  * from (`context/`, `durability/`, `events/`, `status/`, `config/`, ...); every feature folder
  * (tool/, middleware/, agent-loop/, ...) sits above them. Records the run plumbing itself needs
- * (`PausedRun`, `ToolResult`, `DurableContext`, `ChildRunSummary`, `RunStep`) live below, in
- * durability/ and status/, and are re-exported here. Checked by test/architecture/layering.test.ts
+ * (`PausedRun`, `ToolResult`, `DurableContext`, `ChildRunSummary`, `RunStep`, `RecordsLost`) live below, in
+ * durability/, status/ and events/, and are re-exported here. Checked by test/architecture/layering.test.ts
  * (types only) and folder-layers.test.ts (the layers of test/architecture/folder-layers.json).
  */
 
@@ -19,6 +19,7 @@ export type {
 } from "../durability/durable-context.js";
 export type { PausedRun } from "../durability/paused-run.js";
 export type { ToolResult } from "../durability/tool-result.js";
+export type { RecordsLost } from "../events/records-lost.js";
 export type { ChildRunSummary } from "../status/child-run-summary.js";
 export type { RunStep } from "../status/run-step.js";
 export type { AgentRun } from "./agent-run.js";
@@ -30,7 +31,6 @@ export type {
   ToolCallNext,
   ToolProgress,
 } from "./middleware.js";
-export type { RecordsLost } from "./records-lost.js";
 export type { StopReason } from "./stop-reason.js";
 export type { AnyTool, ArgsValidation, Tool, ToolErrorPolicy, ToolTimeout } from "./tool.js";
 export type { ToolExecutionContext } from "./tool-execution-context.js";
