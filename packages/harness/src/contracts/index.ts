@@ -4,9 +4,10 @@
  * name the run context (`ctx.run`), so they sit just above it and the run plumbing it is built
  * from (`context/`, `durability/`, `events/`, `status/`, `config/`, ...); every feature folder
  * (tool/, middleware/, agent-loop/, ...) sits above them. Records the run plumbing itself needs
- * (`PausedRun`, `ToolResult`, `DurableContext`, `ChildRunSummary`, `RunStep`, `RecordsLost`) live below, in
- * durability/, status/ and events/, and are re-exported here. Checked by test/architecture/layering.test.ts
- * (types only) and folder-layers.test.ts (the layers of test/architecture/folder-layers.json).
+ * (`PausedRun`, `ToolResult`, `DurableContext`, `ChildRunSummary`, `RunStep`, `RecordsLost`)
+ * live below, in durability/, status/ and events/, and are re-exported here. Checked by
+ * test/architecture/layering.test.ts (types only) and folder-layers.test.ts (the layers of
+ * test/architecture/folder-layers.json).
  */
 
 export type {
