@@ -249,7 +249,7 @@ try {
     process.execPath,
     [
       "-e",
-      `const { validateAgainstSchema } = require("@tinyagents/harness");
+      `const { validateAgainstSchema } = require("@tinyagents/harness/tool");
        console.log(validateAgainstSchema({ type: "object", properties: { a: { type: "string" } } }, { a: 1 }).join());`,
     ],
     { cwd: app },

@@ -6,14 +6,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  AppendLogEventJournal,
-  EventSink,
-  InMemoryEventJournal,
-  JournalSink,
-  RedactingSink,
-} from "@tinyagents/harness";
+import { AppendLogEventJournal, EventSink, InMemoryEventJournal } from "@tinyagents/harness";
 import { JsonlAppendLog } from "@tinyagents/harness/node";
+import { JournalSink, RedactingSink } from "@tinyagents/harness/observability";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 
 const EVENTS = 200_000;

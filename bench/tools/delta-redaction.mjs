@@ -4,7 +4,8 @@
 // (the per-delta fast path, same output) writing into a sink that keeps nothing. The records are
 // W2's: what `EventSink.emitDelta` builds for 10,000 `model.text_delta` events of one call.
 // Usage: node bench/tools/delta-redaction.mjs [--rounds 40] [--text ab]
-import { EventSink, RedactingSink, Redactor } from "@tinyagents/harness";
+import { EventSink } from "@tinyagents/harness";
+import { RedactingSink, Redactor } from "@tinyagents/harness/observability";
 import { intArg, parseArgs } from "../lib/args.mjs";
 import { DELTA } from "../lib/script.mjs";
 

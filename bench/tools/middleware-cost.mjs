@@ -8,9 +8,9 @@ import {
   budgetMiddleware,
   redactionMiddleware,
   retryMiddleware,
-  traceDetailsMiddleware,
   usageAccountingMiddleware,
 } from "@tinyagents/harness";
+import { traceDetailsMiddleware } from "@tinyagents/harness/observability";
 import { observedRun, openCliLikeStore } from "../adapters/cli-wiring.mjs";
 import { scriptedAgent, scriptedModel } from "../adapters/tinyagents.mjs";
 import { intArg, parseArgs } from "../lib/args.mjs";

@@ -10,8 +10,8 @@ import {
   EventSink,
   InMemoryEventJournal,
   tool,
-  traceDetailsMiddleware,
 } from "@tinyagents/harness";
+import { traceDetailsMiddleware } from "@tinyagents/harness/observability";
 import { cassetteFromObservations, replayRun, ScriptedModel } from "@tinyagents/harness/testkit";
 import { intArg, parseArgs } from "../lib/args.mjs";
 

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Redactor } from "@tinyagents/harness";
+import { Redactor } from "@tinyagents/harness/observability";
 import { loadAdapter } from "../adapters/index.mjs";
 import { intArg, parseArgs } from "../lib/args.mjs";
 import { newCounters } from "../lib/script.mjs";

@@ -150,13 +150,15 @@ describe("built packages", () => {
     try {
       const script = join(dir, "probe.mjs");
       const entry = pathToFileURL(join(root, "packages/harness/dist/index.js")).href;
+      const cacheEntry = pathToFileURL(join(root, "packages/harness/dist/cache/index.js")).href;
       writeFileSync(
         script,
         [
           "const crypto = () => process.moduleLoadList.filter((m) => /crypto/.test(m)).length;",
           `const harness = await import(${JSON.stringify(entry)});`,
           "const atImport = crypto();",
-          'const digest = harness.sha256Hex("abc");',
+          `const { sha256Hex } = await import(${JSON.stringify(cacheEntry)});`,
+          'const digest = harness.AgentHarness === undefined ? "no root" : sha256Hex("abc");',
           "console.log(JSON.stringify({ atImport, afterHash: crypto() > 0, digest }));",
         ].join("\n"),
       );
@@ -317,7 +319,7 @@ describe("built packages", () => {
     expect(await packedFiles("harness")).toContain("dist/THIRD-PARTY-NOTICES.md");
     // The inlined validator works from the built root.
     const out = importInPlainNode(`
-      const { validateAgainstSchema } = await import("@tinyagents/harness");
+      const { validateAgainstSchema } = await import("@tinyagents/harness/tool");
       const schema = { type: "object", properties: { a: { type: "string" } }, required: ["a"] };
       console.log(JSON.stringify([validateAgainstSchema(schema, { a: 1 }), validateAgainstSchema(schema, { a: "x" })]));
     `);

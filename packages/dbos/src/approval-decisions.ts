@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type ApprovalSignal, approvalSignalName } from "@tinyagents/harness";
+import { type ApprovalSignal, approvalSignalName } from "@tinyagents/harness/durability";
 import { TinyAgentsError } from "@tinyagents/inference";
 import type { OpenedApproval } from "./dbos-durable-context.js";
 import type { DbosClientHandle } from "./dbos-sdk.js";

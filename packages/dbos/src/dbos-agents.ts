@@ -1,18 +1,17 @@
 import {
   AgentRunError,
   attachObservability,
-  CoalescingJournal,
-  type DurableValue,
   type EventRecord,
   EventSink,
   type HarnessEventJournal,
   type HarnessStatusStore,
-  ReplayReconcilingJournal,
   type RunResult,
   type SteeringCommand,
   SteeringHandle,
   type SteeringPolicy,
 } from "@tinyagents/harness";
+import type { DurableValue } from "@tinyagents/harness/durability";
+import { CoalescingJournal, ReplayReconcilingJournal } from "@tinyagents/harness/observability";
 import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import { type ChildStarter, DbosDurableContext, type SignalEnvelope } from "./dbos-durable-context.js";
 import { DBOS } from "./dbos-sdk.js";

@@ -1,17 +1,15 @@
+import type { AgentObservation, HarnessEventJournal, SteeringCommand } from "@tinyagents/harness";
+import { canonicalJson } from "@tinyagents/harness/cache";
 import {
-  type AgentObservation,
-  type ApprovalWait,
   approvalSignalName,
-  canonicalJson,
   type DurableValue,
-  type HarnessEventJournal,
-  type JournalQuery,
-  normalizeInput,
   type ResumeSignal,
-  type SteeringCommand,
   validateResumeSignal,
-  validateSteeringCommand,
-} from "@tinyagents/harness";
+} from "@tinyagents/harness/durability";
+import { normalizeInput } from "@tinyagents/harness/internal";
+import type { ApprovalWait } from "@tinyagents/harness/middleware";
+import type { JournalQuery } from "@tinyagents/harness/observability";
+import { validateSteeringCommand } from "@tinyagents/harness/steering";
 import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import {
   type DbosApproveOptions,

@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
+import type { DurableContext } from "@tinyagents/harness";
 import type {
   ApprovalSignal,
-  ApprovalWait,
   AwaitSignalOptions,
   DurableChildOptions,
-  DurableContext,
   DurableStepOptions,
   DurableValue,
-} from "@tinyagents/harness";
-import { isResumeSignalName } from "@tinyagents/harness";
+} from "@tinyagents/harness/durability";
+import { isResumeSignalName } from "@tinyagents/harness/durability";
+import type { ApprovalWait } from "@tinyagents/harness/middleware";
 import { type ErrorSummary, TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import { DBOS } from "./dbos-sdk.js";
 import { APPROVALS_EVENT, RESUME_EVENT } from "./names.js";

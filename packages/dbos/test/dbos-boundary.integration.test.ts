@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDbosClient, type DbosAgents, type DbosAgentsClient, dbosAgents } from "@tinyagents/dbos";
-import { approvalArgumentsHash } from "@tinyagents/harness";
+import { approvalArgumentsHash } from "@tinyagents/harness/middleware";
 import {
   CONFORMANCE_APPROVAL_HASH,
   CONFORMANCE_CALLS,

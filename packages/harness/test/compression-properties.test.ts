@@ -3,19 +3,18 @@
  * produce an orphan tool message or an unanswered tool call, keep every system message, keep
  * order, and their provenance lists exactly the removed message ids.
  */
+import { AgentHarness, type HookContext } from "@tinyagents/harness";
+import { lowerLayer } from "@tinyagents/harness/internal";
 import {
-  AgentHarness,
   contextCompressionMiddleware,
   findOrphans,
-  type HookContext,
   messageId,
   messageTrimMiddleware,
   planSummarization,
   summarizationPolicy,
   type TrimStrategy,
   trimMessages,
-} from "@tinyagents/harness";
-import { lowerLayer } from "@tinyagents/harness/internal";
+} from "@tinyagents/harness/summarization";
 import { assistant, type Message, type ModelRequest, system, toolResult, user } from "@tinyagents/inference";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -10,7 +10,7 @@ import {
   outputCompressionMiddleware,
   retrievedContextCompressionMiddleware,
   type Summarizer,
-} from "@tinyagents/harness";
+} from "@tinyagents/harness/summarization";
 import { expectPrefixPreserved, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";

@@ -9,8 +9,9 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
-import { createAgent, type EventRecord, traceDetailsMiddleware } from "@tinyagents/harness";
+import { createAgent, type EventRecord } from "@tinyagents/harness";
 import { buildTraceModels } from "@tinyagents/harness/langfuse";
+import { traceDetailsMiddleware } from "@tinyagents/harness/observability";
 import { OtelTracer } from "@tinyagents/harness/otel";
 import { DeterministicClock, DeterministicIds, ScriptedModel } from "@tinyagents/harness/testkit";
 import { describe, expect, it } from "vitest";

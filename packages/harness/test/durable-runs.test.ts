@@ -13,13 +13,13 @@ import {
   type AgentRunError,
   attachObservability,
   CheckpointStore,
-  continueEventSink,
   EventSink,
   InMemoryEventJournal,
   InMemoryHarnessStatusStore,
   InMemoryKeyValueStore,
   type RunOptions,
 } from "@tinyagents/harness";
+import { continueEventSink } from "@tinyagents/harness/observability";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
 import type { Message } from "@tinyagents/inference";

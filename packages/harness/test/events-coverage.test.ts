@@ -11,18 +11,13 @@ import {
   artifactResult,
   attachObservability,
   budgetMiddleware,
-  contextCompressionMiddleware,
   EventSink,
-  enforceWorkspace,
   guardrailsMiddleware,
   humanApprovalMiddleware,
   InMemoryChatHistory,
   InMemoryEventJournal,
   InMemoryResponseCache,
   largeResultHandoff,
-  noProgressMiddleware,
-  ReplayReconcilingJournal,
-  ResultHandoffCache,
   rateLimitMiddleware,
   runText,
   SteeringHandle,
@@ -30,14 +25,19 @@ import {
   SubAgentSession,
   SubAgentTool,
   tool,
+} from "@tinyagents/harness";
+import { ResultHandoffCache } from "@tinyagents/harness/handoff";
+import { lowerLayer } from "@tinyagents/harness/internal";
+import {
+  noProgressMiddleware,
   toolAllowlistMiddleware,
   toolRetryMiddleware,
-  traceDetailsMiddleware,
-  withWorkspace,
-} from "@tinyagents/harness";
-import { lowerLayer } from "@tinyagents/harness/internal";
+} from "@tinyagents/harness/middleware";
 import { TempDirWorkspace } from "@tinyagents/harness/node";
+import { ReplayReconcilingJournal, traceDetailsMiddleware } from "@tinyagents/harness/observability";
+import { contextCompressionMiddleware } from "@tinyagents/harness/summarization";
 import { DeterministicClock, EventRecorder, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
+import { enforceWorkspace, withWorkspace } from "@tinyagents/harness/workspace";
 import { ProviderError, permissiveProfile, usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { makeHarness } from "./helpers.js";

@@ -11,18 +11,18 @@ import { join } from "node:path";
 import {
   AgentHarness,
   type AgentObservation,
-  type AppendGroup,
   type AppendLog,
   AppendLogEventJournal,
   attachObservability,
   EventSink,
   type HarnessRunStatus,
   type HarnessStatusStore,
-  rebuildProjections,
   runText,
 } from "@tinyagents/harness";
 import { lowerLayer } from "@tinyagents/harness/internal";
+import { rebuildProjections } from "@tinyagents/harness/observability";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
+import type { AppendGroup } from "@tinyagents/harness/store";
 import {
   type ChatModel,
   type JsonValue,

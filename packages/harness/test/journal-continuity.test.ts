@@ -9,7 +9,6 @@ import {
   type AgentObservation,
   AppendLogEventJournal,
   attachObservability,
-  continueEventSink,
   EventSink,
   type HarnessEventJournal,
   InMemoryEventJournal,
@@ -18,6 +17,7 @@ import {
 } from "@tinyagents/harness";
 import { lowerLayer } from "@tinyagents/harness/internal";
 import { JsonlAppendLog } from "@tinyagents/harness/node";
+import { continueEventSink } from "@tinyagents/harness/observability";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, DeterministicIds, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { TinyAgentsError } from "@tinyagents/inference";

@@ -14,10 +14,9 @@ import {
   AgentHarness,
   attachObservability,
   EventSink,
-  heartbeatTimerOf,
   InMemoryHarnessStatusStore,
 } from "@tinyagents/harness";
-import { lowerLayer } from "@tinyagents/harness/internal";
+import { heartbeatTimerOf, lowerLayer } from "@tinyagents/harness/internal";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, EventRecorder, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { afterEach, describe, expect, it } from "vitest";

@@ -3,8 +3,9 @@
  * prompt-prefix guard (`changes` declarations, `cache.layout_changed`, `protectPromptPrefix`),
  * and parallel tools under a tool wrap.
  */
-import { dynamicPromptMiddleware, type Middleware, runText } from "@tinyagents/harness";
+import { type Middleware, runText } from "@tinyagents/harness";
 import { lowerLayer } from "@tinyagents/harness/internal";
+import { dynamicPromptMiddleware } from "@tinyagents/harness/middleware";
 import { FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { system, text, user } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";

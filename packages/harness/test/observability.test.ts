@@ -9,17 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   AgentHarness,
-  AgentLatencyMetrics,
   type AgentObservation,
   AppendLogEventJournal,
   attachObservability,
   EventSink,
   type HarnessStatusStore,
   InMemoryHarnessStatusStore,
-  JournalSink,
-  KeyValueHarnessStatusStore,
   lookupPricing,
-  rebuildProjections,
   rollUpCost,
   runText,
   SubAgent,
@@ -27,6 +23,12 @@ import {
 } from "@tinyagents/harness";
 import { lowerLayer } from "@tinyagents/harness/internal";
 import { FileKeyValueStore, JsonlAppendLog } from "@tinyagents/harness/node";
+import {
+  AgentLatencyMetrics,
+  JournalSink,
+  KeyValueHarnessStatusStore,
+  rebuildProjections,
+} from "@tinyagents/harness/observability";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, DeterministicIds, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { assistant, type ChatModel, ProviderError, toolCall, usage, user } from "@tinyagents/inference";

@@ -14,9 +14,10 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AppendLogEventJournal, type StoreWarning } from "@tinyagents/harness";
+import { AppendLogEventJournal } from "@tinyagents/harness";
 import { JsonlAppendLog } from "@tinyagents/harness/node";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
+import type { StoreWarning } from "@tinyagents/harness/store";
 import { afterEach, describe, expect, it } from "vitest";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));

@@ -4,14 +4,10 @@
  * in the volatile tail); a middleware that edits the system prompt without declaring it trips
  * `protectPromptPrefix`.
  */
-import {
-  AgentHarness,
-  dynamicPromptMiddleware,
-  PromptCacheLayout,
-  promptCacheKey,
-  promptFingerprint,
-} from "@tinyagents/harness";
+import { AgentHarness } from "@tinyagents/harness";
+import { PromptCacheLayout, promptCacheKey, promptFingerprint } from "@tinyagents/harness/cache";
 import { lowerLayer } from "@tinyagents/harness/internal";
+import { dynamicPromptMiddleware } from "@tinyagents/harness/middleware";
 import {
   DeterministicClock,
   expectPrefixBusted,

@@ -14,13 +14,13 @@ import {
   AppendLogEventJournal,
   attachObservability,
   CheckpointStore,
-  continueEventSink,
   InMemoryKeyValueStore,
   type KeyValueStore,
   tool,
 } from "@tinyagents/harness";
 import { lowerLayer } from "@tinyagents/harness/internal";
 import { FileKeyValueStore } from "@tinyagents/harness/node";
+import { continueEventSink } from "@tinyagents/harness/observability";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { DeterministicClock, ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
 import { type Message, TinyAgentsError } from "@tinyagents/inference";

@@ -4,13 +4,12 @@
  */
 import {
   AgentHarness,
-  cacheKey,
   EventSink,
   InMemoryResponseCache,
-  modelCacheIdentity,
   type ResponseCache,
   runText,
 } from "@tinyagents/harness";
+import { cacheKey, modelCacheIdentity } from "@tinyagents/harness/cache";
 import { lowerLayer } from "@tinyagents/harness/internal";
 import { DeterministicClock, EventRecorder, ScriptedModel, SlowModel } from "@tinyagents/harness/testkit";
 import { type JsonValue, user } from "@tinyagents/inference";

@@ -5,20 +5,22 @@
  */
 import {
   AgentHarness,
-  BudgetTracker,
   budgetMiddleware,
-  contextualToolSelectionMiddleware,
   EventSink,
   type Middleware,
-  modelCallLimitMiddleware,
-  noProgressMiddleware,
   type PausedRun,
   redactionMiddleware,
   SteeringHandle,
-  toolCallLimitMiddleware,
-  validatePausedRun,
 } from "@tinyagents/harness";
+import { validatePausedRun } from "@tinyagents/harness/durability";
 import { lowerLayer } from "@tinyagents/harness/internal";
+import {
+  BudgetTracker,
+  contextualToolSelectionMiddleware,
+  modelCallLimitMiddleware,
+  noProgressMiddleware,
+  toolCallLimitMiddleware,
+} from "@tinyagents/harness/middleware";
 import {
   DeterministicClock,
   DeterministicIds,

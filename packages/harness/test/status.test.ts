@@ -1,5 +1,6 @@
-import { type HarnessRunStatus, RunStatusTracker } from "@tinyagents/harness";
+import type { HarnessRunStatus } from "@tinyagents/harness";
 import { lowerLayer } from "@tinyagents/harness/internal";
+import { RunStatusTracker } from "@tinyagents/harness/observability";
 import { DEFAULT_CLOCK_START, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { ProviderError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";

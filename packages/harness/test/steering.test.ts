@@ -18,8 +18,8 @@ import {
   SteeringPolicy,
   SubAgent,
   SubAgentTool,
-  validatePausedRun,
 } from "@tinyagents/harness";
+import { validatePausedRun } from "@tinyagents/harness/durability";
 import { lowerLayer } from "@tinyagents/harness/internal";
 import { FileKeyValueStore } from "@tinyagents/harness/node";
 import {

@@ -1,5 +1,6 @@
-import { runText, ToolTimeoutSettings } from "@tinyagents/harness";
+import { runText } from "@tinyagents/harness";
 import { FakeTool, runScript, ScriptedModel } from "@tinyagents/harness/testkit";
+import { ToolTimeoutSettings } from "@tinyagents/harness/tool";
 import { text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { makeHarness, runCollecting, toolMessages } from "./helpers.js";

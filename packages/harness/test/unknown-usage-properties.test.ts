@@ -14,10 +14,9 @@ import {
   formatCost,
   InMemoryEventJournal,
   InMemoryHarnessStatusStore,
-  RunStatusProjection,
-  UsageCostProjection,
 } from "@tinyagents/harness";
 import { evaluate, exactMatch } from "@tinyagents/harness/evals";
+import { RunStatusProjection, UsageCostProjection } from "@tinyagents/harness/observability";
 import { DeterministicClock, DeterministicIds, FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import {
   assistant,

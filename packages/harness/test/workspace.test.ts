@@ -6,15 +6,7 @@
 import { mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  AgentHarness,
-  EventSink,
-  enforceWorkspace,
-  SubAgent,
-  SubAgentTool,
-  tool,
-  withWorkspace,
-} from "@tinyagents/harness";
+import { AgentHarness, EventSink, SubAgent, SubAgentTool, tool } from "@tinyagents/harness";
 import { lowerLayer } from "@tinyagents/harness/internal";
 import { SharedRootWorkspace, TempDirWorkspace, WorkspaceDescriptor } from "@tinyagents/harness/node";
 import {
@@ -24,6 +16,7 @@ import {
   FakeTool,
   ScriptedModel,
 } from "@tinyagents/harness/testkit";
+import { enforceWorkspace, withWorkspace } from "@tinyagents/harness/workspace";
 import { text } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -1,10 +1,10 @@
+import type { AppendLog } from "@tinyagents/harness";
 import {
   type AppendGroup,
-  type AppendLog,
   type AppendLogEntry,
   serializeEntry,
   validateRead,
-} from "@tinyagents/harness";
+} from "@tinyagents/harness/store";
 import type { JsonValue } from "@tinyagents/inference";
 import type pg from "pg";
 import { type PgTarget, pgDatabase, pgGuard } from "./postgres-errors.js";

@@ -1,11 +1,11 @@
+import type { KeyValueStore } from "@tinyagents/harness";
 import {
   expiryFor,
   type KeyValueOp,
-  type KeyValueStore,
   type PutOptions,
   validateBatch,
   validateKeyText,
-} from "@tinyagents/harness";
+} from "@tinyagents/harness/store";
 import { type JsonValue, validationError } from "@tinyagents/inference";
 import type pg from "pg";
 import { pgDatabase, pgGuard } from "./postgres-errors.js";

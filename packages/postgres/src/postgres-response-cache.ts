@@ -1,4 +1,5 @@
-import { expiryFor, type ResponseCache } from "@tinyagents/harness";
+import type { ResponseCache } from "@tinyagents/harness";
+import { expiryFor } from "@tinyagents/harness/store";
 import { type JsonValue, validationError } from "@tinyagents/inference";
 import type pg from "pg";
 import { pgDatabase, pgGuard } from "./postgres-errors.js";

@@ -1,17 +1,13 @@
+import type { HarnessRunStatus, HarnessStatusStore } from "@tinyagents/harness";
+import { abandonedStatus, isStale, type ReapOptions, reapCutoff } from "@tinyagents/harness/durability";
 import {
-  abandonedStatus,
   DEFAULT_MAX_FINISHED_RUNS,
   FinishedRunRetention,
-  type HarnessRunStatus,
-  type HarnessStatusStore,
   isActiveStatus,
-  isStale,
-  type ReapOptions,
-  reapCutoff,
   type StatusQuery,
   statusFilter,
   validateStatus,
-} from "@tinyagents/harness";
+} from "@tinyagents/harness/observability";
 import { validationError } from "@tinyagents/inference";
 import type pg from "pg";
 import { type PgTarget, pgDatabase, pgGuard } from "./postgres-errors.js";

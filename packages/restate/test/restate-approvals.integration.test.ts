@@ -2,7 +2,8 @@
 // Approvals bound to what they approve, and typed, fast errors at the Restate boundary: every
 // case below answered OK, blocked or lost its code before (issue 36).
 import { connect } from "@restatedev/restate-sdk-clients";
-import { approvalArgumentsHash, SteeringPolicy } from "@tinyagents/harness";
+import { SteeringPolicy } from "@tinyagents/harness";
+import { approvalArgumentsHash } from "@tinyagents/harness/middleware";
 import {
   CONFORMANCE_APPROVAL_HASH,
   CONFORMANCE_CALLS,

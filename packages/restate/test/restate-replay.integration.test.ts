@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentObservation, ObservationSink } from "@tinyagents/harness";
+import type { AgentObservation } from "@tinyagents/harness";
+import type { ObservationSink } from "@tinyagents/harness/observability";
 import {
   CONFORMANCE_APPROVAL_HASH,
   CONFORMANCE_INPUT,

@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline";
-import { addCost, type CostTotals, emptyCost } from "@tinyagents/harness";
+import type { CostTotals } from "@tinyagents/harness";
+import { addCost, emptyCost } from "@tinyagents/harness/internal";
 import { addUsageTotals, emptyUsageTotals, type UsageTotals } from "@tinyagents/inference";
 import { AGENT_OPTIONS, parseCommandArgs } from "../core/args.js";
 import { type AgentSetup, agentOptionsFromFlags, buildAgent } from "../core/build-agent.js";

@@ -1,4 +1,5 @@
-import { type AgentRun, attachObservability, continueEventSink, runText } from "@tinyagents/harness";
+import { type AgentRun, attachObservability, runText } from "@tinyagents/harness";
+import { continueEventSink } from "@tinyagents/harness/observability";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { COMMON_OPTIONS, parseCommandArgs } from "../core/args.js";
 import { type AgentFlagValues, agentOptionsFromFlags, buildAgent } from "../core/build-agent.js";

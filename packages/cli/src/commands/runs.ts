@@ -1,4 +1,5 @@
-import { type HarnessRunStatus, isStale, reapCutoff, superviseRuns } from "@tinyagents/harness";
+import { type HarnessRunStatus, superviseRuns } from "@tinyagents/harness";
+import { isStale, reapCutoff } from "@tinyagents/harness/durability";
 import { COMMON_OPTIONS, parseCommandArgs, positiveInt } from "../core/args.js";
 import type { CliIo } from "../core/cli-io.js";
 import { type CliStore, openCliStore } from "../core/cli-store.js";

@@ -1,5 +1,6 @@
-import { AgentHarness, type AnyTool, type ChatHistory, PromptGuidedToolsModel } from "@tinyagents/harness";
+import { AgentHarness, type AnyTool, type ChatHistory } from "@tinyagents/harness";
 import { WorkspaceDescriptor } from "@tinyagents/harness/node";
+import { PromptGuidedToolsModel } from "@tinyagents/harness/tool-calling";
 import type { ChatModel } from "@tinyagents/inference";
 import { addTool } from "../demo/add-tool.js";
 import { positiveInt } from "./args.js";

@@ -7,8 +7,8 @@ import {
   type HarnessStatusStore,
   type KeyValueStore,
   StoreChatHistory,
-  type StoreWarning,
 } from "@tinyagents/harness";
+import type { StoreWarning } from "@tinyagents/harness/store";
 import type { JsonObject } from "@tinyagents/inference";
 import { CliError } from "./cli-error.js";
 import {

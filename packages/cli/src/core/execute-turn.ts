@@ -6,9 +6,9 @@ import {
   type EventRecord,
   EventSink,
   type HarnessRunStatus,
-  traceDetailsMiddleware,
   type WorkspaceDescriptor,
 } from "@tinyagents/harness";
+import { traceDetailsMiddleware } from "@tinyagents/harness/observability";
 import { type JsonObject, TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import type { CliStore } from "./cli-store.js";
 import { contentFreeJournal } from "./content-capture.js";

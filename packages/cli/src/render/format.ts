@@ -1,4 +1,5 @@
-import { type CostTotals, markCostUnknown } from "@tinyagents/harness";
+import type { CostTotals } from "@tinyagents/harness";
+import { markCostUnknown } from "@tinyagents/harness/internal";
 import type { Usage, UsageTotals } from "@tinyagents/inference";
 import { formatUsd } from "../figures/figures.js";
 

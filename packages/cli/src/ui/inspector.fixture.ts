@@ -16,8 +16,8 @@ import {
   SteeringHandle,
   SubAgent,
   SubAgentTool,
-  traceDetailsMiddleware,
 } from "@tinyagents/harness";
+import { traceDetailsMiddleware } from "@tinyagents/harness/observability";
 import { FakeTool, ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
 import { ProviderError, type Usage } from "@tinyagents/inference";
 import { InspectorControls } from "./run-controls.js";

@@ -1,4 +1,5 @@
-import { ApprovalBook, SteeringHandle } from "@tinyagents/harness";
+import { SteeringHandle } from "@tinyagents/harness";
+import { ApprovalBook } from "@tinyagents/harness/middleware";
 import { describe, expect, it } from "vitest";
 import { waitUntil } from "../../../harness/test/support/wait-until.js";
 import { InspectorControls } from "./run-controls.js";

@@ -1,4 +1,5 @@
-import type { ApprovalBook, ApprovalRecord, SteeringHandle } from "@tinyagents/harness";
+import type { SteeringHandle } from "@tinyagents/harness";
+import type { ApprovalBook, ApprovalRecord } from "@tinyagents/harness/middleware";
 import { TinyAgentsError, validationError } from "@tinyagents/inference";
 import type { ControlView } from "./view-types.js";
 

@@ -1,4 +1,5 @@
-import { type EventScope, EventSink } from "@tinyagents/harness";
+import { EventSink } from "@tinyagents/harness";
+import type { EventScope } from "@tinyagents/harness/internal";
 import {
   buildTraceModels,
   exportResource,

@@ -1,3 +1,4 @@
+export * from "../status/index.js";
 export type { AgentObservation } from "./agent-observation.js";
 export { AppendLogEventJournal } from "./append-log-event-journal.js";
 export {

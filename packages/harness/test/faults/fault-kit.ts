@@ -35,11 +35,11 @@ import {
   type RunConfig,
   type RunPolicyInput,
   type ShortTermMemory,
-  type ToolTimeoutSettings,
 } from "@tinyagents/harness";
 import { lowerLayer } from "@tinyagents/harness/internal";
 import { JsonlAppendLog } from "@tinyagents/harness/node";
 import { DeterministicClock, DeterministicIds, EventRecorder } from "@tinyagents/harness/testkit";
+import type { ToolTimeoutSettings } from "@tinyagents/harness/tool";
 import {
   type ChatModel,
   type Clock,

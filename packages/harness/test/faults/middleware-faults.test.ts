@@ -5,7 +5,8 @@
  * as `middleware.failed`, every other middleware's `onError` still runs once, `run.failed` is
  * last, and the transcript keeps everything up to the failing hook.
  */
-import type { Middleware, MiddlewareHook } from "@tinyagents/harness";
+import type { Middleware } from "@tinyagents/harness";
+import type { MiddlewareHook } from "@tinyagents/harness/internal";
 import { FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";

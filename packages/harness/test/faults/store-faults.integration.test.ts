@@ -30,9 +30,9 @@ import {
   InMemoryAppendLog,
   InMemoryHarnessStatusStore,
   StoreChatHistory,
-  type StoreWarning,
 } from "@tinyagents/harness";
 import { JsonlAppendLog } from "@tinyagents/harness/node";
+import type { StoreWarning } from "@tinyagents/harness/store";
 import { FakeTool, ScriptedModel } from "@tinyagents/harness/testkit";
 import { type Message, TinyAgentsError } from "@tinyagents/inference";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";

@@ -8,13 +8,13 @@ import {
   type AnyTool,
   largeResultHandoff,
   type Middleware,
-  ResultHandoffCache,
   type RunPolicyInput,
-  ToolTimeoutSettings,
   tool,
   toolPolicyMiddleware,
 } from "@tinyagents/harness";
+import { ResultHandoffCache } from "@tinyagents/harness/handoff";
 import { FakeTool, ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
+import { ToolTimeoutSettings } from "@tinyagents/harness/tool";
 import { type ErrorCode, type JsonObject, type Message, type ToolMessage, text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import {

@@ -5,7 +5,8 @@
  * text, tool calls, tool failures, unknown tools and provider errors; unary and streaming; some
  * paused midway and resumed FROM THE JSON COPY of their PausedRun).
  */
-import { type Middleware, type PausedRun, validatePausedRun } from "@tinyagents/harness";
+import type { Middleware, PausedRun } from "@tinyagents/harness";
+import { validatePausedRun } from "@tinyagents/harness/durability";
 import { lowerLayer } from "@tinyagents/harness/internal";
 import { FakeTool, runScript, type ScriptStep } from "@tinyagents/harness/testkit";
 import {

@@ -7,7 +7,8 @@
  *   every issue names the JSON path it is about;
  * - defining a tool from arbitrary junk as its schema only ever throws a typed `validation` error.
  */
-import { normalizeToolArguments, tool, validateAgainstSchema } from "@tinyagents/harness";
+import { tool } from "@tinyagents/harness";
+import { normalizeToolArguments, validateAgainstSchema } from "@tinyagents/harness/tool";
 import { isJsonObject, type JsonObject, type JsonValue, TinyAgentsError } from "@tinyagents/inference";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -12,12 +12,12 @@
  */
 import {
   type AnyTool,
-  type GuardrailCheck,
   guardrailsMiddleware,
   type Middleware,
   type RunContext,
   tool,
 } from "@tinyagents/harness";
+import type { GuardrailCheck } from "@tinyagents/harness/middleware";
 import { FakeTool, runScript } from "@tinyagents/harness/testkit";
 import { type ToolMessage, text } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";

@@ -23,10 +23,10 @@ import {
   attachObservability,
   EventSink,
   InMemoryHarnessStatusStore,
-  type LogEntry,
   loggingMiddleware,
 } from "@tinyagents/harness";
 import { lowerLayer } from "@tinyagents/harness/internal";
+import type { LogEntry } from "@tinyagents/harness/middleware";
 import { JsonlAppendLog, JsonlSink } from "@tinyagents/harness/node";
 import { DeterministicClock, DeterministicIds, EventRecorder } from "@tinyagents/harness/testkit";
 import {

@@ -1,11 +1,6 @@
 import { connect, HttpCallError, type Ingress, Opts, SendOpts } from "@restatedev/restate-sdk-clients";
-import {
-  type EventRecord,
-  type HarnessEventJournal,
-  type ResumeSignal,
-  type SteeringCommand,
-  validateResumeSignal,
-} from "@tinyagents/harness";
+import type { EventRecord, HarnessEventJournal, SteeringCommand } from "@tinyagents/harness";
+import { type ResumeSignal, validateResumeSignal } from "@tinyagents/harness/durability";
 import {
   displayUrl,
   type ErrorCode,

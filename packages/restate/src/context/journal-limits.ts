@@ -1,4 +1,6 @@
-import type { ArtifactStore, DurableStepOptions, DurableValue, ToolResult } from "@tinyagents/harness";
+import type { ArtifactStore } from "@tinyagents/harness";
+import type { DurableStepOptions, DurableValue } from "@tinyagents/harness/durability";
+import type { ToolResult } from "@tinyagents/harness/tool";
 import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
 
 /**

@@ -6,15 +6,14 @@ import {
   TimeoutError,
   type WorkflowContext,
 } from "@restatedev/restate-sdk";
+import type { ArtifactStore, DurableContext } from "@tinyagents/harness";
 import type {
-  ApprovalWait,
-  ArtifactStore,
   AwaitSignalOptions,
   DurableChildOptions,
-  DurableContext,
   DurableStepOptions,
   DurableValue,
-} from "@tinyagents/harness";
+} from "@tinyagents/harness/durability";
+import type { ApprovalWait } from "@tinyagents/harness/middleware";
 import { isErrorCode, type JsonValue, TinyAgentsError } from "@tinyagents/inference";
 import { agentWorkflowName } from "../naming/naming.js";
 import { DEFAULT_MAX_STEP_BYTES, fitStepValue } from "./journal-limits.js";

@@ -1,16 +1,15 @@
 import { type WorkflowContext, type WorkflowSharedContext, workflow } from "@restatedev/restate-sdk";
 import {
   AgentRunError,
-  type ApprovalWait,
-  approvalSignalName,
   attachObservability,
-  isResumeSignalName,
   type ObservabilityOptions,
-  ReplayReconcilingJournal,
   type RunResult,
   SteeringHandle,
   SteeringPolicy,
 } from "@tinyagents/harness";
+import { approvalSignalName, isResumeSignalName } from "@tinyagents/harness/durability";
+import type { ApprovalWait } from "@tinyagents/harness/middleware";
+import { ReplayReconcilingJournal } from "@tinyagents/harness/observability";
 import { type ErrorSummary, type JsonValue, TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import { RestateDurableContext } from "../context/restate-durable-context.js";
 import { isLive, ReplayAwareEventSink } from "../events/replay-aware-sink.js";

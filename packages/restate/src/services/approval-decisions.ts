@@ -1,5 +1,6 @@
 import type { WorkflowSharedContext } from "@restatedev/restate-sdk";
-import { type ApprovalSignal, type ApprovalWait, approvalSignalName } from "@tinyagents/harness";
+import { type ApprovalSignal, approvalSignalName } from "@tinyagents/harness/durability";
+import type { ApprovalWait } from "@tinyagents/harness/middleware";
 import { handlerError } from "./handler-errors.js";
 import type { ApprovalDecision, RestateRunStatus } from "./run-protocol.js";
 

@@ -1,4 +1,5 @@
-import type { ApprovalWait, RunResult, SteeringCommand } from "@tinyagents/harness";
+import type { RunResult, SteeringCommand } from "@tinyagents/harness";
+import type { ApprovalWait } from "@tinyagents/harness/middleware";
 import type { ErrorSummary, JsonObject, JsonValue, Message } from "@tinyagents/inference";
 
 /**

@@ -1,5 +1,5 @@
 import type { TerminalError } from "@restatedev/restate-sdk";
-import { canonicalJson, sha256Hex } from "@tinyagents/harness";
+import { canonicalJson, sha256Hex } from "@tinyagents/harness/cache";
 import { isJsonObject } from "@tinyagents/inference";
 import { handlerError } from "./handler-errors.js";
 import type { RestateRunRequest } from "./run-protocol.js";

@@ -1,11 +1,7 @@
 import type { WorkflowContext, WorkflowSharedContext } from "@restatedev/restate-sdk";
 import { TerminalError } from "@restatedev/restate-sdk";
-import {
-  type SteeringCommand,
-  type SteeringHandle,
-  type SteeringPolicy,
-  validateSteeringCommand,
-} from "@tinyagents/harness";
+import type { SteeringCommand, SteeringHandle, SteeringPolicy } from "@tinyagents/harness";
+import { validateSteeringCommand } from "@tinyagents/harness/steering";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { steeringPromiseName } from "../naming/naming.js";
 
