@@ -179,7 +179,9 @@ const importModulesFrom = (modules, specifier) => ({
   setup(pluginBuild) {
     const skip = Symbol("skip");
     pluginBuild.onResolve({ filter: /^\./ }, async (args) => {
-      if (args.pluginData === skip) return undefined;
+      // An entry point is built as itself even when the root also imports it (a subpath that is
+      // a folder's index, like `@tinyagents/harness/cache`): its own imports then go to core.
+      if (args.pluginData === skip || args.kind === "entry-point") return undefined;
       const { path, errors } = await pluginBuild.resolve(args.path, {
         kind: args.kind,
         importer: args.importer,

@@ -1,4 +1,13 @@
-export * from "../status/index.js";
+// The run status types and tracker the status stores and projections hold.
+export {
+  type ChildRunSummary,
+  type ExecutionStatus,
+  type HarnessComponent,
+  type HarnessPhase,
+  type HarnessRunStatus,
+  RunStatusTracker,
+  type RunTotals,
+} from "../status/index.js";
 export type { AgentObservation } from "./agent-observation.js";
 export { AppendLogEventJournal } from "./append-log-event-journal.js";
 export {
