@@ -1,3 +1,7 @@
+/**
+ * `@tinyagents/harness/artifacts`: artifacts a tool produces: the artifact store, its limits and
+ * records. The root re-exports `ArtifactStore`, `ArtifactRef` and `artifactResult`.
+ */
 export { artifactResult } from "./artifact-result.js";
 export {
   type Artifact,

@@ -1,3 +1,8 @@
+/**
+ * `@tinyagents/harness/durability`: what makes a run survive a crash or a pause: checkpoint and
+ * paused-run stores, durable contexts, resume and approval signals, leases, run records, reaping of
+ * stale runs and recovery. The root re-exports the stores and `DurableContext`.
+ */
 export type { RunCheckpoints, ToolIntent } from "./checkpoint-contract.js";
 export {
   CHECKPOINTS_NAMESPACE,

@@ -1,3 +1,7 @@
+/**
+ * `@tinyagents/harness/handoff`: large tool results handed off by reference: the handoff store and
+ * records, the read-back tool, the result cache. The root re-exports `largeResultHandoff`.
+ */
 export { largeResultHandoff, readHandoffTool } from "./handoff-middleware.js";
 export {
   createHandoff,

@@ -1,3 +1,7 @@
+/**
+ * `@tinyagents/harness/host`: hooks for the program hosting agents: context composers, progress
+ * sinks, model resolvers, security gates and the middleware that applies them.
+ */
 export {
   type ContextComposer,
   DenyListGate,

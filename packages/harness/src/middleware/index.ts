@@ -1,3 +1,9 @@
+/**
+ * `@tinyagents/harness/middleware`: the middleware library: every built-in middleware (approval,
+ * budget, limits, guardrails, redaction, retry, fallback, timeouts, logging, rate limits, tool
+ * selection and policy, usage accounting), its options and helpers, the `Middleware` contracts and
+ * `MiddlewareStack`. The root re-exports the common ones.
+ */
 export {
   ApprovalBook,
   type ApprovalDecision,

@@ -1,4 +1,10 @@
-// The run status types and tracker the status stores and projections hold.
+/**
+ * `@tinyagents/harness/observability`: journals, sinks and projections of a run's events: event
+ * journals (in memory, on an append log, coalescing, replay-reconciling), sinks (fan-out, bounded
+ * queue, redacting, journal), projections and status stores with the run status types, latency
+ * metrics, trace details and the GenAI message shapes exporters build on. The root re-exports
+ * `attachObservability` and the common journal and status store.
+ */
 export {
   type ChildRunSummary,
   type ExecutionStatus,

@@ -1,3 +1,7 @@
+/**
+ * `@tinyagents/harness/steering`: steering a running agent: commands, their validation, pause
+ * state. The root re-exports `SteeringHandle`, `SteeringPolicy` and `SteeringCommand`.
+ */
 export {
   REDIRECT_PREFIX,
   STEERING_COMMAND_KINDS,

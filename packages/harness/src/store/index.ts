@@ -1,3 +1,8 @@
+/**
+ * `@tinyagents/harness/store`: the stores' contracts and helpers beyond the common stores the root
+ * exports: namespaced stores over a key-value store, store names and key validation, filters, the
+ * store registry.
+ */
 export { assertStorableKey, unstorableReason } from "../encoding/storable-key.js";
 export {
   type AppendGroup,

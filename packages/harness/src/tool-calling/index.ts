@@ -1,3 +1,8 @@
+/**
+ * `@tinyagents/harness/tool-calling`: prompt-guided tool calling, for models without native tool
+ * calls: the tool instructions, parsing the calls out of the text, and a model wrapper that falls
+ * back to it.
+ */
 export { type CoalescedTranscript, coalescePromptToolTurns } from "./coalesce-tool-turns.js";
 export { toPromptGuidedRequest } from "./prompt-guided-request.js";
 export {

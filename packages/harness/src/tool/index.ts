@@ -1,3 +1,8 @@
+/**
+ * `@tinyagents/harness/tool`: the building blocks of tools: JSON Schema compilation and validation,
+ * Standard Schema conversion, argument normalization, injected arguments, tool names and policies,
+ * tool results and timeouts. Define tools with `tool()` from the root.
+ */
 export { jsonEqual } from "../encoding/json-equal.js";
 export {
   assertToolTimeout,

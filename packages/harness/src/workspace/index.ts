@@ -1,5 +1,8 @@
-// The workspace sandbox's contracts and events. The filesystem parts (WorkspaceDescriptor's
-// implementation, the directory providers, resolveRealPath) are Node-only: `@tinyagents/harness/node`.
+/**
+ * `@tinyagents/harness/workspace`: the workspace sandbox: descriptors, access modes, isolation and
+ * enforcement of a run's filesystem reach (the Node filesystem parts are at
+ * `@tinyagents/harness/node`).
+ */
 export { enforceWorkspace } from "./enforce-workspace.js";
 export type {
   EnforceOptions,
