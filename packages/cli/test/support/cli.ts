@@ -29,6 +29,22 @@ export interface CliTestHome {
 }
 
 /**
+ * The modules the CLI loads on first use of its common commands (`run`, `demo`, `show`, `runs` and
+ * the SQLite store). Loading them, transformed from source, is a one-time cost per test process
+ * that a loaded machine stretches past a test's 5 s budget: it belongs to the file's setup, not to
+ * whichever test happens to run first.
+ */
+function loadRunPath(): Promise<unknown> {
+  return Promise.all([
+    import("../../src/commands/run.js"),
+    import("../../src/commands/demo.js"),
+    import("../../src/commands/show.js"),
+    import("../../src/commands/runs.js"),
+    import("@tinyagents/harness/sqlite"),
+  ]);
+}
+
+/**
  * For a CLI test file: a temp home made before its first test and removed after its last (the
  * `prefix` names it in the temp directory), and the CLI bound to it; `defaults` apply to every
  * command (a call's own options win, its `env` is added to theirs).
@@ -37,7 +53,8 @@ export function useCli(prefix: string, defaults: Omit<CliOptions, "home"> = {}):
   let path = "";
   beforeAll(async () => {
     path = await mkdtemp(join(tmpdir(), prefix));
-  });
+    await loadRunPath();
+  }, 60_000);
   afterAll(async () => {
     if (path !== "") await rm(path, { recursive: true, force: true });
   });
