@@ -2,7 +2,7 @@
 // (invoke + stream) as the fake model and the same async zod-schema tool every framework gets,
 // `createAgent({ model, tools, policy })` and `agent.run(prompt)` / `agent.stream(prompt)`.
 // (`tinyagents-sync-tool` is the labelled sync-tool variant.)
-import { createAgent, tool } from "@tinyagents/harness";
+import { createAgent, runText, tool } from "@tinyagents/harness";
 import { z } from "zod";
 import {
   DELTA,
@@ -92,14 +92,19 @@ export function createLoop({ steps, yieldEachCall = false, counters }) {
   };
 }
 
-/** Consume `agent.stream(...)`: count `model.text_delta` events, return the final text. */
+/**
+ * Consume `agent.stream(...)` (or the internal lower layer's stream, whose `completed` item carries
+ * the run instead of a result): count `model.text_delta` events, return the final text.
+ */
 export async function consumeStream(stream) {
   let received = 0;
   let text;
   for await (const item of stream) {
     if (item.type === "event") {
       if (item.record.event.type === "model.text_delta") received++;
-    } else text = item.result.text;
+    } else if (item.type === "completed")
+      text = item.result === undefined ? runText(item.run) : item.result.text;
+    else throw item.error;
   }
   return { received, text };
 }
