@@ -27,6 +27,17 @@ const TEST_FILES = [
 ];
 /** The integration tier: the naming every new process/server/engine/compiler test follows. */
 const INTEGRATION_FILES = "**/*.integration.test.ts";
+/**
+ * Engine suites that SIGKILL worker fleets (DBOS, Restate): the integration tier's second group,
+ * run after the rest, one file at a time. Beside another file's child processes on 2 cores, a
+ * restarted DBOS worker sometimes does not see its killed tool attempt (no `tool.abandoned`;
+ * under investigation, issue 36), and the Restate chaos lag assert has little margin.
+ */
+const ENGINE_KILL_FILES = [
+  "packages/dbos/test/conformance.integration.test.ts",
+  "packages/dbos/test/dbos-chaos.integration.test.ts",
+  "packages/restate/test/restate-chaos.integration.test.ts",
+];
 
 export default defineConfig({
   resolve: {
@@ -61,6 +72,8 @@ export default defineConfig({
         test: {
           name: "integration",
           include: [INTEGRATION_FILES],
+          exclude: [...configDefaults.exclude, ...ENGINE_KILL_FILES],
+          sequence: { groupOrder: 0 },
           // Child processes, servers and compilers share two cores with each other: generous limits,
           // each crash suite states its own budget in its header.
           testTimeout: 60_000,
@@ -73,6 +86,18 @@ export default defineConfig({
           // The type tests (`*.test-d.ts`) are not run here: they are type errors or nothing, and
           // `npm run typecheck` (the first step of `npm test`) compiles them with everything else.
           // Vitest's typecheck ran that same `tsc` a second time.
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration-engines",
+          include: ENGINE_KILL_FILES,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // After the "integration" group, alone: see ENGINE_KILL_FILES.
+          sequence: { groupOrder: 1 },
+          maxWorkers: 1,
         },
       },
     ],
