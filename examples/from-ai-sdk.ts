@@ -10,7 +10,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { AgentHarness, tool } from "@tinyagents/harness";
+import { AgentHarness, formatTotalTokens, tool } from "@tinyagents/harness";
 import { fromAiSdk } from "@tinyagents/inference/ai-sdk";
 import { z } from "zod";
 
@@ -93,4 +93,6 @@ for (const message of run.messages) {
     for (const call of message.toolCalls) console.log(`tool ${call.name}: ${JSON.stringify(call.arguments)}`);
 }
 console.log(run.text);
-console.log(`provider: ${model.provider}, model calls: ${run.modelCalls}, tokens: ${run.usage.totalTokens}`);
+console.log(
+  `provider: ${model.provider}, model calls: ${run.modelCalls}, tokens: ${formatTotalTokens(run.usage)}`,
+);

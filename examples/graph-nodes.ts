@@ -6,7 +6,7 @@
  * Run: npx tsx examples/graph-nodes.ts   (offline: scripted models)
  */
 import { Annotation, Command, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
-import { AgentHarness, humanApprovalMiddleware, runText, tool } from "@tinyagents/harness";
+import { AgentHarness, formatTotalTokens, humanApprovalMiddleware, runText, tool } from "@tinyagents/harness";
 import {
   agentNode,
   type GraphNodePause,
@@ -128,5 +128,5 @@ console.log(
 );
 const totals = graphRunTotals(final, "newsroom-run-1");
 console.log(
-  `graph run totals: ${totals.modelCalls} model calls, ${totals.toolCalls} tool call, ${totals.usage.totalTokens} tokens over ${totals.children.length} node calls`,
+  `graph run totals: ${totals.modelCalls} model calls, ${totals.toolCalls} tool call, ${formatTotalTokens(totals.usage)} tokens over ${totals.children.length} node calls`,
 );

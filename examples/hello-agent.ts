@@ -2,7 +2,7 @@
  * Hello agent: one agent, one model, one question.
  * Run: npx tsx examples/hello-agent.ts   (offline; TINYAGENTS_MODEL=openai:gpt-4.1-mini for real)
  */
-import { createAgent } from "@tinyagents/harness";
+import { createAgent, formatTotalTokens } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { pickModel } from "./support/pick-model.js";
 
@@ -13,5 +13,5 @@ const result = await agent.run("Say hello in one sentence.");
 
 console.log(result.text);
 console.log(
-  `model calls: ${result.modelCalls}, tokens: ${result.usage.totalTokens}, run id: ${result.runId}`,
+  `model calls: ${result.modelCalls}, tokens: ${formatTotalTokens(result.usage)}, run id: ${result.runId}`,
 );

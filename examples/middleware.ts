@@ -7,6 +7,7 @@ import {
   AgentHarness,
   AgentRunError,
   budgetMiddleware,
+  formatTotalTokens,
   redactionMiddleware,
   retryMiddleware,
 } from "@tinyagents/harness";
@@ -53,4 +54,6 @@ if (!live) {
     `provider attempts: ${scripted.requests.length} (the first got a 429; retryMiddleware waited and retried)`,
   );
 }
-console.log(`model calls: ${run.modelCalls}, tokens: ${run.usage.totalTokens} of a 10000-token budget`);
+console.log(
+  `model calls: ${run.modelCalls}, tokens: ${formatTotalTokens(run.usage)} of a 10000-token budget`,
+);

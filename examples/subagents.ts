@@ -3,7 +3,7 @@
  * Usage and cost roll up into the orchestrator's run.
  * Run: npx tsx examples/subagents.ts
  */
-import { createAgent, formatCost } from "@tinyagents/harness";
+import { createAgent, formatCost, formatTotalTokens } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { usage } from "@tinyagents/inference";
 import { pickModel } from "./support/pick-model.js";
@@ -44,9 +44,9 @@ const run = await orchestrator.run("Give me a one-line fact sheet about Lisbon."
 console.log(run.text);
 for (const child of run.children ?? []) {
   console.log(
-    `child ${child.name} (${child.runId}, depth ${child.depth}): ${child.usage.totalTokens} tokens, ${formatCost(child.cost)}`,
+    `child ${child.name} (${child.runId}, depth ${child.depth}): ${formatTotalTokens(child.usage)} tokens, ${formatCost(child.cost)}`,
   );
 }
 console.log(
-  `tree total: ${run.usage.totalTokens} tokens, ${formatCost(run.cost)} (own model calls: ${run.modelCalls})`,
+  `tree total: ${formatTotalTokens(run.usage)} tokens, ${formatCost(run.cost)} (own model calls: ${run.modelCalls})`,
 );

@@ -39,6 +39,7 @@ export {
   type CostTotals,
   estimateCost,
   formatCost,
+  formatTotalTokens,
   lookupPricing,
   type ModelPricing,
   PRICING_CATALOG_AS_OF,

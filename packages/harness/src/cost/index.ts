@@ -14,4 +14,4 @@ export {
   PRICING_CATALOG_SOURCE,
   type PricingEntry,
 } from "./pricing-catalog.js";
-export { formatCost } from "./unknown-usage.js";
+export { formatCost, formatTotalTokens } from "./unknown-usage.js";

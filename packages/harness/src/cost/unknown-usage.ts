@@ -24,6 +24,20 @@ export function formatCost(cost: CostTotals): string {
   return dollars(cost.total);
 }
 
+/**
+ * A run's token total as a person should read it: `"150"` when every call reported its usage;
+ * `"unknown"` when none did; `"at least 150"` when some calls reported none (`usage.unknown`), so
+ * a provider that sends no usage never prints as `0 tokens`.
+ *
+ * ```ts
+ * console.log(`tokens: ${formatTotalTokens(result.usage)}`);
+ * ```
+ */
+export function formatTotalTokens(usage: UsageTotals): string {
+  if (usage.unknown === true) return usage.totalTokens > 0 ? `at least ${usage.totalTokens}` : "unknown";
+  return String(usage.totalTokens);
+}
+
 /** Dollars with six decimals (LLM calls cost fractions of a cent); tiny non-zero amounts say so. */
 function dollars(amount: number): string {
   if (amount > 0 && amount < 0.0000005) return "<$0.000001";
