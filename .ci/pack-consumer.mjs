@@ -3,10 +3,10 @@
 // repository's lockfile installed) provide.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { startLoopbackChatServer } from "../test/packaging/loopback-chat-server.mjs";
 
 const repo = resolve(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..");
 const repoRequire = createRequire(join(repo, "package.json"));
@@ -69,71 +69,11 @@ try {
   run("npm", ["install", ...flags, ...packed, ...extras], { cwd: app });
   log(`installed the tarballs and ${extras.join(", ")}`);
 
-  // 4. The loopback OpenAI-compatible server: a tool call first (when tools are offered and the
-  //    last message is the user's), then a final answer; streamed as SSE when asked.
-  const seen = [];
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => {
-      const request = JSON.parse(body || "{}");
-      seen.push({ url: req.url, request });
-      if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
-        res.writeHead(404, { "content-type": "application/json" }).end('{"error":{"message":"not found"}}');
-        return;
-      }
-      const last = request.messages?.at(-1);
-      const tool = request.tools?.[0]?.function;
-      const callTool = tool !== undefined && last?.role === "user";
-      const args = {};
-      for (const [key, schema] of Object.entries(tool?.parameters?.properties ?? {})) {
-        args[key] =
-          schema.type === "number" || schema.type === "integer"
-            ? 1
-            : schema.type === "boolean"
-              ? true
-              : "Lisbon";
-      }
-      const usage = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 };
-      const toolCall = {
-        id: `call_${seen.length}`,
-        type: "function",
-        function: { name: tool?.name, arguments: JSON.stringify(args) },
-      };
-      const text = "It is sunny in Lisbon.";
-      const base = { id: `chatcmpl-${seen.length}`, created: 1_700_000_000, model: request.model };
-      if (request.stream) {
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        const send = (data) => res.write(`data: ${JSON.stringify(data)}\n\n`);
-        const chunk = (delta, finish = null) => ({
-          ...base,
-          object: "chat.completion.chunk",
-          choices: [{ index: 0, delta, finish_reason: finish }],
-        });
-        send(chunk({ role: "assistant", content: "" }));
-        if (callTool) send(chunk({ tool_calls: [{ index: 0, ...toolCall }] }));
-        else for (const piece of text.split(" ")) send(chunk({ content: `${piece} ` }));
-        send(chunk({}, callTool ? "tool_calls" : "stop"));
-        send({ ...base, object: "chat.completion.chunk", choices: [], usage });
-        res.end("data: [DONE]\n\n");
-        return;
-      }
-      const message = callTool
-        ? { role: "assistant", content: null, tool_calls: [toolCall] }
-        : { role: "assistant", content: text };
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          ...base,
-          object: "chat.completion",
-          choices: [{ index: 0, message, finish_reason: callTool ? "tool_calls" : "stop" }],
-          usage,
-        }),
-      );
-    });
-  });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
+  // 4. The loopback OpenAI-compatible server (the one the packed-consumer test uses): a tool call
+  //    first (when tools are offered and the last message is the user's), then a final answer;
+  //    streamed as SSE when asked.
+  server = await startLoopbackChatServer();
+  const { seen, baseUrl } = server;
   const pointed = snippet.replace(/https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?\/v1/g, baseUrl);
   if (pointed === snippet)
     log("the snippet names no localhost URL; it gets the server through the environment only");
@@ -215,13 +155,13 @@ try {
       throw new Error(`${file} failed: ${error.message}\n${error.stdout ?? ""}${error.stderr ?? ""}`);
     }
     const requests = seen.slice(before);
-    const toolResults = requests.filter((r) => r.request.messages?.some((m) => m.role === "tool"));
+    const toolResults = requests.filter((r) => r.withToolResult);
     if (requests.length === 0) throw new Error(`${file} made no request to the loopback server`);
-    if (requests.some((r) => r.request.tools) && toolResults.length === 0) {
+    if (requests.some((r) => r.offeredTools) && toolResults.length === 0) {
       throw new Error(`${file}: the model asked for a tool, but no tool result came back`);
     }
     log(
-      `${file}: exit 0, ${requests.length} chat completions (${requests.filter((r) => r.request.stream).length} streamed, ${toolResults.length} with tool results); stdout: ${out.trim().split("\n")[0]?.slice(0, 100)}`,
+      `${file}: exit 0, ${requests.length} chat completions (${requests.filter((r) => r.stream).length} streamed, ${toolResults.length} with tool results); stdout: ${out.trim().split("\n")[0]?.slice(0, 100)}`,
     );
   }
 
@@ -273,6 +213,6 @@ try {
   });
   log("the installed @tinyagents/harness root bundles for a browser");
 } finally {
-  server?.close();
+  await server?.close();
   rmSync(tmp, { recursive: true, force: true });
 }

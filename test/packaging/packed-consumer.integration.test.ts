@@ -33,7 +33,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { extractSnippets, FRAGMENT_TAG } from "../docs/doc-snippets.js";
-import { type LoopbackChatServer, startLoopbackChatServer } from "./loopback-chat-server.js";
+import { type LoopbackChatServer, startLoopbackChatServer } from "./loopback-chat-server.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const PACKAGES = ["inference", "harness", "cli"];

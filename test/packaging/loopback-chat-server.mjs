@@ -1,27 +1,6 @@
-import { createServer, type Server } from "node:http";
-
-/** One request the loopback server answered. */
-export interface SeenRequest {
-  url: string;
-  stream: boolean;
-  /** Whether the conversation it carried had a tool result in it. */
-  withToolResult: boolean;
-  offeredTools: boolean;
-}
-
-/** A running loopback server: its `/v1` base URL, what it saw, and `close`. */
-export interface LoopbackChatServer {
-  baseUrl: string;
-  seen: SeenRequest[];
-  close(): Promise<void>;
-}
-
-interface ChatRequest {
-  model?: string;
-  stream?: boolean;
-  messages?: { role: string }[];
-  tools?: { function?: { name?: string; parameters?: { properties?: Record<string, { type?: string }> } } }[];
-}
+// Plain JavaScript so that both the packed-consumer test (TypeScript, through
+// loopback-chat-server.d.mts) and `.ci/pack-consumer.mjs` (plain Node, no build) start the same server.
+import { createServer } from "node:http";
 
 /**
  * An OpenAI-compatible chat-completions server on 127.0.0.1 (no network beyond loopback): when
@@ -29,11 +8,12 @@ interface ChatRequest {
  * filled by its JSON Schema type); otherwise it answers "It is sunny in Lisbon.". Streams SSE when
  * asked, with usage in the last chunk.
  */
-export async function startLoopbackChatServer(): Promise<LoopbackChatServer> {
-  const seen: SeenRequest[] = [];
-  const server: Server = createServer((req, res) => {
+export async function startLoopbackChatServer() {
+  /** @type {import("./loopback-chat-server.d.mts").SeenRequest[]} */
+  const seen = [];
+  const server = createServer((req, res) => {
     let body = "";
-    req.on("data", (chunk: Buffer) => {
+    req.on("data", (chunk) => {
       body += chunk.toString();
     });
     req.on("end", () => {
@@ -41,7 +21,7 @@ export async function startLoopbackChatServer(): Promise<LoopbackChatServer> {
         res.writeHead(404, { "content-type": "application/json" }).end('{"error":{"message":"not found"}}');
         return;
       }
-      const request = JSON.parse(body || "{}") as ChatRequest;
+      const request = JSON.parse(body || "{}");
       const last = request.messages?.at(-1);
       const tool = request.tools?.[0]?.function;
       seen.push({
@@ -51,7 +31,8 @@ export async function startLoopbackChatServer(): Promise<LoopbackChatServer> {
         offeredTools: tool !== undefined,
       });
       const callTool = tool !== undefined && last?.role === "user";
-      const args: Record<string, unknown> = {};
+      /** @type {Record<string, unknown>} */
+      const args = {};
       for (const [key, schema] of Object.entries(tool?.parameters?.properties ?? {})) {
         args[key] =
           schema.type === "number" || schema.type === "integer"
@@ -70,8 +51,8 @@ export async function startLoopbackChatServer(): Promise<LoopbackChatServer> {
       const base = { id: `chatcmpl-${seen.length}`, created: 1_700_000_000, model: request.model };
       if (request.stream === true) {
         res.writeHead(200, { "content-type": "text/event-stream" });
-        const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
-        const chunk = (delta: unknown, finish: string | null = null) => ({
+        const send = (data) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+        const chunk = (delta, finish = null) => ({
           ...base,
           object: "chat.completion.chunk",
           choices: [{ index: 0, delta, finish_reason: finish }],
@@ -98,12 +79,12 @@ export async function startLoopbackChatServer(): Promise<LoopbackChatServer> {
       );
     });
   });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("the loopback server has no port");
   return {
     baseUrl: `http://127.0.0.1:${address.port}/v1`,
     seen,
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
+    close: () => new Promise((ok) => server.close(() => ok())),
   };
 }
