@@ -10,7 +10,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { AgentHarness, formatTotalTokens, tool } from "@tinyagents/harness";
+import { createAgent, formatTotalTokens, tool } from "@tinyagents/harness";
 import { fromAiSdk } from "@tinyagents/inference/ai-sdk";
 import { z } from "zod";
 
@@ -82,9 +82,12 @@ const weather = tool({
   execute: async ({ city }) => ({ city, forecast: "sunny", celsius: 21 }),
 });
 
-const agent = new AgentHarness({ instructions: "Use tools for facts." })
-  .registerModel("gemini", model)
-  .registerTool(weather);
+const agent = createAgent({
+  model,
+  modelName: "gemini",
+  tools: [weather],
+  instructions: "Use tools for facts.",
+});
 const run = await agent.run("What is the weather in Lisbon?");
 server.close();
 

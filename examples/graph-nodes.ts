@@ -6,7 +6,7 @@
  * Run: npx tsx examples/graph-nodes.ts   (offline: scripted models)
  */
 import { Annotation, Command, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
-import { AgentHarness, formatTotalTokens, humanApprovalMiddleware, runText, tool } from "@tinyagents/harness";
+import { createAgent, formatTotalTokens, humanApprovalMiddleware, runText, tool } from "@tinyagents/harness";
 import {
   agentNode,
   type GraphNodePause,
@@ -29,18 +29,16 @@ const usage = {
 
 // The research agent: one tool that needs a human's approval before it runs.
 const approval = humanApprovalMiddleware();
-const researcher = new AgentHarness<undefined>()
-  .registerModel(
-    "big",
-    new ScriptedModel(
-      [
-        { toolCalls: [{ name: "fetch_report", arguments: { id: "Q3" } }] },
-        "Q3 revenue grew 12%, driven by exports.",
-      ],
-      { modelId: "big", usage },
-    ),
-  )
-  .registerTool(
+const researcher = createAgent<undefined, undefined>({
+  model: new ScriptedModel(
+    [
+      { toolCalls: [{ name: "fetch_report", arguments: { id: "Q3" } }] },
+      "Q3 revenue grew 12%, driven by exports.",
+    ],
+    { modelId: "big", usage },
+  ),
+  modelName: "big",
+  tools: [
     tool({
       name: "fetch_report",
       description: "Fetch an internal report",
@@ -48,16 +46,16 @@ const researcher = new AgentHarness<undefined>()
       policy: { requiresApproval: true },
       execute: ({ id }) => `report ${id}: revenue +12%, exports +30%`,
     }),
-  )
-  .use(approval);
+  ],
+  middleware: [approval],
+});
 
 // The writer: its default is "small", but the graph asks it to reuse the researcher's model.
-const writer = new AgentHarness<undefined>()
-  .registerModel("small", new ScriptedModel([], { modelId: "small" }))
-  .registerModel(
-    "big",
-    new ScriptedModel(["Revenue up 12% in Q3 on strong exports."], { modelId: "big", usage }),
-  );
+const writer = createAgent<undefined, undefined>({
+  model: new ScriptedModel([], { modelId: "small" }),
+  modelName: "small",
+  models: { big: new ScriptedModel(["Revenue up 12% in Q3 on strong exports."], { modelId: "big", usage }) },
+});
 
 const State = Annotation.Root({
   ...tinyagentsState,

@@ -4,7 +4,7 @@
  * Run: npx tsx examples/mcp-tools.ts   (needs the devDependency @modelcontextprotocol/server-everything)
  */
 import { createRequire } from "node:module";
-import { AgentHarness } from "@tinyagents/harness";
+import { createAgent } from "@tinyagents/harness";
 import { loadMcpTools } from "@tinyagents/harness/mcp";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { pickModel } from "./support/pick-model.js";
@@ -29,7 +29,7 @@ try {
         "19 + 23 = 42, says the MCP server.",
       ]),
   );
-  const agent = new AgentHarness().registerModel("main", model);
+  const agent = createAgent({ model });
   mcp.attach(agent); // follows tools/list_changed too
   const run = await agent.run("Add 19 and 23 with the get_sum tool.");
   const result = run.messages.find((m) => m.role === "tool");

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AgentHarness, StoreChatHistory } from "@tinyagents/harness";
+import { createAgent, StoreChatHistory } from "@tinyagents/harness";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { text } from "@tinyagents/inference";
@@ -27,9 +27,11 @@ try {
         },
       ]),
   );
-  const agent = new AgentHarness({ instructions: "Remember what the user tells you." })
-    .registerModel("main", model)
-    .withMemory({ history: new StoreChatHistory({ log: store.appendLog }) });
+  const agent = createAgent({
+    model,
+    instructions: "Remember what the user tells you.",
+    memory: { history: new StoreChatHistory({ log: store.appendLog }) },
+  });
 
   const threadId = "user-42";
   const first = await agent.run("My name is Ada.", { threadId });

@@ -4,9 +4,9 @@
  * Run: npx tsx examples/middleware.ts
  */
 import {
-  AgentHarness,
   AgentRunError,
   budgetMiddleware,
+  createAgent,
   formatTotalTokens,
   redactionMiddleware,
   retryMiddleware,
@@ -30,12 +30,15 @@ const scripted = new ScriptedModel(
 );
 const { model, live } = pickModel(() => scripted);
 
-const agent = new AgentHarness()
-  .registerModel("main", model)
-  .withPolicy({ retry: { maxRetries: 0 } }) // leave retries to the middleware, to show it
-  .use(retryMiddleware({ policy: { maxRetries: 2, initialBackoffMs: 5 } }))
-  .use(budgetMiddleware({ limits: { maxTotalTokens: 10_000 } }))
-  .use(redactionMiddleware());
+const agent = createAgent({
+  model,
+  policy: { retry: { maxRetries: 0 } }, // leave retries to the middleware, to show it
+  middleware: [
+    retryMiddleware({ policy: { maxRetries: 2, initialBackoffMs: 5 } }),
+    budgetMiddleware({ limits: { maxTotalTokens: 10_000 } }),
+    redactionMiddleware(),
+  ],
+});
 
 // `run` rejects with an AgentRunError that carries the partial run, so a failure loses nothing.
 const outcome = await agent

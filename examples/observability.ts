@@ -11,7 +11,7 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
-import { AgentHarness, attachObservability, EventSink, formatCost, tool } from "@tinyagents/harness";
+import { attachObservability, createAgent, EventSink, formatCost, tool } from "@tinyagents/harness";
 import { JsonlSink } from "@tinyagents/harness/node";
 import { createOtelListener } from "@tinyagents/harness/otel";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
@@ -37,9 +37,11 @@ try {
         },
       ),
   );
-  const agent = new AgentHarness()
-    .registerModel("main", model, { pricing: { inputPerMillion: 0.4, outputPerMillion: 1.6 } })
-    .registerTool(search);
+  const agent = createAgent({
+    model,
+    pricing: { inputPerMillion: 0.4, outputPerMillion: 1.6 },
+    tools: [search],
+  });
 
   const runId = "obs-run-1";
   const events = new EventSink(runId);

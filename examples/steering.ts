@@ -2,7 +2,7 @@
  * Steering: pause a running agent at its next checkpoint, keep the paused run as JSON, resume it.
  * Run: npx tsx examples/steering.ts
  */
-import { AgentHarness, SteeringHandle, SteeringPolicy, tool } from "@tinyagents/harness";
+import { createAgent, SteeringHandle, SteeringPolicy, tool } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { pickModel } from "./support/pick-model.js";
 
@@ -26,7 +26,7 @@ const { model } = pickModel(
       "All steps done.",
     ]),
 );
-const agent = new AgentHarness().registerModel("main", model).registerTool(step);
+const agent = createAgent({ model, tools: [step] });
 
 const paused = await agent.run("Do the two steps.", { runId: "job-1", steering });
 console.log(`status: ${paused.stopReason}; paused at ${paused.modelCalls} model calls`);

@@ -2,7 +2,7 @@
  * Tools: a custom tool (zod schema) next to built-ins from @tinyagents/harness/tools.
  * Run: npx tsx examples/tools.ts
  */
-import { AgentHarness, tool } from "@tinyagents/harness";
+import { createAgent, tool } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { calculatorTool, currentTimeTool } from "@tinyagents/harness/tools";
 import { z } from "zod";
@@ -30,11 +30,11 @@ const { model } = pickModel(
     ]),
 );
 
-const agent = new AgentHarness({ instructions: "Use tools for facts and arithmetic." })
-  .registerModel("main", model)
-  .registerTool(weather)
-  .registerTool(calculatorTool())
-  .registerTool(currentTimeTool());
+const agent = createAgent({
+  model,
+  instructions: "Use tools for facts and arithmetic.",
+  tools: [weather, calculatorTool(), currentTimeTool()],
+});
 
 const run = await agent.run("Weather in Lisbon, in Fahrenheit too? And the local time.");
 for (const message of run.messages) {

@@ -3,7 +3,7 @@
  * the LLM, one script per case (what a model would answer); set TINYAGENTS_MODEL=provider:model
  * to evaluate a real one instead.
  */
-import { AgentHarness, tool } from "@tinyagents/harness";
+import { createAgent, tool } from "@tinyagents/harness";
 import type { EvalCase } from "@tinyagents/harness/evals";
 import { ScriptedModel, type ScriptStep } from "@tinyagents/harness/testkit";
 import { type ChatModel, fromEnv, usage } from "@tinyagents/inference";
@@ -64,7 +64,7 @@ const SCRIPTS: Record<string, ScriptStep[]> = {
 };
 
 /** A fresh agent per run (a scripted model holds its place in the script). */
-export function travelAgent(evalCase: EvalCase): AgentHarness {
+export function travelAgent(evalCase: EvalCase) {
   const live = process.env.TINYAGENTS_MODEL;
   const model: ChatModel =
     live !== undefined && live.trim() !== ""
@@ -73,10 +73,10 @@ export function travelAgent(evalCase: EvalCase): AgentHarness {
           modelId: "travel-scripted",
           usage: usage({ inputTokens: 180, outputTokens: 24 }),
         });
-  return new AgentHarness({
+  return createAgent({
+    model,
+    pricing: { inputPerMillion: 0.4, outputPerMillion: 1.6 },
     instructions: "You are a concise travel assistant. Use tools for weather and money.",
-  })
-    .registerModel("main", model, { pricing: { inputPerMillion: 0.4, outputPerMillion: 1.6 } })
-    .registerTool(getWeather)
-    .registerTool(convertCurrency);
+    tools: [getWeather, convertCurrency],
+  });
 }

@@ -28,7 +28,7 @@ ${code}
 // What the page does when you click Approve on the pending approval, then the run resumes.
 const pending = approval.approvals.pending();
 for (const record of pending) approval.approvals.approve(record.id);
-const resumed = paused === undefined ? undefined : await harness.resume(paused, { events, steering });
+const resumed = paused === undefined ? undefined : await agent.resume(paused, { events, steering });
 console.log(JSON.stringify({
   firstStop: first.stopReason,
   pending: pending.map((r) => r.toolName),
