@@ -29,9 +29,8 @@ const TEST_FILES = [
 const INTEGRATION_FILES = "**/*.integration.test.ts";
 /**
  * Engine suites that SIGKILL worker fleets (DBOS, Restate): the integration tier's second group,
- * run after the rest, one file at a time. Beside another file's child processes on 2 cores, a
- * restarted DBOS worker sometimes does not see its killed tool attempt (no `tool.abandoned`;
- * under investigation, issue 36), and the Restate chaos lag assert has little margin.
+ * run after the rest, one file at a time (CPU-heavy; the Restate chaos lag assert has little
+ * margin beside another file's child processes on 2 cores).
  */
 const ENGINE_KILL_FILES = [
   "packages/dbos/test/conformance.integration.test.ts",

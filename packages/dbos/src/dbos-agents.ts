@@ -15,7 +15,7 @@ import { CoalescingJournal, ReplayReconcilingJournal } from "@tinyagents/harness
 import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import { type ChildStarter, DbosDurableContext, type SignalEnvelope } from "./dbos-durable-context.js";
 import { DBOS } from "./dbos-sdk.js";
-import { registryWorkflowId, STEER_TOPIC, workflowName } from "./names.js";
+import { callOfStep, registryWorkflowId, STEER_TOPIC, workflowName } from "./names.js";
 import { taggedRunError } from "./run-errors.js";
 import {
   type DbosRunPayload,
@@ -165,12 +165,13 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
     const reconciled = await ReplayReconcilingJournal.open(journal, runOptions.runId);
     const events = new EventSink(runOptions.runId, { startOffset: reconciled.nextOffset });
     runOptions.events = events;
-    return attachObservability(events, {
+    const observed = attachObservability(events, {
       journal: reconciled,
       journalOverflow: "wait",
       ...(options.maxJournalQueue === undefined ? {} : { maxQueue: options.maxJournalQueue }),
       ...(statusStore === undefined ? {} : { statusStore }),
     });
+    return { observed, reconciled };
   };
 
   for (const name of names) {
@@ -179,18 +180,24 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
     const run = async (payload: DbosRunPayload): Promise<DbosRunResult | DurableValue> => {
       const policy = options.steering;
       const steering = policy === undefined ? undefined : new SteeringHandle(policy);
-      let observed: Awaited<ReturnType<typeof observe>>;
+      let journaled: Awaited<ReturnType<typeof observe>>;
       const durable = await DbosDurableContext.open({
         startChild,
         // Back-pressure: a run whose journal queue is over half full waits before its next step.
-        beforeStep: async () => observed?.journalSink?.drain(),
+        beforeStep: async () => journaled?.observed.journalSink?.drain(),
+        // A call DBOS has no recording of runs here: its attempt is journaled even when the dead
+        // worker journaled the end of one it never recorded (the run goes on with this one).
+        onLiveStep: (name, { kind }) => {
+          const call = callOfStep(name, kind);
+          if (call !== undefined) journaled?.reconciled.liveCall(call.kind, call.callId);
+        },
         ...(steering === undefined ? {} : { pullCommands: () => pullSteering(steering) }),
       });
       const runOptions: Parameters<DurableAgent["run"]>[1] = { runId: durable.runId, durable };
       if (steering !== undefined) runOptions.steering = steering;
       if (payload.threadId !== undefined) runOptions.threadId = payload.threadId;
       if (onEvent !== undefined) runOptions.onEvent = (record) => onEvent(record, name);
-      observed = await observe(runOptions);
+      journaled = await observe(runOptions);
       let result: RunResult;
       try {
         result = await agent.run(payload.input, runOptions);
@@ -201,7 +208,7 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
         if (payload.child === true) return toJsonRun(error.run);
         return toDbosRunResult(error.run, toTinyAgentsError(error).toJSON());
       } finally {
-        await observed?.close();
+        await journaled?.observed.close();
       }
       return payload.child === true ? toJsonRun(result) : toDbosRunResult(result);
     };

@@ -63,6 +63,13 @@ export interface DbosContextHooks {
    * Must not call DBOS (it is no part of the workflow's recorded sequence).
    */
   beforeStep?: () => Promise<void>;
+  /**
+   * Called as a step's function starts, i.e. only when DBOS has no recording of the step and
+   * THIS execution runs it (a replayed step never calls it). dbosAgents tells its journal here
+   * that a model or tool call runs again, so the new attempt is written even when the dead
+   * worker journaled the end of an attempt whose step DBOS never recorded.
+   */
+  onLiveStep?: (name: string, options: DurableStepOptions) => void;
 }
 
 /** `recv` needs a finite timeout; "wait for ever" is ten years (DBOS polls, no long timer). */
@@ -131,6 +138,7 @@ export class DbosDurableContext implements DurableContext {
     let thrown: { error: unknown } | undefined;
     const record = await DBOS.runStep(
       async (): Promise<StepRecord> => {
+        this.hooks.onLiveStep?.(name, options);
         try {
           const value = await fn();
           return value === undefined ? { t: Date.now() } : { v: value, t: Date.now() };

@@ -10,7 +10,7 @@ import { createDbosClient, type DbosAgentsClient } from "@tinyagents/dbos";
 import { AppendLogEventJournal } from "@tinyagents/harness";
 import { PostgresStore } from "@tinyagents/postgres";
 import { startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { databaseUrl } from "./postgres.js";
 import { bundleWorker, removeWorkerBundle, startWorker, type Worker, type WorkerConfig } from "./workers.js";
 
@@ -20,7 +20,7 @@ export interface DbosCluster {
   readonly client: DbosAgentsClient<"ops">;
   /** The execution ledger every worker of the suite appends to. */
   readonly ledgerPath: string;
-  /** Every worker the suite started (killed after its last test). */
+  /** Every worker the suite started (each still alive is killed after every test). */
   readonly workers: Worker[];
   /** A worker's configuration against this cluster: `extra` adds to or replaces the defaults. */
   config(executorId: string, extra?: Partial<WorkerConfig>): WorkerConfig;
@@ -68,6 +68,11 @@ export function useDbosCluster(database: string): DbosCluster {
       journal: new AppendLogEventJournal(events.appendLog),
     });
   }, 60_000);
+  // A test that failed before stopping its workers must not leave them dequeuing: a stale worker
+  // takes the next test's runs from the shared queue (no kill point there), and that test hangs.
+  afterEach(async () => {
+    for (const w of workers) await w.kill();
+  });
   afterAll(async () => {
     for (const w of workers) await w.kill();
     removeWorkerBundle();

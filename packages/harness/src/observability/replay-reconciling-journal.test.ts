@@ -163,6 +163,41 @@ describe("ReplayReconcilingJournal", () => {
     });
   });
 
+  it("writes a call the engine runs again although the dead worker journaled its end (liveCall)", async () => {
+    // The worker journaled the tool's whole attempt, then died before the engine recorded the
+    // step: the restarted execution runs the tool again, and the run goes on with THAT result.
+    const journal = new InMemoryEventJournal();
+    await journal.appendMany([runStarted, tool("t1"), toolDone("t1")].map((event, i) => at(i, event)));
+    const reconciled = await ReplayReconcilingJournal.open(journal, RUN);
+    reconciled.liveCall("tool", "t1");
+    const rerun: AgentEvent = {
+      type: "tool.completed",
+      callId: "t1",
+      toolName: "charge",
+      durationMs: 7,
+      isError: true,
+      outputBytes: 9,
+    };
+    await reconciled.appendMany([runStarted, tool("t1"), rerun, completed].map((e, i) => at(i, e, 5000 + i)));
+    const stream = await journal.read(RUN);
+    expect(stream.map((r) => [r.offset, r.event.type])).toEqual([
+      [0, "run.started"],
+      [1, "tool.started"],
+      [2, "tool.completed"],
+      [3, "tool.started"],
+      [4, "tool.completed"],
+      [5, "run.completed"],
+    ]);
+    // The end of the attempt the run actually used is in the stream (not only the lost one's).
+    expect(stream[4]?.event).toEqual(rerun);
+    expect(streamProblems(stream)).toEqual([]);
+    // A call that is not run again (only replayed) is still dropped.
+    const replayed = await redrive(
+      [runStarted, tool("t1"), toolDone("t1")],
+      [runStarted, tool("t1"), toolDone("t1")],
+    );
+    expect(replayed).toHaveLength(3);
+  });
   it("counts attempts across earlier recoveries, and leaves other run trees alone", async () => {
     const journal = new InMemoryEventJournal();
     await journal.appendMany([

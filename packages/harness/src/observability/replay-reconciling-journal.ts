@@ -70,6 +70,8 @@ export class ReplayReconcilingJournal implements HarnessEventJournal {
   private chain: Promise<void> = Promise.resolve();
   /** `offset` matching: the stored events by offset (canonical content). */
   private readonly byOffset = new Map<number, string>();
+  /** Calls the engine told this execution it runs itself (see {@link liveCall}). */
+  private readonly runsLive = new Set<string>();
 
   private constructor(
     private readonly journal: HarnessEventJournal,
@@ -93,6 +95,18 @@ export class ReplayReconcilingJournal implements HarnessEventJournal {
   /** The offset the next written observation gets. */
   get nextOffset(): number {
     return this.next;
+  }
+
+  /**
+   * The engine runs call `callId` in THIS execution (it had no record of the call's step), so
+   * its events are written even when the stored stream already closed an earlier attempt. That
+   * happens when a worker died after journaling a call's end but before the engine recorded the
+   * step: the call runs again (an at-least-once tool, a model billed twice) and its new attempt,
+   * whose result is the one the run goes on with, must not be dropped as a replay. Call it
+   * before the call's first event is appended (the adapter does, as the step starts).
+   */
+  liveCall(kind: "model" | "tool", callId: string): void {
+    this.runsLive.add(`${kind}:${callId}`);
   }
 
   append(observation: AgentObservation): Promise<void> {
@@ -166,6 +180,11 @@ export class ReplayReconcilingJournal implements HarnessEventJournal {
         this.modes.set(key, "live");
         stored.open = false;
         return [this.abandon(stored, record), this.write(record)];
+      }
+      if (this.runsLive.has(key)) {
+        // The stored attempt ended, but the engine lost its result: this is a further attempt.
+        this.modes.set(key, "live");
+        return [this.write(record)];
       }
       this.modes.set(key, "replay");
       return [];
