@@ -5,8 +5,9 @@
  * recovers its pending runs). Every run must complete with no `once` tool run twice, and every
  * run's journaled stream must read like one uninterrupted run (`streamProblems`). The journal
  * lag (event emitted -> written to Postgres) p99 is measured and printed, not asserted: the 250 ms
- * target is not met on 2 shared cores (p50 70-172 ms, p99 0.98-1.7 s at load 12-24; see
- * docs/scale-out.md).
+ * target is not met on 2 shared cores (p50 70-172 ms, p99 0.98-1.7 s at load 12-24; p50 383-620 ms,
+ * p99 1.2-2.5 s at load 15-20), with the time of the journal writes themselves beside it (one
+ * serial 5-round-trip transaction each, 172-356 ms p50 at that load; see docs/scale-out.md).
  */
 import { CONFORMANCE_INPUT, checkLedger, readLedger, streamProblems } from "@tinyagents/harness/testkit";
 import { describe, expect, it } from "vitest";
@@ -62,15 +63,18 @@ describe.skipIf(skip !== undefined)("DBOS chaos: 50 concurrent runs, 6 seeded wo
       for (const problem of streamProblems(stream)) problems.push(`${runId}: ${problem}`);
     }
     expect(problems).toEqual([]);
-    const lags = cluster.workers.flatMap((w) =>
-      w
-        .output()
-        .filter((line) => line.startsWith("lag "))
-        .flatMap((line) => JSON.parse(line.slice(4)) as number[]),
-    );
+    const printed = (prefix: string) =>
+      cluster.workers.flatMap((w) =>
+        w
+          .output()
+          .filter((line) => line.startsWith(prefix))
+          .flatMap((line) => JSON.parse(line.slice(prefix.length)) as number | number[]),
+      );
+    const lags = printed("lag ");
+    const writes = printed("write ");
     expect(lags.length).toBeGreaterThan(0);
     console.log(
-      `dbos chaos: ${RUNS} runs, ${KILLS} kills, ${summary.duplicates} at-least-once re-runs, journal lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms (target <= 250 ms) over ${lags.length} events`,
+      `dbos chaos: ${RUNS} runs, ${KILLS} kills, ${summary.duplicates} at-least-once re-runs, journal lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms (target <= 250 ms) over ${lags.length} events; the journal writes themselves (one transaction each) p50 ${percentile(writes, 50)} ms, p99 ${percentile(writes, 99)} ms over ${writes.length}`,
     );
   }, 120_000);
 });

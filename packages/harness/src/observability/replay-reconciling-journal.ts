@@ -47,7 +47,9 @@ interface StoredCall {
  * takes the execution's events in order and:
  *
  * - drops what was already journaled: a call (model or tool, by call id) that the stored stream
- *   completed is a replay, so its events are dropped (their timestamps stay the original ones);
+ *   completed is a replay, so its events are dropped (their timestamps stay the original ones) —
+ *   unless the engine says this execution runs the call again ({@link liveCall}): then the new
+ *   attempt is written after the stored one;
  *   any other event is dropped when the stored stream already has it (`run.started`, middleware
  *   and state events of replayed turns, a re-sent `approval.requested`; see
  *   {@link ReconcileOptions.match});
