@@ -1,9 +1,9 @@
 import { addUsageTotals } from "@tinyagents/inference";
+import type { ChildRunSummary } from "../contracts/child-run-summary.js";
 import { addCost } from "../cost/cost.js";
-import type { ChildRunSummary } from "../status/child-run-summary.js";
 import type { LoopSession } from "./loop-session.js";
 
-export type { ChildRunSummary } from "../status/child-run-summary.js";
+export type { ChildRunSummary } from "../contracts/child-run-summary.js";
 
 /**
  * Roll a finished child into the parent run of session `s`: its usage and cost are added to

@@ -5,7 +5,7 @@ import {
   type ResolvedModel,
   TinyAgentsError,
 } from "@tinyagents/inference";
-import type { AgentEvent } from "../events/agent-event.js";
+import type { AgentEvent } from "../contracts/agent-event.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
 
 export type ModelCompletedEvent = Extract<AgentEvent, { type: "model.completed" }>;

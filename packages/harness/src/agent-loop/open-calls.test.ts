@@ -1,6 +1,6 @@
 import { TinyAgentsError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../events/agent-event.js";
+import type { AgentEvent } from "../contracts/agent-event.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
 import { OpenCalls } from "./open-calls.js";
 

@@ -1,5 +1,5 @@
 import { type Clock, TinyAgentsError } from "@tinyagents/inference";
-import type { AgentEvent } from "../events/agent-event.js";
+import type { AgentEvent } from "../contracts/agent-event.js";
 
 /** What closing calls needs of the run: its clock and its event sink (a `RunContext` is one). */
 export interface CallEvents {

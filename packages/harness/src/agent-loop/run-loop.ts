@@ -7,8 +7,8 @@ import {
   type ToolCall,
   toTinyAgentsError,
 } from "@tinyagents/inference";
+import type { AgentEvent } from "../contracts/agent-event.js";
 import { type PausedRun, validatePausedRun } from "../durability/paused-run.js";
-import type { AgentEvent } from "../events/agent-event.js";
 import { loadHistory } from "../memory/short-term-memory.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import type { AgentRun, StopReason } from "./agent-run.js";

@@ -1,5 +1,5 @@
 import { type JsonObject, TinyAgentsError, type ToolCall } from "@tinyagents/inference";
-import type { ToolRecovery } from "../events/agent-event.js";
+import type { ToolRecovery } from "../contracts/agent-event.js";
 import { normalizeToolArguments } from "../tool/normalize-arguments.js";
 import type { AnyTool } from "../tool/tool.js";
 import type { LoopSession } from "./loop-session.js";

@@ -1,34 +1,12 @@
-import { type JsonObject, validationError } from "@tinyagents/inference";
+import { validationError } from "@tinyagents/inference";
+import type { RunConfig } from "../contracts/run-config.js";
 import { assertStorableKey } from "../encoding/storable-key.js";
 import { checkOptionalSetting } from "../limits/check-setting.js";
-import { type GraphNodeIdentity, validateGraphNode } from "./graph-node.js";
+import { validateGraphNode } from "./graph-node.js";
+
+export type { RunConfig } from "../contracts/run-config.js";
 
 const COUNT = { min: 0, integer: true } as const;
-
-/**
- * Stable identity and policy of one run. Plain JSON data.
- * Caps here override the harness's `RunLimits` for this run only.
- */
-export interface RunConfig {
-  runId: string;
-  threadId?: string;
-  tags: string[];
-  metadata: JsonObject;
-  /** Wall-clock deadline for the whole run, in milliseconds. */
-  timeoutMs?: number;
-  maxModelCalls?: number;
-  maxToolCalls?: number;
-  /** Nesting depth: 0 for a top-level run, parent + 1 for a sub-agent. */
-  depth: number;
-  maxDepth: number;
-  parentRunId?: string;
-  rootRunId?: string;
-  /**
-   * Set when a graph runtime runs this call as one of its nodes: the run reports component
-   * `graph_node`, and `parentRunId`, `rootRunId` and `threadId` default to the graph's.
-   */
-  graphNode?: GraphNodeIdentity;
-}
 
 /** Default maximum sub-agent nesting depth. */
 export const DEFAULT_MAX_DEPTH = 8;

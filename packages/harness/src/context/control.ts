@@ -1,8 +1,6 @@
-/**
- * Out-of-band control a middleware (or tool) can request. Honoured at the next safe checkpoint.
- * Precedence: `interrupt` > `stopWithFinal`; a pending request is never downgraded.
- */
-export type ControlRequest = { kind: "stopWithFinal"; text: string } | { kind: "interrupt"; reason: string };
+import type { ControlRequest } from "../contracts/control-request.js";
+
+export type { ControlRequest } from "../contracts/control-request.js";
 
 /** Precedence of a control request (higher wins). */
 export function controlPrecedence(request: ControlRequest): number {

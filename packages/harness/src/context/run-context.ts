@@ -1,14 +1,14 @@
 import type { Clock } from "@tinyagents/inference";
 import type { RunConfig } from "../config/run-config.js";
+import type { AgentEvent, ModelDeltaEvent } from "../contracts/agent-event.js";
+import type { ChildRunSummary } from "../contracts/child-run-summary.js";
+import type { DurableContext } from "../contracts/durable-context.js";
 import type { RunCheckpoints } from "../durability/checkpoint-contract.js";
-import type { DurableContext } from "../durability/durable-context.js";
 import { InProcessDurableContext } from "../durability/in-process-durable-context.js";
 import type { ResolvedDurability } from "../durability/run-durability.js";
-import type { AgentEvent, ModelDeltaEvent } from "../events/agent-event.js";
 import type { EventScope, EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
 import type { LimitTracker } from "../limits/limit-tracker.js";
-import type { ChildRunSummary } from "../status/child-run-summary.js";
 import type { HarnessRunStatus, RunStatusTracker } from "../status/run-status.js";
 import type { SteeringHandle } from "../steering/steering-handle.js";
 import type { StoreRegistry } from "../store/store-registry.js";

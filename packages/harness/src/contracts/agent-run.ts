@@ -1,9 +1,9 @@
 import type { JsonValue, Message, ModelResponse, ResolvedModel, UsageTotals } from "@tinyagents/inference";
-import type { CostTotals } from "../cost/cost.js";
-import type { PausedRun } from "../durability/paused-run.js";
-import type { RecordsLost } from "../events/records-lost.js";
-import type { ChildRunSummary } from "../status/child-run-summary.js";
-import type { RunStep } from "../status/run-step.js";
+import type { ChildRunSummary } from "./child-run-summary.js";
+import type { CostTotals } from "./cost-totals.js";
+import type { PausedRun } from "./paused-run.js";
+import type { RecordsLost } from "./records-lost.js";
+import type { RunStep } from "./run-step.js";
 import type { StopReason } from "./stop-reason.js";
 
 /**

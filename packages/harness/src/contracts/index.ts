@@ -10,6 +10,8 @@
  * test/architecture/folder-layers.json).
  */
 
+export type { AgentRun } from "./agent-run.js";
+export type { ChildRunSummary } from "./child-run-summary.js";
 export type {
   ApprovalWait,
   AwaitSignalOptions,
@@ -17,13 +19,7 @@ export type {
   DurableContext,
   DurableStepOptions,
   DurableValue,
-} from "../durability/durable-context.js";
-export type { PausedRun } from "../durability/paused-run.js";
-export type { ToolResult } from "../durability/tool-result.js";
-export type { RecordsLost } from "../events/records-lost.js";
-export type { ChildRunSummary } from "../status/child-run-summary.js";
-export type { RunStep } from "../status/run-step.js";
-export type { AgentRun } from "./agent-run.js";
+} from "./durable-context.js";
 export type { HookContext, ToolLookup } from "./hook-context.js";
 export type {
   Middleware,
@@ -32,8 +28,12 @@ export type {
   ToolCallNext,
   ToolProgress,
 } from "./middleware.js";
+export type { PausedRun } from "./paused-run.js";
+export type { RecordsLost } from "./records-lost.js";
+export type { RunStep } from "./run-step.js";
 export type { StopReason } from "./stop-reason.js";
 export type { AnyTool, ArgsValidation, Tool, ToolErrorPolicy, ToolTimeout } from "./tool.js";
 export type { ToolExecutionContext } from "./tool-execution-context.js";
 export type { ToolOutput, ToolReturn } from "./tool-output.js";
 export type { ToolPolicy, ToolSideEffect } from "./tool-policy.js";
+export type { ToolResult } from "./tool-result.js";

@@ -6,9 +6,9 @@ import type {
   TinyAgentsError,
   ToolCall,
 } from "@tinyagents/inference";
-import type { ToolResult } from "../durability/tool-result.js";
 import type { AgentRun } from "./agent-run.js";
 import type { HookContext } from "./hook-context.js";
+import type { ToolResult } from "./tool-result.js";
 
 /**
  * What a middleware's `beforeModel` hook may change in a request (declared, then checked):

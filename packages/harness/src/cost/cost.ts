@@ -1,4 +1,7 @@
 import type { Usage } from "@tinyagents/inference";
+import type { CostTotals } from "../contracts/cost-totals.js";
+
+export type { CostTotals } from "../contracts/cost-totals.js";
 
 /**
  * Prices in US dollars per one million tokens. Cache prices default to the input price;
@@ -15,27 +18,6 @@ export interface ModelPricing {
   reasoningPerMillion?: number;
   /** The date these prices were taken (`YYYY-MM-DD`): set on catalog prices, optional on yours. */
   asOf?: string;
-}
-
-/** Money spent, split by token class. All amounts in `currency` (USD). */
-export interface CostTotals {
-  currency: "USD";
-  input: number;
-  /** Output tokens, reasoning included. */
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  total: number;
-  /**
-   * Set when at least one call in these totals had usage but no known price: the amounts then
-   * cover only the priced calls and are a lower bound, never a silent zero.
-   */
-  unknown?: true;
-  /**
-   * The date of the prices used (`ModelPricing.asOf`); over several calls, the oldest. Absent
-   * when the prices carried no date (your own `pricing` without `asOf`).
-   */
-  pricingAsOf?: string;
 }
 
 /** Zero cost. */

@@ -1,4 +1,4 @@
-import type { ToolResult } from "./tool-result.js";
+import type { ToolResult } from "../contracts/tool-result.js";
 
 /**
  * The intent of a `sideEffects: "once"` tool call: written before the tool runs, completed with

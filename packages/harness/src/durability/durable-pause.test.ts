@@ -1,6 +1,6 @@
 import { user } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import type { Middleware } from "../middleware/middleware.js";
 import type { RunResult } from "../runtime/run-result.js";
 import { SteeringHandle } from "../steering/steering-handle.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Message, text } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import type { RunResult } from "../runtime/run-result.js";
 import { checkLedger } from "../testkit/durable-conformance/check-ledger.js";
 import { CONFORMANCE_INPUT, conformanceReply } from "../testkit/durable-conformance/conformance-model.js";

@@ -1,12 +1,12 @@
 import { TinyAgentsError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import type { DurableContext, DurableValue } from "../contracts/durable-context.js";
 import { InMemoryKeyValueStore } from "../store/key-value-store.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
 import { DeterministicIds } from "../testkit/deterministic-ids.js";
 import { CONFORMANCE_INPUT } from "../testkit/durable-conformance/conformance-model.js";
 import { createConformanceAgent } from "../testkit/durable-conformance/scenario-agent.js";
 import { CheckpointStore } from "./checkpoint-store.js";
-import type { DurableContext, DurableValue } from "./durable-context.js";
 import { approvalSignalName, isApprovalSignal } from "./durable-signals.js";
 import { InProcessDurableContext } from "./in-process-durable-context.js";
 

@@ -1,13 +1,13 @@
 import { type Clock, startTimer, systemClock, type Timer, TinyAgentsError } from "@tinyagents/inference";
-import { createRandomIds, type IdGenerator } from "../ids/id-generator.js";
-import type { RunCheckpoints, ToolIntent } from "./checkpoint-contract.js";
 import type {
   AwaitSignalOptions,
   DurableContext,
   DurableStepOptions,
   DurableValue,
-} from "./durable-context.js";
-import type { ToolResult } from "./tool-result.js";
+} from "../contracts/durable-context.js";
+import type { ToolResult } from "../contracts/tool-result.js";
+import { createRandomIds, type IdGenerator } from "../ids/id-generator.js";
+import type { RunCheckpoints, ToolIntent } from "./checkpoint-contract.js";
 
 /** Options of {@link InProcessDurableContext}: the run's clock and ids, and its checkpoint store. */
 export interface InProcessDurableOptions {

@@ -3,6 +3,14 @@
  * paused-run stores, durable contexts, resume and approval signals, leases, run records, reaping of
  * stale runs and recovery. The root re-exports the stores and `DurableContext`.
  */
+
+export type {
+  AwaitSignalOptions,
+  DurableChildOptions,
+  DurableContext,
+  DurableStepOptions,
+  DurableValue,
+} from "../contracts/durable-context.js";
 export type { RunCheckpoints, ToolIntent } from "./checkpoint-contract.js";
 export {
   CHECKPOINTS_NAMESPACE,
@@ -10,13 +18,6 @@ export {
   TOOL_INTENTS_NAMESPACE,
 } from "./checkpoint-store.js";
 export { claimConflict, journalWriterConflict } from "./durability-errors.js";
-export type {
-  AwaitSignalOptions,
-  DurableChildOptions,
-  DurableContext,
-  DurableStepOptions,
-  DurableValue,
-} from "./durable-context.js";
 export {
   type ApprovalSignal,
   approvalSignalName,

@@ -9,8 +9,8 @@ import {
   toTinyAgentsError,
   validationError,
 } from "@tinyagents/inference";
+import type { EventRecord } from "../contracts/agent-event.js";
 import { emptyCost } from "../cost/cost.js";
-import type { EventRecord } from "../events/agent-event.js";
 import { EventSink } from "../events/event-sink.js";
 import { attachObservability } from "../observability/attach-observability.js";
 import type { HarnessEventJournal } from "../observability/event-journal.js";

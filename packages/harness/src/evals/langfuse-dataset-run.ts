@@ -1,5 +1,5 @@
 import { type JsonObject, type JsonValue, toTinyAgentsError } from "@tinyagents/inference";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import type { LangfuseClient } from "../langfuse/langfuse-client.js";
 import type { LangfuseScore } from "../langfuse/scores.js";
 import type { EvalCase, EvalDataset } from "./eval-case.js";

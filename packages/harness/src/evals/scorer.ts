@@ -1,7 +1,7 @@
 import type { ErrorSummary, JsonObject, JsonValue, Usage } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import type { CostTotals } from "../cost/cost.js";
-import type { EventRecord } from "../events/agent-event.js";
 import type { Trajectory } from "../testkit/trajectory.js";
 import type { EvalCase } from "./eval-case.js";
 

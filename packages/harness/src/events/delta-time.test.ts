@@ -1,6 +1,6 @@
 import { systemClock } from "@tinyagents/inference";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { EventRecord, ModelDeltaEvent } from "./agent-event.js";
+import type { EventRecord, ModelDeltaEvent } from "../contracts/agent-event.js";
 import { DELTA_TIME_REUSE } from "./delta-time.js";
 import { type EventScope, EventSink } from "./event-sink.js";
 

@@ -1,20 +1,9 @@
 import { systemClock, validationError } from "@tinyagents/inference";
-import type { GraphNodeRef } from "../config/graph-node.js";
-import type { AgentEvent, EventRecord, ModelDeltaEvent } from "./agent-event.js";
+import type { AgentEvent, EventRecord, ModelDeltaEvent } from "../contracts/agent-event.js";
+import type { EventListener, EventScope } from "../contracts/event-scope.js";
 import { deltaTime, realTime } from "./delta-time.js";
 
-/** Receives every event record emitted on a sink. */
-export type EventListener = (record: EventRecord) => void;
-
-/** Who is emitting: the run-identity part of the envelope. */
-export interface EventScope {
-  runId: string;
-  parentRunId?: string;
-  rootRunId: string;
-  depth: number;
-  /** Set for a graph node's call: copied onto every record (one frozen object, shared). */
-  graphNode?: GraphNodeRef;
-}
+export type { EventListener, EventScope } from "../contracts/event-scope.js";
 
 /**
  * The event bus of a run tree. A parent run and its children share one sink, so one stream

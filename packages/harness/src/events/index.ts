@@ -6,6 +6,6 @@ export type {
   MiddlewareHook,
   ModelDeltaEvent,
   ToolRecovery,
-} from "./agent-event.js";
+} from "../contracts/agent-event.js";
 export { type EventListener, type EventScope, EventSink } from "./event-sink.js";
 export { isModelDeltaEvent, modelDeltaEvent } from "./model-delta-event.js";

@@ -1,5 +1,5 @@
 import type { MessageDelta } from "@tinyagents/inference";
-import type { AgentEvent, ModelDeltaEvent } from "./agent-event.js";
+import type { AgentEvent, ModelDeltaEvent } from "../contracts/agent-event.js";
 
 /**
  * The event a streamed model delta is emitted as: `model.` + the delta's own kind, with the

@@ -1,6 +1,6 @@
 import { type ErrorSummary, toTinyAgentsError } from "@tinyagents/inference";
+import type { RecordsLost } from "../contracts/records-lost.js";
 import type { EventSink } from "./event-sink.js";
-import type { RecordsLost } from "./records-lost.js";
 
 /** What a record keeper lost so far: running totals, compared before and after a run. */
 export interface RecordLossTotals {

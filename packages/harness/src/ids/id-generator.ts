@@ -1,8 +1,6 @@
-/** Produces ids. Injected so tests get stable ids; the default is unique per process. */
-export interface IdGenerator {
-  /** A new id with the given prefix, for example `run` -> `run-k3x9-1`. */
-  next(prefix: string): string;
-}
+import type { IdGenerator } from "../contracts/id-generator.js";
+
+export type { IdGenerator } from "../contracts/id-generator.js";
 
 /** Ids unique within the process and very likely across processes: `{prefix}-{nonce}-{n}`. */
 export function createRandomIds(): IdGenerator {

@@ -1,4 +1,4 @@
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import { TraceBuilder } from "./trace-builder.js";
 import type { TraceModel, TraceModelOptions } from "./trace-model.js";
 

@@ -1,5 +1,5 @@
 import type { ErrorSummary, JsonObject, JsonValue } from "@tinyagents/inference";
-import type { AgentEventOf, EventRecord } from "../events/agent-event.js";
+import type { AgentEventOf, EventRecord } from "../contracts/agent-event.js";
 import {
   chatSpanName,
   errorType,

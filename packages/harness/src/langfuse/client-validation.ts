@@ -1,5 +1,5 @@
 import { validationError } from "@tinyagents/inference";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 
 // Input checks of `LangfuseClient`: every failure is a `validation` error that says what to fix.
 

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../events/agent-event.js";
+import type { AgentEvent } from "../contracts/agent-event.js";
 import type { ObservationLevel } from "./trace-model.js";
 
 /**

@@ -1,5 +1,5 @@
 import { type JsonValue, validationError } from "@tinyagents/inference";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import { type RedactionOptions, Redactor } from "../observability/redaction.js";
 import { buildTraceModels } from "./build-trace-models.js";
 import { checkKey, checkRecords, checkUrl, positive } from "./client-validation.js";

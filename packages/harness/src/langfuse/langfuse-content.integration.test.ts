@@ -1,6 +1,6 @@
 import type { JsonObject } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import type { Middleware } from "../middleware/middleware.js";
 import {
   runScenario,

@@ -1,6 +1,6 @@
 import { ProviderError } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import { EventSink } from "../events/event-sink.js";
 import { runScenario, scenarioSink } from "../observability/trace-scenario.fixture.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";

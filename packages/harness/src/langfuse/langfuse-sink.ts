@@ -1,5 +1,5 @@
 import { ProviderError, TinyAgentsError, validationError } from "@tinyagents/inference";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import type { EventScope, EventSink } from "../events/event-sink.js";
 import type { DropReason, DropReport, PendingDrop } from "../observability/bounded-queue.js";
 import type { ObservationSink } from "../observability/sink.js";

@@ -1,5 +1,5 @@
 import type { ErrorSummary, JsonObject } from "@tinyagents/inference";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import { ContentCaptureCheck } from "../observability/content-capture-check.js";
 import { agentSpanName, GEN_AI, resolveAgentName, TINYAGENTS_ATTR } from "../otel/gen-ai-conventions.js";
 import {

@@ -1,5 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 
 /**
  * A harness event as it appears in the graph's `custom` stream mode

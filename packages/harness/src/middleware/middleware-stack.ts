@@ -7,7 +7,7 @@ import {
   type ToolCall,
   toTinyAgentsError,
 } from "@tinyagents/inference";
-import type { MiddlewareHook } from "../events/agent-event.js";
+import type { MiddlewareHook } from "../contracts/agent-event.js";
 import type { ToolResult } from "../tool/tool.js";
 import type { HookContext, Middleware, ModelCallNext, ToolCallNext } from "./middleware.js";
 import { prefixChange, prefixLayout } from "./prefix-fingerprint.js";

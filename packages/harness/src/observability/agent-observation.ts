@@ -1,4 +1,4 @@
-import type { AgentEvent, EventRecord } from "../events/agent-event.js";
+import type { AgentEvent, EventRecord } from "../contracts/agent-event.js";
 
 /**
  * One observed event with its correlation envelope: event id, run id, parent and root run ids,

@@ -1,4 +1,4 @@
-import type { AgentEventOf } from "../events/agent-event.js";
+import type { AgentEventOf } from "../contracts/agent-event.js";
 
 /** Receives a content-capture warning (default: {@link defaultContentWarning}). */
 export type ContentWarning = (message: string) => void;

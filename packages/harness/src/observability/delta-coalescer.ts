@@ -1,4 +1,4 @@
-import type { AgentEventOf } from "../events/agent-event.js";
+import type { AgentEventOf } from "../contracts/agent-event.js";
 import type { AgentObservation } from "./agent-observation.js";
 
 /**

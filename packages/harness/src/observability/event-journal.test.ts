@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { AgentEvent } from "../events/agent-event.js";
+import type { AgentEvent } from "../contracts/agent-event.js";
 import { InMemoryAppendLog } from "../store/append-log.js";
 import { JsonlAppendLog } from "../store/jsonl-append-log.js";
 import type { AgentObservation } from "./agent-observation.js";

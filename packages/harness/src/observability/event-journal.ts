@@ -1,5 +1,5 @@
 import { validationError } from "@tinyagents/inference";
-import type { AgentEventType } from "../events/agent-event.js";
+import type { AgentEventType } from "../contracts/agent-event.js";
 import type { AgentObservation } from "./agent-observation.js";
 
 /** A window and filter over one root run's journal. Offsets are `AgentObservation.offset`. */

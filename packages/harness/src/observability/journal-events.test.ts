@@ -1,6 +1,6 @@
 import { TinyAgentsError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../events/agent-event.js";
+import type { AgentEvent } from "../contracts/agent-event.js";
 import { EventSink } from "../events/event-sink.js";
 import { attachObservability } from "./attach-observability.js";
 import { InMemoryEventJournal } from "./in-memory-event-journal.js";

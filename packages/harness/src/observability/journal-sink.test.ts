@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import { EventSink } from "../events/event-sink.js";
 import type { DropReport } from "./bounded-queue.js";
 import { FanOutSink } from "./fan-out-sink.js";

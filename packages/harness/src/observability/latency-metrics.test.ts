@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../events/agent-event.js";
+import type { AgentEvent } from "../contracts/agent-event.js";
 import type { AgentObservation } from "./agent-observation.js";
 import { AgentLatencyMetrics, summarizeLatencies } from "./latency-metrics.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../events/agent-event.js";
+import type { AgentEvent } from "../contracts/agent-event.js";
 import { streamProblems } from "../testkit/durable-conformance/stream-problems.js";
 import type { AgentObservation } from "./agent-observation.js";
 import { InMemoryEventJournal } from "./in-memory-event-journal.js";

@@ -1,5 +1,5 @@
 import { canonicalJson } from "../cache/canonical-json.js";
-import type { AgentEvent } from "../events/agent-event.js";
+import type { AgentEvent } from "../contracts/agent-event.js";
 import type { AgentObservation } from "./agent-observation.js";
 import type { HarnessEventJournal, JournalQuery, ReplayListener } from "./event-journal.js";
 

@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue, ModelRequest, ModelResponse } from "@tinyagents/inference";
 import { writePromptPrefix } from "../cache/prompt-fingerprint.js";
-import type { AgentEventOf } from "../events/agent-event.js";
+import type { AgentEventOf } from "../contracts/agent-event.js";
 import type { Middleware } from "../middleware/middleware.js";
 import {
   genAiAssistantMessage,

@@ -1,5 +1,5 @@
 import { type Attributes, type Span, SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import type { AgentEventOf, EventRecord, ModelDeltaEvent } from "../events/agent-event.js";
+import type { AgentEventOf, EventRecord, ModelDeltaEvent } from "../contracts/agent-event.js";
 import {
   chatSpanName,
   GEN_AI,

@@ -6,7 +6,7 @@ import {
   type MetricOptions,
   ValueType,
 } from "@opentelemetry/api";
-import type { AgentEventOf, EventRecord, ModelDeltaEvent } from "../events/agent-event.js";
+import type { AgentEventOf, EventRecord, ModelDeltaEvent } from "../contracts/agent-event.js";
 import type { EventListener, EventSink } from "../events/event-sink.js";
 import {
   errorType,

@@ -8,7 +8,7 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { ErrorSummary, JsonValue } from "@tinyagents/inference";
-import type { AgentEventOf, EventRecord } from "../events/agent-event.js";
+import type { AgentEventOf, EventRecord } from "../contracts/agent-event.js";
 import type { EventListener, EventSink } from "../events/event-sink.js";
 import type { Middleware } from "../middleware/middleware.js";
 import type { AgentObservation } from "../observability/agent-observation.js";

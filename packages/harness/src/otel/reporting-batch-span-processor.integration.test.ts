@@ -3,7 +3,7 @@ import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
 import { waitUntil } from "../../test/support/wait-until.js";
-import type { AgentEventOf, EventRecord } from "../events/agent-event.js";
+import type { AgentEventOf, EventRecord } from "../contracts/agent-event.js";
 import { EventSink } from "../events/event-sink.js";
 import { closeServers, type Reply, serve, spanNames } from "../langfuse/langfuse-server.fixture.js";
 import { attachObservability } from "../observability/attach-observability.js";

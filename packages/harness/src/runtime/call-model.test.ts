@@ -1,6 +1,6 @@
 import { ProviderError, type ToolCall, usage, user } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
 import { ScriptedModel } from "../testkit/scripted-model.js";
 import { tool } from "../tool/define-tool.js";

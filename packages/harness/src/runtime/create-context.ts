@@ -2,7 +2,7 @@ import type { Clock } from "@tinyagents/inference";
 import { type RunConfig, runConfig } from "../config/run-config.js";
 import { AbortHub } from "../context/abort-hub.js";
 import { RunContext } from "../context/run-context.js";
-import type { DurableContext } from "../durability/durable-context.js";
+import type { DurableContext } from "../contracts/durable-context.js";
 import { type RunDurability, resolveDurability } from "../durability/run-durability.js";
 import { EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";

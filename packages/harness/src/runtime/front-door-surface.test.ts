@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import * as root from "../index.js";
 import * as internal from "../internal/index.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";

@@ -2,7 +2,7 @@ import type { ChatModel, JsonObject, JsonValue } from "@tinyagents/inference";
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import type { StopReason } from "../agent-loop/agent-run.js";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import type { Tool } from "../tool/tool.js";
 import type { ModelCallResult } from "./agent-harness.js";
 import { AgentHarness } from "./agent-harness.js";

@@ -9,9 +9,9 @@ import {
 } from "@tinyagents/inference";
 import type { GraphNodeIdentity } from "../config/graph-node.js";
 import type { RunConfig } from "../config/run-config.js";
-import type { DurableContext } from "../durability/durable-context.js";
+import type { EventRecord } from "../contracts/agent-event.js";
+import type { DurableContext } from "../contracts/durable-context.js";
 import type { PausedRun } from "../durability/paused-run.js";
-import type { EventRecord } from "../events/agent-event.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
 import type { SteeringHandle } from "../steering/steering-handle.js";

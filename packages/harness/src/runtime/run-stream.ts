@@ -1,6 +1,6 @@
 import { type JsonObject, TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import { AsyncQueue } from "../agent-loop/async-queue.js";
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import { AgentRunError, type RunResult, toRunResult } from "./run-result.js";
 import { type AgentStreamItem, StreamItems } from "./stream-items.js";
 

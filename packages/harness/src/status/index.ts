@@ -1,4 +1,4 @@
-export type { ChildRunSummary } from "./child-run-summary.js";
+export type { ChildRunSummary } from "../contracts/child-run-summary.js";
 export {
   type ExecutionStatus,
   type HarnessComponent,

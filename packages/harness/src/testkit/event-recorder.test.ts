@@ -1,7 +1,7 @@
 import { emptyUsageTotals } from "@tinyagents/inference";
 import { describe, expect, expectTypeOf, it } from "vitest";
+import type { AgentEventOf } from "../contracts/agent-event.js";
 import { emptyCost } from "../cost/cost.js";
-import type { AgentEventOf } from "../events/agent-event.js";
 import { type EventScope, EventSink } from "../events/event-sink.js";
 import { EventRecorder } from "./event-recorder.js";
 

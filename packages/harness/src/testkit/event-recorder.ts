@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentEventOf, AgentEventType, EventRecord } from "../events/agent-event.js";
+import type { AgentEvent, AgentEventOf, AgentEventType, EventRecord } from "../contracts/agent-event.js";
 import type { EventListener, EventSink } from "../events/event-sink.js";
 import { Trajectory } from "./trajectory.js";
 

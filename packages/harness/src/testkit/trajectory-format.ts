@@ -1,4 +1,4 @@
-import type { EventRecord } from "../events/agent-event.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 
 /** At most this many (collapsed) entries are shown; the middle of longer sequences is elided. */
 const MAX_SHOWN = 60;

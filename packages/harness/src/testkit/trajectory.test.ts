@@ -1,7 +1,7 @@
 import { emptyUsageTotals } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
+import type { AgentEvent, AgentEventOf, EventRecord } from "../contracts/agent-event.js";
 import { emptyCost } from "../cost/cost.js";
-import type { AgentEvent, AgentEventOf, EventRecord } from "../events/agent-event.js";
 import { Trajectory, TrajectoryAssertionError } from "./trajectory.js";
 
 function records(events: AgentEvent[], runId = "run-1", depth = 0, from = 0): EventRecord[] {

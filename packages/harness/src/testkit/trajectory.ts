@@ -1,5 +1,5 @@
 import type { ErrorCode, JsonObject, JsonValue } from "@tinyagents/inference";
-import type { AgentEventOf, EventRecord } from "../events/agent-event.js";
+import type { AgentEventOf, EventRecord } from "../contracts/agent-event.js";
 import { describeRecords, recordLabel } from "./trajectory-format.js";
 
 /**

@@ -10,4 +10,4 @@ export type {
 export type { ToolExecutionContext } from "../contracts/tool-execution-context.js";
 export type { ToolOutput, ToolReturn } from "../contracts/tool-output.js";
 export type { ToolPolicy, ToolSideEffect } from "../contracts/tool-policy.js";
-export type { ToolResult } from "../durability/tool-result.js";
+export type { ToolResult } from "../contracts/tool-result.js";

@@ -1,7 +1,7 @@
 import { realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { TinyAgentsError } from "@tinyagents/inference";
-import type { AgentEvent } from "../events/agent-event.js";
+import type { AgentEvent } from "../contracts/agent-event.js";
 import { resolveRealPath } from "./resolve-real-path.js";
 
 /**

@@ -2,7 +2,7 @@ import type { JsonObject } from "@tinyagents/inference";
 import { canonicalJson } from "../../cache/canonical-json.js";
 import { sha256Hex } from "../../cache/sha256.js";
 
-export type { ApprovalWait } from "../../durability/durable-context.js";
+export type { ApprovalWait } from "../../contracts/durable-context.js";
 
 /**
  * What an approval is bound to: SHA-256 (hex) of the canonical JSON of `{ toolName, arguments }`

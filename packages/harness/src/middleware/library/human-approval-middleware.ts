@@ -1,5 +1,5 @@
 import { TinyAgentsError, type ToolCall } from "@tinyagents/inference";
-import type { ApprovalWait } from "../../durability/durable-context.js";
+import type { ApprovalWait } from "../../contracts/durable-context.js";
 import {
   type ApprovalSignal,
   approvalSignalName,

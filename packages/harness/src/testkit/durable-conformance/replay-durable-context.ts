@@ -13,7 +13,7 @@ import type {
   DurableContext,
   DurableStepOptions,
   DurableValue,
-} from "../../durability/durable-context.js";
+} from "../../contracts/durable-context.js";
 
 /** One recorded step: its JSON value (`null` for `undefined`), or the failure it ended with. */
 export type JournalEntry = { value: JsonValue } | { error: ErrorSummary };

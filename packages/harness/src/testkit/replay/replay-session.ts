@@ -6,8 +6,8 @@ import {
   TinyAgentsError,
   type ToolCall,
 } from "@tinyagents/inference";
-import type { ToolResult } from "../../durability/tool-result.js";
-import type { EventRecord } from "../../events/agent-event.js";
+import type { EventRecord } from "../../contracts/agent-event.js";
+import type { ToolResult } from "../../contracts/tool-result.js";
 import type { Redactor } from "../../observability/redaction.js";
 import type { CassetteModelCall, CassetteRequest, CassetteRun, CassetteToolCall } from "./cassette.js";
 import {

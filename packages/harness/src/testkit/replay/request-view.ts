@@ -7,7 +7,7 @@ import {
   type ModelRequest,
   type ModelResponse,
 } from "@tinyagents/inference";
-import type { AgentEventOf } from "../../events/agent-event.js";
+import type { AgentEventOf } from "../../contracts/agent-event.js";
 import {
   genAiInputMessages,
   genAiParts,

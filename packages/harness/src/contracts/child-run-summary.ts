@@ -1,5 +1,5 @@
 import type { UsageTotals } from "@tinyagents/inference";
-import type { CostTotals } from "../cost/cost.js";
+import type { CostTotals } from "./cost-totals.js";
 import type { ExecutionStatus } from "./run-status.js";
 
 /**

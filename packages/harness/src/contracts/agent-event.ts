@@ -7,10 +7,10 @@ import type {
   Usage,
   UsageTotals,
 } from "@tinyagents/inference";
-import type { GraphNodeRef } from "../config/graph-node.js";
-import type { CostTotals } from "../cost/cost.js";
-import type { SteeringCommandKind } from "../steering/steering-command.js";
 import type { CompressionKind } from "./compression-record.js";
+import type { CostTotals } from "./cost-totals.js";
+import type { GraphNodeRef } from "./graph-node.js";
+import type { SteeringCommandKind } from "./steering-command.js";
 
 /** How the loop recovered from a bad tool call. */
 export type ToolRecovery = "fail" | "returnError" | "rewrite" | "normalized";
