@@ -16,8 +16,8 @@ function contractFiles(): string[] {
     .map((f) => path.join(contracts, f));
 }
 
-// Where contracts/ sits among the folders (above the run context, below every feature) is
-// checked with every other folder by folder-layers.test.ts.
+// contracts/ is the bottom layer of the harness (folder-layers.json); its place among the other
+// folders is checked with every folder by folder-layers.test.ts.
 describe("layering: harness contracts", () => {
   it("contracts/ holds only types: no runtime statement, only type-only imports and exports", () => {
     const offenders: string[] = [];
@@ -30,6 +30,27 @@ describe("layering: harness contracts", () => {
           (ts.isImportDeclaration(statement) && statement.importClause?.isTypeOnly === true) ||
           (ts.isExportDeclaration(statement) && statement.isTypeOnly);
         if (!typeOnly) offenders.push(`${rel(file)}: ${statement.getText(source).split("\n")[0]}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("contracts/ imports nothing of the harness: only its own files and @tinyagents/inference", () => {
+    // On failure: move the type the contract needs down into contracts/ (the old home re-exports
+    // it), or describe what the contract needs of it as an interface here (see run-context.ts).
+    const offenders: string[] = [];
+    for (const file of contractFiles()) {
+      const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+      for (const statement of source.statements) {
+        const from =
+          ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)
+            ? statement.moduleSpecifier
+            : undefined;
+        if (from === undefined || !ts.isStringLiteral(from)) continue;
+        const ok =
+          from.text === "@tinyagents/inference" ||
+          (from.text.startsWith("./") && !from.text.includes("/", 2));
+        if (!ok) offenders.push(`${rel(file)}: ${from.text}`);
       }
     }
     expect(offenders).toEqual([]);

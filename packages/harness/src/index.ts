@@ -13,7 +13,7 @@
 export { type RunOutcome, runText } from "./agent-loop/index.js";
 export { type ArtifactRef, ArtifactStore, artifactResult } from "./artifacts/index.js";
 export { InMemoryResponseCache, type ResponseCache } from "./cache/index.js";
-export { type RunConfig, RunContext } from "./context/index.js";
+export type { RunConfig } from "./context/index.js";
 export type {
   AgentRun,
   AnyTool,
@@ -22,6 +22,7 @@ export type {
   MiddlewareChanges,
   ModelCallNext,
   RecordsLost,
+  RunContext,
   RunStep,
   StopReason,
   Tool,

@@ -22,6 +22,7 @@ import {
 import { validatePausedRun } from "@tinyagents/harness/durability";
 import { lowerLayer } from "@tinyagents/harness/internal";
 import { FileKeyValueStore } from "@tinyagents/harness/node";
+import type { RunSteering } from "@tinyagents/harness/steering";
 import {
   DeterministicClock,
   DeterministicIds,
@@ -75,7 +76,7 @@ afterEach(async () => {
 });
 
 /** A middleware that sends a steering command after the model's `n`-th call. */
-function afterModelCall(n: number, send: (handle: SteeringHandle) => void): Middleware<undefined, undefined> {
+function afterModelCall(n: number, send: (handle: RunSteering) => void): Middleware<undefined, undefined> {
   let calls = 0;
   return {
     name: "steer-after-model",

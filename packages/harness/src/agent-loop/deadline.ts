@@ -1,5 +1,5 @@
 import { startTimer } from "@tinyagents/inference";
-import type { RunContext } from "../context/run-context.js";
+import type { LiveRunContext } from "../context/run-context.js";
 import { runTimeout } from "../errors/factories.js";
 
 /**
@@ -11,7 +11,7 @@ import { runTimeout } from "../errors/factories.js";
  * a real one would. When it fires: `limit.reached` (`wall_clock`), then the run is cancelled with
  * the `timeout` error, which aborts the model call's and every tool's signal.
  */
-export function holdRun(ctx: RunContext<unknown>): () => void {
+export function holdRun(ctx: LiveRunContext<unknown>): () => void {
   const unlink = ctx.linkCaller();
   const remaining = ctx.limits.remainingMs(ctx.clock.now());
   if (remaining === undefined || ctx.aborted) return unlink;

@@ -1,5 +1,5 @@
 import { type Clock, startInterval, type Timer } from "@tinyagents/inference";
-import type { RunContext } from "../context/run-context.js";
+import type { RunContext } from "../contracts/run-context.js";
 import type { ResolvedDurability } from "../durability/run-durability.js";
 
 interface Beating {

@@ -1,6 +1,7 @@
 import { emptyUsageTotals, type Message, type Usage } from "@tinyagents/inference";
 import type { RunPrefixHasher } from "../cache/run-prefix-hasher.js";
-import type { RunContext } from "../context/run-context.js";
+import type { LiveRunContext } from "../context/run-context.js";
+import type { RunContext } from "../contracts/run-context.js";
 import { type CostTotals, emptyCost } from "../cost/cost.js";
 import type { ShortTermMemory } from "../memory/short-term-memory.js";
 import type { HookContext } from "../middleware/middleware.js";
@@ -57,7 +58,7 @@ export interface TurnAccounting {
 /** The mutable state of one run, shared by the loop's phases. */
 export interface LoopSession<State, Ctx> {
   parts: HarnessParts<State, Ctx>;
-  ctx: RunContext<Ctx>;
+  ctx: LiveRunContext<Ctx>;
   hook: HookContext<State, Ctx>;
   state: State;
   /** Model calls go through `stream` and deltas are emitted. */

@@ -9,7 +9,7 @@ import {
 import { cacheKey, modelCacheIdentity } from "../cache/cache-key.js";
 import type { ResponseCache } from "../cache/response-cache.js";
 import { SingleFlight } from "../cache/single-flight.js";
-import type { RunContext } from "../context/run-context.js";
+import type { RunContext } from "../contracts/run-context.js";
 
 /** How a harness uses its response cache (`harness.withResponseCache(cache, options)`). */
 export interface ResponseCacheOptions {

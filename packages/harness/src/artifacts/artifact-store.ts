@@ -1,5 +1,5 @@
 import { type JsonObject, type JsonValue, TinyAgentsError, validationError } from "@tinyagents/inference";
-import type { RunContext } from "../context/run-context.js";
+import type { RunContext } from "../contracts/run-context.js";
 import { base64ToBytes, bytesToBase64 } from "../encoding/base64.js";
 import { utf8ByteLength } from "../encoding/utf8.js";
 import { InMemoryKeyValueStore, type KeyValueStore } from "../store/key-value-store.js";

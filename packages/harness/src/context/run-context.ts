@@ -3,25 +3,27 @@ import type { RunConfig } from "../config/run-config.js";
 import type { AgentEvent, ModelDeltaEvent } from "../contracts/agent-event.js";
 import type { ChildRunSummary } from "../contracts/child-run-summary.js";
 import type { DurableContext } from "../contracts/durable-context.js";
+import type { EventScope } from "../contracts/event-scope.js";
+import type { RunContext } from "../contracts/run-context.js";
+import type { RunEventSink } from "../contracts/run-event-sink.js";
+import type { RunStores } from "../contracts/run-stores.js";
+import type { RunWorkspace } from "../contracts/run-workspace.js";
 import type { RunCheckpoints } from "../durability/checkpoint-contract.js";
 import { InProcessDurableContext } from "../durability/in-process-durable-context.js";
 import type { ResolvedDurability } from "../durability/run-durability.js";
-import type { EventScope, EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
 import type { LimitTracker } from "../limits/limit-tracker.js";
 import type { HarnessRunStatus, RunStatusTracker } from "../status/run-status.js";
 import type { SteeringHandle } from "../steering/steering-handle.js";
-import type { StoreRegistry } from "../store/store-registry.js";
-import type { WorkspaceDescriptor } from "../workspace/workspace-descriptor.js";
 import { AbortHub } from "./abort-hub.js";
 import { type ControlRequest, controlPrecedence } from "./control.js";
 
-/** Everything a RunContext is built from. */
+/** Everything a LiveRunContext is built from. */
 export interface RunContextInit<Ctx> {
   config: RunConfig;
   data: Ctx;
-  stores: StoreRegistry;
-  events: EventSink;
+  stores: RunStores;
+  events: RunEventSink;
   clock: Clock;
   ids: IdGenerator;
   /** The run's abort state (cancelling the run aborts it); a fresh one when omitted. */
@@ -35,7 +37,7 @@ export interface RunContextInit<Ctx> {
   /** Runtime control of the run (commands drained at checkpoints). */
   steering?: SteeringHandle;
   /** The filesystem sandbox tools must respect (`ctx.run.workspace` in every tool call). */
-  workspace?: WorkspaceDescriptor;
+  workspace?: RunWorkspace;
   /** A model resolved earlier, offered to requests with `reusePreviousModel` (see `ContextOptions`). */
   previousModel?: string;
   /** Liveness of the run (owner, lease), when enabled. */
@@ -45,15 +47,17 @@ export interface RunContextInit<Ctx> {
 }
 
 /**
- * The per-run dependency bag: config, the caller's data, stores, the event sink, clock, ids,
- * abort signal, limit tracker, and slots for steering and workspace. No global state: two runs
- * never share a RunContext (a sub-agent gets its own, sharing the parent's sink and signal).
+ * The harness's implementation of {@link RunContext} (what tools, middleware and hooks see of a
+ * run, `ctx.run`), plus the loop's plumbing behind it: the abort hub, the caller's signal link,
+ * the status tracker, child-run folding, pending control requests and liveness. Built once per
+ * run by the runtime (`createRunContext`); no global state: two runs never share one (a
+ * sub-agent gets its own, sharing the parent's sink and signal).
  */
-export class RunContext<Ctx = unknown> {
+export class LiveRunContext<Ctx = unknown> implements RunContext<Ctx> {
   readonly config: RunConfig;
   readonly data: Ctx;
-  readonly stores: StoreRegistry;
-  readonly events: EventSink;
+  readonly stores: RunStores;
+  readonly events: RunEventSink;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   /** @internal The run's abort state: cheap checks and fan-out for the loop's races. */
@@ -65,7 +69,7 @@ export class RunContext<Ctx = unknown> {
   /** Runtime control of the run; unset means no steering (and no cost at checkpoints). */
   steering: SteeringHandle | undefined;
   /** The filesystem sandbox of the run, if any; enforce paths with `workspace.enforce(path)`. */
-  workspace: WorkspaceDescriptor | undefined;
+  workspace: RunWorkspace | undefined;
   /** A model resolved earlier (a previous run, a graph's state), reusable by `reusePreviousModel`. */
   readonly previousModel: string | undefined;
   /** The envelope every event of this run carries. */
@@ -217,6 +221,15 @@ export class RunContext<Ctx = unknown> {
   peekControl(): ControlRequest | undefined {
     return this.pendingControl;
   }
+}
+
+/**
+ * The harness's own context behind a run's `RunContext` (what a tool or middleware hands on as
+ * `ctx.run`), or undefined for one built by hand (a unit test's stand-in): a sub-agent reads its
+ * parent's liveness and streaming mode from it.
+ */
+export function liveRunOf<Ctx>(run: RunContext<Ctx>): LiveRunContext<Ctx> | undefined {
+  return run instanceof LiveRunContext ? run : undefined;
 }
 
 /**

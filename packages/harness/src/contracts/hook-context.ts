@@ -1,4 +1,4 @@
-import type { RunContext } from "../context/run-context.js";
+import type { RunContext } from "./run-context.js";
 import type { AnyTool } from "./tool.js";
 
 /** What every hook receives: the caller's state and the live run context. */

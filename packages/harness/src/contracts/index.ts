@@ -30,6 +30,7 @@ export type {
 } from "./middleware.js";
 export type { PausedRun } from "./paused-run.js";
 export type { RecordsLost } from "./records-lost.js";
+export type { RunContext } from "./run-context.js";
 export type { RunStep } from "./run-step.js";
 export type { StopReason } from "./stop-reason.js";
 export type { AnyTool, ArgsValidation, Tool, ToolErrorPolicy, ToolTimeout } from "./tool.js";

@@ -1,5 +1,5 @@
 import type { JsonValue } from "@tinyagents/inference";
-import type { RunContext } from "../context/run-context.js";
+import type { RunContext } from "./run-context.js";
 
 /** What a tool sees while it runs. */
 export interface ToolExecutionContext<State = unknown, Ctx = unknown> {

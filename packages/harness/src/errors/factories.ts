@@ -1,7 +1,7 @@
 import { TinyAgentsError } from "@tinyagents/inference";
+import type { LimitName } from "../contracts/run-limits.js";
 
-/** The run limits that fail closed. */
-export type LimitName = "model_calls" | "tool_calls" | "wall_clock" | "retries" | "depth";
+export type { LimitName } from "../contracts/run-limits.js";
 
 /** A fail-closed limit was reached: says which limit, its value and the count that hit it. */
 export function limitExceeded(limit: LimitName, value: number, count: number): TinyAgentsError {

@@ -1,6 +1,7 @@
 import { systemClock, validationError } from "@tinyagents/inference";
 import type { AgentEvent, EventRecord, ModelDeltaEvent } from "../contracts/agent-event.js";
 import type { EventListener, EventScope } from "../contracts/event-scope.js";
+import type { RunEventSink } from "../contracts/run-event-sink.js";
 import { deltaTime, realTime } from "./delta-time.js";
 
 export type { EventListener, EventScope } from "../contracts/event-scope.js";
@@ -13,7 +14,7 @@ export type { EventListener, EventScope } from "../contracts/event-scope.js";
  * - A listener that throws is reported to `onListenerError` and never breaks the run.
  * - An emit from inside a listener is queued and delivered after the current one, in order.
  */
-export class EventSink {
+export class EventSink implements RunEventSink {
   readonly streamId: string;
   // Created on first subscribe / first delivered event: most runs' sinks have no listener, and
   // with a thousand runs in flight each empty Set is a hash table kept alive (W3).

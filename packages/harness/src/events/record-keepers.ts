@@ -1,6 +1,6 @@
 import { type ErrorSummary, toTinyAgentsError } from "@tinyagents/inference";
 import type { RecordsLost } from "../contracts/records-lost.js";
-import type { EventSink } from "./event-sink.js";
+import type { RunEventSink } from "../contracts/run-event-sink.js";
 
 /** What a record keeper lost so far: running totals, compared before and after a run. */
 export interface RecordLossTotals {
@@ -31,10 +31,10 @@ export interface RecordsWatch {
 }
 
 // Keyed by sink, outside `EventSink` itself: most sinks have no keeper and pay nothing.
-const keepers = new WeakMap<EventSink, Set<RecordKeeper>>();
+const keepers = new WeakMap<RunEventSink, Set<RecordKeeper>>();
 
 /** Register `keeper` as storing the records of `events`; returns a function that removes it. */
-export function addRecordKeeper(events: EventSink, keeper: RecordKeeper): () => void {
+export function addRecordKeeper(events: RunEventSink, keeper: RecordKeeper): () => void {
   let set = keepers.get(events);
   if (set === undefined) {
     set = new Set();
@@ -50,7 +50,7 @@ export function addRecordKeeper(events: EventSink, keeper: RecordKeeper): () => 
  * A run's watch over the keepers of its event sink, taken when it starts: `lost()` settles them
  * and says what they lost since (undefined: nothing). `undefined` when the sink has no keeper.
  */
-export function watchRecords(events: EventSink): RecordsWatch | undefined {
+export function watchRecords(events: RunEventSink): RecordsWatch | undefined {
   const set = keepers.get(events);
   if (set === undefined || set.size === 0) return undefined;
   const watched = [...set].map((keeper) => ({ keeper, before: keeper.losses() }));

@@ -1,5 +1,5 @@
 import { type ContentBlock, validationError } from "@tinyagents/inference";
-import type { RunContext } from "../context/run-context.js";
+import type { RunContext } from "../contracts/run-context.js";
 import type { ToolResult } from "../tool/tool.js";
 import { resultSizeBytes } from "../tool/tool-result.js";
 

@@ -1,5 +1,5 @@
 import { type Message, type ModelRequest, system, type ToolCall } from "@tinyagents/inference";
-import type { RunContext } from "../context/run-context.js";
+import type { RunContext } from "../contracts/run-context.js";
 import type { ToolProgress } from "../middleware/middleware.js";
 
 /** Adds host context (user profile, project notes, retrieved facts) to a model request. */

@@ -38,7 +38,7 @@ export {
 } from "../cost/index.js";
 export { limitExceeded, runTimeout } from "../errors/index.js";
 export { type EventScope, type MiddlewareHook, modelDeltaEvent } from "../events/index.js";
-export { type EffectiveLimits, LimitTracker } from "../limits/index.js";
+export { type EffectiveLimits, LimitTracker, type RunLimitTracker } from "../limits/index.js";
 export { loadHistory } from "../memory/index.js";
 export type { ResolvedModelBinding, SkippedCandidate } from "../model-registry/index.js";
 export { backoffFor, isRetryable, shouldFallback } from "../retry/index.js";

@@ -5,7 +5,7 @@ import {
   TinyAgentsError,
   validationError,
 } from "@tinyagents/inference";
-import type { EventSink } from "../events/event-sink.js";
+import type { RunEventSink } from "../contracts/run-event-sink.js";
 import { RunStatusProjection } from "../observability/status-projection.js";
 import type { AgentHarness } from "../runtime/agent-harness.js";
 import { lowerLayer } from "../runtime/lower-layer.js";
@@ -82,7 +82,8 @@ export function modelNode<S, U, AppState = undefined>(
       request.reusePreviousModel = true;
     }
     // A sink on the harness's clock when none is shared (the call's events need a listener).
-    const sink: EventSink = options.events ?? lowerLayer(harness).createContext({ runId }, undefined).events;
+    const sink: RunEventSink =
+      options.events ?? lowerLayer(harness).createContext({ runId }, undefined).events;
     context.events = sink;
     const filter = new NodeEventFilter(runId, identity.node, config, options.stream !== false);
     const statuses = new RunStatusProjection();

@@ -1,27 +1,8 @@
 import type { TinyAgentsError } from "@tinyagents/inference";
+import type { EffectiveLimits, LimitHit, RunLimitTracker } from "../contracts/run-limits.js";
 import { type LimitName, limitExceeded, runTimeout } from "../errors/factories.js";
 
-/** Effective caps for one run (harness limits merged with the run's config). */
-export interface EffectiveLimits {
-  maxModelCalls: number;
-  maxToolCalls: number;
-  /** Absolute deadline (epoch ms), if any. */
-  deadline?: number;
-  timeoutMs?: number;
-  /**
-   * Retries of one model within one model call, summed over every retry layer (the loop's own
-   * and `retryMiddleware`); default: unlimited here (the loop also applies its own policy).
-   */
-  maxRetriesPerCall?: number;
-}
-
-/** A cap that was hit: what the loop reports in `limit.reached` and `limit_exceeded`. */
-export interface LimitHit {
-  limit: LimitName;
-  value: number;
-  count: number;
-  error: TinyAgentsError;
-}
+export type { EffectiveLimits, LimitHit } from "../contracts/run-limits.js";
 
 interface AttemptEntry {
   model: string;
@@ -33,7 +14,7 @@ interface AttemptEntry {
  * Counts a run's model and tool calls against its caps. Fail-closed: `admitModelCall` and
  * `admitToolCall` reserve a slot or report the hit; they never let a call through past a cap.
  */
-export class LimitTracker {
+export class LimitTracker implements RunLimitTracker {
   modelCalls = 0;
   toolCalls = 0;
   readonly startedAt: number;

@@ -5,6 +5,8 @@
  * metrics, trace details and the GenAI message shapes exporters build on. The root re-exports
  * `attachObservability` and the common journal and status store.
  */
+
+export type { RunEventSink } from "../contracts/run-event-sink.js";
 export {
   type ChildRunSummary,
   type ExecutionStatus,

@@ -15,7 +15,7 @@ import {
   type RunPolicyInput,
 } from "../agent-loop/run-policy.js";
 import type { ResponseCache } from "../cache/response-cache.js";
-import type { RunContext } from "../context/run-context.js";
+import type { RunContext } from "../contracts/run-context.js";
 import type { ModelPricing } from "../cost/cost.js";
 import { createRandomIds, type IdGenerator } from "../ids/id-generator.js";
 import type { ShortTermMemory } from "../memory/short-term-memory.js";

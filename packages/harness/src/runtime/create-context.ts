@@ -1,8 +1,11 @@
 import type { Clock } from "@tinyagents/inference";
 import { type RunConfig, runConfig } from "../config/run-config.js";
 import { AbortHub } from "../context/abort-hub.js";
-import { RunContext } from "../context/run-context.js";
+import { LiveRunContext } from "../context/run-context.js";
 import type { DurableContext } from "../contracts/durable-context.js";
+import type { RunEventSink } from "../contracts/run-event-sink.js";
+import type { RunStores } from "../contracts/run-stores.js";
+import type { RunWorkspace } from "../contracts/run-workspace.js";
 import { type RunDurability, resolveDurability } from "../durability/run-durability.js";
 import { EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
@@ -10,7 +13,6 @@ import { type EffectiveLimits, LimitTracker } from "../limits/limit-tracker.js";
 import type { RunLimits } from "../limits/run-limits.js";
 import type { SteeringHandle } from "../steering/steering-handle.js";
 import { StoreRegistry } from "../store/store-registry.js";
-import type { WorkspaceDescriptor } from "../workspace/workspace-descriptor.js";
 
 /** Optional per-run dependencies; anything omitted is created fresh (or taken from the harness). */
 export interface ContextOptions {
@@ -27,12 +29,12 @@ export interface ContextOptions {
   /** This run's id generator (default: the harness's): the run id when none is given, child run ids. */
   ids?: IdGenerator;
   /** Share an event sink (a sub-agent shares its parent's). */
-  events?: EventSink;
-  stores?: StoreRegistry;
+  events?: RunEventSink;
+  stores?: RunStores;
   /** Lets a test, a parent agent, middleware or a queue steer the run (see `SteeringHandle`). */
   steering?: SteeringHandle;
   /** The filesystem sandbox handed to every tool call as `ctx.run.workspace`. */
-  workspace?: WorkspaceDescriptor;
+  workspace?: RunWorkspace;
   /**
    * The registry name of a model resolved earlier (a previous run, a graph's state): the
    * `state_reuse` candidate of requests that set `reusePreviousModel`.
@@ -64,14 +66,14 @@ export interface ContextDefaults {
 /**
  * Build the RunContext of one run: merge the config over defaults (clock and ids from `options`
  * first), compute effective caps and the deadline. The caller's abort signal is linked by the
- * loop only while a run executes in the context (see `RunContext.linkCaller`): nothing to undo.
+ * loop only while a run executes in the context (see `LiveRunContext.linkCaller`): nothing to undo.
  */
 export function createRunContext<Ctx>(
   defaults: ContextDefaults,
   config: Partial<RunConfig>,
   data: Ctx,
   options: ContextOptions = {},
-): RunContext<Ctx> {
+): LiveRunContext<Ctx> {
   const clock = options.clock ?? defaults.clock;
   const ids = options.ids ?? defaults.ids;
   const engine = options.durable;
@@ -91,7 +93,7 @@ export function createRunContext<Ctx>(
     limits.deadline = now + timeoutMs;
   }
   const events = options.events ?? new EventSink(full.rootRunId ?? full.runId, { clock });
-  return new RunContext<Ctx>({
+  return new LiveRunContext<Ctx>({
     config: full,
     data,
     stores: options.stores ?? defaults.stores ?? new StoreRegistry(),

@@ -3,7 +3,7 @@ import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { RunOutcome } from "../agent-loop/run-loop.js";
 import type { RunConfig } from "../config/run-config.js";
 import { noop } from "../context/abort-hub.js";
-import type { RunContext } from "../context/run-context.js";
+import type { LiveRunContext } from "../context/run-context.js";
 import { type PausedRun, validatePausedRun } from "../durability/paused-run.js";
 import type { RecoverDurability } from "../durability/recover-run.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
@@ -32,7 +32,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
   }
 
   /** Build a RunContext for the `...InContext` entry points (or a sub-agent). */
-  createContext(config: Partial<RunConfig>, data: Ctx, options: ContextOptions = {}): RunContext<Ctx> {
+  createContext(config: Partial<RunConfig>, data: Ctx, options: ContextOptions = {}): LiveRunContext<Ctx> {
     return createRunContext(this.snapshot.defaults, config, data, options);
   }
 
@@ -66,13 +66,13 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
   }
 
   /** Run in a caller-built context (shared sink, signal, stores, depth). */
-  async invokeInContext(state: State, ctx: RunContext<Ctx>, input: AgentInput): Promise<AgentRun> {
+  async invokeInContext(state: State, ctx: LiveRunContext<Ctx>, input: AgentInput): Promise<AgentRun> {
     return (await this.invokeInContextWithStatus(state, ctx, input)).run;
   }
 
   async invokeInContextWithStatus(
     state: State,
-    ctx: RunContext<Ctx>,
+    ctx: LiveRunContext<Ctx>,
     input: AgentInput,
   ): Promise<RunWithStatus> {
     return unwrap(await this.invokeInContextCollectingPartial(state, ctx, input));
@@ -87,7 +87,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
     options?: ContextOptions,
   ): Promise<RunOutcome> {
     let messages: ReturnType<typeof normalizeInput>;
-    let ctx: RunContext<Ctx>;
+    let ctx: LiveRunContext<Ctx>;
     const agent = this.snapshot;
     try {
       messages = normalizeInput(input);
@@ -105,7 +105,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
    */
   invokeInContextCollectingPartial(
     state: State,
-    ctx: RunContext<Ctx>,
+    ctx: LiveRunContext<Ctx>,
     input: AgentInput,
   ): Promise<RunOutcome> {
     let messages: ReturnType<typeof normalizeInput>;
@@ -210,7 +210,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
 
   invokeStreamingInContext(
     state: State,
-    ctx: RunContext<Ctx>,
+    ctx: LiveRunContext<Ctx>,
     input: AgentInput,
   ): AsyncIterable<AgentStreamItem> {
     const messages = normalizeInput(input);
@@ -234,7 +234,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
     options?: ContextOptions,
   ): Promise<{ response: ModelResponse; status: HarnessRunStatus }> {
     const agent = this.snapshot;
-    let ctx: RunContext<Ctx>;
+    let ctx: LiveRunContext<Ctx>;
     try {
       ctx = createRunContext(agent.defaults, config, agent.defaultData(), options);
     } catch (error) {

@@ -1,7 +1,7 @@
 import { type JsonObject, type Message, validationError } from "@tinyagents/inference";
 import type { RunConfig } from "../config/run-config.js";
 import { noop } from "../context/abort-hub.js";
-import type { RunContext } from "../context/run-context.js";
+import type { LiveRunContext } from "../context/run-context.js";
 import { type PausedRun, validatePausedRun } from "../durability/paused-run.js";
 import { type StructuredSpec, structuredSpec } from "../structured/structured-spec.js";
 import { type AgentInput, normalizeInput } from "./agent-input.js";
@@ -13,7 +13,7 @@ import { type RunOverrides, runModel } from "./run-session.js";
 /** One front-door run, ready for the loop: its state, context, input and overrides. */
 export interface PreparedRun<State, Ctx> {
   state: State;
-  ctx: RunContext<Ctx>;
+  ctx: LiveRunContext<Ctx>;
   messages: Message[];
   resumed: PausedRun | undefined;
   overrides: RunOverrides<State> | undefined;
@@ -51,7 +51,7 @@ export function contextOf<State, Ctx>(
   agent: AgentSnapshot<State, Ctx>,
   o: ResolvedRunOptions<State, Ctx>,
   config: Partial<RunConfig> = o.config,
-): { ctx: RunContext<Ctx>; release: () => void } {
+): { ctx: LiveRunContext<Ctx>; release: () => void } {
   const ctx = createRunContext(agent.defaults, config, dataOf(agent, o), o.context);
   return { ctx, release: subscribe(ctx, o) };
 }
@@ -72,7 +72,10 @@ export function dataOf<State, Ctx>(agent: AgentSnapshot<State, Ctx>, o: Resolved
 }
 
 /** Link `onEvent` to the run's events; returns what detaches it. */
-export function subscribe<State, Ctx>(ctx: RunContext<Ctx>, o: ResolvedRunOptions<State, Ctx>): () => void {
+export function subscribe<State, Ctx>(
+  ctx: LiveRunContext<Ctx>,
+  o: ResolvedRunOptions<State, Ctx>,
+): () => void {
   return o.onEvent === undefined ? noop : ctx.events.subscribe(o.onEvent);
 }
 

@@ -9,7 +9,7 @@ import { restoreSession } from "../agent-loop/paused-run.js";
 import { executeRun, type RunOutcome } from "../agent-loop/run-loop.js";
 import type { RunConfig } from "../config/run-config.js";
 import { noop } from "../context/abort-hub.js";
-import type { RunContext } from "../context/run-context.js";
+import type { LiveRunContext } from "../context/run-context.js";
 import { type PausedRun, validatePausedRun } from "../durability/paused-run.js";
 import { takeForRecovery } from "../durability/recover-run.js";
 import { type RecordsWatch, watchRecords } from "../events/record-keepers.js";
@@ -35,7 +35,7 @@ import { type AgentStreamItem, streamItems } from "./stream-items.js";
 export function startRun<State, Ctx>(
   agent: AgentSnapshot<State, Ctx>,
   state: State,
-  ctx: RunContext<Ctx>,
+  ctx: LiveRunContext<Ctx>,
   input: Message[],
   streaming: boolean,
   resumed?: PausedRun,
@@ -72,7 +72,7 @@ async function withRecordsLost(outcome: RunOutcome, records: RecordsWatch): Prom
 export function streamRun<State, Ctx>(
   agent: AgentSnapshot<State, Ctx>,
   state: State,
-  ctx: RunContext<Ctx>,
+  ctx: LiveRunContext<Ctx>,
   input: Message[],
   release: () => void,
   resumed?: PausedRun,
@@ -90,7 +90,7 @@ export function streamRun<State, Ctx>(
 export function notStarted<State, Ctx>(
   agent: AgentSnapshot<State, Ctx>,
   state: State,
-  ctx: RunContext<Ctx>,
+  ctx: LiveRunContext<Ctx>,
   error: TinyAgentsError,
 ): RunWithStatus {
   const s = openSession(agent.parts, agent.parts.tools, state, ctx, true, "agent");
@@ -109,11 +109,11 @@ export async function takeForRecover<State, Ctx>(
   data: Ctx,
   options: ContextOptions,
   config: Partial<RunConfig> = {},
-): Promise<{ ctx: RunContext<Ctx>; input: Message[]; paused: PausedRun | undefined }> {
+): Promise<{ ctx: LiveRunContext<Ctx>; input: Message[]; paused: PausedRun | undefined }> {
   const clock = options?.clock ?? agent.defaults.clock;
   const lease = await takeForRecovery(runId, options?.durability, clock.now());
   const taken = lease.taken;
-  let ctx: RunContext<Ctx>;
+  let ctx: LiveRunContext<Ctx>;
   let paused: PausedRun | undefined;
   try {
     paused = taken.checkpoint === undefined ? undefined : validatePausedRun(taken.checkpoint);
@@ -136,7 +136,7 @@ export async function takeForRecover<State, Ctx>(
 export function callModelInContext<State, Ctx>(
   agent: AgentSnapshot<State, Ctx>,
   state: State,
-  ctx: RunContext<Ctx>,
+  ctx: LiveRunContext<Ctx>,
   request: ModelRequest,
   overrides?: RunOverrides<State>,
 ): Promise<{ response: ModelResponse; status: HarnessRunStatus }> {
@@ -152,7 +152,7 @@ export function callModelInContext<State, Ctx>(
   return callModelOnce(openSession(parts, agent.parts.tools, state, ctx, false, "model_call"), request);
 }
 
-function depthExceeded(ctx: RunContext<unknown>): TinyAgentsError {
+function depthExceeded(ctx: LiveRunContext<unknown>): TinyAgentsError {
   return new TinyAgentsError(
     "sub_agent_depth",
     `run depth ${ctx.depth} exceeds the maximum depth ${ctx.config.maxDepth} (RunConfig.maxDepth); ` +

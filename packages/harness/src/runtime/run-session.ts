@@ -4,7 +4,7 @@ import { foldChildRun } from "../agent-loop/child-run.js";
 import { emptyRun, type HarnessParts, type LoopSession } from "../agent-loop/loop-session.js";
 import { OpenCalls } from "../agent-loop/open-calls.js";
 import type { GraphNodeCall, GraphNodeRef } from "../config/graph-node.js";
-import type { RunContext } from "../context/run-context.js";
+import type { LiveRunContext } from "../context/run-context.js";
 import type { ModelRegistry } from "../model-registry/model-registry.js";
 import { type HarnessComponent, RunStatusTracker } from "../status/run-status.js";
 import { prepareStructured } from "../structured/prepared-structured.js";
@@ -98,7 +98,7 @@ export function openSession<State, Ctx>(
   parts: HarnessParts<State, Ctx>,
   hookTools: HarnessParts<State, Ctx>["tools"],
   state: State,
-  ctx: RunContext<Ctx>,
+  ctx: LiveRunContext<Ctx>,
   streaming: boolean,
   call: GraphNodeCall,
 ): LoopSession<State, Ctx> {

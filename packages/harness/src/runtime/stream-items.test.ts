@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { RunOutcome } from "../agent-loop/run-loop.js";
-import type { RunContext } from "../context/run-context.js";
+import type { RunContext } from "../contracts/run-context.js";
 import { EventSink } from "../events/event-sink.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import { type AgentStreamItem, streamItems } from "./stream-items.js";

@@ -2,8 +2,8 @@ import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import { AsyncQueue } from "../agent-loop/async-queue.js";
 import type { RunOutcome } from "../agent-loop/run-loop.js";
-import type { RunContext } from "../context/run-context.js";
 import type { EventRecord } from "../contracts/agent-event.js";
+import type { RunContext } from "../contracts/run-context.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 
 /** One item of a streaming run: every event as it happens, then exactly one terminal item. */

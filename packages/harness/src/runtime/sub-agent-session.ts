@@ -1,6 +1,6 @@
 import type { Message } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
-import type { RunContext } from "../context/run-context.js";
+import type { RunContext } from "../contracts/run-context.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { AgentInput } from "./agent-input.js";
 import type { SubAgent, SubAgentParentOptions } from "./sub-agent.js";

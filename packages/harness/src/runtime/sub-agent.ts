@@ -9,7 +9,8 @@ import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { ChildRunSummary } from "../agent-loop/child-run.js";
 import type { RunOutcome } from "../agent-loop/run-loop.js";
 import type { RunConfig } from "../config/run-config.js";
-import type { RunContext } from "../context/run-context.js";
+import { liveRunOf } from "../context/run-context.js";
+import type { RunContext } from "../contracts/run-context.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { SteeringHandle } from "../steering/steering-handle.js";
 import {
@@ -154,7 +155,8 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     // Through the engine when journaled: a re-driven parent gives the child the same id (and so
     // the same step names).
     const prefix = `${this.name}-d${depth}`;
-    const durableParent = !parent.journaled && parent.durability?.lease !== undefined;
+    const lease = liveRunOf(parent)?.durability;
+    const durableParent = !parent.journaled && lease?.lease !== undefined;
     if (durableParent && (typeof options.callId !== "string" || options.callId === "")) {
       throw missingCallId(this.name, parent.runId);
     }
@@ -174,7 +176,6 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     };
     const contextOptions: ContextOptions = { events: parent.events, stores: parent.stores };
     if (parent.workspace !== undefined) contextOptions.workspace = parent.workspace;
-    const lease = parent.durability;
     if (durableParent && lease?.checkpoints !== undefined) {
       // The child is durable like its parent: same store, owner, lease and heartbeat.
       contextOptions.durability = {
@@ -274,7 +275,7 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     }
     const layer = lowerLayer(this.harness);
     const ctx = layer.createContext(config, data, contextOptions);
-    if (parent?.streamsDeltas === true) ctx.streamsDeltas = true;
+    if (parent !== undefined && liveRunOf(parent)?.streamsDeltas === true) ctx.streamsDeltas = true;
     // Events about the child go on the parent's scope; a fresh run reports on its own.
     const host: RunContext<unknown> = parent ?? ctx;
     const { name } = this;

@@ -2,6 +2,8 @@
  * `@tinyagents/harness/steering`: steering a running agent: commands, their validation, pause
  * state. The root re-exports `SteeringHandle`, `SteeringPolicy` and `SteeringCommand`.
  */
+
+export type { RunSteering } from "../contracts/run-steering.js";
 export {
   REDIRECT_PREFIX,
   STEERING_COMMAND_KINDS,

@@ -1,14 +1,9 @@
 import type { JsonObject, Message } from "@tinyagents/inference";
+import type { PauseState, RunSteering } from "../contracts/run-steering.js";
 import { type SteeringCommand, validateSteeringCommand } from "./steering-command.js";
 import { SteeringPolicy } from "./steering-policy.js";
 
-/** Why and where a run paused, latched on its handle until the run is resumed. */
-export interface PauseState {
-  runId: string;
-  reason: string;
-  /** Model calls the run had made when it paused. */
-  modelCalls: number;
-}
+export type { PauseState } from "../contracts/run-steering.js";
 
 /**
  * Typed runtime control of a running agent. Give the handle to a run (`ContextOptions.steering`,
@@ -21,7 +16,7 @@ export interface PauseState {
  * rejected whole and fails the run with a `steering` error. A handle may outlive runs; commands
  * queued while no run is attached are applied at the next run's first checkpoint.
  */
-export class SteeringHandle {
+export class SteeringHandle implements RunSteering {
   readonly policy: SteeringPolicy;
   private queue: SteeringCommand[] = [];
   private pauseLatch: PauseState | undefined;

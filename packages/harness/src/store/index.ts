@@ -3,6 +3,8 @@
  * exports: namespaced stores over a key-value store, store names and key validation, filters, the
  * store registry.
  */
+
+export type { RunStores } from "../contracts/run-stores.js";
 export { assertStorableKey, unstorableReason } from "../encoding/storable-key.js";
 export {
   type AppendGroup,

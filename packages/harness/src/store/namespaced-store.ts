@@ -1,55 +1,19 @@
-import { type JsonObject, validationError } from "@tinyagents/inference";
+import { validationError } from "@tinyagents/inference";
+import type {
+  ListNamespacesOptions,
+  Namespace,
+  SearchOptions,
+  StoreItem,
+} from "../contracts/namespaced-store.js";
 import { type StoreFilter, validateFilter } from "./store-filter.js";
 
-/** A hierarchical namespace: `["users", "u-42", "memories"]`. */
-export type Namespace = readonly string[];
-
-/** One stored document of a {@link NamespacedStore}. */
-export interface StoreItem {
-  namespace: string[];
-  key: string;
-  value: JsonObject;
-  /** Epoch ms of the first put. */
-  createdAt: number;
-  /** Epoch ms of the latest put. */
-  updatedAt: number;
-}
-
-/** Options of {@link NamespacedStore.search}. */
-export interface SearchOptions {
-  /** Conditions on the item's value (see {@link StoreFilter}); omitted = every item. */
-  filter?: StoreFilter;
-  /** Maximum items returned (default 10). */
-  limit?: number;
-  /** Items skipped before the first returned (default 0). */
-  offset?: number;
-}
-
-/** Options of {@link NamespacedStore.listNamespaces}. */
-export interface ListNamespacesOptions {
-  /** Only namespaces under this prefix. */
-  prefix?: Namespace;
-  /** Truncate namespaces to this many segments (duplicates removed). */
-  maxDepth?: number;
-  limit?: number;
-  offset?: number;
-}
-
-/**
- * Long-term, cross-thread application memory: JSON documents under hierarchical namespaces,
- * searchable by a field filter. Results are ordered by namespace, then key, so paging with
- * `offset`/`limit` is stable. Values are copied in and out.
- */
-export interface NamespacedStore {
-  put(namespace: Namespace, key: string, value: JsonObject): Promise<void>;
-  get(namespace: Namespace, key: string): Promise<StoreItem | undefined>;
-  /** True when an item was removed. */
-  delete(namespace: Namespace, key: string): Promise<boolean>;
-  /** Items whose namespace starts with `namespacePrefix` (`[]` = everything) and match the filter. */
-  search(namespacePrefix: Namespace, options?: SearchOptions): Promise<StoreItem[]>;
-  /** Namespaces that hold at least one item, sorted. */
-  listNamespaces(options?: ListNamespacesOptions): Promise<string[][]>;
-}
+export type {
+  ListNamespacesOptions,
+  Namespace,
+  NamespacedStore,
+  SearchOptions,
+  StoreItem,
+} from "../contracts/namespaced-store.js";
 
 /** Validate a namespace (non-empty array of non-empty strings). */
 export function validateNamespace(namespace: unknown, allowEmpty = false): asserts namespace is Namespace {

@@ -1,24 +1,8 @@
 import { type JsonValue, validationError } from "@tinyagents/inference";
+import type { FilterOperators, StoreFilter } from "../contracts/namespaced-store.js";
 import { jsonEqual } from "../encoding/json-equal.js";
 
-/** Comparison operators of a {@link StoreFilter} condition. */
-export interface FilterOperators {
-  $eq?: JsonValue;
-  $ne?: JsonValue;
-  $gt?: number | string;
-  $gte?: number | string;
-  $lt?: number | string;
-  $lte?: number | string;
-  $in?: JsonValue[];
-}
-
-/**
- * A filter over an item's value: every field must match (AND). A field is a property name or a
- * dotted path (`"profile.age"`). A condition is either a plain JSON value (deep equality) or an
- * object of {@link FilterOperators}. Range operators compare numbers with numbers and strings
- * with strings; a missing field or a type mismatch never matches (except `$ne`).
- */
-export type StoreFilter = Record<string, JsonValue | FilterOperators>;
+export type { FilterOperators, StoreFilter } from "../contracts/namespaced-store.js";
 
 const OPERATORS = new Set(["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in"]);
 

@@ -1,4 +1,5 @@
 import { TinyAgentsError } from "@tinyagents/inference";
+import type { RunStores } from "../contracts/run-stores.js";
 import { InMemoryNamespacedStore } from "./in-memory-namespaced-store.js";
 import { InMemoryKeyValueStore, type KeyValueStore } from "./key-value-store.js";
 import type { NamespacedStore } from "./namespaced-store.js";
@@ -7,7 +8,7 @@ import type { NamespacedStore } from "./namespaced-store.js";
  * A default store plus named stores, carried on the RunContext, and the long-term
  * (cross-thread) namespaced store that tools and middleware reach as `ctx.run.stores.longTerm`.
  */
-export class StoreRegistry {
+export class StoreRegistry implements RunStores {
   // Created on first use: every run without configured stores gets a registry, most never touch it.
   private defaultStore: KeyValueStore | undefined;
   private longTermStore: NamespacedStore | undefined;

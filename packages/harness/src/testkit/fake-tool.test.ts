@@ -1,6 +1,6 @@
 import { TinyAgentsError } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
-import type { RunContext } from "../context/run-context.js";
+import type { RunContext } from "../contracts/run-context.js";
 import type { ToolExecutionContext } from "../tool/tool.js";
 import { DeterministicClock } from "./deterministic-clock.js";
 import { FakeTool } from "./fake-tool.js";

@@ -3,7 +3,7 @@ import type { JsonObject } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { thrownError } from "../../test/support/thrown.js";
-import type { RunContext } from "../context/run-context.js";
+import type { RunContext } from "../contracts/run-context.js";
 import { isStandardSchema, tool } from "./define-tool.js";
 import type { ToolExecutionContext } from "./tool.js";
 

@@ -1,5 +1,5 @@
 import { TinyAgentsError } from "@tinyagents/inference";
-import type { RunContext } from "../context/run-context.js";
+import type { RunContext } from "../contracts/run-context.js";
 import { enforceWorkspace } from "../workspace/enforce-workspace.js";
 import type { WorkspaceAccess } from "../workspace/workspace-descriptor.js";
 

@@ -3,6 +3,7 @@
  * enforcement of a run's filesystem reach (the Node filesystem parts are at
  * `@tinyagents/harness/node`).
  */
+export type { RunWorkspace } from "../contracts/run-workspace.js";
 export { enforceWorkspace } from "./enforce-workspace.js";
 export type {
   EnforceOptions,

@@ -1,22 +1,20 @@
 import { realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { TinyAgentsError } from "@tinyagents/inference";
-import type { AgentEvent } from "../contracts/agent-event.js";
+import type {
+  EnforceOptions,
+  RunWorkspace,
+  SandboxMode,
+  WorkspaceEventTarget,
+} from "../contracts/run-workspace.js";
 import { resolveRealPath } from "./resolve-real-path.js";
 
-/**
- * What tools may do inside the workspace: `read_write` (default) lets them read and write under
- * the root; `read_only` allows reads only. Trusted roots are always read-only.
- */
-export type SandboxMode = "read_only" | "read_write";
-
-/** The access a tool asks `enforce` for. */
-export type WorkspaceAccess = "read" | "write";
-
-/** Where `enforce` reports violations: a RunContext (or anything with `emit`). */
-export interface WorkspaceEventTarget {
-  emit(event: AgentEvent): unknown;
-}
+export type {
+  EnforceOptions,
+  SandboxMode,
+  WorkspaceAccess,
+  WorkspaceEventTarget,
+} from "../contracts/run-workspace.js";
 
 /**
  * What the workspace helpers ({@link enforceWorkspace}, {@link prepareWorkspace}...) need of a
@@ -24,15 +22,7 @@ export interface WorkspaceEventTarget {
  */
 export interface WorkspaceRun extends WorkspaceEventTarget {
   readonly runId: string;
-  workspace: WorkspaceDescriptor | undefined;
-}
-
-/** Options of {@link WorkspaceDescriptor.enforce}. */
-export interface EnforceOptions {
-  /** Default `"read"`. */
-  access?: WorkspaceAccess;
-  /** Receives `workspace.violation` when the path is rejected. */
-  events?: WorkspaceEventTarget;
+  workspace: RunWorkspace | undefined;
 }
 
 /** Construction fields of a {@link WorkspaceDescriptor}. */
@@ -56,7 +46,7 @@ export interface WorkspaceDescriptorInit {
  * a `workspace.violation` event, then a `validation` error. Fail-closed: an unresolvable path
  * or a missing root is rejected too. Returns the real path to use for the I/O.
  */
-export class WorkspaceDescriptor {
+export class WorkspaceDescriptor implements RunWorkspace {
   readonly root: string;
   readonly trustedRoots: readonly string[];
   readonly policyId: string;

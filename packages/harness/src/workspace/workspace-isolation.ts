@@ -1,3 +1,4 @@
+import type { RunWorkspace } from "../contracts/run-workspace.js";
 import type { SandboxMode, WorkspaceDescriptor, WorkspaceRun } from "./workspace-descriptor.js";
 
 /**
@@ -12,7 +13,7 @@ export interface WorkspaceIsolation {
   /** Create (or locate) the workspace of run `runId`. */
   prepare(runId: string): Promise<WorkspaceDescriptor>;
   /** Tear it down. Never deletes anything the provider did not create. */
-  cleanup(workspace: WorkspaceDescriptor): Promise<void>;
+  cleanup(workspace: RunWorkspace): Promise<void>;
 }
 
 /** Options shared by the built-in providers. */

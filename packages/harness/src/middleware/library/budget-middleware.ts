@@ -6,7 +6,7 @@ import {
   TinyAgentsError,
   type Usage,
 } from "@tinyagents/inference";
-import type { RunContext } from "../../context/run-context.js";
+import type { RunContext } from "../../contracts/run-context.js";
 import { estimateCost, type ModelPricing } from "../../cost/cost.js";
 import type { Middleware } from "../middleware.js";
 import { type BudgetSnapshot, BudgetTracker } from "./budget-tracker.js";

@@ -1,5 +1,5 @@
 import { abortError } from "../../context/abort.js";
-import type { RunContext } from "../../context/run-context.js";
+import type { RunContext } from "../../contracts/run-context.js";
 
 /**
  * Wait `ms` on the run's clock (virtual under `DeterministicClock`), abortable by the run's signal:

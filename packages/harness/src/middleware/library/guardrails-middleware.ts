@@ -5,7 +5,7 @@ import {
   TinyAgentsError,
   text,
 } from "@tinyagents/inference";
-import type { RunContext } from "../../context/run-context.js";
+import type { RunContext } from "../../contracts/run-context.js";
 import type { Middleware } from "../middleware.js";
 import { middlewareName, optionError } from "./option-checks.js";
 

@@ -1,5 +1,5 @@
 import { type JsonValue, system, TinyAgentsError, type ToolCall } from "@tinyagents/inference";
-import type { RunContext } from "../../context/run-context.js";
+import type { RunContext } from "../../contracts/run-context.js";
 import type { Middleware } from "../middleware.js";
 import { middlewareName, optionError, positive } from "./option-checks.js";
 import { PerRun } from "./per-run.js";

@@ -1,4 +1,4 @@
-import type { RunContext } from "../../context/run-context.js";
+import type { RunContext } from "../../contracts/run-context.js";
 
 /**
  * State a middleware keeps per run, keyed by the run's `RunContext` and dropped with it (no leak,
