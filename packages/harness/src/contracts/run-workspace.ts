@@ -14,7 +14,7 @@ export interface WorkspaceEventTarget {
   emit(event: AgentEvent): unknown;
 }
 
-/** Options of {@link WorkspaceDescriptor.enforce}. */
+/** Options of {@link RunWorkspace.enforce} (`WorkspaceDescriptor.enforce`). */
 export interface EnforceOptions {
   /** Default `"read"`. */
   access?: WorkspaceAccess;
