@@ -131,8 +131,8 @@ export function createModel(spec: string, options: CreateModelOptions = {}): Str
     }
     return compatible(options.baseUrl, model, presetOptions(options));
   }
-  if (provider === "anthropic") return anthropicModel(model, options);
-  if (provider === "openai-responses") return responsesModel(model, options);
+  if (provider === "anthropic") return new AnthropicModel(nativeOptions(model, options));
+  if (provider === "openai-responses") return new OpenAiResponsesModel(nativeOptions(model, options));
   if (provider === "deepseek") return deepseek({ ...presetOptions(options), model });
   return fromPreset(provider, { ...presetOptions(options), model });
 }
@@ -167,8 +167,16 @@ function presetOptions(options: CreateModelOptions): PresetOptions {
   };
 }
 
-function anthropicModel(model: string, options: CreateModelOptions): StreamingChatModel {
-  const native: AnthropicModelOptions = { model };
+/**
+ * The options a native adapter (`AnthropicModel`, `OpenAiResponsesModel`) gets from `createModel`'s:
+ * only the fields that are set (their options take no explicit `undefined`), so the adapter's own
+ * defaults and environment variables fill the rest.
+ */
+function nativeOptions(
+  model: string,
+  options: CreateModelOptions,
+): AnthropicModelOptions & OpenAiResponsesModelOptions {
+  const native: AnthropicModelOptions & OpenAiResponsesModelOptions = { model };
   if (options.env !== undefined) native.env = { ...options.env };
   if (options.fetch !== undefined) native.fetch = options.fetch;
   if (options.apiKey !== undefined) native.apiKey = options.apiKey;
@@ -178,19 +186,5 @@ function anthropicModel(model: string, options: CreateModelOptions): StreamingCh
   if (options.headersTimeoutMs !== undefined) native.headersTimeoutMs = options.headersTimeoutMs;
   if (options.streamIdleTimeoutMs !== undefined) native.streamIdleTimeoutMs = options.streamIdleTimeoutMs;
   if (options.maxResponseBytes !== undefined) native.maxResponseBytes = options.maxResponseBytes;
-  return new AnthropicModel(native);
-}
-
-function responsesModel(model: string, options: CreateModelOptions): StreamingChatModel {
-  const native: OpenAiResponsesModelOptions = { model };
-  if (options.env !== undefined) native.env = { ...options.env };
-  if (options.fetch !== undefined) native.fetch = options.fetch;
-  if (options.apiKey !== undefined) native.apiKey = options.apiKey;
-  if (options.baseUrl !== undefined) native.baseUrl = options.baseUrl;
-  if (options.headers !== undefined) native.headers = options.headers;
-  if (options.timeoutMs !== undefined) native.timeoutMs = options.timeoutMs;
-  if (options.headersTimeoutMs !== undefined) native.headersTimeoutMs = options.headersTimeoutMs;
-  if (options.streamIdleTimeoutMs !== undefined) native.streamIdleTimeoutMs = options.streamIdleTimeoutMs;
-  if (options.maxResponseBytes !== undefined) native.maxResponseBytes = options.maxResponseBytes;
-  return new OpenAiResponsesModel(native);
+  return native;
 }
