@@ -11,13 +11,19 @@ import {
   type JsonValue,
   type ModelRequest,
   ProviderError,
-  TinyAgentsError,
   user,
 } from "../../src/index.js";
 import { parseAnthropicResponse } from "../../src/provider-kit/index.js";
 import { replayOf } from "../replay/fixtures.js";
 import { ReplayServer } from "../replay/replay-server.js";
 import { useReplayServer } from "../support/replay.js";
+import {
+  expectAbortStopsStream,
+  expectBothPathsFail,
+  expectCutStreamsRetryable,
+  expectSlowStreamTimesOut,
+  expectSlowUnaryTimesOut,
+} from "../support/replay-checks.js";
 import {
   drain,
   expectFacts,
@@ -113,13 +119,8 @@ describe.each(httpErrors)("anthropic error fixture $name", (fixture) => {
     expectFixtureError(error, want, { provider: "anthropic", apiKey: API_KEY });
 
   it("invoke and stream both throw the classified ProviderError", async () => {
-    server.enqueue(replayOf(dir, fixture.unary!), replayOf(dir, fixture.stream!));
-    check(
-      await model()
-        .invoke(request)
-        .catch((e: unknown) => e),
-    );
-    check((await drain(model().stream(request))).error);
+    const replays = { unary: replayOf(dir, fixture.unary!), stream: replayOf(dir, fixture.stream!) };
+    await expectBothPathsFail(server, model, request, replays, check);
   });
 
   it("the SDK sees the same status and error type", async () => {
@@ -158,15 +159,17 @@ describe("anthropic stream failures", () => {
 
   it("a stream cut anywhere before message_stop is a retryable error", async () => {
     const fixture = fixtures.find((f) => f.name === "parallel-tools")!;
-    const size = replayOf(dir, fixture.stream!).body!.length;
-    for (const cut of [0, 1, 150, 600, 1234, size - 40, size - 2]) {
-      for (const cutMode of ["end", "destroy"] as const) {
-        server.enqueue(replayOf(dir, fixture.stream!, { cutAfterBytes: cut, cutMode, chunking: "awkward" }));
-        const error = await collectStream(model().stream(request)).catch((e: unknown) => e);
-        expect(ProviderError.isProviderError(error), `cut ${cut} ${cutMode}`).toBe(true);
-        expect((error as ProviderError).retryable, `cut ${cut} ${cutMode}`).toBe(true);
-      }
-    }
+    const stream = replayOf(dir, fixture.stream!, { chunking: "awkward" });
+    const size = stream.body!.length;
+    await expectCutStreamsRetryable(server, model, request, stream, [
+      0,
+      1,
+      150,
+      600,
+      1234,
+      size - 40,
+      size - 2,
+    ]);
   });
 
   it("a JSON reply to a streaming request is parsed as one message", async () => {
@@ -178,31 +181,13 @@ describe("anthropic stream failures", () => {
 
   it("request.timeoutMs bounds the call: a slow server gives a timeout error", async () => {
     const fixture = fixtures.find((f) => f.name === "text")!;
-    server.enqueue(
-      replayOf(dir, fixture.unary!, { headerDelayMs: 400 }),
-      replayOf(dir, fixture.stream!, { chunking: "frames", delayMs: 200 }),
-    );
-    const slow = await model()
-      .invoke({ ...request, timeoutMs: 50 })
-      .catch((e: unknown) => e);
-    expect(TinyAgentsError.isInstance(slow, "timeout")).toBe(true);
-    const cut = await collectStream(model().stream({ ...request, timeoutMs: 100 })).catch((e: unknown) => e);
-    expect(TinyAgentsError.isInstance(cut, "timeout")).toBe(true);
+    await expectSlowUnaryTimesOut(server, model, request, replayOf(dir, fixture.unary!));
+    await expectSlowStreamTimesOut(server, model, request, replayOf(dir, fixture.stream!));
   });
 
   it("aborting mid-stream throws a cancelled error and stops reading", async () => {
     const fixture = fixtures.find((f) => f.name === "text")!;
-    server.enqueue(replayOf(dir, fixture.stream!, { chunking: "frames", delayMs: 30 }));
-    const controller = new AbortController();
-    const seen: string[] = [];
-    const error = await (async () => {
-      for await (const item of model().stream(request, { signal: controller.signal })) {
-        seen.push(item.type);
-        if (item.type === "text_delta") controller.abort();
-      }
-    })().catch((e: unknown) => e);
-    expect(TinyAgentsError.isInstance(error, "cancelled")).toBe(true);
-    expect(seen.filter((t) => t === "text_delta")).toHaveLength(1);
+    await expectAbortStopsStream(server, model, request, replayOf(dir, fixture.stream!));
   });
 
   it("an unreachable server is a retryable ProviderError naming the URL without the key", async () => {

@@ -9,11 +9,17 @@ import {
   type ModelRequest,
   OllamaModel,
   ProviderError,
-  TinyAgentsError,
   user,
 } from "../../src/index.js";
 import { type Fixture, replayOf } from "../replay/fixtures.js";
 import { useReplayServer } from "../support/replay.js";
+import {
+  expectAbortStopsStream,
+  expectBothPathsFail,
+  expectCutStreamsRetryable,
+  expectSlowStreamTimesOut,
+  expectSlowUnaryTimesOut,
+} from "../support/replay-checks.js";
 import { drain, expectFixtureError, factsOf, providerFixtures, streamedText } from "./parity.js";
 
 interface Expect {
@@ -95,13 +101,8 @@ describe.each(httpErrors)("ollama error fixture $name", (fixture) => {
   const check = (error: unknown) =>
     expectFixtureError(error, want, { provider: "ollama", checkProviderCode: false });
   it("invoke and stream both throw the classified ProviderError", async () => {
-    server.enqueue(replayOf(dir, fixture.unary!), replayOf(dir, fixture.stream!));
-    check(
-      await model()
-        .invoke(request)
-        .catch((e: unknown) => e),
-    );
-    check((await drain(model().stream(request))).error);
+    const replays = { unary: replayOf(dir, fixture.unary!), stream: replayOf(dir, fixture.stream!) };
+    await expectBothPathsFail(server, model, request, replays, check);
   });
 });
 
@@ -134,46 +135,20 @@ describe("ollama stream failures", () => {
 
   it("a stream cut anywhere before the done line is a retryable error", async () => {
     const fixture = fixtures.find((f) => f.name === "parallel-tools")!;
-    const size = replayOf(dir, fixture.stream!).body!.length;
-    for (const cut of [0, 1, 100, 250, size - 30, size - 2]) {
-      for (const cutMode of ["end", "destroy"] as const) {
-        server.enqueue(replayOf(dir, fixture.stream!, { cutAfterBytes: cut, cutMode }));
-        const error = await collectStream(model().stream(request)).catch((e: unknown) => e);
-        expect(ProviderError.isProviderError(error), `cut ${cut} ${cutMode}`).toBe(true);
-        expect((error as ProviderError).retryable, `cut ${cut} ${cutMode}`).toBe(true);
-      }
-    }
+    const stream = replayOf(dir, fixture.stream!);
+    const size = stream.body!.length;
+    await expectCutStreamsRetryable(server, model, request, stream, [0, 1, 100, 250, size - 30, size - 2]);
   });
 
   it("request.timeoutMs bounds the call: a slow server gives a timeout error", async () => {
     const fixture = fixtures.find((f) => f.name === "text")!;
-    server.enqueue(
-      replayOf(dir, fixture.unary!, { headerDelayMs: 400 }),
-      replayOf(dir, fixture.stream!, { chunking: "frames", delayMs: 200 }),
-    );
-    const slow = await model()
-      .invoke({ ...request, timeoutMs: 50 })
-      .catch((e: unknown) => e);
-    expect(TinyAgentsError.isInstance(slow, "timeout")).toBe(true);
-    const cut = await collectStream(model().stream({ ...request, timeoutMs: 100 })).catch((e: unknown) => e);
-    expect(TinyAgentsError.isInstance(cut, "timeout")).toBe(true);
+    await expectSlowUnaryTimesOut(server, model, request, replayOf(dir, fixture.unary!));
+    await expectSlowStreamTimesOut(server, model, request, replayOf(dir, fixture.stream!));
   });
 
   it("aborting mid-stream throws a cancelled error", async () => {
     const fixture = fixtures.find((f) => f.name === "text")!;
-    server.enqueue(replayOf(dir, fixture.stream!, { chunking: "frames", delayMs: 30 }));
-    const controller = new AbortController();
-    let deltas = 0;
-    const error = await (async () => {
-      for await (const item of model().stream(request, { signal: controller.signal })) {
-        if (item.type === "text_delta") {
-          deltas++;
-          controller.abort();
-        }
-      }
-    })().catch((e: unknown) => e);
-    expect(TinyAgentsError.isInstance(error, "cancelled")).toBe(true);
-    expect(deltas).toBe(1);
+    await expectAbortStopsStream(server, model, request, replayOf(dir, fixture.stream!));
   });
 
   it("reads OLLAMA_HOST when no baseUrl is given", async () => {

@@ -22,6 +22,12 @@ import { type Fixture, replayOf } from "../replay/fixtures.js";
 import type { Chunking } from "../replay/split-body.js";
 import { useReplayServer } from "../support/replay.js";
 import {
+  expectAbortStopsStream,
+  expectBothPathsFail,
+  expectCutStreamsRetryable,
+  expectSlowUnaryTimesOut,
+} from "../support/replay-checks.js";
+import {
   drain,
   expectFacts,
   expectFixtureError,
@@ -139,17 +145,9 @@ describe.each(httpErrors)("openai-responses error fixture $name", (fixture) => {
   const check = (error: unknown) => expectFixtureError(error, want, { provider: "openai", apiKey: API_KEY });
 
   it("invoke and stream both throw the classified ProviderError; the client sees the same status", async () => {
-    server.enqueue(
-      replayOf(dir, fixture.unary!),
-      replayOf(dir, fixture.stream!),
-      replayOf(dir, fixture.unary!),
-    );
-    check(
-      await model()
-        .invoke(request)
-        .catch((e: unknown) => e),
-    );
-    check((await drain(model().stream(request))).error);
+    const replays = { unary: replayOf(dir, fixture.unary!), stream: replayOf(dir, fixture.stream!) };
+    await expectBothPathsFail(server, model, request, replays, check);
+    server.enqueue(replayOf(dir, fixture.unary!));
     const error = await sdk()
       .responses.create({ model: "gpt-5-mini", input: "Hello" })
       .catch((e: unknown) => e);
@@ -200,15 +198,10 @@ describe("openai-responses in-stream failures", () => {
 
   it("a stream cut anywhere before response.completed is a retryable error", async () => {
     const fixture = fixtures.find((f) => f.name === "reasoning-tools")!;
-    const size = replayOf(dir, fixture.stream!).body!.length;
-    for (const cut of [0, 1, 200, 1500, Math.floor(size / 2), size - 40, size - 2]) {
-      for (const cutMode of ["end", "destroy"] as const) {
-        server.enqueue(replayOf(dir, fixture.stream!, { cutAfterBytes: cut, cutMode, chunking: "awkward" }));
-        const error = await collectStream(model().stream(request)).catch((e: unknown) => e);
-        expect(ProviderError.isProviderError(error), `cut ${cut} ${cutMode}`).toBe(true);
-        expect((error as ProviderError).retryable, `cut ${cut} ${cutMode}`).toBe(true);
-      }
-    }
+    const stream = replayOf(dir, fixture.stream!, { chunking: "awkward" });
+    const size = stream.body!.length;
+    const cuts = [0, 1, 200, 1500, Math.floor(size / 2), size - 40, size - 2];
+    await expectCutStreamsRetryable(server, model, request, stream, cuts);
   });
 
   it("a JSON reply to a streaming request, and an SSE reply to a unary one, are both read", async () => {
@@ -232,22 +225,8 @@ describe("openai-responses in-stream failures", () => {
 
   it("request.timeoutMs and an abort stop the call with timeout / cancelled errors", async () => {
     const fixture = fixtures.find((f) => f.name === "text")!;
-    server.enqueue(replayOf(dir, fixture.unary!, { headerDelayMs: 400 }));
-    const slow = await model()
-      .invoke({ ...request, timeoutMs: 50 })
-      .catch((e: unknown) => e);
-    expect(TinyAgentsError.isInstance(slow, "timeout")).toBe(true);
-    server.enqueue(replayOf(dir, fixture.stream!, { chunking: "frames", delayMs: 30 }));
-    const controller = new AbortController();
-    const seen: string[] = [];
-    const error = await (async () => {
-      for await (const item of model().stream(request, { signal: controller.signal })) {
-        seen.push(item.type);
-        if (item.type === "text_delta") controller.abort();
-      }
-    })().catch((e: unknown) => e);
-    expect(TinyAgentsError.isInstance(error, "cancelled")).toBe(true);
-    expect(seen.filter((t) => t === "text_delta")).toHaveLength(1);
+    await expectSlowUnaryTimesOut(server, model, request, replayOf(dir, fixture.unary!));
+    await expectAbortStopsStream(server, model, request, replayOf(dir, fixture.stream!));
   });
 
   it("createModel('openai-responses:...') builds the adapter; a missing key is a validation error", async () => {
