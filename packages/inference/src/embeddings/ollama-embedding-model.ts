@@ -1,26 +1,13 @@
 import type { Clock } from "../clock/clock.js";
-import {
-  INSPECT,
-  inspectView,
-  jsonView,
-  registerSecrets,
-  secretsFromConfig,
-} from "../http/config-secrets.js";
+import { registerSecrets, secretsFromConfig } from "../http/config-secrets.js";
 import type { FetchLike } from "../http/fetch-types.js";
-import { displayUrl } from "../http/redact.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json/json-value.js";
 import { ollamaBaseUrlFromHost } from "../providers/ollama/host.js";
 import { usage } from "../usage/usage.js";
-import {
-  type EmbeddingEndpoint,
-  type EmbeddingWire,
-  embedTexts,
-  malformed,
-  positiveInteger,
-  readVector,
-} from "./embedding-http.js";
-import type { EmbeddingModel, EmbeddingResult, EmbedOptions } from "./embedding-model.js";
+import { malformed, positiveInteger, readVector } from "./embedding-http.js";
+import type { EmbeddingResult } from "./embedding-model.js";
 import { type EmbeddingRetryPolicy, resolveEmbeddingRetry } from "./embedding-retry.js";
+import { HttpEmbeddingModel } from "./http-embedding-model.js";
 
 /** Model used when neither `model` nor `OLLAMA_EMBEDDING_MODEL` says otherwise. */
 export const DEFAULT_OLLAMA_EMBEDDING_MODEL = "nomic-embed-text";
@@ -58,76 +45,40 @@ export interface OllamaEmbeddingModelOptions {
  * `prompt_eval_count` (as input tokens). `{ "error": "..." }` bodies become `ProviderError`s
  * (a missing model is a 404: pull it first). The vector length is learned from the first answer.
  */
-export class OllamaEmbeddingModel implements EmbeddingModel {
-  readonly provider = "ollama";
-  readonly modelId: string;
-  /** Server origin (no trailing slash). */
-  readonly baseUrl: string;
-  private knownDimensions: number | undefined;
+export class OllamaEmbeddingModel extends HttpEmbeddingModel {
+  declare readonly provider: "ollama";
   private readonly settings: OllamaEmbeddingModelOptions;
-  private readonly endpoint: EmbeddingEndpoint;
-  private readonly wire: EmbeddingWire = {
-    who: "OllamaEmbeddingModel",
-    allowEmptyText: true,
-    body: (batch) => this.body(batch),
-    read: (json) => this.read(json),
-  };
 
   constructor(options: OllamaEmbeddingModelOptions = {}) {
     const env = options.env ?? globalThis.process?.env ?? {};
     const explicit = options.baseUrl?.trim();
-    this.baseUrl = (
+    const baseUrl = (
       explicit === undefined || explicit === "" ? ollamaBaseUrlFromHost(env.OLLAMA_HOST) : explicit
     ).replace(/\/+$/, "");
-    this.modelId =
+    const model =
       options.model?.trim() || env.OLLAMA_EMBEDDING_MODEL?.trim() || DEFAULT_OLLAMA_EMBEDDING_MODEL;
     if (options.dimensions !== undefined)
       positiveInteger(options.dimensions, "dimensions", "OllamaEmbeddingModel");
-    this.knownDimensions = options.dimensions;
+    super({
+      className: "OllamaEmbeddingModel",
+      allowEmptyText: true,
+      baseUrl,
+      dimensions: options.dimensions,
+      shownHeaders: options.headers,
+      endpoint: {
+        provider: "ollama",
+        model,
+        url: `${baseUrl}/api/embed`,
+        headers: { ...options.headers },
+        fetch: options.fetch,
+        maxBatchSize: positiveInteger(options.maxBatchSize ?? 256, "maxBatchSize", "OllamaEmbeddingModel"),
+        retry: resolveEmbeddingRetry(options.retry),
+        clock: options.clock,
+      },
+    });
     this.settings = options;
-    this.endpoint = {
-      provider: this.provider,
-      model: this.modelId,
-      url: `${this.baseUrl}/api/embed`,
-      headers: { ...options.headers },
-      fetch: options.fetch,
-      maxBatchSize: positiveInteger(options.maxBatchSize ?? 256, "maxBatchSize", "OllamaEmbeddingModel"),
-      retry: resolveEmbeddingRetry(options.retry),
-      clock: options.clock,
-    };
     // Header values and URL query values are credentials: masked wherever they surface.
     registerSecrets(secretsFromConfig({ headers: options.headers, baseUrl: this.baseUrl }));
-  }
-
-  /** `util.inspect(model)`: provider, model id and endpoint; header names only, no query values. */
-  [INSPECT](): object {
-    return inspectView("OllamaEmbeddingModel", this.publicFields(), this.settings.headers);
-  }
-
-  /** `JSON.stringify(model)`: the same credential-free view (see `jsonView`). */
-  toJSON(): Record<string, unknown> {
-    return jsonView("OllamaEmbeddingModel", this.publicFields(), this.settings.headers);
-  }
-
-  private publicFields(): Record<string, string> {
-    return { provider: this.provider, modelId: this.modelId, endpoint: displayUrl(this.baseUrl) };
-  }
-
-  /** Vector length: the `dimensions` option, else learned from the first answer. */
-  get dimensions(): number | undefined {
-    return this.knownDimensions;
-  }
-
-  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<EmbeddingResult> {
-    const { result, dimensions } = await embedTexts(
-      this.endpoint,
-      texts,
-      options,
-      this.wire,
-      this.knownDimensions,
-    );
-    this.knownDimensions = dimensions;
-    return result;
   }
 
   /** The request body for one batch (for tests and debugging). */
@@ -141,7 +92,7 @@ export class OllamaEmbeddingModel implements EmbeddingModel {
     return body;
   }
 
-  private read(json: JsonValue): EmbeddingResult {
+  protected read(json: JsonValue): EmbeddingResult {
     if (!isJsonObject(json) || !Array.isArray(json.embeddings)) {
       throw malformed(this.endpoint, "returned no `embeddings` list");
     }

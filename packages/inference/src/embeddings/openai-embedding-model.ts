@@ -1,27 +1,14 @@
 import type { Clock } from "../clock/clock.js";
 import { validationError } from "../errors/tinyagents-error.js";
-import {
-  INSPECT,
-  inspectView,
-  jsonView,
-  registerSecrets,
-  secretsFromConfig,
-} from "../http/config-secrets.js";
+import { registerSecrets, secretsFromConfig } from "../http/config-secrets.js";
 import type { FetchLike } from "../http/fetch-types.js";
-import { displayUrl } from "../http/redact.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json/json-value.js";
 import { type EnvSource, PRESETS, type PresetName, type PresetSpec } from "../providers/openai/presets.js";
 import { usage } from "../usage/usage.js";
-import {
-  type EmbeddingEndpoint,
-  type EmbeddingWire,
-  embedTexts,
-  malformed,
-  positiveInteger,
-  readVector,
-} from "./embedding-http.js";
-import type { EmbeddingModel, EmbeddingResult, EmbedOptions } from "./embedding-model.js";
+import { malformed, positiveInteger, readVector } from "./embedding-http.js";
+import type { EmbeddingResult } from "./embedding-model.js";
 import { type EmbeddingRetryPolicy, resolveEmbeddingRetry } from "./embedding-retry.js";
+import { HttpEmbeddingModel } from "./http-embedding-model.js";
 
 /** Default embedding model per preset (others need `model`). */
 export const DEFAULT_EMBEDDING_MODELS: Readonly<Partial<Record<PresetName, string>>> = Object.freeze({
@@ -74,22 +61,8 @@ export interface OpenAiEmbeddingModelOptions {
  * Empty strings are refused up front (the API rejects them). A missing key for a hosted preset is
  * a `validation` error naming its variable.
  */
-export class OpenAiEmbeddingModel implements EmbeddingModel {
-  readonly provider: string;
-  readonly modelId: string;
-  /** The endpoint base URL (no trailing slash). */
-  readonly baseUrl: string;
-  private knownDimensions: number | undefined;
+export class OpenAiEmbeddingModel extends HttpEmbeddingModel {
   private readonly requested: number | undefined;
-  private readonly endpoint: EmbeddingEndpoint;
-  /** Names of the headers sent (values never shown). */
-  private readonly configuredHeaders: Record<string, string>;
-  private readonly wire: EmbeddingWire = {
-    who: "OpenAiEmbeddingModel",
-    allowEmptyText: false,
-    body: (batch) => this.body(batch),
-    read: (json) => this.read(json),
-  };
 
   constructor(options: OpenAiEmbeddingModelOptions = {}) {
     const preset = options.preset ?? "openai";
@@ -122,67 +95,41 @@ export class OpenAiEmbeddingModel implements EmbeddingModel {
       );
     }
     const envBase = nonEmpty(env[spec.baseUrlEnv]);
-    this.baseUrl = (
+    const baseUrl = (
       nonEmpty(options.baseUrl) ?? (envBase === undefined ? spec.baseUrl : withVersionPath(envBase))
     )
       .replace(/\/+$/, "")
       .replace(/\/embeddings$/, "");
-    this.provider = options.provider ?? spec.provider;
-    this.modelId = model;
+    const provider = options.provider ?? spec.provider;
     if (options.dimensions !== undefined)
       positiveInteger(options.dimensions, "dimensions", "OpenAiEmbeddingModel");
-    this.requested = options.dimensions;
-    this.knownDimensions = options.dimensions;
     const headers: Record<string, string> = { accept: "application/json" };
     if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
-    this.configuredHeaders = { ...(apiKey === undefined ? {} : { authorization: "" }), ...options.headers };
     // The key, custom header values and URL query values are masked wherever they surface.
-    registerSecrets(secretsFromConfig({ apiKey, headers: options.headers, baseUrl: this.baseUrl }));
-    this.endpoint = {
-      provider: this.provider,
-      model,
-      url: `${this.baseUrl}/embeddings`,
-      headers: { ...headers, ...options.headers },
-      fetch: options.fetch,
-      maxBatchSize: positiveInteger(
-        options.maxBatchSize ?? OPENAI_MAX_EMBEDDING_INPUTS,
-        "maxBatchSize",
-        "OpenAiEmbeddingModel",
-      ),
-      retry: resolveEmbeddingRetry(options.retry),
-      clock: options.clock,
-    };
-  }
-
-  /** `util.inspect(model)`: provider, model id and endpoint; header names only, no key, no query. */
-  [INSPECT](): object {
-    return inspectView("OpenAiEmbeddingModel", this.publicFields(), this.configuredHeaders);
-  }
-
-  /** `JSON.stringify(model)`: the same credential-free view (see `jsonView`). */
-  toJSON(): Record<string, unknown> {
-    return jsonView("OpenAiEmbeddingModel", this.publicFields(), this.configuredHeaders);
-  }
-
-  private publicFields(): Record<string, string> {
-    return { provider: this.provider, modelId: this.modelId, endpoint: displayUrl(this.baseUrl) };
-  }
-
-  /** Vector length: the `dimensions` option, else learned from the first answer. */
-  get dimensions(): number | undefined {
-    return this.knownDimensions;
-  }
-
-  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<EmbeddingResult> {
-    const { result, dimensions } = await embedTexts(
-      this.endpoint,
-      texts,
-      options,
-      this.wire,
-      this.knownDimensions,
-    );
-    this.knownDimensions = dimensions;
-    return result;
+    registerSecrets(secretsFromConfig({ apiKey, headers: options.headers, baseUrl }));
+    super({
+      className: "OpenAiEmbeddingModel",
+      allowEmptyText: false,
+      baseUrl,
+      dimensions: options.dimensions,
+      // Names of the headers sent (values never shown).
+      shownHeaders: { ...(apiKey === undefined ? {} : { authorization: "" }), ...options.headers },
+      endpoint: {
+        provider,
+        model,
+        url: `${baseUrl}/embeddings`,
+        headers: { ...headers, ...options.headers },
+        fetch: options.fetch,
+        maxBatchSize: positiveInteger(
+          options.maxBatchSize ?? OPENAI_MAX_EMBEDDING_INPUTS,
+          "maxBatchSize",
+          "OpenAiEmbeddingModel",
+        ),
+        retry: resolveEmbeddingRetry(options.retry),
+        clock: options.clock,
+      },
+    });
+    this.requested = options.dimensions;
   }
 
   /** The request body for one batch (for tests and debugging). */
@@ -192,7 +139,7 @@ export class OpenAiEmbeddingModel implements EmbeddingModel {
     return body;
   }
 
-  private read(json: JsonValue): EmbeddingResult {
+  protected read(json: JsonValue): EmbeddingResult {
     if (!isJsonObject(json) || !Array.isArray(json.data))
       throw malformed(this.endpoint, "returned no `data` list");
     const rows = json.data.map((row, position) => {
