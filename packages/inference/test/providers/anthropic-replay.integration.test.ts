@@ -17,13 +17,7 @@ import { parseAnthropicResponse } from "../../src/provider-kit/index.js";
 import { replayOf } from "../replay/fixtures.js";
 import { ReplayServer } from "../replay/replay-server.js";
 import { useReplayServer } from "../support/replay.js";
-import {
-  expectAbortStopsStream,
-  expectBothPathsFail,
-  expectCutStreamsRetryable,
-  expectSlowStreamTimesOut,
-  expectSlowUnaryTimesOut,
-} from "../support/replay-checks.js";
+import * as replayChecks from "../support/replay-checks.js";
 import {
   drain,
   expectFacts,
@@ -120,7 +114,7 @@ describe.each(httpErrors)("anthropic error fixture $name", (fixture) => {
 
   it("invoke and stream both throw the classified ProviderError", async () => {
     const replays = { unary: replayOf(dir, fixture.unary!), stream: replayOf(dir, fixture.stream!) };
-    await expectBothPathsFail(server, model, request, replays, check);
+    await replayChecks.expectBothPathsFail(server, model, request, replays, check);
   });
 
   it("the SDK sees the same status and error type", async () => {
@@ -161,15 +155,8 @@ describe("anthropic stream failures", () => {
     const fixture = fixtures.find((f) => f.name === "parallel-tools")!;
     const stream = replayOf(dir, fixture.stream!, { chunking: "awkward" });
     const size = stream.body!.length;
-    await expectCutStreamsRetryable(server, model, request, stream, [
-      0,
-      1,
-      150,
-      600,
-      1234,
-      size - 40,
-      size - 2,
-    ]);
+    const cuts = [0, 1, 150, 600, 1234, size - 40, size - 2];
+    await replayChecks.expectCutStreamsRetryable(server, model, request, stream, cuts);
   });
 
   it("a JSON reply to a streaming request is parsed as one message", async () => {
@@ -181,13 +168,13 @@ describe("anthropic stream failures", () => {
 
   it("request.timeoutMs bounds the call: a slow server gives a timeout error", async () => {
     const fixture = fixtures.find((f) => f.name === "text")!;
-    await expectSlowUnaryTimesOut(server, model, request, replayOf(dir, fixture.unary!));
-    await expectSlowStreamTimesOut(server, model, request, replayOf(dir, fixture.stream!));
+    await replayChecks.expectSlowUnaryTimesOut(server, model, request, replayOf(dir, fixture.unary!));
+    await replayChecks.expectSlowStreamTimesOut(server, model, request, replayOf(dir, fixture.stream!));
   });
 
   it("aborting mid-stream throws a cancelled error and stops reading", async () => {
     const fixture = fixtures.find((f) => f.name === "text")!;
-    await expectAbortStopsStream(server, model, request, replayOf(dir, fixture.stream!));
+    await replayChecks.expectAbortStopsStream(server, model, request, replayOf(dir, fixture.stream!));
   });
 
   it("an unreachable server is a retryable ProviderError naming the URL without the key", async () => {

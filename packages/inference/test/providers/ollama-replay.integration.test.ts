@@ -13,13 +13,7 @@ import {
 } from "../../src/index.js";
 import { type Fixture, replayOf } from "../replay/fixtures.js";
 import { useReplayServer } from "../support/replay.js";
-import {
-  expectAbortStopsStream,
-  expectBothPathsFail,
-  expectCutStreamsRetryable,
-  expectSlowStreamTimesOut,
-  expectSlowUnaryTimesOut,
-} from "../support/replay-checks.js";
+import * as replayChecks from "../support/replay-checks.js";
 import { drain, expectFixtureError, factsOf, providerFixtures, streamedText } from "./parity.js";
 
 interface Expect {
@@ -102,7 +96,7 @@ describe.each(httpErrors)("ollama error fixture $name", (fixture) => {
     expectFixtureError(error, want, { provider: "ollama", checkProviderCode: false });
   it("invoke and stream both throw the classified ProviderError", async () => {
     const replays = { unary: replayOf(dir, fixture.unary!), stream: replayOf(dir, fixture.stream!) };
-    await expectBothPathsFail(server, model, request, replays, check);
+    await replayChecks.expectBothPathsFail(server, model, request, replays, check);
   });
 });
 
@@ -137,18 +131,19 @@ describe("ollama stream failures", () => {
     const fixture = fixtures.find((f) => f.name === "parallel-tools")!;
     const stream = replayOf(dir, fixture.stream!);
     const size = stream.body!.length;
-    await expectCutStreamsRetryable(server, model, request, stream, [0, 1, 100, 250, size - 30, size - 2]);
+    const cuts = [0, 1, 100, 250, size - 30, size - 2];
+    await replayChecks.expectCutStreamsRetryable(server, model, request, stream, cuts);
   });
 
   it("request.timeoutMs bounds the call: a slow server gives a timeout error", async () => {
     const fixture = fixtures.find((f) => f.name === "text")!;
-    await expectSlowUnaryTimesOut(server, model, request, replayOf(dir, fixture.unary!));
-    await expectSlowStreamTimesOut(server, model, request, replayOf(dir, fixture.stream!));
+    await replayChecks.expectSlowUnaryTimesOut(server, model, request, replayOf(dir, fixture.unary!));
+    await replayChecks.expectSlowStreamTimesOut(server, model, request, replayOf(dir, fixture.stream!));
   });
 
   it("aborting mid-stream throws a cancelled error", async () => {
     const fixture = fixtures.find((f) => f.name === "text")!;
-    await expectAbortStopsStream(server, model, request, replayOf(dir, fixture.stream!));
+    await replayChecks.expectAbortStopsStream(server, model, request, replayOf(dir, fixture.stream!));
   });
 
   it("reads OLLAMA_HOST when no baseUrl is given", async () => {

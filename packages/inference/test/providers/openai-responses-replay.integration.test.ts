@@ -21,12 +21,7 @@ import { parseResponsesBody } from "../../src/provider-kit/index.js";
 import { type Fixture, replayOf } from "../replay/fixtures.js";
 import type { Chunking } from "../replay/split-body.js";
 import { useReplayServer } from "../support/replay.js";
-import {
-  expectAbortStopsStream,
-  expectBothPathsFail,
-  expectCutStreamsRetryable,
-  expectSlowUnaryTimesOut,
-} from "../support/replay-checks.js";
+import * as replayChecks from "../support/replay-checks.js";
 import {
   drain,
   expectFacts,
@@ -146,7 +141,7 @@ describe.each(httpErrors)("openai-responses error fixture $name", (fixture) => {
 
   it("invoke and stream both throw the classified ProviderError; the client sees the same status", async () => {
     const replays = { unary: replayOf(dir, fixture.unary!), stream: replayOf(dir, fixture.stream!) };
-    await expectBothPathsFail(server, model, request, replays, check);
+    await replayChecks.expectBothPathsFail(server, model, request, replays, check);
     server.enqueue(replayOf(dir, fixture.unary!));
     const error = await sdk()
       .responses.create({ model: "gpt-5-mini", input: "Hello" })
@@ -201,7 +196,7 @@ describe("openai-responses in-stream failures", () => {
     const stream = replayOf(dir, fixture.stream!, { chunking: "awkward" });
     const size = stream.body!.length;
     const cuts = [0, 1, 200, 1500, Math.floor(size / 2), size - 40, size - 2];
-    await expectCutStreamsRetryable(server, model, request, stream, cuts);
+    await replayChecks.expectCutStreamsRetryable(server, model, request, stream, cuts);
   });
 
   it("a JSON reply to a streaming request, and an SSE reply to a unary one, are both read", async () => {
@@ -225,8 +220,8 @@ describe("openai-responses in-stream failures", () => {
 
   it("request.timeoutMs and an abort stop the call with timeout / cancelled errors", async () => {
     const fixture = fixtures.find((f) => f.name === "text")!;
-    await expectSlowUnaryTimesOut(server, model, request, replayOf(dir, fixture.unary!));
-    await expectAbortStopsStream(server, model, request, replayOf(dir, fixture.stream!));
+    await replayChecks.expectSlowUnaryTimesOut(server, model, request, replayOf(dir, fixture.unary!));
+    await replayChecks.expectAbortStopsStream(server, model, request, replayOf(dir, fixture.stream!));
   });
 
   it("createModel('openai-responses:...') builds the adapter; a missing key is a validation error", async () => {
