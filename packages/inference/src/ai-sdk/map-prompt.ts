@@ -1,6 +1,7 @@
 import { validationError } from "../errors/tinyagents-error.js";
 import type { ContentBlock, ImageBlock } from "../message/content-block.js";
 import type { Message, ToolMessage } from "../message/message.js";
+import { declaredToolChoice } from "../model/declared-tool-choice.js";
 import type { ModelRequest } from "../model/model-request.js";
 import type { ToolChoice } from "../tool/tool-choice.js";
 import type {
@@ -234,13 +235,7 @@ function blocksText(blocks: readonly ContentBlock[]): string {
 
 function toolChoice(choice: ToolChoice, request: ModelRequest): AiSdkToolChoice {
   if (typeof choice === "string") return { type: choice };
-  if (!(request.tools ?? []).some((tool) => tool.name === choice.name)) {
-    throw validationError(
-      `toolChoice names the tool "${choice.name}", which is not among the request's tools; declare it or choose another`,
-      { field: "toolChoice" },
-    );
-  }
-  return { type: "tool", toolName: choice.name };
+  return { type: "tool", toolName: declaredToolChoice(choice, request) };
 }
 
 /** `request.reasoning` in the provider family's own option names. */

@@ -1,5 +1,6 @@
 import { validationError } from "../../errors/tinyagents-error.js";
 import type { JsonObject, JsonValue } from "../../json/json-value.js";
+import { declaredToolChoice } from "../../model/declared-tool-choice.js";
 import type { ModelRequest, ResponseFormat } from "../../model/model-request.js";
 import type { ToolChoice } from "../../tool/tool-choice.js";
 import { isReasoningFamily } from "../openai/quirks.js";
@@ -104,13 +105,7 @@ export function toResponsesRequest(request: ModelRequest, context: ResponsesRequ
 
 function mapToolChoice(choice: ToolChoice, request: ModelRequest): JsonValue {
   if (typeof choice === "string") return choice;
-  if (!(request.tools ?? []).some((tool) => tool.name === choice.name)) {
-    throw validationError(
-      `toolChoice names the tool "${choice.name}", which is not among the request's tools; declare it or choose another`,
-      { field: "toolChoice" },
-    );
-  }
-  return { type: "function", name: choice.name };
+  return { type: "function", name: declaredToolChoice(choice, request) };
 }
 
 function mapFormat(format: ResponseFormat | undefined): JsonObject | undefined {

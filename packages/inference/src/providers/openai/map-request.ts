@@ -1,5 +1,6 @@
 import { validationError } from "../../errors/tinyagents-error.js";
 import type { JsonObject, JsonValue } from "../../json/json-value.js";
+import { declaredToolChoice } from "../../model/declared-tool-choice.js";
 import type { ModelRequest, ResponseFormat } from "../../model/model-request.js";
 import type { ToolChoice } from "../../tool/tool-choice.js";
 import { mapMessages } from "./map-messages.js";
@@ -105,13 +106,7 @@ export function mapRequest(request: ModelRequest, context: RequestMappingContext
 
 function mapToolChoice(choice: ToolChoice, request: ModelRequest): JsonValue {
   if (typeof choice === "string") return choice;
-  if (!(request.tools ?? []).some((tool) => tool.name === choice.name)) {
-    throw validationError(
-      `toolChoice names the tool "${choice.name}", which is not among the request's tools; declare it or choose another`,
-      { field: "toolChoice" },
-    );
-  }
-  return { type: "function", function: { name: choice.name } };
+  return { type: "function", function: { name: declaredToolChoice(choice, request) } };
 }
 
 function mapResponseFormat(format: ResponseFormat | undefined, quirks: OpenAiQuirks): JsonObject | undefined {
