@@ -12,7 +12,8 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const packages = readdirSync(join(root, "packages"));
 
 /** A file path in backticks: a repository folder first, a file extension last, no pattern. */
-const CODE_PATH = /`((?:packages|test|bench|examples|scripts|docs|\.ci)\/[\w./-]+\.(?:ts|mts|mjs|js|json|md|sh))`/g;
+const CODE_PATH =
+  /`((?:packages|test|bench|examples|scripts|docs|\.ci)\/[\w./-]+\.(?:ts|mts|mjs|js|json|md|sh))`/g;
 /** A Markdown link to a local file (no scheme, no pure anchor). */
 const LINK = /\]\((?![a-z]+:|#)([^)\s#]+)(?:#[^)]*)?\)/g;
 
