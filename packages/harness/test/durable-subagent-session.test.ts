@@ -108,7 +108,7 @@ describe("durable SubAgentSession / invokeInParent children", () => {
       durable: { store, ownerId: "w" },
     });
     const tool = run.messages.find((m) => m.role === "tool");
-    expect(text(tool)).toMatch(/sub-agent "helper" runs inside durable run "q" without options\.callId/);
+    expect(text(tool)).toMatch(/sub-agent "helper" runs inside durable run "q" without a call id/);
     expect((await store.records()).map((r) => r.runId)).toEqual(["q"]);
   });
 

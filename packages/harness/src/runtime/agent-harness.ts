@@ -27,7 +27,16 @@ import { AgentCore } from "./agent-core.js";
 import { type AgentInput, normalizeInput } from "./agent-input.js";
 import { agentSnapshot } from "./agent-snapshot.js";
 import { type AsToolOptions, agentAsTool } from "./as-tool.js";
-import { contextOf, dataOf, overridesOf, prepareOptions, prepareRun, subscribe } from "./prepare-run.js";
+import {
+  contextOf,
+  dataOf,
+  overridesOf,
+  prepareOptions,
+  prepareRun,
+  refuseParent,
+  subscribe,
+} from "./prepare-run.js";
+import { runAgent } from "./run-agent.js";
 import { callModelInContext, notStarted, startRun, takeForRecover } from "./run-engine.js";
 import { isPausedRun, type RunOptions, resolveRunOptions } from "./run-options.js";
 import { type RunResult, settleOutcome } from "./run-result.js";
@@ -35,6 +44,8 @@ import { AgentStream } from "./run-stream.js";
 import { streamItems } from "./stream-items.js";
 
 export type { AgentHarnessOptions, RunWithStatus } from "./agent-core.js";
+
+const CHILD_EVENTS = "a child run's events already reach its parent's stream (run the child with agent.run)";
 
 /** Options with a Standard Schema response format: the result's `structured` is its output type. */
 type WithSchema<State, Ctx, S> = RunOptions<State, Ctx> & { responseFormat: S };
@@ -121,15 +132,7 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
   run(input: AgentInput | PausedRun, options: WithJsonFormat<State, Ctx>): Promise<RunResult<JsonValue>>;
   run(input: AgentInput | PausedRun, options?: RunOptions<State, Ctx>): Promise<RunResult<Out>>;
   run(input: AgentInput | PausedRun, options?: RunOptions<State, Ctx>): Promise<RunResult<unknown>> {
-    const agent = this[agentSnapshot]();
-    let run: ReturnType<typeof prepareRun<State, Ctx>>;
-    try {
-      run = prepareRun(agent, input, options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const { state, ctx, messages, resumed, overrides, release } = run;
-    return startRun(agent, state, ctx, messages, false, resumed, release, overrides).then(settleOutcome);
+    return runAgent(this[agentSnapshot](), input, options).then(settleOutcome);
   }
 
   /**
@@ -144,7 +147,7 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
   stream(input: AgentInput | PausedRun, options?: RunOptions<State, Ctx>): AgentStream<Out>;
   stream<T>(input: AgentInput | PausedRun, options?: RunOptions<State, Ctx>): AgentStream<T> {
     // Validate now (a typo in the options throws at the call), build the context on first use.
-    prepareOptions(this[agentSnapshot](), options);
+    refuseParent(prepareOptions(this[agentSnapshot](), options), "stream", CHILD_EVENTS);
     if (!isPausedRun(input)) normalizeInput(input);
     return new AgentStream<T>(() => {
       const agent = this[agentSnapshot]();
@@ -198,7 +201,8 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
   ): Promise<ModelCallResult> {
     const agent = this[agentSnapshot]();
     const o = prepareOptions(agent, options);
-    if (o.responseFormat !== undefined) {
+    refuseParent(o, "callModel", "a model call is not a child run");
+    if (o.options.responseFormat !== undefined) {
       throw validationError("callModel takes its response format in the request (request.responseFormat)", {
         field: "responseFormat",
       });
@@ -210,7 +214,7 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
     try {
       const { response, status } = await callModelInContext(
         agent,
-        o.state,
+        o.options.state as State,
         ctx,
         modelRequest,
         overridesOf(agent, o),
@@ -231,23 +235,36 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
   private async recoverRun(runId: string, options: RunOptions<State, Ctx>): Promise<RunResult<unknown>> {
     const agent = this[agentSnapshot]();
     const o = prepareOptions(agent, options);
-    if (o.context.durability === undefined) {
+    refuseParent(o, "recover", "recover a child run's root, which continues the child");
+    if (o.durability === undefined) {
       throw validationError("recover needs options.durable: { store, ownerId?, leaseMs?, ... }", {
         field: "durable",
       });
     }
     const overrides = overridesOf(agent, o);
-    const { ctx, input, paused } = await takeForRecover(agent, runId, dataOf(agent, o), o.context, o.config);
+    const { ctx, input, paused } = await takeForRecover(
+      agent,
+      runId,
+      dataOf(agent, o),
+      o.options,
+      o.durability,
+      o.engine,
+      o.config,
+    );
     const release = subscribe(ctx, o);
-    return startRun(agent, o.state, ctx, input, false, paused, release, overrides).then(settleOutcome);
+    return startRun(agent, o.options.state as State, ctx, input, false, paused, release, overrides).then(
+      settleOutcome,
+    );
   }
 
   private async resumeRun(
     target: string | PausedRun,
     options: RunOptions<State, Ctx> | undefined,
   ): Promise<RunResult<unknown>> {
+    const o = resolveRunOptions(options);
+    refuseParent(o, "resume", "a paused child run is resumed through its parent");
     if (typeof target !== "string") return this.run(target, options);
-    const durability = resolveRunOptions(options).context.durability;
+    const durability = o.durability;
     if (durability?.checkpoints === undefined) {
       throw validationError("resume by run id needs options.durable: { store, ... } (where the run paused)", {
         field: "durable",

@@ -3,43 +3,29 @@ import { type RunConfig, runConfig } from "../config/run-config.js";
 import { AbortHub } from "../context/abort-hub.js";
 import { LiveRunContext } from "../context/run-context.js";
 import type { DurableContext } from "../contracts/durable-context.js";
-import type { RunEventSink } from "../contracts/run-event-sink.js";
-import type { RunStores } from "../contracts/run-stores.js";
-import type { RunWorkspace } from "../contracts/run-workspace.js";
 import { type RunDurability, resolveDurability } from "../durability/run-durability.js";
 import { EventSink } from "../events/event-sink.js";
 import type { IdGenerator } from "../ids/id-generator.js";
 import { type EffectiveLimits, LimitTracker } from "../limits/limit-tracker.js";
 import type { RunLimits } from "../limits/run-limits.js";
-import type { SteeringHandle } from "../steering/steering-handle.js";
 import { StoreRegistry } from "../store/store-registry.js";
+import type { RunOptions } from "./run-options.js";
 
-/** Optional per-run dependencies; anything omitted is created fresh (or taken from the harness). */
-export interface ContextOptions {
-  /**
-   * Cancels the run when it aborts. The run listens only while it executes: the listener is
-   * removed when the run ends, however it ends.
-   */
-  signal?: AbortSignal;
-  /**
-   * This run's clock (default: the harness's): timestamps, the deadline, call and tool timeouts,
-   * retry waits. Pass a `DeterministicClock` to test one run in virtual time.
-   */
-  clock?: Clock;
-  /** This run's id generator (default: the harness's): the run id when none is given, child run ids. */
-  ids?: IdGenerator;
-  /** Share an event sink (a sub-agent shares its parent's). */
-  events?: RunEventSink;
-  stores?: RunStores;
-  /** Lets a test, a parent agent, middleware or a queue steer the run (see `SteeringHandle`). */
-  steering?: SteeringHandle;
-  /** The filesystem sandbox handed to every tool call as `ctx.run.workspace`. */
-  workspace?: RunWorkspace;
-  /**
-   * The registry name of a model resolved earlier (a previous run, a graph's state): the
-   * `state_reuse` candidate of requests that set `reusePreviousModel`.
-   */
-  previousModel?: string;
+/**
+ * The run options a RunContext is built from, as `RunOptions` names and documents them (the one
+ * place): the front door passes its caller's options object itself, no copy.
+ */
+export type ContextSources = Pick<
+  RunOptions<unknown, unknown>,
+  "signal" | "clock" | "ids" | "events" | "stores" | "steering" | "workspace" | "previousModel"
+>;
+
+/**
+ * `ContextSources` with `durable` already split (see `ResolvedRunOptions`): the shape of the
+ * internal lower layer and graph nodes, which build contexts from parts they hold, not from
+ * `RunOptions`.
+ */
+export interface ContextOptions extends ContextSources {
   /**
    * Liveness: the run's status record carries `ownerId`, `heartbeatAt` and `leaseUntil`, renewed
    * by every event and by one shared heartbeat timer, so `statusStore.reapStale` can find it if
@@ -55,6 +41,16 @@ export interface ContextOptions {
   durable?: DurableContext;
 }
 
+/** `createRunContext` from a {@link ContextOptions} (the lower layer's and graph nodes' shape). */
+export function contextFromOptions<Ctx>(
+  defaults: ContextDefaults,
+  config: Partial<RunConfig>,
+  data: Ctx,
+  options: ContextOptions = {},
+): LiveRunContext<Ctx> {
+  return createRunContext(defaults, config, data, options, options.durability, options.durable);
+}
+
 /** Harness-level defaults a context is built from. */
 export interface ContextDefaults {
   clock: Clock;
@@ -67,16 +63,18 @@ export interface ContextDefaults {
  * Build the RunContext of one run: merge the config over defaults (clock and ids from `options`
  * first), compute effective caps and the deadline. The caller's abort signal is linked by the
  * loop only while a run executes in the context (see `LiveRunContext.linkCaller`): nothing to undo.
+ * `durability` and `engine` are the run's `durable` option, split (`ResolvedRunOptions`).
  */
 export function createRunContext<Ctx>(
   defaults: ContextDefaults,
   config: Partial<RunConfig>,
   data: Ctx,
-  options: ContextOptions = {},
+  options: ContextSources,
+  durability: RunDurability | undefined,
+  engine: DurableContext | undefined,
 ): LiveRunContext<Ctx> {
   const clock = options.clock ?? defaults.clock;
   const ids = options.ids ?? defaults.ids;
-  const engine = options.durable;
   // Through the engine, so a re-driven run gets the same id and start time (its deadline too).
   // In process these are the very calls `InProcessDurableContext` makes, without building it.
   const runId = config.runId ?? (engine === undefined ? ids.next("run") : engine.randomId("run"));
@@ -106,7 +104,7 @@ export function createRunContext<Ctx>(
     ...(options.steering === undefined ? {} : { steering: options.steering }),
     ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
     ...(options.previousModel === undefined ? {} : { previousModel: options.previousModel }),
-    ...(options.durability === undefined ? {} : { durability: resolveDurability(options.durability) }),
+    ...(durability === undefined ? {} : { durability: resolveDurability(durability) }),
     ...(engine === undefined ? {} : { durable: engine }),
   });
 }

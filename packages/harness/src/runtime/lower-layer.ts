@@ -10,7 +10,7 @@ import type { HarnessRunStatus } from "../status/run-status.js";
 import type { RunWithStatus } from "./agent-core.js";
 import { type AgentInput, normalizeInput } from "./agent-input.js";
 import { type AgentSnapshot, agentSnapshot, type SnapshotSource } from "./agent-snapshot.js";
-import { type ContextOptions, createRunContext } from "./create-context.js";
+import { type ContextOptions, contextFromOptions } from "./create-context.js";
 import { callModelInContext, startRun, streamRun, takeForRecover } from "./run-engine.js";
 import type { AgentStreamItem } from "./stream-items.js";
 
@@ -33,7 +33,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
 
   /** Build a RunContext for the `...InContext` entry points (or a sub-agent). */
   createContext(config: Partial<RunConfig>, data: Ctx, options: ContextOptions = {}): LiveRunContext<Ctx> {
-    return createRunContext(this.snapshot.defaults, config, data, options);
+    return contextFromOptions(this.snapshot.defaults, config, data, options);
   }
 
   /** The finished run; throws the run's error (see `invokeCollectingPartial`). */
@@ -91,7 +91,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
     const agent = this.snapshot;
     try {
       messages = normalizeInput(input);
-      ctx = createRunContext(agent.defaults, config, data, options);
+      ctx = contextFromOptions(agent.defaults, config, data, options);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -134,7 +134,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
   ): Promise<RunOutcome> {
     const checked = validatePausedRun(paused);
     const agent = this.snapshot;
-    const ctx = createRunContext(agent.defaults, checked.config, data, options);
+    const ctx = contextFromOptions(agent.defaults, checked.config, data, options);
     return startRun(agent, state, ctx, [], false, checked);
   }
 
@@ -154,7 +154,14 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
     options: RecoverOptions,
   ): Promise<RunOutcome> {
     const agent = this.snapshot;
-    const { ctx, input, paused } = await takeForRecover(agent, runId, data, options);
+    const { ctx, input, paused } = await takeForRecover(
+      agent,
+      runId,
+      data,
+      options,
+      options.durability,
+      options.durable,
+    );
     return startRun(agent, state, ctx, input, false, paused);
   }
 
@@ -173,7 +180,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
     return {
       [Symbol.asyncIterator]: () => {
         const agent = this.snapshot;
-        const ctx = createRunContext(agent.defaults, checked.config, data, options);
+        const ctx = contextFromOptions(agent.defaults, checked.config, data, options);
         return streamRun(agent, state, ctx, [], noop, checked);
       },
     };
@@ -194,7 +201,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
     return {
       [Symbol.asyncIterator]: () => {
         const agent = this.snapshot;
-        const ctx = createRunContext(agent.defaults, config, data, options);
+        const ctx = contextFromOptions(agent.defaults, config, data, options);
         return streamRun(agent, state, ctx, messages, noop);
       },
     };
@@ -236,7 +243,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
     const agent = this.snapshot;
     let ctx: LiveRunContext<Ctx>;
     try {
-      ctx = createRunContext(agent.defaults, config, agent.defaultData(), options);
+      ctx = contextFromOptions(agent.defaults, config, agent.defaultData(), options);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -6,8 +6,15 @@ import { type PausedRun, validatePausedRun } from "../durability/paused-run.js";
 import { type StructuredSpec, structuredSpec } from "../structured/structured-spec.js";
 import { type AgentInput, normalizeInput } from "./agent-input.js";
 import type { AgentSnapshot } from "./agent-snapshot.js";
-import { createRunContext } from "./create-context.js";
+import { type ContextSources, createRunContext } from "./create-context.js";
 import { isPausedRun, type ResolvedRunOptions, type RunOptions, resolveRunOptions } from "./run-options.js";
+import {
+  type ChildRun,
+  type ChildRunExtras,
+  childConfig,
+  childRunOf,
+  inheritedContext,
+} from "./run-parent.js";
 import { type RunOverrides, runModel } from "./run-session.js";
 
 /** One front-door run, ready for the loop: its state, context, input and overrides. */
@@ -17,29 +24,61 @@ export interface PreparedRun<State, Ctx> {
   messages: Message[];
   resumed: PausedRun | undefined;
   overrides: RunOverrides<State> | undefined;
+  /** Set for a child run (the `parent` option, or a `SubAgent`): see `child-run.ts`. */
+  child: ChildRun | undefined;
   /** Detaches `onEvent` when the run ends. */
   release: () => void;
 }
 
 /**
- * The one place `RunOptions` become a run: options checked, split, and turned into the run's
- * RunContext over the agent's snapshot (its clock, ids, limits, stores, default context data).
- * `run`, `stream` and `resume` start here, `callModel` at {@link contextOf}; `recover` checks its
- * options with {@link prepareOptions} and builds its context from the run's durable record
- * (`run-engine.ts` `takeForRecover`).
+ * The one place `RunOptions` become a run: options checked and turned into the run's
+ * RunContext over the agent's snapshot (its clock, ids, limits, stores, default context data),
+ * or over the parent's context for a child run. `run`, `stream` and `resume` start here,
+ * `callModel` at {@link contextOf}; `recover` checks its options with {@link prepareOptions}
+ * and builds its context from the run's durable record (`run-engine.ts` `takeForRecover`).
+ * `extras` is what a `SubAgent` adds (its name, session turn, workspace isolation).
  */
 export function prepareRun<State, Ctx>(
   agent: AgentSnapshot<State, Ctx>,
   input: AgentInput | PausedRun,
   options: RunOptions<State, Ctx> | undefined,
+  extras?: ChildRunExtras,
 ): PreparedRun<State, Ctx> {
   const o = prepareOptions(agent, options);
   const resumed = isPausedRun(input) ? validatePausedRun(input) : undefined;
   const messages = resumed === undefined ? normalizeInput(input as AgentInput) : [];
+  const child = childRunOf(o.parent, extras);
+  if (child !== undefined && resumed !== undefined)
+    throw validationError("a child run (option parent) cannot resume a paused run", { field: "parent" });
   // Resuming keeps the paused run's config (id, thread, caps); the options' config applies on top.
-  const config = resumed === undefined ? o.config : { ...resumed.config, ...o.config, runId: resumed.runId };
-  const { ctx, release } = contextOf(agent, o, config);
-  return { state: o.state, ctx, messages, resumed, overrides: overridesOf(agent, o), release };
+  let config = resumed === undefined ? o.config : { ...resumed.config, ...o.config, runId: resumed.runId };
+  if (extras?.config !== undefined) config = { ...config, ...extras.config };
+  let built: { ctx: LiveRunContext<Ctx>; release: () => void };
+  if (child?.parent === undefined) built = contextOf(agent, o, config);
+  else {
+    // A child: its identity from the parent, its context over the parent's; the options win.
+    const inherited = inheritedContext(child.parent);
+    config = { ...childConfig({ ...child, parent: child.parent }), ...config };
+    const sources: ContextSources = { ...inherited, ...definedSources(o.options) };
+    built = contextOf(
+      agent,
+      o,
+      config,
+      sources,
+      o.durability ?? inherited.durability,
+      o.engine ?? inherited.durable,
+    );
+  }
+  const { ctx, release } = built;
+  return {
+    state: o.options.state as State,
+    ctx,
+    messages,
+    resumed,
+    overrides: overridesOf(agent, o),
+    child,
+    release,
+  };
 }
 
 /**
@@ -51,12 +90,15 @@ export function contextOf<State, Ctx>(
   agent: AgentSnapshot<State, Ctx>,
   o: ResolvedRunOptions<State, Ctx>,
   config: Partial<RunConfig> = o.config,
+  sources: ContextSources = o.options,
+  durability = o.durability,
+  engine = o.engine,
 ): { ctx: LiveRunContext<Ctx>; release: () => void } {
-  const ctx = createRunContext(agent.defaults, config, dataOf(agent, o), o.context);
+  const ctx = createRunContext(agent.defaults, config, dataOf(agent, o), sources, durability, engine);
   return { ctx, release: subscribe(ctx, o) };
 }
 
-/** Check and split `options` (see `resolveRunOptions`), refusing a thread without memory. */
+/** Check `options` (see `resolveRunOptions`), refusing a thread without memory. */
 export function prepareOptions<State, Ctx>(
   agent: AgentSnapshot<State, Ctx>,
   options: RunOptions<State, Ctx> | undefined,
@@ -66,9 +108,21 @@ export function prepareOptions<State, Ctx>(
   return o;
 }
 
+/** `validation` when an entry point other than `run` is given the `parent` option. */
+export function refuseParent<State, Ctx>(
+  o: ResolvedRunOptions<State, Ctx>,
+  entry: string,
+  why: string,
+): void {
+  if (o.parent !== undefined)
+    throw validationError(`run option parent is an option of agent.run, not of agent.${entry}: ${why}`, {
+      field: "parent",
+    });
+}
+
 /** The run's context data: the options', else the agent's `defaultContext()`. */
 export function dataOf<State, Ctx>(agent: AgentSnapshot<State, Ctx>, o: ResolvedRunOptions<State, Ctx>): Ctx {
-  return (o.hasData ? o.data : agent.defaultData()) as Ctx;
+  return ("context" in o.options ? o.options.context : agent.defaultData()) as Ctx;
 }
 
 /** Link `onEvent` to the run's events; returns what detaches it. */
@@ -76,7 +130,8 @@ export function subscribe<State, Ctx>(
   ctx: LiveRunContext<Ctx>,
   o: ResolvedRunOptions<State, Ctx>,
 ): () => void {
-  return o.onEvent === undefined ? noop : ctx.events.subscribe(o.onEvent);
+  const onEvent = o.options.onEvent;
+  return onEvent === undefined ? noop : ctx.events.subscribe(onEvent);
 }
 
 /** The per-run overrides the options carry (model, response format); none in the common case. */
@@ -84,15 +139,23 @@ export function overridesOf<State, Ctx>(
   agent: AgentSnapshot<State, Ctx>,
   o: ResolvedRunOptions<State, Ctx>,
 ): RunOverrides<State> | undefined {
-  if (o.model === undefined && o.responseFormat === undefined) return undefined;
+  const { model, responseFormat, responseFormatOptions } = o.options;
+  if (model === undefined && responseFormat === undefined) return undefined;
   const overrides: RunOverrides<State> = {};
-  if (o.model !== undefined) Object.assign(overrides, runModel(agent.parts.models, o.model));
-  if (o.responseFormat !== undefined)
+  if (model !== undefined) Object.assign(overrides, runModel(agent.parts.models, model));
+  if (responseFormat !== undefined)
     overrides.structured = structuredSpec(
-      o.responseFormat as JsonObject,
-      o.responseFormatOptions,
+      responseFormat as JsonObject,
+      responseFormatOptions,
     ) as StructuredSpec<unknown>;
   return overrides;
+}
+
+/** The context sources `options` sets (a child's options override what it inherits, not with `undefined`). */
+function definedSources(options: ContextSources): ContextSources {
+  const sources: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) if (value !== undefined) sources[key] = value;
+  return sources as ContextSources;
 }
 
 /**

@@ -10,14 +10,16 @@ import { executeRun, type RunOutcome } from "../agent-loop/run-loop.js";
 import type { RunConfig } from "../config/run-config.js";
 import { noop } from "../context/abort-hub.js";
 import type { LiveRunContext } from "../context/run-context.js";
+import type { DurableContext } from "../contracts/durable-context.js";
 import { type PausedRun, validatePausedRun } from "../durability/paused-run.js";
 import { takeForRecovery } from "../durability/recover-run.js";
+import type { RunDurability } from "../durability/run-durability.js";
 import { type RecordsWatch, watchRecords } from "../events/record-keepers.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import type { RunWithStatus } from "./agent-core.js";
 import type { AgentSnapshot } from "./agent-snapshot.js";
 import { callModelOnce } from "./call-model.js";
-import { type ContextOptions, createRunContext } from "./create-context.js";
+import { type ContextSources, createRunContext } from "./create-context.js";
 import { openSession, type RunOverrides, runParts } from "./run-session.js";
 import { type AgentStreamItem, streamItems } from "./stream-items.js";
 
@@ -107,18 +109,27 @@ export async function takeForRecover<State, Ctx>(
   agent: AgentSnapshot<State, Ctx>,
   runId: string,
   data: Ctx,
-  options: ContextOptions,
+  sources: ContextSources,
+  durability: RunDurability | undefined,
+  engine?: DurableContext,
   config: Partial<RunConfig> = {},
 ): Promise<{ ctx: LiveRunContext<Ctx>; input: Message[]; paused: PausedRun | undefined }> {
-  const clock = options?.clock ?? agent.defaults.clock;
-  const lease = await takeForRecovery(runId, options?.durability, clock.now());
+  const clock = sources.clock ?? agent.defaults.clock;
+  const lease = await takeForRecovery(runId, durability, clock.now());
   const taken = lease.taken;
   let ctx: LiveRunContext<Ctx>;
   let paused: PausedRun | undefined;
   try {
     paused = taken.checkpoint === undefined ? undefined : validatePausedRun(taken.checkpoint);
     const recorded = paused?.config ?? (taken.start?.config as Partial<RunConfig>);
-    ctx = createRunContext(agent.defaults, { ...recorded, ...config, runId }, data, options);
+    ctx = createRunContext(
+      agent.defaults,
+      { ...recorded, ...config, runId },
+      data,
+      sources,
+      durability,
+      engine,
+    );
   } catch (error) {
     // A setup error (bad options) before the run started: give the run back at once.
     await lease.release(clock.now()).catch(() => undefined);
