@@ -135,6 +135,7 @@ export {
   type ResponseFormatOutput,
   type RunLimitOverrides,
   type RunOptions,
+  type RunParent,
   type RunPolicy,
   type RunPolicyInput,
   type RunResult,

@@ -4,8 +4,9 @@ import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { ApprovalBook } from "../middleware/library/approval-book.js";
 import type { AgentHarness } from "../runtime/agent-harness.js";
 import type { AgentInput } from "../runtime/agent-input.js";
-import { lowerLayer } from "../runtime/lower-layer.js";
-import type { AgentStreamItem } from "../runtime/stream-items.js";
+import type { RunOptions } from "../runtime/run-options.js";
+import { AgentRunError } from "../runtime/run-result.js";
+import type { AgentStream } from "../runtime/run-stream.js";
 import type { KeyValueStore } from "../store/key-value-store.js";
 import type { GraphSteering } from "./graph-steering.js";
 import { NodeEventFilter } from "./node-events.js";
@@ -65,48 +66,41 @@ export interface AgentNodeOptions<S, U, AppState, Ctx> extends GraphNodeOptions 
 export function agentNode<S, U, AppState = undefined, Ctx = undefined>(
   options: AgentNodeOptions<S, U, AppState, Ctx>,
 ): GraphNodeFunction<S, U> {
-  // A node runs its agent in the graph's place (run id, graphNode, resume of its own pause):
-  // the internal lower layer, which takes that config as it is.
-  const harness = lowerLayer(options.harness);
+  // A node runs its agent through the front door, in the graph's place (run id, graphNode); a
+  // resume continues its own paused run (`agent.stream(paused, ...)` keeps the run's config).
+  const agent = options.harness;
   const pauses = new NodePauses(options.pauses);
   return async (state, config) => {
     const place = nodePlace(config, options);
     const { identity, runId } = place;
     const filter = new NodeEventFilter(runId, identity.node, config, options.stream !== false);
-    const context = baseContextOptions(options, config);
+    const base: RunOptions<AppState, Ctx> = {
+      ...baseContextOptions(options, config),
+      state: options.appState?.(state, config) as AppState,
+      context: options.data?.(state, config) as Ctx,
+    };
     if (options.steering !== undefined)
-      context.steering = options.steering.handle(identity.graphRunId, identity.node);
-    const appState = options.appState?.(state, config) as AppState;
-    const data = options.data?.(state, config) as Ctx;
+      base.steering = options.steering.handle(identity.graphRunId, identity.node);
     const pausePayloadOf = (paused: Parameters<typeof pausePayload>[0]) =>
       pausePayload(paused, identity.graphRunId, identity.node, options.approvals);
     try {
       const saved = await pauses.load(runId);
       let interrupts = saved?.interrupts ?? 0;
-      let items: AsyncIterable<AgentStreamItem>;
+      let stream: AgentStream<unknown>;
       if (saved === undefined) {
-        items = harness.invokeStreaming(
-          appState,
-          data,
-          { runId, graphNode: identity },
-          options.input(state, config),
-          context,
-        );
+        stream = agent.stream(options.input(state, config), { ...base, runId, graphNode: identity });
       } else {
         applyResume(awaitResume(interrupts, pausePayloadOf(saved.paused)), options.approvals);
-        items = harness.resumeStreaming(appState, data, saved.paused, context);
+        stream = agent.stream(saved.paused, base);
       }
       for (;;) {
-        const last = await drain(items, filter);
-        await reportStatus(options, last.status);
-        if (last.type === "failed") throw last.error;
-        const { run } = last;
+        const run = await drain(stream, filter, options);
         if (run.stopReason === "interrupted" && run.paused !== undefined) {
           interrupts++;
           await pauses.save({ paused: run.paused, interrupts });
           // Throws LangGraph's GraphInterrupt: the task stops until Command({ resume }).
           applyResume(awaitResume(1, pausePayloadOf(run.paused)), options.approvals);
-          items = harness.resumeStreaming(appState, data, run.paused, context);
+          stream = agent.stream(run.paused, base);
           continue;
         }
         if (interrupts > 0) await pauses.forget(runId);
@@ -118,14 +112,27 @@ export function agentNode<S, U, AppState = undefined, Ctx = undefined>(
   };
 }
 
-/** Consume a run's stream, offering each event to the custom stream; returns the terminal item. */
+/**
+ * Consume a run's stream, offering each event to the custom stream, and report its status
+ * record; returns the finished run, or rejects with the run's own error (its status reported).
+ */
 async function drain(
-  items: AsyncIterable<AgentStreamItem>,
+  stream: AgentStream<unknown>,
   filter: NodeEventFilter,
-): Promise<Exclude<AgentStreamItem, { type: "event" }>> {
-  for await (const item of items) {
-    if (item.type === "event") filter.offer(item.record);
-    else return item;
+  options: GraphNodeOptions,
+): Promise<AgentRun> {
+  try {
+    for await (const item of stream) {
+      if (item.type === "event") filter.offer(item.record);
+      else {
+        await reportStatus(options, item.result.status);
+        return item.result as AgentRun;
+      }
+    }
+  } catch (error) {
+    if (!AgentRunError.isAgentRunError(error)) throw error;
+    await reportStatus(options, error.status);
+    throw TinyAgentsError.isInstance(error.cause) ? error.cause : error;
   }
-  throw new TinyAgentsError("internal", "a harness stream ended without a completed or failed item");
+  throw new TinyAgentsError("internal", "a harness stream ended without a completed item");
 }

@@ -5,10 +5,10 @@ import {
   TinyAgentsError,
   validationError,
 } from "@tinyagents/inference";
-import type { RunEventSink } from "../contracts/run-event-sink.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import { RunStatusProjection } from "../observability/status-projection.js";
 import type { AgentHarness } from "../runtime/agent-harness.js";
-import { lowerLayer } from "../runtime/lower-layer.js";
+import type { RunOptions } from "../runtime/run-options.js";
 import { NodeEventFilter } from "./node-events.js";
 import { nodePlace } from "./node-identity.js";
 import {
@@ -69,7 +69,7 @@ export function modelNode<S, U, AppState = undefined>(
     const place = nodePlace(config, options);
     const { identity, runId } = place;
     const request = { ...options.request(state, config) };
-    const context = baseContextOptions(options, config);
+    const context: RunOptions<AppState, unknown> = baseContextOptions(options, config);
     const previous = reuse === "never" ? undefined : channelOf(state)?.resolvedModel;
     if (reuse === "require" && previous === undefined) {
       throw validationError(
@@ -81,24 +81,21 @@ export function modelNode<S, U, AppState = undefined>(
       context.previousModel = previous.name;
       request.reusePreviousModel = true;
     }
-    // A sink on the harness's clock when none is shared (the call's events need a listener).
-    const sink: RunEventSink =
-      options.events ?? lowerLayer(harness).createContext({ runId }, undefined).events;
-    context.events = sink;
     const filter = new NodeEventFilter(runId, identity.node, config, options.stream !== false);
     const statuses = new RunStatusProjection();
-    const unsubscribe = sink.subscribe((record) => {
+    const onEvent = (record: EventRecord) => {
       if (!filter.owns(record)) return;
       filter.offer(record);
       statuses.apply(record);
-    });
+    };
     try {
-      const { response, status } = await lowerLayer(harness).callModelWithStatus(
-        options.appState?.(state, config) as AppState,
-        request,
-        { runId, graphNode: identity },
-        context,
-      );
+      const { response, status } = await harness.callModel(request, {
+        ...context,
+        state: options.appState?.(state, config) as AppState,
+        runId,
+        graphNode: identity,
+        onEvent,
+      });
       await reportStatus(options, status);
       if (reuse === "require" && response.resolvedModel?.source !== "state_reuse") {
         throw validationError(
@@ -120,8 +117,6 @@ export function modelNode<S, U, AppState = undefined>(
         await reportStatus(options, failed);
       }
       throw error;
-    } finally {
-      unsubscribe();
     }
   };
 }

@@ -4,7 +4,7 @@ import type { GraphNodeCall } from "../config/graph-node.js";
 import type { CostTotals } from "../cost/cost.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { HarnessStatusStore } from "../observability/status-store.js";
-import type { ContextOptions } from "../runtime/create-context.js";
+import type { ContextSources } from "../runtime/create-context.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import type { GraphNodeCallSummary, TinyagentsGraphState, TinyagentsGraphUpdate } from "./graph-state.js";
 import type { GraphNodeNaming, NodePlace } from "./node-identity.js";
@@ -37,12 +37,12 @@ export async function reportStatus(options: GraphNodeOptions, status: HarnessRun
   await options.statuses?.save(status);
 }
 
-/** The caller's abort signal and shared sink, as harness context options. */
+/** The caller's abort signal and shared sink, as run options. */
 export function baseContextOptions(
   options: GraphNodeOptions,
   config: LangGraphRunnableConfig,
-): ContextOptions {
-  const context: ContextOptions = {};
+): ContextSources {
+  const context: ContextSources = {};
   if (config.signal !== undefined) context.signal = config.signal;
   if (options.events !== undefined) context.events = options.events;
   return context;

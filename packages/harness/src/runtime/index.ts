@@ -18,6 +18,7 @@ export {
   type RunLimitOverrides,
   type RunOptions,
 } from "./run-options.js";
+export type { RunParent } from "./run-parent.js";
 export { AgentRunError, type RunResult } from "./run-result.js";
 export { AgentStream, type RunStreamItem, type StreamResponseOptions } from "./run-stream.js";
 export type { AgentStreamItem } from "./stream-items.js";
