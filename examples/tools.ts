@@ -1,10 +1,10 @@
 /**
- * Tools: a custom tool (zod schema) next to built-ins from @tinyagents/harness/tools.
+ * Tools: a custom tool (zod schema) next to built-ins from @tinyagents/harness/builtin-tools.
  * Run: npx tsx examples/tools.ts
  */
 import { createAgent, tool } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
-import { calculatorTool, currentTimeTool } from "@tinyagents/harness/tools";
+import { calculatorTool, currentTimeTool } from "@tinyagents/harness/builtin-tools";
 import { z } from "zod";
 import { pickModel } from "./support/pick-model.js";
 

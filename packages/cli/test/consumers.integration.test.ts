@@ -130,7 +130,7 @@ describe("consumers of the built packages", () => {
         join(legacy, "legacy.ts"),
         `import { AgentHarness } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
-import { calculatorTool } from "@tinyagents/harness/tools";
+import { calculatorTool } from "@tinyagents/harness/builtin-tools";
 import { user } from "@tinyagents/inference";
 
 export async function main(): Promise<string> {
@@ -165,7 +165,7 @@ export async function main(): Promise<string> {
     const code = `
 import { AgentHarness, tool } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
-import { calculatorTool } from "@tinyagents/harness/tools";
+import { calculatorTool } from "@tinyagents/harness/builtin-tools";
 import { createModel, type OllamaOptions } from "@tinyagents/inference";
 
 const options: OllamaOptions = { temperature: 0.2, num_ctx: 8192 };

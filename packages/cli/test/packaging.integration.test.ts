@@ -80,7 +80,7 @@ describe("built packages", () => {
 
   it("the tools and mcp subpaths import in plain Node, and the core never loads the MCP SDK", () => {
     const out = importInPlainNode(`
-      const tools = await import("@tinyagents/harness/tools");
+      const tools = await import("@tinyagents/harness/builtin-tools");
       const mcp = await import("@tinyagents/harness/mcp");
       console.log(JSON.stringify({ calc: tools.evaluateExpression("6 * 7"), load: typeof mcp.loadMcpTools }));
     `);

@@ -1,5 +1,5 @@
 import { AgentHarness, runText, SubAgent, SubAgentTool } from "@tinyagents/harness";
-import { calculatorTool, timeTools } from "@tinyagents/harness/tools";
+import { calculatorTool, timeTools } from "@tinyagents/harness/builtin-tools";
 import type { JsonObject } from "@tinyagents/inference";
 import type { CliStore } from "../core/cli-store.js";
 import { executeTurn, recordTraceDetails } from "../core/execute-turn.js";

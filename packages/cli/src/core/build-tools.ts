@@ -1,5 +1,5 @@
 import type { AnyTool } from "@tinyagents/harness";
-import { calculatorTool, fileTools, httpFetchTool, timeTools } from "@tinyagents/harness/tools";
+import { calculatorTool, fileTools, httpFetchTool, timeTools } from "@tinyagents/harness/builtin-tools";
 import { usageError } from "./cli-error.js";
 
 /** The names `--tools` accepts. */

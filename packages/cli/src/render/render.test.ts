@@ -6,7 +6,7 @@ import {
   SubAgentTool,
 } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
-import { calculatorTool } from "@tinyagents/harness/tools";
+import { calculatorTool } from "@tinyagents/harness/builtin-tools";
 import { usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { StreamRenderer } from "./stream-renderer.js";

@@ -13,7 +13,7 @@ import { lowerLayer } from "@tinyagents/harness/internal";
 import { WorkspaceDescriptor } from "@tinyagents/harness/node";
 import type { JsonObject } from "@tinyagents/inference";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listDirTool, readFileTool, writeFileTool } from "../../src/tools/index.js";
+import { listDirTool, readFileTool, writeFileTool } from "../../src/builtin-tools/index.js";
 
 let dir: string;
 let root: string;

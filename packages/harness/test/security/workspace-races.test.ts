@@ -12,7 +12,7 @@ import { lowerLayer } from "@tinyagents/harness/internal";
 import { WorkspaceDescriptor } from "@tinyagents/harness/node";
 import type { JsonObject } from "@tinyagents/inference";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { listDirTool, readFileTool, writeFileTool } from "../../src/tools/index.js";
+import { listDirTool, readFileTool, writeFileTool } from "../../src/builtin-tools/index.js";
 
 const SECRET = "top secret outside the workspace";
 let dir: string;

@@ -1,5 +1,5 @@
 /**
- * @tinyagents/harness/tools — built-in tools: time (`current_time`, `resolve_time`), workspace
+ * @tinyagents/harness/builtin-tools — built-in tools: time (`current_time`, `resolve_time`), workspace
  * files (`read_file`, `list_dir`, opt-in `write_file`), a safe `calculator` and an allowlisted
  * `http_fetch`. Each declares its `ToolPolicy`; bad input comes back as an error result.
  */
