@@ -7,7 +7,7 @@ import type { SteeringHandle } from "../steering/steering-handle.js";
 import type { WorkspaceIsolation } from "../workspace/workspace-isolation.js";
 import type { AgentCore } from "./agent-core.js";
 import { type AgentInput, normalizeInput } from "./agent-input.js";
-import { agentSnapshot } from "./agent-snapshot.js";
+import { type AgentSnapshot, agentSnapshot } from "./agent-snapshot.js";
 import { runAgent } from "./run-agent.js";
 import type { RunOptions } from "./run-options.js";
 import { assertChildName, type ChildRunExtras, type RunParent } from "./run-parent.js";
@@ -60,8 +60,10 @@ export interface SubAgentTurn {
 }
 
 /**
- * An agent another agent can call. `invoke` / `invokeWithEvents` run a fresh child loop;
- * `invokeInParent` runs it inside a live parent run:
+ * An agent another agent can call (what `agent.asTool` builds): a name, a system prompt,
+ * steering and workspace isolation around it. `invokeInParent` is `agent.run(input, { parent })`
+ * (the same function, `run-agent.ts`) with those added; `invoke` / `invokeWithEvents` run a
+ * fresh, parent-less child. Inside a live parent run the child runs:
  * - at `parent.depth + 1`; past the parent's `maxDepth` it fails with `sub_agent_depth` naming
  *   the limit (and a `subagent.failed` event) before anything runs;
  * - on the parent's event sink, so the child's events sit on the parent's stream with the child
@@ -130,7 +132,7 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     const link: RunParent = { run: parent };
     if (options.callId !== undefined) link.callId = options.callId;
     if (options.signal !== undefined) link.signal = options.signal;
-    return this.run(state, data, input, { parent: link }, turn);
+    return this.run(this.harness[agentSnapshot](), state, data, input, { parent: link }, turn);
   }
 
   /** @internal Shared by `invoke`, `invokeWithEvents` and `SubAgentSession`: a parent-less child. */
@@ -142,20 +144,22 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     options: SubAgentInvokeOptions,
     turn?: SubAgentTurn,
   ): Promise<AgentRun> {
+    const agent = this.harness[agentSnapshot]();
     const depth = (options.parentDepth ?? 0) + 1;
     const config: Partial<RunConfig> = {
       ...options.config,
-      runId: options.config?.runId ?? this.harness.idGenerator.next(`${this.name}-d${depth}`),
+      runId: options.config?.runId ?? agent.defaults.ids.next(`${this.name}-d${depth}`),
       depth,
     };
     const runOptions: RunOptions<State, Ctx> = {};
     if (events !== undefined) runOptions.events = events;
     if (options.signal !== undefined) runOptions.signal = options.signal;
-    return this.run(state, data, input, runOptions, turn, config);
+    return this.run(agent, state, data, input, runOptions, turn, config);
   }
 
   /** The child run, through the front door's run function (`run-agent.ts`); throws the child's error. */
   private async run(
+    agent: AgentSnapshot<State, Ctx>,
     state: State,
     data: Ctx,
     input: AgentInput,
@@ -170,12 +174,7 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     if (turn !== undefined) extras.turn = turn.turn;
     if (this.isolation !== undefined) extras.isolation = this.isolation;
     if (config !== undefined) extras.config = config;
-    const outcome = await runAgent(
-      this.harness[agentSnapshot](),
-      this.messages(input, turn),
-      options,
-      extras,
-    );
+    const outcome = await runAgent(agent, this.messages(input, turn), options, extras);
     if (outcome.error !== undefined) throw outcome.error;
     return outcome.run;
   }
