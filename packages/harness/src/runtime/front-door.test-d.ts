@@ -3,7 +3,7 @@ import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import type { StopReason } from "../agent-loop/agent-run.js";
 import type { EventRecord } from "../contracts/agent-event.js";
-import type { Tool } from "../tool/tool.js";
+import type { Tool, ToolExecutionContext } from "../tool/tool.js";
 import type { ModelCallResult } from "./agent-harness.js";
 import { AgentHarness } from "./agent-harness.js";
 import { createAgent } from "./create-agent.js";
@@ -118,5 +118,15 @@ describe("front-door types", () => {
     expectTypeOf(agent.resume("run-1", {})).toEqualTypeOf<Promise<RunResult<unknown>>>();
     expectTypeOf(agent.recover("run-1", {})).toEqualTypeOf<Promise<RunResult<unknown>>>();
     expectTypeOf(agent.callModel("hi", { model: "main" })).toEqualTypeOf<Promise<ModelCallResult>>();
+  });
+
+  it("takes a tool's typed context as the parent run", async () => {
+    const child = createAgent({ model: {} as ChatModel });
+    const ctx = {} as ToolExecutionContext<{ cart: string[] }, { user: string }>;
+    expectTypeOf(child.run("go", { parent: ctx })).toEqualTypeOf<Promise<RunResult<unknown>>>();
+    void child.run("go", { parent: ctx.run });
+    void child.run("go", { parent: { run: ctx.run, name: "helper", callId: ctx.callId } });
+    // @ts-expect-error a parent is a run context, not an id
+    void child.run("go", { parent: "run-1" });
   });
 });

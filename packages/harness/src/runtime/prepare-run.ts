@@ -151,10 +151,21 @@ export function overridesOf<State, Ctx>(
   return overrides;
 }
 
+const SOURCE_KEYS = [
+  "signal",
+  "clock",
+  "ids",
+  "events",
+  "stores",
+  "steering",
+  "workspace",
+  "previousModel",
+] as const satisfies readonly (keyof ContextSources)[];
+
 /** The context sources `options` sets (a child's options override what it inherits, not with `undefined`). */
 function definedSources(options: ContextSources): ContextSources {
   const sources: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) if (value !== undefined) sources[key] = value;
+  for (const key of SOURCE_KEYS) if (options[key] !== undefined) sources[key] = options[key];
   return sources as ContextSources;
 }
 

@@ -92,6 +92,18 @@ describe("run option parent", () => {
     ]);
   });
 
+  it("the child's own options win over what it inherits (run id, tags), its lineage stays the parent's", async () => {
+    const child = childAgent();
+    let status: RunResult["status"] | undefined;
+    const parent = parentAgent(async (ctx) => {
+      status = (await child.run("go", { parent: ctx, runId: "mine", tags: ["child-tag"] })).status;
+      return "ok";
+    });
+    const result = await parent.run("hi", { runId: "p3", tags: ["parent-tag"] });
+    expect(status).toMatchObject({ runId: "mine", parentRunId: "p3", rootRunId: "p3", tags: ["child-tag"] });
+    expect(result.children?.map((c) => c.runId)).toEqual(["mine"]);
+  });
+
   it("is cancelled with the parent", async () => {
     let childStarted!: () => void;
     const started = new Promise<void>((resolve) => {
