@@ -20,7 +20,7 @@ export type RecoverOptions = ContextOptions & { durability: RecoverDurability };
 /**
  * The internal lower layer of an agent: positional entry points over the same machinery as
  * `agent.run` / `agent.stream` (`run-engine.ts`), for code that builds RunContexts itself
- * (sub-agents, graph nodes, fixtures, tests) or wants the outcome without a throw
+ * (fixtures, tests, the testkit's `runScript`) or wants the outcome without a throw
  * (`...CollectingPartial`). Not part of the public API: reach it with {@link lowerLayer} from
  * `@tinyagents/harness/internal`; users call `agent.run(input, options)`.
  */
@@ -31,7 +31,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
     return this.agent[agentSnapshot]();
   }
 
-  /** Build a RunContext for the `...InContext` entry points (or a sub-agent). */
+  /** Build a RunContext for the `...InContext` entry points. */
   createContext(config: Partial<RunConfig>, data: Ctx, options: ContextOptions = {}): LiveRunContext<Ctx> {
     return contextFromOptions(this.snapshot.defaults, config, data, options);
   }
@@ -100,7 +100,7 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
 
   /**
    * `invokeInContext` that never throws for run failures: the partial run, status and error come
-   * back in the outcome (a sub-agent uses it so a failed child's usage still rolls up). Throws
+   * back in the outcome. Throws
    * only when the run cannot start: `sub_agent_depth` (depth over `maxDepth`) or bad input.
    */
   invokeInContextCollectingPartial(
