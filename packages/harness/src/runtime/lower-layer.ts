@@ -100,8 +100,8 @@ export class LowerLayer<State = unknown, Ctx = undefined> {
 
   /**
    * `invokeInContext` that never throws for run failures: the partial run, status and error come
-   * back in the outcome. Throws
-   * only when the run cannot start: `sub_agent_depth` (depth over `maxDepth`) or bad input.
+   * back in the outcome. Throws only when the run cannot start: `sub_agent_depth` (depth over
+   * `maxDepth`) or bad input.
    */
   invokeInContextCollectingPartial(
     state: State,
