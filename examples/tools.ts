@@ -3,8 +3,8 @@
  * Run: npx tsx examples/tools.ts
  */
 import { createAgent, tool } from "@tinyagents/harness";
-import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { calculatorTool, currentTimeTool } from "@tinyagents/harness/builtin-tools";
+import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { z } from "zod";
 import { pickModel } from "./support/pick-model.js";
 

@@ -5,8 +5,8 @@ import {
   SubAgent,
   SubAgentTool,
 } from "@tinyagents/harness";
-import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { calculatorTool } from "@tinyagents/harness/builtin-tools";
+import { ScriptedModel } from "@tinyagents/harness/testkit";
 import { usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { StreamRenderer } from "./stream-renderer.js";
