@@ -25,7 +25,9 @@ export function executeToolCall<State, Ctx>(
   const { ctx } = s;
   // Before `tool.started`: a timeout outside the configured bounds is a setup error, not a call.
   const timeoutMs = s.parts.toolTimeouts.resolve(tool.timeout);
-  ctx.emit({ type: "tool.started", callId: call.id, toolName: tool.name, arguments: call.arguments });
+  if (ctx.observed)
+    ctx.emit({ type: "tool.started", callId: call.id, toolName: tool.name, arguments: call.arguments });
+  else ctx.skipEvent();
   // One clock read for the call's start (open call, status, duration) and the end derived from
   // the result's elapsed time: the clock is read twice per tool call, not five times.
   const started = ctx.clock.now();

@@ -318,7 +318,8 @@ function foldUsage<State, Ctx>(
     return;
   }
   s.run.usage = recordUsage(s.run.usage, usage);
-  s.ctx.emit({ type: "usage.recorded", callId, model: registration.name, usage });
+  if (s.ctx.observed) s.ctx.emit({ type: "usage.recorded", callId, model: registration.name, usage });
+  else s.ctx.skipEvent();
   let cost: ReturnType<typeof estimateCost> | undefined;
   // Registered pricing wins; otherwise the built-in catalog; otherwise the cost is unknown (never zero).
   const pricing = registration.pricing ?? catalogPricing(registration);

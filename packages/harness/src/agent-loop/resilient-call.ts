@@ -104,12 +104,14 @@ class ResilientCall<State, Ctx> {
         });
       }
     }
-    ctx.emit({
-      type: "route.selected",
-      callId,
-      model: binding.resolved.name,
-      source: binding.resolved.source,
-    });
+    if (ctx.observed)
+      ctx.emit({
+        type: "route.selected",
+        callId,
+        model: binding.resolved.name,
+        source: binding.resolved.source,
+      });
+    else ctx.skipEvent();
     this.maxRetries = Math.min(
       request.retry?.maxRetries ?? parts.policy.retry.maxRetries,
       parts.policy.limits.maxRetriesPerCall,
@@ -282,6 +284,10 @@ class ResilientCall<State, Ctx> {
     this.started = startedAt ?? ctx.clock.now();
     this.openAttempt = this.s.open.modelStarted(this.callId, registration.name, attempt, this.started);
     const { endpoint } = registration.model;
+    if (!ctx.observed) {
+      ctx.skipEvent();
+      return providerAttempt(this.s, registration, this.request, this.info);
+    }
     // Two complete literals rather than an optional key added later (see `completedEvent`).
     ctx.emit(
       endpoint === undefined
@@ -315,8 +321,11 @@ class ResilientCall<State, Ctx> {
     // The call's end, also for the status record (see `callThroughStack`): one clock read.
     const endedAt = s.ctx.clock.now();
     s.modelEndedAt = endedAt;
-    if (this.closeAttempt())
-      s.ctx.emit(completedEvent(this.callId, registration.name, endedAt - this.started, response));
+    if (this.closeAttempt()) {
+      if (s.ctx.observed)
+        s.ctx.emit(completedEvent(this.callId, registration.name, endedAt - this.started, response));
+      else s.ctx.skipEvent();
+    }
     return response;
   }
 

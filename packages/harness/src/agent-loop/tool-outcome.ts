@@ -25,6 +25,10 @@ export function emitCompleted<State, Ctx>(
   result: ToolResult,
 ): void {
   if (!s.open.closeTool(callId)) return;
+  if (!s.ctx.observed) {
+    s.ctx.skipEvent();
+    return;
+  }
   s.ctx.emit({
     type: "tool.completed",
     callId,

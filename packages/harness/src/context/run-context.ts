@@ -195,6 +195,19 @@ export class LiveRunContext<Ctx = unknown> implements RunContext<Ctx> {
     return this.events.emit(this.scope, event);
   }
 
+  /**
+   * Whether anyone listens to this run's events. The loop's per-step events are built only when
+   * true; otherwise `skipEvent` takes their offset, so offsets and event ids stay the same.
+   */
+  get observed(): boolean {
+    return this.events.hasListeners;
+  }
+
+  /** Take the offset of an event nobody listens to (see `observed`); returns it. */
+  skipEvent(): number {
+    return this.events.skip();
+  }
+
   /** Emit a streamed model delta on this run's sink (see `EventSink.emitDelta`); returns its offset. */
   emitDelta(event: ModelDeltaEvent): number {
     return this.events.emitDelta(this.scope, event);
