@@ -38,7 +38,8 @@ export function executeToolCall<State, Ctx>(
   if (tool.sideEffects === "once" && !ctx.journaled && ctx.durability?.checkpoints !== undefined) {
     return onceToolCall(s, call, tool, args, timeoutMs, started);
   }
-  if (s.parts.middleware.with("wrapToolCall").length > 0)
+  const stack = s.parts.middleware;
+  if (stack.list.length > 0 && stack.with("wrapToolCall").length > 0)
     return wrappedToolCall(s, call, tool, args, timeoutMs);
   let answer: ToolResult | Promise<ToolResult>;
   try {

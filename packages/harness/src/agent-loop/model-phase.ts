@@ -18,9 +18,10 @@ export function runModelPhase<State, Ctx>(
   request: ModelRequest,
 ): Promise<ModelResponse | undefined> {
   const stack = s.parts.middleware;
-  const hook: HookContext<State, Ctx> =
-    stack.list.length === 0 ? s.hook : { state: s.state, run: s.ctx, callId, tools: s.parts.tools };
   s.status.phase("middleware");
+  // No middleware, no hooks to run or look up (the common case costs nothing).
+  if (stack.list.length === 0) return callThroughStack(s, s.hook, callId, request);
+  const hook: HookContext<State, Ctx> = { state: s.state, run: s.ctx, callId, tools: s.parts.tools };
   // Hooks return plain values when no middleware implements them; the phase is then chained
   // with `.then` rather than async frames (thousands of runs can be waiting here at once).
   let before: ModelRequest | Promise<ModelRequest>;
@@ -61,7 +62,7 @@ function callThroughStack<State, Ctx>(
   // With nothing between the status record and the provider attempt (no wrap, no journal step),
   // the attempt starts at this instant and its end is the call's end: the call reads the clock
   // twice (start, end), shared by the status record, the open attempt and `durationMs`.
-  const direct = !s.ctx.journaled && stack.with("wrapModelCall").length === 0;
+  const direct = !s.ctx.journaled && (stack.list.length === 0 || stack.with("wrapModelCall").length === 0);
   const startedAt = s.ctx.clock.now();
   s.status.modelStarted(callId, startedAt);
   // Direct: the resilient call itself ends the status entry and runs `afterModel` (one promise

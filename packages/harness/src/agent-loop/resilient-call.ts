@@ -193,7 +193,9 @@ class ResilientCall<State, Ctx> {
     const { s } = this;
     s.status.modelEnded(endedAt);
     s.status.phase("middleware");
-    return s.parts.middleware.runValueHook(this.after as HookContext<State, Ctx>, "afterModel", response);
+    const stack = s.parts.middleware;
+    if (stack.list.length === 0) return response;
+    return stack.runValueHook(this.after as HookContext<State, Ctx>, "afterModel", response);
   }
 
   /** `finish` once a retry or fallback settled; a failure still ends the status entry. */

@@ -87,6 +87,7 @@ class ToolPhase<State, Ctx> {
       return { kind: "reject", call: original, message: CAP_MESSAGE };
     }
     s.run.toolCalls++;
+    if (parts.middleware.list.length === 0) return admitToolCall(s, original);
     const hooked = parts.middleware.runValueHook(s.hook, "beforeTool", original);
     if (hooked instanceof Promise) return hooked.then((call) => admitHooked(s, original, call));
     return admitHooked(s, original, hooked);
@@ -122,8 +123,13 @@ class ToolPhase<State, Ctx> {
   /** `afterTool` on each result in call order, then the tool messages. */
   private fold(results: ToolResult[]): ToolPhaseOutcome | Promise<ToolPhaseOutcome> {
     const messages: Message[] = [];
+    const stack = this.s.parts.middleware;
+    if (stack.list.length === 0) {
+      for (let i = 0; i < results.length; i++) this.append(messages, results[i] as ToolResult);
+      return { messages, capReached: this.capReached };
+    }
     for (let i = 0; i < results.length; i++) {
-      const hooked = this.s.parts.middleware.runValueHook(this.s.hook, "afterTool", results[i] as ToolResult);
+      const hooked = stack.runValueHook(this.s.hook, "afterTool", results[i] as ToolResult);
       if (hooked instanceof Promise) return this.foldRest(results, i, hooked, messages);
       this.append(messages, hooked);
     }
