@@ -99,12 +99,13 @@ class UnaryAttempt<State, Ctx> {
     if (!this.decided) markCallUnreported(this.s, this.info);
     this.failLater(abortError(this.s.ctx.abortHub, "during a model call"));
   };
-  private readonly onTimer = (): void => {
+  /** The call's timeout passed (its timer's callback, bound only for a call that has a timeout). */
+  private timerFired(): void {
     this.s.ctx.abortHub.unwatch(this.onAbort);
     if (!this.decided) markCallUnreported(this.s, this.info);
     const { registration, timeoutMs } = this;
     this.failLater(this.options.timeout(callTimeout(registration.name, timeoutMs as number)));
-  };
+  }
 
   constructor(
     private readonly s: LoopSession<State, Ctx>,
@@ -129,7 +130,8 @@ class UnaryAttempt<State, Ctx> {
       return settled;
     }
     hub.watch(this.onAbort);
-    if (this.timeoutMs !== undefined) this.timer = startTimer(ctx.clock, this.timeoutMs, this.onTimer);
+    if (this.timeoutMs !== undefined)
+      this.timer = startTimer(ctx.clock, this.timeoutMs, () => this.timerFired());
     Promise.resolve(call).then(
       (response) => {
         if (!this.end()) return;

@@ -1,5 +1,9 @@
 import { validationError } from "@tinyagents/inference";
 
+// With the u flag a surrogate pair is one code point, so this matches lone surrogates only. Built
+// once: every run checks its ids, and the bundle turns the literal into a `new RegExp` per call.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
 /**
  * Why `value` cannot be an id or key in every store, or undefined when it can. Every backend
  * stores ids as UTF-8 (file names, SQLite and Postgres text): a lone surrogate has no UTF-8 form
@@ -7,8 +11,7 @@ import { validationError } from "@tinyagents/inference";
  * cannot hold NUL.
  */
 export function unstorableReason(value: string): string | undefined {
-  // With the u flag a surrogate pair is one code point, so this matches lone surrogates only.
-  if (/\p{Surrogate}/u.test(value)) return "it is not well-formed Unicode (it holds a lone surrogate)";
+  if (LONE_SURROGATE.test(value)) return "it is not well-formed Unicode (it holds a lone surrogate)";
   if (value.includes("\u0000")) return "it contains a NUL character";
   return undefined;
 }
