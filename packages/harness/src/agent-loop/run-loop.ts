@@ -95,11 +95,15 @@ export async function executeRun<State, Ctx>(
     // Liveness (opt-in): a first heartbeat, then the shared timer while the run is quiet.
     if (ctx.durability !== undefined) stopLiveness = startLiveness(ctx, ctx.durability);
     if (resumed === undefined) {
-      await loadMemory(s);
+      // The run yields once here, memory or not: code that starts a run and cancels it (or
+      // subscribes) in the same tick still does so before any model is called. Without memory
+      // or `beforeAgent` middleware no async frame is entered (each is a promise and a hop).
+      if (parts.memory !== undefined && ctx.threadId !== undefined) await loadMemory(s);
+      else await undefined;
       run.inputStart = s.transcript.length;
       for (const message of input) s.transcript.push(message);
       s.status.phase("middleware");
-      await parts.middleware.beforeAgent(s.hook);
+      if (parts.middleware.list.length > 0) await parts.middleware.beforeAgent(s.hook);
       // Safe boundary: the input (and loaded history) is durable before the first model call.
       if (ctx.durability?.lease !== undefined) await saveCheckpoint(s);
     }
@@ -136,10 +140,12 @@ export async function executeRun<State, Ctx>(
       return { run, status: s.status.snapshot() };
     }
     s.status.phase("middleware");
-    const finished = await parts.middleware.runValueHook(s.hook, "afterAgent", run);
+    const afterAgent = parts.middleware.runValueHook(s.hook, "afterAgent", run);
+    const finished = afterAgent instanceof Promise ? await afterAgent : afterAgent;
     // A recovered run whose previous owner died while completing saved its memory already.
     const completing = ctx.durability?.lease?.taken.completingAt;
-    if (completing === undefined) await saveMemory(s, finished);
+    if (completing === undefined && parts.memory !== undefined && ctx.threadId !== undefined)
+      await saveMemory(s, finished);
     // Completion of a durable run: mark where `run.completed` goes, emit it, make the events
     // durable, then record the outcome (and drop the checkpoint). A crash anywhere in between is
     // recovered without a second `run.completed` (see `completingAt`).
