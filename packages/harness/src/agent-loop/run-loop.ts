@@ -117,9 +117,74 @@ export async function executeRun<State, Ctx>(
     }
     if (resumed !== undefined && ctx.durability?.lease !== undefined) await saveCheckpoint(s, recoveredFinal);
 
+    let step = run.steps.length;
     // The outer loop turns only when a journaled run paused and its resume signal came.
     for (;;) {
-      if (!stoppedEarly) await runTurns(s);
+      while (!stoppedEarly) {
+        const gate = checkpoint(s);
+        if (gate !== "continue") break;
+        const hit = ctx.limits.admitModelCall();
+        if (hit !== undefined) {
+          ctx.emit({ type: "limit.reached", limit: hit.limit, value: hit.value, count: hit.count });
+          if (parts.policy.limits.onCap !== "stopWithPartial") throw hit.error;
+          run.stopReason = "limit:model_calls";
+          break;
+        }
+        s.status.phase("building_request");
+        const callId = `${ctx.runId}-model-${step + 1}`;
+        const response = await runModelPhase(s, callId, buildRequest(s));
+        if (response === undefined) {
+          // A beforeModel hook requested control: no model call this turn, apply the request now.
+          if (checkpoint(s) !== "continue") break;
+          continue;
+        }
+        run.finalResponse = response;
+        if (response.resolvedModel !== undefined) run.resolvedModel = response.resolvedModel;
+        const calls = uniqueToolCallIds(s, response.message.toolCalls, callId);
+        s.transcript.push(response.message);
+        const model = response.resolvedModel?.name ?? "";
+        // Exactly sized (the record lives as long as the run), no closure per step.
+        const toolCallIds = calls.map(idOfCall);
+        const { finishReason } = response;
+        // Two literals rather than an added key: the record keeps its fields in-object.
+        run.steps.push(
+          finishReason === undefined
+            ? { index: step, callId, model, toolCallIds }
+            : { index: step, callId, model, toolCallIds, finishReason },
+        );
+        // Per-step events are built only when someone listens (their offsets are taken either way).
+        if (ctx.observed) ctx.emit({ type: "state.updated", step, messages: s.transcript.length });
+        else ctx.skipEvent();
+        checkDeadline(s);
+        step++;
+        if (controlAfterModel(s, calls)) break;
+
+        if (calls.length === 0) {
+          // A structured answer that did not validate may ask the model again (bounded re-ask).
+          if ((await finishAnswer(s)) === "reask") continue;
+          // Safe boundary: the final response is recorded (recovery then calls no model again).
+          if (ctx.durability?.lease !== undefined) await saveCheckpoint(s, true);
+          break;
+        }
+        // Safe boundary: the model response is recorded (a no-op without a checkpoint store).
+        if (ctx.durability?.lease !== undefined) await saveCheckpoint(s);
+        // Steering checkpoint between the model turn and its tool batch (free without a handle).
+        if (ctx.steering !== undefined && applySteering(s, ctx.steering) === "interrupted") break;
+        const phase = runToolPhase(s, calls);
+        const tools = phase instanceof Promise ? await phase : phase;
+        for (const message of tools.messages) s.transcript.push(message);
+        releaseHeldMessages(s);
+        if (ctx.observed) ctx.emit({ type: "state.updated", step: step - 1, messages: s.transcript.length });
+        else ctx.skipEvent();
+        // Safe boundary: the tool batch's results are recorded.
+        if (ctx.durability?.lease !== undefined) await saveCheckpoint(s);
+        // The final-answer tool (structured output, tool strategy) accepted an answer: done.
+        if (takeStructuredAnswer(s)) break;
+        if (tools.capReached) {
+          run.stopReason = "limit:tool_calls";
+          break;
+        }
+      }
       if (run.stopReason !== "interrupted") break;
       const reason = s.pauseReason ?? "interrupted by a control request";
       const paused = capturePausedRun(s, reason);
@@ -175,81 +240,6 @@ export async function executeRun<State, Ctx>(
     // write refused because another process owns the run now is expected: that owner goes on.
     if (!recordFinished && ctx.durability?.lease !== undefined)
       await finishRunRecord(s, failure).catch(() => undefined);
-  }
-}
-
-/**
- * The turns of a run (model call, then its tool batch) until it answers, stops or pauses. Its own
- * function, not part of `executeRun`: an `await` suspends and resumes the whole frame of the
- * function it is in, and this one's frame is a fraction of `executeRun`'s (two awaits per step).
- */
-async function runTurns<State, Ctx>(s: LoopSession<State, Ctx>): Promise<void> {
-  const { ctx, parts, run } = s;
-  let step = run.steps.length;
-  for (;;) {
-    const gate = checkpoint(s);
-    if (gate !== "continue") break;
-    const hit = ctx.limits.admitModelCall();
-    if (hit !== undefined) {
-      ctx.emit({ type: "limit.reached", limit: hit.limit, value: hit.value, count: hit.count });
-      if (parts.policy.limits.onCap !== "stopWithPartial") throw hit.error;
-      run.stopReason = "limit:model_calls";
-      break;
-    }
-    s.status.phase("building_request");
-    const callId = `${ctx.runId}-model-${step + 1}`;
-    const response = await runModelPhase(s, callId, buildRequest(s));
-    if (response === undefined) {
-      // A beforeModel hook requested control: no model call this turn, apply the request now.
-      if (checkpoint(s) !== "continue") break;
-      continue;
-    }
-    run.finalResponse = response;
-    if (response.resolvedModel !== undefined) run.resolvedModel = response.resolvedModel;
-    const calls = uniqueToolCallIds(s, response.message.toolCalls, callId);
-    s.transcript.push(response.message);
-    const model = response.resolvedModel?.name ?? "";
-    const toolCallIds: string[] = [];
-    for (let i = 0; i < calls.length; i++) toolCallIds.push((calls[i] as ToolCall).id);
-    const { finishReason } = response;
-    // Two literals rather than an added key: the record keeps its fields in-object.
-    run.steps.push(
-      finishReason === undefined
-        ? { index: step, callId, model, toolCallIds }
-        : { index: step, callId, model, toolCallIds, finishReason },
-    );
-    // Per-step events are built only when someone listens (their offsets are taken either way).
-    if (ctx.observed) ctx.emit({ type: "state.updated", step, messages: s.transcript.length });
-    else ctx.skipEvent();
-    checkDeadline(s);
-    step++;
-    if (controlAfterModel(s, calls)) break;
-
-    if (calls.length === 0) {
-      // A structured answer that did not validate may ask the model again (bounded re-ask).
-      if ((await finishAnswer(s)) === "reask") continue;
-      // Safe boundary: the final response is recorded (recovery then calls no model again).
-      if (ctx.durability?.lease !== undefined) await saveCheckpoint(s, true);
-      break;
-    }
-    // Safe boundary: the model response is recorded (a no-op without a checkpoint store).
-    if (ctx.durability?.lease !== undefined) await saveCheckpoint(s);
-    // Steering checkpoint between the model turn and its tool batch (free without a handle).
-    if (ctx.steering !== undefined && applySteering(s, ctx.steering) === "interrupted") break;
-    const phase = runToolPhase(s, calls);
-    const tools = phase instanceof Promise ? await phase : phase;
-    for (const message of tools.messages) s.transcript.push(message);
-    releaseHeldMessages(s);
-    if (ctx.observed) ctx.emit({ type: "state.updated", step: step - 1, messages: s.transcript.length });
-    else ctx.skipEvent();
-    // Safe boundary: the tool batch's results are recorded.
-    if (ctx.durability?.lease !== undefined) await saveCheckpoint(s);
-    // The final-answer tool (structured output, tool strategy) accepted an answer: done.
-    if (takeStructuredAnswer(s)) break;
-    if (tools.capReached) {
-      run.stopReason = "limit:tool_calls";
-      break;
-    }
   }
 }
 
@@ -325,6 +315,10 @@ async function finishAnswer<State, Ctx>(s: LoopSession<State, Ctx>): Promise<"do
     });
   }
   return finishStructured(s, response);
+}
+
+function idOfCall(call: ToolCall): string {
+  return call.id;
 }
 
 /** Tool call ids must be unique within a run; re-key duplicates (some providers reuse `call_0`). */
