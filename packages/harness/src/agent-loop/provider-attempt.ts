@@ -27,17 +27,32 @@ import { StreamRacer } from "./stream-racer.js";
 export type { AttemptInfo } from "./attempt-info.js";
 
 /**
+ * What a model call does once its first attempt settled, run in the attempt's own reaction (see
+ * `ResilientCall.startAndFinish`): the response or the failure becomes the model phase's outcome
+ * without a promise layer of its own between the attempt and the loop.
+ */
+export interface AttemptFollowUp {
+  /** The attempt answered (usage folded): its outcome, or a throw that rejects the call. */
+  firstAnswered(response: ModelResponse): ModelResponse | Promise<ModelResponse>;
+  /** The attempt failed (or was aborted or timed out): retries, fallbacks, the call's outcome. */
+  firstFailed(thrown: unknown): Promise<ModelResponse>;
+}
+
+/**
  * One provider call: `invoke` (unary runs) or `stream` (streaming runs, deltas through
  * `onModelDelta` middleware and out as `model.*_delta` events, then re-accumulated so edits reach
  * the stored response). Honours the run's abort signal and the request's timeout. Folds usage
  * and cost into the run on success. With a response cache attached (`withResponseCache`), the
  * call goes through it: hits and coalesced calls are `servedFromCache` and never billed.
+ * With `followUp`, the returned promise settles with what `followUp` makes of the attempt's
+ * outcome instead of the outcome itself.
  */
 export function providerAttempt<State, Ctx>(
   s: LoopSession<State, Ctx>,
   registration: ModelRegistration<State>,
   request: ModelRequest,
   info: AttemptInfo,
+  followUp?: AttemptFollowUp,
 ): Promise<ModelResponse> {
   const { ctx } = s;
   const timeoutMs = request.timeoutMs;
@@ -49,9 +64,9 @@ export function providerAttempt<State, Ctx>(
       call = registration.model.invoke(request, options);
     } catch (error) {
       options.dispose();
-      return Promise.reject(error);
+      return followUp === undefined ? Promise.reject(error) : followUp.firstFailed(error);
     }
-    return new UnaryAttempt(s, registration, info, options, timeoutMs).settle(call);
+    return new UnaryAttempt(s, registration, info, options, timeoutMs, followUp).settle(call);
   }
   const raceOptions: RaceOptions = { hub: ctx.abortHub, where: "during a model call", clock: ctx.clock };
   if (timeoutMs !== undefined) {
@@ -63,10 +78,10 @@ export function providerAttempt<State, Ctx>(
     pending = callProvider(s, registration, request, info, options, raceOptions);
   } catch (error) {
     options.dispose();
-    return Promise.reject(error);
+    return followUp === undefined ? Promise.reject(error) : followUp.firstFailed(error);
   }
   // `.then`, not an async frame: thousands of runs can sit here at once.
-  return pending.then(
+  const settled = pending.then(
     (response) => {
       options.dispose();
       foldUsage(s, registration, info.callId, response);
@@ -76,6 +91,11 @@ export function providerAttempt<State, Ctx>(
       options.dispose();
       throw error;
     },
+  );
+  if (followUp === undefined) return settled;
+  return settled.then(
+    (response) => followUp.firstAnswered(response),
+    (thrown: unknown) => followUp.firstFailed(thrown),
   );
 }
 
@@ -88,7 +108,7 @@ export function providerAttempt<State, Ctx>(
  * later, as the race and its `.then` did.
  */
 class UnaryAttempt<State, Ctx> {
-  private resolve: ((response: ModelResponse) => void) | undefined;
+  private resolve: ((outcome: ModelResponse | Promise<ModelResponse>) => void) | undefined;
   private reject: ((error: unknown) => void) | undefined;
   private timer: Timer | undefined;
   /** The outcome is decided (the provider answered, the run aborted, or the timeout passed). */
@@ -113,6 +133,7 @@ class UnaryAttempt<State, Ctx> {
     private readonly info: AttemptInfo,
     private readonly options: AttemptOptions<State>,
     private readonly timeoutMs: number | undefined,
+    private readonly followUp: AttemptFollowUp | undefined,
   ) {
     shapeAnchors.unaryAttempt = this;
   }
@@ -138,16 +159,40 @@ class UnaryAttempt<State, Ctx> {
         try {
           foldUsage(this.s, this.registration, this.info.callId, response);
         } catch (error) {
-          this.reject?.(error);
+          this.fail(error);
           return;
         }
-        this.resolve?.(response);
+        this.answer(response);
       },
       (error: unknown) => {
-        if (this.end()) this.reject?.(error);
+        if (this.end()) this.fail(error);
       },
     );
     return settled;
+  }
+
+  /** Settle with the response, or with what the follow-up makes of it (a throw rejects). */
+  private answer(response: ModelResponse): void {
+    const followUp = this.followUp;
+    if (followUp === undefined) {
+      this.resolve?.(response);
+      return;
+    }
+    let outcome: ModelResponse | Promise<ModelResponse>;
+    try {
+      outcome = followUp.firstAnswered(response);
+    } catch (thrown) {
+      this.reject?.(thrown);
+      return;
+    }
+    this.resolve?.(outcome);
+  }
+
+  /** Reject with the failure, or settle with what the follow-up makes of it. */
+  private fail(error: unknown): void {
+    const followUp = this.followUp;
+    if (followUp === undefined) this.reject?.(error);
+    else this.resolve?.(followUp.firstFailed(error));
   }
 
   /** The provider settled: false when the outcome was already decided; else release everything. */
@@ -165,7 +210,7 @@ class UnaryAttempt<State, Ctx> {
     this.decided = true;
     queueMicrotask(() => {
       this.options.dispose();
-      this.reject?.(error);
+      this.fail(error);
     });
   }
 }

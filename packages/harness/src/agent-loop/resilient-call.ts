@@ -17,7 +17,7 @@ import { backoffFor, isRetryable, shouldFallback } from "../retry/retry-policy.j
 import type { LoopSession } from "./loop-session.js";
 import { asCallTimeout, completedEvent, resolvedFor } from "./model-call-records.js";
 import type { OpenModel } from "./open-calls.js";
-import { type AttemptInfo, providerAttempt } from "./provider-attempt.js";
+import { type AttemptFollowUp, type AttemptInfo, providerAttempt } from "./provider-attempt.js";
 import { anchorResponse, shapeAnchors } from "./shape-anchors.js";
 
 /**
@@ -53,7 +53,7 @@ export function resilientModelCall<State, Ctx>(
 type AfterFailure = "retry" | "next_model";
 
 /** One model call with its retries and fallbacks (attempts are sequential: one is current). */
-class ResilientCall<State, Ctx> {
+class ResilientCall<State, Ctx> implements AttemptFollowUp {
   private readonly binding: ResolvedModelBinding<State>;
   private readonly maxRetries: number;
   private chainValue: ModelRegistration<State>[] | undefined;
@@ -166,26 +166,30 @@ class ResilientCall<State, Ctx> {
     const registration = this.binding.registration;
     if (ctx.aborted || !ctx.limits.hasAttemptLeft(this.callId, registration.name))
       return this.finishAfter(this.loop(1));
-    let attempt: Promise<ModelResponse>;
     try {
       ctx.limits.admitAttempt(this.callId, registration.name);
-      attempt = this.attempt(registration, 0, 1, startedAt);
+      // The attempt settles with `firstAnswered` / `firstFailed` of its outcome, in its own reaction.
+      return this.attempt(registration, 0, 1, startedAt, this);
     } catch (thrown) {
       this.s.status.modelEnded();
       return Promise.reject(thrown);
     }
-    return attempt.then(
-      (response) => {
-        let completed: ModelResponse;
-        try {
-          completed = this.completed(response);
-        } catch (thrown) {
-          return this.finishAfter(this.recoverFromFirst(thrown));
-        }
-        return this.finish(completed, this.s.modelEndedAt);
-      },
-      (thrown: unknown) => this.finishAfter(this.recoverFromFirst(thrown)),
-    );
+  }
+
+  /** `startAndFinish`'s first attempt answered: record it, end the status entry, `afterModel`. */
+  firstAnswered(response: ModelResponse): ModelResponse | Promise<ModelResponse> {
+    let completed: ModelResponse;
+    try {
+      completed = this.completed(response);
+    } catch (thrown) {
+      return this.finishAfter(this.recoverFromFirst(thrown));
+    }
+    return this.finish(completed, this.s.modelEndedAt);
+  }
+
+  /** `startAndFinish`'s first attempt failed: retries and fallbacks, then the same ending. */
+  firstFailed(thrown: unknown): Promise<ModelResponse> {
+    return this.finishAfter(this.recoverFromFirst(thrown));
   }
 
   /** After a successful call: the status entry ends (at `endedAt`), then `afterModel`. */
@@ -278,6 +282,7 @@ class ResilientCall<State, Ctx> {
     index: number,
     attempt: number,
     startedAt?: number,
+    followUp?: AttemptFollowUp,
   ): Promise<ModelResponse> {
     const { ctx } = this.s;
     this.registration = registration;
@@ -288,7 +293,7 @@ class ResilientCall<State, Ctx> {
     const { endpoint } = registration.model;
     if (!ctx.observed) {
       ctx.skipEvent();
-      return providerAttempt(this.s, registration, this.request, this.info);
+      return providerAttempt(this.s, registration, this.request, this.info, followUp);
     }
     // Two complete literals rather than an optional key added later (see `completedEvent`).
     ctx.emit(
@@ -311,7 +316,7 @@ class ResilientCall<State, Ctx> {
             endpoint,
           },
     );
-    return providerAttempt(this.s, registration, this.request, this.info);
+    return providerAttempt(this.s, registration, this.request, this.info, followUp);
   }
 
   /** The current attempt succeeded: record the resolved model, `model.completed`. */
