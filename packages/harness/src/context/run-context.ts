@@ -203,9 +203,12 @@ export class LiveRunContext<Ctx = unknown> implements RunContext<Ctx> {
     return this.events.hasListeners;
   }
 
-  /** Take the offset of an event nobody listens to (see `observed`); returns it. */
+  /** Take the offset of an event nobody listens to (see `observed`), as `emit` would; returns it. */
   skipEvent(): number {
-    return this.events.skip();
+    const events = this.events;
+    const offset = events.offset;
+    events.advanceTo(offset + 1);
+    return offset;
   }
 
   /** Emit a streamed model delta on this run's sink (see `EventSink.emitDelta`); returns its offset. */

@@ -69,14 +69,6 @@ export class EventSink implements RunEventSink {
     return this.listeners !== undefined && this.listeners.size > 0;
   }
 
-  /**
-   * Take the next offset for an event nobody listens to, without building it: what `emit` does
-   * when `hasListeners` is false (the hot path checks first and skips allocating the event).
-   */
-  skip(): number {
-    return this.nextOffset++;
-  }
-
   /** The offset the next event will get. */
   get offset(): number {
     return this.nextOffset;
