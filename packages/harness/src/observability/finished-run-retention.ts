@@ -35,6 +35,14 @@ export class FinishedRunRetention {
     return excess;
   }
 
+  /**
+   * Forget the count (the next finished run recounts): a transaction that advanced it rolled
+   * back, so the rows it counted may not exist.
+   */
+  forget(): void {
+    this.estimate = undefined;
+  }
+
   /** The real count of finished rows; returns how many of the oldest to evict. */
   counted(finishedRows: number): number {
     this.sinceCount = 0;

@@ -14,8 +14,16 @@ export interface SqliteTransaction<A extends unknown[], R> {
 export interface SqliteDb {
   prepare(sql: string): SqliteStatement;
   exec(sql: string): void;
-  /** Wrap `fn` in a transaction (nested calls use savepoints); a throw rolls it back. */
-  transaction<A extends unknown[], R>(fn: (...args: A) => R): SqliteTransaction<A, R>;
+  /**
+   * Wrap `fn` in a transaction (nested calls use savepoints); a throw rolls it back. With
+   * `inline`, the transaction functions `fn` calls run inline, without savepoints of their own:
+   * a throw anywhere rolls the whole transaction back (the group commit's outer transaction,
+   * which reruns its writes one by one when one of them fails).
+   */
+  transaction<A extends unknown[], R>(
+    fn: (...args: A) => R,
+    options?: { inline?: boolean },
+  ): SqliteTransaction<A, R>;
   /** Run `PRAGMA source`; with `simple`, return the first column of its first row. */
   pragma(source: string, options?: { simple?: boolean }): unknown;
   close(): void;
@@ -119,6 +127,8 @@ export function openSqliteDatabase(filename: string, options: SqliteOpenOptions 
 /** Transactions and pragmas over a driver's connection (SQL only, so every driver behaves alike). */
 function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName, filename: string): SqliteDb {
   let depth = 0;
+  // Set while an `inline` transaction runs: nested transaction functions skip their savepoints.
+  let inline = false;
   // Transaction control runs as prepared statements, compiled once per connection: `exec` compiles
   // its SQL on every call, and a group commit issues ~2 + 2 per write of these (BEGIN, COMMIT, a
   // SAVEPOINT and RELEASE per write) — that compiling was ~20% of a journaled run's CPU.
@@ -142,9 +152,10 @@ function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName, filena
     return sql;
   };
   const wrap =
-    <A extends unknown[], R>(fn: (...args: A) => R, begin: string) =>
+    <A extends unknown[], R>(fn: (...args: A) => R, begin: string, inlineNested: boolean) =>
     (...args: A): R => {
       if (depth > 0) {
+        if (inline) return fn(...args);
         const savepoint = savepointAt(depth);
         run(savepoint.save);
         depth++;
@@ -167,6 +178,7 @@ function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName, filena
       }
       run(begin);
       depth++;
+      inline = inlineNested;
       try {
         const result = fn(...args);
         run("COMMIT");
@@ -180,6 +192,7 @@ function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName, filena
         throw error;
       } finally {
         depth--;
+        inline = false;
       }
     };
   return {
@@ -187,8 +200,12 @@ function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName, filena
     filename,
     prepare: (sql) => connection.prepare(sql),
     exec: (sql) => connection.exec(sql),
-    transaction<A extends unknown[], R>(fn: (...args: A) => R): SqliteTransaction<A, R> {
-      return Object.assign(wrap(fn, "BEGIN"), { immediate: wrap(fn, "BEGIN IMMEDIATE") });
+    transaction<A extends unknown[], R>(
+      fn: (...args: A) => R,
+      options: { inline?: boolean } = {},
+    ): SqliteTransaction<A, R> {
+      const nested = options.inline === true;
+      return Object.assign(wrap(fn, "BEGIN", nested), { immediate: wrap(fn, "BEGIN IMMEDIATE", nested) });
     },
     pragma(source, options = {}) {
       if (options.simple !== true) return connection.exec(`PRAGMA ${source}`);

@@ -19,8 +19,8 @@ function countingDb(): { db: SqliteDb; raw: SqliteDb; commits: () => number } {
   db.exec("CREATE TABLE t (v INTEGER NOT NULL CHECK (v >= 0))");
   let commits = 0;
   const counted = Object.create(db) as SqliteDb;
-  counted.transaction = ((fn: (...args: unknown[]) => unknown) => {
-    const tx = db.transaction(fn);
+  counted.transaction = ((fn: (...args: unknown[]) => unknown, options?: { inline?: boolean }) => {
+    const tx = db.transaction(fn, options);
     return Object.assign((...args: unknown[]) => tx(...args), {
       immediate: (...args: unknown[]) => {
         commits++;
@@ -32,18 +32,35 @@ function countingDb(): { db: SqliteDb; raw: SqliteDb; commits: () => number } {
 }
 
 describe("SqliteGroupCommit", () => {
-  it("commits the writes of one event-loop turn in one transaction; a failing write fails alone", async () => {
+  it("commits the writes of one event-loop turn in one transaction", async () => {
     const { db, raw, commits } = countingDb();
     const commit = new SqliteGroupCommit(db);
-    // An atomic write of its own (as the log and status store make them): a savepoint inside.
+    // An atomic write of its own (as the log and status store make them).
     const insert = raw.transaction((v: number) => db.prepare("INSERT INTO t (v) VALUES (?)").run(v).changes);
-    const writes = [1, 2, -1, 3].map((v) => commit.submit(() => insert.immediate(v)));
-    const outcomes = await Promise.allSettled(writes);
-    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    await Promise.all([1, 2, 3].map((v) => commit.submit(() => insert.immediate(v))));
     expect(commits()).toBe(1);
     expect(db.prepare("SELECT v FROM t ORDER BY v").all()).toEqual([{ v: 1 }, { v: 2 }, { v: 3 }]);
     await commit.submit(() => insert.immediate(4)); // the next turn: a second commit
     expect(commits()).toBe(2);
+    db.close();
+  });
+
+  it("a failing write fails alone and leaves nothing: the batch rolls back, its other writes commit one by one", async () => {
+    const { db, raw } = countingDb();
+    const commit = new SqliteGroupCommit(db);
+    let rollbacks = 0;
+    commit.onRollback(() => rollbacks++);
+    // Each write inserts its value and its value + 10 (the CHECK refuses negative values).
+    const insert = raw.transaction((v: number) => {
+      db.prepare("INSERT INTO t (v) VALUES (?)").run(v + 10);
+      return db.prepare("INSERT INTO t (v) VALUES (?)").run(v).changes;
+    });
+    const writes = [1, 2, -1, 3].map((v) => commit.submit(() => insert.immediate(v)));
+    const outcomes = await Promise.allSettled(writes);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect(rollbacks).toBe(1);
+    // The failing write's first row (9) is gone with it; the others' rows are all there.
+    expect(db.prepare("SELECT v FROM t ORDER BY v").all()).toEqual([1, 2, 3, 11, 12, 13].map((v) => ({ v })));
     db.close();
   });
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { conformanceStatus } from "../testkit/store-conformance/status-store-conformance.js";
 import { openSqliteDatabase, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
+import { SqliteGroupCommit } from "./sqlite-group-commit.js";
 import { SqliteHarnessStatusStore } from "./sqlite-status-store.js";
 
 // Issue 37 item 11: finishing a run must not cost O(stored runs). Checked by counting the
@@ -72,6 +73,27 @@ describe("SQLite status store retention (issue 37 item 11)", () => {
     }
     expect(small.rows).toBe(300);
     expect(large.rows).toBe(3_000);
+  });
+
+  it("a group commit that rolls back does not count its finished runs twice", async () => {
+    const db = openSqliteDatabase(":memory:");
+    open.push(db);
+    const commit = new SqliteGroupCommit(db);
+    const store = new SqliteHarnessStatusStore(db, 3, commit);
+    await store.save(finished(1));
+    await store.save(finished(2));
+    // The same turn: a finished save and a write that fails, so the batch rolls back and the
+    // save reruns alone. Counted twice, the third finished run would evict the first.
+    const [saved, failed] = await Promise.allSettled([
+      store.save(finished(3)),
+      commit.submit(() => {
+        throw new Error("refused");
+      }),
+    ]);
+    expect([saved.status, failed.status]).toEqual(["fulfilled", "rejected"]);
+    expect((await store.list({})).map((s) => s.runId)).toEqual(["run-000001", "run-000002", "run-000003"]);
+    await store.save(finished(4)); // over the bound now: the oldest goes
+    expect((await store.list({})).map((s) => s.runId)).toEqual(["run-000002", "run-000003", "run-000004"]);
   });
 
   it("the store's eviction reads the oldest finished rows from the index, without sorting them all", async () => {

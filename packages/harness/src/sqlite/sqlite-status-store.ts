@@ -77,6 +77,8 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
     this.db = db;
     this.maxFinishedRuns = maxFinishedRuns;
     this.retention = new FinishedRunRetention(maxFinishedRuns);
+    // A group commit that rolled back undid the finished rows this count advanced by.
+    commit?.onRollback(() => this.retention.forget());
     this.stmt = {
       get: db.prepare("SELECT record FROM run_status WHERE run_id = ?"),
       // What a save compares with, from the columns (no parse of the stored record).
