@@ -104,4 +104,27 @@ describe("SQLite status store retention (issue 37 item 11)", () => {
     expect(details.some((d) => /USING (COVERING )?INDEX run_status_active/.test(d))).toBe(true);
     expect(details).not.toContain("USE TEMP B-TREE FOR ORDER BY"); // a full sort
   });
+
+  // Issue 40: a step's save of a running run rewrites its record, not its index entries.
+  it("a save that keeps the run's liveness leaves the (active, ended_at) index entry alone", async () => {
+    const { db, runs } = countingDb();
+    const store = new SqliteHarnessStatusStore(db, 10);
+    const running = (updatedAt: number) => conformanceStatus("run-a", { status: "running", updatedAt });
+    await store.save(running(1));
+    runs.clear();
+    await store.save(running(2));
+    await store.save(running(3));
+    const updates = [...runs].filter(([sql]) => sql.startsWith("UPDATE run_status"));
+    expect(updates).toEqual([
+      ["UPDATE run_status SET status = ?, updated_at = ?, record = ? WHERE run_id = ?", 2],
+    ]);
+    expect((await store.list({ active: true })).map((s) => [s.runId, s.updatedAt])).toEqual([["run-a", 3]]);
+    runs.clear();
+    await store.save(conformanceStatus("run-a", { status: "completed", updatedAt: 4, endedAt: 4 }));
+    expect([...runs.keys()].filter((sql) => sql.startsWith("UPDATE run_status"))).toEqual([
+      "UPDATE run_status SET status = ?, active = ?, updated_at = ?, ended_at = ?, record = ? WHERE run_id = ?",
+    ]);
+    expect(await store.list({ active: true })).toEqual([]);
+    expect((await store.list({ active: false })).map((s) => s.status)).toEqual(["completed"]);
+  });
 });

@@ -23,6 +23,7 @@ interface CurrentRow {
   rootRunId: string;
   threadId: string | null;
   startedAt: number;
+  endedAt: number | null;
   epoch: number | null;
 }
 
@@ -41,7 +42,7 @@ interface CurrentRow {
 export class SqliteHarnessStatusStore implements HarnessStatusStore {
   readonly maxFinishedRuns: number;
   private readonly stmt: Record<
-    "get" | "current" | "upsert" | "update" | "del" | "finished" | "evict",
+    "get" | "current" | "upsert" | "update" | "updateRecord" | "del" | "finished" | "evict",
     SqliteStatement
   >;
   private readonly db: SqliteDb;
@@ -84,7 +85,8 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
       // What a save compares with, from the columns (no parse of the stored record).
       current: db.prepare(
         "SELECT status, updated_at AS updatedAt, root_run_id AS rootRunId, thread_id AS threadId, " +
-          "started_at AS startedAt, json_extract(record, '$.epoch') AS epoch FROM run_status WHERE run_id = ?",
+          "started_at AS startedAt, ended_at AS endedAt, json_extract(record, '$.epoch') AS epoch " +
+          "FROM run_status WHERE run_id = ?",
       ),
       upsert: db.prepare(
         "INSERT INTO run_status (run_id, root_run_id, thread_id, status, active, started_at, updated_at, ended_at, record) " +
@@ -97,6 +99,12 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
       // and run-id index entries (4 WAL pages per save instead of 2).
       update: db.prepare(
         "UPDATE run_status SET status = ?, active = ?, updated_at = ?, ended_at = ?, record = ? WHERE run_id = ?",
+      ),
+      // A save that leaves the run's liveness and end as they are (every step of a running run):
+      // not setting `active` and `ended_at` leaves the (active, ended_at) index entry alone, one
+      // WAL page less per step's commit.
+      updateRecord: db.prepare(
+        "UPDATE run_status SET status = ?, updated_at = ?, record = ? WHERE run_id = ?",
       ),
       del: db.prepare("DELETE FROM run_status WHERE run_id = ?"),
       finished: db.prepare("SELECT COUNT(*) AS n FROM run_status WHERE active = 0"),
@@ -119,6 +127,10 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
         current.threadId === threadId &&
         current.startedAt === status.startedAt
       ) {
+        if (active === isActiveStatus(current.status) && endedAt === current.endedAt) {
+          this.stmt.updateRecord.run(status.status, status.updatedAt, JSON.stringify(status), status.runId);
+          return; // still as active as it was: nothing to evict
+        }
         this.stmt.update.run(
           status.status,
           active ? 1 : 0,
