@@ -200,6 +200,66 @@ describe("group commit (SQLite, wired as the CLI wires it)", () => {
   });
 });
 
+describe("status records handed to the store", () => {
+  /** A status store that keeps what it was handed, declaring `snapshotsOnSave` or not. */
+  function keepingStore(snapshotsOnSave: boolean) {
+    const saved: HarnessRunStatus[] = [];
+    const store: HarnessStatusStore = {
+      ...(snapshotsOnSave ? { snapshotsOnSave: true } : {}),
+      save: async (status) => {
+        saved.push(status);
+      },
+      saveMany: async (statuses) => {
+        saved.push(...statuses);
+      },
+      get: async () => undefined,
+      list: async () => [],
+      delete: async () => false,
+    };
+    return { store, saved };
+  }
+
+  it("a store that snapshots on save gets the live record (no copy); any other store a copy", async () => {
+    for (const snapshots of [true, false]) {
+      const { store, saved } = keepingStore(snapshots);
+      const events = new EventSink("r");
+      const obs = attachObservability(events, { statusStore: store });
+      const scope = { runId: "r", rootRunId: "r", depth: 0 };
+      events.emit(scope, { type: "run.started", input: 1 });
+      await obs.flush();
+      expect(saved.map((s) => s.status)).toEqual(["running"]);
+      events.emit(scope, {
+        type: "run.failed",
+        error: { name: "ProviderError", code: "provider", message: "boom" },
+      });
+      await obs.flush();
+      // The live record moved on with the run; a copy kept the state it was saved in.
+      expect(saved.map((s) => s.status)).toEqual(snapshots ? ["failed", "failed"] : ["running", "failed"]);
+      obs.detach();
+    }
+  });
+
+  it("the SQLite store saves a record as it was when save was called, not as changed after", async () => {
+    const sqlite = SqliteStore.open(join(dir, "db.sqlite"));
+    try {
+      expect(sqlite.statusStore.snapshotsOnSave).toBe(true);
+      const events = new EventSink("r");
+      const obs = attachObservability(events, {});
+      events.emit({ runId: "r", rootRunId: "r", depth: 0 }, { type: "run.started", input: 1 });
+      const record = obs.projections.status.get("r") as HarnessRunStatus;
+      const saving = sqlite.statusStore.saveMany([record]);
+      // Changed in the same turn, before the group commit writes it.
+      record.status = "failed";
+      record.updatedAt += 1;
+      await saving;
+      expect((await sqlite.statusStore.get("r"))?.status).toBe("running");
+      obs.detach();
+    } finally {
+      sqlite.close();
+    }
+  });
+});
+
 describe("journaled deltas", () => {
   const pieces = Array.from({ length: 100 }, (_, i) => `p${i} `);
 

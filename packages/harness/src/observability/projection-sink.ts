@@ -52,8 +52,12 @@ export class ProjectionSink implements ObservationSink {
     const store = this.statusStore as HarnessStatusStore;
     try {
       while (this.dirty.size > 0) {
-        // Copy now: the projection keeps mutating its records; the copy is what this batch saves.
-        const batch = Array.from(this.dirty.values(), (status) => structuredClone(status));
+        // The projection keeps mutating its records: the batch saves a copy made now, unless the
+        // store reads the records before `saveMany` returns (no copy needed).
+        const batch =
+          store.snapshotsOnSave === true
+            ? Array.from(this.dirty.values())
+            : Array.from(this.dirty.values(), (status) => structuredClone(status));
         this.dirty.clear();
         if (store.saveMany !== undefined) {
           await store.saveMany(batch).catch(this.onError);

@@ -35,6 +35,12 @@ export interface HarnessStatusStore {
    * with `save`'s rules for each. The status writer (`ProjectionSink`) uses it when present.
    */
   saveMany?(statuses: readonly HarnessRunStatus[]): Promise<void>;
+  /**
+   * True when `save` and `saveMany` have read everything they store from the records by the
+   * time they return (SQLite serializes them then), so the caller may change the records right
+   * after the call: the status writer then hands over its live records instead of copies.
+   */
+  readonly snapshotsOnSave?: boolean;
   get(runId: string): Promise<HarnessRunStatus | undefined>;
   list(query?: StatusQuery): Promise<HarnessRunStatus[]>;
   /** Remove a run's record; true when one existed. */
@@ -58,7 +64,7 @@ export function isActiveStatus(status: ExecutionStatus): boolean {
 /** Whether `next` should replace `current` (see {@link HarnessStatusStore}). */
 export function shouldReplaceStatus(
   current: (Pick<HarnessRunStatus, "status" | "updatedAt"> & { epoch?: number | null }) | undefined,
-  next: HarnessRunStatus,
+  next: Pick<HarnessRunStatus, "status" | "updatedAt"> & { epoch?: number | undefined },
 ): boolean {
   if (current === undefined) return true;
   // Fencing: the owner of a later epoch wins, whatever its record says; a lower epoch never does.

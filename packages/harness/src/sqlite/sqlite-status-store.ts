@@ -27,6 +27,34 @@ interface CurrentRow {
   epoch: number | null;
 }
 
+/** What a save writes, read from the record when `save` / `saveMany` is called. */
+interface StatusRow {
+  runId: string;
+  rootRunId: string;
+  threadId: string | null;
+  status: HarnessRunStatus["status"];
+  startedAt: number;
+  updatedAt: number;
+  endedAt: number | null;
+  epoch: number | undefined;
+  /** The whole record, serialized. */
+  record: string;
+}
+
+function statusRow(status: HarnessRunStatus): StatusRow {
+  return {
+    runId: status.runId,
+    rootRunId: status.rootRunId,
+    threadId: status.threadId ?? null,
+    status: status.status,
+    startedAt: status.startedAt,
+    updatedAt: status.updatedAt,
+    endedAt: status.endedAt ?? null,
+    epoch: status.epoch,
+    record: JSON.stringify(status),
+  };
+}
+
 /**
  * A HarnessStatusStore in the `run_status` table of a tinyagents SQLite file, indexed by root
  * run, thread and liveness; queries go to the database, so runs saved by other processes are
@@ -41,13 +69,15 @@ interface CurrentRow {
  */
 export class SqliteHarnessStatusStore implements HarnessStatusStore {
   readonly maxFinishedRuns: number;
+  /** `save` / `saveMany` serialize the records before they return (the write commits later). */
+  readonly snapshotsOnSave = true;
   private readonly stmt: Record<
     "get" | "current" | "upsert" | "update" | "updateRecord" | "del" | "finished" | "evict",
     SqliteStatement
   >;
   private readonly db: SqliteDb;
-  private readonly saveTx: (status: HarnessRunStatus) => void;
-  private readonly saveManyTx: (statuses: readonly HarnessRunStatus[]) => void;
+  private readonly saveTx: (row: StatusRow) => void;
+  private readonly saveManyTx: (rows: readonly StatusRow[]) => void;
   private readonly reapTx: (cutoff: number, now: number) => HarnessRunStatus[];
 
   private readonly commit: SqliteGroupCommit | undefined;
@@ -115,41 +145,33 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
           "ORDER BY ended_at, run_id LIMIT ?)",
       ),
     };
-    const saveOne = (status: HarnessRunStatus): void => {
-      const current = this.stmt.current.get(status.runId) as CurrentRow | undefined;
-      if (!shouldReplaceStatus(current, status)) return;
-      const active = isActiveStatus(status.status);
-      const threadId = status.threadId ?? null;
-      const endedAt = status.endedAt ?? null;
+    const saveOne = (row: StatusRow): void => {
+      const current = this.stmt.current.get(row.runId) as CurrentRow | undefined;
+      if (!shouldReplaceStatus(current, row)) return;
+      const active = isActiveStatus(row.status);
+      const { threadId, endedAt } = row;
       if (
         current !== undefined &&
-        current.rootRunId === status.rootRunId &&
+        current.rootRunId === row.rootRunId &&
         current.threadId === threadId &&
-        current.startedAt === status.startedAt
+        current.startedAt === row.startedAt
       ) {
         if (active === isActiveStatus(current.status) && endedAt === current.endedAt) {
-          this.stmt.updateRecord.run(status.status, status.updatedAt, JSON.stringify(status), status.runId);
+          this.stmt.updateRecord.run(row.status, row.updatedAt, row.record, row.runId);
           return; // still as active as it was: nothing to evict
         }
-        this.stmt.update.run(
-          status.status,
-          active ? 1 : 0,
-          status.updatedAt,
-          endedAt,
-          JSON.stringify(status),
-          status.runId,
-        );
+        this.stmt.update.run(row.status, active ? 1 : 0, row.updatedAt, endedAt, row.record, row.runId);
       } else {
         this.stmt.upsert.run(
-          status.runId,
-          status.rootRunId,
+          row.runId,
+          row.rootRunId,
           threadId,
-          status.status,
+          row.status,
           active ? 1 : 0,
-          status.startedAt,
-          status.updatedAt,
+          row.startedAt,
+          row.updatedAt,
           endedAt,
-          JSON.stringify(status),
+          row.record,
         );
       }
       if (active || (current !== undefined && !isActiveStatus(current.status))) return;
@@ -160,11 +182,11 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
       if (excess > 0) this.stmt.evict.run(excess);
     };
     const tx = db.transaction(saveOne);
-    this.saveTx = (status) => tx.immediate(status);
-    const manyTx = db.transaction((statuses: readonly HarnessRunStatus[]) => {
-      for (const status of statuses) saveOne(status);
+    this.saveTx = (row) => tx.immediate(row);
+    const manyTx = db.transaction((rows: readonly StatusRow[]) => {
+      for (const row of rows) saveOne(row);
     });
-    this.saveManyTx = (statuses) => manyTx.immediate(statuses);
+    this.saveManyTx = (rows) => manyTx.immediate(rows);
     // Read the active runs and mark the stale ones in one IMMEDIATE transaction: a run that
     // heartbeats in between is either seen fresh or its later save loses to the finished record.
     const active = db.prepare("SELECT run_id AS runId, record FROM run_status WHERE active = 1");
@@ -174,7 +196,7 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
         const record = this.parse(row.runId, row.record);
         if (record === undefined || !isStale(record, cutoff)) continue;
         const reaped = abandonedStatus(record, now);
-        saveOne(reaped);
+        saveOne(statusRow(reaped));
         changed.push(reaped);
       }
       return changed;
@@ -197,8 +219,10 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
 
   async save(status: HarnessRunStatus): Promise<void> {
     validateStatus(status);
-    const write = () =>
-      guard(`save the status of run "${status.runId}"`, () => this.saveTx(status), this.file);
+    const action = `save the status of run "${status.runId}"`;
+    // Serialized now: the caller may change the record once this returns (`snapshotsOnSave`).
+    const row = guard(action, () => statusRow(status), this.file);
+    const write = () => guard(action, () => this.saveTx(row), this.file);
     if (this.commit === undefined) write();
     else await this.commit.submit(write);
   }
@@ -209,15 +233,17 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
    */
   saveNow(status: HarnessRunStatus): void {
     validateStatus(status);
-    this.saveTx(status);
+    this.saveTx(statusRow(status));
   }
 
   /** Group commit: every status in one IMMEDIATE transaction (all or nothing). */
   async saveMany(statuses: readonly HarnessRunStatus[]): Promise<void> {
     for (const status of statuses) validateStatus(status);
     if (statuses.length === 0) return;
-    const write = () =>
-      guard(`save ${statuses.length} run statuses`, () => this.saveManyTx(statuses), this.file);
+    const action = `save ${statuses.length} run statuses`;
+    // Serialized now: the caller may change the records once this returns (`snapshotsOnSave`).
+    const rows = guard(action, () => statuses.map(statusRow), this.file);
+    const write = () => guard(action, () => this.saveManyTx(rows), this.file);
     if (this.commit === undefined) write();
     else await this.commit.submit(write);
   }
