@@ -60,7 +60,11 @@ export class SqliteGroupCommit {
     this.rollbackListeners.push(listener);
   }
 
-  /** Run `work` (a SqliteDb transaction function) in the next group commit. */
+  /**
+   * Run `work` (a SqliteDb transaction function) in the next group commit. It must let its
+   * failures propagate: inside the batch there is no savepoint to undo a part of it that failed
+   * and was caught.
+   */
   submit<R>(work: () => R): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
