@@ -9,13 +9,9 @@ import type { JsonValue } from "@tinyagents/inference";
 import type pg from "pg";
 import { type PgTarget, pgDatabase, pgGuard } from "./postgres-errors.js";
 import type { PostgresGroupCommit } from "./postgres-group-commit.js";
+import type { LogGroup as Group } from "./postgres-one-statement-commit.js";
 import type { PostgresTables } from "./postgres-schema.js";
-
-interface Group {
-  stream: string;
-  lines: readonly string[];
-  check: AppendGroup["check"];
-}
+import type { StreamTails } from "./postgres-stream-tails.js";
 
 /**
  * An AppendLog (event journals, chat histories) in the `log` table of a tinyagents Postgres
@@ -25,7 +21,9 @@ interface Group {
  * primary key `(stream, offset)` refuses any duplicate that would slip past. Streams are locked
  * in name order, so writers of several streams cannot deadlock each other.
  * Group commit: the appends (and status saves) of one event-loop turn share one transaction; an
- * append resolves once it is committed. Create it through `PostgresStore.open(...).appendLog`.
+ * append resolves once it is committed. It remembers the tails it committed, so that its next
+ * append to a stream is usually one statement (see `PostgresOneStatementCommit`).
+ * Create it through `PostgresStore.open(...).appendLog`.
  */
 export class PostgresAppendLog implements AppendLog {
   private readonly pool: pg.Pool;
@@ -34,11 +32,13 @@ export class PostgresAppendLog implements AppendLog {
   private readonly target: PgTarget;
   private readonly guard: <T>(action: string, work: () => Promise<T>) => Promise<T>;
   private readonly commit: PostgresGroupCommit;
+  private readonly tails: StreamTails;
   private readonly sql: Record<"allocate" | "last" | "insert" | "read" | "length" | "streams", string>;
 
   /** @internal Use `PostgresStore.open`. */
-  constructor(pool: pg.Pool, tables: PostgresTables, commit: PostgresGroupCommit) {
+  constructor(pool: pg.Pool, tables: PostgresTables, commit: PostgresGroupCommit, tails: StreamTails) {
     this.pool = pool;
+    this.tails = tails;
     this.target = { table: tables.log, database: pgDatabase(pool) };
     this.guard = pgGuard(this.target);
     this.commit = commit;
@@ -68,9 +68,9 @@ export class PostgresAppendLog implements AppendLog {
   async appendMany(stream: string, values: readonly JsonValue[]): Promise<number[]> {
     const lines = values.map((v) => serializeEntry(v, stream));
     if (lines.length === 0) return [];
-    const [offsets] = await this.commit.submit(`append to stream "${stream}"`, this.target, (client) =>
-      this.write(client, [{ stream, lines, check: undefined }]),
-    );
+    const [offsets] = await this.submit(`append to stream "${stream}"`, [
+      { stream, lines, check: undefined },
+    ]);
     return offsets as number[];
   }
 
@@ -87,9 +87,27 @@ export class PostgresAppendLog implements AppendLog {
       }),
     );
     if (prepared.length === 0) return [];
-    return this.commit.submit(`append to ${prepared.length} streams`, this.target, (client) =>
-      this.write(client, prepared),
-    );
+    return this.submit(`append to ${prepared.length} streams`, prepared);
+  }
+
+  /** One group-commit write of `groups`; remembers the streams' committed tails (or forgets them). */
+  private async submit(action: string, groups: readonly Group[]): Promise<number[][]> {
+    let offsets: number[][];
+    try {
+      offsets = await this.commit.submit(action, this.target, (client) => this.write(client, groups), {
+        kind: "append",
+        groups,
+      });
+    } catch (error) {
+      for (const g of groups) this.tails.forget(g.stream);
+      throw error;
+    }
+    groups.forEach((g, i) => {
+      const last = offsets[i]?.at(-1);
+      const line = g.lines.at(-1);
+      if (last !== undefined && line !== undefined) this.tails.set(g.stream, last + 1, line);
+    });
+    return offsets;
   }
 
   async readFrom(stream: string, offset: number, limit: number): Promise<AppendLogEntry[]> {

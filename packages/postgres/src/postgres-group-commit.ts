@@ -1,6 +1,7 @@
 import { TinyAgentsError } from "@tinyagents/inference";
 import type pg from "pg";
 import { type PgTarget, postgresError } from "./postgres-errors.js";
+import type { StatementPart } from "./postgres-one-statement-commit.js";
 import { inTransaction } from "./postgres-transaction.js";
 
 /**
@@ -19,10 +20,18 @@ function failedInWrite(error: unknown): boolean {
 /** One write of a group commit: statements on the batch's connection, inside its transaction. */
 export type GroupWork<R> = (client: pg.PoolClient) => Promise<R>;
 
+/**
+ * Commits a batch whose writes are all data in one statement: each part's result, or `undefined`
+ * when the batch must take the transaction path (see `PostgresOneStatementCommit`).
+ */
+export type OneStatementCommit = (parts: readonly StatementPart[]) => Promise<unknown[] | undefined>;
+
 interface Pending {
   action: string;
   target: PgTarget;
   work: GroupWork<unknown>;
+  /** The same write as data, when it can join a one-statement commit. */
+  part: StatementPart | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -37,24 +46,33 @@ interface Pending {
  * write, and writes rarely fail); when one write fails the whole batch rolls back and every write
  * of it runs again in a transaction of its own, so the failing write rejects alone and the others
  * commit. A deadlock (another process locked the same rows in another order) reruns the batch.
+ * A batch of log appends and status saves only is first tried as ONE statement (one round trip,
+ * no BEGIN / COMMIT: `PostgresOneStatementCommit`); a statement the server refused wrote nothing,
+ * and the batch then runs as above.
  */
 export class PostgresGroupCommit {
   private pending: Pending[] = [];
   private scheduled = false;
   private running: Promise<void> | undefined;
   private readonly pool: pg.Pool;
+  private readonly oneStatement: OneStatementCommit | undefined;
 
-  constructor(pool: pg.Pool) {
+  constructor(pool: pg.Pool, oneStatement?: OneStatementCommit) {
     this.pool = pool;
+    this.oneStatement = oneStatement;
   }
 
-  /** Run `work` in the next group commit; `action` and `target` (its table) name it in errors. */
-  submit<R>(action: string, target: PgTarget, work: GroupWork<R>): Promise<R> {
+  /**
+   * Run `work` in the next group commit; `action` and `target` (its table) name it in errors.
+   * `part` is the same write as data, for the one-statement path (its result must equal `work`'s).
+   */
+  submit<R>(action: string, target: PgTarget, work: GroupWork<R>, part?: StatementPart): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({
         action,
         target,
         work: work as GroupWork<unknown>,
+        part,
         resolve: resolve as (v: unknown) => void,
         reject,
       });
@@ -90,7 +108,25 @@ export class PostgresGroupCommit {
   }
 
   private async commit(batch: Pending[]): Promise<void> {
-    let outcomes: unknown[];
+    let outcomes: unknown[] | undefined;
+    if (this.oneStatement !== undefined && batch.every((p) => p.part !== undefined)) {
+      try {
+        outcomes = await this.oneStatement(batch.map((p) => p.part as StatementPart));
+      } catch (error) {
+        // Not refused by the server (a lost connection, a closed pool): the outcome is unknown,
+        // so nothing may run it again.
+        if (!failedInWrite(error)) {
+          for (const p of batch) p.reject(postgresError(p.action, error, p.target));
+          return;
+        }
+      }
+      if (outcomes !== undefined) {
+        batch.forEach((p, i) => {
+          p.resolve(outcomes?.[i]);
+        });
+        return;
+      }
+    }
     try {
       outcomes = await inTransaction(this.pool, async (client) => {
         const results: unknown[] = [];

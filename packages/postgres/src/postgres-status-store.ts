@@ -12,6 +12,7 @@ import { validationError } from "@tinyagents/inference";
 import type pg from "pg";
 import { type PgTarget, pgDatabase, pgGuard } from "./postgres-errors.js";
 import type { PostgresGroupCommit } from "./postgres-group-commit.js";
+import { statusRow, statusUpsertTail } from "./postgres-one-statement-commit.js";
 import type { PostgresTables } from "./postgres-schema.js";
 
 /**
@@ -70,14 +71,8 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
       upsert:
         `WITH prev AS (SELECT active FROM ${t} WHERE run_id = $1) ` +
         `INSERT INTO ${t} AS cur (run_id, root_run_id, thread_id, status, active, started_at, updated_at, ended_at, lease_until, record) ` +
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (run_id) DO UPDATE SET " +
-        "root_run_id = excluded.root_run_id, thread_id = excluded.thread_id, status = excluded.status, " +
-        "active = excluded.active, started_at = excluded.started_at, updated_at = excluded.updated_at, " +
-        "ended_at = excluded.ended_at, lease_until = excluded.lease_until, record = excluded.record " +
-        // Fencing first: a record of a higher epoch always wins, one of a lower epoch never does.
-        "WHERE COALESCE((excluded.record::jsonb->>'epoch')::bigint, 0) > COALESCE((cur.record::jsonb->>'epoch')::bigint, 0) " +
-        "OR (COALESCE((excluded.record::jsonb->>'epoch')::bigint, 0) = COALESCE((cur.record::jsonb->>'epoch')::bigint, 0) " +
-        "AND excluded.updated_at >= cur.updated_at AND NOT (cur.active = false AND excluded.active = true)) " +
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) " +
+        statusUpsertTail() +
         "RETURNING (SELECT active FROM prev) AS was_active",
       del: `DELETE FROM ${t} WHERE run_id = $1`,
       finished: `SELECT count(*) AS n FROM ${t} WHERE active = false`,
@@ -90,8 +85,11 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
 
   async save(status: HarnessRunStatus): Promise<void> {
     validateStatus(status);
-    await this.commit.submit(`save the status of run "${status.runId}"`, this.target, (client) =>
-      this.saveOne(client, status),
+    await this.commit.submit(
+      `save the status of run "${status.runId}"`,
+      this.target,
+      (client) => this.saveOne(client, status),
+      { kind: "status", statuses: [status] },
     );
   }
 
@@ -101,9 +99,14 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
     if (statuses.length === 0) return;
     // Run id order: two processes saving overlapping runs lock them in the same order.
     const ordered = [...statuses].sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
-    await this.commit.submit(`save ${statuses.length} run statuses`, this.target, async (client) => {
-      for (const status of ordered) await this.saveOne(client, status);
-    });
+    await this.commit.submit(
+      `save ${statuses.length} run statuses`,
+      this.target,
+      async (client) => {
+        for (const status of ordered) await this.saveOne(client, status);
+      },
+      { kind: "status", statuses: ordered },
+    );
   }
 
   /** Mark stale runs (lease ended over `olderThanMs` ago) `failed` / `abandoned`; returns them. */
@@ -176,24 +179,41 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
     await this.saveOne(client, status);
   }
 
+  /**
+   * @internal `count` runs newly finished in a commit that is already done (the one-statement
+   * path): count and evict as the bound needs, on any pooled connection.
+   */
+  async afterFinished(count: number): Promise<void> {
+    let excess = 0;
+    for (let i = 0; i < count; i++) {
+      const next = this.retention.finished();
+      if (next !== "recount") excess += next;
+      else {
+        // The committed rows include all of this commit's: the count replaces what was summed.
+        const counted = await this.pool.query<{ n: string }>(this.sql.finished);
+        excess = this.retention.counted(Number(counted.rows[0]?.n ?? 0));
+        break;
+      }
+    }
+    if (excess > 0) await this.pool.query(this.sql.evict, [excess]);
+  }
+
   private async saveOne(client: pg.PoolClient, status: HarnessRunStatus): Promise<void> {
     const active = isActiveStatus(status.status);
-    const { rows } = await client.query<{ was_active: boolean | null }>(this.sql.upsert, [
-      status.runId,
-      status.rootRunId,
-      status.threadId ?? null,
-      status.status,
-      active,
-      status.startedAt,
-      status.updatedAt,
-      status.endedAt ?? null,
-      status.leaseUntil ?? status.updatedAt,
-      JSON.stringify(status),
-    ]);
+    const { rows } = await client.query<{ was_active: boolean | null }>(
+      this.sql.upsert,
+      statusRow(status, active),
+    );
     const written = rows[0];
     if (written === undefined || active || written.was_active === false) return;
-    // A run newly finished: evict the excess over the bound, counting rows only rarely (see
-    // FinishedRunRetention).
+    await this.retain(client);
+  }
+
+  /**
+   * A run newly finished: evict the excess over the bound, counting rows only rarely (see
+   * FinishedRunRetention).
+   */
+  private async retain(client: pg.PoolClient): Promise<void> {
     const next = this.retention.finished();
     let excess = next;
     if (next === "recount") {

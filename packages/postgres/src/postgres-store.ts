@@ -5,6 +5,7 @@ import { PostgresAppendLog } from "./postgres-append-log.js";
 import { guardPg, pgDatabase, postgresError } from "./postgres-errors.js";
 import { PostgresGroupCommit } from "./postgres-group-commit.js";
 import { PostgresKeyValueStore } from "./postgres-key-value-store.js";
+import { PostgresOneStatementCommit } from "./postgres-one-statement-commit.js";
 import { PostgresResponseCache } from "./postgres-response-cache.js";
 import {
   DEFAULT_POSTGRES_SCHEMA,
@@ -13,6 +14,7 @@ import {
   postgresTables,
 } from "./postgres-schema.js";
 import { PostgresHarnessStatusStore } from "./postgres-status-store.js";
+import { StreamTails } from "./postgres-stream-tails.js";
 import { inTransaction } from "./postgres-transaction.js";
 
 /** Options of {@link PostgresStore.open}. */
@@ -41,8 +43,9 @@ export interface PostgresStoreOptions {
  * shared by many workers, the CLI and a UI: key-value data with atomic claims (`keyValue`,
  * `checkpoints`, `pausedRuns`), append logs such as event journals (`appendLog`), run status with
  * liveness (`statusStore`, `reapStale`) and cached responses (`responseCache`), over one `pg.Pool`.
- * Group commit: the log appends and status saves of one event-loop turn are one transaction (each
- * write stays atomic on its own); their promises resolve once it committed. `flush()` commits
+ * Group commit: the log appends and status saves of one event-loop turn are one transaction —
+ * usually one statement, one round trip — (each write stays atomic on its own); their promises
+ * resolve once it committed. `flush()` commits
  * what is waiting now; `close()` flushes, then ends the pool it created.
  */
 export class PostgresStore {
@@ -72,9 +75,14 @@ export class PostgresStore {
     this.schema = tables.schema;
     this.pool = pool;
     this.ownsPool = ownsPool;
-    this.commit = new PostgresGroupCommit(pool);
+    const tails = new StreamTails();
+    // A batch of appends and status saves is one statement (one round trip) when it can be.
+    const oneStatement = new PostgresOneStatementCommit(pool, tables, tails, (finished) =>
+      this.statusStore.afterFinished(finished),
+    );
+    this.commit = new PostgresGroupCommit(pool, (parts) => oneStatement.commit(parts));
     this.keyValue = new PostgresKeyValueStore(pool, tables, now);
-    this.appendLog = new PostgresAppendLog(pool, tables, this.commit);
+    this.appendLog = new PostgresAppendLog(pool, tables, this.commit, tails);
     this.statusStore = new PostgresHarnessStatusStore(pool, tables, this.commit, options.maxFinishedRuns);
     this.responseCache = new PostgresResponseCache(pool, tables, now);
     // A new run's record (its input and config) and its first `running` status: one transaction.
