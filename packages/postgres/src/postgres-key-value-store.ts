@@ -89,6 +89,15 @@ export class PostgresKeyValueStore implements KeyValueStore {
   }
 
   /**
+   * @internal `[namespace, key, now, value]` for a create (absent or expired key), the names
+   * checked. For a statement that creates a key as part of more (a run's start).
+   */
+  createParams(namespace: string, key: string, next: JsonValue): unknown[] {
+    checkNames(namespace, key);
+    return [namespace, key, this.now(), JSON.stringify(next)];
+  }
+
+  /**
    * @internal Create `key` (absent or expired) with `next` on `client`, inside the caller's
    * transaction (`PostgresStore.checkpoints` writes a new run's record with its status). True when
    * it wrote.

@@ -1,4 +1,5 @@
 import { CheckpointStore, PausedRunStore } from "@tinyagents/harness";
+import { isActiveStatus } from "@tinyagents/harness/observability";
 import { displayUrl, type JsonValue, registerSecrets, validationError } from "@tinyagents/inference";
 import pg from "pg";
 import { PostgresAppendLog } from "./postgres-append-log.js";
@@ -7,6 +8,7 @@ import { PostgresGroupCommit } from "./postgres-group-commit.js";
 import { PostgresKeyValueStore } from "./postgres-key-value-store.js";
 import { PostgresOneStatementCommit } from "./postgres-one-statement-commit.js";
 import { PostgresResponseCache } from "./postgres-response-cache.js";
+import { runStartSql, startRun } from "./postgres-run-start.js";
 import {
   DEFAULT_POSTGRES_SCHEMA,
   migratePostgres,
@@ -85,18 +87,27 @@ export class PostgresStore {
     this.appendLog = new PostgresAppendLog(pool, tables, this.commit, tails);
     this.statusStore = new PostgresHarnessStatusStore(pool, tables, this.commit, options.maxFinishedRuns);
     this.responseCache = new PostgresResponseCache(pool, tables, now);
-    // A new run's record (its input and config) and its first `running` status: one transaction.
+    // A new run's record (its input and config) and its first `running` status: one statement
+    // (an already finished status, which the retention bound must count, takes a transaction).
+    const start = runStartSql(tables);
     this.checkpoints = new CheckpointStore(this.keyValue, undefined, undefined, {
       startWithStatus: (namespace, key, _expected, next, status) =>
         guardPg(
           `start run "${key}" (its record in ${tables.kv} and its status in ${tables.runStatus})`,
           () =>
-            inTransaction(pool, async (client) => {
-              if (!(await this.keyValue.createIn(client, namespace, key, next as unknown as JsonValue)))
-                return false;
-              await this.statusStore.saveIn(client, status);
-              return true;
-            }),
+            isActiveStatus(status.status)
+              ? startRun(
+                  pool,
+                  start,
+                  this.keyValue.createParams(namespace, key, next as unknown as JsonValue),
+                  status,
+                )
+              : inTransaction(pool, async (client) => {
+                  if (!(await this.keyValue.createIn(client, namespace, key, next as unknown as JsonValue)))
+                    return false;
+                  await this.statusStore.saveIn(client, status);
+                  return true;
+                }),
           { database: pgDatabase(pool) },
         ),
     });

@@ -1,8 +1,8 @@
 /**
  * Issue 32 (build 2) on Postgres: a durable run's input and config and its `running` status
- * record are written in ONE transaction (`PostgresStore.checkpoints`): both exist as soon as the
- * take returned — before the first model call, with no observability pipeline — and a failed
- * status write rolls the record back with it. A throwaway server; about 5 s.
+ * record are written in ONE statement (`PostgresStore.checkpoints`; one round trip): both exist
+ * as soon as the take returned — before the first model call, with no observability pipeline —
+ * and a status write the server refuses takes the record with it. A throwaway server; about 5 s.
  */
 import { createAgent } from "@tinyagents/harness";
 import { ScriptedModel } from "@tinyagents/harness/testkit";
@@ -55,9 +55,17 @@ describe.skipIf(skipPostgres())(
 
     it("a failed status write rolls the record back: neither exists", async () => {
       const store = await open();
-      store.statusStore.saveIn = async () => {
-        throw new Error("connection lost");
-      };
+      // The server refuses this run's status row (as it would a full disk or a lost lock).
+      await store.pool.query(
+        `ALTER TABLE "${store.schema}".run_status ADD CONSTRAINT refuse_r2 CHECK (run_id <> 'r2')`,
+      );
+      const sent: string[] = [];
+      const query = store.pool.query.bind(store.pool) as (...a: unknown[]) => unknown;
+      store.pool.query = ((...a: unknown[]) => {
+        const config = a[0] as string | { text: string };
+        sent.push(typeof config === "string" ? config : config.text);
+        return query(...a);
+      }) as typeof store.pool.query;
       const error = await store.checkpoints
         .take({
           runId: "r2",
@@ -69,6 +77,10 @@ describe.skipIf(skipPostgres())(
         })
         .catch((e: unknown) => e);
       expect(TinyAgentsError.isInstance(error, "storage")).toBe(true);
+      expect((error as Error).message).toMatch(/refuse_r2/);
+      // Record and status were one statement (one round trip, no BEGIN / COMMIT).
+      expect(sent.filter((text) => /INSERT INTO .*"run_status"/.test(text))).toHaveLength(1);
+      expect(sent.filter((text) => /^(BEGIN|COMMIT)/.test(text))).toEqual([]);
       expect(await store.keyValue.get(store.checkpoints.namespace, "r2")).toBeUndefined();
       expect(await store.statusStore.get("r2")).toBeUndefined();
     });
