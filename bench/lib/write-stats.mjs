@@ -47,6 +47,11 @@ async function instrumentPostgres() {
       else if (text === "COMMIT" || text === "ROLLBACK") {
         this.benchInTransaction = false;
         if (text === "COMMIT") counts.commits++;
+      } else if (/^WITH want AS /.test(text)) {
+        // @tinyagents/postgres's one-statement group commit: log values in $6, status run ids in $7.
+        countLogRows(params[5]);
+        counts.statusWrites += params[6].length;
+        if (this.benchInTransaction !== true) counts.commits++;
       } else {
         const writes = /\b(INSERT|UPDATE)\b/.test(text);
         if (/INSERT INTO "[a-z0-9_]+"\."log" /.test(text) && Array.isArray(params?.[2]))

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { HarnessRunStatus } from "@tinyagents/harness";
 import { validateStatus } from "@tinyagents/harness/observability";
 import type pg from "pg";
@@ -12,16 +11,16 @@ import { isRetryable } from "./postgres-transaction.js";
  * statement: one round trip instead of BEGIN, two statements and COMMIT, and as atomic.
  * `$1..$4`: namespace, key, now, record; `$5..$14`: the status row (`statusRow`).
  */
-export function runStartSql(t: PostgresTables): { name: string; text: string } {
-  const text =
+export function runStartSql(t: PostgresTables): string {
+  return (
     `WITH created AS (INSERT INTO ${t.kv} AS kv (namespace, key, value, expires_at) VALUES ($1, $2, $4, NULL) ` +
     "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = NULL " +
     "WHERE kv.expires_at IS NOT NULL AND kv.expires_at <= $3 RETURNING 1), " +
     `saved AS (INSERT INTO ${t.runStatus} AS cur (run_id, root_run_id, thread_id, status, active, started_at, updated_at, ended_at, lease_until, record) ` +
     "SELECT $5::text, $6::text, $7::text, $8::text, $9::boolean, $10::bigint, $11::bigint, $12::bigint, $13::bigint, $14::text " +
     `WHERE EXISTS (SELECT 1 FROM created) ${statusUpsertTail()}RETURNING 1) ` +
-    "SELECT (SELECT count(*) FROM created) AS created, (SELECT count(*) FROM saved) AS saved";
-  return { name: `tinyagents_start_${createHash("sha256").update(text).digest("hex").slice(0, 20)}`, text };
+    "SELECT (SELECT count(*) FROM created) AS created, (SELECT count(*) FROM saved) AS saved"
+  );
 }
 
 /**
@@ -30,18 +29,14 @@ export function runStartSql(t: PostgresTables): { name: string; text: string } {
  */
 export async function startRun(
   pool: pg.Pool,
-  sql: { name: string; text: string },
+  sql: string,
   create: unknown[],
   status: HarnessRunStatus,
 ): Promise<boolean> {
   validateStatus(status);
   for (let attempt = 1; ; attempt++) {
     try {
-      const { rows } = await pool.query<{ created: string }>({
-        name: sql.name,
-        text: sql.text,
-        values: [...create, ...statusRow(status, true)],
-      });
+      const { rows } = await pool.query<{ created: string }>(sql, [...create, ...statusRow(status, true)]);
       return Number(rows[0]?.created ?? 0) === 1;
     } catch (error) {
       if (attempt >= 3 || !isRetryable(error)) throw error;

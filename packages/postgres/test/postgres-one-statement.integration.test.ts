@@ -17,10 +17,16 @@ let server: TestPostgres;
 const cleanup: (() => Promise<unknown> | unknown)[] = [];
 let schemas = 0;
 
+/** `pool.end()` resolves before its sockets close: the server's shutdown may still reach one. */
+function quietOnShutdown(pool: pg.Pool): void {
+  pool.on("error", () => undefined); // an idle connection's error, passed on by the pool
+  pool.on("connect", (client) => client.on("error", () => undefined));
+}
+
 /** A store on its own pool whose statements (texts) are recorded in `sent`. */
 async function spiedStore(schema = `t_one_${++schemas}`): Promise<{ store: PostgresStore; sent: string[] }> {
   const pool = new pg.Pool({ connectionString: server.url, max: 2 });
-  pool.on("error", () => undefined); // a connection still closing when the server stops
+  quietOnShutdown(pool);
   const store = await PostgresStore.open({ pool, schema });
   cleanup.push(async () => {
     await store.close();
@@ -140,6 +146,7 @@ describe.skipIf(skipPostgres())(
 
     it("finished runs past maxFinishedRuns are evicted before the save resolves", async () => {
       const pool = new pg.Pool({ connectionString: server.url, max: 2 });
+      quietOnShutdown(pool);
       const store = await PostgresStore.open({ pool, schema: `t_one_${++schemas}`, maxFinishedRuns: 3 });
       cleanup.push(async () => {
         await store.close();
