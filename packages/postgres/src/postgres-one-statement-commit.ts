@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { HarnessRunStatus } from "@tinyagents/harness";
 import { isActiveStatus } from "@tinyagents/harness/observability";
 import type { AppendGroup } from "@tinyagents/harness/store";
@@ -17,6 +18,11 @@ export interface LogGroup {
 export type StatementPart =
   | { kind: "append"; groups: readonly LogGroup[] }
   | { kind: "status"; statuses: readonly HarnessRunStatus[] };
+
+/** A prepared statement's name for `text`: its hash, so two schemas' statements never collide. */
+export function statementName(prefix: string, text: string): string {
+  return `${prefix}_${createHash("sha256").update(text).digest("hex").slice(0, 20)}`;
+}
 
 /** The columns of a run_status row, in the order the statements list them. */
 export function statusRow(status: HarnessRunStatus, active: boolean): unknown[] {
@@ -77,14 +83,15 @@ export class AfterCommitError extends Error {
  * fails as a whole when any stream moved on since (another writer appended). A batch this path
  * cannot take (a tail it does not know and a check that needs it, a check refusing, one run's
  * status twice) or a statement that failed goes the slow way: one transaction that locks, reads
- * and checks (`PostgresGroupCommit`). Unnamed (no session state: PgBouncer in transaction mode
- * works), so the server plans it per call (about 0.2 ms of its CPU).
+ * and checks (`PostgresGroupCommit`). Prepared by name per connection unless the store's
+ * `namedStatements` is false (planning it is about as costly as running it); a pooler that lost
+ * the named statement makes it fail, and the batch then takes the transaction path.
  */
 export class PostgresOneStatementCommit {
   private readonly pool: pg.Pool;
   private readonly tails: StreamTails;
   private readonly finished: (count: number) => Promise<void>;
-  private readonly statement: string;
+  private readonly statement: { name: string | undefined; text: string };
 
   /**
    * `finished(count)` runs after a commit that newly finished `count` runs (the status store's
@@ -95,6 +102,7 @@ export class PostgresOneStatementCommit {
     tables: PostgresTables,
     tails: StreamTails,
     finished: (count: number) => Promise<void>,
+    named = true,
   ) {
     this.pool = pool;
     this.tails = tails;
@@ -119,7 +127,7 @@ export class PostgresOneStatementCommit {
       "THEN (SELECT count(*) FROM saved WHERE NOT saved.active AND saved.was_active IS DISTINCT FROM false) " +
       "ELSE ('tinyagents: a stream moved on since this process last wrote it; ' || (SELECT count(*) FROM advanced))::bigint " +
       "END AS finished";
-    this.statement = text;
+    this.statement = { name: named ? statementName("tinyagents_commit", text) : undefined, text };
   }
 
   /**
@@ -181,13 +189,16 @@ export class PostgresOneStatementCommit {
         columns[i]?.push(value);
       });
     }
-    const { rows: out } = await this.pool.query<{ finished: string }>(this.statement, [
-      names,
-      names.map((s) => streams.get(s)?.expect),
-      names.map((s) => streams.get(s)?.next),
-      ...rows,
-      ...columns,
-    ]);
+    const { rows: out } = await this.pool.query<{ finished: string }>({
+      ...this.statement,
+      values: [
+        names,
+        names.map((s) => streams.get(s)?.expect),
+        names.map((s) => streams.get(s)?.next),
+        ...rows,
+        ...columns,
+      ],
+    });
     const finished = Number(out[0]?.finished ?? 0);
     if (finished > 0) {
       try {

@@ -1,7 +1,8 @@
 import type { HarnessRunStatus } from "@tinyagents/harness";
 import { validateStatus } from "@tinyagents/harness/observability";
 import type pg from "pg";
-import { statusRow, statusUpsertTail } from "./postgres-one-statement-commit.js";
+import { pgCode } from "./postgres-errors.js";
+import { statementName, statusRow, statusUpsertTail } from "./postgres-one-statement-commit.js";
 import type { PostgresTables } from "./postgres-schema.js";
 import { isRetryable } from "./postgres-transaction.js";
 
@@ -11,16 +12,16 @@ import { isRetryable } from "./postgres-transaction.js";
  * statement: one round trip instead of BEGIN, two statements and COMMIT, and as atomic.
  * `$1..$4`: namespace, key, now, record; `$5..$14`: the status row (`statusRow`).
  */
-export function runStartSql(t: PostgresTables): string {
-  return (
+export function runStartSql(t: PostgresTables, named = true): { name: string | undefined; text: string } {
+  const text =
     `WITH created AS (INSERT INTO ${t.kv} AS kv (namespace, key, value, expires_at) VALUES ($1, $2, $4, NULL) ` +
     "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = NULL " +
     "WHERE kv.expires_at IS NOT NULL AND kv.expires_at <= $3 RETURNING 1), " +
     `saved AS (INSERT INTO ${t.runStatus} AS cur (run_id, root_run_id, thread_id, status, active, started_at, updated_at, ended_at, lease_until, record) ` +
     "SELECT $5::text, $6::text, $7::text, $8::text, $9::boolean, $10::bigint, $11::bigint, $12::bigint, $13::bigint, $14::text " +
     `WHERE EXISTS (SELECT 1 FROM created) ${statusUpsertTail()}RETURNING 1) ` +
-    "SELECT (SELECT count(*) FROM created) AS created, (SELECT count(*) FROM saved) AS saved"
-  );
+    "SELECT (SELECT count(*) FROM created) AS created, (SELECT count(*) FROM saved) AS saved";
+  return { name: named ? statementName("tinyagents_start", text) : undefined, text };
 }
 
 /**
@@ -29,17 +30,23 @@ export function runStartSql(t: PostgresTables): string {
  */
 export async function startRun(
   pool: pg.Pool,
-  sql: string,
+  sql: { name: string | undefined; text: string },
   create: unknown[],
   status: HarnessRunStatus,
 ): Promise<boolean> {
   validateStatus(status);
+  let named = sql.name !== undefined;
   for (let attempt = 1; ; attempt++) {
     try {
-      const { rows } = await pool.query<{ created: string }>(sql, [...create, ...statusRow(status, true)]);
+      const { rows } = await pool.query<{ created: string }>({
+        // A pooler that lost the named statement (26000): the same statement, unnamed.
+        ...(named ? sql : { text: sql.text }),
+        values: [...create, ...statusRow(status, true)],
+      });
       return Number(rows[0]?.created ?? 0) === 1;
     } catch (error) {
-      if (attempt >= 3 || !isRetryable(error)) throw error;
+      if (named && pgCode(error) === "26000") named = false;
+      else if (attempt >= 3 || !isRetryable(error)) throw error;
     }
   }
 }

@@ -34,6 +34,14 @@ export interface PostgresStoreOptions {
   max?: number;
   /** Create the schema and apply missing migrations on open (default true). */
   migrate?: boolean;
+  /**
+   * Prepare the hot statements (the group commit, a durable run's start) by name on each
+   * connection, so the server plans them once per connection instead of once per call (default
+   * true). Set false behind a pooler in transaction mode that does not keep named statements
+   * (PgBouncer before 1.21, or without `max_prepared_statements`); without it such a pooler still
+   * works, each commit first failing on the missing statement and then taking a transaction.
+   */
+  namedStatements?: boolean;
   /** Clock for TTLs (default `Date.now`). */
   now?: () => number;
   /** Finished runs the status store keeps (default 10,000). */
@@ -79,8 +87,13 @@ export class PostgresStore {
     this.ownsPool = ownsPool;
     const tails = new StreamTails();
     // A batch of appends and status saves is one statement (one round trip) when it can be.
-    const oneStatement = new PostgresOneStatementCommit(pool, tables, tails, (finished) =>
-      this.statusStore.afterFinished(finished),
+    const named = options.namedStatements !== false;
+    const oneStatement = new PostgresOneStatementCommit(
+      pool,
+      tables,
+      tails,
+      (finished) => this.statusStore.afterFinished(finished),
+      named,
     );
     this.commit = new PostgresGroupCommit(pool, (parts) => oneStatement.commit(parts));
     this.keyValue = new PostgresKeyValueStore(pool, tables, now);
@@ -89,7 +102,7 @@ export class PostgresStore {
     this.responseCache = new PostgresResponseCache(pool, tables, now);
     // A new run's record (its input and config) and its first `running` status: one statement
     // (an already finished status, which the retention bound must count, takes a transaction).
-    const start = runStartSql(tables);
+    const start = runStartSql(tables, named);
     this.checkpoints = new CheckpointStore(this.keyValue, undefined, undefined, {
       startWithStatus: (namespace, key, _expected, next, status) =>
         guardPg(

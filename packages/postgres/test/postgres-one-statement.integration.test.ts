@@ -24,26 +24,35 @@ function quietOnShutdown(pool: pg.Pool): void {
 }
 
 /** A store on its own pool whose statements (texts) are recorded in `sent`. */
-async function spiedStore(schema = `t_one_${++schemas}`): Promise<{ store: PostgresStore; sent: string[] }> {
+async function spiedStore(
+  schema = `t_one_${++schemas}`,
+  namedStatements?: boolean,
+): Promise<{ store: PostgresStore; sent: string[]; names: (string | undefined)[] }> {
   const pool = new pg.Pool({ connectionString: server.url, max: 2 });
   quietOnShutdown(pool);
-  const store = await PostgresStore.open({ pool, schema });
+  const store = await PostgresStore.open({
+    pool,
+    schema,
+    ...(namedStatements === undefined ? {} : { namedStatements }),
+  });
   cleanup.push(async () => {
     await store.close();
     await pool.end();
   });
   const sent: string[] = [];
+  const names: (string | undefined)[] = [];
   pool.on("acquire", (client) => {
     if ((client as { spied?: true }).spied) return;
     (client as { spied?: true }).spied = true;
     const query = client.query as (...a: unknown[]) => unknown;
     client.query = ((...a: unknown[]) => {
-      const config = a[0] as string | { text: string };
+      const config = a[0] as string | { text: string; name?: string };
       sent.push(typeof config === "string" ? config : config.text);
+      names.push(typeof config === "string" ? undefined : config.name);
       return query.apply(client, a);
     }) as typeof client.query;
   });
-  return { store, sent };
+  return { store, sent, names };
 }
 
 /** A journal observation of root run `root` at `offset`. */
@@ -93,6 +102,32 @@ describe.skipIf(skipPostgres())(
       expect(sent.filter((text) => /^(BEGIN|COMMIT)/.test(text))).toEqual([]);
       expect((await store.appendLog.readFrom("b", 0, 10)).map((e) => e.value)).toEqual([1, 2, 3]);
       expect((await store.statusStore.get("r1"))?.modelCalls).toBe(7);
+    });
+
+    it("prepared by name per connection, unless namedStatements is false (a transaction-mode pooler)", async () => {
+      const named = await spiedStore();
+      await Promise.all([
+        named.store.appendLog.append("a", 1),
+        named.store.statusStore.save(conformanceStatus("r1")),
+      ]);
+      expect(named.names[0]).toMatch(/^tinyagents_commit_[0-9a-f]{20}$/);
+      const unnamed = await spiedStore(undefined, false);
+      await Promise.all([
+        unnamed.store.appendLog.append("a", 1),
+        unnamed.store.statusStore.save(conformanceStatus("r1")),
+      ]);
+      expect(unnamed.sent).toHaveLength(1);
+      expect(unnamed.names).toEqual([undefined]);
+    });
+
+    it("a pooler that lost the named statement: the commit fails over to a transaction and lands", async () => {
+      const { store, sent } = await spiedStore();
+      expect(await store.appendLog.append("a", 1)).toBe(0);
+      // As if the pooler handed this connection another server session: the statement is gone.
+      await store.pool.query("DEALLOCATE ALL");
+      expect(await store.appendLog.append("a", 2)).toBe(1);
+      expect(sent.filter((text) => text === "BEGIN").length).toBeGreaterThan(0);
+      expect((await store.appendLog.readFrom("a", 0, 10)).map((e) => e.value)).toEqual([1, 2]);
     });
 
     it("another writer appended since: the statement is refused whole and the batch continues after it", async () => {
