@@ -11,11 +11,10 @@ import {
   type SteeringPolicy,
 } from "@tinyagents/harness";
 import type { DurableValue } from "@tinyagents/harness/durability";
-import { ReplayReconcilingJournal } from "@tinyagents/harness/observability";
+import { CoalescingJournal, ReplayReconcilingJournal } from "@tinyagents/harness/observability";
 import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import { type ChildStarter, DbosDurableContext, type SignalEnvelope } from "./dbos-durable-context.js";
 import { DBOS } from "./dbos-sdk.js";
-import { JournalLanes } from "./journal-lanes.js";
 import { callOfStep, registryWorkflowId, STEER_TOPIC, workflowName } from "./names.js";
 import { taggedRunError } from "./run-errors.js";
 import {
@@ -63,15 +62,6 @@ export interface DbosAgentsOptions<Names extends string> {
    * `ReplayReconcilingJournal`).
    */
   journal?: HarnessEventJournal;
-  /**
-   * More writers of the SAME journal as `journal` — for example further `PostgresStore`s opened
-   * on the same database, each with its own connection and group commit. A worker writes one
-   * merged batch at a time per writer, so under load an event waits for the write in flight
-   * before its own; with writers, each run writes through one of `journal` and these (chosen by
-   * its run id, so its events stay in order) and runs on other writers do not wait for it.
-   * Reads use `journal`. Ignored without `journal`.
-   */
-  journalWriters?: readonly HarnessEventJournal[];
   /**
    * Most of one run's events waiting to be journaled (default 10,000). Never a loss: past half of
    * it the run waits before its next step until the journal caught up (back-pressure, no
@@ -158,14 +148,10 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
     })();
   };
 
-  // Every run of this worker writes through one of a few CoalescingJournals (lanes, by run id):
-  // the events the runs of a lane emit in a turn are one journal write (one group commit), not
-  // one per run — under load per-run writes queued behind each other and the journal lagged the
-  // runs by seconds — and with several writers, several such writes are in flight at once.
-  const lanes =
-    options.journal === undefined
-      ? undefined
-      : new JournalLanes([options.journal, ...(options.journalWriters ?? [])]);
+  // Every run of this worker writes through one CoalescingJournal: the events all runs emit in a
+  // turn are one journal write (one group commit), not one per run — under load the per-run
+  // writes queued behind each other and the journal lagged the runs by seconds.
+  const sharedJournal = options.journal === undefined ? undefined : new CoalescingJournal(options.journal);
 
   /**
    * With a shared journal: the run's events are observed into journal + status. A recovered run
@@ -174,8 +160,8 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
    */
   const observe = async (runOptions: Parameters<DurableAgent["run"]>[1]) => {
     const { statusStore } = options;
-    if (lanes === undefined) return undefined;
-    const journal = lanes.laneOf(runOptions.runId);
+    const journal = sharedJournal;
+    if (journal === undefined) return undefined;
     const reconciled = await ReplayReconcilingJournal.open(journal, runOptions.runId);
     const events = new EventSink(runOptions.runId, { startOffset: reconciled.nextOffset });
     runOptions.events = events;

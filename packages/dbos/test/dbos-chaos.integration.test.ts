@@ -28,9 +28,6 @@ const CHAOS_WORKER: Partial<WorkerConfig> = {
   modelDelayMs: 20,
   toolDelayMs: 10,
   lag: true,
-  ...(process.env.TINYAGENTS_DBOS_JOURNAL_WRITERS
-    ? { journalWriters: Number(process.env.TINYAGENTS_DBOS_JOURNAL_WRITERS) }
-    : {}),
 };
 
 function percentile(values: number[], p: number): number {

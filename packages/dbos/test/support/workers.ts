@@ -47,8 +47,6 @@ export interface WorkerConfig {
   autoApprove?: boolean;
   /** A Postgres database every worker journals its runs' events to. */
   journalUrl?: string;
-  /** How many writers (Postgres stores, each its own group commit) journal this worker's runs. */
-  journalWriters?: number;
   /** Print `lag <json>` lines: per journaled event, ms from emitted to written. */
   lag?: boolean;
   workerConcurrency?: number;
