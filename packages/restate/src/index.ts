@@ -39,7 +39,7 @@ export {
 } from "./context/step-failure.js";
 export { type AgentEndpoint, type ListenAgentsOptions, listenAgents } from "./endpoint/listen-agents.js";
 export { isLive, ReplayAwareEventSink } from "./events/replay-aware-sink.js";
-export { agentWorkflowName, SERVICE_PREFIX, threadObjectName } from "./naming/naming.js";
+export { agentWorkflowName, SERVICE_PREFIX, STARTED_AT_HEADER, threadObjectName } from "./naming/naming.js";
 export { agentWorkflow } from "./services/agent-workflow.js";
 export type { AgentFactory, RestateAgentsOptions, RunIdentity } from "./services/agents-options.js";
 export { type RestateAgentServices, restateAgents } from "./services/restate-agents.js";

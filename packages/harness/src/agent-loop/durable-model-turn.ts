@@ -55,7 +55,11 @@ export function durableModelTurn<State, Ctx>(
     },
     { kind: "model" },
   );
-  return step.then((recorded) => (live !== undefined ? live : replayTurn(s, callId, recorded)));
+  return step.then((recorded) => {
+    const operations = s.ctx.durableOperations;
+    if (operations !== undefined) s.lastModelStep = { executedHere: live !== undefined, operations };
+    return live !== undefined ? live : replayTurn(s, callId, recorded);
+  });
 }
 
 function toRecord(

@@ -87,6 +87,17 @@ export interface LoopSession<State, Ctx> {
   modelEndedAt: number;
   /** Journaled runs only: what the model step in flight folds into the run (see `durableModelTurn`). */
   turnAccounting?: TurnAccounting | undefined;
+  /**
+   * Journaled runs on an engine whose model steps double as `"once"` intents: whether the last
+   * model step was executed (not replayed) by this execution, and the run's journaled operation
+   * count right after it (see `durableModelTurn`).
+   */
+  lastModelStep?: { executedHere: boolean; operations: number } | undefined;
+  /**
+   * Set for the tool phase running now when its `"once"` calls need no intent step (see
+   * `onceToolSteps`): `true` when this execution executed the model step that proposed them.
+   */
+  onceIntentByModelStep?: boolean | undefined;
 }
 
 /** A fresh AgentRun for a run that has not started. */

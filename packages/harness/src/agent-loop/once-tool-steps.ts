@@ -34,6 +34,18 @@ export function outcomeUnknownResult(callId: string, toolName: string): ToolResu
  *
  * In process, `InProcessDurableContext` keeps the two steps as the call's `ToolIntent` in the
  * run's checkpoint store (issue 17's recovery); on an engine they are journaled steps.
+ *
+ * On an engine whose model steps double as intents (`DurableContext.modelStepIsIntent`, Restate)
+ * and when the run journaled nothing between the model step that proposed the call and the tool
+ * phase (`s.onceIntentByModelStep` set), there is no intent step: the model step is the intent.
+ * The crash window, step by step: the tool starts only after `await` of the model step returned,
+ * i.e. after the engine STORED that step. So if an earlier execution started the tool, the model
+ * step is stored and this execution replays it (its function does not run): the call is answered
+ * "outcome unknown", never run again. If this execution executed the model step, no earlier one
+ * got past it, so none started the tool: it runs. A worker that dies after the model step was
+ * stored but before the tool started also yields "outcome unknown" (as a death between the
+ * intent step and the tool did): at most once, never twice. The choice between the two forms is
+ * the same on every execution (the same operations, in the same order, precede the phase).
  */
 export async function onceToolSteps<State, Ctx>(
   s: LoopSession<State, Ctx>,
@@ -45,6 +57,15 @@ export async function onceToolSteps<State, Ctx>(
   const { ctx } = s;
   const durable = ctx.durable;
   const idempotencyKey = idempotencyKeyOf(ctx.runId, call.id);
+  const byModelStep = s.onceIntentByModelStep;
+  if (ctx.journaled && byModelStep !== undefined) {
+    const result = await durable.step(
+      `result:${call.id}`,
+      async () => toJson(byModelStep ? await run() : unknown()),
+      { kind: "result", idempotencyKey },
+    );
+    return result as unknown as ToolResult;
+  }
   let recordedHere = false;
   await durable.step(
     `intent:${call.id}`,

@@ -96,6 +96,7 @@ class ToolPhase<State, Ctx> {
   /** Execute the admitted calls, then fold their results into tool messages. */
   executeAndFold(): ToolPhaseOutcome | Promise<ToolPhaseOutcome> {
     const { plans } = this;
+    this.s.onceIntentByModelStep = onceIntentByModelStep(this.s);
     if (plans.length === 1) {
       // One call (the common case): one `.then` from its result to the fold.
       const only = this.executeOne(plans[0] as Plan<State, Ctx>);
@@ -157,6 +158,20 @@ class ToolPhase<State, Ctx> {
     }
     messages.push(toolResultMessage(result));
   }
+}
+
+/**
+ * Whether this tool phase's `"once"` calls may go without an intent step, decided before any call
+ * starts (see `onceToolSteps`): only on an engine whose model steps double as intents, and only
+ * when the run journaled nothing between the model step that proposed the calls and now (an
+ * approval wait, a pause) — so the model step is the last thing stored before the tools start.
+ * Deterministic on replay (the same operations happen in the same order); `undefined`: keep the
+ * intent step. The value says whether this execution executed that model step.
+ */
+function onceIntentByModelStep<State, Ctx>(s: LoopSession<State, Ctx>): boolean | undefined {
+  const last = s.lastModelStep;
+  if (last === undefined || last.operations !== s.ctx.durableOperations) return undefined;
+  return last.executedHere;
 }
 
 /** After `beforeTool`: the id must not change; then the unknown-tool and argument checks. */

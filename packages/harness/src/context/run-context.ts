@@ -9,6 +9,7 @@ import type { RunEventSink } from "../contracts/run-event-sink.js";
 import type { RunStores } from "../contracts/run-stores.js";
 import type { RunWorkspace } from "../contracts/run-workspace.js";
 import type { RunCheckpoints } from "../durability/checkpoint-contract.js";
+import { CountingDurableContext } from "../durability/counting-durable-context.js";
 import { InProcessDurableContext } from "../durability/in-process-durable-context.js";
 import type { ResolvedDurability } from "../durability/run-durability.js";
 import type { IdGenerator } from "../ids/id-generator.js";
@@ -105,7 +106,10 @@ export class LiveRunContext<Ctx = unknown> implements RunContext<Ctx> {
     this.workspace = init.workspace;
     this.previousModel = init.previousModel;
     this.durability = init.durability;
-    this.durableValue = init.durable;
+    // An engine whose model steps double as "once" intents: the loop counts what THIS run journals
+    // through it (see `CountingDurableContext`); a child run given its parent's view counts its own.
+    const engine = init.durable instanceof CountingDurableContext ? init.durable.inner : init.durable;
+    this.durableValue = engine?.modelStepIsIntent === true ? new CountingDurableContext(engine) : engine;
     this.journaled = init.durable !== undefined && init.durable.engine !== "in-process";
     const scope: EventScope = {
       runId: init.config.runId,
@@ -139,6 +143,14 @@ export class LiveRunContext<Ctx = unknown> implements RunContext<Ctx> {
       ...(this.durability?.checkpoints === undefined ? {} : { checkpoints: leaseIntents(this.durability) }),
     });
     return this.durableValue;
+  }
+
+  /**
+   * @internal Journaled operations this run started on its engine, when the engine's model steps
+   * double as `"once"` intents (`DurableContext.modelStepIsIntent`); else `undefined`.
+   */
+  get durableOperations(): number | undefined {
+    return this.durableValue instanceof CountingDurableContext ? this.durableValue.operations : undefined;
   }
 
   get runId(): string {

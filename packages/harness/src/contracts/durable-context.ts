@@ -85,6 +85,15 @@ export interface DurableContext {
    * no limit.
    */
   readonly resumeTimeoutMs?: number;
+  /**
+   * Optional, for an engine whose `await step(...)` resolves only once the engine stored the
+   * step's result (so no later execution can execute that step again): the model step that
+   * proposed a `sideEffects: "once"` call then doubles as the call's intent, and the call is
+   * ONE `result:<callId>` step instead of `intent:` + `result:` (one round trip less). Used only
+   * when the run did nothing else durable between that model step and the tool phase (an
+   * approval wait, a pause, a hook's step: then the intent step is kept, see `onceToolSteps`).
+   */
+  readonly modelStepIsIntent?: boolean;
   /** Run `fn` once for this run and record its JSON result; on replay return the recording. */
   step<T extends DurableValue>(name: string, fn: () => Promise<T>, options: DurableStepOptions): Promise<T>;
   /** Wall-clock milliseconds, recorded: replay sees the first execution's value. */

@@ -9,7 +9,7 @@ import {
   secretsFromConfig,
   TinyAgentsError,
 } from "@tinyagents/inference";
-import { agentWorkflowName, threadObjectName } from "../naming/naming.js";
+import { agentWorkflowName, STARTED_AT_HEADER, threadObjectName } from "../naming/naming.js";
 import { taggedFailure } from "../services/handler-errors.js";
 import type {
   ApprovalDecision,
@@ -168,7 +168,11 @@ export class RestateAgentClient {
   start(agent: string, runId: string, input: Input, options: StartOptions = {}): Promise<StartedRun> {
     return request(`start ${agent}/${runId}`, async () => {
       const body: RestateRunRequest = { ...options, input };
-      const submission = await this.workflow(agent, runId).workflowSubmit(body);
+      // The start time travels with the invocation: the run's clock starts there, no step needed.
+      const submission = await this.workflow(agent, runId).workflowSubmit(
+        body,
+        SendOpts.from({ headers: { [STARTED_AT_HEADER]: String(Date.now()) } }),
+      );
       if (submission.status === "PreviouslyAccepted") await this.checkSameRequest(agent, runId, body);
       return { runId, invocationId: submission.invocationId, status: submission.status };
     });

@@ -15,7 +15,7 @@ import type {
 } from "@tinyagents/harness/durability";
 import type { ApprovalWait } from "@tinyagents/harness/middleware";
 import { isErrorCode, type JsonValue, TinyAgentsError } from "@tinyagents/inference";
-import { agentWorkflowName } from "../naming/naming.js";
+import { agentWorkflowName, STARTED_AT_HEADER, startedAtHeader } from "../naming/naming.js";
 import { DEFAULT_MAX_STEP_BYTES, fitStepValue } from "./journal-limits.js";
 import { fromRestateFailure, toRestateFailure } from "./step-failure.js";
 import { inStep, runInStep } from "./step-scope.js";
@@ -112,10 +112,16 @@ interface ChildOutcome {
  *   throws its error. A child whose agent is not in `remoteAgents` (or has none) runs here,
  *   inline: its own steps are journaled one by one (a step around it would nest `ctx.run`).
  *
- * Build it with {@link RestateDurableContext.open} (it reads the journaled start time).
+ * Build it with {@link RestateDurableContext.open} (it reads the run's start time: from the
+ * invocation's `STARTED_AT_HEADER` when it has one, else from a journaled `ctx.date.now()`).
  */
 export class RestateDurableContext implements DurableContext {
   readonly engine = "restate";
+  /**
+   * `await step(...)` resolves only once Restate stored the step (see the class comment): the
+   * model step that proposed a `"once"` call is its intent (one round trip less per call).
+   */
+  readonly modelStepIsIntent = true;
   private readonly ctx: WorkflowContext;
   private readonly maxStepBytes: number;
   private readonly artifacts: ArtifactStore | undefined;
@@ -131,7 +137,10 @@ export class RestateDurableContext implements DurableContext {
   private readonly waiting = new Map<string, ApprovalWait | undefined>();
   private clock: number;
 
-  /** Prefer {@link RestateDurableContext.open}; `startedAt` must come from the journal (`ctx.date.now()`). */
+  /**
+   * Prefer {@link RestateDurableContext.open}; `startedAt` must read the same on every execution
+   * (the invocation's start header, or a journaled `ctx.date.now()`).
+   */
   constructor(ctx: WorkflowContext, startedAt: number, options: RestateDurableOptions = {}) {
     this.ctx = ctx;
     this.clock = startedAt;
@@ -161,12 +170,21 @@ export class RestateDurableContext implements DurableContext {
     this.beforeWait = options.beforeWait;
   }
 
-  /** A context for `ctx` whose clock starts at the journaled time of this call. */
+  /**
+   * A context for `ctx` whose clock starts when the run was started: the invocation's
+   * `STARTED_AT_HEADER` (stored by Restate with the invocation, so replays read the same value
+   * without a round trip), else the journaled time of this call (one step).
+   */
   static async open(
     ctx: WorkflowContext,
     options: RestateDurableOptions = {},
   ): Promise<RestateDurableContext> {
-    return new RestateDurableContext(ctx, await ctx.date.now(), options);
+    return new RestateDurableContext(ctx, await RestateDurableContext.startTime(ctx), options);
+  }
+
+  /** When the run of `ctx` was started (see {@link RestateDurableContext.open}). */
+  static async startTime(ctx: WorkflowContext): Promise<number> {
+    return startedAtHeader(ctx.request().headers) ?? (await ctx.date.now());
   }
 
   async step<T extends DurableValue>(
@@ -254,6 +272,8 @@ export class RestateDurableContext implements DurableContext {
         method: "run",
         key: runId,
         parameter: { input: options.input ?? null, parentRunId: this.ctx.key },
+        // The parent's journaled clock: the same on every execution of the parent.
+        headers: { [STARTED_AT_HEADER]: String(this.clock) },
         inputSerde: serde.json as Serde<JsonValue>,
         outputSerde: serde.json as Serde<ChildOutcome>,
         name,

@@ -30,3 +30,20 @@ export function threadObjectName(prefix = SERVICE_PREFIX): string {
 export function steeringPromiseName(n: number): string {
   return `steer:${n}`;
 }
+
+/**
+ * Header of a run's invocation: when the run was started (epoch milliseconds, decimal), set by
+ * `RestateAgentClient.start` and by a parent run invoking a child. Restate stores an invocation's
+ * headers with it, so every execution of the run (replays included) reads the same value: the
+ * run's clock starts there without a journaled step of its own. It is the starter's clock. A run
+ * without it (a thread submission, a raw ingress call) reads Restate's clock in one journaled step.
+ */
+export const STARTED_AT_HEADER = "x-tinyagents-started-at";
+
+/** The start time a run's invocation carries in {@link STARTED_AT_HEADER}, if a usable one. */
+export function startedAtHeader(headers: ReadonlyMap<string, string>): number | undefined {
+  const text = headers.get(STARTED_AT_HEADER);
+  if (text === undefined || !/^\d{1,16}$/.test(text)) return undefined;
+  const time = Number(text);
+  return Number.isSafeInteger(time) ? time : undefined;
+}

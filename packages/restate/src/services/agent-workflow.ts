@@ -281,7 +281,7 @@ async function refuse(
   hash: string,
   error: unknown,
 ): Promise<void> {
-  const now = await ctx.date.now();
+  const now = await RestateDurableContext.startTime(ctx);
   const status: RestateRunStatus = {
     ...identity,
     phase: "failed",
