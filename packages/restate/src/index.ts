@@ -16,6 +16,7 @@ export {
   type StartOptions,
 } from "./client/restate-agent-client.js";
 export type { EventStreamOptions } from "./client/tail-journal.js";
+export type { StatusCondition, WaitForStatusOptions } from "./client/wait-for-status.js";
 export {
   installPromiseWithResolvers,
   type PromiseResolvers,

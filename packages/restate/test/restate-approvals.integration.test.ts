@@ -17,7 +17,6 @@ import { type AgentEndpoint, listenAgents, RestateAgentClient, restateAgents } f
 import { type RestateServer, startRestateServer } from "../src/testing/index.js";
 import { journal, moreAgents } from "./support/agents.js";
 import { quiet, RESTATE_SKIP } from "./support/restate-env.js";
-import { statusWhen } from "./support/status.js";
 
 let server: RestateServer | undefined;
 let worker: AgentEndpoint | undefined;
@@ -66,7 +65,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       expect(early.code).toBe("not_found");
       expect(early.message).toContain("has not started");
       await client.start("approvals", runId, CONFORMANCE_INPUT);
-      const waiting = await statusWhen(client, "approvals", runId, (s) => s?.phase === "waiting");
+      const waiting = await client.waitForStatus("approvals", runId, "waiting");
       expect(waiting?.waitingFor).toEqual([`approval:${conformanceApprovalId(runId)}`]);
       expect(waiting?.pendingApprovals).toEqual([
         {
@@ -85,7 +84,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
     it("refuses a wrong approval id, other arguments and a missing argumentsHash, changing nothing; the event carries the hash", async () => {
       const runId = "bound";
       await client.start("approvals", runId, CONFORMANCE_INPUT);
-      await statusWhen(client, "approvals", runId, (s) => s?.phase === "waiting");
+      await client.waitForStatus("approvals", runId, "waiting");
       const wrong = await failure(
         client.approve("approvals", runId, `${runId}/call_nope`, {
           argumentsHash: CONFORMANCE_APPROVAL_HASH,
@@ -127,7 +126,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
     it("answers a repeated identical decision as the first, refuses a different one, and refuses on a finished run", async () => {
       const runId = "repeated";
       await client.start("approvals", runId, CONFORMANCE_INPUT);
-      await statusWhen(client, "approvals", runId, (s) => s?.phase === "waiting");
+      await client.waitForStatus("approvals", runId, "waiting");
       const id = conformanceApprovalId(runId);
       await client.approve("approvals", runId, id, { argumentsHash: CONFORMANCE_APPROVAL_HASH });
       await client.approve("approvals", runId, id, { argumentsHash: CONFORMANCE_APPROVAL_HASH }); // a client retrying after a lost answer
@@ -151,7 +150,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
     it("fails fast with unavailable while every worker is down, and the late decision changes nothing", async () => {
       const runId = "workers-down";
       await client.start("approvals", runId, CONFORMANCE_INPUT);
-      await statusWhen(client, "approvals", runId, (s) => s?.phase === "waiting");
+      await client.waitForStatus("approvals", runId, "waiting");
       const port = worker?.port;
       await worker?.close();
       const started = Date.now();
@@ -189,8 +188,10 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
         const refused = await failure(client.result("approvals", runId));
         expect(refused.code).toBe("validation");
         expect(refused.message).not.toContain("Restate answered");
-        const status = await statusWhen(client, "approvals", runId, (s) => s !== undefined);
+        const status = await client.waitForStatus("approvals", runId, () => true);
         expect(status).toMatchObject({ phase: "failed", error: { code: "validation" } });
+        // A finished run never reaches another phase: waiting for one is refused at once.
+        expect((await failure(client.waitForStatus("approvals", runId, "waiting"))).code).toBe("conflict");
       }
     });
 
@@ -204,8 +205,12 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       const run = await failure(client.result("approvals", "never-started"));
       expect(run.code).toBe("not_found");
       expect(await client.status("approvals", "never-started")).toBeUndefined();
+      // Waiting for the status of a run never started, or of an unknown agent, ends at once.
+      const waited = await failure(client.waitForStatus("approvals", "never-started", "running"));
+      expect(waited.code).toBe("not_found");
+      expect((await failure(client.waitForStatus("nobody", "r1", "running"))).code).toBe("not_found");
       await client.start("approvals", "reused", CONFORMANCE_INPUT);
-      await statusWhen(client, "approvals", "reused", (s) => s !== undefined);
+      await client.waitForStatus("approvals", "reused", () => true);
       expect((await client.start("approvals", "reused", CONFORMANCE_INPUT)).status).toBe(
         "PreviouslyAccepted",
       );
@@ -236,7 +241,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       worker = await listenAgents(services, { logger: quiet, ...(port === undefined ? {} : { port }) });
       expect((await second).code).toBe("conflict");
       expect((await retry).status).toBe("PreviouslyAccepted");
-      const waiting = await statusWhen(client, "approvals", runId, (s) => s?.phase === "waiting");
+      const waiting = await client.waitForStatus("approvals", runId, "waiting");
       expect(waiting?.pendingApprovals?.[0]?.approvalId).toBe(conformanceApprovalId(runId)); // the first input's run
     });
   },

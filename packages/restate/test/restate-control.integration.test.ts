@@ -14,7 +14,6 @@ import { type AgentEndpoint, listenAgents, RestateAgentClient, restateAgents } f
 import { type RestateServer, startRestateServer } from "../src/testing/index.js";
 import { brokenCalls, childLog, holdStarted, journal, moreAgents, openGate } from "./support/agents.js";
 import { quiet, RESTATE_SKIP } from "./support/restate-env.js";
-import { statusWhen } from "./support/status.js";
 
 let server: RestateServer | undefined;
 let worker: AgentEndpoint | undefined;
@@ -44,7 +43,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
     it("waits on a durable promise for a human approval that the client resolves", async () => {
       const runId = "run-approve";
       await client.start("approvals", runId, CONFORMANCE_INPUT);
-      const waiting = await statusWhen(client, "approvals", runId, (s) => s?.phase === "waiting");
+      const waiting = await client.waitForStatus("approvals", runId, "waiting");
       const approvalId = conformanceApprovalId(runId);
       expect(waiting?.waitingFor).toEqual([`approval:${approvalId}`]);
       expect(await client.output("approvals", runId)).toBeUndefined();
@@ -59,7 +58,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
     it("hands a rejection's reason to the model instead of running the tool", async () => {
       const runId = "run-reject";
       await client.start("approvals", runId, CONFORMANCE_INPUT);
-      await statusWhen(client, "approvals", runId, (s) => s?.phase === "waiting");
+      await client.waitForStatus("approvals", runId, "waiting");
       await client.reject("approvals", runId, conformanceApprovalId(runId), "not on a Friday");
       const outcome = await client.result("approvals", runId);
       const deploy = outcome.result.messages.find((m) => m.role === "tool" && m.toolCallId === "call_deploy");
@@ -70,7 +69,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
     it("delivers a steering command to the running run, and refuses a kind the policy denies", async () => {
       const runId = "run-steer";
       await client.start("steered", runId, "go");
-      await statusWhen(client, "steered", runId, () => holdStarted);
+      await client.waitForStatus("steered", runId, () => holdStarted);
       const receipt = await client.steer("steered", runId, {
         kind: "redirect",
         instruction: "talk about tea",

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentEndpoint, listenAgents, RestateAgentClient, restateAgents } from "../src/index.js";
 import { type RestateServer, startRestateServer } from "../src/testing/index.js";
 import { quiet, RESTATE_SKIP } from "./support/restate-env.js";
-import { statusWhen } from "./support/status.js";
 
 let server: RestateServer | undefined;
 let worker: AgentEndpoint | undefined;
@@ -47,7 +46,7 @@ describe.skipIf(RESTATE_SKIP !== undefined)(
       const runId = "run-pause";
       await client.start("pausable", runId, CONFORMANCE_INPUT);
       await client.steer("pausable", runId, { kind: "pause", reason: "operator look" });
-      const paused = await statusWhen(client, "pausable", runId, (s) => s?.phase === "paused");
+      const paused = await client.waitForStatus("pausable", runId, "paused");
       expect(paused?.resumeSignal).toBe(resumeSignalName(runId, 1));
       expect(paused?.waitingFor).toEqual([resumeSignalName(runId, 1)]);
       // The workflow did not end: nothing to attach to yet.

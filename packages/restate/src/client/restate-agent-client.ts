@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { connect, HttpCallError, type Ingress, Opts, SendOpts } from "@restatedev/restate-sdk-clients";
 import type { EventRecord, HarnessEventJournal, SteeringCommand } from "@tinyagents/harness";
 import { type ResumeSignal, validateResumeSignal } from "@tinyagents/harness/durability";
@@ -23,6 +24,7 @@ import type {
 } from "../services/run-protocol.js";
 import { requestHash } from "../services/run-request.js";
 import { type EventStreamOptions, tailJournal } from "./tail-journal.js";
+import { pollStatus, type StatusCondition, type WaitForStatusOptions } from "./wait-for-status.js";
 
 /** Options of a {@link RestateAgentClient}. */
 export interface RestateAgentClientOptions {
@@ -308,6 +310,37 @@ export class RestateAgentClient {
     return request(
       `status of ${agent}/${runId}`,
       async () => (await this.workflow(agent, runId).status()) ?? undefined,
+    );
+  }
+
+  /**
+   * Wait until run `runId` reaches a status: a phase (`"waiting"`), any of several phases, or a
+   * predicate on the status. Resolves with that status. A run submitted but not picked up by a worker yet is waited for.
+   * Typed failures instead of waiting forever: `timeout` after `timeoutMs` (default 30 s),
+   * `conflict` as soon as the run finished without reaching it, `not_found` for a run id never
+   * started or an agent the deployment does not serve. Restate keeps a run's status in its workflow state, which has no
+   * change feed: this reads it through the `status` handler, 10 ms apart at first, backing off to
+   * `maxPollMs`.
+   */
+  waitForStatus(
+    agent: string,
+    runId: string,
+    condition: StatusCondition,
+    options: WaitForStatusOptions = {},
+  ): Promise<RestateRunStatus> {
+    const what = `wait for the status of ${agent}/${runId}`;
+    return Promise.resolve().then(() =>
+      pollStatus(what, condition, options, {
+        read: async () => {
+          const status = await this.status(agent, runId);
+          // No status yet: a run that was never started is `not_found` (attach answers 404),
+          // not a wait until the timeout.
+          if (status === undefined) await this.output(agent, runId);
+          return status;
+        },
+        sleep: (ms, signal) => sleep(ms, undefined, signal === undefined ? {} : { signal }),
+        now: () => Date.now(),
+      }),
     );
   }
 
