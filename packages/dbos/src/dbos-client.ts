@@ -4,7 +4,10 @@ import {
   approvalSignalName,
   type DurableValue,
   type ResumeSignal,
+  type StatusCondition,
   validateResumeSignal,
+  type WaitForStatusOptions,
+  waitForRunStatus,
 } from "@tinyagents/harness/durability";
 import { normalizeInput } from "@tinyagents/harness/internal";
 import type { ApprovalWait } from "@tinyagents/harness/middleware";
@@ -91,6 +94,19 @@ export interface DbosAgentsClient<Names extends string = string> {
   /** The run's status, or `undefined` for an unknown run id. */
   status(runId: string): Promise<DbosRunStatus | undefined>;
   /**
+   * Wait until the run's status meets `condition`: a DBOS state (`"PENDING"`), any of several,
+   * or a predicate on the status (`(s) => s.pendingApprovals !== undefined`); resolves with that
+   * status. Typed failures instead of waiting forever: `not_found` at once for an unknown run id
+   * (a started run has a status from its enqueue on), `timeout` after `timeoutMs` (default
+   * 30 s), `conflict` as soon as the run ended (`SUCCESS`, `ERROR`) without meeting it. Reads
+   * the status 10 ms apart at first, backing off to `maxPollMs` (250 ms).
+   */
+  waitForStatus(
+    runId: string,
+    condition: StatusCondition<DbosRunStatus>,
+    options?: WaitForStatusOptions,
+  ): Promise<DbosRunStatus>;
+  /**
    * Approve the tool call waiting for approval `approvalId` (`<runId>/<callId>`). Refused,
    * sending nothing: `not_found` when the run does not exist or has not opened that approval,
    * `conflict` when `argumentsHash` names other arguments, the run finished undecided, or another
@@ -148,7 +164,7 @@ export async function createDbosClient<Names extends string = string>(
     const name = await client.getEvent<string>(runId, RESUME_EVENT, { timeoutSeconds: 0 });
     return typeof name === "string" && name !== "" ? name : undefined;
   };
-  return {
+  const api: DbosAgentsClient<Names> = {
     async start(agent, input, start) {
       normalizeInput(input); // `validation` before anything is enqueued
       if (!served.has(agent)) {
@@ -252,6 +268,19 @@ export async function createDbosClient<Names extends string = string>(
       if (pending.length > 0) status.pendingApprovals = pending;
       return status;
     },
+    async waitForStatus(runId, condition, options = {}) {
+      return waitForRunStatus(`wait for the status of run "${runId}"`, condition, options, {
+        read: async () => {
+          const status = await api.status(runId);
+          if (status !== undefined) return status;
+          throw new TinyAgentsError("not_found", `no run "${runId}" was started; nothing to wait for`, {
+            details: { runId },
+          });
+        },
+        state: (status) => status.state,
+        finished: (status) => status.state === "SUCCESS" || status.state === "ERROR",
+      });
+    },
     async resume(runId, value = {}) {
       const signal = validateResumeSignal(value);
       const name = await waitingForResume(runId);
@@ -311,4 +340,5 @@ export async function createDbosClient<Names extends string = string>(
       return client.destroy();
     },
   };
+  return api;
 }

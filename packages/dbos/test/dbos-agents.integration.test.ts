@@ -265,13 +265,9 @@ describe.skipIf(skip !== undefined)("dbosAgents on DBOS + Postgres (one process)
     // Waiting for an approval is not waiting for resume.
     await expect(client?.resume(runId)).rejects.toMatchObject({ code: "conflict" });
     await client?.approve(runId, conformanceApprovalId(runId), { argumentsHash: CONFORMANCE_APPROVAL_HASH });
-    let status = await client?.status(runId);
-    while (status?.resumeSignal === undefined) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      status = await client?.status(runId);
-    }
-    expect(status.resumeSignal).toBe(resumeSignalName(runId, 1));
-    expect(status.state).toBe("PENDING");
+    const status = await client?.waitForStatus(runId, (s) => s.resumeSignal !== undefined);
+    expect(status?.resumeSignal).toBe(resumeSignalName(runId, 1));
+    expect(status?.state).toBe("PENDING");
     await expect(client?.resume(runId, { approve: true } as never)).rejects.toMatchObject({
       code: "validation",
     });

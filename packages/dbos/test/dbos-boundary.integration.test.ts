@@ -38,11 +38,9 @@ function approvalRequested(runId: string): Promise<void> {
   return new Promise((resolve) => requested.set(conformanceApprovalId(runId), resolve));
 }
 
-/** Poll until the run's decision was taken by the run (no approval pending any more). */
+/** Resolves once the run took its decision (no approval pending any more). */
 async function decisionTaken(runId: string): Promise<void> {
-  while ((await client.status(runId))?.pendingApprovals !== undefined) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await client.waitForStatus(runId, (s) => s.pendingApprovals === undefined);
 }
 
 /** The typed error `promise` rejects with (fails the test when it resolves). */
@@ -195,12 +193,17 @@ describe.skipIf(skip !== undefined)("approvals and errors at the DBOS boundary",
     expect(refused.code).toBe("validation");
     expect(refused.message).toContain("role must be user");
     expect((await client.status("strict-1"))?.state).toBe("ERROR");
+    // A finished run never reaches another state: waiting for one is refused at once.
+    const waited = await failure(client.waitForStatus("strict-1", "PENDING"));
+    expect(waited.code).toBe("conflict");
+    expect(waited.details).toEqual({ state: "ERROR" });
   });
 
   it("answers not_found for an unknown agent and an unknown run at once, conflict for a run id reused with another input", async () => {
     const agent = await failure(client.start("nobody" as Names, "hi", { runId: "nobody-1" }));
     expect(agent.code).toBe("not_found");
     expect(await client.status("nobody-1")).toBeUndefined();
+    expect((await failure(client.waitForStatus("nobody-1", "SUCCESS"))).code).toBe("not_found");
     const started = Date.now();
     const run = await failure(client.result("never-started"));
     expect(run.code).toBe("not_found");

@@ -52,3 +52,9 @@ export {
   takeRecord,
 } from "./run-record.js";
 export { type StartWithStatus, startStatus } from "./start-status.js";
+export {
+  type RunStatusSource,
+  type StatusCondition,
+  type WaitForStatusOptions,
+  waitForRunStatus,
+} from "./wait-for-status.js";

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { connect, HttpCallError, type Ingress, Opts, SendOpts } from "@restatedev/restate-sdk-clients";
 import type { EventRecord, HarnessEventJournal, SteeringCommand } from "@tinyagents/harness";
 import { type ResumeSignal, validateResumeSignal } from "@tinyagents/harness/durability";
@@ -330,16 +329,12 @@ export class RestateAgentClient {
   ): Promise<RestateRunStatus> {
     const what = `wait for the status of ${agent}/${runId}`;
     return Promise.resolve().then(() =>
-      pollStatus(what, condition, options, {
-        read: async () => {
-          const status = await this.status(agent, runId);
-          // No status yet: a run that was never started is `not_found` (attach answers 404),
-          // not a wait until the timeout.
-          if (status === undefined) await this.output(agent, runId);
-          return status;
-        },
-        sleep: (ms, signal) => sleep(ms, undefined, signal === undefined ? {} : { signal }),
-        now: () => Date.now(),
+      pollStatus(what, condition, options, async () => {
+        const status = await this.status(agent, runId);
+        // No status yet: a run that was never started is `not_found` (attach answers 404),
+        // not a wait until the timeout.
+        if (status === undefined) await this.output(agent, runId);
+        return status;
       }),
     );
   }
