@@ -244,6 +244,10 @@ export function sqliteError(action: string, error: unknown, file?: string): Tiny
 }
 
 /** The `SQLITE_*` code of a driver error (better-sqlite3 and Bun: `code`; node:sqlite: `errstr`/`errcode`). */
+export function sqliteErrorCode(error: unknown): string | undefined {
+  return sqliteCode(error);
+}
+
 function sqliteCode(error: unknown): string | undefined {
   const e = error as { code?: unknown; errcode?: unknown } | undefined;
   if (typeof e?.code === "string" && e.code.startsWith("SQLITE_")) return e.code;

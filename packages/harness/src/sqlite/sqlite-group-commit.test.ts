@@ -108,3 +108,38 @@ describe("SqliteGroupCommit", () => {
     }
   });
 });
+
+describe("SqliteGroupCommit while another connection holds the write lock", () => {
+  it("gives the event loop back and commits once the lock is free, instead of freezing until the busy timeout", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "group-commit-lock-"));
+    dirs.push(dir);
+    const file = join(dir, "db.sqlite");
+    const writer = openSqliteDatabase(file);
+    writer.exec("CREATE TABLE t (v INTEGER NOT NULL)");
+    const other = openSqliteDatabase(file); // another process's connection, in effect
+    const commit = new SqliteGroupCommit(writer);
+    other.exec("BEGIN IMMEDIATE"); // holds the write lock
+    const started = Date.now();
+    const write = commit.submit(() => writer.prepare("INSERT INTO t (v) VALUES (1)").run().changes);
+    let settled = false;
+    void write.finally(() => {
+      settled = true;
+    });
+    // The event loop keeps turning while the commit waits: a timer fires, the write is pending.
+    let ticks = 0;
+    while (ticks < 5) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      ticks++;
+    }
+    expect(settled).toBe(false);
+    // Without giving the loop back, this release could only run after the busy timeout (5 s),
+    // when the write had already failed with SQLITE_BUSY.
+    other.exec("COMMIT");
+    await expect(write).resolves.toBe(1);
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(writer.prepare("SELECT COUNT(*) AS n FROM t").get()).toEqual({ n: 1 });
+    other.close();
+    writer.close();
+  });
+});
