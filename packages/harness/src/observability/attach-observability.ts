@@ -36,7 +36,8 @@ export interface ObservabilityOptions {
   /**
    * Which events the journal stores: `"essential"` (default: what replay, the inspector,
    * projections and exporters read; not `state.updated`, the `middleware.started` /
-   * `middleware.completed` brackets nor a default `route.selected`) or `"all"` (the default for
+   * `middleware.completed` brackets, `budget.reserved` / `budget.reconciled` nor a default
+   * `route.selected`) or `"all"` (the default for
    * an engine's `ReplayReconcilingJournal`, which matches replayed events against the stored
    * stream). Projections, the status store and `sinks` see every event either way. See
    * {@link JournalEvents}.

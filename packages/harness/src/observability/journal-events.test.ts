@@ -20,6 +20,8 @@ const EVENTS: AgentEvent[] = [
   { type: "middleware.started", name: "budget", hook: "beforeModel" },
   { type: "middleware.completed", name: "budget", hook: "beforeModel" },
   { type: "state.updated", step: 0, messages: 2 },
+  { type: "budget.reserved", callId: "m2", estimatedInputTokens: 12 },
+  { type: "budget.reconciled", callId: "m2", estimatedInputTokens: 12, actualInputTokens: 10 },
   { type: "run.interrupted", reason: "paused" },
 ];
 
@@ -42,7 +44,7 @@ describe("journalEvents", () => {
     expect(journaled.map((o) => o.event.type)).toEqual(["run.started", "route.selected", "run.interrupted"]);
     // The kept route is the fallback (it says why another model ran); offsets keep their gaps.
     expect(journaled[1]?.event).toMatchObject({ source: "fallback", model: "backup" });
-    expect(journaled.map((o) => o.offset)).toEqual([0, 3, 7]);
+    expect(journaled.map((o) => o.offset)).toEqual([0, 3, 9]);
     expect(live).toHaveLength(EVENTS.length);
     expect((await statusStore.get("r"))?.status).toBe("interrupted");
   });
@@ -53,7 +55,7 @@ describe("journalEvents", () => {
     const obs = attachObservability(events, { journal, journalEvents: "all" });
     emitAll(events);
     await obs.close();
-    expect((await journal.read("r")).map((o) => o.offset)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect((await journal.read("r")).map((o) => o.offset)).toEqual(EVENTS.map((_, i) => i));
   });
 
   it("an engine's reconciling journal gets every event by default (it matches replays against them)", async () => {

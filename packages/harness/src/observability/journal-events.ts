@@ -6,8 +6,9 @@ import type { AgentObservation } from "./agent-observation.js";
  * - `"essential"` (the default of `attachObservability`): every event a journal reader uses —
  *   replay and cassette export, `rebuildProjections`, the inspector and `show`, the OTel and
  *   Langfuse exporters — and not the bookkeeping none of them reads: `state.updated`,
- *   `middleware.started` / `middleware.completed` (a `middleware.failed` is kept), and
- *   `route.selected` when the agent's or registry's default model was picked (`model.started`
+ *   `middleware.started` / `middleware.completed` (a `middleware.failed` is kept), the budget
+ *   middleware's per-call `budget.reserved` / `budget.reconciled` (its `budget.warning` and
+ *   `budget.exceeded` are kept), and `route.selected` when the agent's or registry's default model was picked (`model.started`
  *   names it anyway; a fallback, a per-run choice or a router's pick is kept). Live subscribers,
  *   projections and extra sinks still see every event; only the journal leaves them out, so a
  *   journaled step is about 5 records instead of 8 (a middleware hook adds none).
@@ -31,6 +32,8 @@ export function isEssentialForJournal(observation: AgentObservation): boolean {
     case "state.updated":
     case "middleware.started":
     case "middleware.completed":
+    case "budget.reserved":
+    case "budget.reconciled":
       return false;
     case "route.selected":
       return event.source !== "registry_default" && event.source !== "agent_default";
