@@ -10,7 +10,7 @@ import {
 import type { MiddlewareHook } from "../contracts/agent-event.js";
 import type { ToolResult } from "../tool/tool.js";
 import type { HookContext, Middleware, ModelCallNext, ToolCallNext } from "./middleware.js";
-import { prefixChange, prefixLayout } from "./prefix-fingerprint.js";
+import { type PrefixLayout, prefixChange, prefixLayout } from "./prefix-fingerprint.js";
 
 type ValueHook = "beforeModel" | "afterModel" | "beforeTool" | "afterTool" | "afterAgent";
 
@@ -23,6 +23,8 @@ export class MiddlewareStack<State, Ctx> {
   readonly list: readonly Middleware<State, Ctx>[];
   /** Middleware that implement each hook, precomputed once (hot-path friendly). */
   private readonly byHook = new Map<keyof Middleware<State, Ctx>, Middleware<State, Ctx>[]>();
+  /** The `after*` hooks' chains in the order they run (reverse registration), precomputed once. */
+  private readonly reversed = new Map<ValueHook, Middleware<State, Ctx>[]>();
 
   /**
    * Throws `validation` when two middleware that keep resumable state (`saveState` /
@@ -102,25 +104,44 @@ export class MiddlewareStack<State, Ctx> {
 
   /**
    * Run a value hook: `before*` in order, `after*` in reverse; each may edit or replace the value.
-   * Returns the value itself (no promise) when no middleware implements the hook: the hot path.
+   * Returns the value itself (no promise) when no middleware implements the hook, or when every
+   * hook of the chain answers synchronously (most do): a hook adds no promise or microtask turn
+   * unless it is async itself. A failing hook always surfaces as a rejected promise.
    */
   runValueHook<T>(ctx: HookContext<State, Ctx>, hook: ValueHook, value: T): T | Promise<T> {
-    const chain = this.with(hook);
+    const chain = this.ordered(hook);
     if (chain.length === 0) return value;
-    return this.runChain(ctx, hook, chain, value);
+    return this.chainFrom(ctx, hook, chain, 0, value);
   }
 
-  private async runChain<T>(
+  /** The middleware implementing a value hook, in the order it runs (`after*`: reversed). */
+  private ordered(hook: ValueHook): Middleware<State, Ctx>[] {
+    if (!hook.startsWith("after")) return this.with(hook);
+    let found = this.reversed.get(hook);
+    if (found === undefined) {
+      found = [...this.with(hook)].reverse();
+      this.reversed.set(hook, found);
+    }
+    return found;
+  }
+
+  /** The chain from position `start` on, synchronously until a hook returns a promise. */
+  private chainFrom<T>(
     ctx: HookContext<State, Ctx>,
     hook: ValueHook,
     chain: Middleware<State, Ctx>[],
+    start: number,
     value: T,
-  ): Promise<T> {
-    const ordered = hook.startsWith("after") ? [...chain].reverse() : chain;
+  ): T | Promise<T> {
     let current = value;
-    for (const m of ordered) {
+    for (let i = start; i < chain.length; i++) {
+      const m = chain[i] as Middleware<State, Ctx>;
       const fn = m[hook] as (c: HookContext<State, Ctx>, v: T) => T | undefined | Promise<T | undefined>;
-      const replaced = await this.bracket(ctx, m, hook, () => fn.call(m, ctx, current));
+      const input = current;
+      const replaced = this.bracket(ctx, m, hook, () => fn.call(m, ctx, input));
+      if (replaced instanceof Promise) {
+        return replaced.then((out) => this.chainFrom(ctx, hook, chain, i + 1, out ?? input));
+      }
       if (replaced !== undefined && replaced !== null) current = replaced;
     }
     return current;
@@ -130,7 +151,8 @@ export class MiddlewareStack<State, Ctx> {
    * The `beforeModel` hooks, in registration order, watching the request's cacheable prefix:
    * when a hook changes it, `cache.layout_changed` names the middleware; with `protectPrefix`
    * a middleware that did not declare `changes: "prefix"` fails (`validation`, reported as its
-   * `middleware.failed`). Returns the request itself, with no work, when no middleware has the hook.
+   * `middleware.failed`). Returns the request itself, with no work, when no middleware has the
+   * hook, and the final request without a promise when every hook answers synchronously.
    */
   beforeModel(
     ctx: HookContext<State, Ctx>,
@@ -139,37 +161,54 @@ export class MiddlewareStack<State, Ctx> {
   ): ModelRequest | Promise<ModelRequest> {
     const chain = this.with("beforeModel");
     if (chain.length === 0) return request;
-    return this.runBeforeModel(ctx, chain, request, protectPrefix);
+    const watch: PrefixWatch = { layout: prefixLayout(request), changed: false, protectPrefix };
+    return this.beforeModelFrom(ctx, chain, 0, request, watch);
   }
 
-  private async runBeforeModel(
+  private beforeModelFrom(
     ctx: HookContext<State, Ctx>,
     chain: Middleware<State, Ctx>[],
+    start: number,
     request: ModelRequest,
-    protectPrefix: boolean,
-  ): Promise<ModelRequest> {
+    watch: PrefixWatch,
+  ): ModelRequest | Promise<ModelRequest> {
     let current = request;
-    let layout = prefixLayout(current);
-    let changed = false;
-    for (const m of chain) {
-      current = await this.bracket(ctx, m, "beforeModel", async () => {
-        const replaced = await m.beforeModel?.(ctx, current);
-        const next = replaced ?? current;
-        const after = prefixLayout(next);
-        const change = prefixChange(layout, after);
-        layout = after;
-        if (change !== undefined) {
-          changed = true;
-          ctx.run.emit({ type: "cache.layout_changed", middleware: m.name, ...change });
-          if (protectPrefix && m.changes !== "prefix") throw prefixViolation(m, change.segment);
-        }
-        return next;
+    for (let i = start; i < chain.length; i++) {
+      const m = chain[i] as Middleware<State, Ctx>;
+      const input = current;
+      const next = this.bracket(ctx, m, "beforeModel", () => {
+        const replaced = m.beforeModel?.(ctx, input);
+        return isThenable(replaced)
+          ? Promise.resolve(replaced).then((out) => this.checkPrefix(ctx, m, out ?? input, watch))
+          : this.checkPrefix(ctx, m, replaced ?? input, watch);
       });
+      if (next instanceof Promise) {
+        return next.then((prepared) => this.beforeModelFrom(ctx, chain, i + 1, prepared, watch));
+      }
+      current = next;
     }
     // The prefix changed: the request's fingerprint must describe what is actually sent.
-    if (changed && Object.hasOwn(current, "promptFingerprint"))
-      current.promptFingerprint = layout.fingerprint;
+    if (watch.changed && Object.hasOwn(current, "promptFingerprint"))
+      current.promptFingerprint = watch.layout.fingerprint;
     return current;
+  }
+
+  /** After one `beforeModel` hook: report (or, protected, refuse) a change of the prefix. */
+  private checkPrefix(
+    ctx: HookContext<State, Ctx>,
+    m: Middleware<State, Ctx>,
+    next: ModelRequest,
+    watch: PrefixWatch,
+  ): ModelRequest {
+    const after = prefixLayout(next);
+    const change = prefixChange(watch.layout, after);
+    watch.layout = after;
+    if (change !== undefined) {
+      watch.changed = true;
+      ctx.run.emit({ type: "cache.layout_changed", middleware: m.name, ...change });
+      if (watch.protectPrefix && m.changes !== "prefix") throw prefixViolation(m, change.segment);
+    }
+    return next;
   }
 
   /** Compose the model-call onion around `inner` (first registered = outermost). */
@@ -178,7 +217,9 @@ export class MiddlewareStack<State, Ctx> {
     for (const m of [...this.with("wrapModelCall")].reverse()) {
       const downstream = next;
       next = (request: ModelRequest): Promise<ModelResponse> =>
-        this.bracket(ctx, m, "wrapModelCall", () => m.wrapModelCall!(ctx, request, downstream));
+        Promise.resolve(
+          this.bracket(ctx, m, "wrapModelCall", () => m.wrapModelCall!(ctx, request, downstream)),
+        );
     }
     return next;
   }
@@ -189,7 +230,7 @@ export class MiddlewareStack<State, Ctx> {
     for (const m of [...this.with("wrapToolCall")].reverse()) {
       const downstream = next;
       next = (call: ToolCall): Promise<ToolResult> =>
-        this.bracket(ctx, m, "wrapToolCall", () => m.wrapToolCall!(ctx, call, downstream));
+        Promise.resolve(this.bracket(ctx, m, "wrapToolCall", () => m.wrapToolCall!(ctx, call, downstream)));
     }
     return next;
   }
@@ -205,23 +246,65 @@ export class MiddlewareStack<State, Ctx> {
     }
   }
 
-  private async bracket<T>(
+  /**
+   * `fn` between `middleware.started` and `middleware.completed` (or `middleware.failed`, the
+   * error wrapped by {@link hookError}). A synchronous answer is returned as it is; a promise (or
+   * any thenable) is settled first; a failure is always a rejected promise.
+   */
+  private bracket<T>(
     ctx: HookContext<State, Ctx>,
     m: Middleware<State, Ctx>,
     hook: MiddlewareHook,
     fn: () => T | Promise<T>,
-  ): Promise<T> {
+  ): T | Promise<T> {
     ctx.run.emit({ type: "middleware.started", name: m.name, hook });
+    let result: T | Promise<T>;
     try {
-      const result = await fn();
+      result = fn();
+    } catch (thrown) {
+      return Promise.reject(failed(ctx, m.name, hook, thrown));
+    }
+    if (!isThenable(result)) {
       ctx.run.emit({ type: "middleware.completed", name: m.name, hook });
       return result;
-    } catch (thrown) {
-      const error = hookError(m.name, hook, thrown);
-      ctx.run.emit({ type: "middleware.failed", name: m.name, hook, error: error.toJSON() });
-      throw error;
     }
+    return Promise.resolve(result).then(
+      (value) => {
+        ctx.run.emit({ type: "middleware.completed", name: m.name, hook });
+        return value;
+      },
+      (thrown: unknown) => {
+        throw failed(ctx, m.name, hook, thrown);
+      },
+    );
   }
+}
+
+/** State of the prefix watch across one run of the `beforeModel` chain. */
+interface PrefixWatch {
+  layout: PrefixLayout;
+  changed: boolean;
+  readonly protectPrefix: boolean;
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+/** Report a hook's failure as its `middleware.failed` event; returns the error the run fails with. */
+function failed<State, Ctx>(
+  ctx: HookContext<State, Ctx>,
+  middleware: string,
+  hook: MiddlewareHook,
+  thrown: unknown,
+): TinyAgentsError {
+  const error = hookError(middleware, hook, thrown);
+  ctx.run.emit({ type: "middleware.failed", name: middleware, hook, error: error.toJSON() });
+  return error;
 }
 
 /**

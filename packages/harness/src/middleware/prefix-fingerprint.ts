@@ -94,6 +94,9 @@ export function prefixChange(before: PrefixLayout, after: PrefixLayout): PrefixC
  */
 function firstDifferentPart(before: PrefixLayout, after: PrefixLayout): string | undefined | null {
   if (before instanceof Snapshot && after instanceof Snapshot) {
+    // The usual case (a hook left the prefix alone): the same parts in the same order, all
+    // equal. Answered without the maps and order strings the general comparison builds.
+    if (sameParts(before.parts, after.parts)) return null;
     const now = new Map(after.parts.map((p) => [p.id, p]));
     for (const part of before.parts) {
       const other = now.get(part.id);
@@ -113,6 +116,17 @@ function firstDifferentPart(before: PrefixLayout, after: PrefixLayout): string |
   const old = new Map(before.parts.map((p) => [p.id, p.hash]));
   for (const part of after.parts) if (old.get(part.id) !== part.hash) return part.id;
   return before.parts.find((p) => !after.parts.some((q) => q.id === p.id))?.id;
+}
+
+/** Whether `a` and `b` list the same parts, in the same order, each equal to its counterpart. */
+function sameParts(a: readonly SnapshotPart[], b: readonly SnapshotPart[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const mine = a[i] as SnapshotPart;
+    const theirs = b[i] as SnapshotPart;
+    if (mine.id !== theirs.id || !mine.equals(theirs)) return false;
+  }
+  return true;
 }
 
 abstract class SnapshotPart implements PrefixPart {

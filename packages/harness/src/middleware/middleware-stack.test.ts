@@ -1,0 +1,107 @@
+import { type ModelRequest, system, TinyAgentsError, user } from "@tinyagents/inference";
+import { describe, expect, it } from "vitest";
+import type { RunContext } from "../context/run-context.js";
+import type { AgentEvent } from "../events/agent-event.js";
+import type { ToolResult } from "../tool/tool.js";
+import type { HookContext, Middleware } from "./middleware.js";
+import { MiddlewareStack } from "./middleware-stack.js";
+
+/** A hook context whose run records what the stack emits. */
+function context(): { ctx: HookContext<unknown, unknown>; events: AgentEvent[] } {
+  const events: AgentEvent[] = [];
+  const run = { emit: (event: AgentEvent) => events.push(event) } as unknown as RunContext<unknown>;
+  return { ctx: { state: undefined, run }, events };
+}
+
+const result: ToolResult = {
+  callId: "c1",
+  toolName: "t",
+  content: [{ type: "text", text: "raw" }],
+  isError: false,
+  elapsedMs: 0,
+};
+
+/** An `afterTool` middleware appending `tag` to the result text, synchronously or not. */
+function tagger(name: string, tag: string, async = false): Middleware {
+  const edit = (r: ToolResult): ToolResult => ({
+    ...r,
+    content: [{ type: "text", text: `${(r.content[0] as { text: string }).text}+${tag}` }],
+  });
+  return { name, afterTool: async ? async (_ctx, r) => edit(r) : (_ctx, r) => edit(r) };
+}
+
+const text = (r: ToolResult) => (r.content[0] as { text: string }).text;
+const brackets = (events: AgentEvent[]) =>
+  events.map((e) => ("name" in e && "hook" in e ? `${e.type} ${e.name}` : e.type));
+
+describe("MiddlewareStack dispatch", () => {
+  it("synchronous hooks answer without a promise, in reverse order for after* hooks, each bracketed", () => {
+    const { ctx, events } = context();
+    const stack = new MiddlewareStack([tagger("a", "A"), tagger("b", "B")]);
+    const out = stack.runValueHook(ctx, "afterTool", result);
+    expect(out).not.toBeInstanceOf(Promise);
+    expect(text(out as ToolResult)).toBe("raw+B+A");
+    expect(brackets(events)).toEqual([
+      "middleware.started b",
+      "middleware.completed b",
+      "middleware.started a",
+      "middleware.completed a",
+    ]);
+  });
+
+  it("turns asynchronous at the first async hook and keeps the order and the values", async () => {
+    const { ctx, events } = context();
+    const stack = new MiddlewareStack([tagger("a", "A"), tagger("b", "B", true), tagger("c", "C")]);
+    const out = stack.runValueHook(ctx, "afterTool", result);
+    expect(out).toBeInstanceOf(Promise);
+    expect(text(await out)).toBe("raw+C+B+A");
+    expect(brackets(events)).toEqual([
+      "middleware.started c",
+      "middleware.completed c",
+      "middleware.started b",
+      "middleware.completed b",
+      "middleware.started a",
+      "middleware.completed a",
+    ]);
+  });
+
+  it("a hook that throws synchronously fails as a rejected promise, after its middleware.failed", async () => {
+    const { ctx, events } = context();
+    const stack = new MiddlewareStack([
+      {
+        name: "broken",
+        afterTool: () => {
+          throw new Error("boom");
+        },
+      },
+    ]);
+    const out = stack.runValueHook(ctx, "afterTool", result);
+    expect(out).toBeInstanceOf(Promise);
+    const error = await Promise.resolve(out).catch((e: unknown) => e);
+    expect(TinyAgentsError.isInstance(error, "middleware")).toBe(true);
+    expect((error as TinyAgentsError).details).toMatchObject({ middleware: "broken", hook: "afterTool" });
+    expect(brackets(events)).toEqual(["middleware.started broken", "middleware.failed broken"]);
+  });
+
+  it("beforeModel: synchronous hooks answer without a promise and prefix changes are still watched", async () => {
+    const request: ModelRequest = { messages: [system("sys"), user("q")] };
+    const rewrite: Middleware = {
+      name: "rewrite",
+      changes: "tail",
+      beforeModel: (_ctx, r) => ({ ...r, messages: [system("other"), ...r.messages.slice(1)] }),
+    };
+    const reader: Middleware = { name: "reader", beforeModel: () => undefined };
+
+    const open = context();
+    const out = new MiddlewareStack([reader, rewrite]).beforeModel(open.ctx, request, false);
+    expect(out).not.toBeInstanceOf(Promise);
+    expect((out as ModelRequest).messages[0]).toEqual(system("other"));
+    expect(open.events.map((e) => e.type)).toContain("cache.layout_changed");
+
+    const guarded = context();
+    const refused = new MiddlewareStack([reader, rewrite]).beforeModel(guarded.ctx, request, true);
+    const error = await Promise.resolve(refused).catch((e: unknown) => e);
+    expect(TinyAgentsError.isInstance(error, "validation")).toBe(true);
+    expect(brackets(guarded.events).slice(-2)).toEqual(["cache.layout_changed", "middleware.failed rewrite"]);
+  });
+});
