@@ -196,6 +196,47 @@ describe("redactionMiddleware", () => {
     expect(redactor.text(once)).toBe(once);
   });
 
+  it("scans a clean tool result once: not again when its message is sent to the model", async () => {
+    const { harness } = setup();
+    const model = new ScriptedModel([{ toolCalls: [{ name: "t" }] }, "done"]);
+    // The validator runs on every match of its pattern in every text scanned, and keeps them all.
+    const scanned: string[] = [];
+    const order = {
+      name: "order",
+      pattern: /ORD-\d{6}/,
+      validate: (match: string) => {
+        scanned.push(match);
+        return false;
+      },
+    };
+    harness
+      .registerModel("m", model)
+      .registerTool(FakeTool.returning("t", "shipped ORD-123456"))
+      .use(redactionMiddleware({ extraPatterns: [order] }));
+    const { error } = await runAgent(harness, "where is my order?");
+    expect(error).toBeUndefined();
+    expect(text(model.requests[1]?.messages.at(-1))).toBe("shipped ORD-123456");
+    expect(scanned).toEqual(["ORD-123456"]);
+  });
+
+  it("masks with custom patterns that cannot be scanned together (flags, backreferences)", () => {
+    const redactor = new TextRedactor(
+      "redaction",
+      [
+        ...DEFAULT_REDACTION_PATTERNS,
+        { name: "pin", pattern: /\b(\d)\1{3}\b/ },
+        { name: "codename", pattern: /project\s+falcon/i },
+      ],
+      (name) => `[${name}]`,
+    );
+    expect(redactor.text("pin 7777 for PROJECT Falcon, mail eve@example.com")).toBe(
+      "pin [pin] for [codename], mail [email]",
+    );
+    expect(redactor.text("pin 7778, project eagle")).toBe("pin 7778, project eagle");
+    const backrefs = new TextRedactor("redaction", [{ name: "pin", pattern: /\b(\d)\1{3}\b/ }], () => "*");
+    expect(backrefs.text("1111 and 1234")).toBe("* and 1234");
+  });
+
   it("rejects malformed patterns at construction", () => {
     expect(() => redactionMiddleware({ patterns: [{ name: "all", pattern: /x*/ }] })).toThrow(
       expect.objectContaining({

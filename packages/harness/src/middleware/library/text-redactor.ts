@@ -12,13 +12,23 @@ export class TextRedactor {
   count = 0;
   private readonly patterns: readonly RedactionPattern[];
   private readonly mask: (name: string) => string;
+  /** Matches where any pattern matches (one scan instead of one per pattern); see {@link anyOf}. */
+  private readonly precheck: RegExp | undefined;
+  /**
+   * Text blocks found clean, with the text they had then: a tool result or answer scanned by
+   * `afterTool` / `afterModel` is not scanned again when its message is next sent to the model.
+   * Keyed by block, checked against its current text (a block whose text was replaced is scanned).
+   */
+  private readonly cleanBlocks = new WeakMap<ContentBlock, string>();
 
   constructor(middleware: string, patterns: readonly RedactionPattern[], mask: (name: string) => string) {
     this.patterns = patterns.map((p, i) => checkPattern(middleware, p, i));
     this.mask = mask;
+    this.precheck = anyOf(this.patterns);
   }
 
   text(input: string): string {
+    if (this.precheck !== undefined && !this.precheck.test(input)) return input;
     let out = input;
     for (const { name, pattern, validate } of this.patterns) {
       out = out.replace(pattern, (match) => {
@@ -169,8 +179,10 @@ export class TextRedactor {
       const block = content[i] as ContentBlock;
       let next: ContentBlock = block;
       if (block.type === "text") {
+        if (this.cleanBlocks.get(block) === block.text) continue;
         const redacted = this.text(block.text);
         if (redacted !== block.text) next = { ...block, text: redacted };
+        else this.cleanBlocks.set(block, block.text);
       } else if (block.type === "json") {
         const redacted = this.json(block.value);
         if (redacted !== block.value) next = { ...block, value: redacted };
@@ -233,6 +245,26 @@ function collectSpans(
     else if (!atEnd || end === buffer.length) spans.push(m.index - from, end - from);
   }
   pattern.lastIndex = 0;
+}
+
+/**
+ * One regexp that matches (`test`) exactly where at least one of `patterns` does: their sources
+ * as alternatives, when they share their flags (besides `g`). `undefined` when that cannot be
+ * exact — sticky patterns, backreferences or named groups (numbering and names would clash) —
+ * or the combination does not compile: every pattern then runs on every text.
+ */
+function anyOf(patterns: readonly RedactionPattern[]): RegExp | undefined {
+  const flags = patterns[0]?.pattern.flags.replace("g", "");
+  if (flags === undefined || flags.includes("y")) return undefined;
+  for (const { pattern } of patterns) {
+    if (pattern.flags.replace("g", "") !== flags) return undefined;
+    if (/\\[1-9]|\\k<|\(\?<(?![=!])/.test(pattern.source)) return undefined;
+  }
+  try {
+    return new RegExp(patterns.map((p) => `(?:${p.pattern.source})`).join("|"), flags);
+  } catch {
+    return undefined;
+  }
 }
 
 function checkPattern(middleware: string, p: RedactionPattern, i: number): RedactionPattern {
