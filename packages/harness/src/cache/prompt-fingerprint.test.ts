@@ -4,7 +4,7 @@ import { prefixChange, prefixLayout } from "../middleware/prefix-fingerprint.js"
 import { canonicalJson } from "./canonical-json.js";
 import { replaceHistory } from "./edit-history.js";
 import { PromptCacheLayout, promptCacheKey } from "./prompt-cache-layout.js";
-import { promptFingerprint } from "./prompt-fingerprint.js";
+import { promptFingerprint, stablePrefixFingerprint, writePromptPrefix } from "./prompt-fingerprint.js";
 import { layoutSegments } from "./request-layout.js";
 import { defineLazyFingerprint, RunPrefixHasher } from "./run-prefix-hasher.js";
 
@@ -54,6 +54,24 @@ describe("promptFingerprint", () => {
     expect(promptFingerprint(a)).toBe(promptFingerprint(b));
     const edited = loopRequest([user("hello"), ...transcript.slice(1)]);
     expect(promptFingerprint(edited)).not.toBe(promptFingerprint(a));
+  });
+
+  it("stablePrefixFingerprint is the stable part's fingerprint, without reading the history", () => {
+    const request = loopRequest(transcript);
+    expect(stablePrefixFingerprint(request)).toBe(writePromptPrefix(request).stableFingerprint);
+    expect(stablePrefixFingerprint(request)).toBe(stablePrefixFingerprint(loopRequest([user("other")])));
+    expect(stablePrefixFingerprint(request)).not.toBe(promptFingerprint(request));
+    // A history message that cannot be serialized is never touched.
+    const unreadable = {
+      role: "user",
+      get content(): never {
+        throw new Error("the history was read");
+      },
+    } as unknown as Message;
+    expect(stablePrefixFingerprint(loopRequest([unreadable]))).toBe(stablePrefixFingerprint(request));
+    // Without segments the stable part is the tools and the leading system messages.
+    const plain: ModelRequest = { messages: [system("be brief"), user("hi")], tools: tools as never };
+    expect(stablePrefixFingerprint(plain)).toBe(writePromptPrefix(plain).stableFingerprint);
   });
 
   it("a grown request cut to its predecessor's length has the predecessor's fingerprint", () => {

@@ -21,7 +21,13 @@ export interface PrefixWriteResult {
  */
 export function writePromptPrefix(
   request: ModelRequest,
-  options: { maxMessages?: number; segments?: LaidOutSegment[]; trace?: PrefixLine[] } = {},
+  options: {
+    maxMessages?: number;
+    segments?: LaidOutSegment[];
+    trace?: PrefixLine[];
+    /** Stop at the first `history` segment: only `stableFingerprint` is wanted (no history hashed). */
+    stableOnly?: boolean;
+  } = {},
 ): PrefixWriteResult {
   const stream = PrefixStream.start(options.trace);
   const segments = options.segments ?? layoutSegments(request);
@@ -41,7 +47,10 @@ export function writePromptPrefix(
       stream.tools(tools);
       toolsWritten = true;
     }
-    if (segment.role === "history" && stableFingerprint === undefined) stableFingerprint = stream.digest();
+    if (segment.role === "history" && stableFingerprint === undefined) {
+      stableFingerprint = stream.digest();
+      if (options.stableOnly === true) break;
+    }
     const count = Math.min(segment.end - segment.start, budget);
     if (count <= 0) continue;
     stream.segment(segment.id, segment.role);
@@ -65,4 +74,13 @@ export function writePromptPrefix(
  */
 export function promptFingerprint(request: ModelRequest, options: { maxMessages?: number } = {}): string {
   return writePromptPrefix(request, options).stream.digest();
+}
+
+/**
+ * The fingerprint of the stable part of `request`'s cacheable prefix: everything before its first
+ * `history` segment (tools, system, instructions), as `writePromptPrefix(request).stableFingerprint`
+ * — without hashing the history, so its cost does not grow with the transcript.
+ */
+export function stablePrefixFingerprint(request: ModelRequest): string {
+  return writePromptPrefix(request, { stableOnly: true }).stableFingerprint;
 }

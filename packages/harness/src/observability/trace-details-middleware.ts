@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue, ModelRequest, ModelResponse } from "@tinyagents/inference";
-import { writePromptPrefix } from "../cache/prompt-fingerprint.js";
+import { stablePrefixFingerprint } from "../cache/prompt-fingerprint.js";
 import type { AgentEventOf } from "../contracts/agent-event.js";
 import type { Middleware } from "../middleware/middleware.js";
 import {
@@ -90,7 +90,7 @@ function requestEvent(
     parameters: requestParameters(request),
     // Hashes the tools and the stable messages only (not the growing history): the inspector's
     // prompt-cache view compares it call to call.
-    stablePrefix: writePromptPrefix(request).stableFingerprint,
+    stablePrefix: stablePrefixFingerprint(request),
   };
   if (content) {
     const system = genAiSystemInstructions(request.messages);
