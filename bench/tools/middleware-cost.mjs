@@ -3,7 +3,10 @@
 // the SQLite-journaled CLI wiring (bench/adapters/cli-wiring.mjs) through the front door with no
 // middleware, then with each of retry, budget, usage accounting, redaction and trace details
 // alone. Prints µs per step and each one's cost as a share of the plain journaled step (target
-// ≤ 10 %). Usage: node bench/tools/middleware-cost.mjs [--steps 10] [--rounds 9] [--round-ms 150]
+// ≤ 10 %). "none again" is the plain wiring a second time: its share is the noise of the run
+// (on a loaded shared machine, ±10 % is common; believe a share only well outside it).
+// Usage: node bench/tools/middleware-cost.mjs [--steps 10] [--rounds 9] [--round-ms 150]
+//   [--only budget,redaction] (the plain wiring and these; to profile one with `node --cpu-prof`).
 import {
   budgetMiddleware,
   redactionMiddleware,
@@ -25,6 +28,7 @@ const roundMs = intArg(args, "round-ms", 150);
 
 const VARIANTS = {
   none: () => [],
+  "none again": () => [],
   retry: () => [retryMiddleware()],
   budget: () => [budgetMiddleware({ limits: { maxTotalTokens: 1e12, maxCost: 1e6 } })],
   usage: () => [usageAccountingMiddleware()],
@@ -32,14 +36,17 @@ const VARIANTS = {
   "trace details": () => [traceDetailsMiddleware()],
 };
 
-const loops = Object.entries(VARIANTS).map(([name, middleware]) => {
-  const counters = newCounters();
-  const agent = scriptedAgent(scriptedModel({ steps, counters }), counters, steps, {
-    middleware: middleware(),
+const only = args.only === undefined ? undefined : new Set(["none", ...String(args.only).split(",")]);
+const loops = Object.entries(VARIANTS)
+  .filter(([name]) => only === undefined || only.has(name))
+  .map(([name, middleware]) => {
+    const counters = newCounters();
+    const agent = scriptedAgent(scriptedModel({ steps, counters }), counters, steps, {
+      middleware: middleware(),
+    });
+    const run = observedRun(openCliLikeStore(), (runId, events) => agent.run(PROMPT, { runId, events }));
+    return { name, run, samples: [] };
   });
-  const run = observedRun(openCliLikeStore(), (runId, events) => agent.run(PROMPT, { runId, events }));
-  return { name, run, samples: [] };
-});
 
 const cpuUs = () => {
   const { user, system } = process.cpuUsage();
