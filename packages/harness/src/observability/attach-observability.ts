@@ -7,6 +7,7 @@ import type { HarnessEventJournal } from "./event-journal.js";
 import { FanOutSink } from "./fan-out-sink.js";
 import { type JournalEvents, journalEventsOption } from "./journal-events.js";
 import { JournalSink } from "./journal-sink.js";
+import { projectionOnlyFilter } from "./projection-only-events.js";
 import type { ProjectionSet } from "./projection-set.js";
 import { ProjectionSink } from "./projection-sink.js";
 import { RedactingSink } from "./redacting-sink.js";
@@ -94,7 +95,9 @@ export interface ObservabilityHandle {
  * ```
  *
  * Sub-agents share their parent's event sink, so they are observed too, with correct lineage.
- * Pipeline: event sink -> RedactingSink -> FanOut[ProjectionSink(status store), JournalSink, ...sinks].
+ * Pipeline: event sink -> RedactingSink -> FanOut[ProjectionSink(status store), JournalSink, ...sinks];
+ * without extra sinks, bookkeeping events the journal does not store (middleware brackets, ...)
+ * go to the projections alone, which read nothing of their payload (see `projectionOnlyFilter`).
  * Drops are reported as `journal.dropped` events on the same sink. A top-level run on `events`
  * resolves once its journal records and status saves are written, and its result carries
  * `recordsLost` when some of them could not be (see `RecordsLost`).
@@ -123,6 +126,15 @@ export function attachObservability(
     },
     ...(options.statusStore === undefined ? {} : { statusStore: options.statusStore }),
   });
+  // An engine's reconciling journal recognizes a re-execution's replayed events by the stored
+  // stream, bookkeeping events included: it gets every event unless told otherwise.
+  const journalEvents =
+    options.journal === undefined
+      ? undefined
+      : journalEventsOption(
+          options.journalEvents,
+          options.journal instanceof ReplayReconcilingJournal ? "all" : "essential",
+        );
   const journalSink =
     options.journal === undefined
       ? undefined
@@ -134,12 +146,7 @@ export function attachObservability(
           ...(options.journalOverflow === undefined ? {} : { overflow: options.journalOverflow }),
           ...(options.onDrop === undefined ? {} : { onDrop: options.onDrop }),
           ...(options.journalDeltas === undefined ? {} : { deltas: options.journalDeltas }),
-          // An engine's reconciling journal recognizes a re-execution's replayed events by the
-          // stored stream, bookkeeping events included: it gets every event unless told otherwise.
-          journalEvents: journalEventsOption(
-            options.journalEvents,
-            options.journal instanceof ReplayReconcilingJournal ? "all" : "essential",
-          ),
+          journalEvents: journalEvents ?? "essential",
           ...(redactor === undefined ? {} : { redactor }),
         });
   const targets: ObservationSink[] = [projectionSink];
@@ -149,7 +156,25 @@ export function attachObservability(
   const pipeline: ObservationSink = redactor === undefined ? fanOut : new RedactingSink(fanOut, redactor);
   // Sinks built without an event sink of their own report their drops on this pipeline's.
   const detachReporting = (options.sinks ?? []).map((sink) => sink.attachReporting?.(events, onError));
-  const subscription = events.subscribe((record) => pipeline.write(record));
+  const projectionOnly = projectionOnlyFilter({
+    sinks: options.sinks?.length ?? 0,
+    journal: journalEvents,
+    redactor,
+  });
+  const subscription = events.subscribe(
+    projectionOnly === undefined
+      ? (record) => pipeline.write(record)
+      : (record) => {
+          if (!projectionOnly(record)) pipeline.write(record);
+          else {
+            try {
+              projectionSink.write(record);
+            } catch (error) {
+              onError(error);
+            }
+          }
+        },
+  );
   // A top-level run on `events` waits for the journal and status saves (not for exporters in
   // `sinks`) before it resolves, and reports what they lost (see `RecordsLost`).
   const removeKeeper = addRecordKeeper(events, {

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { AgentEvent } from "../events/agent-event.js";
+import { EventSink } from "../events/event-sink.js";
+import { attachObservability } from "./attach-observability.js";
+import { InMemoryEventJournal } from "./in-memory-event-journal.js";
+import { InMemoryHarnessStatusStore } from "./in-memory-status-store.js";
+import { Redactor } from "./redaction.js";
+import type { ObservationSink } from "./sink.js";
+
+const EVENTS: AgentEvent[] = [
+  { type: "run.started", input: "hi" },
+  { type: "middleware.started", name: "budget", hook: "wrapModelCall" },
+  { type: "budget.reserved", callId: "m1", estimatedInputTokens: 3 },
+  { type: "state.updated", step: 0, messages: 2 },
+  { type: "budget.reconciled", callId: "m1", estimatedInputTokens: 3, actualInputTokens: 4 },
+  { type: "middleware.completed", name: "budget", hook: "wrapModelCall" },
+  { type: "run.completed", output: "done" } as AgentEvent,
+];
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("attachObservability: bookkeeping events only the projections read", () => {
+  it("skip the redaction walk; the projections still apply every one, in order", async () => {
+    const walks = vi.spyOn(Redactor.prototype, "redact");
+    const journal = new InMemoryEventJournal();
+    const statusStore = new InMemoryHarnessStatusStore();
+    const events = new EventSink("r");
+    const obs = attachObservability(events, { journal, statusStore });
+    const scope = { runId: "r", rootRunId: "r", depth: 0 };
+    for (const event of EVENTS.slice(0, 2)) events.emit(scope, event);
+    // The bracket reached the status projection: its phase and last event.
+    expect(obs.projections.status.get("r")).toMatchObject({ phase: "middleware", lastEventId: "r-evt-1" });
+    for (const event of EVENTS.slice(2)) events.emit(scope, event);
+    await obs.close();
+    expect(walks).toHaveBeenCalledTimes(2); // run.started and run.completed
+    expect((await journal.read("r")).map((o) => o.event.type)).toEqual(["run.started", "run.completed"]);
+    expect(await statusStore.get("r")).toMatchObject({ status: "completed", lastEventId: "r-evt-6" });
+  });
+
+  it("take the full path when extra sinks or a journal of every event would see them", async () => {
+    const walks = vi.spyOn(Redactor.prototype, "redact");
+    const seen: string[] = [];
+    const sink: ObservationSink = { write: (o) => void seen.push(o.event.type) };
+    const scope = { runId: "r", rootRunId: "r", depth: 0 };
+    const withSink = new EventSink("r");
+    const a = attachObservability(withSink, { sinks: [sink] });
+    for (const event of EVENTS) withSink.emit(scope, event);
+    await a.close();
+    expect(seen).toEqual(EVENTS.map((e) => e.type));
+    expect(walks).toHaveBeenCalledTimes(EVENTS.length);
+
+    const journal = new InMemoryEventJournal();
+    const everything = new EventSink("r");
+    const b = attachObservability(everything, { journal, journalEvents: "all" });
+    for (const event of EVENTS) everything.emit(scope, event);
+    await b.close();
+    expect(await journal.read("r")).toHaveLength(EVENTS.length);
+    expect(walks).toHaveBeenCalledTimes(2 * EVENTS.length);
+  });
+
+  it("a run id shaped like a secret takes the full path: one redacted run, never the raw id", async () => {
+    const runId = "sk-abcdefghijklmnopqrstuvwxyz0123";
+    const statusStore = new InMemoryHarnessStatusStore();
+    const events = new EventSink(runId);
+    const obs = attachObservability(events, { journal: new InMemoryEventJournal(), statusStore });
+    for (const event of EVENTS) events.emit({ runId, rootRunId: runId, depth: 0 }, event);
+    await obs.close();
+    const runs = obs.projections.status.snapshot().value;
+    expect(runs).toHaveLength(1);
+    expect(JSON.stringify(runs)).not.toContain(runId);
+    expect(JSON.stringify(await statusStore.list())).not.toContain(runId);
+  });
+});
