@@ -1,7 +1,7 @@
 import { type ModelRequest, system, TinyAgentsError, user } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
-import type { RunContext } from "../context/run-context.js";
-import type { AgentEvent } from "../events/agent-event.js";
+import type { AgentEvent } from "../contracts/agent-event.js";
+import type { RunContext } from "../contracts/run-context.js";
 import type { ToolResult } from "../tool/tool.js";
 import type { HookContext, Middleware } from "./middleware.js";
 import { MiddlewareStack } from "./middleware-stack.js";

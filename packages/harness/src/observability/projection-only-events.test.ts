@@ -1,5 +1,7 @@
+import { emptyUsageTotals } from "@tinyagents/inference";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AgentEvent } from "../events/agent-event.js";
+import type { AgentEvent } from "../contracts/agent-event.js";
+import { emptyCost } from "../cost/cost.js";
 import { EventSink } from "../events/event-sink.js";
 import { attachObservability } from "./attach-observability.js";
 import { InMemoryEventJournal } from "./in-memory-event-journal.js";
@@ -8,13 +10,13 @@ import { Redactor } from "./redaction.js";
 import type { ObservationSink } from "./sink.js";
 
 const EVENTS: AgentEvent[] = [
-  { type: "run.started", input: "hi" },
+  { type: "run.started", input: 1 },
   { type: "middleware.started", name: "budget", hook: "wrapModelCall" },
   { type: "budget.reserved", callId: "m1", estimatedInputTokens: 3 },
   { type: "state.updated", step: 0, messages: 2 },
   { type: "budget.reconciled", callId: "m1", estimatedInputTokens: 3, actualInputTokens: 4 },
   { type: "middleware.completed", name: "budget", hook: "wrapModelCall" },
-  { type: "run.completed", output: "done" } as AgentEvent,
+  { type: "run.completed", modelCalls: 1, toolCalls: 0, usage: emptyUsageTotals(), cost: emptyCost() },
 ];
 
 afterEach(() => vi.restoreAllMocks());
