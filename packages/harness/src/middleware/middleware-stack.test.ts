@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../contracts/agent-event.js";
 import type { RunContext } from "../contracts/run-context.js";
 import type { ToolResult } from "../tool/tool.js";
+import { budgetMiddleware } from "./library/budget-middleware.js";
 import type { HookContext, Middleware } from "./middleware.js";
 import { MiddlewareStack } from "./middleware-stack.js";
 
@@ -103,5 +104,55 @@ describe("MiddlewareStack dispatch", () => {
     const error = await Promise.resolve(refused).catch((e: unknown) => e);
     expect(TinyAgentsError.isInstance(error, "validation")).toBe(true);
     expect(brackets(guarded.events).slice(-2)).toEqual(["cache.layout_changed", "middleware.failed rewrite"]);
+  });
+
+  it("beforeModel: a read-only library hook (budget's pre-flight) costs no prefix snapshot; later hooks are still watched", () => {
+    // The system message's JSON text is taken once per prefix snapshot.
+    let snapshots = 0;
+    const instructions = {
+      ...system("be brief"),
+      toJSON: () => {
+        snapshots++;
+        return system("be brief");
+      },
+    };
+    const request: ModelRequest = { messages: [instructions as never, user("q")] };
+    const budget = budgetMiddleware({ limits: { maxTotalTokens: 1_000 } });
+
+    const alone = context();
+    const out = new MiddlewareStack([budget]).beforeModel(alone.ctx, request, true);
+    expect(out).toBe(request);
+    expect(snapshots).toBe(0);
+    expect(brackets(alone.events)).toEqual(["middleware.started budget", "middleware.completed budget"]);
+
+    const rewrite: Middleware = {
+      name: "rewrite",
+      changes: "prefix",
+      beforeModel: (_ctx, r) => ({ ...r, messages: [system("other"), ...r.messages.slice(1)] }),
+    };
+    const watched = context();
+    new MiddlewareStack([budget, rewrite]).beforeModel(watched.ctx, request, true);
+    expect(snapshots).toBeGreaterThan(0);
+    expect(watched.events.filter((e) => e.type === "cache.layout_changed")).toEqual([
+      expect.objectContaining({ middleware: "rewrite", segment: "system" }),
+    ]);
+  });
+
+  it("only the marked function is trusted: a copy of the middleware with another hook is watched", () => {
+    const budget = budgetMiddleware({ limits: { maxTotalTokens: 1_000 } });
+    const mine: Middleware = {
+      ...budget,
+      name: "mine",
+      beforeModel: (_ctx, r) => {
+        r.messages[0] = system("edited in place");
+      },
+    };
+    const { ctx } = context();
+    const refused = new MiddlewareStack([mine]).beforeModel(
+      ctx,
+      { messages: [system("sys"), user("q")] },
+      true,
+    );
+    return expect(refused).rejects.toMatchObject({ code: "validation" });
   });
 });

@@ -11,6 +11,7 @@ import type { MiddlewareHook } from "../contracts/agent-event.js";
 import type { ToolResult } from "../tool/tool.js";
 import type { HookContext, Middleware, ModelCallNext, ToolCallNext } from "./middleware.js";
 import { type PrefixLayout, prefixChange, prefixLayout } from "./prefix-fingerprint.js";
+import { isReadOnlyHook } from "./read-only-hooks.js";
 
 type ValueHook = "beforeModel" | "afterModel" | "beforeTool" | "afterTool" | "afterAgent";
 
@@ -161,7 +162,9 @@ export class MiddlewareStack<State, Ctx> {
   ): ModelRequest | Promise<ModelRequest> {
     const chain = this.with("beforeModel");
     if (chain.length === 0) return request;
-    const watch: PrefixWatch = { layout: prefixLayout(request), changed: false, protectPrefix };
+    // The prefix is snapshotted lazily, before the first hook that may change it: a chain of
+    // read-only hooks (see `readsRequestOnly`) costs no snapshot at all.
+    const watch: PrefixWatch = { layout: undefined, changed: false, protectPrefix };
     return this.beforeModelFrom(ctx, chain, 0, request, watch);
   }
 
@@ -176,6 +179,14 @@ export class MiddlewareStack<State, Ctx> {
     for (let i = start; i < chain.length; i++) {
       const m = chain[i] as Middleware<State, Ctx>;
       const input = current;
+      if (isReadOnlyHook(m.beforeModel)) {
+        const checked = this.bracket(ctx, m, "beforeModel", () => m.beforeModel?.(ctx, input));
+        if (checked instanceof Promise) {
+          return checked.then(() => this.beforeModelFrom(ctx, chain, i + 1, input, watch));
+        }
+        continue;
+      }
+      watch.layout ??= prefixLayout(input);
       const next = this.bracket(ctx, m, "beforeModel", () => {
         const replaced = m.beforeModel?.(ctx, input);
         return isThenable(replaced)
@@ -188,7 +199,7 @@ export class MiddlewareStack<State, Ctx> {
       current = next;
     }
     // The prefix changed: the request's fingerprint must describe what is actually sent.
-    if (watch.changed && Object.hasOwn(current, "promptFingerprint"))
+    if (watch.changed && watch.layout !== undefined && Object.hasOwn(current, "promptFingerprint"))
       current.promptFingerprint = watch.layout.fingerprint;
     return current;
   }
@@ -201,7 +212,7 @@ export class MiddlewareStack<State, Ctx> {
     watch: PrefixWatch,
   ): ModelRequest {
     const after = prefixLayout(next);
-    const change = prefixChange(watch.layout, after);
+    const change = prefixChange(watch.layout ?? after, after);
     watch.layout = after;
     if (change !== undefined) {
       watch.changed = true;
@@ -282,7 +293,8 @@ export class MiddlewareStack<State, Ctx> {
 
 /** State of the prefix watch across one run of the `beforeModel` chain. */
 interface PrefixWatch {
-  layout: PrefixLayout;
+  /** The prefix before the next watched hook; `undefined` until a hook that may change it runs. */
+  layout: PrefixLayout | undefined;
   changed: boolean;
   readonly protectPrefix: boolean;
 }

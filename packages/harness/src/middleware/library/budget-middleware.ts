@@ -8,7 +8,8 @@ import {
 } from "@tinyagents/inference";
 import type { RunContext } from "../../contracts/run-context.js";
 import { estimateCost, type ModelPricing } from "../../cost/cost.js";
-import type { Middleware } from "../middleware.js";
+import type { HookContext, Middleware } from "../middleware.js";
+import { readsRequestOnly } from "../read-only-hooks.js";
 import { type BudgetSnapshot, BudgetTracker } from "./budget-tracker.js";
 import { estimateRequestTokens } from "./estimate-request.js";
 import { callable, fraction, middlewareName, nonNegative, optionError } from "./option-checks.js";
@@ -210,12 +211,13 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
     name,
     changes: "metadata",
     tracker,
-    beforeModel(ctx) {
-      // Fail early, before later middleware do work for a call that cannot go out: a limit is
-      // used up already. The estimate is checked (once) on the request actually dispatched, and
-      // nothing is reserved here: the call may still never happen.
+    // Fail early, before later middleware do work for a call that cannot go out: a limit is
+    // used up already. The estimate is checked (once) on the request actually dispatched, and
+    // nothing is reserved here: the call may still never happen. It only reads: the stack need
+    // not watch the prompt prefix around it.
+    beforeModel: readsRequestOnly((ctx: HookContext<State, Ctx>): void => {
       preflight(ctx.run, 0);
-    },
+    }),
     async wrapModelCall(ctx, request, next) {
       const run = ctx.run;
       const callId = ctx.callId ?? "";
