@@ -4,6 +4,7 @@ import type { AgentEvent } from "../contracts/agent-event.js";
 import type { RunContext } from "../contracts/run-context.js";
 import type { ToolResult } from "../tool/tool.js";
 import { budgetMiddleware } from "./library/budget-middleware.js";
+import { modelCallLimitMiddleware } from "./library/call-limit-middleware.js";
 import type { HookContext, Middleware } from "./middleware.js";
 import { MiddlewareStack } from "./middleware-stack.js";
 
@@ -124,6 +125,13 @@ describe("MiddlewareStack dispatch", () => {
     expect(out).toBe(request);
     expect(snapshots).toBe(0);
     expect(brackets(alone.events)).toEqual(["middleware.started budget", "middleware.completed budget"]);
+    // The model call limit's check is marked too.
+    new MiddlewareStack([modelCallLimitMiddleware({ runLimit: 5 })]).beforeModel(
+      context().ctx,
+      request,
+      true,
+    );
+    expect(snapshots).toBe(0);
 
     const rewrite: Middleware = {
       name: "rewrite",

@@ -1,6 +1,7 @@
 import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
 import { errorToolResult } from "../../tool/tool-result.js";
-import type { Middleware } from "../middleware.js";
+import type { HookContext, Middleware } from "../middleware.js";
+import { readsRequestOnly } from "../read-only-hooks.js";
 import { middlewareName, nonNegative, optionError } from "./option-checks.js";
 import { PerRun } from "./per-run.js";
 import { isCount, SavedState } from "./saved-state.js";
@@ -51,7 +52,8 @@ export function modelCallLimitMiddleware<State = unknown, Ctx = unknown>(
   return {
     name,
     changes: "metadata",
-    beforeModel(ctx) {
+    // Only reads the request (it counts, reports, stops or throws): no prefix watch around it.
+    beforeModel: readsRequestOnly((ctx: HookContext<State, Ctx>): void => {
       const count = counts.of(ctx.run);
       if (count.calls < runLimit) return;
       ctx.run.emit({ type: "limit.reached", limit: "model_calls", value: runLimit, count: count.calls + 1 });
@@ -66,7 +68,7 @@ export function modelCallLimitMiddleware<State = unknown, Ctx = unknown>(
         count.calls + 1,
         "raise runLimit if the task needs more model calls",
       );
-    },
+    }),
     wrapModelCall(ctx, request, next) {
       const count = counts.of(ctx.run);
       if (ctx.callId === undefined || ctx.callId !== count.countedCallId) {
