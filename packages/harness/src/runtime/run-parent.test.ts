@@ -165,6 +165,30 @@ describe("run option parent", () => {
     expect(refused).toMatchObject({ code: "validation", details: { field: "callId" } });
   });
 
+  it("in a durable parent, two children of one tool call get distinct ids and each runs its own model", async () => {
+    const kv = new InMemoryKeyValueStore();
+    const a = childAgent(
+      new ScriptedModel(["answer a"], { usage: usage({ inputTokens: 7, outputTokens: 3 }) }),
+    );
+    const b = childAgent(
+      new ScriptedModel(["answer b"], { usage: usage({ inputTokens: 5, outputTokens: 2 }) }),
+    );
+    const seen: string[] = [];
+    const parent = parentAgent(async (ctx) => {
+      const ra = await a.run("q", { parent: ctx });
+      const rb = await b.run("q", { parent: ctx });
+      seen.push(`${ra.runId}=${ra.text}`, `${rb.runId}=${rb.text}`);
+      return "ok";
+    });
+    const result = await parent.run("hi", { runId: "dp", durable: { store: kv } });
+    expect(seen).toEqual(["dp.child.c1=answer a", "dp.child.c1.2=answer b"]);
+    expect(result.children?.map((c) => c.runId)).toEqual(["dp.child.c1", "dp.child.c1.2"]);
+    // Parent 2 x (10 in, 1 out) + child a (7, 3) + child b (5, 2): each counted once.
+    expect(result.usage).toMatchObject({ inputTokens: 32, outputTokens: 7 });
+    const store = new CheckpointStore(kv);
+    expect((await store.record("dp.child.c1.2"))?.state).toBe("completed");
+  });
+
   it("past the parent's maxDepth the child fails with sub_agent_depth before running, reported on the parent", async () => {
     const model = new ScriptedModel(["never"]);
     const child = childAgent(model);

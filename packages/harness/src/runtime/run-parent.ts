@@ -21,7 +21,8 @@ import type { WorkspaceIsolation } from "../workspace/workspace-isolation.js";
  * - cancelled with the parent (and with `signal`);
  * - rolled into the parent's usage, cost and `children` (also when it fails: its tokens were spent);
  * - durable like a durable parent (`durable: { store }`): its run id is then
- *   `<parentRunId>.<name>.<callId>`, the same in every process, and it checkpoints; in an engine
+ *   `<parentRunId>.<name>.<callId>` (`.2`, `.3`... for further children of the same call and
+ *   name, in start order), the same in every process, and it checkpoints; in an engine
  *   (`durable: restateContext`...) it is one `durable.child` step.
  * `subagent.started` / `.completed` / `.failed` (with `name`) go on the parent's scope.
  */
@@ -134,7 +135,7 @@ export function childConfig(child: ChildRun & { parent: RunContext<unknown> }): 
   const runId = parent.journaled
     ? parent.durable.randomId(prefix)
     : durableParent
-      ? durableChildId(parent.runId, name, child.callId as string, child.turn)
+      ? repeatedChildId(parent, durableChildId(parent.runId, name, child.callId as string, child.turn))
       : parent.ids.next(prefix);
   const config: Partial<RunConfig> = {
     runId,
@@ -226,6 +227,26 @@ function parentShape(): TinyAgentsError {
 function durableChildId(parentRunId: string, name: string, callId: string, turn: number | undefined): string {
   const base = `${parentRunId}.${name}.${callId}`;
   return turn === undefined || turn <= 1 ? base : `${base}.t${turn}`;
+}
+
+/** Per parent run: how many children each durable child id has named so far (see `repeatedChildId`). */
+const durableChildStarts = new WeakMap<RunContext<unknown>, Map<string, number>>();
+
+/**
+ * A durable child id made unique within its parent run: the first child of a call keeps `id`,
+ * the next ones of the same call and name get `id.2`, `id.3`... in start order. Tool code
+ * replays in order when the parent is recovered (a fresh context, so the count restarts), so a
+ * repeat gets the same id in every process and continues its own checkpoint, not its sibling's.
+ */
+function repeatedChildId(parent: RunContext<unknown>, id: string): string {
+  let starts = durableChildStarts.get(parent);
+  if (starts === undefined) {
+    starts = new Map();
+    durableChildStarts.set(parent, starts);
+  }
+  const n = (starts.get(id) ?? 0) + 1;
+  starts.set(id, n);
+  return n === 1 ? id : `${id}.${n}`;
 }
 
 /** `validation`: a durable parent's child needs a call id that names it in every process. */
