@@ -48,6 +48,13 @@ export interface RunContextInit<Ctx> {
 }
 
 /**
+ * The brand of a {@link LiveRunContext}: a registered symbol (`Symbol.for`), not `instanceof`,
+ * so a child agent from another copy of `@tinyagents/harness` still sees its parent's
+ * durability and streaming mode (as `AgentRunError.isAgentRunError` does for errors).
+ */
+const liveRunBrand: unique symbol = Symbol.for("tinyagents.liveRunContext");
+
+/**
  * The harness's implementation of {@link RunContext} (what tools, middleware and hooks see of a
  * run, `ctx.run`), plus the loop's plumbing behind it: the abort hub, the caller's signal link,
  * the status tracker, child-run folding, pending control requests and liveness. Built once per
@@ -55,6 +62,8 @@ export interface RunContextInit<Ctx> {
  * sub-agent gets its own, sharing the parent's sink and signal).
  */
 export class LiveRunContext<Ctx = unknown> implements RunContext<Ctx> {
+  /** @internal Marks the harness's own context across copies of the package (see `liveRunOf`). */
+  readonly [liveRunBrand] = true;
   readonly config: RunConfig;
   readonly data: Ctx;
   readonly stores: RunStores;
@@ -257,7 +266,9 @@ export class LiveRunContext<Ctx = unknown> implements RunContext<Ctx> {
  * parent's liveness and streaming mode from it.
  */
 export function liveRunOf<Ctx>(run: RunContext<Ctx>): LiveRunContext<Ctx> | undefined {
-  return run instanceof LiveRunContext ? run : undefined;
+  return (run as Partial<Record<typeof liveRunBrand, unknown>> | undefined)?.[liveRunBrand] === true
+    ? (run as LiveRunContext<Ctx>)
+    : undefined;
 }
 
 /**

@@ -189,6 +189,21 @@ describe("run option parent", () => {
     expect((await store.record("dp.child.c1.2"))?.state).toBe("completed");
   });
 
+  it("a parent context from another copy of the package (not instanceof this copy's class) is still seen as durable", async () => {
+    const kv = new InMemoryKeyValueStore();
+    const child = childAgent();
+    let childRunId: string | undefined;
+    const parent = parentAgent(async (ctx) => {
+      // What another copy's context looks like here: same shape, another class.
+      const foreign = new Proxy(ctx.run, { getPrototypeOf: () => Object.prototype });
+      childRunId = (await child.run("go", { parent: { run: foreign, callId: ctx.callId } })).runId;
+      return "ok";
+    });
+    await parent.run("hi", { runId: "dp", durable: { store: kv } });
+    expect(childRunId).toBe("dp.child.c1");
+    expect((await new CheckpointStore(kv).record("dp.child.c1"))?.state).toBe("completed");
+  });
+
   it("past the parent's maxDepth the child fails with sub_agent_depth before running, reported on the parent", async () => {
     const model = new ScriptedModel(["never"]);
     const child = childAgent(model);
