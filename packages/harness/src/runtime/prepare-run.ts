@@ -14,6 +14,7 @@ import {
   childConfig,
   childRunOf,
   inheritedContext,
+  lineageListener,
 } from "./run-parent.js";
 import { type RunOverrides, runModel } from "./run-session.js";
 
@@ -67,6 +68,7 @@ export function prepareRun<State, Ctx>(
       sources,
       o.durability ?? inherited.durability,
       o.engine ?? inherited.durable,
+      true,
     );
   }
   const { ctx, release } = built;
@@ -93,9 +95,10 @@ export function contextOf<State, Ctx>(
   sources: ContextSources = o.options,
   durability = o.durability,
   engine = o.engine,
+  ownEventsOnly = false,
 ): { ctx: LiveRunContext<Ctx>; release: () => void } {
   const ctx = createRunContext(agent.defaults, config, dataOf(agent, o), sources, durability, engine);
-  return { ctx, release: subscribe(ctx, o) };
+  return { ctx, release: subscribe(ctx, o, ownEventsOnly) };
 }
 
 /** Check `options` (see `resolveRunOptions`), refusing a thread without memory. */
@@ -125,13 +128,19 @@ export function dataOf<State, Ctx>(agent: AgentSnapshot<State, Ctx>, o: Resolved
   return ("context" in o.options ? o.options.context : agent.defaultData()) as Ctx;
 }
 
-/** Link `onEvent` to the run's events; returns what detaches it. */
+/**
+ * Link `onEvent` to the run's events; returns what detaches it. `ownEventsOnly` (a child run,
+ * which shares its parent's sink): only the run's own events and its descendants' reach it,
+ * not the parent's or its siblings'.
+ */
 export function subscribe<State, Ctx>(
   ctx: LiveRunContext<Ctx>,
   o: ResolvedRunOptions<State, Ctx>,
+  ownEventsOnly = false,
 ): () => void {
   const onEvent = o.options.onEvent;
-  return onEvent === undefined ? noop : ctx.events.subscribe(onEvent);
+  if (onEvent === undefined) return noop;
+  return ctx.events.subscribe(ownEventsOnly ? lineageListener(ctx.runId, onEvent) : onEvent);
 }
 
 /** The per-run overrides the options carry (model, response format); none in the common case. */

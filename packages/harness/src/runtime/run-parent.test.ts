@@ -16,6 +16,7 @@ import { tool } from "../tool/define-tool.js";
 import type { ToolExecutionContext } from "../tool/tool.js";
 import { createAgent } from "./create-agent.js";
 import type { RunOptions } from "./run-options.js";
+import { lineageListener } from "./run-parent.js";
 import type { RunResult } from "./run-result.js";
 
 const NO_ARGS = { type: "object", properties: {} } as const;
@@ -202,6 +203,62 @@ describe("run option parent", () => {
     await parent.run("hi", { runId: "dp", durable: { store: kv } });
     expect(childRunId).toBe("dp.child.c1");
     expect((await new CheckpointStore(kv).record("dp.child.c1"))?.state).toBe("completed");
+  });
+
+  it("a child's onEvent sees only its own run and its descendants, not the parent's or a sibling's events", async () => {
+    const seen = new Map<string, EventRecord[]>();
+    const parent = createAgent({
+      model: new ScriptedModel([
+        {
+          toolCalls: [
+            { id: "c1", name: "delegate", arguments: {} },
+            { id: "c2", name: "delegate", arguments: {} },
+          ],
+        },
+        "parent done",
+      ]),
+      tools: [
+        tool({
+          name: "delegate",
+          description: "runs a child",
+          inputSchema: NO_ARGS,
+          execute: async (_a, ctx) => {
+            const records: EventRecord[] = [];
+            seen.set(ctx.callId, records);
+            const r = await childAgent().run("go", { parent: ctx, onEvent: (e) => records.push(e) });
+            return r.runId;
+          },
+        }),
+      ],
+      clock: new DeterministicClock(),
+      ids: new DeterministicIds(),
+    });
+    const all: EventRecord[] = [];
+    await parent.run("hi", { runId: "p", onEvent: (e) => all.push(e) });
+    const childIds = [...new Set(all.filter((r) => r.runId !== "p").map((r) => r.runId))];
+    expect(childIds).toHaveLength(2);
+    for (const callId of ["c1", "c2"]) {
+      const records = seen.get(callId) ?? [];
+      const runIds = new Set(records.map((r) => r.runId));
+      expect(runIds.size).toBe(1);
+      expect(records.map((r) => r.event.type)).toContain("run.completed");
+    }
+    // The two children saw different runs.
+    expect(seen.get("c1")?.[0]?.runId).not.toBe(seen.get("c2")?.[0]?.runId);
+  });
+
+  it("lineageListener passes a run's events and its descendants', learned by parentRunId", () => {
+    const got: string[] = [];
+    const listen = lineageListener("a", (r) => got.push(`${r.runId}:${r.event.type}`));
+    const rec = (runId: string, parentRunId: string | undefined, type: string) =>
+      ({ runId, parentRunId, event: { type } }) as unknown as EventRecord;
+    listen(rec("p", undefined, "tool.started"));
+    listen(rec("a", "p", "run.started"));
+    listen(rec("b", "p", "run.started"));
+    listen(rec("a1", "a", "run.started"));
+    listen(rec("a11", "a1", "run.started"));
+    listen(rec("b1", "b", "run.started"));
+    expect(got).toEqual(["a:run.started", "a1:run.started", "a11:run.started"]);
   });
 
   it("past the parent's maxDepth the child fails with sub_agent_depth before running, reported on the parent", async () => {

@@ -1,7 +1,9 @@
 import { type Clock, TinyAgentsError, validationError } from "@tinyagents/inference";
 import type { RunConfig } from "../config/run-config.js";
 import { liveRunOf } from "../context/run-context.js";
+import type { EventRecord } from "../contracts/agent-event.js";
 import type { DurableContext } from "../contracts/durable-context.js";
+import type { EventListener } from "../contracts/event-scope.js";
 import type { IdGenerator } from "../contracts/id-generator.js";
 import type { RunContext } from "../contracts/run-context.js";
 import type { RunEventSink } from "../contracts/run-event-sink.js";
@@ -185,6 +187,23 @@ export function inheritedContext(parent: RunContext<unknown>): InheritedContext 
     };
   }
   return inherited;
+}
+
+/**
+ * `listener`, called only for the events of run `runId` and of its descendants (a child shares
+ * its parent's sink: its `onEvent` must not see the parent's or its siblings' events). The
+ * descendants are learned as they appear, by `parentRunId` (a run's first event comes after
+ * its parent's `subagent.started`).
+ */
+export function lineageListener(runId: string, listener: EventListener): EventListener {
+  const runs = new Set([runId]);
+  return (record: EventRecord) => {
+    if (!runs.has(record.runId)) {
+      if (record.parentRunId === undefined || !runs.has(record.parentRunId)) return;
+      runs.add(record.runId);
+    }
+    return listener(record);
+  };
 }
 
 /** The `sub_agent_depth` error: names the agent, the depth it would run at and the limit. */
