@@ -4,6 +4,7 @@ import { resultSizeBytes } from "../tool/tool-result.js";
 import { executeToolCall } from "./execute-tool.js";
 import type { LoopSession } from "./loop-session.js";
 import { idempotencyKeyOf, onceToolSteps, outcomeUnknownResult, toJson } from "./once-tool-steps.js";
+import { insideToolStep } from "./tool-step-calls.js";
 
 /**
  * One admitted tool call of a journaled run (`ctx.journaled`), through the engine's steps:
@@ -30,10 +31,14 @@ export function durableToolCall<State, Ctx>(
   if (tool.runsChild === true) return Promise.resolve().then(run);
   if (tool.sideEffects === "once")
     return onceToolSteps(s, call, tool.name, run, () => unknownOutcome(s, call, tool));
-  const step = s.ctx.durable.step(`tool:${call.id}`, async () => toJson(await run()), {
-    kind: "tool",
-    idempotencyKey: idempotencyKeyOf(s.ctx.runId, call.id),
-  });
+  const step = s.ctx.durable.step(
+    `tool:${call.id}`,
+    async () => toJson(await insideToolStep(s.ctx, call.id, run)),
+    {
+      kind: "tool",
+      idempotencyKey: idempotencyKeyOf(s.ctx.runId, call.id),
+    },
+  );
   return step as unknown as Promise<ToolResult>;
 }
 

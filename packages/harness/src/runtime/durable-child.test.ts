@@ -1,6 +1,7 @@
 import { assistant, type ChatModel, type ModelRequest, text, usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { ReplayDurableContext } from "../testkit/durable-conformance/replay-durable-context.js";
+import { tool } from "../tool/define-tool.js";
 import { createAgent } from "./create-agent.js";
 
 /** Models that answer from the request alone (replay never calls them for recorded turns). */
@@ -96,5 +97,56 @@ describe("sub-agents of a journaled run go through durable.child", () => {
     // The child step itself (not recorded: its run never finished), its model step, then the parent's last turn.
     const childRunId = childModelStep.slice("model:".length, -"-model-1".length);
     expect(replay.executed).toEqual([`child:${childRunId}`, childModelStep, "model:parent-2-model-2"]);
+  });
+
+  it("a plain tool starting a child (option parent) under an engine is refused; with runsChild: true the child is its own step", async () => {
+    const calls: string[] = [];
+    const child = createAgent({ model: childModel(calls) });
+    const parentWith = (runsChild: boolean | undefined, seen: unknown[]) =>
+      createAgent({
+        model: parentModel(calls),
+        tools: [
+          tool({
+            name: "helper",
+            description: "runs a child",
+            inputSchema: { type: "object", properties: {} },
+            ...(runsChild === undefined ? {} : { runsChild }),
+            execute: async (_a, ctx) => {
+              try {
+                return (await child.run("count", { parent: ctx })).text;
+              } catch (error) {
+                seen.push(error);
+                return "refused";
+              }
+            },
+          }),
+        ],
+      });
+
+    const refused: unknown[] = [];
+    const plain = new ReplayDurableContext();
+    await parentWith(undefined, refused).run("go", { runId: "p-plain", durable: plain });
+    expect(refused).toEqual([
+      expect.objectContaining({
+        code: "validation",
+        details: expect.objectContaining({ field: "runsChild", callId: "call_helper" }),
+      }),
+    ]);
+    expect(calls).toEqual(["parent", "parent"]);
+    expect(plain.journal.order.some((name) => name.startsWith("child:"))).toBe(false);
+
+    calls.length = 0;
+    const none: unknown[] = [];
+    const engine = new ReplayDurableContext();
+    const result = await parentWith(true, none).run("go", { runId: "p-child", durable: engine });
+    expect(none).toEqual([]);
+    expect(result.text).toBe("parent done: 1, 2, 3");
+    // No tool:<callId> step around the call: the child's steps and its child: entry are top-level.
+    expect(engine.journal.order).toEqual([
+      "model:p-child-model-1",
+      expect.stringMatching(/^model:child-d1-.*-model-1$/),
+      expect.stringMatching(/^child:child-d1-/),
+      "model:p-child-model-2",
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { type Clock, TinyAgentsError, validationError } from "@tinyagents/inference";
+import { isInsideToolStep } from "../agent-loop/tool-step-calls.js";
 import type { RunConfig } from "../config/run-config.js";
 import { liveRunOf } from "../context/run-context.js";
 import type { EventRecord } from "../contracts/agent-event.js";
@@ -25,7 +26,8 @@ import type { WorkspaceIsolation } from "../workspace/workspace-isolation.js";
  * - durable like a durable parent (`durable: { store }`): its run id is then
  *   `<parentRunId>.<name>.<callId>` (`.2`, `.3`... for further children of the same call and
  *   name, in start order), the same in every process, and it checkpoints; in an engine
- *   (`durable: restateContext`...) it is one `durable.child` step.
+ *   (`durable: restateContext`...) it is one `durable.child` step, started from a tool declared
+ *   `runsChild: true` (from another tool call it is refused: its steps would nest in the call's step).
  * `subagent.started` / `.completed` / `.failed` (with `name`) go on the parent's scope.
  */
 export interface RunParent {
@@ -129,6 +131,8 @@ export function childConfig(child: ChildRun & { parent: RunContext<unknown> }): 
     parent.emit({ type: "subagent.failed", name, depth, error: error.toJSON() });
     throw error;
   }
+  if (parent.journaled && child.callId !== undefined && isInsideToolStep(parent, child.callId))
+    throw nestedInToolStep(name, child.callId);
   const prefix = `${name}-d${depth}`;
   // Through the engine when journaled: a re-driven parent gives the child the same id (and so
   // the same step names). A durable parent's child is named by its call, the same in every process.
@@ -266,6 +270,17 @@ function repeatedChildId(parent: RunContext<unknown>, id: string): string {
   const n = (starts.get(id) ?? 0) + 1;
   starts.set(id, n);
   return n === 1 ? id : `${id}.${n}`;
+}
+
+/** `validation`: a child started by a tool call that runs inside its engine step would nest steps. */
+function nestedInToolStep(name: string, callId: string): TinyAgentsError {
+  return new TinyAgentsError(
+    "validation",
+    `sub-agent "${name}" is started by tool call "${callId}" of a run under an engine, inside the call's ` +
+      "tool step: its own steps would nest in that step, which an engine cannot replay. Declare the tool " +
+      "with `runsChild: true` (tool({ ..., runsChild: true })) so its call is not wrapped in a step",
+    { details: { field: "runsChild", name, callId } },
+  );
 }
 
 /** `validation`: a durable parent's child needs a call id that names it in every process. */

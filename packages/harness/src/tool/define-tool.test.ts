@@ -271,3 +271,29 @@ describe("isStandardSchema", () => {
     expect(isStandardSchema(null)).toBe(false);
   });
 });
+
+describe("tool() runsChild", () => {
+  const base = {
+    name: "delegate",
+    description: "runs a child",
+    inputSchema: { type: "object", properties: {} },
+  };
+  it("carries runsChild (also with injected arguments) and refuses a non-boolean", () => {
+    expect(tool({ ...base, runsChild: true, execute: () => "ok" }).runsChild).toBe(true);
+    expect(tool({ ...base, execute: () => "ok" }).runsChild).toBeUndefined();
+    const injected = tool({
+      ...base,
+      inputSchema: { type: "object", properties: { user: { type: "string" } } },
+      injected: { user: () => "u1" },
+      runsChild: true,
+      execute: () => "ok",
+    });
+    expect(injected.runsChild).toBe(true);
+    expect(() => tool({ ...base, runsChild: "yes" as unknown as boolean, execute: () => "ok" })).toThrow(
+      expect.objectContaining({
+        code: "validation",
+        details: expect.objectContaining({ field: "runsChild" }),
+      }),
+    );
+  });
+});

@@ -37,6 +37,13 @@ export interface ToolDefinitionBase {
   sideEffects?: ToolExecutionSemantics;
   /** The tool's safety classification, enforced by `toolPolicyMiddleware`. */
   policy?: ToolPolicy;
+  /**
+   * The tool starts child runs (`agent.run(input, { parent: ctx })`). Required when it does so
+   * under an engine (`durable: restateContext`...): the call is then not wrapped in a
+   * `tool:<callId>` step, so each child is its own `durable.child` step instead of steps nested
+   * in a step (which an engine cannot replay). Without it, such a child is refused there.
+   */
+  runsChild?: boolean;
 }
 
 /** A tool defined from a Standard Schema (zod 4, valibot, arktype, ...). */
@@ -132,6 +139,12 @@ export function tool<State, Ctx>(
       { field: "sideEffects", tool: name },
     );
   }
+  if (definition.runsChild !== undefined && typeof definition.runsChild !== "boolean") {
+    throw validationError(`tool "${name}": \`runsChild\` must be a boolean`, {
+      field: "runsChild",
+      tool: name,
+    });
+  }
   if (definition.idempotent !== undefined && typeof definition.idempotent !== "boolean") {
     throw validationError(`tool "${name}": \`idempotent\` must be a boolean`, {
       field: "idempotent",
@@ -180,6 +193,7 @@ export function tool<State, Ctx>(
   if (definition.errorPolicy !== undefined) Object.assign(built, { errorPolicy: definition.errorPolicy });
   if (definition.idempotent !== undefined) Object.assign(built, { idempotent: definition.idempotent });
   if (definition.sideEffects !== undefined) Object.assign(built, { sideEffects: definition.sideEffects });
+  if (definition.runsChild !== undefined) Object.assign(built, { runsChild: definition.runsChild });
   if (definition.policy !== undefined) Object.assign(built, { policy: structuredClone(definition.policy) });
   const injected: unknown = definition.injected;
   if (injected === undefined) return built;
