@@ -114,3 +114,22 @@ describe("modelNode", () => {
     });
   });
 });
+
+describe("graph node calls without a shared sink", () => {
+  it("two node calls of one graph run (callModel, run) emit distinct event ids: each sink is named by its call", async () => {
+    const h = new AgentHarness<undefined, undefined>({
+      clock: new DeterministicClock({ start: 0 }),
+      ids: new DeterministicIds(),
+    });
+    h.registerModel("main", new ScriptedModel(["a", "b", "c"]));
+    const ids: string[] = [];
+    const onEvent = (r: { id: string }) => ids.push(r.id);
+    const node = (name: string) => ({ graphRunId: "g1", graphId: "G", node: name });
+    await h.callModel({ messages: [user("q")] }, { runId: "g1-n1", graphNode: node("n1"), onEvent });
+    await h.callModel({ messages: [user("q")] }, { runId: "g1-n2", graphNode: node("n2"), onEvent });
+    await h.run("q", { runId: "g1-n3", graphNode: node("n3"), onEvent });
+    expect(ids.length).toBeGreaterThan(6);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids[0]).toBe("g1-n1-evt-0");
+  });
+});

@@ -90,7 +90,10 @@ export function createRunContext<Ctx>(
     limits.timeoutMs = timeoutMs;
     limits.deadline = now + timeoutMs;
   }
-  const events = options.events ?? new EventSink(full.rootRunId ?? full.runId, { clock });
+  // A fresh sink starts at offset 0: a graph node's call names it by its own run id, not the
+  // graph run's (its root), or two node calls of one graph run would both emit `<graph>-evt-0`...
+  const streamId = full.graphNode !== undefined ? full.runId : (full.rootRunId ?? full.runId);
+  const events = options.events ?? new EventSink(streamId, { clock });
   return new LiveRunContext<Ctx>({
     config: full,
     data,
