@@ -29,16 +29,14 @@ export function durableToolCall<State, Ctx>(
   const run = () => executeToolCall(s, call, tool, args);
   // A sub-agent tool's child run is recorded by `durable.child`: no step around it (no nesting).
   if (tool.runsChild === true) return Promise.resolve().then(run);
+  // Otherwise the call runs inside a step: marked, so a child run it starts is refused.
+  const inStep = () => insideToolStep(s.ctx, call.id, run);
   if (tool.sideEffects === "once")
-    return onceToolSteps(s, call, tool.name, run, () => unknownOutcome(s, call, tool));
-  const step = s.ctx.durable.step(
-    `tool:${call.id}`,
-    async () => toJson(await insideToolStep(s.ctx, call.id, run)),
-    {
-      kind: "tool",
-      idempotencyKey: idempotencyKeyOf(s.ctx.runId, call.id),
-    },
-  );
+    return onceToolSteps(s, call, tool.name, inStep, () => unknownOutcome(s, call, tool));
+  const step = s.ctx.durable.step(`tool:${call.id}`, async () => toJson(await inStep()), {
+    kind: "tool",
+    idempotencyKey: idempotencyKeyOf(s.ctx.runId, call.id),
+  });
   return step as unknown as Promise<ToolResult>;
 }
 

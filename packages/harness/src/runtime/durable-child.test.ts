@@ -102,7 +102,7 @@ describe("sub-agents of a journaled run go through durable.child", () => {
   it("a plain tool starting a child (option parent) under an engine is refused; with runsChild: true the child is its own step", async () => {
     const calls: string[] = [];
     const child = createAgent({ model: childModel(calls) });
-    const parentWith = (runsChild: boolean | undefined, seen: unknown[]) =>
+    const parentWith = (runsChild: boolean | undefined, seen: unknown[], once = false) =>
       createAgent({
         model: parentModel(calls),
         tools: [
@@ -111,6 +111,7 @@ describe("sub-agents of a journaled run go through durable.child", () => {
             description: "runs a child",
             inputSchema: { type: "object", properties: {} },
             ...(runsChild === undefined ? {} : { runsChild }),
+            ...(once ? { sideEffects: "once" as const } : {}),
             execute: async (_a, ctx) => {
               try {
                 return (await child.run("count", { parent: ctx })).text;
@@ -134,6 +135,16 @@ describe("sub-agents of a journaled run go through durable.child", () => {
     ]);
     expect(calls).toEqual(["parent", "parent"]);
     expect(plain.journal.order.some((name) => name.startsWith("child:"))).toBe(false);
+
+    // A "once" tool runs inside its result step: refused the same way.
+    const refusedOnce: unknown[] = [];
+    await parentWith(undefined, refusedOnce, true).run("go", {
+      runId: "p-once",
+      durable: new ReplayDurableContext(),
+    });
+    expect(refusedOnce).toEqual([
+      expect.objectContaining({ details: expect.objectContaining({ field: "runsChild" }) }),
+    ]);
 
     calls.length = 0;
     const none: unknown[] = [];
