@@ -18,6 +18,7 @@ import {
   InMemoryHarnessStatusStore,
   InMemoryKeyValueStore,
   type RunOptions,
+  tool,
 } from "@tinyagents/harness";
 import { continueEventSink } from "@tinyagents/harness/observability";
 import { SqliteStore } from "@tinyagents/harness/sqlite";
@@ -297,6 +298,50 @@ describe.each(stores)("durable runs (%s)", (_name, open) => {
     expect((await store.record("r"))?.state).toBe("completed");
     const baseline = await parentAgent(agent([], CHILD).h, PARENT).run("go", { runId: "r" });
     expect(recovered.messages).toEqual(baseline.messages);
+  });
+
+  it("two children of one tool call (option parent): distinct ids, the same after a recovery; the finished one is not re-run", async () => {
+    const store = open();
+    const parentWith = (a: ScriptedModel, b: ScriptedModel, script: ScriptStep[]) => {
+      const childA = new AgentHarness<undefined, undefined>();
+      childA.registerModel("m", a);
+      const childB = new AgentHarness<undefined, undefined>();
+      childB.registerModel("m", b);
+      const h = new AgentHarness<undefined, undefined>();
+      h.registerModel("m", new ScriptedModel(script));
+      h.registerTool(
+        tool({
+          name: "both",
+          description: "asks two children",
+          inputSchema: { type: "object", properties: {} },
+          execute: async (_args, ctx) => {
+            const ra = await childA.run("q", { parent: ctx });
+            const rb = await childB.run("q", { parent: ctx });
+            return `${ra.text} + ${rb.text}`;
+          },
+        }),
+      );
+      return h;
+    };
+    const PARENT: ScriptStep[] = [{ toolCalls: [{ id: "c1", name: "both", arguments: {} }] }, "parent done"];
+    // The first process finishes child a, then dies inside child b's model call.
+    const firstA = new ScriptedModel(["answer a"]);
+    void parentWith(firstA, new ScriptedModel([() => new Promise<never>(() => undefined)]), PARENT)
+      .run("go", deadOptions(store))
+      .catch(() => undefined);
+    await until(async () => (await store.record("r.child.c1.2")) !== undefined, "child b's record");
+    expect((await store.record("r.child.c1"))?.state).toBe("completed");
+
+    const againA = new ScriptedModel(["answer a (again)"]);
+    const againB = new ScriptedModel(["answer b"]);
+    const recovered = await parentWith(againA, againB, PARENT.slice(1)).recover("r", liveOptions(store));
+    expect(recovered.text).toBe("parent done");
+    // Child a answered from its own finished checkpoint; child b ran under its own id.
+    expect(againA.requests).toHaveLength(0);
+    expect(againB.requests).toHaveLength(1);
+    expect(JSON.stringify(recovered.messages)).toContain("answer a + answer b");
+    expect(recovered.children?.map((c) => c.runId)).toEqual(["r.child.c1", "r.child.c1.2"]);
+    expect((await store.record("r.child.c1.2"))?.state).toBe("completed");
   });
 
   it("a crash while completing (run.completed journaled, outcome not yet recorded) adds no second run.completed", async () => {
