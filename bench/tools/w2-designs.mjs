@@ -1,7 +1,7 @@
 // W2 in one process: the hand-written floor beside minimal hand-off designs and tinyagents, to
 // see how close any design that keeps our streaming guarantees can get to the floor.
 //   npm run build && node bench/tools/w2-designs.mjs [--slices 12] [--deltas 10000] [--base DIR]
-// `--base DIR` adds the same two tinyagents rows for another checkout's build (DIR/packages/harness/dist),
+// `--base DIR` adds the agent.stream row for another checkout's build (DIR/packages/harness/dist),
 // e.g. `git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npm run build)`: a
 // before/after in one process, under the same load.
 // Every design streams the same deltas (the bench's scripted model: an async generator of
@@ -146,19 +146,7 @@ const designs = {
 
 if (typeof args.base === "string") {
   const h = await import(pathToFileURL(join(resolve(args.base), "packages/harness/dist/index.js")).href);
-  const harness = new h.AgentHarness({
-    policy: { limits: { maxModelCalls: 2, maxToolCalls: 2 } },
-  }).registerModel("bench", scriptedModel({ deltas, counters: newCounters() }));
-  // Own consumer functions: the base build's records have other hidden classes than ours.
-  designs["tinyagents (base)"] = async () => {
-    let received = 0;
-    for await (const item of harness.invokeStreamingDefault(undefined, PROMPT)) {
-      if (item.type === "event") {
-        if (item.record.event.type === "model.text_delta") received++;
-      } else if (item.type === "failed") throw item.error;
-    }
-    return received;
-  };
+  // Own consumer function: the base build's records have other hidden classes than ours.
   const agent = h.createAgent({ model: scriptedModel({ deltas, counters: newCounters() }) });
   designs["agent.stream (base)"] = async () => {
     let received = 0;

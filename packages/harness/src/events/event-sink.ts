@@ -19,6 +19,9 @@ export class EventSink implements RunEventSink {
   // Created on first subscribe / first delivered event: most runs' sinks have no listener, and
   // with a thousand runs in flight each empty Set is a hash table kept alive (W3).
   private listeners: Set<EventListener> | undefined;
+  // The listener when exactly one is subscribed (the usual case: one stream or one journal), so
+  // a record reaches it by a direct call instead of an iteration of the Set (per streamed delta).
+  private sole: EventListener | undefined;
   private nextOffset = 0;
   private delivering = false;
   private queue: EventRecord[] | undefined;
@@ -57,11 +60,15 @@ export class EventSink implements RunEventSink {
   subscribe(listener: EventListener): () => void {
     this.listeners ??= new Set();
     this.listeners.add(listener);
+    this.sole = this.listeners.size === 1 ? listener : undefined;
     return () => this.unsubscribe(listener);
   }
 
   unsubscribe(listener: EventListener): void {
-    this.listeners?.delete(listener);
+    const listeners = this.listeners;
+    if (listeners === undefined) return;
+    listeners.delete(listener);
+    this.sole = listeners.size === 1 ? listeners.values().next().value : undefined;
   }
 
   /** Whether anyone listens (lets callers skip building expensive payloads). */
@@ -154,6 +161,26 @@ export class EventSink implements RunEventSink {
   }
 
   private notify(listeners: Set<EventListener>, record: EventRecord): void {
+    const sole = this.sole;
+    if (sole !== undefined) {
+      try {
+        sole(record);
+      } catch (error) {
+        this.onListenerError(error, record);
+      }
+      // A listener subscribed during that call still gets this record, as in the loop below.
+      if (listeners.size > 1) {
+        for (const listener of listeners) {
+          if (listener === sole) continue;
+          try {
+            listener(record);
+          } catch (error) {
+            this.onListenerError(error, record);
+          }
+        }
+      }
+      return;
+    }
     for (const listener of listeners) {
       try {
         listener(record);
