@@ -135,6 +135,39 @@ describe("StreamRacer", () => {
     reader.dispose();
   });
 
+  it("surfaces an error the iterator's next() throws instead of returning, after the items before it", async () => {
+    const hub = new AbortHub();
+    let reads = 0;
+    const throwing: AsyncIterator<string> = {
+      next: () => {
+        reads++;
+        if (reads === 2) throw new Error("connection reset");
+        return Promise.resolve({ value: "a", done: false });
+      },
+    };
+    const reader = new StreamRacer(throwing, hub, "while testing");
+    const seen: string[] = [];
+    await expect(reader.readAll((item) => seen.push(item))).rejects.toThrow("connection reset");
+    expect(seen).toEqual(["a"]);
+    reader.dispose();
+  });
+
+  it("reads an iterator whose next() returns plain results, not promises", async () => {
+    const hub = new AbortHub();
+    const values = ["a", "b"];
+    const plain = {
+      next: () =>
+        values.length > 0
+          ? { value: values.shift() as string, done: false as const }
+          : { value: undefined, done: true as const },
+    } as unknown as AsyncIterator<string>;
+    const reader = new StreamRacer(plain, hub, "while testing");
+    const seen: string[] = [];
+    await reader.readAll((item) => seen.push(item));
+    expect(seen).toEqual(["a", "b"]);
+    reader.dispose();
+  });
+
   it("surfaces what the item handler throws and reads no further", async () => {
     const hub = new AbortHub();
     const { iterator, settle, reads } = manual();

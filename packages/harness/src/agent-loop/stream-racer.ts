@@ -6,8 +6,8 @@ import { shapeAnchors } from "./shape-anchors.js";
 /**
  * Reads an async iterator to its end, handing each item to a callback, and stops at once — even
  * while a read is still pending (a stalled stream) — when the run aborts or the stream's time
- * budget runs out. One abort watcher and one timer for the whole stream, and no promise of its
- * own per item: the items are read by awaiting the iterator's own `next()` promises, and an
+ * budget runs out. One abort watcher and one timer for the whole stream, and no race per item:
+ * each item is read by one reaction (`then`) on the iterator's own `next()` promise, and an
  * abort or timeout settles the one promise `readAll` returned instead of racing every read (a
  * stream can carry tens of thousands of deltas). A read still pending at that moment is left to
  * the iterator: its item, when it comes, is dropped. Call `dispose()` when done.
@@ -53,7 +53,7 @@ export class StreamRacer<T> {
     return new Promise<void>((resolve, reject) => {
       this.rejectRead = reject;
       // Whichever settles first wins: the drain's end, or `fail` (abort, timeout) while it waits.
-      this.drain(onItem).then(resolve, reject);
+      this.drain(onItem, resolve, reject);
     });
   }
 
@@ -64,13 +64,38 @@ export class StreamRacer<T> {
     this.timer = undefined;
   }
 
-  private async drain(onItem: (item: T) => void): Promise<void> {
+  /**
+   * Read the next item, hand it over, read again: one `then` on each `next()` promise, no
+   * `async` function (resuming one per item costs more than a reaction, per streamed delta).
+   */
+  private drain(onItem: (item: T) => void, resolve: () => void, reject: (error: unknown) => void): void {
     const iterator = this.iterator;
-    while (this.failure === undefined) {
-      const next = await iterator.next();
-      if (next.done || this.failure !== undefined) return;
-      onItem(next.value);
-    }
+    const read = (): void => {
+      let pending: Promise<IteratorResult<T>>;
+      try {
+        // `Promise.resolve`: an iterator may hand back a plain result or a foreign thenable.
+        pending = Promise.resolve(iterator.next());
+      } catch (thrown) {
+        reject(thrown);
+        return;
+      }
+      pending.then(onNext, reject);
+    };
+    const onNext = (next: IteratorResult<T>): void => {
+      if (this.failure !== undefined) return;
+      if (next.done) {
+        resolve();
+        return;
+      }
+      try {
+        onItem(next.value);
+      } catch (thrown) {
+        reject(thrown);
+        return;
+      }
+      if (this.failure === undefined) read();
+    };
+    read();
   }
 
   private fail(error: unknown): void {
