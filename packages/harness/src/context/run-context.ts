@@ -62,8 +62,11 @@ const liveRunBrand: unique symbol = Symbol.for("tinyagents.liveRunContext");
  * sub-agent gets its own, sharing the parent's sink and signal).
  */
 export class LiveRunContext<Ctx = unknown> implements RunContext<Ctx> {
-  /** @internal Marks the harness's own context across copies of the package (see `liveRunOf`). */
-  readonly [liveRunBrand] = true;
+  /**
+   * @internal Marks the harness's own context across copies of the package (see `liveRunOf`). It
+   * lives on the prototype, so a spread copy of a context (a stand-in built by hand) is not branded.
+   */
+  declare readonly [liveRunBrand]: true;
   readonly config: RunConfig;
   readonly data: Ctx;
   readonly stores: RunStores;
@@ -259,6 +262,8 @@ export class LiveRunContext<Ctx = unknown> implements RunContext<Ctx> {
     return this.pendingControl;
   }
 }
+
+Object.defineProperty(LiveRunContext.prototype, liveRunBrand, { value: true });
 
 /**
  * The harness's own context behind a run's `RunContext` (what a tool or middleware hands on as
