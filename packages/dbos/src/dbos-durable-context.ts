@@ -98,6 +98,14 @@ const FOREVER_SECONDS = 10 * 365 * 24 * 3600;
  */
 export class DbosDurableContext implements DurableContext {
   readonly engine = "dbos";
+  /**
+   * `await step(...)` resolves only once DBOS committed the step's output (`DBOS.runStep`
+   * awaits `recordOperationResult`, a transaction that also checks this execution still owns
+   * the workflow, so no other execution's record of the same step can land). A recovered
+   * workflow re-runs only steps with no recorded output. So the model step that proposed a
+   * `"once"` call is its intent (one step less per call), as on Restate.
+   */
+  readonly modelStepIsIntent = true;
   private clock: number;
   private ids = 0;
   /** Every approval the run opened, published as the workflow event `APPROVALS_EVENT` event. */

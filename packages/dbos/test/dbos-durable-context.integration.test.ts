@@ -2,8 +2,10 @@
  * DbosDurableContext against a real DBOS runtime over a throwaway Postgres: a completed step is
  * answered from the journal when the workflow is re-driven (cancel + resume re-executes it from
  * the top, as recovery does), now() and randomId() replay, a failed step replays as the same
- * TinyAgentsError, awaitSignal is DBOS recv (kept when sent early, undefined on timeout).
+ * TinyAgentsError, awaitSignal is DBOS recv (kept when sent early, undefined on timeout); the
+ * model step that proposed a `once` call is its intent (no `intent:` step, issue 36).
  */
+import { CONFORMANCE_INPUT, createConformanceAgent } from "@tinyagents/harness/testkit";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,6 +61,17 @@ const probe = DBOS.registerWorkflow(
     return { counted, go: go ?? null, late: late ?? "timed out" };
   },
   { name: "ctx-probe" },
+);
+
+// The conformance scenario (send_email is a `once` tool), the deploy approved by rule.
+const scenario = DBOS.registerWorkflow(
+  async () => {
+    const durable = await DbosDurableContext.open();
+    const { agent } = createConformanceAgent({ autoApprove: true, modelDelayMs: 0, toolDelayMs: 0 });
+    const result = await agent.run(CONFORMANCE_INPUT, { runId: durable.runId, durable });
+    return result.stopReason;
+  },
+  { name: "ctx-scenario" },
 );
 
 let pg: TestPostgres | undefined;
@@ -118,6 +131,23 @@ describe.skipIf(skip !== undefined)("DbosDurableContext on DBOS + Postgres", () 
     await DBOS.send("run-b", { v: { ok: true } }, "go", "once-key");
     await waiting;
     expect(await handle.getResult()).toEqual({ counted: { n: 1 }, go: { ok: false }, late: "timed out" });
+  });
+
+  it("a once call is one result step: the model step that proposed it is its intent", async () => {
+    const handle = await DBOS.startWorkflow(scenario, { workflowID: "run-once" })();
+    expect(await handle.getResult()).toBe("completed");
+    const steps = ((await DBOS.listWorkflowSteps("run-once")) ?? []).map((s) => s.name);
+    // No `intent:call_email` step before `result:call_email`: 7 steps for 7 calls, plus the start.
+    expect(steps).toEqual([
+      "tinyagents.start",
+      "model:run-once-model-1",
+      "tool:call_fetch",
+      "model:run-once-model-2",
+      "result:call_email",
+      "model:run-once-model-3",
+      "tool:call_deploy",
+      "model:run-once-model-4",
+    ]);
   });
 
   it("open() outside a workflow is a validation error", async () => {
