@@ -10,12 +10,12 @@ import {
   SteeringHandle,
   type SteeringPolicy,
 } from "@tinyagents/harness";
-import type { DurableValue } from "@tinyagents/harness/durability";
+import { callOfStep, type DurableValue } from "@tinyagents/harness/durability";
 import { CoalescingJournal, ReplayReconcilingJournal } from "@tinyagents/harness/observability";
 import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
 import { type ChildStarter, DbosDurableContext, type SignalEnvelope } from "./dbos-durable-context.js";
 import { DBOS } from "./dbos-sdk.js";
-import { callOfStep, registryWorkflowId, STEER_TOPIC, workflowName } from "./names.js";
+import { registryWorkflowId, STEER_TOPIC, workflowName } from "./names.js";
 import { taggedRunError } from "./run-errors.js";
 import {
   type DbosRunPayload,

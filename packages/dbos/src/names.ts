@@ -27,24 +27,3 @@ export const APPROVALS_EVENT = "tinyagents.approvals";
 export function registryWorkflowId(agent: string): string {
   return `tinyagents.registry/${agent}`;
 }
-
-/**
- * The model or tool call a step of the harness's loop runs, by the loop's step names:
- * `model:<callId>` (kind `model`), `tool:<callId>` (kind `tool`, an at-least-once call) and
- * `result:<callId>` (kind `result`, the step that runs a `once` call or answers "outcome
- * unknown"); undefined for any other step (intents, memory, the run's start time).
- */
-export function callOfStep(
-  name: string,
-  kind: string,
-): { kind: "model" | "tool"; callId: string } | undefined {
-  const colon = name.indexOf(":");
-  if (colon < 0) return undefined;
-  const prefix = name.slice(0, colon);
-  const callId = name.slice(colon + 1);
-  if (kind === "model" && prefix === "model") return { kind: "model", callId };
-  if ((kind === "tool" && prefix === "tool") || (kind === "result" && prefix === "result")) {
-    return { kind: "tool", callId };
-  }
-  return undefined;
-}

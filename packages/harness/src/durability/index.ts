@@ -11,6 +11,7 @@ export type {
   DurableStepOptions,
   DurableValue,
 } from "../contracts/durable-context.js";
+export { callOfStep } from "./call-of-step.js";
 export type { RunCheckpoints, ToolIntent } from "./checkpoint-contract.js";
 export {
   CHECKPOINTS_NAMESPACE,

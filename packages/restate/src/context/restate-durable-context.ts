@@ -71,6 +71,14 @@ export interface RestateDurableOptions {
    * execution already delivered.
    */
   eventOffsets?: { readonly offset: number; advanceTo(offset: number): void };
+  /**
+   * Called as a step's closure starts, i.e. only when Restate's journal has no entry for the step
+   * and THIS execution runs it (a replayed step never calls it; a retried attempt calls it
+   * again). The workflow tells its journal here that a model or tool call runs again, so the new
+   * attempt is written even when a dead worker journaled the end of an attempt whose step
+   * Restate never stored.
+   */
+  onLiveStep?: (name: string, options: DurableStepOptions) => void;
 }
 
 /** What a journaled step records: its value, when it finished (the run's clock), the event offset then. */
@@ -133,6 +141,7 @@ export class RestateDurableContext implements DurableContext {
   private readonly eventOffsets: RestateDurableOptions["eventOffsets"];
   private readonly onApprovalOpened: RestateDurableOptions["onApprovalOpened"];
   private readonly beforeWait: RestateDurableOptions["beforeWait"];
+  private readonly onLiveStep: RestateDurableOptions["onLiveStep"];
   /** Signal names the run waits on now, each with the approval it is for, if it is one. */
   private readonly waiting = new Map<string, ApprovalWait | undefined>();
   private clock: number;
@@ -168,6 +177,7 @@ export class RestateDurableContext implements DurableContext {
     this.eventOffsets = options.eventOffsets;
     this.onApprovalOpened = options.onApprovalOpened;
     this.beforeWait = options.beforeWait;
+    this.onLiveStep = options.onLiveStep;
   }
 
   /**
@@ -193,7 +203,7 @@ export class RestateDurableContext implements DurableContext {
     options: DurableStepOptions,
   ): Promise<T> {
     if (options.kind === "model" && this.beforeModelStep !== undefined) await this.beforeModelStep();
-    const { maxStepBytes, artifacts, eventOffsets } = this;
+    const { maxStepBytes, artifacts, eventOffsets, onLiveStep } = this;
     let record: StepRecord;
     try {
       record = await this.ctx.run<StepRecord>(
@@ -201,6 +211,7 @@ export class RestateDurableContext implements DurableContext {
         () =>
           runInStep(async () => {
             try {
+              onLiveStep?.(name, options);
               const value = await fitStepValue(name, await fn(), options, maxStepBytes, artifacts);
               const record: StepRecord = { t: Date.now() };
               if (value !== undefined) record.v = value;

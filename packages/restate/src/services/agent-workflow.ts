@@ -7,7 +7,7 @@ import {
   SteeringHandle,
   SteeringPolicy,
 } from "@tinyagents/harness";
-import { approvalSignalName, isResumeSignalName } from "@tinyagents/harness/durability";
+import { approvalSignalName, callOfStep, isResumeSignalName } from "@tinyagents/harness/durability";
 import type { ApprovalWait } from "@tinyagents/harness/middleware";
 import { ReplayReconcilingJournal } from "@tinyagents/harness/observability";
 import { type ErrorSummary, type JsonValue, TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
@@ -97,6 +97,13 @@ export function agentWorkflow(name: string, factory: AgentFactory, options: Rest
             await inbox?.pull();
           },
           onApprovalOpened: (wait) => recordApprovals(ctx, opened, [wait]),
+          // A call Restate has no entry for runs here: its attempt is journaled even when the dead
+          // worker journaled the end of one whose step Restate never stored (the run goes on
+          // with this one: an at-least-once tool ran twice, a once call answers "outcome unknown").
+          onLiveStep: (name, { kind }) => {
+            const call = callOfStep(name, kind);
+            if (call !== undefined) attached?.liveCall(call.kind, call.callId);
+          },
           // Restate may suspend the invocation at a wait: what this execution emitted is journaled
           // first, so the next execution reconciles against all of it.
           beforeWait: () => attached?.flush(),
@@ -218,19 +225,31 @@ function waitingStatus(
   return { phase: signals.length > 0 ? "waiting" : "running", waitingFor: [...signals], pendingApprovals };
 }
 
+/** The run's attached observability (see {@link observe}). */
+interface AttachedObservability {
+  flush(): Promise<void>;
+  close(): Promise<void>;
+  /** This execution runs the call itself (`ReplayReconcilingJournal.liveCall`); a no-op without a journal. */
+  liveCall(kind: "model" | "tool", callId: string): void;
+}
+
 /**
  * Attach the run's observability: its journal writes through a `ReplayReconcilingJournal`, so
  * the stream reads like one uninterrupted run across re-executions (what a killed worker left
- * open is closed by `*.abandoned`, what the re-execution emits again is dropped).
+ * open is closed by `*.abandoned`, what the re-execution emits again is dropped, a call run
+ * again after its end was journaled is written as a further attempt).
  */
 async function observe(
   events: ReplayAwareEventSink,
   runId: string,
   observability: ObservabilityOptions | undefined,
-): Promise<{ flush(): Promise<void>; close(): Promise<void> } | undefined> {
+): Promise<AttachedObservability | undefined> {
   if (observability === undefined) return undefined;
   const { journal, statusStore, sinks, ...pipeline } = observability;
-  if (journal === undefined) return attachObservability(events, observability);
+  if (journal === undefined) {
+    const attached = attachObservability(events, observability);
+    return { flush: () => attached.flush(), close: () => attached.close(), liveCall: () => {} };
+  }
   // Restate delivers new work only, at the first execution's offsets: matched by offset.
   const reconciled = await ReplayReconcilingJournal.open(journal, runId, {
     match: "offset",
@@ -248,6 +267,7 @@ async function observe(
     ...(sinks === undefined ? {} : { sinks }),
   });
   return {
+    liveCall: (kind, callId) => reconciled.liveCall(kind, callId),
     flush: async () => {
       await journaled.flush();
       await live.flush();
