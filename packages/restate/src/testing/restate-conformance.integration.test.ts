@@ -11,7 +11,9 @@
  * The kill is deterministic: the worker freezes inside the targeted step right after writing its
  * ledger line and says so (see fixtures/conformance-worker.mjs); the test kills it then. Every
  * worker journals the runs' events to one SQLite journal: each run's stream must read like one
- * uninterrupted run (`streamProblems`), a killed attempt closed by `*.abandoned` (issue 36).
+ * uninterrupted run (`streamProblems`), a killed attempt closed by `*.abandoned` (issue 36), or —
+ * when the worker is killed after the call's end was journaled but before Restate stored its step
+ * — followed by the attempt that ran again.
  * Skipped only with TINYAGENTS_SKIP_RESTATE=1. Needs `npm run build` (CI's `npm test` builds first).
  */
 import { existsSync } from "node:fs";
@@ -48,6 +50,8 @@ interface Hold {
   kind: "model" | "tool";
   tool?: string;
   nth?: number;
+  /** Hang after the tool's work returned (its end journaled) instead of freezing inside it. */
+  after?: boolean;
 }
 
 describe.skipIf(SKIP)("Restate conformance: SIGKILL the worker running the run (3 workers)", () => {
@@ -123,6 +127,20 @@ describe.skipIf(SKIP)("Restate conformance: SIGKILL the worker running the run (
       .finally(() => store.close());
   }
 
+  /** The journaled `tool.*` bracket events of call `callId` of run `runId` (`type`, `isError`). */
+  function toolEvents(runId: string, callId: string): Promise<[string, boolean | undefined][]> {
+    const store = SqliteStore.open(journalPath);
+    return new AppendLogEventJournal(store.appendLog)
+      .read(runId)
+      .then((stream) =>
+        stream
+          .map((r) => r.event as { type: string; callId?: string; isError?: boolean })
+          .filter((e) => e.callId === callId && /^tool\.(started|completed|failed|abandoned)$/.test(e.type))
+          .map((e): [string, boolean | undefined] => [e.type, e.isError]),
+      )
+      .finally(() => store.close());
+  }
+
   /** Wait until the run waits for its approval, approve it, and return its outcome. */
   async function approveAndFinish(runId: string) {
     await until(async () => (await client.status(AGENT, runId))?.phase === "waiting" || undefined);
@@ -195,6 +213,56 @@ describe.skipIf(SKIP)("Restate conformance: SIGKILL the worker running the run (
     expect(runs[1]?.pid).not.toBe(victimPid);
     expect(summary.duplicates).toBe(1);
     expect((await checkedStream("run-tool")).filter((t) => t === "tool.started")).toHaveLength(3);
+  });
+
+  /** Start `runId`, kill the worker hung after `tool`'s work once its bracket is journaled. */
+  async function killAfterJournaledEnd(runId: string, tool: string, callId: string) {
+    await writeFile(holdPath, JSON.stringify({ runId, kind: "tool", tool, after: true }));
+    await client.start(AGENT, runId, CONFORMANCE_INPUT);
+    const { worker } = await until(() => held.get(runId));
+    // Kill once the attempt's whole bracket is in the journal (the worker hangs after it).
+    await until(
+      async () =>
+        (await toolEvents(runId, callId)).map(([t]) => t).join() === "tool.started,tool.completed" ||
+        undefined,
+    );
+    await pool.kill(worker, "SIGKILL");
+    const outcome = await approveAndFinish(runId);
+    await pool.restart(worker);
+    return outcome;
+  }
+
+  it("SIGKILL after an at-least-once tool's end was journaled, before Restate stored its step: the stream shows both attempts", async () => {
+    const runId = "run-tool-end";
+    const outcome = await killAfterJournaledEnd(runId, "fetch_order", "call_fetch");
+    expect(outcome.result.messages).toEqual((await expectedConformanceRun(runId)).messages);
+    // Restate never stored the step: the tool ran again on a survivor, and that attempt (whose
+    // result the run used) is journaled after the lost one, not dropped as a replay.
+    expect(entriesOf(runId).filter((e) => e.tool === "fetch_order")).toHaveLength(2);
+    expect(await toolEvents(runId, "call_fetch")).toEqual([
+      ["tool.started", undefined],
+      ["tool.completed", false],
+      ["tool.started", undefined],
+      ["tool.completed", false],
+    ]);
+  });
+
+  it('SIGKILL after the "once" tool\'s end was journaled, before Restate stored its step: the stream shows the lost attempt, then "outcome unknown"', async () => {
+    const runId = "run-once-end";
+    const outcome = await killAfterJournaledEnd(runId, "send_email", "call_email");
+    // The tool never ran again; the run answered "outcome unknown" and the stream says so too
+    // (before: the journaled success only, contradicting the transcript).
+    expect(entriesOf(runId).filter((e) => e.tool === "send_email")).toHaveLength(1);
+    const email = (outcome.result.messages as Message[]).find(
+      (m) => m.role === "tool" && m.toolCallId === "call_email",
+    );
+    expect(JSON.stringify(email?.content)).toMatch(/unknown/i);
+    expect(await toolEvents(runId, "call_email")).toEqual([
+      ["tool.started", undefined],
+      ["tool.completed", false],
+      ["tool.started", undefined],
+      ["tool.completed", true],
+    ]);
   });
 
   it('SIGKILL inside the "once" tool: it never runs twice; the model is told its outcome is unknown', async () => {
