@@ -217,8 +217,17 @@ async function waitPartitionsLed(child: ChildProcess, adminUrl: string, deadline
   }
 }
 
+/**
+ * Whether the server's log says a port it was given was taken between our check and its bind
+ * (then a new set of ports is tried). restate-server words it "Address already in use", or
+ * "failed binding to address '127.0.0.1:N': Address in use (os error 98)" for its node port.
+ */
+export function logsSayPortTaken(logs: string): boolean {
+  return /address (already )?in use|AddrInUse|os error 98\b/i.test(logs);
+}
+
 function startFailure(error: unknown, logs: string, binary: string): TinyAgentsError {
-  const reason = /address already in use|AddrInUse/i.test(logs) ? "port_in_use" : "start_failed";
+  const reason = logsSayPortTaken(logs) ? "port_in_use" : "start_failed";
   const why = error instanceof Error ? error.message : String(error);
   return new TinyAgentsError(
     reason === "port_in_use" ? "conflict" : "internal",
