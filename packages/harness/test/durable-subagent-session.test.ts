@@ -1,6 +1,6 @@
 /**
  * Issue 32 (durable sub-agents everywhere): children driven through `SubAgentSession` or
- * `SubAgent.invokeInParent` inside a durable parent derive their run id from the parent's run id
+ * `SubAgent.run(input, { parent })` inside a durable parent derive their run id from the parent's run id
  * and the tool call id (`<parent>.<name>.<callId>`, `.t<n>` for a session's turn n >= 2), so it
  * is the same in every process; they checkpoint like root runs, and a recovered parent continues
  * them from their own checkpoints (a finished turn answers with no model call). Without a call id
@@ -46,9 +46,9 @@ function parentWith(child: AgentHarness<undefined, undefined>, script: ScriptSte
       inputSchema: { type: "object", properties: {} },
       execute: async (_args, ctx) => {
         const session = new SubAgentSession(helper);
-        const options = withCallId ? { callId: ctx.callId } : {};
-        const one = await session.send(undefined, undefined, "first question", ctx.run, options);
-        const two = await session.send(undefined, undefined, "second question", ctx.run, options);
+        const options = withCallId ? { parent: ctx.run, callId: ctx.callId } : { parent: ctx.run };
+        const one = await session.send("first question", options);
+        const two = await session.send("second question", options);
         return `${text(one.finalResponse?.message)} / ${text(two.finalResponse?.message)}`;
       },
     }),
@@ -67,7 +67,7 @@ function deadOptions(store: CheckpointStore) {
   };
 }
 
-describe("durable SubAgentSession / invokeInParent children", () => {
+describe("durable SubAgentSession / SubAgent.run children", () => {
   it("a crash in turn 2's model call: the recovered parent answers turn 1 from its record and continues turn 2", async () => {
     const store = new CheckpointStore(new InMemoryKeyValueStore());
     const ledger: Ledger = [];

@@ -375,16 +375,13 @@ describe("events coverage", () => {
         expect(resumed.error).toBeUndefined();
         // Past the depth limit (the parent is at depth 1 of max 1): `subagent.failed`.
         await child
-          .invokeInParent(
-            undefined,
-            undefined,
-            lowerLayer(harness).createContext({ depth: 1, maxDepth: 1 }, undefined, { events: sink }),
-            "x",
-          )
+          .run("x", {
+            parent: lowerLayer(harness).createContext({ depth: 1, maxDepth: 1 }, undefined, { events: sink }),
+          })
           .catch(() => undefined);
         const session = new SubAgentSession(child);
-        await session.send(undefined, undefined, "one", ctx);
-        await session.send(undefined, undefined, "two", ctx); // subagent.reused
+        await session.send("one", { parent: ctx });
+        await session.send("two", { parent: ctx }); // subagent.reused
       });
     }
 

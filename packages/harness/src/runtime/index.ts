@@ -24,11 +24,14 @@ export { AgentStream, type RunStreamItem, type StreamResponseOptions } from "./r
 export type { AgentStreamItem } from "./stream-items.js";
 export {
   SubAgent,
-  type SubAgentInvokeOptions,
   type SubAgentOptions,
-  type SubAgentParentOptions,
+  type SubAgentRunOptions,
 } from "./sub-agent.js";
-export { SubAgentSession, type SubAgentSessionOptions } from "./sub-agent-session.js";
+export {
+  type SubAgentSendOptions,
+  SubAgentSession,
+  type SubAgentSessionOptions,
+} from "./sub-agent-session.js";
 export { SUBAGENT_INPUT_FIELD, SubAgentTool, type SubAgentToolOptions } from "./sub-agent-tool.js";
 export {
   type RecoveringAgent,

@@ -31,8 +31,8 @@ describe("SubAgentSession", () => {
     const events = new EventRecorder();
     events.attach(sink);
     const session = new SubAgentSession(helper, { events: sink });
-    await session.send(undefined, undefined, "hi");
-    const second = await session.send(undefined, undefined, "what did I say?");
+    await session.send("hi");
+    const second = await session.send("what did I say?");
     expect(text(second.finalResponse?.message)).toBe("you said hi");
     expect(session.turns).toBe(2);
     expect(session.transcript.map((m) => `${m.role}:${text(m)}`)).toEqual([
@@ -56,8 +56,8 @@ describe("SubAgentSession", () => {
   it("a failed turn leaves the transcript unchanged", async () => {
     const { agent: helper } = agent(["one"]);
     const session = new SubAgentSession(helper);
-    await session.send(undefined, undefined, "a");
-    await expect(session.send(undefined, undefined, "b")).rejects.toThrow(/script exhausted/);
+    await session.send("a");
+    await expect(session.send("b")).rejects.toThrow(/script exhausted/);
     expect(session.turns).toBe(1);
     expect(session.transcript).toHaveLength(2);
   });
@@ -69,7 +69,7 @@ describe("SubAgentSession", () => {
       ids: new DeterministicIds(),
     });
     const ctx = lowerLayer(parent).createContext({ runId: "parent", depth: 0 }, undefined);
-    const run = await new SubAgentSession(helper).send(undefined, undefined, "x", ctx);
+    const run = await new SubAgentSession(helper).send("x", { parent: ctx });
     expect(run.runId).toBe("helper-d1-1");
   });
 });
@@ -93,13 +93,14 @@ describe("SubAgent / SubAgentTool contracts", () => {
     expect(tDefault.timeout).toBe("unbounded");
   });
 
-  it("invoke runs a fresh child at depth 1; depth over the configured maximum fails before running", async () => {
+  it("run without a parent runs a fresh child at depth 1; depth over the configured maximum fails before running", async () => {
     const { agent: helper, model } = agent(["ok"]);
-    const run = await helper.invoke(undefined, undefined, "go");
+    const run = await helper.run("go");
     expect(run.runId).toBe("helper-d1-1");
-    await expect(
-      helper.invoke(undefined, undefined, "go", { parentDepth: 3, config: { maxDepth: 3 } }),
-    ).rejects.toMatchObject({ code: "sub_agent_depth", message: expect.stringContaining("maximum depth 3") });
+    await expect(helper.run("go", { parentDepth: 3, config: { maxDepth: 3 } })).rejects.toMatchObject({
+      code: "sub_agent_depth",
+      message: expect.stringContaining("maximum depth 3"),
+    });
     expect(model.callCount).toBe(1);
   });
 });

@@ -1,9 +1,14 @@
 import type { Message } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
-import type { RunContext } from "../contracts/run-context.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { AgentInput } from "./agent-input.js";
-import type { SubAgent, SubAgentParentOptions } from "./sub-agent.js";
+import type { SubAgent, SubAgentRunOptions } from "./sub-agent.js";
+
+/** Options of one {@link SubAgentSession.send} turn: state, context data, and the live parent run. */
+export type SubAgentSendOptions<State, Ctx> = Pick<
+  SubAgentRunOptions<State, Ctx>,
+  "state" | "context" | "parent" | "callId" | "signal"
+>;
 
 /** Options of a {@link SubAgentSession}. */
 export interface SubAgentSessionOptions {
@@ -44,31 +49,20 @@ export class SubAgentSession<State = unknown, Ctx = undefined> {
   }
 
   /**
-   * Run the next turn: inside `parent` when given (depth, stream, roll-up as `invokeInParent`),
-   * else as a fresh run. Returns the child run of this turn. In a durable parent pass
-   * `options.callId` (the tool call's `ctx.callId`): each turn is then a durable child run
+   * Run the next turn: inside `options.parent` when given (depth, stream, roll-up as
+   * `SubAgent.run` with a parent), else as a fresh run. Returns the child run of this turn. In a
+   * durable parent pass `options.callId` (the tool call's `ctx.callId`): each turn is then a durable child run
    * (`<parentRunId>.<name>.<callId>`, `.t<n>` from turn 2) continued from its own checkpoint when
    * the parent is recovered.
    */
-  async send(
-    state: State,
-    data: Ctx,
-    input: AgentInput,
-    parent?: RunContext<unknown>,
-    options: SubAgentParentOptions = {},
-  ): Promise<AgentRun> {
+  async send(input: AgentInput, options: SubAgentSendOptions<State, Ctx> = {}): Promise<AgentRun> {
     const turn = { history: this.history, turn: this.completedTurns + 1 };
-    const run =
-      parent === undefined
-        ? await this.agent.runFresh(
-            state,
-            data,
-            input,
-            this.options.events,
-            this.options.parentDepth === undefined ? {} : { parentDepth: this.options.parentDepth },
-            turn,
-          )
-        : await this.agent.runInParent(state, data, parent, input, options, turn);
+    const runOptions: SubAgentRunOptions<State, Ctx> = { ...options };
+    if (options.parent === undefined) {
+      if (this.options.events !== undefined) runOptions.events = this.options.events;
+      if (this.options.parentDepth !== undefined) runOptions.parentDepth = this.options.parentDepth;
+    }
+    const run = await this.agent.runTurn(input, runOptions, turn);
     const promptAt = this.agent.systemPrompt === undefined ? -1 : run.inputStart;
     this.history = run.messages.filter((_, i) => i !== promptAt);
     this.completedTurns++;

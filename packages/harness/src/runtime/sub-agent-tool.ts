@@ -39,7 +39,7 @@ export interface SubAgentToolOptions<State, Ctx, ChildCtx> {
  * A sub-agent as a tool: the parent model calls a whole agent the way it calls any tool.
  *
  * Contract: the child runs in the LIVE parent context (`ctx.run`: depth, event stream, lineage,
- * cancellation, usage roll-up — see `SubAgent.invokeInParent`) and the tool returns its final
+ * cancellation, usage roll-up — see `SubAgent.run` with a `parent`) and the tool returns its final
  * answer text, or its structured answer when the child agent has a response format. When the child hits a limit (`limit_exceeded`, `timeout`, `sub_agent_depth`) or
  * pauses, the tool returns an ERROR result telling the parent model the sub-agent stopped early
  * and its work is incomplete — a partial answer is never passed off as complete. Any other

@@ -27,7 +27,7 @@ export interface SubAgentOptions<State, Ctx> {
   workspace?: WorkspaceIsolation;
 }
 
-/** Options of a fresh (parent-less) sub-agent run. */
+/** @internal Options of a fresh (parent-less) sub-agent run. */
 export interface SubAgentInvokeOptions {
   /** Depth of the (absent) parent; the child runs at `parentDepth + 1` (default 0). */
   parentDepth?: number;
@@ -36,10 +36,23 @@ export interface SubAgentInvokeOptions {
   signal?: AbortSignal;
 }
 
-/** Options of a run inside a parent context. */
+/** @internal Options of a run inside a parent context. */
 export interface SubAgentParentOptions {
-  /** Also cancels the child (a tool passes its own signal, which also aborts on the tool's timeout). */
   signal?: AbortSignal;
+  callId?: string;
+}
+
+/**
+ * Options of {@link SubAgent.run} (and `SubAgentSession.send`): one object, like `agent.run`'s.
+ * With `parent` the child runs inside that live run; without it, as a fresh run.
+ */
+export interface SubAgentRunOptions<State, Ctx> {
+  /** The child run's state (what its tools and middleware see as `ctx.state`). */
+  state?: State;
+  /** The child run's context data (`ctx.run.data`). */
+  context?: Ctx;
+  /** The live run to run inside (a tool's `ctx.run`): depth, stream, cancellation, roll-up. */
+  parent?: RunContext<unknown>;
   /**
    * The parent's tool call that runs the child (`ctx.callId` in a tool; any id that is the same
    * in every process otherwise). In a durable parent (`durable: { store }`) the child's run id is
@@ -49,6 +62,14 @@ export interface SubAgentParentOptions {
    * durable parent: without it the child's id would differ in the recovering process.
    */
   callId?: string;
+  /** Also cancels the child (a tool passes its own signal, which also aborts on the tool's timeout). */
+  signal?: AbortSignal;
+  /** Without `parent`: where the child's events go. */
+  events?: EventSink;
+  /** Without `parent`: depth of the absent parent; the child runs at `parentDepth + 1` (default 0). */
+  parentDepth?: number;
+  /** Without `parent`: extra run config (caps, thread, tags, `maxDepth`); `runId` defaults to `{name}-d{depth}-{seq}`. */
+  config?: Partial<RunConfig>;
 }
 
 /** @internal What `SubAgentSession` adds to a run. */
@@ -61,8 +82,8 @@ export interface SubAgentTurn {
 
 /**
  * An agent another agent can call (what `agent.asTool` builds): a name, a system prompt,
- * steering and workspace isolation around it. `invokeInParent` is `agent.run(input, { parent })`
- * (the same function, `run-agent.ts`) with those added; `invoke` / `invokeWithEvents` run a
+ * steering and workspace isolation around it. `run(input, { parent })` is `agent.run(input, {
+ * parent })` (the same function, `run-agent.ts`) with those added; without `parent` it runs a
  * fresh, parent-less child. Inside a live parent run the child runs:
  * - at `parent.depth + 1`; past the parent's `maxDepth` it fails with `sub_agent_depth` naming
  *   the limit (and a `subagent.failed` event) before anything runs;
@@ -93,34 +114,36 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     this.isolation = options.workspace;
   }
 
-  /** A fresh child run (no parent context). Throws the child's error. */
-  invoke(state: State, data: Ctx, input: AgentInput, options: SubAgentInvokeOptions = {}): Promise<AgentRun> {
-    return this.runFresh(state, data, input, undefined, options);
+  /**
+   * Run the sub-agent on `input`: inside `options.parent` when given (see the class contract),
+   * else as a fresh child run at depth `parentDepth + 1`. Throws the child's error.
+   */
+  run(input: AgentInput, options: SubAgentRunOptions<State, Ctx> = {}): Promise<AgentRun> {
+    return this.runTurn(input, options);
   }
 
-  /** `invoke` with the child's events on `events`. */
-  invokeWithEvents(
-    state: State,
-    data: Ctx,
+  /** @internal `run`, plus what a `SubAgentSession` turn adds. */
+  runTurn(
     input: AgentInput,
-    events: EventSink,
-    options: SubAgentInvokeOptions = {},
+    options: SubAgentRunOptions<State, Ctx>,
+    turn?: SubAgentTurn,
   ): Promise<AgentRun> {
-    return this.runFresh(state, data, input, events, options);
+    const state = options.state as State;
+    const data = options.context as Ctx;
+    if (options.parent !== undefined) {
+      const link: SubAgentParentOptions = {};
+      if (options.callId !== undefined) link.callId = options.callId;
+      if (options.signal !== undefined) link.signal = options.signal;
+      return this.runInParent(state, data, options.parent, input, link, turn);
+    }
+    const fresh: SubAgentInvokeOptions = {};
+    if (options.parentDepth !== undefined) fresh.parentDepth = options.parentDepth;
+    if (options.config !== undefined) fresh.config = options.config;
+    if (options.signal !== undefined) fresh.signal = options.signal;
+    return this.runFresh(state, data, input, options.events, fresh, turn);
   }
 
-  /** Run inside the live `parent` run (see the class contract). Throws the child's error. */
-  invokeInParent(
-    state: State,
-    data: Ctx,
-    parent: RunContext<unknown>,
-    input: AgentInput,
-    options: SubAgentParentOptions = {},
-  ): Promise<AgentRun> {
-    return this.runInParent(state, data, parent, input, options);
-  }
-
-  /** @internal Shared by `invokeInParent` and `SubAgentSession`: `agent.run` with option `parent`. */
+  /** @internal `run` inside a parent: `agent.run` with option `parent` (also what `SubAgentTool` calls). */
   async runInParent(
     state: State,
     data: Ctx,
@@ -132,10 +155,10 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     const link: RunParent = { run: parent };
     if (options.callId !== undefined) link.callId = options.callId;
     if (options.signal !== undefined) link.signal = options.signal;
-    return this.run(this.harness[agentSnapshot](), state, data, input, { parent: link }, turn);
+    return this.runChild(this.harness[agentSnapshot](), state, data, input, { parent: link }, turn);
   }
 
-  /** @internal Shared by `invoke`, `invokeWithEvents` and `SubAgentSession`: a parent-less child. */
+  /** @internal `run` without a parent: a fresh child run. */
   async runFresh(
     state: State,
     data: Ctx,
@@ -154,11 +177,11 @@ export class SubAgent<State = unknown, Ctx = undefined> {
     const runOptions: RunOptions<State, Ctx> = {};
     if (events !== undefined) runOptions.events = events;
     if (options.signal !== undefined) runOptions.signal = options.signal;
-    return this.run(agent, state, data, input, runOptions, turn, config);
+    return this.runChild(agent, state, data, input, runOptions, turn, config);
   }
 
   /** The child run, through the front door's run function (`run-agent.ts`); throws the child's error. */
-  private async run(
+  private async runChild(
     agent: AgentSnapshot<State, Ctx>,
     state: State,
     data: Ctx,
