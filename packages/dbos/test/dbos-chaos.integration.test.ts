@@ -3,12 +3,14 @@
  * conformance runs on three DBOS worker processes over one Postgres, while a seeded schedule
  * SIGKILLs a worker at random instants 6 times (each restarted with its executor id, which
  * recovers its pending runs). Every run must complete with no `once` tool run twice, and every
- * run's journaled stream must read like one uninterrupted run (`streamProblems`). The journal
- * lag (event emitted -> written to Postgres) p99 is measured and printed, not asserted: the 250 ms
- * target is not met on 2 shared cores (p50 70-172 ms, p99 0.98-1.7 s at load 12-24; p50 131-730 ms,
- * p99 0.84-2.65 s at load 10-25), printed with where it goes: how long events waited before their
- * write started, the writes themselves (one 5-round-trip transaction each, 91-391 ms p50 at that
- * load) and the workers' event-loop delay (see docs/scale-out.md, "Where the DBOS lag goes").
+ * run's journaled stream must read like one uninterrupted run (`streamProblems`), and the journal
+ * lag (event emitted -> written to Postgres) p99 must be at most 250 ms. Measured with the
+ * one-statement Postgres group commit on a machine the suite has to itself (load 1-4): p99 72, 77
+ * and 98 ms in three runs. Like the Restate suite's, the margin follows the machine's load: on 2
+ * cores shared with other builds (load 10-25) the p99 was 0.6-2.6 s, the workers starved of CPU
+ * (see docs/scale-out.md, "Where the DBOS lag goes"); the printed line says where the time went:
+ * how long events waited before their write started, the writes themselves and the workers'
+ * event-loop delay.
  */
 import { CONFORMANCE_INPUT, checkLedger, readLedger, streamProblems } from "@tinyagents/harness/testkit";
 import { describe, expect, it } from "vitest";
@@ -79,5 +81,6 @@ describe.skipIf(skip !== undefined)("DBOS chaos: 50 concurrent runs, 6 seeded wo
     console.log(
       `dbos chaos: ${RUNS} runs, ${KILLS} kills, ${summary.duplicates} at-least-once re-runs, journal lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms (target <= 250 ms) over ${lags.length} events; waited before their write p50 ${percentile(queued, 50)} ms, p99 ${percentile(queued, 99)} ms; the journal writes themselves (one transaction each) p50 ${percentile(writes, 50)} ms, p99 ${percentile(writes, 99)} ms over ${writes.length}; worker event-loop delay p99 per write interval: median ${percentile(loop, 50)} ms, max ${percentile(loop, 100)} ms`,
     );
+    expect(percentile(lags, 99)).toBeLessThanOrEqual(250);
   }, 120_000);
 });
