@@ -28,3 +28,28 @@ export async function medianCpuMicrosPerRun(run, runs) {
   samples.sort((a, b) => a - b);
   return samples[2];
 }
+
+/**
+ * Alternating rounds in CPU time (bench/tools/journal-events-ab.mjs, middleware-cost.mjs): each
+ * loop `{ name, run, samples }` is warmed up for 300 ms, then `rounds` rounds of `roundMs` each run
+ * every loop in turn (order reversed every other round, so none always goes first), pushing CPU
+ * microseconds per step to its `samples`. Every run's final text is checked against `expected`.
+ */
+export async function alternateCpuRounds(loops, { steps, rounds, roundMs, expected, check }) {
+  const timed = async (loop, ms) => {
+    const wallStart = performance.now();
+    const before = process.cpuUsage();
+    let runs = 0;
+    while (performance.now() - wallStart < ms) {
+      check(`${loop.name} final text`, (await loop.run()).text, expected);
+      runs++;
+    }
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / (runs * steps);
+  };
+  for (const loop of loops) await timed(loop, 300);
+  for (let r = 0; r < rounds; r++) {
+    for (const loop of r % 2 === 0 ? loops : [...loops].reverse())
+      loop.samples.push(await timed(loop, roundMs));
+  }
+}

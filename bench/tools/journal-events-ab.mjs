@@ -15,6 +15,7 @@ import { openCliLikeStore } from "../adapters/cli-wiring.mjs";
 import { scriptedAgent, scriptedModel } from "../adapters/tinyagents.mjs";
 import { intArg, parseArgs } from "../lib/args.mjs";
 import { expectEqual } from "../lib/child.mjs";
+import { alternateCpuRounds } from "../lib/cpu-sample.mjs";
 import { finalText, newCounters, PROMPT } from "../lib/script.mjs";
 import { median } from "../lib/stats.mjs";
 
@@ -61,25 +62,7 @@ const loops = [
   variant('W5 middleware, "all"', "all", production()),
   variant("W5 middleware, essential", "essential", production()),
 ];
-const cpuUs = () => {
-  const { user, system } = process.cpuUsage();
-  return user + system;
-};
-async function timed(loop, ms) {
-  const wallStart = performance.now();
-  const start = cpuUs();
-  let runs = 0;
-  while (performance.now() - wallStart < ms) {
-    expectEqual(`${loop.name} final text`, (await loop.run()).text, finalText(steps));
-    runs++;
-  }
-  return (cpuUs() - start) / (runs * steps);
-}
-for (const loop of loops) await timed(loop, 300);
-for (let r = 0; r < rounds; r++) {
-  for (const loop of r % 2 === 0 ? loops : [...loops].reverse())
-    loop.samples.push(await timed(loop, roundMs));
-}
+await alternateCpuRounds(loops, { steps, rounds, roundMs, expected: finalText(steps), check: expectEqual });
 console.log(`S=${steps}, CPU µs per journaled step, median of ${rounds} alternating rounds`);
 for (const loop of loops) {
   console.log(

@@ -18,6 +18,7 @@ import { observedRun, openCliLikeStore } from "../adapters/cli-wiring.mjs";
 import { scriptedAgent, scriptedModel } from "../adapters/tinyagents.mjs";
 import { intArg, parseArgs } from "../lib/args.mjs";
 import { expectEqual } from "../lib/child.mjs";
+import { alternateCpuRounds } from "../lib/cpu-sample.mjs";
 import { finalText, newCounters, PROMPT } from "../lib/script.mjs";
 import { median } from "../lib/stats.mjs";
 
@@ -48,26 +49,7 @@ const loops = Object.entries(VARIANTS)
     return { name, run, samples: [] };
   });
 
-const cpuUs = () => {
-  const { user, system } = process.cpuUsage();
-  return user + system;
-};
-async function timed(loop, ms) {
-  const wallStart = performance.now();
-  const start = cpuUs();
-  let runs = 0;
-  while (performance.now() - wallStart < ms) {
-    expectEqual(`${loop.name} final text`, (await loop.run()).text, finalText(steps));
-    runs++;
-  }
-  return (cpuUs() - start) / (runs * steps);
-}
-
-for (const loop of loops) await timed(loop, 300);
-for (let r = 0; r < rounds; r++) {
-  for (const loop of r % 2 === 0 ? loops : [...loops].reverse())
-    loop.samples.push(await timed(loop, roundMs));
-}
+await alternateCpuRounds(loops, { steps, rounds, roundMs, expected: finalText(steps), check: expectEqual });
 const base = loops[0];
 // The mean of each variant's fastest quarter of rounds: the rounds least disturbed by other work
 // on a shared machine (interference only ever adds time), a steadier figure under load.
