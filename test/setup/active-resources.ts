@@ -3,6 +3,8 @@
  * `process.getActiveResourcesInfo()` counted by type, compared against a baseline.
  */
 
+import { createHook } from "node:async_hooks";
+
 /** Resource types never reported (process-level, opened lazily by Node or the test runner). */
 export const RESOURCE_ALLOWLIST: ReadonlySet<string> = new Set(["TTYWrap", "PipeWrap", "SignalWrap"]);
 
@@ -39,4 +41,25 @@ export async function settleResources(
     leaked = newResources(baseline);
   }
   return leaked;
+}
+
+/**
+ * Debug aid (`TINYAGENTS_LEAK_TRACE=1`): remember where every live timer and handle was created,
+ * so a leak report can say which code opened what it names. Costs a stack capture per resource,
+ * so it is off by default.
+ */
+export function traceResourceOrigins(): () => string[] {
+  const origins = new Map<number, { type: string; stack: string }>();
+  const hook = createHook({
+    init(asyncId, type) {
+      if (type === "PROMISE" || RESOURCE_ALLOWLIST.has(type)) return;
+      const stack = (new Error().stack ?? "").split("\n").slice(2, 14).join("\n");
+      origins.set(asyncId, { type, stack });
+    },
+    destroy(asyncId) {
+      origins.delete(asyncId);
+    },
+  });
+  hook.enable();
+  return () => [...origins.values()].map((o) => `${o.type}\n${o.stack}`);
 }

@@ -19,18 +19,20 @@
  * to them) and `SignalWrap` (a `process.on("SIGINT")` handler installed by the runner).
  *
  * Set `TINYAGENTS_LEAK_CHECK=off` to disable while debugging; to find where a leak comes from,
- * bisect the file's tests or run it under `npx why-is-node-running`.
+ * run it with `TINYAGENTS_LEAK_TRACE=1`: the report then prints where each live resource was created.
  */
 import { afterAll } from "vitest";
-import { activeResources, settleResources } from "./active-resources.js";
+import { activeResources, settleResources, traceResourceOrigins } from "./active-resources.js";
 
 const GRACE_MS = Number(process.env.TINYAGENTS_LEAK_GRACE_MS ?? 2000);
 const baseline = activeResources();
+const origins = process.env.TINYAGENTS_LEAK_TRACE === "1" ? traceResourceOrigins() : undefined;
 
 if (process.env.TINYAGENTS_LEAK_CHECK !== "off") {
   afterAll(async () => {
     const leaked = await settleResources(baseline, GRACE_MS);
     if (leaked.length > 0) {
+      if (origins !== undefined) console.error(`live resources and where they were created:\n${origins().join("\n\n")}`);
       throw new Error(
         `resource leak: this test file left ${leaked.join(", ")} alive ${GRACE_MS} ms after its last test ` +
           "(timers, sockets, servers, child processes or file handles that were never closed). " +

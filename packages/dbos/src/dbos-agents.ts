@@ -97,8 +97,16 @@ export interface DbosAgents<Names extends string> {
    * executing its runs, and both would then run the remaining steps.
    */
   takeOver(executorId: string): Promise<string[]>;
-  /** Stop dequeuing and disconnect (in-flight runs stay pending; a restart recovers them). */
-  shutdown(): Promise<void>;
+  /**
+   * Stop dequeuing and disconnect; in-flight runs stay pending, and a restarted worker (same
+   * executor id) or `takeOver` from another one recovers them. The runs this process was still
+   * executing are then aborted (their signal, so a tool or model call in progress stops) and
+   * awaited, at most `settleMs` (default 10 s): once `shutdown` resolves, this process starts no
+   * model call or tool for them any more. Nothing of that abort is recorded: DBOS is already
+   * disconnected, so the recovered run continues from its last recorded step. Calling it again
+   * returns the same promise.
+   */
+  shutdown(options?: { settleMs?: number }): Promise<void>;
 }
 
 let registered = false;
@@ -127,6 +135,9 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
   const queue = options.queue ?? {};
   const queueName = queue.name ?? DEFAULT_QUEUE;
   const workflows = new Map<string, (payload: DbosRunPayload) => Promise<DbosRunResult | DurableValue>>();
+  /** The runs this process is executing: aborted and awaited by `shutdown`. */
+  const inFlight = new Set<{ controller: AbortController; done: Promise<unknown> }>();
+  let stopping: Promise<void> | undefined;
 
   /**
    * A sub-agent run placed by the engine: when its agent is registered here, a child workflow on
@@ -198,9 +209,14 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
       if (payload.threadId !== undefined) runOptions.threadId = payload.threadId;
       if (onEvent !== undefined) runOptions.onEvent = (record) => onEvent(record, name);
       journaled = await observe(runOptions);
+      const controller = new AbortController();
+      runOptions.signal = controller.signal;
+      const running = agent.run(payload.input, runOptions);
+      const entry = { controller, done: running };
+      inFlight.add(entry);
       let result: RunResult;
       try {
-        result = await agent.run(payload.input, runOptions);
+        result = await running;
       } catch (error) {
         // Refused before its loop (an input the harness cannot read): the workflow fails with the
         // harness's own code and message, which the client's `result` surfaces as they were.
@@ -208,6 +224,7 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
         if (payload.child === true) return toJsonRun(error.run);
         return toDbosRunResult(error.run, toTinyAgentsError(error).toJSON());
       } finally {
+        inFlight.delete(entry);
         await journaled?.observed.close();
       }
       return payload.child === true ? toJsonRun(result) : toDbosRunResult(result);
@@ -247,10 +264,41 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
       const handles = await executor.recoverPendingWorkflows([deadExecutorId]);
       return handles.map((h) => h.workflowID);
     },
-    async shutdown() {
-      await DBOS.shutdown();
+    shutdown(shutdownOptions = {}) {
+      stopping ??= (async () => {
+        await DBOS.shutdown();
+        // DBOS records nothing from here on: aborting cannot end a run durably, it only stops
+        // this process from calling models and tools for runs another worker will recover.
+        const running = [...inFlight];
+        const reason = new TinyAgentsError(
+          "cancelled",
+          "the worker shut down; the run stays pending and is recovered by a restarted worker or takeOver",
+        );
+        for (const run of running) run.controller.abort(reason);
+        await settled(
+          running.map((run) => run.done),
+          shutdownOptions.settleMs ?? SHUTDOWN_SETTLE_MS,
+        );
+      })();
+      return stopping;
     },
   };
+}
+
+/** How long `shutdown` waits for the runs it aborted to stop (a tool ignoring its signal). */
+const SHUTDOWN_SETTLE_MS = 10_000;
+
+/** Wait until every promise settled, or `ms` passed; never rejects, leaves no timer behind. */
+async function settled(promises: Promise<unknown>[], ms: number): Promise<void> {
+  if (promises.length === 0) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    Promise.allSettled(promises),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 /** A run as the plain JSON a workflow returns (a child's value, recorded by its parent). */

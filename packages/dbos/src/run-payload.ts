@@ -60,6 +60,8 @@ export interface DurableAgent {
       onEvent?: (record: EventRecord) => void;
       events?: EventSink;
       steering?: SteeringHandle;
+      /** Aborted when the worker shuts down while the run is in flight (see `DbosAgents.shutdown`). */
+      signal?: AbortSignal;
     },
   ): Promise<RunResult>;
 }

@@ -8,7 +8,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDbosClient, type DbosAgents, type DbosAgentsClient, dbosAgents } from "@tinyagents/dbos";
-import { createAgent, InMemoryEventJournal, resumeSignalName, SteeringPolicy } from "@tinyagents/harness";
+import {
+  createAgent,
+  InMemoryEventJournal,
+  resumeSignalName,
+  SteeringPolicy,
+  tool,
+} from "@tinyagents/harness";
 import {
   CONFORMANCE_APPROVAL_HASH,
   CONFORMANCE_INPUT,
@@ -34,7 +40,7 @@ import { databaseUrl, dbosSkipReason } from "./support/postgres.js";
 const skip = dbosSkipReason("dbos-agents.test");
 
 let pg: TestPostgres | undefined;
-type Names = "ops" | "auto" | "lead" | "researcher";
+type Names = "ops" | "auto" | "lead" | "researcher" | "holder";
 let worker: DbosAgents<Names> | undefined;
 let client: DbosAgentsClient<Names> | undefined;
 let dir = "";
@@ -92,6 +98,49 @@ function leadAgent() {
   return { lead, researcher };
 }
 
+/** What the holder agent's tool saw: it started, and its signal aborted (the worker shut down). */
+let holdStarted = (): void => undefined;
+const hold = {
+  started: new Promise<void>((resolve) => {
+    holdStarted = resolve;
+  }),
+  aborted: false,
+  finishedWork: false,
+};
+
+/** An agent whose one tool holds until its signal aborts (or 60 s: it never should). */
+function holderAgent() {
+  const holdTool = tool({
+    name: "hold",
+    description: "Holds until cancelled",
+    inputSchema: { type: "object", properties: {} },
+    execute: async (_args, { signal }) => {
+      holdStarted();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 60_000);
+        signal?.addEventListener("abort", () => {
+          hold.aborted = true;
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      if (signal?.aborted !== true) hold.finishedWork = true;
+      return "held";
+    },
+  });
+  return createAgent({
+    model: modelOf((request) =>
+      request.messages.some((m) => m.role === "tool")
+        ? { message: assistant("done"), finishReason: "stop" }
+        : {
+            message: assistant("", [{ id: "hold_1", name: "hold", arguments: {} }]),
+            finishReason: "tool_calls",
+          },
+    ),
+    tools: [holdTool],
+  });
+}
+
 function approvalRequested(runId: string): Promise<void> {
   return new Promise((resolve) => approvals.set(conformanceApprovalId(runId), resolve));
 }
@@ -109,7 +158,7 @@ describe.skipIf(skip !== undefined)("dbosAgents on DBOS + Postgres (one process)
     });
     const { lead, researcher } = leadAgent();
     worker = dbosAgents<Names>({
-      agents: { ops: ops.agent, auto: auto.agent, lead, researcher },
+      agents: { ops: ops.agent, auto: auto.agent, lead, researcher, holder: holderAgent() },
       systemDatabaseUrl: databaseUrl(pg as TestPostgres, "agents"),
       executorId: "test-worker",
       logLevel: "error",
@@ -295,5 +344,17 @@ describe.skipIf(skip !== undefined)("dbosAgents on DBOS + Postgres (one process)
     await client?.cancel("cancelled");
     await expect(client?.result("cancelled")).rejects.toMatchObject({ code: "cancelled" });
     expect((await client?.status("cancelled"))?.state).toBe("CANCELLED");
+  });
+
+  // Last: it shuts the worker down (afterAll's shutdown gets the same promise).
+  it("shutdown aborts the runs the process is executing and waits for them; the run stays pending", async () => {
+    await client?.start("holder", "hold on", { runId: "held" });
+    await hold.started;
+    const started = Date.now();
+    await worker?.shutdown();
+    expect(hold.aborted).toBe(true);
+    expect(hold.finishedWork).toBe(false);
+    expect(Date.now() - started).toBeLessThan(10_000); // not the settle bound: the run stopped
+    expect((await client?.status("held"))?.state).toBe("PENDING"); // a restarted worker recovers it
   });
 });
