@@ -32,7 +32,8 @@ if (process.env.TINYAGENTS_LEAK_CHECK !== "off") {
   afterAll(async () => {
     const leaked = await settleResources(baseline, GRACE_MS);
     if (leaked.length > 0) {
-      if (origins !== undefined) console.error(`live resources and where they were created:\n${origins().join("\n\n")}`);
+      if (origins !== undefined)
+        console.error(`live resources and where they were created:\n${origins().join("\n\n")}`);
       throw new Error(
         `resource leak: this test file left ${leaked.join(", ")} alive ${GRACE_MS} ms after its last test ` +
           "(timers, sockets, servers, child processes or file handles that were never closed). " +
