@@ -1,7 +1,7 @@
 // W2 in one process: the hand-written floor beside minimal hand-off designs and tinyagents, to
 // see how close any design that keeps our streaming guarantees can get to the floor.
 //   npm run build && node bench/tools/w2-designs.mjs [--slices 12] [--deltas 10000] [--base DIR]
-// `--base DIR` adds the agent.stream row for another checkout's build (DIR/packages/harness/dist),
+// `--base DIR` adds the agent.stream and sqlite rows for another checkout's build (DIR/packages/harness/dist),
 // e.g. `git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npm run build)`: a
 // before/after in one process, under the same load.
 // Every design streams the same deltas (the bench's scripted model: an async generator of
@@ -17,10 +17,15 @@
 //                the `{ type: "event", record }` item): the minimal design with our guarantees
 //   tinyagents   `agent.stream` as bench/adapters/tinyagents.mjs reads it (the W2 row)
 //   agent.stream `createAgent(...).stream(...)` items
+//   sqlite       the W2 row with the SQLite journal and status store wired as the CLI wires them
+//                (bench/adapters/tinyagents-sqlite.mjs; its writes run in this process, so CPU counts them)
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createAgent } from "@tinyagents/harness";
 import { createStream, scriptedModel } from "../adapters/tinyagents.mjs";
+import { createStream as createSqliteStream } from "../adapters/tinyagents-sqlite.mjs";
 import { intArg, parseArgs } from "../lib/args.mjs";
 import { DELTA, newCounters, PROMPT } from "../lib/script.mjs";
 
@@ -131,6 +136,10 @@ const designs = {
     const run = createStream({ deltas, counters: newCounters() });
     return async () => (await run()).received;
   })(),
+  sqlite: (() => {
+    const run = createSqliteStream({ deltas, counters: newCounters() });
+    return async () => (await run()).received;
+  })(),
   "agent.stream": (() => {
     const model = scriptedModel({ deltas, counters: newCounters() });
     const agent = createAgent({ model });
@@ -152,6 +161,33 @@ if (typeof args.base === "string") {
     let received = 0;
     for await (const item of agent.stream(PROMPT)) {
       if (item.type === "event" && item.record.event.type === "model.text_delta") received++;
+    }
+    return received;
+  };
+  // The sqlite row on the base build: the same CLI wiring (cli-wiring.mjs) with its modules.
+  const hs = await import(
+    pathToFileURL(join(resolve(args.base), "packages/harness/dist/sqlite/index.js")).href
+  );
+  const dir = mkdtempSync(join(tmpdir(), "tinyagents-w2-base-"));
+  const store = hs.SqliteStore.open(join(dir, "store.sqlite"));
+  process.once("exit", () => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const journal = new h.AppendLogEventJournal(store.appendLog, { streamPrefix: "journal-" });
+  const journaled = h.createAgent({ model: scriptedModel({ deltas, counters: newCounters() }) });
+  let baseRuns = 0;
+  designs["sqlite (base)"] = async () => {
+    const runId = `base-run-${++baseRuns}`;
+    const events = new h.EventSink(runId);
+    const obs = h.attachObservability(events, { journal, statusStore: store.statusStore });
+    let received = 0;
+    try {
+      for await (const item of journaled.stream(PROMPT, { runId, events })) {
+        if (item.type === "event" && item.record.event.type === "model.text_delta") received++;
+      }
+    } finally {
+      await obs.close();
     }
     return received;
   };

@@ -3,6 +3,7 @@ import type { EventSink } from "../events/event-sink.js";
 import { addRecordKeeper } from "../events/record-keepers.js";
 import type { DropReport } from "./bounded-queue.js";
 import type { JournalDeltas } from "./delta-coalescer.js";
+import { DeltaLane } from "./delta-lane.js";
 import type { HarnessEventJournal } from "./event-journal.js";
 import { FanOutSink } from "./fan-out-sink.js";
 import { type JournalEvents, journalEventsOption } from "./journal-events.js";
@@ -97,7 +98,9 @@ export interface ObservabilityHandle {
  * Sub-agents share their parent's event sink, so they are observed too, with correct lineage.
  * Pipeline: event sink -> RedactingSink -> FanOut[ProjectionSink(status store), JournalSink, ...sinks];
  * without extra sinks, bookkeeping events the journal does not store (middleware brackets, ...)
- * go to the projections alone, which read nothing of their payload (see `projectionOnlyFilter`).
+ * go to the projections alone, which read nothing of their payload (see `projectionOnlyFilter`),
+ * and a streamed delta that only extends its call's pending journal merge has its text redacted
+ * and appended to the merge and its record given to the projections (see `DeltaLane`).
  * Drops are reported as `journal.dropped` events on the same sink. A top-level run on `events`
  * resolves once its journal records and status saves are written, and its result carries
  * `recordsLost` when some of them could not be (see `RecordsLost`).
@@ -161,10 +164,18 @@ export function attachObservability(
     journal: journalEvents,
     redactor,
   });
+  // Most deltas of a streamed response only extend a journal merge (see DeltaLane).
+  const lane =
+    journalSink !== undefined && redactor !== undefined && (options.sinks?.length ?? 0) === 0
+      ? new DeltaLane(events.streamId, redactor, projectionSink, journalSink, onError)
+      : undefined;
   const subscription = events.subscribe(
     projectionOnly === undefined
-      ? (record) => pipeline.write(record)
+      ? (record) => {
+          if (!lane?.take(record)) pipeline.write(record);
+        }
       : (record) => {
+          if (lane?.take(record)) return;
           if (!projectionOnly(record)) pipeline.write(record);
           else {
             try {

@@ -55,10 +55,12 @@ describe("DeltaCoalescer", () => {
     ).toEqual([
       "a model.text_delta A0",
       "b model.text_delta B0",
+      // C0 is handed on (the first delta of call 2): call 1's pending merge, opened earlier, first
+      "a model.text_delta A1A2 2",
       "a model.text_delta C0",
       // run a's next non-delta event releases both of its open merges, in the order they opened
-      "a model.text_delta A1A2A3 3",
       "a model.text_delta C1",
+      "a model.text_delta A3",
       "a model.completed",
       "b model.text_delta B1B2 2",
       "b model.completed",
@@ -94,5 +96,67 @@ describe("DeltaCoalescer", () => {
       "a model.text_delta x",
       "a model.text_delta YZ 2",
     ]);
+  });
+
+  it("hands a run tree's records on in offset order: a parent's and its sub-agents' merges do not overtake", () => {
+    const coalescer = new DeltaCoalescer();
+    const handed: AgentObservation[] = [];
+    const inTree = (runId: string, event: AgentEvent): AgentObservation => ({
+      ...record(runId, event),
+      rootRunId: "p",
+    });
+    for (const r of [
+      inTree("p", { type: "model.text_delta", callId: "1", text: "p0" }),
+      inTree("p", { type: "model.text_delta", callId: "1", text: "p1" }), // opens p's merge
+      inTree("c1", { type: "model.text_delta", callId: "2", text: "x0" }), // handed on: p's merge first
+      inTree("c1", { type: "model.text_delta", callId: "2", text: "x1" }), // opens c1's merge
+      inTree("c2", { type: "model.text_delta", callId: "3", text: "y0" }), // handed on: c1's merge first
+      inTree("p", { type: "model.text_delta", callId: "1", text: "p2" }),
+      inTree("c2", { type: "model.text_delta", callId: "3", text: "y1" }),
+      inTree("c2", { type: "model.text_delta", callId: "3", text: "y2" }),
+      inTree("c1", { type: "model.text_delta", callId: "2", text: "x2" }),
+      { ...done("c2", "3"), rootRunId: "p" }, // releases every pending merge of the tree
+      inTree("c1", { type: "model.text_delta", callId: "2", text: "x3" }),
+    ])
+      coalescer.push(r, (o) => handed.push(o));
+    coalescer.drain((o) => handed.push(o));
+    const offsets = handed.map((o) => o.offset);
+    expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+    expect(handed.map((o) => `${o.runId}:${(o.event as { text?: string }).text ?? o.event.type}`)).toEqual([
+      "p:p0",
+      "p:p1",
+      "c1:x0",
+      "c1:x1",
+      "c2:y0",
+      "p:p2",
+      "c2:y1y2",
+      "c1:x2",
+      "c2:model.completed",
+      "c1:x3",
+    ]);
+  });
+
+  it("continueMerge appends only to the merge the previous delta went to (same run, call and kind)", () => {
+    const coalescer = new DeltaCoalescer();
+    const out: string[] = [];
+    const push = (o: AgentObservation) => {
+      const e = o.event as { type: string; text?: string; deltas?: number };
+      out.push([o.runId, e.type, e.text, e.deltas].filter((v) => v !== undefined).join(" "));
+    };
+    // Nothing pending yet (the first delta of a call is passed through, the second opens the merge).
+    expect(coalescer.continueMerge("a", "1", "model.text_delta", "x")).toBe(false);
+    coalescer.push(text("a", "1", "A0"), push);
+    expect(coalescer.continueMerge("a", "1", "model.text_delta", "x")).toBe(false);
+    coalescer.push(text("a", "1", "A1"), push);
+    expect(coalescer.continueMerge("a", "1", "model.text_delta", "A2")).toBe(true);
+    expect(coalescer.continueMerge("a", "1", "model.text_delta", "A3")).toBe(true);
+    // Another run, another call or another kind is not the pending merge: push those instead.
+    expect(coalescer.continueMerge("b", "1", "model.text_delta", "B")).toBe(false);
+    expect(coalescer.continueMerge("a", "2", "model.text_delta", "C")).toBe(false);
+    expect(coalescer.continueMerge("a", "1", "model.reasoning_delta", "r")).toBe(false);
+    coalescer.push(done("a", "1"), push);
+    // Released: nothing to continue until a merge opens again.
+    expect(coalescer.continueMerge("a", "1", "model.text_delta", "late")).toBe(false);
+    expect(out).toEqual(["a model.text_delta A0", "a model.text_delta A1A2A3 3", "a model.completed"]);
   });
 });

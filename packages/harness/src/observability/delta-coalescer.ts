@@ -14,19 +14,27 @@ import type { AgentObservation } from "./agent-observation.js";
  */
 export type JournalDeltas = "coalesce" | "all";
 
-type MergeableType = "model.text_delta" | "model.reasoning_delta";
+/** The delta events a merge folds (a reasoning delta only without a signature). */
+export type MergeableType = "model.text_delta" | "model.reasoning_delta";
 type MergeableEvent = AgentEventOf<MergeableType>;
 
 interface OpenMerge {
   runId: string;
+  rootRunId: string;
   callId: string;
   first: AgentObservation<MergeableEvent>;
-  parts: string[];
+  /** The merged deltas' text so far (appended to: cheaper per delta than an array of parts). */
+  text: string;
+  /** How many deltas it holds. */
+  deltas: number;
 }
 
 /**
  * Folds each model call's streamed text into a few journal records (see {@link JournalDeltas}).
- * Order is kept: a run's pending merge is released before any later observation of that run.
+ * Order is kept: the pending merges of a run tree are released, in order, before any later
+ * record of that tree is handed on — a journal stores a tree's records in offset order, and a
+ * merge carries its first delta's offset, so a parent's and its sub-agents' streams (or two
+ * sub-agents streaming at once) must not overtake each other's pending merges.
  */
 export class DeltaCoalescer {
   /** Pending merges by `runId \0 callId`. */
@@ -55,7 +63,7 @@ export class DeltaCoalescer {
       this.pushDelta(observation as AgentObservation<MergeableEvent>, out);
       return;
     }
-    if (this.open.size > 0) this.release(observation.runId, out);
+    if (this.open.size > 0) this.release(observation.rootRunId, out);
     if (this.started.size > 0) {
       if (event.type === "model.completed" || event.type === "model.failed") {
         const call = `${observation.runId}\u0000${event.callId}\u0000`;
@@ -73,6 +81,26 @@ export class DeltaCoalescer {
     out(observation);
   }
 
+  /**
+   * The short cut for the bulk of a streamed response: when the previous delta went to a pending
+   * merge of the same run, call and kind, append `text` to it and return true — exactly what
+   * {@link push} does with such a delta, without an observation (only its text is kept). False:
+   * `push` the observation instead. `runId` and `callId` are the redacted ones, as `push` sees them.
+   */
+  continueMerge(runId: string, callId: string, type: MergeableType, text: string): boolean {
+    const last = this.last;
+    if (
+      last === undefined ||
+      last.runId !== runId ||
+      last.callId !== callId ||
+      last.first.event.type !== type
+    )
+      return false;
+    last.text += text;
+    last.deltas++;
+    return true;
+  }
+
   /** Release every pending merge (a flush or close). */
   drain(out: (observation: AgentObservation) => void): void {
     for (const [key, merge] of this.open) {
@@ -84,12 +112,12 @@ export class DeltaCoalescer {
   /** The record a closed merge becomes (every merge leaving `open` goes through here). */
   private merged(merge: OpenMerge): AgentObservation {
     if (this.last === merge) this.last = undefined;
-    if (merge.parts.length === 1) return merge.first;
-    const text = merge.parts.join("");
+    if (merge.deltas === 1) return merge.first;
+    const text = merge.text;
     const event: MergeableEvent = {
       ...merge.first.event,
       text: this.mergeText === undefined ? text : this.mergeText(text),
-      deltas: merge.parts.length,
+      deltas: merge.deltas,
     };
     return { ...merge.first, event };
   }
@@ -107,34 +135,44 @@ export class DeltaCoalescer {
       last.callId === callId &&
       last.first.event.type === type
     ) {
-      last.parts.push(observation.event.text);
+      last.text += observation.event.text;
+      last.deltas++;
       return;
     }
     const key = `${runId}\u0000${callId}`;
     const merge = this.open.get(key);
-    if (merge !== undefined) {
-      if (merge.first.event.type === type) {
-        merge.parts.push(observation.event.text);
-        this.last = merge;
-        return;
-      }
-      this.open.delete(key); // the call switched from reasoning to text (or back): keep the order
-      out(this.merged(merge));
+    if (merge !== undefined && merge.first.event.type === type) {
+      merge.text += observation.event.text;
+      merge.deltas++;
+      this.last = merge;
+      return;
     }
+    // The call switched from reasoning to text (or back): its merge is released (with the tree's
+    // earlier ones) before this delta is handed on or opens a merge of the other kind.
+    if (merge !== undefined) this.release(observation.rootRunId, out);
     const startedKey = `${key}\u0000${type}`;
     if (!this.started.has(startedKey)) {
       this.started.add(startedKey);
+      if (this.open.size > 0) this.release(observation.rootRunId, out);
       out(observation);
       return;
     }
-    const opened = { runId, callId, first: observation, parts: [observation.event.text] };
+    const opened: OpenMerge = {
+      runId,
+      rootRunId: observation.rootRunId,
+      callId,
+      first: observation,
+      text: observation.event.text,
+      deltas: 1,
+    };
     this.open.set(key, opened);
     this.last = opened;
   }
 
-  private release(runId: string, out: (observation: AgentObservation) => void): void {
+  /** Release the pending merges of one run tree, in the order they opened (their offsets' order). */
+  private release(rootRunId: string, out: (observation: AgentObservation) => void): void {
     for (const [key, merge] of this.open) {
-      if (merge.runId !== runId) continue;
+      if (merge.rootRunId !== rootRunId) continue;
       this.open.delete(key);
       out(this.merged(merge));
     }

@@ -2,7 +2,7 @@ import { validationError } from "@tinyagents/inference";
 import type { EventSink } from "../events/event-sink.js";
 import type { AgentObservation } from "./agent-observation.js";
 import { BoundedObservationQueue, type QueuedSinkOptions } from "./bounded-queue.js";
-import { DeltaCoalescer, type JournalDeltas } from "./delta-coalescer.js";
+import { DeltaCoalescer, type JournalDeltas, type MergeableType } from "./delta-coalescer.js";
 import type { HarnessEventJournal } from "./event-journal.js";
 import { isEssentialForJournal, type JournalEvents, journalEventsOption } from "./journal-events.js";
 import type { Redactor } from "./redaction.js";
@@ -71,6 +71,15 @@ export class JournalSink implements ObservationSink {
     if (this.essentialOnly && !isEssentialForJournal(observation)) return;
     if (this.coalescer === undefined) this.queue.push(observation);
     else this.coalescer.push(observation, this.enqueue);
+  }
+
+  /**
+   * A streamed delta that continues the pending merge of its model call (see
+   * `DeltaCoalescer.continueMerge`): only its redacted `text` is kept. False when it does not
+   * continue one (or deltas are not coalesced): `write` the redacted observation instead.
+   */
+  continueDelta(runId: string, callId: string, type: MergeableType, text: string): boolean {
+    return this.coalescer?.continueMerge(runId, callId, type, text) === true;
   }
 
   /** Observations dropped so far (queue overflow or failed writes). */

@@ -193,4 +193,94 @@ describe("DeltaRedaction (the RedactingSink's per-delta fast path)", () => {
     expect(second.runId).toBe("run-zz-[REDACTED]");
     expect(second.event.callId).toBe("call-zz-[REDACTED]");
   });
+
+  describe("cleanDeltaText (the DeltaLane's check)", () => {
+    const STREAMS = ["run-1", "secret=hunter22", "sk-abcd", `r-${REGISTERED}`, "pin07", "run-2"];
+    /** A delta record as an EventSink of stream `streamId` builds it: id = `${streamId}-evt-${offset}`. */
+    function sinkRecord(next: () => number, streamId: string, offset: number): AgentObservation {
+      const record = deltaRecord(next, offset) as unknown as Record<string, JsonValue>;
+      record.id = `${streamId}-evt-${offset}`;
+      if (next() < 0.5) record.rootRunId = streamId;
+      return record as unknown as AgentObservation;
+    }
+    const OFFSETS = [0, 7, 42, 999, 12_345, 999_999, 1_000_000, 4_321_987, 123_456_789_012];
+
+    it.each(OPTIONS)(
+      "returns the text only when redacting the record would change nothing else: %s",
+      (_name, options) => {
+        const redactor = new Redactor(options);
+        const fast = new DeltaRedaction(redactor);
+        const next = seededRandom(testSeed(40));
+        let taken = 0;
+        for (let i = 0; i < 3000; i++) {
+          const streamId = pick(next, STREAMS);
+          const offset = pick(next, OFFSETS) + (i % 3);
+          const record = sinkRecord(next, streamId, offset);
+          const text = fast.cleanDeltaText(record, `${streamId}-evt-`);
+          if (text === undefined) continue;
+          taken++;
+          const walked = redactor.redact(record as unknown as JsonValue);
+          expect(JSON.stringify({ ...record, event: { ...record.event, text } })).toBe(
+            JSON.stringify(walked),
+          );
+        }
+        const declinesAll =
+          options.fields?.some((f) => f !== "ssn") === true || options.patterns !== undefined;
+        if (declinesAll) expect(taken).toBe(0);
+        else expect(taken).toBeGreaterThan(50); // most generated records carry a secret-shaped id somewhere
+      },
+    );
+
+    const plain = (streamId: string, offset: number, text = "ab") =>
+      ({
+        id: `${streamId}-evt-${offset}`,
+        offset,
+        ts: 1,
+        runId: "run-5",
+        rootRunId: "run-5",
+        depth: 0,
+        event: { type: "model.text_delta", callId: "call-1", text },
+      }) as unknown as AgentObservation;
+
+    it("takes the id's verdict from its digit count: a stream id that becomes a key at 7 digits", () => {
+      const fast = new DeltaRedaction(new Redactor());
+      // "sk-" + "abcd-evt-" (9) + 7 digits is the 16 characters of an OpenAI-style key.
+      expect(fast.cleanDeltaText(plain("sk-abcd", 999_999), "sk-abcd-evt-")).toBe("ab");
+      expect(fast.cleanDeltaText(plain("sk-abcd", 1_000_000), "sk-abcd-evt-")).toBeUndefined();
+      expect(new Redactor().redactString("sk-abcd-evt-1000000")).toBe("[REDACTED]");
+      // Back to fewer digits: clean again.
+      expect(fast.cleanDeltaText(plain("sk-abcd", 5), "sk-abcd-evt-")).toBe("ab");
+    });
+
+    it("redacts the text, and declines for a secret-shaped run, call or stream id", () => {
+      const fast = new DeltaRedaction(new Redactor());
+      expect(fast.cleanDeltaText(plain("run-5", 3, `key ${OPENAI}`), "run-5-evt-")).toBe("key [REDACTED]");
+      expect(fast.cleanDeltaText(plain("run-5", 3, `${REGISTERED}`), "run-5-evt-")).toBe("[REDACTED]");
+      const secretRun = { ...plain("run-5", 4), runId: `run-${OPENAI}` } as AgentObservation;
+      expect(fast.cleanDeltaText(secretRun, "run-5-evt-")).toBeUndefined();
+      const secretCall = plain("run-5", 5) as unknown as { event: { callId: string } };
+      secretCall.event.callId = "password:letmein";
+      expect(fast.cleanDeltaText(secretCall as unknown as AgentObservation, "run-5-evt-")).toBeUndefined();
+      expect(fast.cleanDeltaText(plain("secret=hunter22", 6), "secret=hunter22-evt-")).toBeUndefined();
+      const withNode = { ...plain("run-5", 7), graphNode: { graphId: "g", node: "n" } } as AgentObservation;
+      expect(fast.cleanDeltaText(withNode, "run-5-evt-")).toBeUndefined();
+      const signed = plain("run-5", 8) as unknown as { event: Record<string, unknown> };
+      signed.event = { type: "model.reasoning_delta", callId: "call-1", text: "t", signature: "s" };
+      expect(fast.cleanDeltaText(signed as unknown as AgentObservation, "run-5-evt-")).toBeUndefined();
+    });
+
+    it("declines every id of a stream whose ids a registered credential could be part of", () => {
+      const fast = new DeltaRedaction(new Redactor());
+      expect(fast.cleanDeltaText(plain("zq", 5), "zq-evt-")).toBe("ab");
+      // A credential ending in digits, preceded by the end of the ids' prefix: "zq-evt-1234567".
+      registerSecrets(["q-evt-1234"]);
+      expect(fast.cleanDeltaText(plain("zq", 5), "zq-evt-")).toBeUndefined();
+      expect(new Redactor().redactString("zq-evt-12345")).toBe("z[REDACTED]5");
+      // Another stream's ids cannot hold it: still taken.
+      expect(fast.cleanDeltaText(plain("run-5", 12_345), "run-5-evt-")).toBe("ab");
+      // An all-digit credential could sit in any id's digits.
+      registerSecrets(["8675309"]);
+      expect(fast.cleanDeltaText(plain("run-5", 12_345), "run-5-evt-")).toBeUndefined();
+    });
+  });
 });

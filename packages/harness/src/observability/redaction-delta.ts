@@ -64,6 +64,12 @@ export class DeltaRedaction {
   private lastTypeOut = "";
   private lastCall: string | undefined;
   private lastCallOut = "";
+  // The id verdict for the records of one event sink (see `sinkIdClean`): offsets in [idLow, idHigh).
+  private idPrefix: string | undefined;
+  private idLow = 0;
+  private idHigh = 0;
+  private idLength = 0;
+  private idClean = false;
 
   constructor(redactor: Redactor) {
     this.redactor = redactor;
@@ -75,11 +81,7 @@ export class DeltaRedaction {
     if (!this.enabled) return undefined;
     const event = record.event as unknown as Record<string, JsonValue | undefined>;
     if (typeof event !== "object" || event === null || !isDeltaType(event.type)) return undefined;
-    const secrets = registeredSecrets();
-    if (this.under !== secrets) {
-      this.under = secrets;
-      this.lastRun = this.lastRoot = this.lastParent = this.lastType = this.lastCall = undefined;
-    }
+    this.secrets();
     const nextEvent = this.redactEvent(event);
     if (nextEvent === undefined) return undefined;
     const source = record as unknown as Record<string, JsonValue | undefined>;
@@ -141,6 +143,119 @@ export class DeltaRedaction {
     return (copy ?? record) as unknown as AgentObservation;
   }
 
+  /**
+   * For a streamed text or reasoning delta (`model.text_delta`, `model.reasoning_delta` without
+   * a signature) whose redaction changes nothing but, at most, its `text`: the redacted text,
+   * which is then all that differs between the record and its redacted copy. The id, run ids,
+   * call id and event type must come out unchanged, the record carry no graph node, its offset,
+   * timestamp and depth be numbers. Anything else returns `undefined` (redact the whole record).
+   * Keys beyond these are not looked at: the caller reads only these and the text.
+   *
+   * `idPrefix` is the `${streamId}-evt-` of the `EventSink` the record comes from, whose ids are
+   * that prefix and the record's offset: the id's verdict is then taken from the prefix and the
+   * offset's digit count (see {@link sinkIdClean}) without reading the id's characters.
+   */
+  cleanDeltaText(record: AgentObservation, idPrefix: string): string | undefined {
+    if (!this.enabled) return undefined;
+    const event = record.event as unknown as Record<string, JsonValue | undefined>;
+    const type = event.type;
+    if (type !== "model.text_delta" && (type !== "model.reasoning_delta" || event.signature !== undefined))
+      return undefined;
+    const { text, callId } = event;
+    const { id, runId, rootRunId, parentRunId } = record;
+    if (
+      typeof text !== "string" ||
+      typeof callId !== "string" ||
+      typeof id !== "string" ||
+      typeof runId !== "string" ||
+      typeof rootRunId !== "string" ||
+      typeof record.offset !== "number" ||
+      typeof record.ts !== "number" ||
+      typeof record.depth !== "number" ||
+      record.graphNode !== undefined
+    )
+      return undefined;
+    const secrets = this.secrets();
+    if (type !== this.lastType) {
+      this.lastTypeOut = this.redactor.redactString(type);
+      this.lastType = type;
+    }
+    if (callId !== this.lastCall) {
+      this.lastCallOut = this.redactor.redactString(callId);
+      this.lastCall = callId;
+    }
+    if (runId !== this.lastRun) {
+      this.lastRunOut = this.redactor.redactString(runId);
+      this.lastRun = runId;
+    }
+    if (rootRunId !== this.lastRoot) {
+      this.lastRootOut = this.redactor.redactString(rootRunId);
+      this.lastRoot = rootRunId;
+    }
+    if (parentRunId !== undefined) {
+      if (typeof parentRunId !== "string") return undefined;
+      if (parentRunId !== this.lastParent) {
+        this.lastParentOut = this.redactor.redactString(parentRunId);
+        this.lastParent = parentRunId;
+      }
+      if (this.lastParentOut !== parentRunId) return undefined;
+    }
+    if (
+      this.lastTypeOut !== type ||
+      this.lastCallOut !== callId ||
+      this.lastRunOut !== runId ||
+      this.lastRootOut !== rootRunId ||
+      !this.sinkIdClean(record.offset, id.length, idPrefix, secrets)
+    )
+      return undefined;
+    return this.redactor.redactString(text);
+  }
+
+  /**
+   * Whether redaction leaves an event sink's record id (`idPrefix` + the decimal `offset`, of
+   * `idLength` characters) unchanged, from the prefix and the offset's digit count alone: the
+   * built-in shapes treat all digits alike (probes: the prefix followed by zeros, then by ones),
+   * and the registered credentials are ruled out by {@link cannotOccurInSinkIds} (when one might
+   * occur, the verdict is "not clean" and the caller takes the full path). Taken once per prefix
+   * and digit count.
+   */
+  private sinkIdClean(
+    offset: number,
+    idLength: number,
+    idPrefix: string,
+    secrets: readonly string[],
+  ): boolean {
+    if (offset < this.idLow || offset >= this.idHigh || idPrefix !== this.idPrefix) {
+      if (!Number.isSafeInteger(offset) || offset < 0) return false;
+      const digits = String(offset).length;
+      this.idPrefix = idPrefix;
+      this.idLow = digits === 1 ? 0 : 10 ** (digits - 1);
+      this.idHigh = 10 ** digits;
+      this.idLength = idPrefix.length + digits;
+      this.idClean =
+        this.redactor.builtInShapesOnly &&
+        this.cleanProbe(idPrefix + "0".repeat(digits)) &&
+        this.cleanProbe(idPrefix + "1".repeat(digits)) &&
+        secrets.every((secret) => cannotOccurInSinkIds(secret, idPrefix));
+    }
+    return this.idClean && idLength === this.idLength;
+  }
+
+  /** The registered credentials; the memos of repeated strings hold only under the same list. */
+  private secrets(): readonly string[] {
+    const secrets = registeredSecrets();
+    if (this.under !== secrets) {
+      this.under = secrets;
+      this.lastRun = this.lastRoot = this.lastParent = this.lastType = this.lastCall = undefined;
+      this.idPrefix = undefined;
+    }
+    return secrets;
+  }
+
+  private cleanProbe(probe: string): boolean {
+    return this.redactor.redactString(probe) === probe;
+  }
+
   private redactEvent(
     event: Record<string, JsonValue | undefined>,
   ): Record<string, JsonValue | undefined> | undefined {
@@ -188,4 +303,17 @@ export class DeltaRedaction {
     }
     return copy ?? event;
   }
+}
+
+/**
+ * Whether `secret` can occur in no id `idPrefix` + decimal digits (the prefix ends with `-`, a
+ * non-digit): an occurrence lies in the prefix alone, or reaches into the digits — then the
+ * secret ends with digits and what precedes them (if anything) ends the prefix.
+ */
+function cannotOccurInSinkIds(secret: string, idPrefix: string): boolean {
+  if (idPrefix.includes(secret)) return false;
+  let head = secret.length;
+  while (head > 0 && secret.charCodeAt(head - 1) >= 48 && secret.charCodeAt(head - 1) <= 57) head--;
+  if (head === secret.length) return true; // no trailing digit: it would lie in the prefix alone
+  return head > 0 && !idPrefix.endsWith(secret.slice(0, head));
 }

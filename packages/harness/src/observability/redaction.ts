@@ -148,9 +148,16 @@ export class Redactor {
   private readonly replacement: string;
   private readonly fieldVerdicts: Map<string, boolean>;
   private readonly clean: RedactorConfig["clean"];
+  /**
+   * No custom `patterns`: the secret shapes are the built-in ones, which treat every decimal digit
+   * alike (no digit literal, digits only in classes that hold all ten), so whether they match a
+   * string does not depend on which digits it has — only on where (event ids: `<stream>-evt-<n>`).
+   */
+  readonly builtInShapesOnly: boolean;
 
   constructor(options: RedactionOptions = {}) {
     const config = configFor(options);
+    this.builtInShapesOnly = options.patterns === undefined || options.patterns.length === 0;
     this.replacement = options.replacement ?? "[REDACTED]";
     this.fields = config.fields;
     this.suffixes = config.suffixes;
