@@ -6,7 +6,9 @@ import type { AgentObservation } from "./agent-observation.js";
  * - `"coalesce"` (default): the first text (or reasoning) delta of each model call is stored as
  *   emitted (it marks the first token, so latency projections rebuild from the journal); the
  *   rest of the call's consecutive deltas of that kind become ONE record, written when the run
- *   emits its next non-delta event (`model.completed`, ...) or the sink is flushed. That record
+ *   emits its next non-delta event (`model.completed`, ...) or the sink is flushed — or earlier,
+ *   when another run of the same tree hands a record on first (a journal keeps a tree's records
+ *   in offset order): then the text takes several records. That record
  *   carries the envelope (id, offset, ts) of its first delta, the concatenated `text`, and
  *   `deltas`: how many deltas it stands for. Reasoning deltas with a signature, redacted
  *   reasoning and tool-call deltas are stored one record each.
