@@ -166,7 +166,10 @@ export function attachObservability(
   });
   // Most deltas of a streamed response only extend a journal merge (see DeltaLane).
   const lane =
-    journalSink !== undefined && redactor !== undefined && (options.sinks?.length ?? 0) === 0
+    journalSink !== undefined &&
+    redactor !== undefined &&
+    (options.sinks?.length ?? 0) === 0 &&
+    (options.journalDeltas ?? "coalesce") === "coalesce"
       ? new DeltaLane(events.streamId, redactor, projectionSink, journalSink, onError)
       : undefined;
   const subscription = events.subscribe(
