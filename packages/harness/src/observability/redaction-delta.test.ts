@@ -269,6 +269,16 @@ describe("DeltaRedaction (the RedactingSink's per-delta fast path)", () => {
       expect(fast.cleanDeltaText(signed as unknown as AgentObservation, "run-5-evt-")).toBeUndefined();
     });
 
+    it("declines an id prefix that is empty or ends with a digit (the digit count is then not the id's)", () => {
+      const fast = new DeltaRedaction(new Redactor());
+      expect(fast.cleanDeltaText(plain("run-5", 7), "run-5-evt-")).toBe("ab");
+      // Same lengths as a prefix plus the offset, but not the shape the verdict relies on.
+      expect(
+        fast.cleanDeltaText({ ...plain("x", 7), id: "run-57" } as AgentObservation, "run-5"),
+      ).toBeUndefined();
+      expect(fast.cleanDeltaText({ ...plain("x", 7), id: "7" } as AgentObservation, "")).toBeUndefined();
+    });
+
     it("declines every id of a stream whose ids a registered credential could be part of", () => {
       const fast = new DeltaRedaction(new Redactor());
       expect(fast.cleanDeltaText(plain("zq", 5), "zq-evt-")).toBe("ab");

@@ -232,8 +232,11 @@ export class DeltaRedaction {
       this.idLow = digits === 1 ? 0 : 10 ** (digits - 1);
       this.idHigh = 10 ** digits;
       this.idLength = idPrefix.length + digits;
+      const last = idPrefix.charCodeAt(idPrefix.length - 1); // NaN when empty
       this.idClean =
         this.redactor.builtInShapesOnly &&
+        !(last >= 48 && last <= 57) &&
+        idPrefix.length > 0 &&
         this.cleanProbe(idPrefix + "0".repeat(digits)) &&
         this.cleanProbe(idPrefix + "1".repeat(digits)) &&
         secrets.every((secret) => cannotOccurInSinkIds(secret, idPrefix));
@@ -306,8 +309,8 @@ export class DeltaRedaction {
 }
 
 /**
- * Whether `secret` can occur in no id `idPrefix` + decimal digits (the prefix ends with `-`, a
- * non-digit): an occurrence lies in the prefix alone, or reaches into the digits — then the
+ * Whether `secret` can occur in no id `idPrefix` + decimal digits (the prefix ends with a
+ * non-digit, as an event sink's `-evt-` does; `sinkIdClean` checks it): an occurrence lies in the prefix alone, or reaches into the digits — then the
  * secret ends with digits and what precedes them (if anything) ends the prefix.
  */
 function cannotOccurInSinkIds(secret: string, idPrefix: string): boolean {
