@@ -285,8 +285,15 @@ export class AgentHarness<State = unknown, Ctx = undefined, Out = unknown> exten
    * the parent's stream, cancelled with it, its usage and cost rolled into the parent's totals and
    * listed in `children` — and the tool returns its final text (or its structured answer). A
    * child that hits a limit or pauses returns an error result saying its work is incomplete.
+   *
+   * The tool is typed for the parent's context `ParentCtx`: by default this agent's own `Ctx` (the
+   * child runs with the parent's context data), or any context when this agent takes none (`Ctx`
+   * `undefined`), so a context-free agent fits in any parent. Map a different parent context
+   * with `context`.
    */
-  asTool<ParentCtx = Ctx>(options: AsToolOptions<State, ParentCtx, Ctx>): Tool<State, ParentCtx, JsonObject> {
+  asTool<ParentCtx = [Ctx] extends [undefined] ? unknown : Ctx>(
+    options: AsToolOptions<State, ParentCtx, Ctx>,
+  ): Tool<State, ParentCtx, JsonObject> {
     return agentAsTool<State, Ctx, ParentCtx>(this, options);
   }
 }

@@ -1,11 +1,73 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { type ChatModel, createModel, type JsonValue, validationError } from "@tinyagents/inference";
+import {
+  type ChatModel,
+  createModel,
+  type JsonValue,
+  type ModelCallOptions,
+  validationError,
+} from "@tinyagents/inference";
+import type { HookContext } from "../contracts/hook-context.js";
 import type { ModelPricing } from "../cost/cost.js";
 import type { Middleware } from "../middleware/middleware.js";
-import type { AnyTool } from "../tool/tool.js";
+import type { AnyTool, ToolExecutionContext } from "../tool/tool.js";
 import type { AgentHarnessOptions } from "./agent-core.js";
 import { AgentHarness } from "./agent-harness.js";
 import type { ResponseFormatInput } from "./run-options.js";
+
+/*
+ * How `createAgent` infers the agent's `State` and `Ctx` from what it is given.
+ *
+ * `Tool`, `Middleware` and `ChatModel` take the state and context in METHOD parameters, which
+ * TypeScript compares bivariantly and so infers from covariantly: each tool, middleware and model
+ * votes for its own type and the agent gets the common supertype of the votes. A tool that
+ * accepts any context (`Tool<unknown, unknown>`, what `tool({...})` gives without type arguments)
+ * votes `unknown`, which is the supertype of everything: `createAgent({ model, tools: [plainTool] })`
+ * was an `AgentHarness<unknown, unknown>`, which neither an `AgentHarness` variable nor
+ * `run(..., { context })` types usefully, and a typed tool beside a plain one was lost (the
+ * parameter defaults, `Ctx = undefined`, only apply when there is no vote at all).
+ *
+ * So each of them is matched as two types: the full contract with inference switched off
+ * (`NoInfer`), which only checks it, and a probe that reads the state and context as FUNCTION
+ * parameters, which TypeScript infers from contravariantly: of the votes `unknown` and
+ * `{ tenant: string }` it takes the narrowest, `{ tenant: string }`, the one context every tool
+ * accepts. `tools` and `middleware` also admit a tuple (`readonly []`), so an array literal keeps
+ * each element's own type instead of being reduced to the widest of two tools that differ only in
+ * their context. Votes that cannot be reconciled (`{ tenant }` and `{ user }`) are a type error
+ * naming the tool; pass the type arguments (`createAgent<State, Ctx>`) to say which you mean.
+ *
+ * When every vote is `unknown` (plain tools, plain middleware, no `defaultContext`) the agent has
+ * no context: its `Ctx` is `undefined`, the default of `AgentHarness`.
+ */
+
+/** A tool's `execute` context as a function parameter: the (contravariant) inference site. */
+interface ToolContextProbe<State, Ctx> {
+  readonly execute: (args: never, ctx: ToolExecutionContext<State, Ctx>) => unknown;
+}
+
+/** Every middleware hook's context as a function parameter: the (contravariant) inference site. */
+type MiddlewareContextProbe<State, Ctx> = {
+  readonly [Hook in Exclude<keyof Middleware, "name" | "changes">]?: (
+    ctx: HookContext<State, Ctx>,
+    ...rest: never[]
+  ) => unknown;
+};
+
+/** A model's call options as a function parameter: the (contravariant) inference site of `State`. */
+interface ModelStateProbe<State> {
+  readonly invoke: (request: never, options?: ModelCallOptions<State>) => unknown;
+}
+
+/** A tool `createAgent` accepts: checked against the agent's types, inferred through the probe. */
+export type CreateAgentTool<State, Ctx> = AnyTool<NoInfer<State>, NoInfer<Ctx>> &
+  ToolContextProbe<State, Ctx>;
+/** A middleware `createAgent` accepts: checked against the agent's types, inferred through the probe. */
+export type CreateAgentMiddleware<State, Ctx> = Middleware<NoInfer<State>, NoInfer<Ctx>> &
+  MiddlewareContextProbe<State, Ctx>;
+/** A model `createAgent` accepts: checked against the agent's state, inferred through the probe. */
+export type CreateAgentModel<State> = ChatModel<NoInfer<State>> & ModelStateProbe<State>;
+
+/** The agent's context type: `undefined` (no context, the `AgentHarness` default) when nothing narrows it. */
+export type CreateAgentContext<Ctx> = unknown extends Ctx ? undefined : Ctx;
 
 /** Options of {@link createAgent}: the agent's options plus its model, tools and middleware. */
 export interface CreateAgentOptions<State, Ctx, F extends ResponseFormatInput | undefined>
@@ -14,15 +76,17 @@ export interface CreateAgentOptions<State, Ctx, F extends ResponseFormatInput | 
    * The model: a `ChatModel` (`compatible(baseUrl, model)`, `OpenAiChatModel`, a testkit model...)
    * or a `"provider:model"` spec built with `createModel` (`"openai:gpt-4.1-mini"`, `"ollama:qwen3:8b"`).
    */
-  model: ChatModel<State> | string;
+  model: CreateAgentModel<State> | string;
   /** The model's registry name (default `"main"`): it appears in events, status and costs. */
   modelName?: string;
   /** Price of `model` (default: the built-in catalog's, when it knows the model). */
   pricing?: ModelPricing;
   /** More models by name: fallbacks (`policy.fallback`), or a per-run `model` choice. */
-  models?: Record<string, ChatModel<State>>;
-  tools?: readonly AnyTool<State, Ctx>[];
-  middleware?: readonly Middleware<State, Ctx>[];
+  models?: Record<string, CreateAgentModel<State>>;
+  /** The tools: a tool typed for a context (`Tool<State, { tenant: string }>`) makes that the agent's `Ctx`. */
+  tools?: readonly [] | readonly CreateAgentTool<State, Ctx>[];
+  /** Middleware, outermost first (see `agent.use`). */
+  middleware?: readonly [] | readonly CreateAgentMiddleware<State, Ctx>[];
   /** Structured output for every run: a Standard Schema (zod 4...), a JSON Schema, a `ResponseFormat`. */
   responseFormat?: F;
 }
@@ -45,12 +109,19 @@ export type ResponseFormatOutput<F> = [F] extends [undefined]
  * It is an `AgentHarness` (typed by `responseFormat`): `run`, `stream`, `resume`, `recover`,
  * `callModel`, `asTool`, and the configuration methods (`withPolicy`, `use`, `withMemory`, ...). Throws `validation` for a
  * missing model (and `createModel`'s errors for a spec it cannot build, e.g. a missing API key).
+ *
+ * Its `State` and `Ctx` come from the tools, middleware, models and `defaultContext`: plain ones
+ * give the plain `AgentHarness` (`Ctx` is `undefined`: runs take no `context`); a tool typed for a
+ * context makes the agent take that context. Pass them explicitly (`createAgent<State, Ctx>`) to
+ * fix them; a `Ctx` of `unknown` also means "no context".
  */
 export function createAgent<
   State = unknown,
   Ctx = undefined,
   F extends ResponseFormatInput | undefined = undefined,
->(options: CreateAgentOptions<State, Ctx, F>): AgentHarness<State, Ctx, ResponseFormatOutput<F>> {
+>(
+  options: CreateAgentOptions<State, Ctx, F>,
+): AgentHarness<State, CreateAgentContext<Ctx>, ResponseFormatOutput<F>> {
   if (typeof options !== "object" || options === null) {
     throw validationError("createAgent needs an options object with at least a `model`", {
       field: "options",
@@ -71,5 +142,7 @@ export function createAgent<
   for (const [name, extra] of Object.entries(models ?? {})) agent.registerModel(name, extra);
   for (const tool of tools ?? []) agent.registerTool(tool);
   for (const m of middleware ?? []) agent.use(m);
-  return agent;
+  // Only the type changes: when `Ctx` is `unknown` every tool and middleware accepts any context,
+  // so they accept `undefined`, the context of a run given none.
+  return agent as unknown as AgentHarness<State, CreateAgentContext<Ctx>, ResponseFormatOutput<F>>;
 }

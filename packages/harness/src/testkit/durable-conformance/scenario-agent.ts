@@ -92,7 +92,7 @@ export function createConformanceAgent(options: ConformanceScenarioOptions = {})
   });
   const middleware: Middleware<unknown, undefined>[] = [approval];
   if (ledger !== undefined) middleware.push(modelLedger(ledger));
-  const agent = createAgent<unknown, undefined>({
+  const agent = createAgent({
     model: new ConformanceModel(modelDelayMs),
     modelName: CONFORMANCE_MODEL,
     pricing: CONFORMANCE_PRICING,
