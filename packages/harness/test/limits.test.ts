@@ -45,12 +45,12 @@ describe("model-call cap", () => {
     },
   );
 
-  it("RunConfig.maxModelCalls overrides the harness limit for one run", async () => {
+  it("a run's limits.maxModelCalls overrides the harness limit for one run", async () => {
     const { run, error } = await runScript({
       script: pings(2),
       tools: [FakeTool.returning("ping", "pong")],
       policy: { limits: { maxModelCalls: 10 } },
-      config: { maxModelCalls: 2 },
+      runOptions: { limits: { maxModelCalls: 2 } },
     });
     expect(run.modelCalls).toBe(2);
     expect(error?.details).toEqual({ limit: "model_calls", value: 2, count: 3 });
@@ -112,7 +112,7 @@ describe("tool-call cap", () => {
     const { error, run } = await runScript({
       script: [{ toolCalls: [{ name: "ping" }, { name: "ping" }, { name: "ping" }] }],
       tools: [ping],
-      config: { maxToolCalls: 2 },
+      runOptions: { limits: { maxToolCalls: 2 } },
     });
     expect(error?.details).toEqual({ limit: "tool_calls", value: 2, count: 3 });
     expect(ping.callCount).toBe(0);

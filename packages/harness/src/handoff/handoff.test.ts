@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { InMemoryChatHistory } from "../memory/chat-history.js";
 import { InMemoryKeyValueStore } from "../store/key-value-store.js";
 import { FakeTool } from "../testkit/fake-tool.js";
 import { runScript } from "../testkit/run-script.js";
@@ -10,7 +11,9 @@ describe("handoff records", () => {
   it("captures a run's summary, artifacts and open questions; round-trips through a store", async () => {
     const { run } = await runScript({
       script: ["The answer is 42."],
-      config: { runId: "r-7", threadId: "t" },
+      // A thread needs memory (agent.run refuses a thread it could not keep).
+      harnessOptions: { memory: { history: new InMemoryChatHistory(), maxMessages: 10 } },
+      runOptions: { runId: "r-7", threadId: "t" },
     });
     run.artifacts = ["artifact-1"];
     const record = createHandoff(run, { openQuestions: ["Is 42 final?"], createdAt: 1 });

@@ -20,7 +20,7 @@ export type RecoverOptions = ContextOptions & { durability: RecoverDurability };
 /**
  * The internal lower layer of an agent: positional entry points over the same machinery as
  * `agent.run` / `agent.stream` (`run-engine.ts`), for code that builds RunContexts itself
- * (fixtures, tests, the testkit's `runScript`) or wants the outcome without a throw
+ * (fixtures, tests) or wants the outcome without a throw
  * (`...CollectingPartial`). Not part of the public API: reach it with {@link lowerLayer} from
  * `@tinyagents/harness/internal`; users call `agent.run(input, options)`.
  */

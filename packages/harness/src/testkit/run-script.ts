@@ -1,13 +1,13 @@
-import type { Clock, TinyAgentsError } from "@tinyagents/inference";
+import type { Clock, JsonValue, TinyAgentsError } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
 import type { RunPolicyInput } from "../agent-loop/run-policy.js";
-import type { RunConfig } from "../config/run-config.js";
-import { EventSink } from "../events/event-sink.js";
 import type { Middleware } from "../middleware/middleware.js";
-import { AgentHarness, type AgentHarnessOptions } from "../runtime/agent-harness.js";
+import type { AgentHarness, AgentHarnessOptions } from "../runtime/agent-harness.js";
 import type { AgentInput } from "../runtime/agent-input.js";
-import { lowerLayer } from "../runtime/lower-layer.js";
-import type { AgentStreamItem } from "../runtime/stream-items.js";
+import { createAgent } from "../runtime/create-agent.js";
+import type { ResponseFormatInput, RunOptions } from "../runtime/run-options.js";
+import { AgentRunError, type RunResult } from "../runtime/run-result.js";
+import type { RunStreamItem } from "../runtime/run-stream.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import type { AnyTool } from "../tool/tool.js";
 import { DeterministicClock } from "./deterministic-clock.js";
@@ -27,12 +27,16 @@ export interface RunScriptOptions<State = undefined> {
   input?: AgentInput;
   policy?: RunPolicyInput;
   instructions?: string;
-  /** Run through `invokeStreaming` instead of `invokeCollectingPartial`. */
+  /** Run through `agent.stream` instead of `agent.run`. */
   streaming?: boolean;
-  /** Extra harness options (`clock` and `ids` default to deterministic ones). */
+  /** Extra agent options (`clock` and `ids` default to deterministic ones). */
   harnessOptions?: AgentHarnessOptions<undefined>;
-  /** Run config (thread id, caps, deadline, ...); the run id defaults to `run-1`. */
-  config?: Partial<RunConfig>;
+  /**
+   * The options of `agent.run` / `agent.stream` (thread id, run id, `limits`, tags, ...); the run
+   * id defaults to `run-1` (the first id of the deterministic ids). `onEvent` is called beside
+   * the recorder that fills `events`.
+   */
+  runOptions?: Omit<RunOptions<State, undefined>, "state" | "signal">;
   /** Cancels the run when it aborts. */
   signal?: AbortSignal;
   /** The application state handed to models, tools and middleware. */
@@ -42,20 +46,23 @@ export interface RunScriptOptions<State = undefined> {
 
 /** What {@link runScript} returns. */
 export interface ScriptRunResult<State = undefined> {
-  /** The run (partial when it failed). */
+  /**
+   * The run (partial when it failed), as the loop left it: the `RunResult` of `agent.run` (or the
+   * `run` of its `AgentRunError`) without the `text` and `status` it adds (`status` is below).
+   */
   run: AgentRun;
   status: HarnessRunStatus;
-  /** The run's error, when it failed. */
+  /** The error that failed the run (the `cause` of the `AgentRunError` `agent.run` threw), when it failed. */
   error: TinyAgentsError | undefined;
   /** Every event of the run. */
   events: EventRecorder;
   trajectory: Trajectory;
   model: ScriptedModel;
   harness: AgentHarness<State, undefined>;
-  /** The harness's clock (a fresh `DeterministicClock` unless `harnessOptions.clock` was given). */
+  /** The agent's clock (a fresh `DeterministicClock` unless `harnessOptions.clock` was given). */
   clock: Clock;
-  /** The streamed items (streaming runs only; empty otherwise). */
-  items: AgentStreamItem[];
+  /** The items `agent.stream` yielded (streaming runs only; empty otherwise). A failure is in `error`. */
+  items: RunStreamItem[];
 }
 
 /**
@@ -69,76 +76,81 @@ export interface ScriptRunResult<State = undefined> {
  * trajectory.assertToolCalled("search", { q: "x" });
  * ```
  *
- * Builds an {@link AgentHarness} with a {@link ScriptedModel} registered as `"scripted"`, a
+ * Builds the agent with `createAgent`: a {@link ScriptedModel} registered as `"scripted"`, a
  * {@link DeterministicClock} and {@link DeterministicIds} (unless `harnessOptions` brings its
- * own), registers the tools, runs through `invokeCollectingPartial` (or `invokeStreaming`) and
- * never throws for run failures: the error comes back in `error`.
+ * own), the tools and middleware; runs it with `agent.run` (or `agent.stream`) and never throws
+ * for run failures: the error comes back in `error`, the partial run in `run`.
  */
 export async function runScript<State = undefined>(
   options: RunScriptOptions<State>,
 ): Promise<ScriptRunResult<State>> {
   const clock = options.harnessOptions?.clock ?? new DeterministicClock();
   const ids = options.harnessOptions?.ids ?? new DeterministicIds();
-  const harness = new AgentHarness<State, undefined>({
+  const model = new ScriptedModel(options.script, options.modelOptions);
+  const agent: AgentHarness<State, undefined> = createAgent<
+    State,
+    undefined,
+    ResponseFormatInput | undefined
+  >({
     ...options.harnessOptions,
     clock,
     ids,
     ...(options.policy === undefined ? {} : { policy: options.policy }),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    model,
+    modelName: "scripted",
+    tools: options.tools ?? [],
+    middleware: options.middleware ?? [],
   });
-  const model = new ScriptedModel(options.script, options.modelOptions);
-  harness.registerModel("scripted", model);
-  for (const t of options.tools ?? []) harness.registerTool(t);
-  for (const m of options.middleware ?? []) harness.use(m);
 
-  const runId = options.config?.runId ?? ids.next("run");
-  const config: Partial<RunConfig> = { ...options.config, runId };
   const events = new EventRecorder();
-  const sink = new EventSink(config.rootRunId ?? runId, { now: () => clock.now() });
-  events.attach(sink);
-  const contextOptions = {
-    events: sink,
+  const { onEvent, ...runOptions } = options.runOptions ?? {};
+  const run: RunOptions<State, undefined> = {
+    ...runOptions,
+    runId: runOptions.runId ?? ids.next("run"),
+    state: options.state as State,
+    onEvent:
+      onEvent === undefined
+        ? events.listener
+        : (record) => {
+            events.listener(record);
+            onEvent(record);
+          },
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
-  const state = options.state as State;
   const input = options.input ?? "hi";
 
-  const items: AgentStreamItem[] = [];
-  let outcome: { run: AgentRun; status: HarnessRunStatus; error?: TinyAgentsError };
-  if (options.streaming === true) {
-    let last: AgentStreamItem | undefined;
-    for await (const item of lowerLayer(harness).invokeStreaming(
-      state,
-      undefined,
-      config,
-      input,
-      contextOptions,
-    )) {
-      items.push(item);
-      last = item;
+  const items: RunStreamItem[] = [];
+  let outcome: { run: RunResult; error?: TinyAgentsError };
+  try {
+    if (options.streaming === true) {
+      const stream = agent.stream(input, run);
+      for await (const item of stream) items.push(item);
+      outcome = { run: await stream.result };
+    } else {
+      outcome = { run: await agent.run(input, run) };
     }
-    if (last === undefined || last.type === "event") {
-      throw new Error("runScript: the stream ended without a completed or failed item");
-    }
-    outcome = last.type === "failed" ? last : { run: last.run, status: last.status };
-  } else {
-    outcome = await lowerLayer(harness).invokeCollectingPartial(
-      state,
-      undefined,
-      config,
-      input,
-      contextOptions,
-    );
+  } catch (error) {
+    // A run that failed: its partial run and its own error. A call refused before any run
+    // started (an unknown run option, a thread without memory) is not a run: it still throws.
+    if (!AgentRunError.isAgentRunError(error)) throw error;
+    outcome = { run: error.run, error: error.cause as TinyAgentsError };
   }
   return {
-    run: outcome.run,
-    status: outcome.status,
+    run: loopRun(outcome.run),
+    status: outcome.run.status,
     error: outcome.error,
     events,
     trajectory: events.trajectory(),
     model,
-    harness,
+    harness: agent,
     clock,
     items,
   };
+}
+
+/** The run as the loop left it: a `RunResult` without the `text` and `status` that `agent.run` adds. */
+function loopRun(result: RunResult): AgentRun {
+  const { text: _text, status: _status, structured, ...run } = result;
+  return structured === undefined ? run : { ...run, structured: structured as JsonValue };
 }
