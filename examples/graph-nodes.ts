@@ -29,7 +29,7 @@ const usage = {
 
 // The research agent: one tool that needs a human's approval before it runs.
 const approval = humanApprovalMiddleware();
-const researcher = createAgent<undefined, undefined>({
+const researcher = createAgent({
   model: new ScriptedModel(
     [
       { toolCalls: [{ name: "fetch_report", arguments: { id: "Q3" } }] },
@@ -51,7 +51,7 @@ const researcher = createAgent<undefined, undefined>({
 });
 
 // The writer: its default is "small", but the graph asks it to reuse the researcher's model.
-const writer = createAgent<undefined, undefined>({
+const writer = createAgent({
   model: new ScriptedModel([], { modelId: "small" }),
   modelName: "small",
   models: { big: new ScriptedModel(["Revenue up 12% in Q3 on strong exports."], { modelId: "big", usage }) },

@@ -62,8 +62,10 @@ export interface AgentNodeOptions<S, U, AppState, Ctx> extends GraphNodeOptions 
  *   call's summary and resolved model in the `tinyagents` channel.
  *
  * A failed run rejects with its `TinyAgentsError` (its status record is still reported).
+ * `AppState` defaults to `unknown`, the `AgentHarness` default, so `agentNode<S, U>` takes any
+ * agent `createAgent` built without a state type (and one typed `AgentHarness<undefined>`).
  */
-export function agentNode<S, U, AppState = undefined, Ctx = undefined>(
+export function agentNode<S, U, AppState = unknown, Ctx = undefined>(
   options: AgentNodeOptions<S, U, AppState, Ctx>,
 ): GraphNodeFunction<S, U> {
   // A node runs its agent through the front door, in the graph's place (run id, graphNode); a

@@ -50,9 +50,9 @@ export interface ModelNodeOptions<S, U, AppState> extends GraphNodeOptions {
  * by the graph's abort signal, its events in the graph's `custom` stream. The update is
  * `output(response, state)` plus, when the state declares `tinyagentsState`, the call's summary
  * and resolved model. A failed call rejects with its `TinyAgentsError` (its status record, rebuilt
- * from its events, is still reported).
+ * from its events, is still reported). `AppState` defaults to `unknown`, as for `agentNode`.
  */
-export function modelNode<S, U, AppState = undefined>(
+export function modelNode<S, U, AppState = unknown>(
   options: ModelNodeOptions<S, U, AppState>,
 ): GraphNodeFunction<S, U> {
   const harness = options.harness as AgentHarness<AppState, unknown>;
