@@ -9,6 +9,8 @@ import { tool } from "../tool/define-tool.js";
 import type { Tool } from "../tool/tool.js";
 import type { AgentHarness } from "./agent-harness.js";
 import { createAgent } from "./create-agent.js";
+import { SubAgent } from "./sub-agent.js";
+import { SubAgentTool } from "./sub-agent-tool.js";
 
 // What `createAgent` infers for the agent's `State` and `Ctx` (see the comment in create-agent.ts):
 // plain tools, middleware and models give the plain `AgentHarness` (no context); a tool or
@@ -181,6 +183,12 @@ describe("createAgent's inferred State and Ctx", () => {
     });
     expectTypeOf(createAgent({ model, tools: [mapped] })).toEqualTypeOf<
       AgentHarness<unknown, { org: string }>
+    >();
+    // The hand-built form (SubAgent + SubAgentTool) of a plain agent fits any parent too.
+    const handBuilt = new SubAgentTool(new SubAgent({ name: "orders", description: "d", harness: child }));
+    expectTypeOf(createAgent({ model, tools: [handBuilt] })).toEqualTypeOf<AgentHarness>();
+    expectTypeOf(createAgent({ model, tools: [handBuilt, tenantLookup] })).toEqualTypeOf<
+      AgentHarness<unknown, { tenant: string }>
     >();
   });
 

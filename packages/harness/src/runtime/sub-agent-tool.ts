@@ -45,8 +45,11 @@ export interface SubAgentToolOptions<State, Ctx, ChildCtx> {
  * and its work is incomplete — a partial answer is never passed off as complete. Any other
  * child error, and the parent's own cancellation or deadline, propagates and fails the parent
  * run (`errorPolicy: "fail"`).
+ *
+ * `Ctx` is the parent's context type: by default any (`unknown`, like a `tool({...})` without
+ * type arguments), so the tool fits in any parent; name it to type a `data` mapping.
  */
-export class SubAgentTool<State = unknown, Ctx = undefined, ChildCtx = Ctx>
+export class SubAgentTool<State = unknown, Ctx = unknown, ChildCtx = Ctx>
   implements Tool<State, Ctx, JsonObject>
 {
   readonly name: string;
