@@ -6,7 +6,7 @@ import { retryMiddleware } from "../middleware/library/retry-middleware.js";
 import type { Middleware } from "../middleware/middleware.js";
 import { ScriptedModel } from "../testkit/scripted-model.js";
 import { tool } from "../tool/define-tool.js";
-import type { Tool } from "../tool/tool.js";
+import type { AnyTool, Tool } from "../tool/tool.js";
 import type { AgentHarness } from "./agent-harness.js";
 import { createAgent } from "./create-agent.js";
 import { SubAgent } from "./sub-agent.js";
@@ -134,6 +134,19 @@ describe("createAgent's inferred State and Ctx", () => {
       ],
     });
     expectTypeOf(agent).toEqualTypeOf<AgentHarness<{ cart: string[] }, { tenant: string }>>();
+  });
+
+  it("a generic wrapper keeps its type parameters (no unresolved conditional type)", () => {
+    function agentWith<S, C>(tools: AnyTool<S, C>[]): AgentHarness<S, C> {
+      return createAgent({ model: {} as ChatModel<S>, tools });
+    }
+    expectTypeOf(agentWith([tenantLookup])).toEqualTypeOf<AgentHarness<unknown, { tenant: string }>>();
+    function explicitWith<C>(tools: AnyTool<unknown, C>[]): AgentHarness<unknown, C> {
+      return createAgent<unknown, C>({ model, tools });
+    }
+    expectTypeOf(explicitWith<{ user: string }>([])).toEqualTypeOf<AgentHarness<unknown, { user: string }>>();
+    // Naming only the state: the context stays the default, none.
+    expectTypeOf(createAgent<undefined>({ model, tools: [lookup] })).toEqualTypeOf<AgentHarness<undefined>>();
   });
 
   it("middleware: plain (library or hand-written) keeps the plain agent; typed gives its context", () => {

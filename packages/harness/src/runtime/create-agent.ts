@@ -36,7 +36,12 @@ import type { ResponseFormatInput } from "./run-options.js";
  * naming the tool; pass the type arguments (`createAgent<State, Ctx>`) to say which you mean.
  *
  * When every vote is `unknown` (plain tools, plain middleware, no `defaultContext`) the agent has
- * no context: its `Ctx` is `undefined`, the default of `AgentHarness`.
+ * no context: its `Ctx` is `undefined`, the default of `AgentHarness`. That is the first overload
+ * of `createAgent` (its options fix the context to `unknown`; a tool or middleware typed for a
+ * context does not fit it, so such a call falls to the second, which infers `Ctx`), rather than
+ * a conditional return type: `unknown extends Ctx ? undefined : Ctx` would stay unresolved for a
+ * generic `Ctx`, and a wrapper `<C>(tools: Tool<S, C>[]) => createAgent({ model, tools })` could
+ * not return an `AgentHarness<S, C>`.
  */
 
 /** A tool's `execute` context as a function parameter: the (contravariant) inference site. */
@@ -66,8 +71,16 @@ export type CreateAgentMiddleware<State, Ctx> = Middleware<NoInfer<State>, NoInf
 /** A model `createAgent` accepts: checked against the agent's state, inferred through the probe. */
 export type CreateAgentModel<State> = ChatModel<NoInfer<State>> & ModelStateProbe<State>;
 
-/** The agent's context type: `undefined` (no context, the `AgentHarness` default) when nothing narrows it. */
-export type CreateAgentContext<Ctx> = unknown extends Ctx ? undefined : Ctx;
+/**
+ * Options of an agent that takes no context (the first signature of {@link createAgent}): every
+ * tool and middleware accepts any context (`unknown`), and there is no `defaultContext`. Its runs
+ * get `context: undefined`, which they all accept: the agent is an `AgentHarness<State>`.
+ */
+export type ContextFreeAgentOptions<State, F extends ResponseFormatInput | undefined> = CreateAgentOptions<
+  State,
+  unknown,
+  F
+> & { defaultContext?: never };
 
 /** Options of {@link createAgent}: the agent's options plus its model, tools and middleware. */
 export interface CreateAgentOptions<State, Ctx, F extends ResponseFormatInput | undefined>
@@ -113,15 +126,22 @@ export type ResponseFormatOutput<F> = [F] extends [undefined]
  * Its `State` and `Ctx` come from the tools, middleware, models and `defaultContext`: plain ones
  * give the plain `AgentHarness` (`Ctx` is `undefined`: runs take no `context`); a tool typed for a
  * context makes the agent take that context. Pass them explicitly (`createAgent<State, Ctx>`) to
- * fix them; a `Ctx` of `unknown` also means "no context".
+ * fix them.
  */
+export function createAgent<
+  State = unknown,
+  Ctx extends undefined = undefined,
+  F extends ResponseFormatInput | undefined = undefined,
+>(options: ContextFreeAgentOptions<State, F>): AgentHarness<State, Ctx, ResponseFormatOutput<F>>;
+/** An agent whose tools, middleware or `defaultContext` give it a context type `Ctx`. */
 export function createAgent<
   State = unknown,
   Ctx = undefined,
   F extends ResponseFormatInput | undefined = undefined,
->(
+>(options: CreateAgentOptions<State, Ctx, F>): AgentHarness<State, Ctx, ResponseFormatOutput<F>>;
+export function createAgent<State, Ctx, F extends ResponseFormatInput | undefined>(
   options: CreateAgentOptions<State, Ctx, F>,
-): AgentHarness<State, CreateAgentContext<Ctx>, ResponseFormatOutput<F>> {
+): AgentHarness<State, Ctx, ResponseFormatOutput<F>> {
   if (typeof options !== "object" || options === null) {
     throw validationError("createAgent needs an options object with at least a `model`", {
       field: "options",
@@ -142,7 +162,5 @@ export function createAgent<
   for (const [name, extra] of Object.entries(models ?? {})) agent.registerModel(name, extra);
   for (const tool of tools ?? []) agent.registerTool(tool);
   for (const m of middleware ?? []) agent.use(m);
-  // Only the type changes: when `Ctx` is `unknown` every tool and middleware accepts any context,
-  // so they accept `undefined`, the context of a run given none.
-  return agent as unknown as AgentHarness<State, CreateAgentContext<Ctx>, ResponseFormatOutput<F>>;
+  return agent;
 }
