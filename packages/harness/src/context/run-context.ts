@@ -195,6 +195,14 @@ export class LiveRunContext<Ctx = unknown> implements RunContext<Ctx> {
     return this.statusTracker?.snapshot();
   }
 
+  /**
+   * @internal `status()?.cost.total` without copying the status record: `budgetMiddleware` reads
+   * it around every model call.
+   */
+  costTotal(): number | undefined {
+    return this.statusTracker?.costTotal();
+  }
+
   /** @internal Attach the status tracker of the run executing in this context. */
   attachStatus(tracker: RunStatusTracker): void {
     this.statusTracker = tracker;

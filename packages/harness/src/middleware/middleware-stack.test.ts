@@ -1,10 +1,11 @@
-import { type ModelRequest, system, TinyAgentsError, user } from "@tinyagents/inference";
+import { assistant, type ModelRequest, system, TinyAgentsError, user } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../contracts/agent-event.js";
 import type { RunContext } from "../contracts/run-context.js";
 import type { ToolResult } from "../tool/tool.js";
 import { budgetMiddleware } from "./library/budget-middleware.js";
 import { modelCallLimitMiddleware } from "./library/call-limit-middleware.js";
+import { redactionMiddleware } from "./library/redaction-middleware.js";
 import type { HookContext, Middleware } from "./middleware.js";
 import { MiddlewareStack } from "./middleware-stack.js";
 
@@ -143,6 +144,41 @@ describe("MiddlewareStack dispatch", () => {
     expect(snapshots).toBeGreaterThan(0);
     expect(watched.events.filter((e) => e.type === "cache.layout_changed")).toEqual([
       expect.objectContaining({ middleware: "rewrite", segment: "system" }),
+    ]);
+  });
+
+  it("beforeModel: a copy-on-write library hook (redaction) takes a prefix snapshot only when it returns a new request", () => {
+    // The system message's JSON text is taken once per prefix snapshot.
+    let snapshots = 0;
+    const instructions = {
+      ...system("be brief"),
+      toJSON: () => {
+        snapshots++;
+        return system("be brief");
+      },
+    };
+    const stack = new MiddlewareStack([redactionMiddleware()]);
+    const request: ModelRequest = { messages: [instructions as never, user("q")] };
+    const clean = context();
+    expect(stack.beforeModel(clean.ctx, request, true)).toBe(request);
+    expect(snapshots).toBe(0);
+    expect(brackets(clean.events)).toEqual([
+      "middleware.started redaction",
+      "middleware.completed redaction",
+    ]);
+
+    // A secret in the history: the redacted copy changes the prefix, which is still reported.
+    const secret = user("mail me at bob@example.com");
+    const withSecret: ModelRequest = {
+      messages: [instructions as never, secret, assistant("ok"), user("q")],
+    };
+    const changed = context();
+    const out = stack.beforeModel(changed.ctx, withSecret, true) as ModelRequest;
+    expect(out.messages[1]).not.toBe(secret);
+    expect(withSecret.messages[1]).toBe(secret);
+    expect(snapshots).toBeGreaterThan(0);
+    expect(changed.events.filter((e) => e.type === "cache.layout_changed")).toEqual([
+      expect.objectContaining({ middleware: "redaction", segment: "history" }),
     ]);
   });
 

@@ -11,7 +11,7 @@ import type { MiddlewareHook } from "../contracts/agent-event.js";
 import type { ToolResult } from "../tool/tool.js";
 import type { HookContext, Middleware, ModelCallNext, ToolCallNext } from "./middleware.js";
 import { type PrefixLayout, prefixChange, prefixLayout } from "./prefix-fingerprint.js";
-import { isReadOnlyHook } from "./read-only-hooks.js";
+import { isCopyOnWriteHook, isReadOnlyHook } from "./read-only-hooks.js";
 
 type ValueHook = "beforeModel" | "afterModel" | "beforeTool" | "afterTool" | "afterAgent";
 
@@ -186,6 +186,20 @@ export class MiddlewareStack<State, Ctx> {
         }
         continue;
       }
+      if (isCopyOnWriteHook(m.beforeModel)) {
+        // It leaves its input intact: the prefix needs a snapshot only if it returned a new request.
+        const next = this.bracket(ctx, m, "beforeModel", () => {
+          const replaced = m.beforeModel?.(ctx, input);
+          return isThenable(replaced)
+            ? Promise.resolve(replaced).then((out) => this.checkReplacement(ctx, m, input, out, watch))
+            : this.checkReplacement(ctx, m, input, replaced, watch);
+        });
+        if (next instanceof Promise) {
+          return next.then((prepared) => this.beforeModelFrom(ctx, chain, i + 1, prepared, watch));
+        }
+        current = next;
+        continue;
+      }
       watch.layout ??= prefixLayout(input);
       const next = this.bracket(ctx, m, "beforeModel", () => {
         const replaced = m.beforeModel?.(ctx, input);
@@ -202,6 +216,19 @@ export class MiddlewareStack<State, Ctx> {
     if (watch.changed && watch.layout !== undefined && Object.hasOwn(current, "promptFingerprint"))
       current.promptFingerprint = watch.layout.fingerprint;
     return current;
+  }
+
+  /** After a copy-on-write `beforeModel` hook (see `replacesRequestOnly`): `checkPrefix` if it replaced the request. */
+  private checkReplacement(
+    ctx: HookContext<State, Ctx>,
+    m: Middleware<State, Ctx>,
+    input: ModelRequest,
+    out: ModelRequest | undefined | void,
+    watch: PrefixWatch,
+  ): ModelRequest {
+    if (out === undefined || out === null || out === input) return input;
+    watch.layout ??= prefixLayout(input);
+    return this.checkPrefix(ctx, m, out, watch);
   }
 
   /** After one `beforeModel` hook: report (or, protected, refuse) a change of the prefix. */

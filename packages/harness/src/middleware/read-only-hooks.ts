@@ -1,7 +1,9 @@
-// Hook functions of the library's own middleware known to only READ the request they get.
-// Keyed by the function itself, not by the middleware object: a copy of the middleware with
-// another `beforeModel` (`{ ...budget, beforeModel: mine }`) is not trusted by mistake.
+// Hook functions of the library's own middleware whose effect on the request is known: they only
+// READ it, or they never edit it in place (a change comes back as a new request). Keyed by the
+// function itself, not by the middleware object: a copy of the middleware with another
+// `beforeModel` (`{ ...budget, beforeModel: mine }`) is not trusted by mistake.
 const readOnly = new WeakSet<object>();
+const copyOnWrite = new WeakSet<object>();
 
 /**
  * Marks a library middleware's `beforeModel` hook as one that neither replaces nor edits the
@@ -18,4 +20,21 @@ export function readsRequestOnly<F extends (...args: never[]) => unknown>(hook: 
 /** Whether `hook` was marked with {@link readsRequestOnly}. */
 export function isReadOnlyHook(hook: unknown): boolean {
   return typeof hook === "function" && readOnly.has(hook);
+}
+
+/**
+ * Marks a library middleware's `beforeModel` hook as one that never edits the request, its
+ * messages or its tool list in place: it returns a new request when it changes something, and
+ * nothing (or the same request) when it does not. The stack then snapshots the prompt prefix
+ * only when the hook returned a new request (the input it was given is still intact), instead
+ * of before and after every call. For the library's own hooks only.
+ */
+export function replacesRequestOnly<F extends (...args: never[]) => unknown>(hook: F): F {
+  copyOnWrite.add(hook);
+  return hook;
+}
+
+/** Whether `hook` was marked with {@link replacesRequestOnly}. */
+export function isCopyOnWriteHook(hook: unknown): boolean {
+  return typeof hook === "function" && copyOnWrite.has(hook);
 }

@@ -1,5 +1,13 @@
-import type { JsonObject, JsonValue, ModelRequest, ModelResponse } from "@tinyagents/inference";
-import { stablePrefixFingerprint } from "../cache/prompt-fingerprint.js";
+import type {
+  JsonObject,
+  JsonValue,
+  Message,
+  ModelRequest,
+  ModelResponse,
+  ToolSchema,
+} from "@tinyagents/inference";
+import { writePromptPrefix } from "../cache/prompt-fingerprint.js";
+import { layoutSegments } from "../cache/request-layout.js";
 import type { AgentEventOf } from "../contracts/agent-event.js";
 import type { Middleware } from "../middleware/middleware.js";
 import {
@@ -37,30 +45,87 @@ export interface TraceDetailsOptions {
  */
 export function traceDetailsMiddleware(options: TraceDetailsOptions = {}): Middleware {
   const content = options.captureContent === true;
+  const stablePrefix = new StablePrefixMemo();
+  // Not async functions: one promise per call (the `then` of `next`'s) instead of two.
   return {
     name: "traceDetails",
-    async wrapModelCall(ctx, request, next) {
+    wrapModelCall(ctx, request, next) {
       const callId = ctx.callId ?? "";
-      ctx.run.emit(requestEvent(callId, request, content));
-      const response = await next(request);
-      ctx.run.emit(responseEvent(callId, response, content));
-      return response;
+      ctx.run.emit(requestEvent(callId, request, content, stablePrefix.of(request)));
+      return next(request).then((response) => {
+        ctx.run.emit(responseEvent(callId, response, content));
+        return response;
+      });
     },
-    async wrapToolCall(ctx, call, next) {
-      const result = await next(call);
-      const description = ctx.tools?.get(call.name)?.description;
-      const event: AgentEventOf<"tool.result"> = {
-        type: "tool.result",
-        callId: call.id,
-        toolName: result.toolName,
-        isError: result.isError,
-      };
-      if (description !== undefined && description !== "") event.description = description;
-      if (content) event.result = genAiToolResult(result.content);
-      ctx.run.emit(event);
-      return result;
+    wrapToolCall(ctx, call, next) {
+      return next(call).then((result) => {
+        const description = ctx.tools?.get(call.name)?.description;
+        const event: AgentEventOf<"tool.result"> = {
+          type: "tool.result",
+          callId: call.id,
+          toolName: result.toolName,
+          isError: result.isError,
+        };
+        if (description !== undefined && description !== "") event.description = description;
+        if (content) event.result = genAiToolResult(result.content);
+        ctx.run.emit(event);
+        return result;
+      });
     },
   };
+}
+
+/**
+ * `stablePrefixFingerprint(request)` of successive requests, with the last answer remembered:
+ * the fingerprint hashes the tool declarations' digest and the digests of the messages of the
+ * cacheable segments before the first `history` segment, each memoized per object (a frozen tool
+ * list, a message), so a request with the same frozen tool list, the same segments and the same
+ * stable message OBJECTS as the previous one has the same fingerprint. Every call of a run (and
+ * of the agent's other runs) usually does: it costs a layout and identity comparisons instead of
+ * a SHA-256 over the stream. Unfrozen tool lists are hashed every time (they may have been edited).
+ */
+export class StablePrefixMemo {
+  private tools: readonly ToolSchema[] | undefined;
+  private segments = "";
+  private messages: readonly Message[] = [];
+  private fingerprint: string | undefined;
+
+  of(request: ModelRequest): string {
+    const tools = request.tools;
+    const segments = layoutSegments(request);
+    let key = "";
+    let stableEnd = 0;
+    for (const segment of segments) {
+      if (!segment.inPrefix || segment.role === "history") break;
+      key += `${segment.id}\u0000${segment.role}\u0000${segment.end - segment.start}\u0001`;
+      stableEnd = Math.max(stableEnd, segment.end);
+    }
+    const frozen = tools === undefined || Object.isFrozen(tools);
+    if (
+      frozen &&
+      this.fingerprint !== undefined &&
+      tools === this.tools &&
+      key === this.segments &&
+      sameMessages(this.messages, request.messages, stableEnd)
+    ) {
+      return this.fingerprint;
+    }
+    const fingerprint = writePromptPrefix(request, { segments, stableOnly: true }).stableFingerprint;
+    if (frozen) {
+      this.tools = tools;
+      this.segments = key;
+      this.messages = request.messages.slice(0, stableEnd);
+      this.fingerprint = fingerprint;
+    }
+    return fingerprint;
+  }
+}
+
+/** Whether `messages` starts with exactly the `count` message objects of `known`. */
+function sameMessages(known: readonly Message[], messages: readonly Message[], count: number): boolean {
+  if (known.length !== count) return false;
+  for (let i = 0; i < count; i++) if (known[i] !== messages[i]) return false;
+  return true;
 }
 
 /** The request options a trace shows as model parameters (no messages, no secrets). */
@@ -83,6 +148,7 @@ function requestEvent(
   callId: string,
   request: ModelRequest,
   content: boolean,
+  stablePrefix: string,
 ): AgentEventOf<"model.request"> {
   const event: AgentEventOf<"model.request"> = {
     type: "model.request",
@@ -90,7 +156,7 @@ function requestEvent(
     parameters: requestParameters(request),
     // Hashes the tools and the stable messages only (not the growing history): the inspector's
     // prompt-cache view compares it call to call.
-    stablePrefix: stablePrefixFingerprint(request),
+    stablePrefix,
   };
   if (content) {
     const system = genAiSystemInstructions(request.messages);

@@ -106,6 +106,11 @@ export class RunStatusTracker {
     return copy;
   }
 
+  /** The run's cost so far (US dollars; a lower bound when `cost.unknown`), without a copy. */
+  costTotal(): number {
+    return this.totals.cost.total;
+  }
+
   start(): void {
     this.record.status = "running";
     this.touch();

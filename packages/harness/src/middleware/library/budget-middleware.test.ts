@@ -78,10 +78,11 @@ describe("budgetMiddleware", () => {
     const { harness } = setup();
     const model = loop(3);
     // $1 per input token, $2 per output token: each call costs 10 + 10 = $20.
+    const budget = budgetMiddleware({ limits: { maxCost: 25 } });
     harness
       .registerModel("m", model, { pricing: { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 } })
       .registerTool(FakeTool.returning("t", "ok"))
-      .use(budgetMiddleware({ limits: { maxCost: 25 } }));
+      .use(budget);
     const { error, events } = await runAgent(harness, "hi");
     expect(model.callCount).toBe(2);
     expect(error?.code).toBe("limit_exceeded");
@@ -89,6 +90,10 @@ describe("budgetMiddleware", () => {
       [40, false],
       [40, true],
     ]);
+    // The ledger's live readings agree with its snapshot.
+    expect(budget.tracker.cost).toBe(40);
+    expect(budget.tracker.usage).toEqual(budget.tracker.snapshot().usage);
+    expect(budget.tracker.reservedInputTokens).toBe(0);
   });
 
   it("a shared tracker enforces one budget across a parent and a sub-agent", async () => {

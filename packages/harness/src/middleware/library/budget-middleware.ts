@@ -6,12 +6,13 @@ import {
   TinyAgentsError,
   type Usage,
 } from "@tinyagents/inference";
+import { liveRunOf } from "../../context/run-context.js";
 import type { RunContext } from "../../contracts/run-context.js";
 import { estimateCost, type ModelPricing } from "../../cost/cost.js";
 import type { HookContext, Middleware } from "../middleware.js";
 import { readsRequestOnly } from "../read-only-hooks.js";
-import { type BudgetSnapshot, BudgetTracker } from "./budget-tracker.js";
-import { estimateRequestTokens } from "./estimate-request.js";
+import { BudgetTracker } from "./budget-tracker.js";
+import { RunRequestEstimator } from "./estimate-request.js";
 import { callable, fraction, middlewareName, nonNegative, optionError } from "./option-checks.js";
 import { PerRun } from "./per-run.js";
 import { SavedState } from "./saved-state.js";
@@ -51,28 +52,29 @@ type LimitKey = keyof BudgetLimits;
 interface Measure {
   key: LimitKey;
   label: string;
-  read(snapshot: BudgetSnapshot): number;
+  /** The measure in the ledger's usage and cost (read as they are, not copied). */
+  read(usage: Readonly<Usage>, cost: number): number;
   /** Input-side limits also count reserved and estimated input tokens before dispatch. */
   projects: boolean;
 }
 
 const MEASURES: readonly Measure[] = [
-  { key: "maxInputTokens", label: "input tokens", read: (s) => s.usage.inputTokens, projects: true },
+  { key: "maxInputTokens", label: "input tokens", read: (u) => u.inputTokens, projects: true },
   {
     key: "maxCachedInputTokens",
     label: "cached input tokens",
-    read: (s) => s.usage.cacheReadTokens,
+    read: (u) => u.cacheReadTokens,
     projects: false,
   },
-  { key: "maxOutputTokens", label: "output tokens", read: (s) => s.usage.outputTokens, projects: false },
-  { key: "maxTotalTokens", label: "total tokens", read: (s) => s.usage.totalTokens, projects: true },
+  { key: "maxOutputTokens", label: "output tokens", read: (u) => u.outputTokens, projects: false },
+  { key: "maxTotalTokens", label: "total tokens", read: (u) => u.totalTokens, projects: true },
   {
     key: "maxReasoningTokens",
     label: "reasoning tokens",
-    read: (s) => s.usage.reasoningTokens,
+    read: (u) => u.reasoningTokens,
     projects: false,
   },
-  { key: "maxCost", label: "cost (USD)", read: (s) => s.cost, projects: false },
+  { key: "maxCost", label: "cost (USD)", read: (_u, cost) => cost, projects: false },
 ];
 
 /**
@@ -127,16 +129,23 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
   const warnAt = options.warnAt === undefined ? 0.8 : fraction(name, "warnAt", options.warnAt);
   const tracker = options.tracker ?? new BudgetTracker();
   if (!(tracker instanceof BudgetTracker)) throw optionError(name, "tracker", "must be a BudgetTracker");
-  const estimate =
-    options.estimate === undefined ? estimateRequestTokens : callable(name, "estimate", options.estimate);
+  const custom = options.estimate === undefined ? undefined : callable(name, "estimate", options.estimate);
   const pricing = options.pricing;
   // Per run: the reservations of its calls in flight (one key per dispatch), for `onError` /
-  // `afterAgent`; and what its calls spent (recorded in the tracker), saved when it pauses.
-  const perRun = new PerRun<{ inFlight: Set<object>; calls: number; usage: Usage; cost: number }>(() => ({
+  // `afterAgent`; what its calls spent (recorded in the tracker), saved when it pauses; and the
+  // default estimate's memory of the run's previous request (`estimateRequestTokens`' answers).
+  const perRun = new PerRun<{
+    inFlight: Set<object>;
+    calls: number;
+    usage: Usage;
+    cost: number;
+    estimator: RunRequestEstimator | undefined;
+  }>(() => ({
     inFlight: new Set(),
     calls: 0,
     usage: emptyUsage(),
     cost: 0,
+    estimator: custom === undefined ? new RunRequestEstimator() : undefined,
   }));
   const releaseRun = (run: RunContext<unknown>) => {
     const held = perRun.of(run).inFlight;
@@ -146,14 +155,17 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
 
   /** Throws (after `budget.exceeded { blocked: true }`) when a call estimated at `estimated` must not go out. */
   const preflight = (run: RunContext<unknown>, estimated: number): void => {
-    const snapshot = tracker.snapshot();
+    // The ledger as it is now, without a copy (its usage object is replaced, never edited).
+    const usage = tracker.usage;
+    const cost = tracker.cost;
+    const reserved = tracker.reservedInputTokens;
     for (const { measure, max } of limits) {
-      const used = measure.read(snapshot);
-      const projected = measure.projects ? used + snapshot.reservedInputTokens + estimated : used;
+      const used = measure.read(usage, cost);
+      const projected = measure.projects ? used + reserved + estimated : used;
       const blocked = measure.projects ? projected > max : used >= max;
       if (!blocked) continue;
       const reason = measure.projects
-        ? `${measure.label}: used ${used} + reserved ${snapshot.reservedInputTokens} + estimated ${estimated} would exceed ${max}`
+        ? `${measure.label}: used ${used} + reserved ${reserved} + estimated ${estimated} would exceed ${max}`
         : `${measure.label}: used ${used} of ${max}`;
       run.emit({ type: "budget.exceeded", limit: measure.key, used, max, blocked: true, reason });
       throw new TinyAgentsError(
@@ -180,7 +192,7 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
           ? prices === undefined
             ? 0
             : estimateCost(prices, usage).total
-          : Math.max(0, (run.status()?.cost.total ?? 0) - costBefore);
+          : Math.max(0, runCost(run) - costBefore);
       tracker.record(usage, cost);
       const spent = perRun.of(run);
       spent.calls++;
@@ -193,9 +205,10 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
       estimatedInputTokens: estimated,
       actualInputTokens: usage?.inputTokens ?? 0,
     });
-    const snapshot = tracker.snapshot();
+    const spentUsage = tracker.usage;
+    const spentCost = tracker.cost;
     for (const { measure, max } of limits) {
-      const used = measure.read(snapshot);
+      const used = measure.read(spentUsage, spentCost);
       if (used >= warnAt * max && tracker.firstReport(`warning:${measure.key}`)) {
         const reason = `${measure.label}: used ${used} of ${max} (${max === 0 ? 100 : Math.round((used / max) * 100)}%)`;
         run.emit({ type: "budget.warning", limit: measure.key, used, max, reason });
@@ -218,28 +231,47 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
     beforeModel: readsRequestOnly((ctx: HookContext<State, Ctx>): void => {
       preflight(ctx.run, 0);
     }),
-    async wrapModelCall(ctx, request, next) {
+    // Not an async function: one promise per call (the `then` of `next`'s) instead of two.
+    wrapModelCall(ctx, request, next) {
       const run = ctx.run;
       const callId = ctx.callId ?? "";
-      // The request as dispatched (later middleware may have grown it); checked and reserved in
-      // one synchronous step, so runs sharing the tracker cannot both pass on the same room.
-      const estimated = estimate(request);
-      preflight(run, estimated);
       const key = {};
-      tracker.reserve(key, estimated);
-      const held = perRun.of(run).inFlight;
-      held.add(key);
-      run.emit({ type: "budget.reserved", callId, estimatedInputTokens: estimated });
-      const costBefore = pricing === undefined ? (run.status()?.cost.total ?? 0) : 0;
-      let response: ModelResponse;
+      let held: Set<object> | undefined;
+      let estimated: number;
+      let costBefore: number;
+      let pending: Promise<ModelResponse>;
       try {
-        response = await next(request);
-      } finally {
+        // The request as dispatched (later middleware may have grown it); checked and reserved in
+        // one synchronous step, so runs sharing the tracker cannot both pass on the same room.
+        const state = perRun.of(run);
+        estimated =
+          custom === undefined ? (state.estimator as RunRequestEstimator).estimate(request) : custom(request);
+        preflight(run, estimated);
+        tracker.reserve(key, estimated);
+        held = state.inFlight;
+        held.add(key);
+        run.emit({ type: "budget.reserved", callId, estimatedInputTokens: estimated });
+        costBefore = pricing === undefined ? runCost(run) : 0;
+        pending = next(request);
+      } catch (error) {
         tracker.release(key);
-        held.delete(key);
+        held?.delete(key);
+        return Promise.reject(error);
       }
-      settle(run, callId, estimated, response, costBefore);
-      return response;
+      const done = held;
+      return pending.then(
+        (response) => {
+          tracker.release(key);
+          done.delete(key);
+          settle(run, callId, estimated, response, costBefore);
+          return response;
+        },
+        (error: unknown) => {
+          tracker.release(key);
+          done.delete(key);
+          throw error;
+        },
+      );
     },
     onError(ctx) {
       releaseRun(ctx.run);
@@ -272,4 +304,13 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
       tracker.countResumed(ctx.run.runId, { usage: spent.usage, cost: spent.cost });
     },
   };
+}
+
+/**
+ * The run's cost so far (US dollars): read from the harness's own run context without copying
+ * its status record, else from `status()` (a context built by hand).
+ */
+function runCost(run: RunContext<unknown>): number {
+  const live = liveRunOf(run);
+  return (live !== undefined ? live.costTotal() : run.status()?.cost.total) ?? 0;
 }

@@ -36,6 +36,21 @@ export class BudgetTracker {
   /** Spending of paused (and resumed) runs already included in `spent`, by run id. */
   private readonly pausedRuns = new Map<string, BudgetSpend>();
 
+  /** Usage spent so far (read-only, not a copy: it is replaced, never edited, as calls are recorded). */
+  get usage(): Readonly<Usage> {
+    return this.spent;
+  }
+
+  /** Cost spent so far, US dollars. */
+  get cost(): number {
+    return this.spentCost;
+  }
+
+  /** Input tokens reserved by model calls in flight. */
+  get reservedInputTokens(): number {
+    return this.reserved;
+  }
+
   /** A copy of the counters. */
   snapshot(): BudgetSnapshot {
     return { usage: { ...this.spent }, cost: this.spentCost, reservedInputTokens: this.reserved };

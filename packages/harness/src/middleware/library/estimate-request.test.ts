@@ -8,7 +8,7 @@ import {
   user,
 } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
-import { estimateRequestTokens } from "./estimate-request.js";
+import { estimateRequestTokens, RunRequestEstimator } from "./estimate-request.js";
 
 /** A JSON value whose serialization is counted (JSON.stringify calls its `toJSON`). */
 function counted(value: object): { value: object; serialized: () => number } {
@@ -61,5 +61,36 @@ describe("estimateRequestTokens", () => {
     (instructions.content[0] as { text: string }).text = "x".repeat(400);
     const after = estimateRequestTokens({ messages: [instructions, user("q")] });
     expect(after - before).toBe(100 - 2);
+  });
+
+  it("RunRequestEstimator answers as estimateRequestTokens over a run's calls, whatever changed between them", () => {
+    const tool: ToolSchema = { name: "lookup", description: "Find a thing.", parameters: { type: "object" } };
+    const other: ToolSchema = {
+      name: "other",
+      description: "Another thing to do.",
+      parameters: { type: "object" },
+    };
+    const frozen = Object.freeze([tool]) as ToolSchema[];
+    const loose: ToolSchema[] = [tool];
+    const instructions = system("short");
+    const call = assistant("", [{ id: "c1", name: "lookup", arguments: { q: "a long query" } }]);
+    const requests: ModelRequest[] = [
+      { messages: [instructions, user("hi")], tools: frozen },
+      { messages: [instructions, user("hi"), call, user("and more")], tools: frozen },
+      // A message replaced at the same position, the history cut, grown again.
+      { messages: [instructions, user("hello there"), call, user("and more")], tools: frozen },
+      { messages: [instructions, user("hi")], tools: frozen },
+      { messages: [instructions, user("hi"), user("x".repeat(80))] },
+      // Another (unfrozen) tool list, then edited in place.
+      { messages: [instructions, user("hi")], tools: loose },
+    ];
+    const estimator = new RunRequestEstimator();
+    for (const request of requests) expect(estimator.estimate(request)).toBe(estimateRequestTokens(request));
+    loose.push(other);
+    const grown: ModelRequest = { messages: [instructions, user("hi")], tools: loose };
+    expect(estimator.estimate(grown)).toBe(estimateRequestTokens(grown));
+    // A system message edited in place is counted as it is now.
+    (instructions.content[0] as { text: string }).text = "y".repeat(400);
+    expect(estimator.estimate(grown)).toBe(estimateRequestTokens(grown));
   });
 });

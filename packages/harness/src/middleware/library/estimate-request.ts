@@ -17,19 +17,67 @@ const messageTokens = new WeakMap<Message, number>();
  */
 export function estimateRequestTokens(request: ModelRequest): number {
   let tokens = 0;
-  for (const message of request.messages) {
-    if (message.role === "system") {
-      tokens += defaultTokenCounter.countMessage(message);
-      continue;
+  for (const message of request.messages) tokens += messageEstimate(message);
+  return tokens + toolsEstimate(request.tools);
+}
+
+/**
+ * {@link estimateRequestTokens} for the successive calls of ONE run (same answers): it remembers
+ * the previous call's messages by position, so a call whose history is the previous call's plus
+ * new messages costs one identity comparison per earlier message instead of a look-up in the
+ * shared memo (which grows the per-call work with the transcript's length in look-ups), and the
+ * tool declarations' count when the call sends the same frozen list (the registry's) again.
+ */
+export class RunRequestEstimator {
+  private readonly seen: Message[] = [];
+  private readonly counts: number[] = [];
+  private tools: readonly ToolSchema[] | undefined;
+  private toolCount = 0;
+
+  estimate(request: ModelRequest): number {
+    const messages = request.messages;
+    const seen = this.seen;
+    const counts = this.counts;
+    let tokens = 0;
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i] as Message;
+      if (message.role === "system") {
+        tokens += defaultTokenCounter.countMessage(message);
+        continue;
+      }
+      if (seen[i] !== message) {
+        seen[i] = message;
+        counts[i] = messageEstimate(message);
+      }
+      tokens += counts[i] as number;
     }
-    let count = messageTokens.get(message);
-    if (count === undefined) {
-      count = defaultTokenCounter.countMessage(message);
-      messageTokens.set(message, count);
+    if (seen.length > messages.length) {
+      seen.length = messages.length;
+      counts.length = messages.length;
     }
-    tokens += count;
+    const tools = request.tools;
+    // Only a frozen list cannot have changed since it was counted.
+    if (tools === undefined || tools !== this.tools || !Object.isFrozen(tools)) {
+      this.tools = tools;
+      this.toolCount = toolsEstimate(tools);
+    }
+    return tokens + this.toolCount;
   }
-  for (const tool of request.tools ?? []) {
+}
+
+function messageEstimate(message: Message): number {
+  if (message.role === "system") return defaultTokenCounter.countMessage(message);
+  let count = messageTokens.get(message);
+  if (count === undefined) {
+    count = defaultTokenCounter.countMessage(message);
+    messageTokens.set(message, count);
+  }
+  return count;
+}
+
+function toolsEstimate(tools: readonly ToolSchema[] | undefined): number {
+  let tokens = 0;
+  for (const tool of tools ?? []) {
     let count = toolTokens.get(tool);
     if (count === undefined) {
       count = defaultTokenCounter.countTools([tool]);

@@ -1,8 +1,9 @@
-import { text } from "@tinyagents/inference";
+import { type Message, type ModelRequest, text, user } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { toolMessages } from "../../../test/helpers.js";
 import { runText } from "../../agent-loop/agent-run.js";
 import { InMemoryResponseCache } from "../../cache/in-memory-response-cache.js";
+import type { RunContext } from "../../contracts/run-context.js";
 import { FakeTool } from "../../testkit/fake-tool.js";
 import { ScriptedModel } from "../../testkit/scripted-model.js";
 import { StreamingMock } from "../../testkit/streaming-mock.js";
@@ -217,6 +218,28 @@ describe("redactionMiddleware", () => {
     expect(error).toBeUndefined();
     expect(text(model.requests[1]?.messages.at(-1))).toBe("shipped ORD-123456");
     expect(scanned).toEqual(["ORD-123456"]);
+  });
+
+  it("redacts each request of a run as it is now: messages replaced or dropped since the last call", () => {
+    const redaction = redactionMiddleware();
+    const ctxOf = () => ({ state: undefined, run: {} as RunContext<unknown> });
+    const ctx = ctxOf();
+    const send = (messages: Message[], on = ctx) =>
+      (redaction.beforeModel?.(on, { messages }) as ModelRequest | undefined)?.messages.map(text);
+    const first = user("I am bob@example.com");
+    expect(send([first])).toEqual(["I am [REDACTED:email]"]);
+    // Another message at the same position: scanned, not answered from the previous call.
+    expect(send([user("nothing here")])).toBeUndefined();
+    expect(send([user("nothing here"), user(`key ${KEY}`)])).toEqual([
+      "nothing here",
+      "key [REDACTED:api_key]",
+    ]);
+    // The history shrank, then grew again with the first message back at position 0.
+    expect(send([user("nothing here")])).toBeUndefined();
+    expect(send([first, user("ok")])).toEqual(["I am [REDACTED:email]", "ok"]);
+    // Another run of the same middleware keeps its own memory.
+    expect(send([user("clean")], ctxOf())).toBeUndefined();
+    expect(send([first, user("ok")])).toEqual(["I am [REDACTED:email]", "ok"]);
   });
 
   it("masks with custom patterns that cannot be scanned together (flags, backreferences)", () => {

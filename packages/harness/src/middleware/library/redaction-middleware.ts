@@ -1,5 +1,6 @@
-import type { Message } from "@tinyagents/inference";
-import type { Middleware } from "../middleware.js";
+import type { Message, ModelRequest } from "@tinyagents/inference";
+import type { HookContext, Middleware } from "../middleware.js";
+import { replacesRequestOnly } from "../read-only-hooks.js";
 import { middlewareName, optionError, positive } from "./option-checks.js";
 import { PerRun } from "./per-run.js";
 import { DEFAULT_REDACTION_PATTERNS, type RedactionPattern } from "./redaction-patterns.js";
@@ -98,17 +99,38 @@ export function redactionMiddleware<State = unknown, Ctx = unknown>(
     },
   };
   if (options.requests !== false) {
-    middleware.beforeModel = (_ctx, request) => {
-      let messages: Message[] | undefined;
-      for (let i = 0; i < request.messages.length; i++) {
-        const message = request.messages[i] as Message;
-        const redacted = redactMessage(message);
-        if (redacted === message) continue;
-        messages ??= request.messages.slice();
-        messages[i] = redacted;
-      }
-      return messages === undefined ? undefined : { ...request, messages };
-    };
+    // Per run, the previous request's messages and what was sent for each, by position: a call
+    // whose history is the previous call's plus new messages compares each earlier message by
+    // identity instead of looking it up in `copies` (one look-up per message per call grows the
+    // per-call work with the transcript).
+    const sentBefore = new PerRun(() => ({ given: [] as Message[], sent: [] as Message[] }));
+    // It never edits the request in place (a changed request is a copy): the stack snapshots the
+    // prompt prefix only when it returns one.
+    middleware.beforeModel = replacesRequestOnly(
+      (ctx: HookContext<State, Ctx>, request: ModelRequest): ModelRequest | undefined => {
+        const { given, sent } = sentBefore.of(ctx.run);
+        const list = request.messages;
+        let messages: Message[] | undefined;
+        for (let i = 0; i < list.length; i++) {
+          const message = list[i] as Message;
+          let redacted: Message;
+          if (given[i] === message) redacted = sent[i] as Message;
+          else {
+            redacted = redactMessage(message);
+            given[i] = message;
+            sent[i] = redacted;
+          }
+          if (redacted === message) continue;
+          messages ??= list.slice();
+          messages[i] = redacted;
+        }
+        if (given.length > list.length) {
+          given.length = list.length;
+          sent.length = list.length;
+        }
+        return messages === undefined ? undefined : { ...request, messages };
+      },
+    );
   }
   if (options.deltas !== false) {
     const holdback =
