@@ -22,15 +22,19 @@ export function estimateRequestTokens(request: ModelRequest): number {
 }
 
 /**
- * {@link estimateRequestTokens} for the successive calls of ONE run (same answers): it remembers
- * the previous call's messages by position, so a call whose history is the previous call's plus
- * new messages costs one identity comparison per earlier message instead of a look-up in the
- * shared memo (which grows the per-call work with the transcript's length in look-ups), and the
- * tool declarations' count when the call sends the same frozen list (the registry's) again.
+ * {@link estimateRequestTokens} for the successive calls of ONE run (same answers), remembering
+ * per run instead of in the process-wide tables: the previous call's messages by position, so a
+ * call whose history is the previous call's plus new messages costs one identity comparison per
+ * earlier message; each message's count (a history that shifted); and the count of a frozen
+ * tool list (the registry's) sent again. Entries of a long-lived `WeakMap`, set for every new
+ * message of every run, cost the garbage collector several times what counting the message
+ * does; a table that dies with the run costs little. A new run of a thread counts the thread's
+ * earlier messages once, at its first call.
  */
 export class RunRequestEstimator {
   private readonly seen: Message[] = [];
   private readonly counts: number[] = [];
+  private readonly known = new Map<Message, number>();
   private tools: readonly ToolSchema[] | undefined;
   private toolCount = 0;
 
@@ -47,7 +51,7 @@ export class RunRequestEstimator {
       }
       if (seen[i] !== message) {
         seen[i] = message;
-        counts[i] = messageEstimate(message);
+        counts[i] = this.count(message);
       }
       tokens += counts[i] as number;
     }
@@ -62,6 +66,15 @@ export class RunRequestEstimator {
       this.toolCount = toolsEstimate(tools);
     }
     return tokens + this.toolCount;
+  }
+
+  private count(message: Message): number {
+    let count = this.known.get(message);
+    if (count === undefined) {
+      count = defaultTokenCounter.countMessage(message);
+      this.known.set(message, count);
+    }
+    return count;
   }
 }
 

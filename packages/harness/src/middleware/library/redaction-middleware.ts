@@ -1,9 +1,10 @@
-import type { Message, ModelRequest } from "@tinyagents/inference";
+import type { ModelRequest } from "@tinyagents/inference";
 import type { HookContext, Middleware } from "../middleware.js";
 import { replacesRequestOnly } from "../read-only-hooks.js";
 import { middlewareName, optionError, positive } from "./option-checks.js";
 import { PerRun } from "./per-run.js";
 import { DEFAULT_REDACTION_PATTERNS, type RedactionPattern } from "./redaction-patterns.js";
+import { RunRedactionMemo } from "./run-redaction-memo.js";
 import { StreamRedactor } from "./stream-redactor.js";
 import { TextRedactor } from "./text-redactor.js";
 
@@ -48,8 +49,9 @@ export interface RedactionMiddleware<State, Ctx> extends Middleware<State, Ctx> 
 /**
  * Masks PII and secrets wherever text flows:
  * - requests (`beforeModel`): every message sent to the model — a redacted COPY, the run's
- *   transcript keeps the originals; copies are memoized per message, so a turn only scans new
- *   messages. Declares `changes: "prefix"` (history is rewritten, identically on every call);
+ *   transcript keeps the originals; copies are remembered per run, so a model call only scans
+ *   the messages its run has not sent before (a new run of a thread scans the thread's history
+ *   once). Declares `changes: "prefix"` (history is rewritten, identically on every call);
  * - streamed deltas (`onModelDelta`): text deltas, before consumers see them. The last
  *   `deltaHoldback` characters (and a match still growing at the end) are held back until later
  *   deltas show they are not (part of) a secret, so a secret split across deltas never reaches
@@ -81,15 +83,7 @@ export function redactionMiddleware<State = unknown, Ctx = unknown>(
   }
   const masker = typeof mask === "function" ? mask : (pattern: string) => mask ?? `[REDACTED:${pattern}]`;
   const redactor = new TextRedactor(name, patterns, masker);
-  const copies = new WeakMap<Message, Message>();
-  const redactMessage = (message: Message): Message => {
-    let copy = copies.get(message);
-    if (copy === undefined) {
-      copy = redactor.message(message);
-      copies.set(message, copy);
-    }
-    return copy;
-  };
+  const memos = new PerRun(() => new RunRedactionMemo(redactor));
 
   const middleware: RedactionMiddleware<State, Ctx> = {
     name,
@@ -99,35 +93,11 @@ export function redactionMiddleware<State = unknown, Ctx = unknown>(
     },
   };
   if (options.requests !== false) {
-    // Per run, the previous request's messages and what was sent for each, by position: a call
-    // whose history is the previous call's plus new messages compares each earlier message by
-    // identity instead of looking it up in `copies` (one look-up per message per call grows the
-    // per-call work with the transcript).
-    const sentBefore = new PerRun(() => ({ given: [] as Message[], sent: [] as Message[] }));
     // It never edits the request in place (a changed request is a copy): the stack snapshots the
     // prompt prefix only when it returns one.
     middleware.beforeModel = replacesRequestOnly(
       (ctx: HookContext<State, Ctx>, request: ModelRequest): ModelRequest | undefined => {
-        const { given, sent } = sentBefore.of(ctx.run);
-        const list = request.messages;
-        let messages: Message[] | undefined;
-        for (let i = 0; i < list.length; i++) {
-          const message = list[i] as Message;
-          let redacted: Message;
-          if (given[i] === message) redacted = sent[i] as Message;
-          else {
-            redacted = redactMessage(message);
-            given[i] = message;
-            sent[i] = redacted;
-          }
-          if (redacted === message) continue;
-          messages ??= list.slice();
-          messages[i] = redacted;
-        }
-        if (given.length > list.length) {
-          given.length = list.length;
-          sent.length = list.length;
-        }
+        const messages = memos.of(ctx.run).messages(request.messages);
         return messages === undefined ? undefined : { ...request, messages };
       },
     );
@@ -154,15 +124,15 @@ export function redactionMiddleware<State = unknown, Ctx = unknown>(
     };
   }
   if (options.responses !== false) {
-    middleware.afterModel = (_ctx, response) => {
-      const content = redactor.blocks(response.message.content);
+    middleware.afterModel = (ctx, response) => {
+      const content = memos.of(ctx.run).blocks(response.message.content);
       if (content === response.message.content) return undefined;
       return { ...response, message: { ...response.message, content } };
     };
   }
   if (options.results !== false) {
-    middleware.afterTool = (_ctx, result) => {
-      const content = redactor.blocks(result.content);
+    middleware.afterTool = (ctx, result) => {
+      const content = memos.of(ctx.run).blocks(result.content);
       return content === result.content ? undefined : { ...result, content };
     };
   }

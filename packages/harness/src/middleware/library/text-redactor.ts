@@ -14,12 +14,6 @@ export class TextRedactor {
   private readonly mask: (name: string) => string;
   /** Matches where any pattern matches (one scan instead of one per pattern); see {@link anyOf}. */
   private readonly precheck: RegExp | undefined;
-  /**
-   * Text blocks found clean, with the text they had then: a tool result or answer scanned by
-   * `afterTool` / `afterModel` is not scanned again when its message is next sent to the model.
-   * Keyed by block, checked against its current text (a block whose text was replaced is scanned).
-   */
-  private readonly cleanBlocks = new WeakMap<ContentBlock, string>();
 
   constructor(middleware: string, patterns: readonly RedactionPattern[], mask: (name: string) => string) {
     this.patterns = patterns.map((p, i) => checkPattern(middleware, p, i));
@@ -173,16 +167,22 @@ export class TextRedactor {
     return copy ?? value;
   }
 
-  blocks(content: ContentBlock[]): ContentBlock[] {
+  /**
+   * The blocks with their text and JSON redacted (the same array when nothing matched). `clean`:
+   * text blocks found clean, with the text they had then — a block found there with the same
+   * text is not scanned again (a tool result or answer scanned by `afterTool` / `afterModel`,
+   * when its message is next sent to the model), and blocks found clean are added to it.
+   */
+  blocks(content: ContentBlock[], clean?: Map<ContentBlock, string>): ContentBlock[] {
     let copy: ContentBlock[] | undefined;
     for (let i = 0; i < content.length; i++) {
       const block = content[i] as ContentBlock;
       let next: ContentBlock = block;
       if (block.type === "text") {
-        if (this.cleanBlocks.get(block) === block.text) continue;
+        if (clean !== undefined && clean.get(block) === block.text) continue;
         const redacted = this.text(block.text);
         if (redacted !== block.text) next = { ...block, text: redacted };
-        else this.cleanBlocks.set(block, block.text);
+        else clean?.set(block, block.text);
       } else if (block.type === "json") {
         const redacted = this.json(block.value);
         if (redacted !== block.value) next = { ...block, value: redacted };
@@ -195,9 +195,9 @@ export class TextRedactor {
     return copy ?? content;
   }
 
-  /** A message with its text, JSON and (for requests) tool-call arguments redacted. */
-  message(message: Message): Message {
-    const content = this.blocks(message.content);
+  /** A message with its text, JSON and (for requests) tool-call arguments redacted; `clean` as for {@link blocks}. */
+  message(message: Message, clean?: Map<ContentBlock, string>): Message {
+    const content = this.blocks(message.content, clean);
     if (message.role === "assistant") {
       let calls = message.toolCalls;
       for (let i = 0; i < message.toolCalls.length; i++) {
