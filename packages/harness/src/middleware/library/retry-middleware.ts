@@ -1,6 +1,11 @@
-import { TinyAgentsError, toTinyAgentsError } from "@tinyagents/inference";
+import {
+  type ModelRequest,
+  type ModelResponse,
+  TinyAgentsError,
+  toTinyAgentsError,
+} from "@tinyagents/inference";
 import { backoffFor, isRetryable, type RetryPolicy } from "../../retry/retry-policy.js";
-import type { Middleware } from "../middleware.js";
+import type { HookContext, Middleware, ModelCallNext } from "../middleware.js";
 import { sleepOnRunClock } from "./clock-sleep.js";
 import { callable, middlewareName } from "./option-checks.js";
 import { PerRun } from "./per-run.js";
@@ -48,42 +53,67 @@ export function retryMiddleware<State = unknown, Ctx = unknown>(
   const replayStreams = options.replayStreams === true;
   const delivered = new PerRun(() => ({ deltas: 0 }));
 
+  /** After attempt `attempt` failed with `thrown`: retry (with backoff) while allowed, else rethrow. */
+  const retryAfter = async (
+    ctx: HookContext<State, Ctx>,
+    request: ModelRequest,
+    next: ModelCallNext,
+    seen: { deltas: number },
+    failed: { attempt: number; deltasBefore: number; thrown: unknown },
+  ): Promise<ModelResponse> => {
+    let { attempt, deltasBefore, thrown } = failed;
+    for (;;) {
+      const error = toTinyAgentsError(thrown);
+      if (ctx.run.aborted || error.code === "cancelled") throw thrown;
+      if (attempt > policy.maxRetries || !retryOn(error)) throw thrown;
+      if (!replayStreams && seen.deltas !== deltasBefore) throw thrown;
+      // The loop counts every model's attempts of this call; with none left, a retry is moot.
+      const capped = ctx.run.limits.retryHit(ctx.callId ?? "");
+      if (capped !== undefined) {
+        ctx.run.emit({
+          type: "limit.reached",
+          limit: capped.limit,
+          value: capped.value,
+          count: capped.count,
+        });
+        throw thrown;
+      }
+      const delayMs = backoffFor(policy, attempt, error);
+      ctx.run.emit({
+        type: "retry.scheduled",
+        callId: ctx.callId ?? "",
+        attempt: attempt + 1,
+        delayMs,
+        error: error.toJSON(),
+      });
+      await sleepOnRunClock(ctx.run, delayMs, "during retry backoff");
+      attempt++;
+      deltasBefore = seen.deltas;
+      try {
+        return await next(request);
+      } catch (again) {
+        thrown = again;
+      }
+    }
+  };
+
   const middleware: Middleware<State, Ctx> = {
     name,
     changes: "metadata",
-    async wrapModelCall(ctx, request, next) {
+    // The first attempt without an async frame of its own (most calls succeed at once): one
+    // promise per call; a failure continues in `retryAfter`.
+    wrapModelCall(ctx, request, next) {
       const seen = delivered.of(ctx.run);
-      for (let attempt = 1; ; attempt++) {
-        const deltasBefore = seen.deltas;
-        try {
-          return await next(request);
-        } catch (thrown) {
-          const error = toTinyAgentsError(thrown);
-          if (ctx.run.aborted || error.code === "cancelled") throw thrown;
-          if (attempt > policy.maxRetries || !retryOn(error)) throw thrown;
-          if (!replayStreams && seen.deltas !== deltasBefore) throw thrown;
-          // The loop counts every model's attempts of this call; with none left, a retry is moot.
-          const capped = ctx.run.limits.retryHit(ctx.callId ?? "");
-          if (capped !== undefined) {
-            ctx.run.emit({
-              type: "limit.reached",
-              limit: capped.limit,
-              value: capped.value,
-              count: capped.count,
-            });
-            throw thrown;
-          }
-          const delayMs = backoffFor(policy, attempt, error);
-          ctx.run.emit({
-            type: "retry.scheduled",
-            callId: ctx.callId ?? "",
-            attempt: attempt + 1,
-            delayMs,
-            error: error.toJSON(),
-          });
-          await sleepOnRunClock(ctx.run, delayMs, "during retry backoff");
-        }
+      const deltasBefore = seen.deltas;
+      let first: Promise<ModelResponse>;
+      try {
+        first = next(request);
+      } catch (thrown) {
+        return retryAfter(ctx, request, next, seen, { attempt: 1, deltasBefore, thrown });
       }
+      return first.catch((thrown: unknown) =>
+        retryAfter(ctx, request, next, seen, { attempt: 1, deltasBefore, thrown }),
+      );
     },
   };
   // Counting deltas is only needed to refuse replays; without it streaming pays nothing.
