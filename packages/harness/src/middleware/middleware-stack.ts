@@ -26,6 +26,8 @@ export class MiddlewareStack<State, Ctx> {
   private readonly byHook = new Map<keyof Middleware<State, Ctx>, Middleware<State, Ctx>[]>();
   /** The `after*` hooks' chains in the order they run (reverse registration), precomputed once. */
   private readonly reversed = new Map<ValueHook, Middleware<State, Ctx>[]>();
+  /** The wrap hooks innermost first (the order the onion is composed in), precomputed once. */
+  private readonly innermostFirst = new Map<"wrapModelCall" | "wrapToolCall", Middleware<State, Ctx>[]>();
 
   /**
    * Throws `validation` when two middleware that keep resumable state (`saveState` /
@@ -252,7 +254,7 @@ export class MiddlewareStack<State, Ctx> {
   /** Compose the model-call onion around `inner` (first registered = outermost). */
   wrapModel(ctx: HookContext<State, Ctx>, inner: ModelCallNext): ModelCallNext {
     let next = inner;
-    for (const m of [...this.with("wrapModelCall")].reverse()) {
+    for (const m of this.wrappers("wrapModelCall")) {
       const downstream = next;
       next = (request: ModelRequest): Promise<ModelResponse> =>
         Promise.resolve(
@@ -265,12 +267,22 @@ export class MiddlewareStack<State, Ctx> {
   /** Compose the tool-call onion around `inner` (first registered = outermost). */
   wrapTool(ctx: HookContext<State, Ctx>, inner: ToolCallNext): ToolCallNext {
     let next = inner;
-    for (const m of [...this.with("wrapToolCall")].reverse()) {
+    for (const m of this.wrappers("wrapToolCall")) {
       const downstream = next;
       next = (call: ToolCall): Promise<ToolResult> =>
         Promise.resolve(this.bracket(ctx, m, "wrapToolCall", () => m.wrapToolCall!(ctx, call, downstream)));
     }
     return next;
+  }
+
+  /** The middleware implementing a wrap hook, innermost (last registered) first. */
+  private wrappers(hook: "wrapModelCall" | "wrapToolCall"): Middleware<State, Ctx>[] {
+    let found = this.innermostFirst.get(hook);
+    if (found === undefined) {
+      found = [...this.with(hook)].reverse();
+      this.innermostFirst.set(hook, found);
+    }
+    return found;
   }
 
   /** Every middleware's `onError`, once each; their own failures are reported as events and swallowed. */

@@ -278,6 +278,20 @@ describe("budgetMiddleware", () => {
     });
   });
 
+  it("tracker holds: counted until released once; a reset drops them and a later release changes nothing", () => {
+    const tracker = new BudgetTracker();
+    const first = tracker.hold(30);
+    tracker.reserve({}, 5);
+    expect(tracker.reservedInputTokens).toBe(35);
+    tracker.releaseHold(first);
+    tracker.releaseHold(first);
+    expect(tracker.reservedInputTokens).toBe(5);
+    const stale = tracker.hold(40);
+    tracker.reset();
+    tracker.releaseHold(stale);
+    expect(tracker.snapshot().reservedInputTokens).toBe(0);
+  });
+
   it("rejects bad limits at construction, naming the option", () => {
     expect(() => budgetMiddleware({ limits: { maxTotalTokens: -1 } })).toThrow(
       expect.objectContaining({

@@ -11,7 +11,7 @@ import type { RunContext } from "../../contracts/run-context.js";
 import { estimateCost, type ModelPricing } from "../../cost/cost.js";
 import type { HookContext, Middleware } from "../middleware.js";
 import { readsRequestOnly } from "../read-only-hooks.js";
-import { BudgetTracker } from "./budget-tracker.js";
+import { type BudgetHold, BudgetTracker } from "./budget-tracker.js";
 import { RunRequestEstimator } from "./estimate-request.js";
 import { callable, fraction, middlewareName, nonNegative, optionError } from "./option-checks.js";
 import { PerRun } from "./per-run.js";
@@ -135,13 +135,13 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
   // `afterAgent`; what its calls spent (recorded in the tracker), saved when it pauses; and the
   // default estimate's memory of the run's previous request (`estimateRequestTokens`' answers).
   const perRun = new PerRun<{
-    inFlight: Set<object>;
+    inFlight: BudgetHold[];
     calls: number;
     usage: Usage;
     cost: number;
     estimator: RunRequestEstimator | undefined;
   }>(() => ({
-    inFlight: new Set(),
+    inFlight: [],
     calls: 0,
     usage: emptyUsage(),
     cost: 0,
@@ -149,8 +149,8 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
   }));
   const releaseRun = (run: RunContext<unknown>) => {
     const held = perRun.of(run).inFlight;
-    for (const key of held) tracker.release(key);
-    held.clear();
+    for (const hold of held) tracker.releaseHold(hold);
+    held.length = 0;
   };
 
   /** Throws (after `budget.exceeded { blocked: true }`) when a call estimated at `estimated` must not go out. */
@@ -235,40 +235,42 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
     wrapModelCall(ctx, request, next) {
       const run = ctx.run;
       const callId = ctx.callId ?? "";
-      const key = {};
-      let held: Set<object> | undefined;
+      const state = perRun.of(run);
+      // The request as dispatched (later middleware may have grown it); checked and reserved in
+      // one synchronous step, so runs sharing the tracker cannot both pass on the same room.
       let estimated: number;
-      let costBefore: number;
-      let pending: Promise<ModelResponse>;
       try {
-        // The request as dispatched (later middleware may have grown it); checked and reserved in
-        // one synchronous step, so runs sharing the tracker cannot both pass on the same room.
-        const state = perRun.of(run);
         estimated =
           custom === undefined ? (state.estimator as RunRequestEstimator).estimate(request) : custom(request);
         preflight(run, estimated);
-        tracker.reserve(key, estimated);
-        held = state.inFlight;
-        held.add(key);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const hold = tracker.hold(estimated);
+      const held = state.inFlight;
+      held.push(hold);
+      const release = () => {
+        tracker.releaseHold(hold);
+        dropHold(held, hold);
+      };
+      let costBefore: number;
+      let pending: Promise<ModelResponse>;
+      try {
         run.emit({ type: "budget.reserved", callId, estimatedInputTokens: estimated });
         costBefore = pricing === undefined ? runCost(run) : 0;
         pending = next(request);
       } catch (error) {
-        tracker.release(key);
-        held?.delete(key);
+        release();
         return Promise.reject(error);
       }
-      const done = held;
       return pending.then(
         (response) => {
-          tracker.release(key);
-          done.delete(key);
+          release();
           settle(run, callId, estimated, response, costBefore);
           return response;
         },
         (error: unknown) => {
-          tracker.release(key);
-          done.delete(key);
+          release();
           throw error;
         },
       );
@@ -313,4 +315,12 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
 function runCost(run: RunContext<unknown>): number {
   const live = liveRunOf(run);
   return (live !== undefined ? live.costTotal() : run.status()?.cost.total) ?? 0;
+}
+
+/** Remove `hold` from a run's holds in flight (usually the only one: a run's calls are sequential). */
+function dropHold(held: BudgetHold[], hold: BudgetHold): void {
+  const at = held.indexOf(hold);
+  if (at < 0) return;
+  held[at] = held[held.length - 1] as BudgetHold;
+  held.pop();
 }

@@ -9,6 +9,14 @@ export interface BudgetSnapshot {
   reservedInputTokens: number;
 }
 
+/** A keyless reservation of a {@link BudgetTracker} (see `hold`). */
+export interface BudgetHold {
+  readonly inputTokens: number;
+  /** The tracker's `reset` count when it was taken. */
+  readonly epoch: number;
+  released: boolean;
+}
+
 /** What one run spent through a budget middleware: usage and cost (US dollars). Plain JSON data. */
 export interface BudgetSpend {
   usage: Usage;
@@ -32,6 +40,8 @@ export class BudgetTracker {
   private spentCost = 0;
   private readonly reservations = new Map<object, number>();
   private reserved = 0;
+  /** Bumped by `reset`: a hold taken before it no longer counts, and is not released twice. */
+  private epoch = 0;
   private readonly reported = new Set<string>();
   /** Spending of paused (and resumed) runs already included in `spent`, by run id. */
   private readonly pausedRuns = new Map<string, BudgetSpend>();
@@ -61,6 +71,23 @@ export class BudgetTracker {
     this.release(key);
     this.reservations.set(key, inputTokens);
     this.reserved += inputTokens;
+  }
+
+  /**
+   * Reserve `inputTokens` without a key: the returned hold is released with {@link releaseHold}.
+   * What `budgetMiddleware` takes per dispatched call — no keyed table entry to add and delete
+   * per call. Counted in `reservedInputTokens` like keyed reservations; `reset` drops it.
+   */
+  hold(inputTokens: number): BudgetHold {
+    this.reserved += inputTokens;
+    return { inputTokens, epoch: this.epoch, released: false };
+  }
+
+  /** Release a {@link hold} (once; nothing when `reset` came after it). */
+  releaseHold(hold: BudgetHold): void {
+    if (hold.released) return;
+    hold.released = true;
+    if (hold.epoch === this.epoch) this.reserved -= hold.inputTokens;
   }
 
   /** Drop the reservation under `key`; returns how many tokens it held (0 when none). */
@@ -123,6 +150,7 @@ export class BudgetTracker {
     this.spentCost = 0;
     this.reservations.clear();
     this.reserved = 0;
+    this.epoch++;
     this.reported.clear();
     this.pausedRuns.clear();
   }
