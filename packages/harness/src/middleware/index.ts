@@ -13,6 +13,7 @@ export {
   approvalArgumentsHash,
   approvalId,
   type BucketSpec,
+  type BudgetHold,
   type BudgetLimits,
   type BudgetOptions,
   type BudgetSnapshot,

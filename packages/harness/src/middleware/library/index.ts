@@ -8,7 +8,7 @@
 export { type ApprovalWait, approvalArgumentsHash } from "./approval-binding.js";
 export { ApprovalBook, type ApprovalRecord, type ApprovalStatus, approvalId } from "./approval-book.js";
 export { type BudgetLimits, type BudgetOptions, budgetMiddleware } from "./budget-middleware.js";
-export { type BudgetSnapshot, type BudgetSpend, BudgetTracker } from "./budget-tracker.js";
+export { type BudgetHold, type BudgetSnapshot, type BudgetSpend, BudgetTracker } from "./budget-tracker.js";
 export {
   type ModelCallLimitOptions,
   modelCallLimitMiddleware,
