@@ -140,16 +140,21 @@ export class TextRedactor {
     return { text: region, end, contexts: next };
   }
 
+  // Copy-on-write walks: nothing is allocated for a value without a match (every tool call's
+  // arguments are walked when its message is first sent).
   json(value: JsonValue): JsonValue {
     if (typeof value === "string") return this.text(value);
     if (Array.isArray(value)) {
-      let changed = false;
-      const items = value.map((item) => {
+      let copy: JsonValue[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i] as JsonValue;
         const next = this.json(item);
-        if (next !== item) changed = true;
-        return next;
-      });
-      return changed ? items : value;
+        if (next !== item) {
+          copy ??= value.slice();
+          copy[i] = next;
+        }
+      }
+      return copy ?? value;
     }
     if (value !== null && typeof value === "object") return this.object(value);
     return value;
@@ -157,7 +162,9 @@ export class TextRedactor {
 
   object(value: JsonObject): JsonObject {
     let copy: JsonObject | undefined;
-    for (const [key, item] of Object.entries(value)) {
+    // for-in, not Object.entries: no pair arrays (JSON data has no inherited enumerable keys).
+    for (const key in value) {
+      const item = value[key] as JsonValue;
       const next = this.json(item);
       if (next !== item) {
         copy ??= { ...value };
