@@ -2,9 +2,19 @@ import { startTimer, type Timer, type TinyAgentsError, type ToolCall } from "@ti
 import { abortError } from "../context/abort.js";
 import type { AnyTool, ToolResult } from "../tool/tool.js";
 import type { LoopSession } from "./loop-session.js";
+import { type Settlers, settledBy } from "./settlers.js";
 import { shapeAnchors } from "./shape-anchors.js";
 import type { ToolExecution } from "./tool-execution.js";
 import { toolCompleted, toolFailed, toolTimeout } from "./tool-outcome.js";
+
+/**
+ * What a caller makes of a tool call's result in the reaction that built it (see
+ * `executeToolCall`): the tool phase of a lone call folds it into the phase's outcome there.
+ */
+export interface ToolFollowUp {
+  /** The call's result (completed or an error result); the call settles with the return value. */
+  toolAnswered(result: ToolResult): unknown;
+}
 
 /**
  * One async tool call in flight: its result once the tool's promise settles, or its failure as
@@ -15,19 +25,21 @@ import { toolCompleted, toolFailed, toolTimeout } from "./tool-outcome.js";
  * reported a microtask later, as the rejected race was, so the run's own cancellation finishes
  * first.
  */
-export class AsyncToolCall<State, Ctx> {
-  private resolve: ((result: ToolResult) => void) | undefined;
-  private reject: ((error: unknown) => void) | undefined;
+export class AsyncToolCall<State, Ctx> implements Settlers<unknown> {
+  resolve: ((outcome: unknown) => void) | undefined = undefined;
+  reject: ((error: unknown) => void) | undefined = undefined;
   private timer: Timer | undefined;
   /** Set once the timeout fired: from then on the call only ends with that error. */
   private timedOut: TinyAgentsError | undefined;
   /** The outcome is decided (the tool settled, the run aborted, or the timeout/grace ran out). */
   private decided = false;
-  private readonly onAbort = (): void => {
+  private readonly onTimer = (): void => this.timerFired();
+
+  /** The run aborted (the call watches the run's hub as itself: no closure per call). */
+  runAborted(): void {
     this.timer?.cancel();
     this.failLater(abortError(this.s.ctx.abortHub, "during a tool call"));
-  };
-  private readonly onTimer = (): void => this.timerFired();
+  }
 
   constructor(
     private readonly s: LoopSession<State, Ctx>,
@@ -38,22 +50,25 @@ export class AsyncToolCall<State, Ctx> {
     private readonly timeoutMs: number | undefined,
     /** End the call's entry in the run's status record when it settles (else the caller does). */
     private readonly endsStatus: boolean,
+    /**
+     * What the caller makes of the result, run in the reaction that built it (the tool phase's
+     * fold: one promise layer per call instead of two); the call settles with its return value.
+     */
+    private readonly followUp: ToolFollowUp | undefined,
   ) {
     shapeAnchors.asyncToolCall = this;
   }
 
-  settle(promise: Promise<unknown>): Promise<ToolResult> {
-    const result = new Promise<ToolResult>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
+  /** The result (or, with a follow-up, what it returns) once the call ends; rejects when the run fails. */
+  settle(promise: Promise<unknown>): Promise<unknown> {
+    const result = settledBy(this);
     const hub = this.s.ctx.abortHub;
     if (hub.aborted) {
       promise.catch(() => {});
       this.failLater(abortError(hub, "during a tool call"));
       return result;
     }
-    hub.watch(this.onAbort);
+    hub.watch(this);
     if (this.timeoutMs !== undefined) this.timer = startTimer(this.s.ctx.clock, this.timeoutMs, this.onTimer);
     promise.then(
       (output) => {
@@ -72,7 +87,7 @@ export class AsyncToolCall<State, Ctx> {
   private end(): boolean {
     if (this.decided) return false;
     this.decided = true;
-    this.s.ctx.abortHub.unwatch(this.onAbort);
+    this.s.ctx.abortHub.unwatch(this);
     this.timer?.cancel();
     return true;
   }
@@ -83,7 +98,7 @@ export class AsyncToolCall<State, Ctx> {
     if (this.timedOut === undefined) {
       const error = this.execution.timeout(toolTimeout(tool.name, timeoutMs as number, graceMs, false));
       if (graceMs === undefined || graceMs <= 0) {
-        this.s.ctx.abortHub.unwatch(this.onAbort);
+        this.s.ctx.abortHub.unwatch(this);
         this.failLater(error);
         return;
       }
@@ -91,7 +106,7 @@ export class AsyncToolCall<State, Ctx> {
       this.timer = startTimer(this.s.ctx.clock, graceMs, this.onTimer);
       return;
     }
-    this.s.ctx.abortHub.unwatch(this.onAbort);
+    this.s.ctx.abortHub.unwatch(this);
     this.failLater(toolTimeout(tool.name, timeoutMs as number, graceMs, true));
   }
 
@@ -129,6 +144,18 @@ export class AsyncToolCall<State, Ctx> {
 
   private answer(result: ToolResult): void {
     if (this.endsStatus) this.s.status.toolEnded(this.call.id, this.started + result.elapsedMs);
-    this.resolve?.(result);
+    const followUp = this.followUp;
+    if (followUp === undefined) {
+      this.resolve?.(result);
+      return;
+    }
+    let outcome: unknown;
+    try {
+      outcome = followUp.toolAnswered(result);
+    } catch (thrown) {
+      this.reject?.(thrown);
+      return;
+    }
+    this.resolve?.(outcome);
   }
 }

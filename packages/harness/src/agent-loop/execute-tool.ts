@@ -2,7 +2,7 @@ import { type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
 import { abortError } from "../context/abort.js";
 import type { AnyTool, ToolResult } from "../tool/tool.js";
 import { errorToolResult } from "../tool/tool-result.js";
-import { AsyncToolCall } from "./async-tool-call.js";
+import { AsyncToolCall, type ToolFollowUp } from "./async-tool-call.js";
 import type { LoopSession } from "./loop-session.js";
 import { onceToolSteps, outcomeUnknownResult } from "./once-tool-steps.js";
 import { ToolExecution } from "./tool-execution.js";
@@ -21,7 +21,26 @@ export function executeToolCall<State, Ctx>(
   call: ToolCall,
   tool: AnyTool<State, Ctx>,
   args: unknown,
-): ToolResult | Promise<ToolResult> {
+): ToolResult | Promise<ToolResult>;
+/**
+ * With `followUp` (the tool phase's fold of a lone call): a result known at once is returned as
+ * it is (the caller folds it), a later one settles the returned promise with
+ * `followUp.toolAnswered(result)`, applied in the reaction that built the result.
+ */
+export function executeToolCall<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  call: ToolCall,
+  tool: AnyTool<State, Ctx>,
+  args: unknown,
+  followUp: ToolFollowUp,
+): ToolResult | Promise<unknown>;
+export function executeToolCall<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  call: ToolCall,
+  tool: AnyTool<State, Ctx>,
+  args: unknown,
+  followUp?: ToolFollowUp,
+): ToolResult | Promise<unknown> {
   const { ctx } = s;
   // Before `tool.started`: a timeout outside the configured bounds is a setup error, not a call.
   const timeoutMs = s.parts.toolTimeouts.resolve(tool.timeout);
@@ -36,15 +55,18 @@ export function executeToolCall<State, Ctx>(
   // In process, "once" holds with a checkpoint store; a journaled run gets it from its engine's
   // steps (`durableToolCall` wraps this whole call in them).
   if (tool.sideEffects === "once" && !ctx.journaled && ctx.durability?.checkpoints !== undefined) {
-    return onceToolCall(s, call, tool, args, timeoutMs, started);
+    const once = onceToolCall(s, call, tool, args, timeoutMs, started);
+    return followUp === undefined ? once : once.then((result) => followUp.toolAnswered(result));
   }
   const stack = s.parts.middleware;
-  if (stack.list.length > 0 && stack.with("wrapToolCall").length > 0)
-    return wrappedToolCall(s, call, tool, args, timeoutMs);
-  let answer: ToolResult | Promise<ToolResult>;
+  if (stack.list.length > 0 && stack.with("wrapToolCall").length > 0) {
+    const wrapped = wrappedToolCall(s, call, tool, args, timeoutMs);
+    return followUp === undefined ? wrapped : wrapped.then((result) => followUp.toolAnswered(result));
+  }
+  let answer: ToolResult | Promise<unknown>;
   try {
     // An async tool's call ends its status entry itself (no extra `.then` layer per call).
-    answer = runTool(s, call, tool, args, timeoutMs, started, true);
+    answer = runTool(s, call, tool, args, timeoutMs, started, true, followUp);
   } catch (thrown) {
     s.status.toolEnded(call.id);
     throw thrown;
@@ -142,6 +164,7 @@ function runTool<State, Ctx>(
   timeoutMs: number | undefined,
   started: number = s.ctx.clock.now(),
   endsStatus = false,
+  followUp?: ToolFollowUp,
 ): ToolResult | Promise<ToolResult> {
   // The execution context is also the call's abort signal (one object per call).
   const execution = new ToolExecution<State, Ctx>(s, call.id, tool.name);
@@ -156,7 +179,7 @@ function runTool<State, Ctx>(
     execution.dispose();
     return toolCompleted(s, call, tool, returned, started);
   }
-  return awaitTool(s, call, tool, returned, execution, started, timeoutMs, endsStatus);
+  return awaitTool(s, call, tool, returned, execution, started, timeoutMs, endsStatus, followUp);
 }
 
 /**
@@ -172,9 +195,11 @@ function awaitTool<State, Ctx>(
   started: number,
   timeoutMs: number | undefined,
   endsStatus: boolean,
+  followUp: ToolFollowUp | undefined,
 ): Promise<ToolResult> {
-  const pending = new AsyncToolCall(s, call, tool, execution, started, timeoutMs, endsStatus);
-  return pending.settle(Promise.resolve(returned));
+  const pending = new AsyncToolCall(s, call, tool, execution, started, timeoutMs, endsStatus, followUp);
+  // Settles with `followUp(result)` when there is one (see `executeToolCall`).
+  return pending.settle(Promise.resolve(returned)) as Promise<ToolResult>;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

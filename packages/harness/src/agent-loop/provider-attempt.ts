@@ -21,6 +21,7 @@ import type { ModelRegistration } from "../model-registry/model-registry.js";
 import type { AttemptInfo } from "./attempt-info.js";
 import type { LoopSession } from "./loop-session.js";
 import { deltaHandler, endModelStream } from "./model-deltas.js";
+import { type Settlers, settledBy } from "./settlers.js";
 import { shapeAnchors } from "./shape-anchors.js";
 import { StreamRacer } from "./stream-racer.js";
 
@@ -107,21 +108,26 @@ export function providerAttempt<State, Ctx>(
  * promises and seven closures (W1, W3). An abort or a timeout settles the call two microtasks
  * later, as the race and its `.then` did.
  */
-class UnaryAttempt<State, Ctx> {
-  private resolve: ((outcome: ModelResponse | Promise<ModelResponse>) => void) | undefined;
-  private reject: ((error: unknown) => void) | undefined;
+class UnaryAttempt<State, Ctx> implements Settlers<ModelResponse> {
+  resolve: ((outcome: ModelResponse | PromiseLike<ModelResponse>) => void) | undefined = undefined;
+  reject: ((error: unknown) => void) | undefined = undefined;
   private timer: Timer | undefined;
   /** The outcome is decided (the provider answered, the run aborted, or the timeout passed). */
   private decided = false;
-  // Abandoned after the request went out (a cancel, the timeout): the provider may still bill it.
-  private readonly onAbort = (): void => {
+
+  /**
+   * The run aborted (this attempt watches the run's hub as itself: no closure per call).
+   * Abandoned after the request went out (a cancel, the timeout): the provider may still bill it.
+   */
+  runAborted(): void {
     this.timer?.cancel();
     if (!this.decided) markCallUnreported(this.s, this.info);
     this.failLater(abortError(this.s.ctx.abortHub, "during a model call"));
-  };
+  }
+
   /** The call's timeout passed (its timer's callback, bound only for a call that has a timeout). */
   private timerFired(): void {
-    this.s.ctx.abortHub.unwatch(this.onAbort);
+    this.s.ctx.abortHub.unwatch(this);
     if (!this.decided) markCallUnreported(this.s, this.info);
     const { registration, timeoutMs } = this;
     this.failLater(this.options.timeout(callTimeout(registration.name, timeoutMs as number)));
@@ -139,10 +145,7 @@ class UnaryAttempt<State, Ctx> {
   }
 
   settle(call: Promise<ModelResponse>): Promise<ModelResponse> {
-    const settled = new Promise<ModelResponse>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
+    const settled = settledBy(this);
     const { ctx } = this.s;
     const hub = ctx.abortHub;
     if (hub.aborted) {
@@ -150,7 +153,7 @@ class UnaryAttempt<State, Ctx> {
       this.failLater(abortError(hub, "during a model call"));
       return settled;
     }
-    hub.watch(this.onAbort);
+    hub.watch(this);
     if (this.timeoutMs !== undefined)
       this.timer = startTimer(ctx.clock, this.timeoutMs, () => this.timerFired());
     Promise.resolve(call).then(
@@ -199,7 +202,7 @@ class UnaryAttempt<State, Ctx> {
   private end(): boolean {
     if (this.decided) return false;
     this.decided = true;
-    this.s.ctx.abortHub.unwatch(this.onAbort);
+    this.s.ctx.abortHub.unwatch(this);
     this.timer?.cancel();
     this.options.dispose();
     return true;

@@ -132,13 +132,15 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp {
   start(startedAt?: number): Promise<ModelResponse> {
     const { ctx } = this.s;
     const registration = this.binding.registration;
-    if (ctx.aborted || !ctx.limits.hasAttemptLeft(this.callId, registration.name)) return this.loop(1);
+    if (ctx.aborted) return this.loop(1);
     let attempt: Promise<ModelResponse>;
     // Like the async function it replaces, this never throws: a clock or a listener that throws
     // rejects the call (a wrap's `next(r).catch(...)` must see it). Not an attempt failure: the
     // provider was not called (`providerAttempt` itself never throws, it rejects).
     try {
-      ctx.limits.admitAttempt(this.callId, registration.name);
+      // A spent attempt budget (retry middleware re-running this call) is refused without
+      // counting; `loop` meets the same refusal and reports it.
+      if (ctx.limits.admitAttempt(this.callId, registration.name) !== undefined) return this.loop(1);
       attempt = this.attempt(registration, 0, 1, startedAt);
     } catch (thrown) {
       return Promise.reject(thrown);
@@ -164,10 +166,11 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp {
   startAndFinish(startedAt?: number): Promise<ModelResponse> {
     const { ctx } = this.s;
     const registration = this.binding.registration;
-    if (ctx.aborted || !ctx.limits.hasAttemptLeft(this.callId, registration.name))
-      return this.finishAfter(this.loop(1));
+    if (ctx.aborted) return this.finishAfter(this.loop(1));
     try {
-      ctx.limits.admitAttempt(this.callId, registration.name);
+      // As in `start`: one look-up admits the attempt or sends a spent budget to `loop`.
+      if (ctx.limits.admitAttempt(this.callId, registration.name) !== undefined)
+        return this.finishAfter(this.loop(1));
       // The attempt settles with `firstAnswered` / `firstFailed` of its outcome, in its own reaction.
       return this.attempt(registration, 0, 1, startedAt, this);
     } catch (thrown) {

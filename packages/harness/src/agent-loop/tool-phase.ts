@@ -2,6 +2,7 @@ import { type Message, TinyAgentsError, type ToolCall } from "@tinyagents/infere
 import { throwIfAborted } from "../context/abort.js";
 import type { ToolResult } from "../tool/tool.js";
 import { errorToolResult, toolResultMessage } from "../tool/tool-result.js";
+import type { ToolFollowUp } from "./async-tool-call.js";
 import { durableToolCall } from "./durable-tool-call.js";
 import { executeToolCall } from "./execute-tool.js";
 import type { LoopSession } from "./loop-session.js";
@@ -44,7 +45,7 @@ export function runToolPhase<State, Ctx>(
 }
 
 /** The state of one tool phase, shared by its synchronous and asynchronous paths. */
-class ToolPhase<State, Ctx> {
+class ToolPhase<State, Ctx> implements ToolFollowUp {
   readonly plans: Plan<State, Ctx>[] = [];
   capReached = false;
 
@@ -98,8 +99,15 @@ class ToolPhase<State, Ctx> {
     const { plans } = this;
     this.s.onceIntentByModelStep = onceIntentByModelStep(this.s);
     if (plans.length === 1) {
-      // One call (the common case): one `.then` from its result to the fold.
-      const only = this.executeOne(plans[0] as Plan<State, Ctx>);
+      const plan = plans[0] as Plan<State, Ctx>;
+      // One call run in process without middleware (the common case): the call folds its
+      // result into the phase's outcome in its own reaction (`toolAnswered`), no layer between.
+      if (plan.kind === "run" && !this.s.ctx.journaled && this.s.parts.middleware.list.length === 0) {
+        const only = executeToolCall(this.s, plan.call, plan.tool, plan.args, this);
+        return only instanceof Promise ? (only as Promise<ToolPhaseOutcome>) : this.fold([only]);
+      }
+      // Otherwise one `.then` from its result to the fold.
+      const only = this.executeOne(plan);
       return only instanceof Promise ? only.then((result) => this.fold([result])) : this.fold([only]);
     }
     const results = this.execute();
@@ -119,6 +127,11 @@ class ToolPhase<State, Ctx> {
     return this.s.ctx.journaled
       ? durableToolCall(this.s, plan.call, plan.tool, plan.args)
       : executeToolCall(this.s, plan.call, plan.tool, plan.args);
+  }
+
+  /** A lone call's result, folded in the reaction that built it (see `executeAndFold`). */
+  toolAnswered(result: ToolResult): ToolPhaseOutcome | Promise<ToolPhaseOutcome> {
+    return this.fold([result]);
   }
 
   /** `afterTool` on each result in call order, then the tool messages. */

@@ -43,6 +43,21 @@ describe("AbortHub", () => {
     expect(calls).toEqual(["a", "c", "late"]);
   });
 
+  it("tells watcher objects through runAborted, in order with callbacks, and unwatches them by identity", () => {
+    const hub = new AbortHub();
+    const calls: string[] = [];
+    const call = { runAborted: () => calls.push("call") };
+    const gone = { runAborted: () => calls.push("gone") };
+    hub.watch(call);
+    hub.watch(() => calls.push("fn"));
+    hub.watch(gone);
+    hub.unwatch(gone);
+    hub.abort("x");
+    expect(calls).toEqual(["call", "fn"]);
+    hub.watch({ runAborted: () => calls.push("late") });
+    expect(calls).toEqual(["call", "fn", "late"]);
+  });
+
   it("follows a parent signal until unlinked", () => {
     const parent = new AbortController();
     const hub = new AbortHub();

@@ -7,13 +7,19 @@
  * a real `AbortSignal` is only built when someone reads `signal` (a tool, a provider adapter that
  * forwards it to `fetch`, a sub-agent), and then follows the hub.
  */
+/**
+ * Something told once when the run aborts: a callback, or an object whose `runAborted` is called
+ * (a call in flight watches as itself: no closure per call).
+ */
+export type AbortWatcher = (() => void) | { runAborted(): void };
+
 export class AbortHub {
   private isAborted = false;
   private abortReason: unknown;
   // Watchers: nearly always zero or one at a time (the current model call or tool), so the first
   // takes a slot and only concurrent ones need the array; adding and removing allocate nothing.
-  private firstWatcher: (() => void) | undefined;
-  private moreWatchers: (() => void)[] | undefined;
+  private firstWatcher: AbortWatcher | undefined;
+  private moreWatchers: AbortWatcher[] | undefined;
   private controller: AbortController | undefined;
 
   /** Whether the run was cancelled. */
@@ -46,8 +52,8 @@ export class AbortHub {
     const more = this.moreWatchers;
     this.firstWatcher = undefined;
     this.moreWatchers = undefined;
-    first?.();
-    if (more !== undefined) for (const callback of more) callback();
+    if (first !== undefined) notify(first);
+    if (more !== undefined) for (const watcher of more) notify(watcher);
   }
 
   /**
@@ -65,10 +71,10 @@ export class AbortHub {
     return () => parent.removeEventListener("abort", onAbort);
   }
 
-  /** Call `callback` once when the hub aborts (at once if it already has); undo with `unwatch`. */
-  watch(callback: () => void): void {
+  /** Tell `callback` once when the hub aborts (at once if it already has); undo with `unwatch`. */
+  watch(callback: AbortWatcher): void {
     if (this.isAborted) {
-      callback();
+      notify(callback);
       return;
     }
     // The slot only when no other watcher waits, so watchers are called in the order they came.
@@ -79,7 +85,7 @@ export class AbortHub {
     else more.push(callback);
   }
 
-  unwatch(callback: () => void): void {
+  unwatch(callback: AbortWatcher): void {
     if (this.firstWatcher === callback) {
       this.firstWatcher = undefined;
       return;
@@ -88,9 +94,14 @@ export class AbortHub {
     if (more === undefined) return;
     const i = more.lastIndexOf(callback);
     if (i < 0) return;
-    for (let j = i + 1; j < more.length; j++) more[j - 1] = more[j] as () => void;
+    for (let j = i + 1; j < more.length; j++) more[j - 1] = more[j] as AbortWatcher;
     more.pop(); // not `length--`: a runtime call in V8
   }
+}
+
+function notify(watcher: AbortWatcher): void {
+  if (typeof watcher === "function") watcher();
+  else watcher.runAborted();
 }
 
 /** What `follow` returns when there is nothing to unlink (callers may skip calling it). */
