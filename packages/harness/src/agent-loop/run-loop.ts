@@ -123,7 +123,8 @@ export async function executeRun<State, Ctx>(
       while (!stoppedEarly) {
         const gate = checkpoint(s);
         if (gate !== "continue") break;
-        const hit = ctx.limits.admitModelCall();
+        const callId = `${ctx.runId}-model-${step + 1}`;
+        const hit = ctx.limits.admitModelCall(callId);
         if (hit !== undefined) {
           ctx.emit({ type: "limit.reached", limit: hit.limit, value: hit.value, count: hit.count });
           if (parts.policy.limits.onCap !== "stopWithPartial") throw hit.error;
@@ -131,7 +132,6 @@ export async function executeRun<State, Ctx>(
           break;
         }
         s.status.phase("building_request");
-        const callId = `${ctx.runId}-model-${step + 1}`;
         const response = await runModelPhase(s, callId, buildRequest(s));
         if (response === undefined) {
           // A beforeModel hook requested control: no model call this turn, apply the request now.

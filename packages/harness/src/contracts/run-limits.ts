@@ -36,8 +36,8 @@ export interface RunLimitTracker {
   /** When the run started (epoch ms, run clock). */
   readonly startedAt: number;
   readonly limits: EffectiveLimits;
-  /** Reserve one model call, or return the hit. */
-  admitModelCall(): LimitHit | undefined;
+  /** Reserve one model call, or return the hit; `callId`: the id the admitted call will use, if known. */
+  admitModelCall(callId?: string): LimitHit | undefined;
   /** Reserve one tool call, or return the hit. */
   admitToolCall(): LimitHit | undefined;
   /** Reserve one attempt of `model` within model call `callId`, or return the hit. */

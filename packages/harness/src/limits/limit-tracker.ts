@@ -27,18 +27,28 @@ export class LimitTracker implements RunLimitTracker {
    */
   private attemptsCallId: string | undefined;
   private readonly attempts: AttemptEntry[] = [];
+  /**
+   * The id `admitModelCall` was given for the call it admitted: that call's first attempt is
+   * recognized by identity, not by comparing its id with the previous call's (which flattens and
+   * compares two long strings on every model call).
+   */
+  private admittedCallId: string | undefined;
 
   constructor(limits: EffectiveLimits, startedAt: number) {
     this.limits = limits;
     this.startedAt = startedAt;
   }
 
-  /** Reserve one model call, or return the hit. */
-  admitModelCall(): LimitHit | undefined {
+  /**
+   * Reserve one model call, or return the hit. `callId`: the id the admitted call will use, when
+   * the caller knows it (see `admitAttempt`).
+   */
+  admitModelCall(callId?: string): LimitHit | undefined {
     if (this.modelCalls >= this.limits.maxModelCalls) {
       return this.hit("model_calls", this.limits.maxModelCalls, this.modelCalls + 1);
     }
     this.modelCalls++;
+    this.admittedCallId = callId;
     return undefined;
   }
 
@@ -59,7 +69,10 @@ export class LimitTracker implements RunLimitTracker {
    */
   admitAttempt(callId: string, model: string): LimitHit | undefined {
     const cap = this.limits.maxRetriesPerCall;
-    if (callId !== this.attemptsCallId) {
+    // The call `admitModelCall` just admitted (the same string object), else any other id.
+    const admitted = callId === this.admittedCallId;
+    if (admitted) this.admittedCallId = undefined;
+    if (admitted || callId !== this.attemptsCallId) {
       this.attemptsCallId = callId;
       // Forget the previous call. Its first entry is reused for this call's first model: one
       // object per run, not one per model call (and `pop`, not `length = 0`: a runtime call in V8).
