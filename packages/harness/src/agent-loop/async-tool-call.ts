@@ -33,7 +33,8 @@ export class AsyncToolCall<State, Ctx> implements Settlers<unknown> {
   private timedOut: TinyAgentsError | undefined;
   /** The outcome is decided (the tool settled, the run aborted, or the timeout/grace ran out). */
   private decided = false;
-  private readonly onTimer = (): void => this.timerFired();
+  /** The timer's callback (made in `settle`, sharing its context with the tool's reactions). */
+  private onTimer: (() => void) | undefined = undefined;
 
   /** The run aborted (the call watches the run's hub as itself: no closure per call). */
   runAborted(): void {
@@ -69,7 +70,11 @@ export class AsyncToolCall<State, Ctx> implements Settlers<unknown> {
       return result;
     }
     hub.watch(this);
-    if (this.timeoutMs !== undefined) this.timer = startTimer(this.s.ctx.clock, this.timeoutMs, this.onTimer);
+    if (this.timeoutMs !== undefined) {
+      const onTimer = (): void => this.timerFired();
+      this.onTimer = onTimer;
+      this.timer = startTimer(this.s.ctx.clock, this.timeoutMs, onTimer);
+    }
     promise.then(
       (output) => {
         if (!this.end()) return;
@@ -103,7 +108,7 @@ export class AsyncToolCall<State, Ctx> implements Settlers<unknown> {
         return;
       }
       this.timedOut = error;
-      this.timer = startTimer(this.s.ctx.clock, graceMs, this.onTimer);
+      this.timer = startTimer(this.s.ctx.clock, graceMs, this.onTimer as () => void);
       return;
     }
     this.s.ctx.abortHub.unwatch(this);

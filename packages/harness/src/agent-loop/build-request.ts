@@ -1,4 +1,10 @@
-import { type CacheSegment, type Message, type ModelRequest, system } from "@tinyagents/inference";
+import {
+  type CacheSegment,
+  type Message,
+  type ModelRequest,
+  system,
+  type ToolSchema,
+} from "@tinyagents/inference";
 import { defineLazyFingerprint, RunPrefixHasher } from "../cache/run-prefix-hasher.js";
 import type { LoopSession } from "./loop-session.js";
 
@@ -50,15 +56,29 @@ export function buildRequest<State, Ctx>(s: LoopSession<State, Ctx>): ModelReque
     if (structured.toolChoice !== undefined) request.toolChoice = structured.toolChoice;
   } else if (parts.policy.responseFormat !== undefined) request.responseFormat = parts.policy.responseFormat;
   if (s.ctx.config.tags.length > 0) request.tags = s.ctx.config.tags;
-  defineLazyFingerprint(request, () => {
+  defineLazyFingerprint(request, fingerprintOf(s, tools, count));
+  return request;
+}
+
+/**
+ * The computation behind a request's lazy `promptFingerprint`: a closure over the session, the
+ * tool list and the history length only (the instructions, system message and transcript are the
+ * session's), so each request holds a small context.
+ */
+function fingerprintOf<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  tools: readonly ToolSchema[],
+  count: number,
+): () => string {
+  return () => {
+    const instructions = s.parts.instructions;
     s.prefixHasher ??= new RunPrefixHasher();
     return s.prefixHasher.fingerprint(
       instructions,
-      systemMessage,
+      instructions === undefined ? undefined : s.systemMessage,
       tools.length > 0 ? tools : undefined,
-      transcript,
+      s.transcript,
       count,
     );
-  });
-  return request;
+  };
 }

@@ -104,7 +104,7 @@ class ToolPhase<State, Ctx> implements ToolFollowUp {
       // result into the phase's outcome in its own reaction (`toolAnswered`), no layer between.
       if (plan.kind === "run" && !this.s.ctx.journaled && this.s.parts.middleware.list.length === 0) {
         const only = executeToolCall(this.s, plan.call, plan.tool, plan.args, this);
-        return only instanceof Promise ? (only as Promise<ToolPhaseOutcome>) : this.fold([only]);
+        return only instanceof Promise ? (only as Promise<ToolPhaseOutcome>) : this.toolAnswered(only);
       }
       // Otherwise one `.then` from its result to the fold.
       const only = this.executeOne(plan);
@@ -131,7 +131,11 @@ class ToolPhase<State, Ctx> implements ToolFollowUp {
 
   /** A lone call's result, folded in the reaction that built it (see `executeAndFold`). */
   toolAnswered(result: ToolResult): ToolPhaseOutcome | Promise<ToolPhaseOutcome> {
-    return this.fold([result]);
+    if (this.s.parts.middleware.list.length > 0) return this.fold([result]);
+    // No `afterTool` to run: the message, without a results array.
+    const messages: Message[] = [];
+    this.append(messages, result);
+    return { messages, capReached: this.capReached };
   }
 
   /** `afterTool` on each result in call order, then the tool messages. */
