@@ -30,6 +30,13 @@ const systemTimers = new TimerQueue({
   // Node's Timeout objects; elsewhere (a number handle, no process to keep alive) a no-op.
   unref: (handle) => (handle as { unref?: () => void }).unref?.(),
   ref: (handle) => (handle as { ref?: () => void }).ref?.(),
+  // Where the host has `setImmediate` (Node, Bun): new timers read the time once per turn, so a
+  // tool call's timeout armed and cancelled within the turn costs no clock read (see `defer`).
+  ...(typeof setImmediate === "function"
+    ? {
+        defer: (callback: () => void) => setImmediate(callback),
+      }
+    : {}),
 });
 
 /**

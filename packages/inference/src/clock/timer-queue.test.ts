@@ -36,6 +36,27 @@ function fakeHost() {
   return { host, runTo, stats, armed };
 }
 
+/** `fakeHost` with `defer` (the end of the host turn, fired by hand) and a count of clock reads. */
+function deferringHost() {
+  const fake = fakeHost();
+  const deferred: (() => void)[] = [];
+  const reads = { now: 0 };
+  const now = fake.host.now;
+  fake.host.now = () => {
+    reads.now++;
+    return now();
+  };
+  fake.host.defer = (callback) => {
+    deferred.push(callback);
+    return deferred.length;
+  };
+  /** The host turn ends: run the deferred callbacks. */
+  const endTurn = () => {
+    for (const callback of deferred.splice(0)) callback();
+  };
+  return { ...fake, reads, deferred, endTurn };
+}
+
 describe("TimerQueue", () => {
   it("fires timers in due order (ties: first scheduled first) on one host timer", () => {
     const { host, runTo, armed } = fakeHost();
@@ -131,6 +152,72 @@ describe("TimerQueue", () => {
     expect(fired).toEqual(["a", "b"]);
     runTo(15);
     expect(fired).toEqual(["a", "b", "c"]);
+  });
+
+  it("with defer, a timer set and cancelled within one host turn reads no clock and touches no host timer", () => {
+    const { host, stats, reads, deferred, endTurn, armed } = deferringHost();
+    const queue = new TimerQueue(host);
+    for (let i = 0; i < 100; i++) queue.schedule(120_000, () => {}).cancel(); // a run's tool timeouts
+    expect(queue.size).toBe(0);
+    expect(deferred).toHaveLength(1); // one end-of-turn pass for the whole turn
+    expect(reads.now).toBe(0);
+    endTurn();
+    expect(reads.now).toBe(0); // nothing was live any more: no read
+    expect(stats).toEqual({ sets: 0, clears: 0 });
+    expect(armed.size).toBe(0);
+  });
+
+  it("with defer, the pending end-of-turn pass keeps the process alive only while a timer waits for it", () => {
+    const { host } = deferringHost();
+    const refs: string[] = [];
+    host.unref = (h) => refs.push(`unref ${String(h)}`);
+    host.ref = (h) => refs.push(`ref ${String(h)}`);
+    const queue = new TimerQueue(host);
+    const a = queue.schedule(1_000, () => {});
+    const b = queue.schedule(2_000, () => {});
+    a.cancel();
+    expect(refs).toEqual([]); // b still waits for the pass
+    b.cancel();
+    expect(refs).toEqual(["unref 1"]); // nothing live: an idle process may exit
+    queue.schedule(3_000, () => {});
+    expect(refs).toEqual(["unref 1", "ref 1"]); // the same pending pass, needed again
+  });
+
+  it("with defer, a timer still live at the end of its turn counts its delay from then: never early", () => {
+    const { host, runTo, reads, endTurn } = deferringHost();
+    const queue = new TimerQueue(host);
+    const fired: string[] = [];
+    queue.schedule(30, () => fired.push("c"));
+    const dropped = queue.schedule(5, () => fired.push("dropped"));
+    queue.schedule(10, () => fired.push("a"));
+    queue.schedule(10, () => fired.push("b"));
+    dropped.cancel();
+    expect(queue.size).toBe(3);
+    runTo(4); // the rest of the turn took 4 ms
+    endTurn();
+    expect(reads.now).toBe(2); // the turn's one read, then arming the host timer
+    runTo(13);
+    expect(fired).toEqual([]); // due at 14 (4 + 10), not at 10
+    runTo(14);
+    expect(fired).toEqual(["a", "b"]);
+    runTo(34);
+    expect(fired).toEqual(["a", "b", "c"]);
+    expect(queue.size).toBe(0);
+  });
+
+  it("with defer, timers cancelled out of order within a turn are dropped; the live ones still fire", () => {
+    const { host, runTo, endTurn } = deferringHost();
+    const queue = new TimerQueue(host);
+    const fired: number[] = [];
+    const timers = Array.from({ length: 1_000 }, (_, i) => queue.schedule(100 + i, () => fired.push(i)));
+    // Every one but each 100th, oldest first (not the last-in-first-out order of nested calls).
+    timers.forEach((t, i) => {
+      if (i % 100 !== 0) t.cancel();
+    });
+    expect(queue.size).toBe(10);
+    endTurn();
+    runTo(10_000);
+    expect(fired).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900]);
   });
 
   it("parks the host timer (unref) when the last timer is cancelled, so sequential arm/cancel pairs set no new host timer", () => {

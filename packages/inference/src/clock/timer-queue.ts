@@ -16,6 +16,16 @@ export interface HostTimers {
    */
   unref?(handle: unknown): void;
   ref?(handle: unknown): void;
+  /**
+   * Optional (Node's `setImmediate`): call `callback` once, after the current task and its
+   * microtasks; returns a handle that `ref` / `unref` apply to. With it the queue reads the time
+   * for new timers once per host turn, for the ones still live then: a timer scheduled and
+   * cancelled within one turn (a tool call's timeout, armed and cancelled as the tool answers)
+   * costs no clock read and no heap operation. Such a timer's delay counts from that read: it
+   * fires no earlier than asked, later by at most what was left of the turn it was scheduled in.
+   * The pending callback is unref'd while no such timer is live (it keeps nothing alive then).
+   */
+  defer?(callback: () => void): unknown;
 }
 
 /** Longest delay `setTimeout` takes (2^31 - 1 ms); longer waits are re-armed in steps. */
@@ -24,7 +34,9 @@ const MAX_HOST_DELAY_MS = 2_147_483_647;
 class Entry implements Timer {
   cancelled = false;
   constructor(
-    readonly dueAt: number,
+    /** When it is due (host time); NaN while it waits for its turn's clock read (see `defer`). */
+    public dueAt: number,
+    readonly delay: number,
     readonly seq: number,
     readonly callback: () => void,
     private readonly queue: TimerQueue,
@@ -59,6 +71,14 @@ export class TimerQueue {
   private hostDueAt = Number.POSITIVE_INFINITY;
   /** The armed host timer is unref'd: no live timer needs it. */
   private parked = false;
+  /** Timers scheduled this host turn, not yet given a due time (with `host.defer`). */
+  private unstamped: Entry[] = [];
+  /** How many of `unstamped` are live. */
+  private unstampedLive = 0;
+  /** The pending `host.defer` call that stamps `unstamped` (undefined: none). */
+  private stampHandle: unknown;
+  /** That call is unref'd (no unstamped timer is live). */
+  private stampParked = false;
 
   constructor(private readonly host: HostTimers) {}
 
@@ -70,17 +90,26 @@ export class TimerQueue {
   /** Call `callback` once, `ms` from now (negative or NaN: 0; Infinity: never, until cancelled). */
   schedule(ms: number, callback: () => void): Timer {
     const delay = Number.isNaN(ms) || ms < 0 ? 0 : ms;
-    const entry = new Entry(this.host.now() + delay, this.seq++, callback, this);
-    if (delay === Number.POSITIVE_INFINITY) return entry;
+    if (delay === Number.POSITIVE_INFINITY) return new Entry(delay, delay, this.seq++, callback, this);
+    const defer = this.host.defer;
+    if (defer !== undefined && delay > 0) {
+      // Due time read once per host turn, for the timers still live then (see `HostTimers.defer`).
+      const entry = new Entry(Number.NaN, delay, this.seq++, callback, this);
+      this.unstamped.push(entry);
+      this.unstampedLive++;
+      this.live++;
+      if (this.stampHandle === undefined) this.stampHandle = defer(this.stamp);
+      else if (this.stampParked) {
+        // A live timer waits for the pending stamp: it must keep the process alive again.
+        this.stampParked = false;
+        this.host.ref?.(this.stampHandle);
+      }
+      return entry;
+    }
+    const entry = new Entry(this.host.now() + delay, delay, this.seq++, callback, this);
     this.push(entry);
     this.live++;
-    if (entry.dueAt < this.hostDueAt) this.arm(entry.dueAt);
-    else if (this.parked) {
-      // The parked host timer fires before this entry is due (then re-arms): it must keep the
-      // process alive again.
-      this.parked = false;
-      this.host.ref?.(this.hostHandle);
-    }
+    this.armFor(entry.dueAt);
     return entry;
   }
 
@@ -88,11 +117,26 @@ export class TimerQueue {
   cancelled(entry: Entry): void {
     if (entry.dueAt === Number.POSITIVE_INFINITY) return;
     this.live--;
+    // Not stamped yet: drop it from this turn's list (nearly always its last entry).
+    if (Number.isNaN(entry.dueAt)) {
+      this.unstampedLive--;
+      const unstamped = this.unstamped;
+      while (unstamped.length > 0 && (unstamped[unstamped.length - 1] as Entry).cancelled) unstamped.pop();
+      if (unstamped.length > 64 && unstamped.length > 2 * this.unstampedLive)
+        this.unstamped = unstamped.filter((e) => !e.cancelled);
+      // No unstamped timer is live: the pending stamp must not keep an idle process alive.
+      if (this.unstampedLive === 0 && this.host.unref !== undefined && !this.stampParked) {
+        this.stampParked = true;
+        this.host.unref(this.stampHandle);
+      }
+    }
     if (this.live === 0) {
-      // Nearly always one (cancelled) entry: `pop`, not `length = 0` (a runtime call in V8).
+      // Nearly always one (cancelled) entry or none: `pop`, not `length = 0` (a runtime call in V8).
       const heap = this.heap;
       if (heap.length === 1) heap.pop();
-      else heap.length = 0;
+      else if (heap.length > 1) heap.length = 0;
+      // Already parked: nothing touched the host timer since (a timer set and cancelled this turn).
+      if (this.parked) return;
       if (this.host.unref !== undefined && this.hostHandle !== undefined) {
         this.parked = true;
         this.host.unref(this.hostHandle);
@@ -125,6 +169,36 @@ export class TimerQueue {
     const next = this.peekLive();
     if (next !== undefined) this.arm(next.dueAt);
   };
+
+  /** Give this turn's live timers their due time (one clock read) and put them on the heap. */
+  private readonly stamp = (): void => {
+    this.stampHandle = undefined;
+    this.stampParked = false;
+    const unstamped = this.unstamped;
+    if (unstamped.length === 0) return;
+    this.unstamped = [];
+    this.unstampedLive = 0;
+    const now = this.host.now();
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const entry of unstamped) {
+      if (entry.cancelled) continue;
+      entry.dueAt = now + entry.delay;
+      this.push(entry);
+      if (entry.dueAt < earliest) earliest = entry.dueAt;
+    }
+    if (earliest !== Number.POSITIVE_INFINITY) this.armFor(earliest);
+  };
+
+  /** A live timer due at `dueAt` joined the heap: arm the host timer for it, or keep it alive. */
+  private armFor(dueAt: number): void {
+    if (dueAt < this.hostDueAt) this.arm(dueAt);
+    else if (this.parked) {
+      // The parked host timer fires before this entry is due (then re-arms): it must keep the
+      // process alive again.
+      this.parked = false;
+      this.host.ref?.(this.hostHandle);
+    }
+  }
 
   private arm(dueAt: number): void {
     this.disarm();
