@@ -42,6 +42,12 @@ describe("clock reads on the hot path", () => {
     expect((three - one) / 2).toBe(4);
   });
 
+  it("a run without a deadline reads the clock only for its records: none for the deadline", async () => {
+    // Per run (no tool turn): the context's start, the status record's creation and start, the
+    // model call's start and end, the status record's end (endedAt, then updatedAt).
+    expect(await readsOfRun(0)).toBe(7);
+  });
+
   it("a model call's status timestamps are the call's own start and end", async () => {
     const clock = new DeterministicClock();
     const { harness } = makeHarness({ clock });

@@ -13,6 +13,8 @@ import { runTimeout } from "../errors/factories.js";
  */
 export function holdRun(ctx: LiveRunContext<unknown>): () => void {
   const unlink = ctx.linkCaller();
+  // No deadline (the default), no clock read.
+  if (ctx.limits.limits.deadline === undefined) return unlink;
   const remaining = ctx.limits.remainingMs(ctx.clock.now());
   if (remaining === undefined || ctx.aborted) return unlink;
   const timeoutMs = ctx.limits.limits.timeoutMs ?? remaining;
