@@ -42,10 +42,10 @@ describe("clock reads on the hot path", () => {
     expect((three - one) / 2).toBe(4);
   });
 
-  it("a run without a deadline reads the clock only for its records: none for the deadline", async () => {
+  it("a run without a deadline reads the clock only for its records: none for the deadline, one for its end", async () => {
     // Per run (no tool turn): the context's start, the status record's creation and start, the
-    // model call's start and end, the status record's end (endedAt, then updatedAt).
-    expect(await readsOfRun(0)).toBe(7);
+    // model call's start and end, the status record's end (its endedAt is its last updatedAt).
+    expect(await readsOfRun(0)).toBe(6);
   });
 
   it("a model call's status timestamps are the call's own start and end", async () => {

@@ -159,8 +159,10 @@ export class RunStatusTracker {
     this.record.activeToolCalls = [];
     this.record.activeModelCall = undefined;
     if (error !== undefined) this.record.error = error;
-    this.record.endedAt = this.now();
-    this.touch();
+    // One clock read: the record changed last when the run ended.
+    const endedAt = this.now();
+    this.record.endedAt = endedAt;
+    this.touch(endedAt);
   }
 
   /**
