@@ -135,6 +135,14 @@ async function until(
   }
 }
 
+/**
+ * The racers' lease: long enough that the winner keeps it while seven other processes boot on
+ * the same cores (with the default 300 ms lease and 100 ms heartbeats, a winner starved for a
+ * moment under load lost its lease to a later racer, which then ran the tools again: a takeover the
+ * contract allows, but not the race this test is about).
+ */
+const RACER_LEASE = { DURABLE_LEASE_MS: "3000", DURABLE_HEARTBEAT_MS: "500" };
+
 /** Until the dead owner's lease lapsed (a live lease is refused, never stolen). */
 async function leaseLapsed(runId: string): Promise<void> {
   await until(
@@ -398,7 +406,7 @@ export function crashSuite(open: () => Promise<CrashBackend>, size: CrashSuiteSi
           (at, i) =>
             new Promise<string>((resolve) => {
               setTimeout(() => {
-                void spawnWorker("recover", runId, `racer-${i}`).exited.then(({ out }) =>
+                void spawnWorker("recover", runId, `racer-${i}`, RACER_LEASE).exited.then(({ out }) =>
                   resolve(out.trim()),
                 );
               }, at);
