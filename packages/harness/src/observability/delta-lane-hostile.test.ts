@@ -222,6 +222,80 @@ describe("DeltaLane under hostile streams (same records as the full path)", () =
     expect(lane.projections).not.toContain(KEY);
   });
 
+  it("a credential registered mid-stream that is a streaming sub-agent's run id (the lane's memos are dropped)", async () => {
+    // Played twice in one process: the registry only grows, so each play has its own ids (a tag
+    // of the same length), compared once the tag is blanked out.
+    const playTagged = async (tag: string, lane: boolean) => {
+      const tagged = (): IdGenerator => {
+        let n = 0;
+        return { next: (prefix) => `${prefix}-${tag}-${++n}` };
+      };
+      const clock = new DeterministicClock();
+      // Beta is done early: alpha then streams alone (the lane's memo of its run id is not
+      // refreshed by another run's delta in between).
+      const agent = tree(
+        Array.from({ length: 12 }, (_, i) => `a${i} `),
+        ["b0 ", "b1"],
+        tagged,
+      )(clock);
+      const journal = new InMemoryEventJournal();
+      const statusStore = new InMemoryHarnessStatusStore();
+      const events = new EventSink(`tree-${tag}`, { clock });
+      let registered = "";
+      let registeredAt = -1;
+      // Subscribed first: the credential is registered before the lane sees this delta.
+      events.subscribe((record) => {
+        const event = record.event;
+        if (event.type === "model.text_delta" && event.text === "a8 ") {
+          registered = record.runId;
+          registeredAt = record.offset;
+          registerSecrets([registered]);
+        }
+      });
+      let taken = 0;
+      const take = DeltaLane.prototype.take;
+      vi.spyOn(DeltaLane.prototype, "take").mockImplementation(function (this: DeltaLane, record) {
+        const byLane = take.call(this, record);
+        if (byLane) taken++;
+        return byLane;
+      });
+      const obs = attachObservability(events, {
+        journal,
+        statusStore,
+        ...(lane ? {} : { sinks: [{ write: () => {} }] }),
+      });
+      for await (const _ of agent.stream("go", { runId: `tree-${tag}`, events })) {
+        // drain the stream
+      }
+      await obs.close();
+      vi.restoreAllMocks();
+      const blank = (text: string) => text.split(tag).join("TAG");
+      const stored = await journal.read(`tree-${tag}`);
+      return {
+        registered,
+        registeredAt,
+        taken,
+        stored,
+        journal: blank(JSON.stringify(stored)),
+        status: blank(JSON.stringify(await statusStore.list({}))),
+        projections: blank(JSON.stringify(obs.projections.snapshots())),
+      };
+    };
+    const lane = await playTagged("lane01", true);
+    const full = await playTagged("full01", false);
+    expect(lane.taken).toBeGreaterThan(0);
+    expect(full.taken).toBe(0);
+    expect(lane.journal).toBe(full.journal);
+    expect(lane.status).toBe(full.status);
+    expect(lane.projections).toBe(full.projections);
+    // From the registration on, no record carries the credential (the memos of both fast paths,
+    // the lane's and RedactingSink's, were dropped with the registry's change).
+    expect(lane.registered).toMatch(/lane01/);
+    const after = lane.stored.filter((r) => r.offset >= lane.registeredAt);
+    expect(after.filter((r) => r.event.type === "model.text_delta").length).toBeGreaterThan(1);
+    expect(JSON.stringify(after)).not.toContain(lane.registered);
+  });
+
   it.each([
     ["a stream id ending in digits before -evt-", "9-evt-9", "9-evt-9"],
     // sk- and 14 characters before the digits: a key (16+) from offset 10 on, not before.
