@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../contracts/agent-event.js";
 import type { AgentObservation } from "./agent-observation.js";
 import { DeltaCoalescer } from "./delta-coalescer.js";
+import { Redactor } from "./redaction.js";
 
 let offset = 0;
 function record(runId: string, event: AgentEvent): AgentObservation {
@@ -95,6 +96,42 @@ describe("DeltaCoalescer", () => {
     expect(coalesce([text("a", "1", "x"), text("a", "1", "y"), text("a", "1", "z")], upper)).toEqual([
       "a model.text_delta x",
       "a model.text_delta YZ 2",
+    ]);
+  });
+
+  it("redacts a merge with the call's earlier text in front: a key across a record boundary is caught", () => {
+    const redactor = new Redactor();
+    const redact = (t: string) => redactor.redactString(t);
+    const key = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx";
+    expect(
+      coalesce(
+        [
+          // The key begins in the first delta (stored alone), then a sibling's record splits the
+          // merge mid-key; call 2 of the same run is its own text; a completed call starts over.
+          text("a", "1", key.slice(0, 12)),
+          text("a", "1", key.slice(12, 20)),
+          text("a", "1", key.slice(20, 24)),
+          { ...done("b", "9"), rootRunId: "a" },
+          text("a", "1", `${key.slice(24)} end`),
+          text("a", "1", " more"),
+          text("a", "2", "sk-proj-"),
+          text("a", "2", "x"),
+          done("a", "1"),
+          text("a", "1", "AbCdEfGhIjKlMnOpQrSt"),
+          text("a", "1", " tail"),
+        ],
+        redact,
+      ),
+    ).toEqual([
+      `a model.text_delta ${key.slice(0, 12)}`,
+      "a model.text_delta [REDACTED] 2",
+      "b model.completed",
+      "a model.text_delta  end more 2",
+      "a model.text_delta sk-proj-",
+      "a model.text_delta x",
+      "a model.completed",
+      "a model.text_delta AbCdEfGhIjKlMnOpQrSt",
+      "a model.text_delta  tail",
     ]);
   });
 

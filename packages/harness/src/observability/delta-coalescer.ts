@@ -16,6 +16,13 @@ import type { AgentObservation } from "./agent-observation.js";
  */
 export type JournalDeltas = "coalesce" | "all";
 
+/**
+ * How much of a call's already handed-on text (per kind) a merge is redacted together with: a
+ * secret streamed across a record boundary of the call (its first delta, a merge released early)
+ * is caught when it is at most this long.
+ */
+const CARRY_MAX = 1024;
+
 /** The delta events a merge folds (a reasoning delta only without a signature). */
 export type MergeableType = "model.text_delta" | "model.reasoning_delta";
 type MergeableEvent = AgentEventOf<MergeableType>;
@@ -43,13 +50,20 @@ export class DeltaCoalescer {
   private readonly open = new Map<string, OpenMerge>();
   /** `runId \0 callId \0 type` of calls whose first delta of that type was passed through. */
   private readonly started = new Set<string>();
+  /**
+   * By the same key (only with `mergeText`): the end of the text the call already handed on (of
+   * that kind), as it was before `mergeText`. The next merge is redacted with it in front, so a
+   * secret that began in an earlier record is redacted in this one.
+   */
+  private readonly carried = new Map<string, string>();
   private readonly mergeText: ((text: string) => string) | undefined;
   /** The merge the previous delta went to: the next delta of the same call skips the map (no key string). */
   private last: OpenMerge | undefined;
 
   /**
-   * `mergeText` rewrites a merged record's concatenated text (the journal pipeline redacts it
-   * again as a whole: a secret streamed across several deltas matches no single delta).
+   * `mergeText` redacts a merged record's concatenated text again as a whole (a secret streamed
+   * across several deltas matches no single delta), with the end of the text its call already
+   * handed on in front (see `carried`): a secret across a record boundary is caught too.
    */
   constructor(mergeText?: (text: string) => string) {
     this.mergeText = mergeText;
@@ -71,13 +85,18 @@ export class DeltaCoalescer {
         const call = `${observation.runId}\u0000${event.callId}\u0000`;
         this.started.delete(`${call}model.text_delta`);
         this.started.delete(`${call}model.reasoning_delta`);
+        this.carried.delete(`${call}model.text_delta`);
+        this.carried.delete(`${call}model.reasoning_delta`);
       } else if (
         event.type === "run.completed" ||
         event.type === "run.failed" ||
         event.type === "run.interrupted"
       ) {
         for (const key of this.started)
-          if (key.startsWith(`${observation.runId}\u0000`)) this.started.delete(key);
+          if (key.startsWith(`${observation.runId}\u0000`)) {
+            this.started.delete(key);
+            this.carried.delete(key);
+          }
       }
     }
     out(observation);
@@ -114,14 +133,27 @@ export class DeltaCoalescer {
   /** The record a closed merge becomes (every merge leaving `open` goes through here). */
   private merged(merge: OpenMerge): AgentObservation {
     if (this.last === merge) this.last = undefined;
-    if (merge.deltas === 1) return merge.first;
-    const text = merge.text;
-    const event: MergeableEvent = {
-      ...merge.first.event,
-      text: this.mergeText === undefined ? text : this.mergeText(text),
-      deltas: merge.deltas,
-    };
+    const mergeText = this.mergeText;
+    if (mergeText === undefined) {
+      if (merge.deltas === 1) return merge.first;
+      return { ...merge.first, event: { ...merge.first.event, text: merge.text, deltas: merge.deltas } };
+    }
+    const key = `${merge.runId}\u0000${merge.callId}\u0000${merge.first.event.type}`;
+    const before = this.carried.get(key) ?? "";
+    const text = carriedRedaction(before, merge.text, mergeText);
+    this.carry(key, before + merge.text);
+    if (merge.deltas === 1 && text === merge.first.event.text) return merge.first;
+    const event: MergeableEvent =
+      merge.deltas === 1
+        ? { ...merge.first.event, text }
+        : { ...merge.first.event, text, deltas: merge.deltas };
     return { ...merge.first, event };
+  }
+
+  /** Keep the end of a call's handed-on text (see `carried`). */
+  private carry(key: string, text: string): void {
+    if (this.mergeText === undefined) return;
+    this.carried.set(key, text.length > CARRY_MAX ? text.slice(text.length - CARRY_MAX) : text);
   }
 
   private pushDelta(
@@ -155,6 +187,7 @@ export class DeltaCoalescer {
     const startedKey = `${key}\u0000${type}`;
     if (!this.started.has(startedKey)) {
       this.started.add(startedKey);
+      this.carry(startedKey, observation.event.text);
       if (this.open.size > 0) this.release(observation.rootRunId, out);
       out(observation);
       return;
@@ -179,4 +212,20 @@ export class DeltaCoalescer {
       out(this.merged(merge));
     }
   }
+}
+
+/**
+ * The redacted `text` of a record that continues `before` (the call's text already handed on):
+ * `redact(before + text)` from where it departs from `redact(before)`. Without a secret across
+ * the boundary that is `redact(text)`; with one, the part of it in this record is redacted (the
+ * part in the earlier record, which matched nothing alone, stays there).
+ */
+function carriedRedaction(before: string, text: string, redact: (text: string) => string): string {
+  if (before.length === 0) return redact(text);
+  const joined = redact(before + text);
+  const earlier = redact(before);
+  const limit = Math.min(joined.length, earlier.length);
+  let common = 0;
+  while (common < limit && joined.charCodeAt(common) === earlier.charCodeAt(common)) common++;
+  return joined.slice(common);
 }

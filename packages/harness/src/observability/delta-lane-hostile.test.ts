@@ -55,6 +55,8 @@ interface Scenario {
   journal?: () => HarnessEventJournal;
   /** The lane must take no delta (secret-shaped ids, custom patterns); else it must take some. */
   laneDeclines?: true;
+  /** Flush the pipeline (not awaited) just before its journal sees this text delta (1-based). */
+  flushAtDelta?: number;
   /** Abort the run after this many text deltas of any run. */
   abortAfterDeltas?: number;
 }
@@ -96,6 +98,12 @@ async function play(scenario: Scenario, lane: boolean) {
   const statusStore = new InMemoryHarnessStatusStore();
   const events = new EventSink(scenario.streamId, { clock });
   const errors: unknown[] = [];
+  let seenDeltas = 0;
+  // Subscribed before the pipeline: the flush releases the pending merges before this delta.
+  events.subscribe((record) => {
+    if (record.event.type === "model.text_delta" && ++seenDeltas === scenario.flushAtDelta)
+      void obs.flush().catch(() => {});
+  });
   const obs = attachObservability(events, {
     ...scenario.options,
     journal,
@@ -420,5 +428,58 @@ describe("DeltaLane under hostile streams (same records as the full path)", () =
       laneDeclines: true,
     });
     expect(lane.journal).not.toContain("ORD-1234-5678");
+  });
+});
+
+/** The stored text of one run's text deltas, in order. */
+function storedText(stored: readonly AgentObservation[], runId: (id: string) => boolean): string[] {
+  return stored
+    .filter((r) => runId(r.runId) && r.event.type === "model.text_delta")
+    .map((r) => (r.event as { text: string }).text);
+}
+
+describe("secrets streamed across the boundaries of a call's journal records", () => {
+  it("a key starting in the call's first delta (stored alone) and ending in the merged rest", async () => {
+    const lane = await sameWithAndWithoutLane({
+      streamId: "run-first",
+      runId: "run-first",
+      agent: every([KEY.slice(0, 12), KEY.slice(12, 28), KEY.slice(28), " done"]),
+    });
+    const parts = storedText(lane.stored, () => true);
+    // The first record alone matches no shape; what follows it is redacted with it in view.
+    expect(parts).toEqual([KEY.slice(0, 12), "[REDACTED] done"]);
+    expect(lane.journal).not.toContain(KEY.slice(12, 28));
+  });
+
+  it("a key split by a sibling sub-agent's record (the tree's merges are released mid-key)", async () => {
+    const lane = await sameWithAndWithoutLane({
+      streamId: "tree-split",
+      runId: "tree-split",
+      agent: tree(
+        ["Hi ", "a2 ", "a3 ", "a4 ", "sk-proj-", "AbCdEfGh", "IjKlMnOp", "QrStUvWx", " bye"],
+        ["b1 ", "b2 "],
+      ),
+    });
+    const alpha = storedText(lane.stored, (id) => id.startsWith("alpha"));
+    // Beta's completion split alpha's text into three records; the key is redacted across them.
+    expect(alpha.length).toBeGreaterThan(2);
+    expect(alpha.join("")).toBe("Hi a2 a3 a4 sk-proj-[REDACTED] bye");
+    for (const piece of ["AbCdEfGh", "IjKlMnOp", "QrStUvWx"]) expect(lane.journal).not.toContain(piece);
+  });
+
+  it("a registered credential split by a flush between its deltas", async () => {
+    // The keeper of a top-level run flushes only at its end: flush by hand mid-stream.
+    const lane = await sameWithAndWithoutLane({
+      streamId: "run-flush",
+      runId: "run-flush",
+      agent: every(["creds: ", "x ", CRED.slice(0, 8), CRED.slice(8), " ok"]),
+      flushAtDelta: 4,
+    });
+    expect(storedText(lane.stored, () => true)).toEqual([
+      "creds: ",
+      `x ${CRED.slice(0, 8)}`,
+      "[REDACTED] ok",
+    ]);
+    expect(lane.journal).not.toContain(CRED.slice(8));
   });
 });

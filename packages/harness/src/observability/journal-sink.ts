@@ -19,8 +19,9 @@ export interface JournalSinkOptions extends QueuedSinkOptions {
   journalEvents?: JournalEvents;
   /**
    * The pipeline's redactor (`attachObservability` passes it): a merged delta record's text is
-   * redacted again as a whole, so a secret the model streamed across several deltas — which no
-   * single delta matches — is not journaled. Observations reaching `write` must be redacted already.
+   * redacted again as a whole, with the end of its call's earlier records in front, so a secret
+   * the model streamed across several deltas — which no single delta matches — is not journaled.
+   * Observations reaching `write` must be redacted already.
    */
   redactor?: Redactor;
 }
