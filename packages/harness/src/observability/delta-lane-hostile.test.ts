@@ -467,6 +467,24 @@ describe("secrets streamed across the boundaries of a call's journal records", (
     for (const piece of ["AbCdEfGh", "IjKlMnOp", "QrStUvWx"]) expect(lane.journal).not.toContain(piece);
   });
 
+  // KNOWN LEAK, not fixed (docs/persistence-observability.md says so): each delta is redacted alone
+  // before it joins the merge, so a delta that completes a key shape by itself becomes
+  // "[REDACTED]" and the key's rest, streamed in the next deltas, no longer follows an "sk-":
+  // the journal keeps "[REDACTED]StUvWx0123456789". Lane and full path alike. A fix merges the
+  // raw texts and redacts once at release. `it.fails`: this turns red once it is fixed.
+  const tail: Scenario = {
+    streamId: "run-tail",
+    runId: "run-tail",
+    agent: every(["a ", KEY.slice(0, 26), KEY.slice(26), " done"]),
+  };
+  it("a key completed within one delta, its rest in the next: the lane stores what the full path stores", async () => {
+    await sameWithAndWithoutLane(tail);
+  });
+  it.fails("KNOWN LEAK: a key's rest after a delta that completed the key shape alone", async () => {
+    const { journal } = await play(tail, true);
+    expect(journal).not.toContain(KEY.slice(26));
+  });
+
   it("a registered credential split by a flush between its deltas", async () => {
     // The keeper of a top-level run flushes only at its end: flush by hand mid-stream.
     const lane = await sameWithAndWithoutLane({
