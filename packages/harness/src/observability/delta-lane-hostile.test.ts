@@ -395,6 +395,28 @@ describe("DeltaLane under hostile streams (same records as the full path)", () =
     });
   });
 
+  it.each([
+    ["a queue that overflows and drops (journal.dropped reported the same)", { maxQueue: 3, batchSize: 1 }],
+    [
+      "journalEvents: all (bookkeeping events journaled between the deltas)",
+      { journalEvents: "all" as const },
+    ],
+  ])("%s", async (_case, options) => {
+    const lane = await sameWithAndWithoutLane({
+      streamId: "run-opts",
+      runId: "run-opts",
+      agent: tree(
+        Array.from({ length: 30 }, (_, i) => `a${i} `),
+        Array.from({ length: 20 }, (_, i) => `b${i} `),
+      ),
+      options,
+    });
+    if ("maxQueue" in options) {
+      expect(lane.dropped).toBeGreaterThan(0);
+      expect(lane.stored.map((r) => r.event.type)).toContain("journal.dropped");
+    }
+  });
+
   it("a journal that fails some batches (the same records lost, reported the same)", async () => {
     const failing = (): HarnessEventJournal => {
       const inner = new InMemoryEventJournal();
