@@ -55,6 +55,8 @@ interface Scenario {
   journal?: () => HarnessEventJournal;
   /** The lane must take no delta (secret-shaped ids, custom patterns); else it must take some. */
   laneDeclines?: true;
+  /** The event sink's first offset (a resumed run tree continues its journal's offsets). */
+  startOffset?: number;
   /** Flush the pipeline (not awaited) just before its journal sees this text delta (1-based). */
   flushAtDelta?: number;
   /** Abort the run after this many text deltas of any run. */
@@ -96,7 +98,10 @@ async function play(scenario: Scenario, lane: boolean) {
   const clock = new DeterministicClock();
   const journal = scenario.journal?.() ?? new InMemoryEventJournal();
   const statusStore = new InMemoryHarnessStatusStore();
-  const events = new EventSink(scenario.streamId, { clock });
+  const events = new EventSink(scenario.streamId, {
+    clock,
+    ...(scenario.startOffset === undefined ? {} : { startOffset: scenario.startOffset }),
+  });
   const errors: unknown[] = [];
   let seenDeltas = 0;
   // Subscribed before the pipeline: the flush releases the pending merges before this delta.
@@ -322,6 +327,19 @@ describe("DeltaLane under hostile streams (same records as the full path)", () =
     }
   });
 
+  it("offsets crossing a digit count (a sink continuing a journal at offset 9,990)", async () => {
+    const lane = await sameWithAndWithoutLane({
+      streamId: "run-resumed",
+      runId: "run-resumed",
+      startOffset: 9_990,
+      agent: every(Array.from({ length: 30 }, (_, i) => (i === 12 ? KEY : `t${i} `))),
+    });
+    const offsets = lane.stored.map((r) => r.offset);
+    expect(Math.min(...offsets)).toBeLessThan(10_000);
+    expect(Math.max(...offsets)).toBeGreaterThan(10_000);
+    expect(lane.journal).not.toContain(KEY);
+  });
+
   it("reasoning with and without signatures, switching with text", async () => {
     await sameWithAndWithoutLane({
       streamId: "run-r",
@@ -401,6 +419,8 @@ describe("DeltaLane under hostile streams (same records as the full path)", () =
       "journalEvents: all (bookkeeping events journaled between the deltas)",
       { journalEvents: "all" as const },
     ],
+    ["redaction without the built-in rules (registered credentials only)", { redact: { defaults: false } }],
+    ["another replacement and extra field names", { redact: { replacement: "<gone>", fields: ["note"] } }],
   ])("%s", async (_case, options) => {
     const lane = await sameWithAndWithoutLane({
       streamId: "run-opts",
