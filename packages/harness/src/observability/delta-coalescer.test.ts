@@ -119,6 +119,10 @@ describe("DeltaCoalescer", () => {
           done("a", "1"),
           text("a", "1", "AbCdEfGhIjKlMnOpQrSt"),
           text("a", "1", " tail"),
+          // Glued to the first delta's word: no word boundary before "sk-" in the joined text.
+          text("a", "3", "x"),
+          text("a", "3", key.slice(0, 12)),
+          text("a", "3", key.slice(12)),
         ],
         redact,
       ),
@@ -132,6 +136,8 @@ describe("DeltaCoalescer", () => {
       "a model.completed",
       "a model.text_delta AbCdEfGhIjKlMnOpQrSt",
       "a model.text_delta  tail",
+      "a model.text_delta x",
+      "a model.text_delta [REDACTED] 2",
     ]);
   });
 

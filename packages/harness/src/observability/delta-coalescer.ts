@@ -216,9 +216,10 @@ export class DeltaCoalescer {
 
 /**
  * The redacted `text` of a record that continues `before` (the call's text already handed on):
- * `redact(before + text)` from where it departs from `redact(before)`. Without a secret across
- * the boundary that is `redact(text)`; with one, the part of it in this record is redacted (the
- * part in the earlier record, which matched nothing alone, stays there).
+ * `redact(before + text)` from where it departs from `redact(before)` — with a secret across the
+ * boundary, the part of it in this record is redacted (the part in the earlier record, which
+ * matched nothing alone, stays there) — and redacted again alone: what `text` matches only on its
+ * own (a key glued to the word before it, which has no word boundary in the joined text) too.
  */
 function carriedRedaction(before: string, text: string, redact: (text: string) => string): string {
   if (before.length === 0) return redact(text);
@@ -227,5 +228,5 @@ function carriedRedaction(before: string, text: string, redact: (text: string) =
   const limit = Math.min(joined.length, earlier.length);
   let common = 0;
   while (common < limit && joined.charCodeAt(common) === earlier.charCodeAt(common)) common++;
-  return joined.slice(common);
+  return redact(joined.slice(common));
 }

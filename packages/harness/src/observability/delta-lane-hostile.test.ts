@@ -495,6 +495,17 @@ describe("secrets streamed across the boundaries of a call's journal records", (
     expect(lane.journal).not.toContain(KEY.slice(12, 28));
   });
 
+  it("a key split across merged deltas, glued to the word of the call's first delta", async () => {
+    // With the first delta in front, the joined text has no word boundary before "sk-": the
+    // merge alone must still be redacted as it was.
+    const lane = await sameWithAndWithoutLane({
+      streamId: "run-glued",
+      runId: "run-glued",
+      agent: every(["x", KEY.slice(0, 12), KEY.slice(12), " done"]),
+    });
+    expect(storedText(lane.stored, () => true)).toEqual(["x", "[REDACTED] done"]);
+  });
+
   it("a key split by a sibling sub-agent's record (the tree's merges are released mid-key)", async () => {
     const lane = await sameWithAndWithoutLane({
       streamId: "tree-split",
