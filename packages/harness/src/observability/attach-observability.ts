@@ -11,6 +11,7 @@ import { JournalSink } from "./journal-sink.js";
 import { projectionOnlyFilter } from "./projection-only-events.js";
 import type { ProjectionSet } from "./projection-set.js";
 import { ProjectionSink } from "./projection-sink.js";
+import { RawDeltaTexts } from "./raw-delta-texts.js";
 import { RedactingSink } from "./redacting-sink.js";
 import { type RedactionOptions, Redactor } from "./redaction.js";
 import { ReplayReconcilingJournal } from "./replay-reconciling-journal.js";
@@ -122,6 +123,8 @@ export function attachObservability(
     onError(error);
   };
   const redactor = options.redact === false ? undefined : new Redactor(options.redact ?? {});
+  // The raw text of the deltas redaction changed, for the journal's merges alone (see RawDeltaTexts).
+  const rawDeltaTexts = new RawDeltaTexts();
   const projectionSink = new ProjectionSink({
     onError: (error) => {
       totals.status++;
@@ -150,13 +153,14 @@ export function attachObservability(
           ...(options.onDrop === undefined ? {} : { onDrop: options.onDrop }),
           ...(options.journalDeltas === undefined ? {} : { deltas: options.journalDeltas }),
           journalEvents: journalEvents ?? "essential",
-          ...(redactor === undefined ? {} : { redactor }),
+          ...(redactor === undefined ? {} : { redactor, rawDeltaTexts }),
         });
   const targets: ObservationSink[] = [projectionSink];
   if (journalSink !== undefined) targets.push(journalSink);
   targets.push(...(options.sinks ?? []));
   const fanOut = new FanOutSink(targets, { onError });
-  const pipeline: ObservationSink = redactor === undefined ? fanOut : new RedactingSink(fanOut, redactor);
+  const pipeline: ObservationSink =
+    redactor === undefined ? fanOut : new RedactingSink(fanOut, redactor, rawDeltaTexts);
   // Sinks built without an event sink of their own report their drops on this pipeline's.
   const detachReporting = (options.sinks ?? []).map((sink) => sink.attachReporting?.(events, onError));
   const projectionOnly = projectionOnlyFilter({

@@ -25,8 +25,8 @@ const done = (runId: string, callId: string) =>
   });
 
 /** What the coalescer hands on, as `runId type text [deltas]` lines. */
-function coalesce(records: AgentObservation[], mergeText?: (t: string) => string): string[] {
-  const coalescer = new DeltaCoalescer(mergeText);
+function coalesce(records: AgentObservation[], redactor?: Redactor): string[] {
+  const coalescer = new DeltaCoalescer(redactor);
   const out: string[] = [];
   const push = (o: AgentObservation) => {
     const e = o.event as { type: string; text?: string; deltas?: number };
@@ -91,17 +91,23 @@ describe("DeltaCoalescer", () => {
     ]);
   });
 
-  it("passes a merged record's whole text through mergeText (the journal redacts it there)", () => {
-    const upper = (t: string) => t.toUpperCase();
-    expect(coalesce([text("a", "1", "x"), text("a", "1", "y"), text("a", "1", "z")], upper)).toEqual([
-      "a model.text_delta x",
-      "a model.text_delta YZ 2",
-    ]);
+  it("replaces a merge's secrets with the redactor's replacement, one per secret", () => {
+    const redactor = new Redactor({ replacement: "<gone>", patterns: [/\bpin-\d{4}\b/g] });
+    expect(
+      coalesce(
+        [
+          text("a", "1", "x "),
+          text("a", "1", "pin-1"),
+          text("a", "1", "234 and pin-"),
+          text("a", "1", "5678."),
+        ],
+        redactor,
+      ),
+    ).toEqual(["a model.text_delta x ", "a model.text_delta <gone> and <gone>. 3"]);
   });
 
   it("redacts a merge with the call's earlier text in front: a key across a record boundary is caught", () => {
     const redactor = new Redactor();
-    const redact = (t: string) => redactor.redactString(t);
     const key = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx";
     expect(
       coalesce(
@@ -124,13 +130,13 @@ describe("DeltaCoalescer", () => {
           text("a", "3", key.slice(0, 12)),
           text("a", "3", key.slice(12)),
         ],
-        redact,
+        redactor,
       ),
     ).toEqual([
       `a model.text_delta ${key.slice(0, 12)}`,
       "a model.text_delta [REDACTED] 2",
       "b model.completed",
-      "a model.text_delta  end more 2",
+      "a model.text_delta [REDACTED] end more 2",
       "a model.text_delta sk-proj-",
       "a model.text_delta x",
       "a model.completed",

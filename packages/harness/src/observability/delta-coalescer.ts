@@ -1,5 +1,7 @@
 import type { AgentEventOf } from "../contracts/agent-event.js";
 import type { AgentObservation } from "./agent-observation.js";
+import type { RawDeltaTexts } from "./raw-delta-texts.js";
+import type { Redactor } from "./redaction.js";
 
 /**
  * How a journal stores streamed model deltas:
@@ -19,7 +21,7 @@ export type JournalDeltas = "coalesce" | "all";
 /**
  * How much of a call's already handed-on text (per kind) a merge is redacted together with: a
  * secret streamed across a record boundary of the call (its first delta, a merge released early)
- * is caught when it is at most this long.
+ * is caught in the later record when it began at most this many characters before it.
  */
 const CARRY_MAX = 1024;
 
@@ -32,10 +34,19 @@ interface OpenMerge {
   rootRunId: string;
   callId: string;
   first: AgentObservation<MergeableEvent>;
-  /** The merged deltas' text so far (appended to: cheaper per delta than an array of parts). */
+  /**
+   * The merged deltas' text so far (appended to: cheaper per delta than an array of parts):
+   * with a redactor, their RAW text (redacted once, as a whole, when the merge is released).
+   */
   text: string;
   /** How many deltas it holds. */
   deltas: number;
+  /**
+   * `[start, end, ...]` in `text` of the deltas whose redaction alone changed them (rare: a
+   * secret inside one delta), redacted alone again at release: a key glued to the text before
+   * it has a word boundary only there. Allocated for the first such delta.
+   */
+  alone: number[] | undefined;
 }
 
 /**
@@ -51,22 +62,28 @@ export class DeltaCoalescer {
   /** `runId \0 callId \0 type` of calls whose first delta of that type was passed through. */
   private readonly started = new Set<string>();
   /**
-   * By the same key (only with `mergeText`): the end of the text the call already handed on (of
-   * that kind), as it was before `mergeText`. The next merge is redacted with it in front, so a
-   * secret that began in an earlier record is redacted in this one.
+   * By the same key (only with a redactor): the end of the RAW text the call already handed on
+   * (of that kind). The next merge is redacted with it in front, so a secret that began in an
+   * earlier record is redacted in this one.
    */
   private readonly carried = new Map<string, string>();
-  private readonly mergeText: ((text: string) => string) | undefined;
+  private readonly redactor: Redactor | undefined;
+  private readonly rawTexts: RawDeltaTexts | undefined;
   /** The merge the previous delta went to: the next delta of the same call skips the map (no key string). */
   private last: OpenMerge | undefined;
 
   /**
-   * `mergeText` redacts a merged record's concatenated text again as a whole (a secret streamed
-   * across several deltas matches no single delta), with the end of the text its call already
-   * handed on in front (see `carried`): a secret across a record boundary is caught too.
+   * With a `redactor` (observations reaching `push` are redacted already), a merge keeps its
+   * deltas' raw text — from `rawTexts` (the pipeline's `RedactingSink` notes there the raw text of
+   * each delta it changed), else the delta's own — and is released as that text with the union of
+   * these secret ranges replaced: the whole merge's, the merge's with the end of its call's
+   * earlier raw text in front (see `carried`: a secret across a record boundary), and each delta's
+   * that redaction alone changed. A secret streamed across deltas, or completed by one delta and
+   * continued by the next, is then never journaled, even in part, in the merge.
    */
-  constructor(mergeText?: (text: string) => string) {
-    this.mergeText = mergeText;
+  constructor(redactor?: Redactor, rawTexts?: RawDeltaTexts) {
+    this.redactor = redactor;
+    this.rawTexts = rawTexts;
   }
 
   /** Hand `observation` (or what it releases) to `out`, in order. */
@@ -104,11 +121,12 @@ export class DeltaCoalescer {
 
   /**
    * The short cut for the bulk of a streamed response: when the previous delta went to a pending
-   * merge of the same run, call and kind, append `text` to it and return true — exactly what
+   * merge of the same run, call and kind, append the delta to it and return true — exactly what
    * {@link push} does with such a delta, without an observation (only its text is kept). False:
-   * `push` the observation instead. `runId` and `callId` are the redacted ones, as `push` sees them.
+   * `push` the observation instead. `runId` and `callId` are the redacted ones, as `push` sees
+   * them; `text` is the delta's redacted text, `raw` its text before redaction.
    */
-  continueMerge(runId: string, callId: string, type: MergeableType, text: string): boolean {
+  continueMerge(runId: string, callId: string, type: MergeableType, text: string, raw = text): boolean {
     const last = this.last;
     if (
       last === undefined ||
@@ -117,9 +135,27 @@ export class DeltaCoalescer {
       last.first.event.type !== type
     )
       return false;
-    last.text += text;
-    last.deltas++;
+    this.append(last, text, raw);
     return true;
+  }
+
+  /** Add one delta (its redacted and raw text) to `merge`. */
+  private append(merge: OpenMerge, text: string, raw: string): void {
+    if (this.redactor === undefined) {
+      merge.text += text;
+    } else {
+      if (raw !== text) {
+        merge.alone ??= [];
+        merge.alone.push(merge.text.length, merge.text.length + raw.length);
+      }
+      merge.text += raw;
+    }
+    merge.deltas++;
+  }
+
+  /** The raw text of a delta `push` received (see the constructor). */
+  private rawOf(observation: AgentObservation<MergeableEvent>): string {
+    return this.rawTexts?.take(observation) ?? observation.event.text;
   }
 
   /** Release every pending merge (a flush or close). */
@@ -133,14 +169,14 @@ export class DeltaCoalescer {
   /** The record a closed merge becomes (every merge leaving `open` goes through here). */
   private merged(merge: OpenMerge): AgentObservation {
     if (this.last === merge) this.last = undefined;
-    const mergeText = this.mergeText;
-    if (mergeText === undefined) {
+    const redactor = this.redactor;
+    if (redactor === undefined) {
       if (merge.deltas === 1) return merge.first;
       return { ...merge.first, event: { ...merge.first.event, text: merge.text, deltas: merge.deltas } };
     }
     const key = `${merge.runId}\u0000${merge.callId}\u0000${merge.first.event.type}`;
     const before = this.carried.get(key) ?? "";
-    const text = carriedRedaction(before, merge.text, mergeText);
+    const text = redactMerge(redactor, before, merge.text, merge.alone);
     this.carry(key, before + merge.text);
     if (merge.deltas === 1 && text === merge.first.event.text) return merge.first;
     const event: MergeableEvent =
@@ -152,7 +188,7 @@ export class DeltaCoalescer {
 
   /** Keep the end of a call's handed-on text (see `carried`). */
   private carry(key: string, text: string): void {
-    if (this.mergeText === undefined) return;
+    if (this.redactor === undefined) return;
     this.carried.set(key, text.length > CARRY_MAX ? text.slice(text.length - CARRY_MAX) : text);
   }
 
@@ -169,15 +205,13 @@ export class DeltaCoalescer {
       last.callId === callId &&
       last.first.event.type === type
     ) {
-      last.text += observation.event.text;
-      last.deltas++;
+      this.append(last, observation.event.text, this.rawOf(observation));
       return;
     }
     const key = `${runId}\u0000${callId}`;
     const merge = this.open.get(key);
     if (merge !== undefined && merge.first.event.type === type) {
-      merge.text += observation.event.text;
-      merge.deltas++;
+      this.append(merge, observation.event.text, this.rawOf(observation));
       this.last = merge;
       return;
     }
@@ -187,7 +221,7 @@ export class DeltaCoalescer {
     const startedKey = `${key}\u0000${type}`;
     if (!this.started.has(startedKey)) {
       this.started.add(startedKey);
-      this.carry(startedKey, observation.event.text);
+      this.carry(startedKey, this.rawOf(observation));
       if (this.open.size > 0) this.release(observation.rootRunId, out);
       out(observation);
       return;
@@ -197,9 +231,11 @@ export class DeltaCoalescer {
       rootRunId: observation.rootRunId,
       callId,
       first: observation,
-      text: observation.event.text,
-      deltas: 1,
+      text: "",
+      deltas: 0,
+      alone: undefined,
     };
+    this.append(opened, observation.event.text, this.rawOf(observation));
     this.open.set(key, opened);
     this.last = opened;
   }
@@ -215,18 +251,36 @@ export class DeltaCoalescer {
 }
 
 /**
- * The redacted `text` of a record that continues `before` (the call's text already handed on):
- * `redact(before + text)` from where it departs from `redact(before)` — with a secret across the
- * boundary, the part of it in this record is redacted (the part in the earlier record, which
- * matched nothing alone, stays there) — and redacted again alone: what `text` matches only on its
- * own (a key glued to the word before it, which has no word boundary in the joined text) too.
+ * The journaled text of a merge whose raw text is `raw`, continuing `before` (the end of its
+ * call's raw text already handed on): `raw` with the union of these secret ranges replaced —
+ * `raw`'s own; `before + raw`'s, where they reach into `raw` (a secret across the boundary: its
+ * part in this record is replaced; its part in the earlier record, which matched nothing alone,
+ * stays there); and those of each delta in `alone` (a key glued to the word before it has a word
+ * boundary only in its own delta).
  */
-function carriedRedaction(before: string, text: string, redact: (text: string) => string): string {
-  if (before.length === 0) return redact(text);
-  const joined = redact(before + text);
-  const earlier = redact(before);
-  const limit = Math.min(joined.length, earlier.length);
-  let common = 0;
-  while (common < limit && joined.charCodeAt(common) === earlier.charCodeAt(common)) common++;
-  return redact(joined.slice(common));
+function redactMerge(
+  redactor: Redactor,
+  before: string,
+  raw: string,
+  alone: readonly number[] | undefined,
+): string {
+  const own = redactor.secretRanges(raw);
+  if (before.length === 0 && alone === undefined) return redactor.replaceRanges(raw, own);
+  const ranges = [...own];
+  if (before.length > 0) {
+    const joined = redactor.secretRanges(before + raw);
+    const shift = before.length;
+    for (let i = 0; i < joined.length; i += 2) {
+      const end = (joined[i + 1] as number) - shift;
+      if (end > 0) ranges.push(Math.max((joined[i] as number) - shift, 0), end);
+    }
+  }
+  if (alone !== undefined) {
+    for (let i = 0; i < alone.length; i += 2) {
+      const start = alone[i] as number;
+      const found = redactor.secretRanges(raw.slice(start, alone[i + 1]));
+      for (let j = 0; j < found.length; j++) ranges.push(start + (found[j] as number));
+    }
+  }
+  return redactor.replaceRanges(raw, ranges);
 }

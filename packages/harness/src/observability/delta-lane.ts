@@ -42,7 +42,10 @@ export class DeltaLane {
     const event = record.event;
     if (event.type !== "model.text_delta" && event.type !== "model.reasoning_delta") return false;
     const text = this.redaction.cleanDeltaText(record, this.idPrefix);
-    if (text === undefined || !this.journal.continueDelta(record.runId, event.callId, event.type, text))
+    if (
+      text === undefined ||
+      !this.journal.continueDelta(record.runId, event.callId, event.type, text, event.text)
+    )
       return false;
     // As the fan-out does: a projection failure is reported, the journal has the text already.
     try {

@@ -5,6 +5,7 @@ import { BoundedObservationQueue, type QueuedSinkOptions } from "./bounded-queue
 import { DeltaCoalescer, type JournalDeltas, type MergeableType } from "./delta-coalescer.js";
 import type { HarnessEventJournal } from "./event-journal.js";
 import { isEssentialForJournal, type JournalEvents, journalEventsOption } from "./journal-events.js";
+import type { RawDeltaTexts } from "./raw-delta-texts.js";
 import type { Redactor } from "./redaction.js";
 import type { ObservationSink } from "./sink.js";
 
@@ -19,11 +20,19 @@ export interface JournalSinkOptions extends QueuedSinkOptions {
   journalEvents?: JournalEvents;
   /**
    * The pipeline's redactor (`attachObservability` passes it): a merged delta record's text is
-   * redacted again as a whole, with the end of its call's earlier records in front, so a secret
-   * the model streamed across several deltas — which no single delta matches — is not journaled.
-   * Observations reaching `write` must be redacted already.
+   * redacted again as a whole, from its deltas' raw text (see `rawDeltaTexts`), with the end of
+   * its call's earlier text in front, so a secret the model streamed across several deltas —
+   * which no single delta matches — is not journaled. Observations reaching `write` must be
+   * redacted already.
    */
   redactor?: Redactor;
+  /**
+   * Where the pipeline's `RedactingSink` notes the raw text of the deltas it changed
+   * (`attachObservability` passes it): merges are redacted from the raw texts, so a delta that
+   * completes a secret alone does not leave the secret's rest, in the next deltas, unredacted.
+   * Without it, a merge is built from the redacted delta texts.
+   */
+  rawDeltaTexts?: RawDeltaTexts;
 }
 
 /**
@@ -60,11 +69,8 @@ export class JournalSink implements ObservationSink {
       });
     }
     this.essentialOnly = journalEventsOption(options.journalEvents, "all") === "essential";
-    const { redactor } = options;
     this.coalescer =
-      deltas === "coalesce"
-        ? new DeltaCoalescer(redactor === undefined ? undefined : (text) => redactor.redactString(text))
-        : undefined;
+      deltas === "coalesce" ? new DeltaCoalescer(options.redactor, options.rawDeltaTexts) : undefined;
     this.enqueue = (observation) => this.queue.push(observation);
   }
 
@@ -76,11 +82,13 @@ export class JournalSink implements ObservationSink {
 
   /**
    * A streamed delta that continues the pending merge of its model call (see
-   * `DeltaCoalescer.continueMerge`): only its redacted `text` is kept. False when it does not
-   * continue one (or deltas are not coalesced): `write` the redacted observation instead.
+   * `DeltaCoalescer.continueMerge`): only its text is kept (`text` redacted, `raw` before
+   * redaction: with a redactor, the merge is redacted from the raw texts when it is released).
+   * False when it does not continue one (or deltas are not coalesced): `write` the redacted
+   * observation instead.
    */
-  continueDelta(runId: string, callId: string, type: MergeableType, text: string): boolean {
-    return this.coalescer?.continueMerge(runId, callId, type, text) === true;
+  continueDelta(runId: string, callId: string, type: MergeableType, text: string, raw = text): boolean {
+    return this.coalescer?.continueMerge(runId, callId, type, text, raw) === true;
   }
 
   /** Observations dropped so far (queue overflow or failed writes). */

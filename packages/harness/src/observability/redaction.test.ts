@@ -91,3 +91,33 @@ describe("Redactor", () => {
     expect(bare.redact({ x: 1, password: OPENAI })).toEqual({ x: "[REDACTED]", password: OPENAI });
   });
 });
+
+describe("Redactor.secretRanges and replaceRanges", () => {
+  const redactor = new Redactor();
+
+  it("finds what redactString replaces, as sorted ranges without a keep shape's label", () => {
+    const text = `a ${OPENAI} b Authorization: Bearer abcd1234efgh c password=hunter22 d`;
+    const ranges = redactor.secretRanges(text);
+    const pieces = [];
+    for (let i = 0; i < ranges.length; i += 2) pieces.push(text.slice(ranges[i], ranges[i + 1]));
+    expect(pieces).toEqual([OPENAI, "abcd1234efgh", "hunter22"]);
+    expect(redactor.replaceRanges(text, ranges)).toBe(redactor.redactString(text));
+    expect(redactor.secretRanges("nothing secret here at all")).toEqual([]);
+  });
+
+  it("finds every occurrence of a registered credential, glued or not", () => {
+    registerSecrets(["ranges-cred-9931"]);
+    expect(redactor.secretRanges("xranges-cred-9931 ranges-cred-9931y")).toEqual([1, 17, 18, 34]);
+  });
+
+  it("merges overlapping and adjacent ranges into one replacement, in any order", () => {
+    const custom = new Redactor({ replacement: "#" });
+    expect(custom.replaceRanges("0123456789", [6, 8, 1, 3, 2, 4, 4, 5])).toBe("0#5#89");
+    expect(custom.replaceRanges("abc", [])).toBe("abc");
+  });
+
+  it("stops on a pattern without the g flag and on empty matches", () => {
+    const odd = new Redactor({ defaults: false, patterns: [/pin-\d+/, /z*/g] });
+    expect(odd.secretRanges("pin-1 pin-2 zz")).toEqual([0, 5, 12, 14]);
+  });
+});

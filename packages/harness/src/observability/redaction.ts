@@ -202,6 +202,62 @@ export class Redactor {
     return out;
   }
 
+  /**
+   * Where {@link redactString} finds secrets in `text`: the occurrences of the registered model
+   * credentials and the matches of the secret shapes (a `keep` shape's label excluded: `Bearer `
+   * stays), as sorted `[start, end, start, end, ...]` offsets, overlapping and adjacent ranges
+   * merged. Every shape is matched against `text` itself (`redactString` runs each on the previous
+   * one's output), so the ranges cover at least what `redactString` replaces, except where a
+   * replacement itself completes a shape. A shared empty array when nothing matched.
+   */
+  secretRanges(text: string): readonly number[] {
+    const secrets = registeredSecrets();
+    const clean = this.clean;
+    if (clean.under !== secrets) {
+      clean.strings.fill(undefined);
+      clean.under = secrets;
+    }
+    if (clean.strings[text.length & (CLEAN_SLOTS - 1)] === text) return NO_RANGES;
+    const ranges: number[] = [];
+    for (let i = 0; i < secrets.length; i++) {
+      const secret = secrets[i] as string;
+      if (secret.length === 0) continue;
+      for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + secret.length))
+        ranges.push(at, at + secret.length);
+    }
+    if (this.precheck !== undefined && text.length >= this.minMatch && this.precheck.test(text)) {
+      for (const { pattern, keep } of this.patterns) {
+        pattern.lastIndex = 0;
+        for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+          const end = match.index + match[0].length;
+          // The keep shapes' label (`$1`) opens their match.
+          const start = keep ? match.index + (match[1]?.length ?? 0) : match.index;
+          if (end > start) ranges.push(start, end);
+          if (!pattern.global) break;
+          if (match[0].length === 0) pattern.lastIndex++;
+        }
+        pattern.lastIndex = 0;
+      }
+    }
+    return ranges.length === 0 ? NO_RANGES : mergeRanges(ranges);
+  }
+
+  /**
+   * `text` with each of `ranges` (`[start, end, ...]` pairs, any order, overlapping allowed)
+   * replaced by the replacement, overlapping and adjacent ranges becoming one replacement.
+   */
+  replaceRanges(text: string, ranges: readonly number[]): string {
+    if (ranges.length === 0) return text;
+    const merged = mergeRanges(ranges);
+    let out = "";
+    let from = 0;
+    for (let i = 0; i < merged.length; i += 2) {
+      out += text.slice(from, merged[i]) + this.replacement;
+      from = merged[i + 1] as number;
+    }
+    return out + text.slice(from);
+  }
+
   /** Whether a field name marks a secret. */
   isSecretField(name: string): boolean {
     let verdict = this.fieldVerdicts.get(name);
@@ -241,6 +297,22 @@ export class Redactor {
     }
     return copy ?? value;
   }
+}
+
+const NO_RANGES: readonly number[] = Object.freeze([]);
+
+/** `[start, end, ...]` pairs sorted by start, overlapping and adjacent ones merged. */
+function mergeRanges(ranges: readonly number[]): number[] {
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < ranges.length; i += 2) pairs.push([ranges[i] as number, ranges[i + 1] as number]);
+  pairs.sort((a, b) => a[0] - b[0]);
+  const out: number[] = [];
+  for (const [start, end] of pairs) {
+    const last = out.length - 1;
+    if (last > 0 && start <= (out[last] as number)) out[last] = Math.max(out[last] as number, end);
+    else out.push(start, end);
+  }
+  return out;
 }
 
 function normalizeField(name: string): string {
