@@ -9,7 +9,8 @@ import { DeltaRedaction } from "./redaction-delta.js";
  * text or reasoning delta that continues its model call's pending journal merge. Such a delta
  * leaves two traces — the projections note its id, offset and time, and its text joins the
  * merge — so instead of redacting the whole record, fanning it out and handing it to the
- * journal, the lane redacts its text and appends it to the merge, and gives the record to the
+ * journal, the lane redacts its text and appends it to the merge (with its raw text: the merge is
+ * redacted from the raw texts when it is released), and gives the record to the
  * projections (which read nothing of its text). Taken only when redacting the record would
  * change nothing else (see `DeltaRedaction.cleanDeltaText`), so the journal and the
  * projections get exactly what the full path gives them; the pipeline must have no sinks of its
