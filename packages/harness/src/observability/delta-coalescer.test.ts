@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../contracts/agent-event.js";
 import type { AgentObservation } from "./agent-observation.js";
 import { DeltaCoalescer } from "./delta-coalescer.js";
+import { RawDeltaTexts } from "./raw-delta-texts.js";
+import { RedactingSink } from "./redacting-sink.js";
 import { Redactor } from "./redaction.js";
 
 let offset = 0;
@@ -104,6 +106,24 @@ describe("DeltaCoalescer", () => {
         redactor,
       ),
     ).toEqual(["a model.text_delta x ", "a model.text_delta <gone> and <gone>. 3"]);
+  });
+
+  it("merges the raw texts a RedactingSink notes: a delta that completes a key alone, a keep label in an earlier record", () => {
+    const redactor = new Redactor();
+    const raw = new RawDeltaTexts();
+    const coalescer = new DeltaCoalescer(redactor, raw);
+    const out: string[] = [];
+    const push = (o: AgentObservation) => {
+      const e = o.event as { text?: string };
+      if (e.text !== undefined) out.push(e.text);
+    };
+    const sink = new RedactingSink({ write: (o) => coalescer.push(o, push) }, redactor, raw);
+    const key = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789";
+    for (const t of ["a ", key.slice(0, 26), key.slice(26), " b"]) sink.write(text("r", "1", t));
+    sink.write(done("r", "1"));
+    for (const t of ["password=", "hunt", "er2hunter2 ok"]) sink.write(text("r", "2", t));
+    coalescer.drain(push);
+    expect(out).toEqual(["a ", "[REDACTED] b", "password=", "[REDACTED] ok"]);
   });
 
   it("redacts a merge with the call's earlier text in front: a key across a record boundary is caught", () => {
