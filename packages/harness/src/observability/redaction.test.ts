@@ -70,6 +70,14 @@ describe("Redactor", () => {
     expect(new Redactor().redact({ a: text })).toEqual({ a: "zz-[REDACTED]" });
   });
 
+  it("inserts a replacement literally: `$&` or `$1` in it cannot put the secret back", () => {
+    for (const replacement of ["$&", "<$1>", "$$"]) {
+      const out = new Redactor({ replacement }).redactString(`key ${OPENAI} and Bearer ${OPENAI}`);
+      expect(out).not.toContain(OPENAI);
+      expect(out).toBe(`key ${replacement} and Bearer ${replacement}`);
+    }
+  });
+
   it("returns clean values as the same object (copy-on-write)", () => {
     const clean = { a: [1, { b: "text" }], c: { d: true } };
     expect(redactor.redact(clean as JsonValue)).toBe(clean);

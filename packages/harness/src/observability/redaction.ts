@@ -146,6 +146,8 @@ export class Redactor {
   private readonly precheck: RegExp | undefined;
   private readonly minMatch: number;
   private readonly replacement: string;
+  /** `replacement` as a `String.replace` pattern: its `$` escaped, so `"$&"` cannot re-insert the match. */
+  private readonly replacementPattern: string;
   private readonly fieldVerdicts: Map<string, boolean>;
   private readonly clean: RedactorConfig["clean"];
   /**
@@ -159,6 +161,7 @@ export class Redactor {
     const config = configFor(options);
     this.builtInShapesOnly = options.patterns === undefined || options.patterns.length === 0;
     this.replacement = options.replacement ?? "[REDACTED]";
+    this.replacementPattern = this.replacement.replaceAll("$", "$$$$");
     this.fields = config.fields;
     this.suffixes = config.suffixes;
     this.patterns = config.patterns;
@@ -197,7 +200,7 @@ export class Redactor {
     }
     for (const { pattern, keep } of this.patterns) {
       pattern.lastIndex = 0;
-      out = out.replace(pattern, keep ? `$1${this.replacement}` : this.replacement);
+      out = out.replace(pattern, keep ? `$1${this.replacementPattern}` : this.replacementPattern);
     }
     return out;
   }
