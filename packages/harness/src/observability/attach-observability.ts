@@ -1,19 +1,19 @@
-import { TinyAgentsError } from "@tinyagents/inference";
+import { type JsonValue, TinyAgentsError } from "@tinyagents/inference";
 import type { EventSink } from "../events/event-sink.js";
-import { addRecordKeeper } from "../events/record-keepers.js";
+import { addRecordKeeper, type RecordKeeper, type RecordLossTotals } from "../events/record-keepers.js";
+import type { AgentObservation } from "./agent-observation.js";
 import type { DropReport } from "./bounded-queue.js";
 import type { JournalDeltas } from "./delta-coalescer.js";
 import { DeltaLane } from "./delta-lane.js";
 import type { HarnessEventJournal } from "./event-journal.js";
-import { FanOutSink } from "./fan-out-sink.js";
 import { type JournalEvents, journalEventsOption } from "./journal-events.js";
 import { JournalSink } from "./journal-sink.js";
 import { projectionOnlyFilter } from "./projection-only-events.js";
 import type { ProjectionSet } from "./projection-set.js";
 import { ProjectionSink } from "./projection-sink.js";
 import { RawDeltaTexts } from "./raw-delta-texts.js";
-import { RedactingSink } from "./redacting-sink.js";
 import { type RedactionOptions, Redactor } from "./redaction.js";
+import { DeltaRedaction } from "./redaction-delta.js";
 import { ReplayReconcilingJournal } from "./replay-reconciling-journal.js";
 import type { ObservationSink } from "./sink.js";
 import type { HarnessStatusStore } from "./status-store.js";
@@ -97,7 +97,7 @@ export interface ObservabilityHandle {
  * ```
  *
  * Sub-agents share their parent's event sink, so they are observed too, with correct lineage.
- * Pipeline: event sink -> RedactingSink -> FanOut[ProjectionSink(status store), JournalSink, ...sinks];
+ * Pipeline: event sink -> redaction -> ProjectionSink(status store), JournalSink, ...sinks (in order);
  * without extra sinks, bookkeeping events the journal does not store (middleware brackets, ...)
  * go to the projections alone, which read nothing of their payload (see `projectionOnlyFilter`),
  * and a streamed delta that only extends its call's pending journal merge has its text redacted
@@ -110,127 +110,249 @@ export function attachObservability(
   events: EventSink,
   options: ObservabilityOptions = {},
 ): ObservabilityHandle {
-  const onError = options.onError ?? (() => {});
+  return new ObservabilityAttachment(events, options);
+}
+
+/** The redactor of pipelines without redaction options: its state is all derived from them. */
+let defaultRedactor: { redactor: Redactor; deltas: DeltaRedaction } | undefined;
+
+/** The redactor of `redact` and its per-delta fast path (shared when `redact` is not given). */
+function redactionFor(
+  redact: RedactionOptions | false | undefined,
+): { redactor: Redactor; deltas: DeltaRedaction } | undefined {
+  if (redact === false) return undefined;
+  if (redact !== undefined) {
+    const redactor = new Redactor(redact);
+    return { redactor, deltas: new DeltaRedaction(redactor) };
+  }
+  if (defaultRedactor === undefined) {
+    const redactor = new Redactor({});
+    defaultRedactor = { redactor, deltas: new DeltaRedaction(redactor) };
+  }
+  return defaultRedactor;
+}
+
+/**
+ * One `attachObservability` pipeline. A CLI or server attaches one per run, and it lives as long
+ * as the run: it is one object with methods (not a closure per step of the pipeline), it
+ * redacts and fans out itself (no `RedactingSink` / `FanOutSink` layers), and the redactor of
+ * the default options is shared by every pipeline.
+ */
+class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
+  readonly projections: ProjectionSet;
+  readonly journalSink: JournalSink | undefined;
+  private readonly projectionSink: ProjectionSink;
+  /** Where redacted observations go: the projections, the journal, then `options.sinks`. */
+  private readonly targets: ObservationSink[];
+  private readonly redaction: { redactor: Redactor; deltas: DeltaRedaction } | undefined;
+  /**
+   * The raw text of the deltas redaction changed, for this pipeline's journal merges alone (see
+   * `RawDeltaTexts`); set when redaction is on.
+   */
+  private readonly rawDeltaTexts: RawDeltaTexts | undefined;
+  private readonly onError: (error: unknown) => void;
+  /** Bookkeeping events only the projections read (see `projectionOnlyFilter`). */
+  private readonly projectionOnly: ((observation: AgentObservation) => boolean) | undefined;
+  /**
+   * Whether streamed deltas may take the `DeltaLane` (a journal coalescing deltas, redaction on,
+   * no extra sinks); the lane itself is built at the first delta (most runs stream none).
+   */
+  private readonly laneAllowed: boolean;
+  private lane: DeltaLane | undefined;
+  private readonly streamId: string;
+  private readonly detachReporting: ((() => void) | undefined)[] | undefined;
+  private readonly unsubscribeEvents: () => void;
+  private readonly removeKeeper: () => void;
   // The first journal or status write failure since the last flush: that flush must not
   // acknowledge what was lost (other sinks' failures, an exporter down, do not count).
-  let lost: unknown;
+  private lost: unknown;
   // Running totals for the runs on this sink (`result.recordsLost`): never reset by a flush.
-  const totals = { status: 0, errors: 0, lastError: undefined as unknown };
-  const saveFailed = (error: unknown) => {
-    lost ??= error;
-    totals.errors++;
-    totals.lastError = error;
-    onError(error);
-  };
-  const redactor = options.redact === false ? undefined : new Redactor(options.redact ?? {});
-  // The raw text of the deltas redaction changed, for the journal's merges alone (see RawDeltaTexts).
-  const rawDeltaTexts = new RawDeltaTexts();
-  const projectionSink = new ProjectionSink({
-    onError: (error) => {
-      totals.status++;
-      saveFailed(error);
-    },
-    ...(options.statusStore === undefined ? {} : { statusStore: options.statusStore }),
-  });
-  // An engine's reconciling journal recognizes a re-execution's replayed events by the stored
-  // stream, bookkeeping events included: it gets every event unless told otherwise.
-  const journalEvents =
-    options.journal === undefined
-      ? undefined
-      : journalEventsOption(
-          options.journalEvents,
-          options.journal instanceof ReplayReconcilingJournal ? "all" : "essential",
-        );
-  const journalSink =
-    options.journal === undefined
-      ? undefined
-      : new JournalSink(options.journal, {
-          events,
-          onError: saveFailed,
-          ...(options.maxQueue === undefined ? {} : { maxQueue: options.maxQueue }),
-          ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
-          ...(options.journalOverflow === undefined ? {} : { overflow: options.journalOverflow }),
-          ...(options.onDrop === undefined ? {} : { onDrop: options.onDrop }),
-          ...(options.journalDeltas === undefined ? {} : { deltas: options.journalDeltas }),
-          journalEvents: journalEvents ?? "essential",
-          ...(redactor === undefined ? {} : { redactor, rawDeltaTexts }),
-        });
-  const targets: ObservationSink[] = [projectionSink];
-  if (journalSink !== undefined) targets.push(journalSink);
-  targets.push(...(options.sinks ?? []));
-  const fanOut = new FanOutSink(targets, { onError });
-  const pipeline: ObservationSink =
-    redactor === undefined ? fanOut : new RedactingSink(fanOut, redactor, rawDeltaTexts);
-  // Sinks built without an event sink of their own report their drops on this pipeline's.
-  const detachReporting = (options.sinks ?? []).map((sink) => sink.attachReporting?.(events, onError));
-  const projectionOnly = projectionOnlyFilter({
-    sinks: options.sinks?.length ?? 0,
-    journal: journalEvents,
-    redactor,
-  });
-  // Most deltas of a streamed response only extend a journal merge (see DeltaLane).
-  const lane =
-    journalSink !== undefined &&
-    redactor !== undefined &&
-    (options.sinks?.length ?? 0) === 0 &&
-    (options.journalDeltas ?? "coalesce") === "coalesce"
-      ? new DeltaLane(events.streamId, redactor, projectionSink, journalSink, onError)
-      : undefined;
-  const subscription = events.subscribe(
-    projectionOnly === undefined
-      ? (record) => {
-          if (!lane?.take(record)) pipeline.write(record);
-        }
-      : (record) => {
-          if (lane?.take(record)) return;
-          if (!projectionOnly(record)) pipeline.write(record);
-          else {
-            try {
-              projectionSink.write(record);
-            } catch (error) {
-              onError(error);
-            }
-          }
-        },
-  );
-  // A top-level run on `events` waits for the journal and status saves (not for exporters in
-  // `sinks`) before it resolves, and reports what they lost (see `RecordsLost`).
-  const removeKeeper = addRecordKeeper(events, {
-    settle: async () => {
-      await Promise.all([projectionSink.flush(), journalSink?.flush()]);
-      await journalSink?.flush(); // a drop report emitted by the first flush
-    },
-    losses: () => ({ journal: journalSink?.dropped ?? 0, ...totals }),
-  });
-  const unsubscribe = () => {
-    subscription();
-    removeKeeper();
-    for (const detach of detachReporting) detach?.();
-  };
-  const drain = async () => {
-    await fanOut.flush();
-    await fanOut.flush(); // a drop report emitted during the first flush is journaled by the second
-  };
-  const flush = async () => {
-    await drain();
-    if (lost === undefined) return;
-    const error = lost;
-    lost = undefined;
+  private statusLost = 0;
+  private errors = 0;
+  private lastError: unknown;
+
+  constructor(events: EventSink, options: ObservabilityOptions) {
+    const onError = options.onError ?? ignoreError;
+    this.onError = onError;
+    const redaction = redactionFor(options.redact);
+    this.redaction = redaction;
+    const rawDeltaTexts = redaction === undefined ? undefined : new RawDeltaTexts();
+    this.rawDeltaTexts = rawDeltaTexts;
+    const saveFailed = (error: unknown) => this.saveFailed(error);
+    this.projectionSink = new ProjectionSink({
+      onError: (error) => {
+        this.statusLost++;
+        this.saveFailed(error);
+      },
+      ...(options.statusStore === undefined ? {} : { statusStore: options.statusStore }),
+    });
+    this.projections = this.projectionSink.projections;
+    // An engine's reconciling journal recognizes a re-execution's replayed events by the stored
+    // stream, bookkeeping events included: it gets every event unless told otherwise.
+    const journalEvents =
+      options.journal === undefined
+        ? undefined
+        : journalEventsOption(
+            options.journalEvents,
+            options.journal instanceof ReplayReconcilingJournal ? "all" : "essential",
+          );
+    this.journalSink =
+      options.journal === undefined
+        ? undefined
+        : new JournalSink(options.journal, {
+            events,
+            onError: saveFailed,
+            ...(options.maxQueue === undefined ? {} : { maxQueue: options.maxQueue }),
+            ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+            ...(options.journalOverflow === undefined ? {} : { overflow: options.journalOverflow }),
+            ...(options.onDrop === undefined ? {} : { onDrop: options.onDrop }),
+            ...(options.journalDeltas === undefined ? {} : { deltas: options.journalDeltas }),
+            journalEvents: journalEvents ?? "essential",
+            ...(redaction === undefined || rawDeltaTexts === undefined
+              ? {}
+              : { redactor: redaction.redactor, rawDeltaTexts }),
+          });
+    this.targets = [this.projectionSink];
+    if (this.journalSink !== undefined) this.targets.push(this.journalSink);
+    const sinks = options.sinks ?? [];
+    for (const sink of sinks) this.targets.push(sink);
+    // Sinks built without an event sink of their own report their drops on this pipeline's.
+    this.detachReporting =
+      sinks.length === 0 ? undefined : sinks.map((sink) => sink.attachReporting?.(events, onError));
+    this.projectionOnly = projectionOnlyFilter({
+      sinks: sinks.length,
+      journal: journalEvents,
+      redactor: redaction?.redactor,
+    });
+    // Most deltas of a streamed response only extend a journal merge (see DeltaLane).
+    this.laneAllowed =
+      this.journalSink !== undefined &&
+      redaction !== undefined &&
+      sinks.length === 0 &&
+      (options.journalDeltas ?? "coalesce") === "coalesce";
+    this.streamId = events.streamId;
+    this.unsubscribeEvents = events.subscribe((record) => this.observe(record));
+    // A top-level run on `events` waits for the journal and status saves (not for exporters in
+    // `sinks`) before it resolves, and reports what they lost (see `RecordsLost`).
+    this.removeKeeper = addRecordKeeper(events, this);
+  }
+
+  /** One observation from the event sink: redacted, then to every target in order. */
+  private observe(record: AgentObservation): void {
+    if (this.laneAllowed && this.takeDelta(record)) return;
+    if (this.projectionOnly?.(record) === true) {
+      try {
+        this.projectionSink.write(record);
+      } catch (error) {
+        this.onError(error);
+      }
+      return;
+    }
+    const redaction = this.redaction;
+    const observation =
+      redaction === undefined
+        ? record
+        : (redaction.deltas.redact(record) ??
+          (redaction.redactor.redact(record as unknown as JsonValue) as unknown as AgentObservation));
+    if (observation !== record) this.noteRawDelta(record, observation);
+    for (const sink of this.targets) {
+      try {
+        sink.write(observation);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
+  }
+
+  /** As a `RedactingSink` with raw texts does: note the raw text of a delta redaction changed. */
+  private noteRawDelta(record: AgentObservation, redacted: AgentObservation): void {
+    const event = record.event;
+    if (
+      this.rawDeltaTexts !== undefined &&
+      (event.type === "model.text_delta" || event.type === "model.reasoning_delta") &&
+      (redacted.event as typeof event).text !== event.text
+    )
+      this.rawDeltaTexts.note(redacted, event.text);
+  }
+
+  /** The `DeltaLane` for a text or reasoning delta (built at the first one); false: the full path. */
+  private takeDelta(record: AgentObservation): boolean {
+    const type = record.event.type;
+    if (type !== "model.text_delta" && type !== "model.reasoning_delta") return false;
+    if (this.lane === undefined) {
+      this.lane = new DeltaLane(
+        this.streamId,
+        (this.redaction as { redactor: Redactor }).redactor,
+        this.projectionSink,
+        this.journalSink as JournalSink,
+        this.onError,
+      );
+    }
+    return this.lane.take(record);
+  }
+
+  private saveFailed(error: unknown): void {
+    this.lost ??= error;
+    this.errors++;
+    this.lastError = error;
+    this.onError(error);
+  }
+
+  /** RecordKeeper: the journal and status saves so far are written (or counted lost). */
+  async settle(): Promise<void> {
+    await Promise.all([this.projectionSink.flush(), this.journalSink?.flush()]);
+    await this.journalSink?.flush(); // a drop report emitted by the first flush
+  }
+
+  /** RecordKeeper: running loss totals. */
+  losses(): RecordLossTotals {
+    return {
+      journal: this.journalSink?.dropped ?? 0,
+      status: this.statusLost,
+      errors: this.errors,
+      lastError: this.lastError,
+    };
+  }
+
+  async flush(): Promise<void> {
+    await this.drain();
+    if (this.lost === undefined) return;
+    const error = this.lost;
+    this.lost = undefined;
     throw TinyAgentsError.isInstance(error)
       ? error
       : new TinyAgentsError("storage", `observations or status changes were not saved: ${String(error)}`, {
           cause: error,
         });
-  };
-  return {
-    projections: projectionSink.projections,
-    journalSink,
-    flush,
-    detach: unsubscribe,
-    close: async () => {
-      await drain();
-      unsubscribe();
-      await pipeline.close?.();
-    },
-  };
+  }
+
+  detach(): void {
+    this.unsubscribeEvents();
+    this.removeKeeper();
+    if (this.detachReporting !== undefined) for (const detach of this.detachReporting) detach?.();
+  }
+
+  async close(): Promise<void> {
+    await this.drain();
+    this.detach();
+    await Promise.all(this.targets.map((sink) => sink.close?.()));
+  }
+
+  private async drain(): Promise<void> {
+    await this.flushTargets();
+    await this.flushTargets(); // a drop report emitted during the first flush is journaled by the second
+  }
+
+  private flushTargets(): Promise<unknown> {
+    const targets = this.targets;
+    if (targets.length === 2) {
+      return Promise.all([
+        (targets[0] as ObservationSink).flush?.(),
+        (targets[1] as ObservationSink).flush?.(),
+      ]);
+    }
+    return Promise.all(targets.map((sink) => sink.flush?.()));
+  }
 }
+
+function ignoreError(): void {}

@@ -73,10 +73,12 @@ export class BoundedObservationQueue {
   private readonly queue: AgentObservation[] = [];
   private draining: Promise<void> | undefined;
   private droppedTotal = 0;
-  private readonly pending = new Map<DropReason, PendingDrop>();
+  // The maps and the waiter list below are created on first use: a run's journal queue (one per
+  // `attachObservability`) usually never drops, reports or waits, and lives as long as the run.
+  private pending: Map<DropReason, PendingDrop> | undefined;
   /** Event sinks (and error callbacks) of the pipelines this sink was attached to. */
-  private readonly reporters = new Map<EventSink, (error: unknown) => void>();
-  private readonly roomWaiters: Array<() => void> = [];
+  private reporters: Map<EventSink, (error: unknown) => void> | undefined;
+  private roomWaiters: Array<() => void> | undefined;
 
   constructor(
     name: string,
@@ -112,9 +114,10 @@ export class BoundedObservationQueue {
    * dropped observation's root run (else the first one). Returns the detach function.
    */
   addReporter(events: EventSink, onError: (error: unknown) => void): () => void {
+    this.reporters ??= new Map();
     this.reporters.set(events, onError);
     return () => {
-      this.reporters.delete(events);
+      this.reporters?.delete(events);
     };
   }
 
@@ -124,7 +127,9 @@ export class BoundedObservationQueue {
    */
   waitForRoom(): Promise<void> {
     if (this.queue.length <= this.maxQueue / 2) return Promise.resolve();
-    return new Promise((resolve) => this.roomWaiters.push(resolve));
+    this.roomWaiters ??= [];
+    const waiters = this.roomWaiters;
+    return new Promise((resolve) => waiters.push(resolve));
   }
 
   push(observation: AgentObservation): void {
@@ -137,9 +142,17 @@ export class BoundedObservationQueue {
   }
 
   /** Resolves once everything pushed so far (and any drop report) has been handled. */
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
+    // Nothing in flight and nothing to report (a run's close, mostly): no async frame.
+    if (this.draining === undefined && (this.pending === undefined || this.pending.size === 0)) {
+      return Promise.resolve();
+    }
+    return this.flushPending();
+  }
+
+  private async flushPending(): Promise<void> {
     while (this.draining !== undefined) await this.draining;
-    if (this.pending.size > 0) {
+    if (this.pending !== undefined && this.pending.size > 0) {
       this.report();
       while (this.draining !== undefined) await this.draining;
     }
@@ -155,7 +168,8 @@ export class BoundedObservationQueue {
           this.options.onError?.(error);
           this.noteDrop("write_failed", batch);
         }
-        if (this.pending.size > 0 && this.queue.length < this.maxQueue) this.report();
+        if (this.pending !== undefined && this.pending.size > 0 && this.queue.length < this.maxQueue)
+          this.report();
         if (this.queue.length <= this.maxQueue / 2) this.wakeProducers();
       }
     } finally {
@@ -174,6 +188,7 @@ export class BoundedObservationQueue {
     if (first === undefined || last === undefined) return;
     const scope: EventScope = { runId: last.runId, rootRunId: last.rootRunId, depth: last.depth };
     if (last.parentRunId !== undefined) scope.parentRunId = last.parentRunId;
+    this.pending ??= new Map();
     const pending = this.pending.get(reason);
     if (pending === undefined) {
       this.pending.set(reason, { count: lost.length, from: first.offset, to: last.offset, scope });
@@ -186,6 +201,7 @@ export class BoundedObservationQueue {
 
   private reporterFor(rootRunId: string): Reporter | undefined {
     let first: Reporter | undefined;
+    if (this.reporters === undefined) return undefined;
     for (const entry of this.reporters) {
       first ??= entry;
       if (entry[0].streamId === rootRunId) return entry;
@@ -194,13 +210,16 @@ export class BoundedObservationQueue {
   }
 
   private wakeProducers(): void {
+    if (this.roomWaiters === undefined || this.roomWaiters.length === 0) return;
     for (const resolve of this.roomWaiters.splice(0)) resolve();
   }
 
   /** Emit (and hand to `onDrop`) every pending drop report. */
   private report(): void {
-    for (const [reason, drop] of [...this.pending]) {
-      this.pending.delete(reason);
+    const pending = this.pending;
+    if (pending === undefined) return;
+    for (const [reason, drop] of [...pending]) {
+      pending.delete(reason);
       const report: DropReport = {
         sink: this.name,
         dropped: drop.count,

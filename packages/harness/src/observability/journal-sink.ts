@@ -55,7 +55,17 @@ export interface JournalSinkOptions extends QueuedSinkOptions {
 export class JournalSink implements ObservationSink {
   readonly journal: HarnessEventJournal;
   private readonly queue: BoundedObservationQueue;
-  private readonly coalescer: DeltaCoalescer | undefined;
+  /** Whether streamed deltas are coalesced (`deltas: "coalesce"`). */
+  private readonly coalesce: boolean;
+  /**
+   * The delta coalescer, created at the first streamed delta: until then it would pass every
+   * observation straight through, and most runs' journal sinks (tool loops without streaming)
+   * never need its maps.
+   */
+  private coalescer: DeltaCoalescer | undefined;
+  /** What the coalescer is built with (see the options). */
+  private readonly redactor: Redactor | undefined;
+  private readonly rawDeltaTexts: RawDeltaTexts | undefined;
   private readonly enqueue: (observation: AgentObservation) => void;
   private readonly essentialOnly: boolean;
 
@@ -69,15 +79,24 @@ export class JournalSink implements ObservationSink {
       });
     }
     this.essentialOnly = journalEventsOption(options.journalEvents, "all") === "essential";
-    this.coalescer =
-      deltas === "coalesce" ? new DeltaCoalescer(options.redactor, options.rawDeltaTexts) : undefined;
+    this.coalesce = deltas === "coalesce";
+    this.redactor = options.redactor;
+    this.rawDeltaTexts = options.rawDeltaTexts;
     this.enqueue = (observation) => this.queue.push(observation);
   }
 
   write(observation: AgentObservation): void {
     if (this.essentialOnly && !isEssentialForJournal(observation)) return;
-    if (this.coalescer === undefined) this.queue.push(observation);
-    else this.coalescer.push(observation, this.enqueue);
+    let coalescer = this.coalescer;
+    if (coalescer === undefined) {
+      if (!this.coalesce || !isDelta(observation)) {
+        this.queue.push(observation);
+        return;
+      }
+      coalescer = new DeltaCoalescer(this.redactor, this.rawDeltaTexts);
+      this.coalescer = coalescer;
+    }
+    coalescer.push(observation, this.enqueue);
   }
 
   /**
@@ -122,4 +141,10 @@ export class JournalSink implements ObservationSink {
   close(): Promise<void> {
     return this.flush();
   }
+}
+
+/** A streamed model delta (`model.text_delta`, `model.reasoning_delta`, ...): what the coalescer folds. */
+function isDelta(observation: AgentObservation): boolean {
+  const type = observation.event.type;
+  return type.startsWith("model.") && type.endsWith("_delta");
 }

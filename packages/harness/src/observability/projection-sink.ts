@@ -40,7 +40,11 @@ export class ProjectionSink implements ObservationSink {
     this.writing ??= afterThisTurn().then(() => this.drain());
   }
 
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
+    return this.writing === undefined ? Promise.resolve() : this.flushWrites();
+  }
+
+  private async flushWrites(): Promise<void> {
     while (this.writing !== undefined) await this.writing;
   }
 
