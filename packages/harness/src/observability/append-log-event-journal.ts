@@ -22,6 +22,15 @@ function isConflict(error: unknown): boolean {
   return TinyAgentsError.isInstance(error) && error.code === "conflict";
 }
 
+/** The run tree of every observation of `observations` when they share one (one run's batch). */
+function oneRunTree(observations: readonly AgentObservation[]): string | undefined {
+  const root = observations[0]?.rootRunId;
+  for (let i = 1; i < observations.length; i++) {
+    if ((observations[i] as AgentObservation).rootRunId !== root) return undefined;
+  }
+  return root;
+}
+
 /** Whether a stored entry has the shape of an observation (an object with an offset and an event). */
 function isObservation(value: JsonValue): boolean {
   const event = offsetOf(value) === undefined ? undefined : (value as { event?: unknown }).event;
@@ -85,14 +94,17 @@ export class AppendLogEventJournal implements HarnessEventJournal {
     // Group by run tree, keeping order; one log write for the batch when the log can group
     // commit (SQLite: one transaction), else one per tree.
     const groups = new Map<string, JsonValue[]>();
-    for (const observation of observations) {
-      let group = groups.get(observation.rootRunId);
-      if (group === undefined) {
-        group = [];
-        groups.set(observation.rootRunId, group);
+    const root = oneRunTree(observations);
+    if (root !== undefined) groups.set(root, observations as unknown as JsonValue[]);
+    else
+      for (const observation of observations) {
+        let group = groups.get(observation.rootRunId);
+        if (group === undefined) {
+          group = [];
+          groups.set(observation.rootRunId, group);
+        }
+        group.push(observation as unknown as JsonValue);
       }
-      group.push(observation as unknown as JsonValue);
-    }
     if (this.log.appendGroups === undefined) {
       for (const [rootRunId, values] of groups) await this.appendGroup(rootRunId, values);
       return;

@@ -300,7 +300,9 @@ class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
 
   /** RecordKeeper: the journal and status saves so far are written (or counted lost). */
   async settle(): Promise<void> {
-    await Promise.all([this.projectionSink.flush(), this.journalSink?.flush()]);
+    // One after the other: both drains are already under way, and an idle sink answers at once.
+    await this.projectionSink.flush();
+    await this.journalSink?.flush();
     await this.journalSink?.flush(); // a drop report emitted by the first flush
   }
 
@@ -335,7 +337,10 @@ class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
   async close(): Promise<void> {
     await this.drain();
     this.detach();
-    await Promise.all(this.targets.map((sink) => sink.close?.()));
+    await this.projectionSink.close();
+    await this.journalSink?.close();
+    const own = this.journalSink === undefined ? 1 : 2;
+    if (this.targets.length > own) await Promise.all(this.targets.slice(own).map((sink) => sink.close?.()));
   }
 
   private async drain(): Promise<void> {
@@ -343,15 +348,12 @@ class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
     await this.flushTargets(); // a drop report emitted during the first flush is journaled by the second
   }
 
-  private flushTargets(): Promise<unknown> {
-    const targets = this.targets;
-    if (targets.length === 2) {
-      return Promise.all([
-        (targets[0] as ObservationSink).flush?.(),
-        (targets[1] as ObservationSink).flush?.(),
-      ]);
-    }
-    return Promise.all(targets.map((sink) => sink.flush?.()));
+  /** Flush every target: the pipeline's own sinks one after the other (an idle one answers at once), extra sinks together. */
+  private async flushTargets(): Promise<void> {
+    await this.projectionSink.flush();
+    await this.journalSink?.flush();
+    const own = this.journalSink === undefined ? 1 : 2;
+    if (this.targets.length > own) await Promise.all(this.targets.slice(own).map((sink) => sink.flush?.()));
   }
 }
 
