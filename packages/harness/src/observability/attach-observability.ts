@@ -300,10 +300,17 @@ class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
 
   /** RecordKeeper: the journal and status saves so far are written (or counted lost). */
   async settle(): Promise<void> {
-    // One after the other: both drains are already under way, and an idle sink answers at once.
-    await this.projectionSink.flush();
-    await this.journalSink?.flush();
+    await this.flushOwn();
     await this.journalSink?.flush(); // a drop report emitted by the first flush
+  }
+
+  /**
+   * Flush the projection and journal sinks, both started now (a journal flush releases its
+   * pending delta merges at the call). Without a journal, one await and no `Promise.all`.
+   */
+  private flushOwn(): Promise<unknown> {
+    const status = this.projectionSink.flush();
+    return this.journalSink === undefined ? status : Promise.all([status, this.journalSink.flush()]);
   }
 
   /** RecordKeeper: running loss totals. */
@@ -337,10 +344,7 @@ class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
   async close(): Promise<void> {
     await this.drain();
     this.detach();
-    await this.projectionSink.close();
-    await this.journalSink?.close();
-    const own = this.journalSink === undefined ? 1 : 2;
-    if (this.targets.length > own) await Promise.all(this.targets.slice(own).map((sink) => sink.close?.()));
+    await Promise.all(this.targets.map((sink) => sink.close?.()));
   }
 
   private async drain(): Promise<void> {
@@ -348,12 +352,10 @@ class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
     await this.flushTargets(); // a drop report emitted during the first flush is journaled by the second
   }
 
-  /** Flush every target: the pipeline's own sinks one after the other (an idle one answers at once), extra sinks together. */
+  /** Flush every target, all started now (`detachReporting` is set when there are extra sinks). */
   private async flushTargets(): Promise<void> {
-    await this.projectionSink.flush();
-    await this.journalSink?.flush();
-    const own = this.journalSink === undefined ? 1 : 2;
-    if (this.targets.length > own) await Promise.all(this.targets.slice(own).map((sink) => sink.flush?.()));
+    if (this.detachReporting === undefined) await this.flushOwn();
+    else await Promise.all(this.targets.map((sink) => sink.flush?.()));
   }
 }
 
