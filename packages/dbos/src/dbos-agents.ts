@@ -103,8 +103,9 @@ export interface DbosAgents<Names extends string> {
    * executing are then aborted (their signal, so a tool or model call in progress stops) and
    * awaited, at most `settleMs` (default 10 s): once `shutdown` resolves, this process starts no
    * model call or tool for them any more. Nothing of that abort is recorded: DBOS is already
-   * disconnected, so the recovered run continues from its last recorded step. Calling it again
-   * returns the same promise.
+   * disconnected and each run is detached from the journal and status store first, so the
+   * recovered run continues from its last recorded step. The runs are stopped even when DBOS's
+   * own shutdown fails (that error is then rethrown). Calling it again returns the same promise.
    */
   shutdown(options?: { settleMs?: number }): Promise<void>;
 }
@@ -135,9 +136,14 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
   const queue = options.queue ?? {};
   const queueName = queue.name ?? DEFAULT_QUEUE;
   const workflows = new Map<string, (payload: DbosRunPayload) => Promise<DbosRunResult | DurableValue>>();
-  /** The runs this process is executing: aborted and awaited by `shutdown`. */
-  const inFlight = new Set<{ controller: AbortController; done: Promise<unknown> }>();
+  /** The runs this process is executing: detached from their journal, aborted and awaited by `shutdown`. */
+  const inFlight = new Set<InFlightRun>();
   let stopping: Promise<void> | undefined;
+  const shutDownError = () =>
+    new TinyAgentsError(
+      "cancelled",
+      "the worker shut down; the run stays pending and is recovered by a restarted worker or takeOver",
+    );
 
   /**
    * A sub-agent run placed by the engine: when its agent is registered here, a child workflow on
@@ -189,6 +195,21 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
     const agent = options.agents[name];
     const onEvent = options.onEvent;
     const run = async (payload: DbosRunPayload): Promise<DbosRunResult | DurableValue> => {
+      // Registered before the first await, so a shutdown during the setup below sees this run.
+      if (stopping !== undefined) throw shutDownError();
+      const entry = new InFlightRun();
+      inFlight.add(entry);
+      try {
+        return await execute(payload, entry);
+      } finally {
+        inFlight.delete(entry);
+        entry.finished();
+      }
+    };
+    const execute = async (
+      payload: DbosRunPayload,
+      entry: InFlightRun,
+    ): Promise<DbosRunResult | DurableValue> => {
       const policy = options.steering;
       const steering = policy === undefined ? undefined : new SteeringHandle(policy);
       let journaled: Awaited<ReturnType<typeof observe>>;
@@ -209,14 +230,13 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
       if (payload.threadId !== undefined) runOptions.threadId = payload.threadId;
       if (onEvent !== undefined) runOptions.onEvent = (record) => onEvent(record, name);
       journaled = await observe(runOptions);
-      const controller = new AbortController();
-      runOptions.signal = controller.signal;
-      const running = agent.run(payload.input, runOptions);
-      const entry = { controller, done: running };
-      inFlight.add(entry);
+      entry.observed = journaled?.observed;
+      runOptions.signal = entry.controller.signal;
       let result: RunResult;
       try {
-        result = await running;
+        // Shut down while opening: nothing to abort yet, and nothing to run.
+        entry.controller.signal.throwIfAborted();
+        result = await agent.run(payload.input, runOptions);
       } catch (error) {
         // Refused before its loop (an input the harness cannot read): the workflow fails with the
         // harness's own code and message, which the client's `result` surfaces as they were.
@@ -224,7 +244,6 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
         if (payload.child === true) return toJsonRun(error.run);
         return toDbosRunResult(error.run, toTinyAgentsError(error).toJSON());
       } finally {
-        inFlight.delete(entry);
         await journaled?.observed.close();
       }
       return payload.child === true ? toJsonRun(result) : toDbosRunResult(result);
@@ -266,23 +285,40 @@ export function dbosAgents<Names extends string>(options: DbosAgentsOptions<Name
     },
     shutdown(shutdownOptions = {}) {
       stopping ??= (async () => {
-        await DBOS.shutdown();
-        // DBOS records nothing from here on: aborting cannot end a run durably, it only stops
-        // this process from calling models and tools for runs another worker will recover.
-        const running = [...inFlight];
-        const reason = new TinyAgentsError(
-          "cancelled",
-          "the worker shut down; the run stays pending and is recovered by a restarted worker or takeOver",
-        );
-        for (const run of running) run.controller.abort(reason);
-        await settled(
-          running.map((run) => run.done),
-          shutdownOptions.settleMs ?? SHUTDOWN_SETTLE_MS,
-        );
+        try {
+          await DBOS.shutdown();
+        } finally {
+          // DBOS records nothing from here on (or failed to stop: the runs must stop anyway).
+          // Each run is first detached from the journal and status store, so its abort is not
+          // recorded there either; aborting only stops this process from calling models and
+          // tools for runs another worker will recover.
+          const running = [...inFlight];
+          const reason = shutDownError();
+          for (const run of running) {
+            run.observed?.detach();
+            run.controller.abort(reason);
+          }
+          await settled(
+            running.map((run) => run.done),
+            shutdownOptions.settleMs ?? SHUTDOWN_SETTLE_MS,
+          );
+        }
       })();
       return stopping;
     },
   };
+}
+
+/** A run this process is executing, as `shutdown` sees it. */
+class InFlightRun {
+  readonly controller = new AbortController();
+  /** Its observability pipeline, once attached (detached at shutdown: the abort is not journaled). */
+  observed: { detach(): void } | undefined;
+  finished: () => void = () => undefined;
+  /** Settles when the run's workflow function returned or threw. */
+  readonly done = new Promise<void>((resolve) => {
+    this.finished = resolve;
+  });
 }
 
 /** How long `shutdown` waits for the runs it aborted to stop (a tool ignoring its signal). */

@@ -356,5 +356,9 @@ describe.skipIf(skip !== undefined)("dbosAgents on DBOS + Postgres (one process)
     expect(hold.finishedWork).toBe(false);
     expect(Date.now() - started).toBeLessThan(10_000); // not the settle bound: the run stopped
     expect((await client?.status("held"))?.state).toBe("PENDING"); // a restarted worker recovers it
+    // The abort is not recorded in the journal either: the stream stops where DBOS stopped.
+    const types = (await journal.read("held")).map((r) => r.event.type);
+    expect(types).toContain("tool.started");
+    expect(types.filter((t) => t.startsWith("run.") && t !== "run.started")).toEqual([]);
   });
 });
