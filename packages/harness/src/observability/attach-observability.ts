@@ -176,7 +176,14 @@ class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
     this.onError = onError;
     const redaction = redactionFor(options.redact);
     this.redaction = redaction;
-    const rawDeltaTexts = redaction === undefined ? undefined : new RawDeltaTexts();
+    // Only a journal that coalesces deltas reads raw texts (to redact a merge): without one, no
+    // raw text is kept beside the redacted records the other sinks may hold.
+    const rawDeltaTexts =
+      redaction === undefined ||
+      options.journal === undefined ||
+      (options.journalDeltas ?? "coalesce") !== "coalesce"
+        ? undefined
+        : new RawDeltaTexts();
     this.rawDeltaTexts = rawDeltaTexts;
     const saveFailed = (error: unknown) => this.saveFailed(error);
     this.projectionSink = new ProjectionSink({
@@ -269,7 +276,9 @@ class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
     const event = record.event;
     if (
       this.rawDeltaTexts !== undefined &&
-      (event.type === "model.text_delta" || event.type === "model.reasoning_delta") &&
+      (event.type === "model.text_delta" ||
+        // A signed reasoning delta is journaled as its own record, never merged.
+        (event.type === "model.reasoning_delta" && event.signature === undefined)) &&
       (redacted.event as typeof event).text !== event.text
     )
       this.rawDeltaTexts.note(redacted, event.text);

@@ -118,6 +118,15 @@ describe("Redactor.secretRanges and replaceRanges", () => {
     expect(redactor.secretRanges("xranges-cred-9931 ranges-cred-9931y")).toEqual([1, 17, 18, 34]);
   });
 
+  it("finds a key glued to a registered credential, as redactString does", () => {
+    registerSecrets(["tenantKey42"]);
+    const text = `x tenantKey42${OPENAI} y`;
+    const redacted = redactor.replaceRanges(text, redactor.secretRanges(text));
+    expect(redacted).not.toContain(OPENAI.slice(3, 20));
+    expect(redacted).toBe("x [REDACTED] y"); // adjacent ranges: one replacement
+    expect(redactor.redactString(text)).toBe("x [REDACTED][REDACTED] y");
+  });
+
   it("merges overlapping and adjacent ranges into one replacement, in any order", () => {
     const custom = new Redactor({ replacement: "#" });
     expect(custom.replaceRanges("0123456789", [6, 8, 1, 3, 2, 4, 4, 5])).toBe("0#5#89");

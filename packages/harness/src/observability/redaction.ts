@@ -228,10 +228,14 @@ export class Redactor {
       for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + secret.length))
         ranges.push(at, at + secret.length);
     }
-    if (this.precheck !== undefined && text.length >= this.minMatch && this.precheck.test(text)) {
+    // The shapes see the credentials masked, as `redactString`'s shapes see them replaced: a key
+    // glued to a credential (`<credential>sk-...`) gets its word boundary there. The mask keeps
+    // the length, so offsets stay those of `text`.
+    const shaped = ranges.length === 0 ? text : maskRanges(text, ranges);
+    if (this.precheck !== undefined && shaped.length >= this.minMatch && this.precheck.test(shaped)) {
       for (const { pattern, keep } of this.patterns) {
         pattern.lastIndex = 0;
-        for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+        for (let match = pattern.exec(shaped); match !== null; match = pattern.exec(shaped)) {
           const end = match.index + match[0].length;
           // The keep shapes' label (`$1`) opens their match.
           const start = keep ? match.index + (match[1]?.length ?? 0) : match.index;
@@ -304,6 +308,20 @@ export class Redactor {
 
 const NO_RANGES: readonly number[] = Object.freeze([]);
 
+/** `text` with each `[start, end)` of `ranges` replaced by `[###]` of the same length. */
+function maskRanges(text: string, ranges: readonly number[]): string {
+  let out = "";
+  let from = 0;
+  const sorted = mergeRanges([...ranges]);
+  for (let i = 0; i < sorted.length; i += 2) {
+    const start = sorted[i] as number;
+    const end = sorted[i + 1] as number;
+    const length = end - start;
+    out += text.slice(from, start) + (length < 2 ? "#" : `[${"#".repeat(length - 2)}]`);
+    from = end;
+  }
+  return out + text.slice(from);
+}
 /** `[start, end, ...]` pairs sorted by start, overlapping and adjacent ones merged. */
 function mergeRanges(ranges: readonly number[]): number[] {
   const pairs: [number, number][] = [];

@@ -17,12 +17,14 @@ export interface HostTimers {
   unref?(handle: unknown): void;
   ref?(handle: unknown): void;
   /**
-   * Optional (Node's `setImmediate`): call `callback` once, after the current task and its
-   * microtasks; returns a handle that `ref` / `unref` apply to. With it the queue reads the time
-   * for new timers once per host turn, for the ones still live then: a timer scheduled and
-   * cancelled within one turn (a tool call's timeout, armed and cancelled as the tool answers)
-   * costs no clock read and no heap operation. Such a timer's delay counts from that read: it
-   * fires no earlier than asked, later by at most what was left of the turn it was scheduled in.
+   * Optional (Node's `setImmediate`): call `callback` once, at the end of the current
+   * event-loop iteration (the check phase: after the current task, its microtasks and the I/O
+   * callbacks already due); returns a handle that `ref` / `unref` apply to. With it the queue
+   * reads the time for new timers once per loop iteration, for the ones still live then: a timer
+   * scheduled and cancelled within one iteration (a tool call's timeout, armed and cancelled as
+   * the tool answers) costs no clock read and no heap operation. Such a timer's delay counts from
+   * that read: it fires no earlier than asked, later by at most what was left of the iteration it
+   * was scheduled in (including the synchronous work of the I/O callbacks run after it).
    * The pending callback is unref'd while no such timer is live (it keeps nothing alive then).
    */
   defer?(callback: () => void): unknown;
