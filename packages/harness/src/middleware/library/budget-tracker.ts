@@ -83,7 +83,7 @@ export class BudgetTracker {
     return { inputTokens, epoch: this.epoch, released: false };
   }
 
-  /** Release a {@link hold} (once; nothing when `reset` came after it). */
+  /** Release a {@link BudgetTracker.hold | hold} (once; nothing when `reset` came after it). */
   releaseHold(hold: BudgetHold): void {
     if (hold.released) return;
     hold.released = true;
