@@ -45,6 +45,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
 import { buildWebApp } from "./bundle-web-app.mjs";
+import { pruneDeclarations } from "./prune-declarations.mjs";
 import { thirdPartyNotices } from "./third-party-notices.mjs";
 
 const pkgDir = process.cwd();
@@ -344,6 +345,8 @@ if (existsSync(join(pkgDir, "ui-app", "src", "main.ts"))) {
 }
 
 await types;
+// Only the declarations a consumer's compiler can reach from the manifest's type entry points.
+if (!flags["js-only"]) pruneDeclarations(staging, manifest);
 
 // The licence notices of inlined packages (MIT and the like require them with every copy).
 if (inlined.size > 0) {
