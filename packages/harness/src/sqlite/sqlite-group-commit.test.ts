@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { emptyUsageTotals } from "@tinyagents/inference";
 import { afterEach, describe, expect, it } from "vitest";
 import { emptyCost } from "../cost/cost.js";
+import type { AgentObservation } from "../observability/agent-observation.js";
+import { AppendLogEventJournal } from "../observability/append-log-event-journal.js";
+import { JournalSink } from "../observability/journal-sink.js";
 import { openSqliteDatabase, type SqliteDb } from "./sqlite-database.js";
 import { SqliteGroupCommit } from "./sqlite-group-commit.js";
 import { SqliteStore } from "./sqlite-store.js";
@@ -105,6 +108,34 @@ describe("SqliteGroupCommit", () => {
       expect((await reopened.statusStore.get("r"))?.status).toBe("completed");
     } finally {
       reopened.close();
+    }
+  });
+
+  it("commits a journal queue's batch in the turn end that drains it, not one turn later", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tinyagents-sqlite-gc-"));
+    dirs.push(dir);
+    const store = SqliteStore.open(join(dir, "db.sqlite"));
+    try {
+      const sink = new JournalSink(new AppendLogEventJournal(store.appendLog));
+      sink.write({
+        id: "r-evt-0",
+        offset: 0,
+        ts: 1,
+        runId: "r",
+        rootRunId: "r",
+        depth: 0,
+        event: { type: "run.started", input: "go" },
+      } as AgentObservation);
+      // The queue drains at this turn's end; an immediate registered now runs in the next turn.
+      let nextTurnBegan = false;
+      setImmediate(() => {
+        nextTurnBegan = true;
+      });
+      await sink.flush();
+      expect(nextTurnBegan).toBe(false);
+      expect((await store.appendLog.readFrom("journal-r", 0, 10)).length).toBe(1);
+    } finally {
+      store.close();
     }
   });
 });

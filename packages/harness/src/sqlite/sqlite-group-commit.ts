@@ -1,4 +1,5 @@
 import { TinyAgentsError } from "@tinyagents/inference";
+import { commitAtTurnEnd } from "../observability/next-turn.js";
 import { type SqliteDb, sqliteError, sqliteErrorCode } from "./sqlite-database.js";
 
 interface Pending {
@@ -18,7 +19,10 @@ export const LOCK_SLICE_MS = 20;
 /**
  * Group commit for one SQLite connection: writes submitted during an event-loop turn run at its
  * end (`setImmediate`) in ONE IMMEDIATE transaction — one lock, one WAL commit — however many
- * journals, status writers and run trees submitted them. Each write keeps its own atomicity:
+ * journals, status writers and run trees submitted them. Writes the journal queues and status
+ * writers hand in at a turn end (`afterThisTurn`) commit in that same turn end, once all of them
+ * are in (`commitAtTurnEnd`), not one turn later: a run's records are queued and committed
+ * within one turn. Each write keeps its own atomicity:
  * the batch runs its writes inline (no savepoint per write: two statements each saved on the hot
  * path), and when one of them throws, the whole batch rolls back and every write of it reruns
  * alone, in its own transaction, so only the failing one rejects. A write's promise resolves only
@@ -94,7 +98,7 @@ export class SqliteGroupCommit {
       this.pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flushSoon());
+        commitAtTurnEnd(() => this.flushSoon());
       }
     });
   }
