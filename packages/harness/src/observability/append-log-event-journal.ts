@@ -18,6 +18,9 @@ const PAGE = 1000;
 /** Streams whose last offset the journal remembers (beyond this the oldest is re-read on use). */
 const MAX_TAILS = 4096;
 
+/** `appendMany` resolves with nothing (not the log's offsets). */
+function settled(): void {}
+
 function isConflict(error: unknown): boolean {
   return TinyAgentsError.isInstance(error) && error.code === "conflict";
 }
@@ -90,11 +93,30 @@ export class AppendLogEventJournal implements HarnessEventJournal {
     await this.appendMany([observation]);
   }
 
-  async appendMany(observations: readonly AgentObservation[]): Promise<void> {
-    // Group by run tree, keeping order; one log write for the batch when the log can group
-    // commit (SQLite: one transaction), else one per tree.
-    const groups = new Map<string, JsonValue[]>();
+  appendMany(observations: readonly AgentObservation[]): Promise<void> {
+    // One log write for the batch when the log can group commit (SQLite: one transaction), else
+    // one per run tree. A run's own journal queue hands in one tree's batch per turn: one group,
+    // without the grouping map (and no async frame: this is per run and per turn in flight).
     const root = oneRunTree(observations);
+    if (root !== undefined && this.log.appendGroups !== undefined) {
+      try {
+        return this.log
+          .appendGroups([this.checkedGroup(root, observations as unknown as JsonValue[])])
+          .then(settled);
+      } catch (error) {
+        return Promise.reject(error); // a log that throws synchronously still rejects
+      }
+    }
+    return this.appendTrees(root, observations);
+  }
+
+  /** `appendMany` of a batch of several run trees, or on a log without group commit. */
+  private async appendTrees(
+    root: string | undefined,
+    observations: readonly AgentObservation[],
+  ): Promise<void> {
+    // Group by run tree, keeping order.
+    const groups = new Map<string, JsonValue[]>();
     if (root !== undefined) groups.set(root, observations as unknown as JsonValue[]);
     else
       for (const observation of observations) {
