@@ -154,14 +154,15 @@ export class AppendLogEventJournal implements HarnessEventJournal {
   /** A group whose check refuses (`conflict`) values that do not continue the stored offsets. */
   private checkedGroup(rootRunId: string, values: JsonValue[]): AppendGroup {
     const first = offsetOf(values[0]);
+    const checkOffset = (stored: number | undefined): void => {
+      if (stored !== undefined && first !== undefined && first <= stored)
+        throw journalWriterConflict(rootRunId, stored, first);
+    };
     return {
       stream: this.stream(rootRunId),
       values,
-      check: (tail) => {
-        const stored = offsetOf(tail);
-        if (stored !== undefined && first !== undefined && first <= stored)
-          throw journalWriterConflict(rootRunId, stored, first);
-      },
+      check: (tail) => checkOffset(offsetOf(tail)),
+      checkOffset,
     };
   }
 

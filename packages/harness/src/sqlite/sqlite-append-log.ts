@@ -11,8 +11,8 @@ import { defaultStoreWarning, type StoreWarning } from "../store/store-warning.j
 import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
 import type { SqliteGroupCommit } from "./sqlite-group-commit.js";
 
-/** One group of a group commit: stream, serialized values, optional check of the stream's tail. */
-type CheckedLines = readonly [string, readonly string[], AppendGroup["check"]];
+/** One group of a group commit: stream, serialized values, optional checks of the stream's tail. */
+type CheckedLines = readonly [string, readonly string[], AppendGroup["check"], AppendGroup["checkOffset"]];
 
 /**
  * Rows per INSERT statement: a group's rows go in multi-row INSERTs (one statement for a
@@ -31,7 +31,7 @@ const ROWS_PER_INSERT = 16;
  * Create it through `SqliteStore.open(...).appendLog`.
  */
 export class SqliteAppendLog implements AppendLog {
-  private readonly stmt: Record<"next" | "read" | "streams" | "last", SqliteStatement>;
+  private readonly stmt: Record<"next" | "read" | "streams" | "last" | "lastOffset", SqliteStatement>;
   /** `INSERT INTO log` of n rows at index n, prepared on first use (n <= ROWS_PER_INSERT). */
   private readonly inserts: SqliteStatement[] = [];
   private readonly insertMany: (stream: string, lines: readonly string[]) => number[];
@@ -59,6 +59,12 @@ export class SqliteAppendLog implements AppendLog {
       streams: db.prepare("SELECT DISTINCT stream FROM log ORDER BY stream"),
       // The stream's last row: its offset (the next one is past it) and value (the check's).
       last: db.prepare("SELECT offset, value FROM log WHERE stream = ? ORDER BY offset DESC LIMIT 1"),
+      // The same row's offset and its value's numeric `offset` field, read by SQLite's JSON
+      // functions: a `checkOffset` needs no parse of the stored record (a JS object per commit).
+      lastOffset: db.prepare(
+        "SELECT offset, CASE WHEN json_type(value, '$.offset') IN ('integer', 'real') " +
+          "THEN json_extract(value, '$.offset') END AS last FROM log WHERE stream = ? ORDER BY offset DESC LIMIT 1",
+      ),
     };
     const insertAt = (stream: string, first: number, lines: readonly string[]): number[] => {
       const offsets = new Array<number>(lines.length);
@@ -84,7 +90,14 @@ export class SqliteAppendLog implements AppendLog {
     // no other connection can append in between (the journal's second-writer detection). The
     // same read gives the next offset.
     const groupTx = db.transaction((groups: ReadonlyArray<CheckedLines>) =>
-      groups.map(([stream, lines, check]) => {
+      groups.map(([stream, lines, check, checkOffset]) => {
+        if (checkOffset !== undefined) {
+          const tail = this.stmt.lastOffset.get(stream) as
+            | { offset: number; last: number | null }
+            | undefined;
+          checkOffset(tail === undefined || tail.last === null ? undefined : tail.last);
+          return insertAt(stream, tail === undefined ? 0 : tail.offset + 1, lines);
+        }
         if (check === undefined)
           return insertAt(stream, (this.stmt.next.get(stream) as { next: number }).next, lines);
         const row = this.stmt.last.get(stream) as { offset: number; value: string } | undefined;
@@ -124,7 +137,12 @@ export class SqliteAppendLog implements AppendLog {
    */
   async appendGroups(groups: readonly AppendGroup[]): Promise<number[][]> {
     const lines = groups.map(
-      (g): CheckedLines => [g.stream, g.values.map((v) => serializeEntry(v, g.stream)), g.check],
+      (g): CheckedLines => [
+        g.stream,
+        g.values.map((v) => serializeEntry(v, g.stream)),
+        g.check,
+        g.checkOffset,
+      ],
     );
     if (lines.length === 0) return [];
     const write = () => guard(`append to ${lines.length} streams`, () => this.insertGroups(lines), this.file);

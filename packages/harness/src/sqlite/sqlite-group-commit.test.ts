@@ -124,7 +124,7 @@ describe("SqliteGroupCommit", () => {
         runId: "r",
         rootRunId: "r",
         depth: 0,
-        event: { type: "run.started", input: "go" },
+        event: { type: "run.started", input: 1 },
       } as AgentObservation);
       // The queue drains at this turn's end; an immediate registered now runs in the next turn.
       let nextTurnBegan = false;

@@ -101,4 +101,52 @@ describe.each(availableSqliteDrivers())("SqliteStore on %s", (name) => {
       expect(() => SqliteStore.open("")).toThrowError(expect.objectContaining({ code: "validation" }));
     });
   });
+
+  describe("SqliteAppendLog group checks", () => {
+    it("hands checkOffset the last stored value's numeric offset field, read in SQL, instead of calling check", async () => {
+      const log = open().appendLog;
+      const seen: (number | undefined)[] = [];
+      let checks = 0;
+      const group = (stream: string, value: unknown) => ({
+        stream,
+        values: [value as never],
+        check: () => {
+          checks++;
+        },
+        checkOffset: (last: number | undefined) => {
+          seen.push(last);
+        },
+      });
+      await log.appendGroups([group("s", { offset: 7, event: {} })]); // empty stream
+      await log.appendGroups([group("s", { offset: 8, event: {} })]); // after offset 7
+      await log.appendMany("t", [{ offset: true }, [1], { offset: "9" }, { offset: 2.5 }]);
+      await log.appendGroups([group("t", { offset: 3 })]); // after a fractional offset
+      await log.appendMany("u", [{ offset: "9" }]);
+      await log.appendGroups([group("u", { offset: 3 })]); // a string is not an offset
+      await log.appendMany("v", [{ offset: true }]);
+      await log.appendGroups([group("v", { offset: 3 })]); // nor a boolean (json_extract gives 1)
+      expect(seen).toEqual([undefined, 7, 2.5, undefined, undefined]);
+      expect(checks).toBe(0);
+      // The rows are written after the stored ones, whatever the check read.
+      expect((await log.readFrom("t", 0, 10)).map((e) => e.offset)).toEqual([0, 1, 2, 3, 4]);
+    });
+
+    it("refuses the whole group commit when checkOffset throws", async () => {
+      const log = open().appendLog;
+      await log.appendMany("s", [{ offset: 4 }]);
+      const refused = log.appendGroups([
+        { stream: "a", values: [1] },
+        {
+          stream: "s",
+          values: [{ offset: 4 }],
+          checkOffset: (last) => {
+            if (last !== undefined && last >= 4) throw new Error(`stored ${last}`);
+          },
+        },
+      ]);
+      await expect(refused).rejects.toThrow("stored 4");
+      expect(await log.length("a")).toBe(0);
+      expect(await log.length("s")).toBe(1);
+    });
+  });
 });

@@ -17,6 +17,14 @@ export interface AppendGroup {
    * refuses the batch. The event journal uses it to detect a second writer of one run tree.
    */
   check?: (last: JsonValue | undefined) => void;
+  /**
+   * For a check that reads only the `offset` field of the stream's last value: a log that can
+   * read that field without decoding the value (SQLite) calls this INSTEAD of `check`, with the
+   * field when it is a number (undefined when the stream is empty or its last value has no
+   * numeric `offset`), atomically with the write as `check`; other logs call `check`. The event
+   * journal gives both (it checks offsets only): no stored record is parsed per group commit.
+   */
+  checkOffset?: (lastOffset: number | undefined) => void;
 }
 
 /**
