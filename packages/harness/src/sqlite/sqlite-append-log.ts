@@ -11,9 +11,6 @@ import { defaultStoreWarning, type StoreWarning } from "../store/store-warning.j
 import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
 import type { SqliteGroupCommit } from "./sqlite-group-commit.js";
 
-/** One group of a group commit: stream, serialized values, optional checks of the stream's tail. */
-type CheckedLines = readonly [string, readonly string[], AppendGroup["check"], AppendGroup["checkOffset"]];
-
 /**
  * Rows per INSERT statement: a group's rows go in multi-row INSERTs (one statement for a
  * 1-step run's records instead of one each: the per-statement cost, not the B-tree work, was
@@ -35,7 +32,7 @@ export class SqliteAppendLog implements AppendLog {
   /** `INSERT INTO log` of n rows at index n, prepared on first use (n <= ROWS_PER_INSERT). */
   private readonly inserts: SqliteStatement[] = [];
   private readonly insertMany: (stream: string, lines: readonly string[]) => number[];
-  private readonly insertGroups: (groups: ReadonlyArray<CheckedLines>) => number[][];
+  private readonly insertGroups: (groups: readonly AppendGroup[]) => number[][];
 
   private readonly commit: SqliteGroupCommit | undefined;
 
@@ -89,8 +86,12 @@ export class SqliteAppendLog implements AppendLog {
     // Each group's check reads its stream's last value inside the same IMMEDIATE transaction:
     // no other connection can append in between (the journal's second-writer detection). The
     // same read gives the next offset.
-    const groupTx = db.transaction((groups: ReadonlyArray<CheckedLines>) =>
-      groups.map(([stream, lines, check, checkOffset]) => {
+    // A group's values are serialized here, inside the transaction, one group at a time: each
+    // record's JSON text lives until its row is inserted, not across the whole turn's commit (at
+    // a thousand runs in flight, megabytes of text a scavenge would copy and promote).
+    const groupTx = db.transaction((groups: readonly AppendGroup[]) =>
+      groups.map(({ stream, values, check, checkOffset }) => {
+        const lines = values.map((v) => serializeEntry(v, stream));
         if (checkOffset !== undefined) {
           const tail = this.stmt.lastOffset.get(stream) as
             | { offset: number; last: number | null }
@@ -134,18 +135,13 @@ export class SqliteAppendLog implements AppendLog {
   /**
    * Group commit: every group in one IMMEDIATE transaction (all or nothing); a group's `check`
    * runs against its stream's last stored value inside it, and refusing aborts the whole batch.
+   * The values are serialized when the transaction runs (at the end of this turn), group by
+   * group: do not change them after the call (the event journal's records never change).
    */
   async appendGroups(groups: readonly AppendGroup[]): Promise<number[][]> {
-    const lines = groups.map(
-      (g): CheckedLines => [
-        g.stream,
-        g.values.map((v) => serializeEntry(v, g.stream)),
-        g.check,
-        g.checkOffset,
-      ],
-    );
-    if (lines.length === 0) return [];
-    const write = () => guard(`append to ${lines.length} streams`, () => this.insertGroups(lines), this.file);
+    if (groups.length === 0) return [];
+    const write = () =>
+      guard(`append to ${groups.length} streams`, () => this.insertGroups(groups), this.file);
     return this.commit === undefined ? write() : this.commit.submit(write);
   }
 

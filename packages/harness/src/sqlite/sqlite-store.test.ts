@@ -131,6 +131,16 @@ describe.each(availableSqliteDrivers())("SqliteStore on %s", (name) => {
       expect((await log.readFrom("t", 0, 10)).map((e) => e.offset)).toEqual([0, 1, 2, 3, 4]);
     });
 
+    it("serializes a group's values in the turn's commit: one that is not JSON fails its own write alone", async () => {
+      const log = open().appendLog;
+      const good = log.appendGroups([{ stream: "a", values: [{ n: 1 }] }]);
+      const bad = log.appendGroups([{ stream: "b", values: [undefined as never] }]);
+      await expect(bad).rejects.toMatchObject({ code: "validation" });
+      await expect(good).resolves.toEqual([[0]]);
+      expect((await log.readFrom("a", 0, 10)).map((e) => e.value)).toEqual([{ n: 1 }]);
+      expect(await log.length("b")).toBe(0);
+    });
+
     it("refuses the whole group commit when checkOffset throws", async () => {
       const log = open().appendLog;
       await log.appendMany("s", [{ offset: 4 }]);
