@@ -66,7 +66,8 @@ export class JournalSink implements ObservationSink {
   /** What the coalescer is built with (see the options). */
   private readonly redactor: Redactor | undefined;
   private readonly rawDeltaTexts: RawDeltaTexts | undefined;
-  private readonly enqueue: (observation: AgentObservation) => void;
+  /** `queue.push` as a function, for the coalescer (made with it: most sinks never coalesce). */
+  private enqueue: ((observation: AgentObservation) => void) | undefined;
   private readonly essentialOnly: boolean;
 
   constructor(journal: HarnessEventJournal, options: JournalSinkOptions = {}) {
@@ -82,7 +83,6 @@ export class JournalSink implements ObservationSink {
     this.coalesce = deltas === "coalesce";
     this.redactor = options.redactor;
     this.rawDeltaTexts = options.rawDeltaTexts;
-    this.enqueue = (observation) => this.queue.push(observation);
   }
 
   write(observation: AgentObservation): void {
@@ -95,8 +95,9 @@ export class JournalSink implements ObservationSink {
       }
       coalescer = new DeltaCoalescer(this.redactor, this.rawDeltaTexts);
       this.coalescer = coalescer;
+      this.enqueue = (observation) => this.queue.push(observation);
     }
-    coalescer.push(observation, this.enqueue);
+    coalescer.push(observation, this.enqueue as (observation: AgentObservation) => void);
   }
 
   /**
@@ -122,7 +123,8 @@ export class JournalSink implements ObservationSink {
 
   /** Resolves once everything written so far (pending delta merges included) is journaled. */
   flush(): Promise<void> {
-    this.coalescer?.drain(this.enqueue);
+    const coalescer = this.coalescer;
+    if (coalescer !== undefined) coalescer.drain(this.enqueue as (observation: AgentObservation) => void);
     return this.queue.flush();
   }
 
