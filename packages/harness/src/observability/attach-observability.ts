@@ -230,6 +230,7 @@ class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
       sinks: sinks.length,
       journal: journalEvents,
       redactor: redaction?.redactor,
+      idPrefix: `${events.streamId}-evt-`,
     });
     // Most deltas of a streamed response only extend a journal merge (see DeltaLane).
     this.laneAllowed =

@@ -1,4 +1,4 @@
-import { emptyUsageTotals } from "@tinyagents/inference";
+import { emptyUsageTotals, registerSecrets } from "@tinyagents/inference";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AgentEvent } from "../contracts/agent-event.js";
 import { emptyCost } from "../cost/cost.js";
@@ -71,5 +71,41 @@ describe("attachObservability: bookkeeping events only the projections read", ()
     expect(runs).toHaveLength(1);
     expect(JSON.stringify(runs)).not.toContain(runId);
     expect(JSON.stringify(await statusStore.list())).not.toContain(runId);
+  });
+
+  // The short cut takes an id's verdict per stream prefix and digit count: an id the redactor
+  // would change must still be redacted when an earlier, shorter id of the same stream was not.
+  it("an event id that becomes secret-shaped as its offset grows is redacted from then on", async () => {
+    // `sk-` + 16 characters is a key: `sk-abcdefgh-evt-99` is not, `sk-abcdefgh-evt-100` is.
+    const events = new EventSink("sk-abcdefgh");
+    const obs = attachObservability(events, { journal: new InMemoryEventJournal() });
+    const scope = { runId: "r", rootRunId: "r", depth: 0 };
+    events.emit(scope, EVENTS[0] as AgentEvent);
+    const lastIds: string[] = [];
+    for (let i = 1; i <= 120; i++) {
+      events.emit(scope, { type: "middleware.started", name: "m", hook: "beforeModel" });
+      lastIds.push(obs.projections.status.get("r")?.lastEventId ?? "");
+    }
+    await obs.close();
+    expect(lastIds[98]).toBe("sk-abcdefgh-evt-99");
+    expect(lastIds.slice(99).every((id) => !id.includes("abcdefgh"))).toBe(true);
+    expect(lastIds[119]).toBe("[REDACTED]");
+  });
+
+  it("a registered credential that ends in an event id's digits is redacted there", async () => {
+    registerSecrets(["zq7-evt-42"]);
+    const events = new EventSink("prefix-zq7");
+    const obs = attachObservability(events, { journal: new InMemoryEventJournal() });
+    const scope = { runId: "r", rootRunId: "r", depth: 0 };
+    events.emit(scope, EVENTS[0] as AgentEvent);
+    const lastIds: string[] = [];
+    for (let i = 1; i <= 45; i++) {
+      events.emit(scope, { type: "middleware.completed", name: "m", hook: "beforeModel" });
+      lastIds.push(obs.projections.status.get("r")?.lastEventId ?? "");
+    }
+    await obs.close();
+    expect(lastIds[40]).toBe("prefix-zq7-evt-41");
+    expect(lastIds[41]).toBe("prefix-[REDACTED]");
+    expect(lastIds.join()).not.toContain("zq7-evt-42");
   });
 });

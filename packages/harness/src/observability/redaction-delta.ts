@@ -1,6 +1,7 @@
 import { type JsonValue, registeredSecrets } from "@tinyagents/inference";
 import type { AgentObservation } from "./agent-observation.js";
 import type { Redactor } from "./redaction.js";
+import { SinkIdVerdict } from "./sink-id-verdict.js";
 
 /** The envelope keys of an event record (`EventRecord`); `graphNode` is walked as the full walk would. */
 const RECORD_KEYS = [
@@ -64,15 +65,12 @@ export class DeltaRedaction {
   private lastTypeOut = "";
   private lastCall: string | undefined;
   private lastCallOut = "";
-  // The id verdict for the records of one event sink (see `sinkIdClean`): offsets in [idLow, idHigh).
-  private idPrefix: string | undefined;
-  private idLow = 0;
-  private idHigh = 0;
-  private idLength = 0;
-  private idClean = false;
+  // The id verdict for the records of one event sink (see `SinkIdVerdict`).
+  private readonly ids: SinkIdVerdict;
 
   constructor(redactor: Redactor) {
     this.redactor = redactor;
+    this.ids = new SinkIdVerdict(redactor);
     this.enabled = ![...RECORD_KEYS, ...DELTA_KEYS].some((key) => redactor.isSecretField(key));
   }
 
@@ -153,7 +151,7 @@ export class DeltaRedaction {
    *
    * `idPrefix` is the `${streamId}-evt-` of the `EventSink` the record comes from, whose ids are
    * that prefix and the record's offset: the id's verdict is then taken from the prefix and the
-   * offset's digit count (see {@link sinkIdClean}) without reading the id's characters.
+   * offset's digit count (see `SinkIdVerdict`) without reading the id's characters.
    */
   cleanDeltaText(record: AgentObservation, idPrefix: string): string | undefined {
     if (!this.enabled) return undefined;
@@ -205,43 +203,10 @@ export class DeltaRedaction {
       this.lastCallOut !== callId ||
       this.lastRunOut !== runId ||
       this.lastRootOut !== rootRunId ||
-      !this.sinkIdClean(record.offset, id.length, idPrefix, secrets)
+      !this.ids.isClean(record.offset, id.length, idPrefix, secrets)
     )
       return undefined;
     return this.redactor.redactString(text);
-  }
-
-  /**
-   * Whether redaction leaves an event sink's record id (`idPrefix` + the decimal `offset`, of
-   * `idLength` characters) unchanged, from the prefix and the offset's digit count alone: the
-   * built-in shapes treat all digits alike (probes: the prefix followed by zeros, then by ones),
-   * and the registered credentials are ruled out by {@link cannotOccurInSinkIds} (when one might
-   * occur, the verdict is "not clean" and the caller takes the full path). Taken once per prefix
-   * and digit count.
-   */
-  private sinkIdClean(
-    offset: number,
-    idLength: number,
-    idPrefix: string,
-    secrets: readonly string[],
-  ): boolean {
-    if (offset < this.idLow || offset >= this.idHigh || idPrefix !== this.idPrefix) {
-      if (!Number.isSafeInteger(offset) || offset < 0) return false;
-      const digits = String(offset).length;
-      this.idPrefix = idPrefix;
-      this.idLow = digits === 1 ? 0 : 10 ** (digits - 1);
-      this.idHigh = 10 ** digits;
-      this.idLength = idPrefix.length + digits;
-      const last = idPrefix.charCodeAt(idPrefix.length - 1); // NaN when empty
-      this.idClean =
-        this.redactor.builtInShapesOnly &&
-        !(last >= 48 && last <= 57) &&
-        idPrefix.length > 0 &&
-        this.cleanProbe(idPrefix + "0".repeat(digits)) &&
-        this.cleanProbe(idPrefix + "1".repeat(digits)) &&
-        secrets.every((secret) => cannotOccurInSinkIds(secret, idPrefix));
-    }
-    return this.idClean && idLength === this.idLength;
   }
 
   /** The registered credentials; the memos of repeated strings hold only under the same list. */
@@ -250,13 +215,9 @@ export class DeltaRedaction {
     if (this.under !== secrets) {
       this.under = secrets;
       this.lastRun = this.lastRoot = this.lastParent = this.lastType = this.lastCall = undefined;
-      this.idPrefix = undefined;
+      this.ids.forget();
     }
     return secrets;
-  }
-
-  private cleanProbe(probe: string): boolean {
-    return this.redactor.redactString(probe) === probe;
   }
 
   private redactEvent(
@@ -306,17 +267,4 @@ export class DeltaRedaction {
     }
     return copy ?? event;
   }
-}
-
-/**
- * Whether `secret` can occur in no id `idPrefix` + decimal digits (the prefix ends with a
- * non-digit, as an event sink's `-evt-` does; `sinkIdClean` checks it): an occurrence lies in the prefix alone, or reaches into the digits — then the
- * secret ends with digits and what precedes them (if anything) ends the prefix.
- */
-function cannotOccurInSinkIds(secret: string, idPrefix: string): boolean {
-  if (idPrefix.includes(secret)) return false;
-  let head = secret.length;
-  while (head > 0 && secret.charCodeAt(head - 1) >= 48 && secret.charCodeAt(head - 1) <= 57) head--;
-  if (head === secret.length) return true; // no trailing digit: it would lie in the prefix alone
-  return head > 0 && !idPrefix.endsWith(secret.slice(0, head));
 }
