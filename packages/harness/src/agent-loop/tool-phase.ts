@@ -100,9 +100,9 @@ class ToolPhase<State, Ctx> implements ToolFollowUp {
     this.s.onceIntentByModelStep = onceIntentByModelStep(this.s);
     if (plans.length === 1) {
       const plan = plans[0] as Plan<State, Ctx>;
-      // One call run in process without middleware (the common case): the call folds its
+      // One call run in process without tool hooks (the common case): the call folds its
       // result into the phase's outcome in its own reaction (`toolAnswered`), no layer between.
-      if (plan.kind === "run" && !this.s.ctx.journaled && this.s.parts.middleware.list.length === 0) {
+      if (plan.kind === "run" && !this.s.ctx.journaled && !this.s.parts.middleware.hooksToolCalls) {
         const only = executeToolCall(this.s, plan.call, plan.tool, plan.args, this);
         return only instanceof Promise ? (only as Promise<ToolPhaseOutcome>) : this.toolAnswered(only);
       }
@@ -131,7 +131,7 @@ class ToolPhase<State, Ctx> implements ToolFollowUp {
 
   /** A lone call's result, folded in the reaction that built it (see `executeAndFold`). */
   toolAnswered(result: ToolResult): ToolPhaseOutcome | Promise<ToolPhaseOutcome> {
-    if (this.s.parts.middleware.list.length > 0) return this.fold([result]);
+    if (this.s.parts.middleware.hooksToolCalls) return this.fold([result]);
     // No `afterTool` to run: the message, without a results array.
     const messages: Message[] = [];
     this.append(messages, result);

@@ -28,6 +28,12 @@ export class MiddlewareStack<State, Ctx> {
   private readonly reversed = new Map<ValueHook, Middleware<State, Ctx>[]>();
   /** The wrap hooks innermost first (the order the onion is composed in), precomputed once. */
   private readonly innermostFirst = new Map<"wrapModelCall" | "wrapToolCall", Middleware<State, Ctx>[]>();
+  /**
+   * Whether any middleware hooks tool calls (`beforeTool`, `wrapToolCall`, `afterTool`): when none
+   * does (budget, retry, usage accounting, ...), the loop runs a tool call as it does without
+   * middleware.
+   */
+  readonly hooksToolCalls: boolean;
 
   /**
    * Throws `validation` when two middleware that keep resumable state (`saveState` /
@@ -48,6 +54,12 @@ export class MiddlewareStack<State, Ctx> {
       }
       stateful.add(m.name);
     }
+    this.hooksToolCalls = list.some(
+      (m) =>
+        typeof m.beforeTool === "function" ||
+        typeof m.wrapToolCall === "function" ||
+        typeof m.afterTool === "function",
+    );
   }
 
   /**

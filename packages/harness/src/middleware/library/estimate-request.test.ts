@@ -93,4 +93,21 @@ describe("estimateRequestTokens", () => {
     (instructions.content[0] as { text: string }).text = "y".repeat(400);
     expect(estimator.estimate(grown)).toBe(estimateRequestTokens(grown));
   });
+
+  it("RunRequestEstimator serializes a history message once, also after the history shifted", () => {
+    const args = counted({ q: "x" });
+    const call: Message = {
+      role: "assistant",
+      content: [],
+      toolCalls: [{ id: "c1", name: "lookup", arguments: args.value as Record<string, never> }],
+    };
+    const instructions = system("Be brief.");
+    const estimator = new RunRequestEstimator();
+    const grown = [instructions, user("first"), call, user("second")];
+    // Appended to, then trimmed (the first question dropped: every later message moves).
+    for (const messages of [grown.slice(0, 3), grown, [instructions, call, user("second"), user("third")]]) {
+      expect(estimator.estimate({ messages })).toBe(estimateRequestTokens({ messages }));
+    }
+    expect(args.serialized()).toBe(2); // once by the estimator, once by estimateRequestTokens
+  });
 });

@@ -21,20 +21,31 @@ export function estimateRequestTokens(request: ModelRequest): number {
   return tokens + toolsEstimate(request.tools);
 }
 
+/** `RunRequestEstimator.counts` entry of a system message: counted again on every call. */
+const SYSTEM = -1;
+
 /**
  * {@link estimateRequestTokens} for the successive calls of ONE run (same answers), remembering
  * per run instead of in the process-wide tables: the previous call's messages by position, so a
  * call whose history is the previous call's plus new messages costs one identity comparison per
- * earlier message; each message's count (a history that shifted); and the count of a frozen
- * tool list (the registry's) sent again. Entries of a long-lived `WeakMap`, set for every new
- * message of every run, cost the garbage collector several times what counting the message
- * does; a table that dies with the run costs little. A new run of a thread counts the thread's
- * earlier messages once, at its first call.
+ * earlier message (no property read: a transcript's messages have several shapes, and reading
+ * `role` of each one every call cost more than the rest of the estimate); each message's count,
+ * once the history has shifted (trimmed, summarized); and the count of a frozen tool list (the
+ * registry's) sent again. Entries of a long-lived `WeakMap`, set for every new message of every
+ * run, cost the garbage collector several times what counting the message does; a table that
+ * dies with the run costs little, and an append-only history needs none. A new run of a thread
+ * counts the thread's earlier messages once, at its first call.
  */
 export class RunRequestEstimator {
   private readonly seen: Message[] = [];
+  /** The count of the message at each position of `seen`, or `SYSTEM`. */
   private readonly counts: number[] = [];
-  private readonly known = new Map<Message, number>();
+  /**
+   * Counts by message, kept from the first call whose history is not the previous one's plus new
+   * messages (a message replaced or moved): such a history usually keeps shifting (a trimming or
+   * summarizing middleware), and its messages then change positions.
+   */
+  private known: Map<Message, number> | undefined;
   private tools: readonly ToolSchema[] | undefined;
   private toolCount = 0;
 
@@ -42,20 +53,20 @@ export class RunRequestEstimator {
     const messages = request.messages;
     const seen = this.seen;
     const counts = this.counts;
+    const before = seen.length;
     let tokens = 0;
     for (let i = 0; i < messages.length; i++) {
       const message = messages[i] as Message;
-      if (message.role === "system") {
-        tokens += defaultTokenCounter.countMessage(message);
-        continue;
-      }
       if (seen[i] !== message) {
+        if (i < before && this.known === undefined) this.shifted();
         seen[i] = message;
-        counts[i] = this.count(message);
+        counts[i] = message.role === "system" ? SYSTEM : this.count(message);
       }
-      tokens += counts[i] as number;
+      const count = counts[i] as number;
+      // A hook may edit a system message in place: counted as it is now (its text costs a length).
+      tokens += count === SYSTEM ? defaultTokenCounter.countMessage(message) : count;
     }
-    if (seen.length > messages.length) {
+    if (before > messages.length) {
       seen.length = messages.length;
       counts.length = messages.length;
     }
@@ -68,11 +79,23 @@ export class RunRequestEstimator {
     return tokens + this.toolCount;
   }
 
+  /** The history is no longer append-only: remember counts by message from now on. */
+  private shifted(): void {
+    const known = new Map<Message, number>();
+    for (let i = 0; i < this.seen.length; i++) {
+      const count = this.counts[i] as number;
+      if (count !== SYSTEM) known.set(this.seen[i] as Message, count);
+    }
+    this.known = known;
+  }
+
   private count(message: Message): number {
-    let count = this.known.get(message);
+    const known = this.known;
+    if (known === undefined) return defaultTokenCounter.countMessage(message);
+    let count = known.get(message);
     if (count === undefined) {
       count = defaultTokenCounter.countMessage(message);
-      this.known.set(message, count);
+      known.set(message, count);
     }
     return count;
   }

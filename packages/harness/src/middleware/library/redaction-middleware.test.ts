@@ -242,6 +242,45 @@ describe("redactionMiddleware", () => {
     expect(send([first, user("ok")])).toEqual(["I am [REDACTED:email]", "ok"]);
   });
 
+  it("scans a message once per run, also after the history shifted (trimmed: every message moved)", () => {
+    const scanned: string[] = [];
+    const order = {
+      name: "order",
+      pattern: /ORD-\d{6}/,
+      validate: (match: string) => {
+        scanned.push(match);
+        return match === "ORD-000001";
+      },
+    };
+    const redaction = redactionMiddleware({ patterns: [order] });
+    const ctx = { state: undefined, run: {} as RunContext<unknown> };
+    const send = (messages: Message[]) =>
+      ((redaction.beforeModel?.(ctx, { messages }) as ModelRequest | undefined)?.messages ?? messages).map(
+        text,
+      );
+    const [a, b, c, d] = ["ORD-000001", "ORD-000002", "ORD-000003", "ORD-000004"].map((o) =>
+      user(`order ${o}`),
+    );
+    expect(send([a, b] as Message[])).toEqual(["order [REDACTED:order]", "order ORD-000002"]);
+    expect(send([a, b, c] as Message[])).toEqual([
+      "order [REDACTED:order]",
+      "order ORD-000002",
+      "order ORD-000003",
+    ]);
+    // Trimmed: the first message dropped, every other one a position earlier, one new.
+    expect(send([b, c, d] as Message[])).toEqual([
+      "order ORD-000002",
+      "order ORD-000003",
+      "order ORD-000004",
+    ]);
+    expect(send([a, c, d] as Message[])).toEqual([
+      "order [REDACTED:order]",
+      "order ORD-000003",
+      "order ORD-000004",
+    ]);
+    expect(scanned).toEqual(["ORD-000001", "ORD-000002", "ORD-000003", "ORD-000004"]);
+  });
+
   it("masks with custom patterns that cannot be scanned together (flags, backreferences)", () => {
     const redactor = new TextRedactor(
       "redaction",
