@@ -5,13 +5,15 @@ import {
   type ModelResponse,
   TinyAgentsError,
   type ToolCall,
-  toTinyAgentsError,
 } from "@tinyagents/inference";
 import type { MiddlewareHook } from "../contracts/agent-event.js";
 import type { ToolResult } from "../tool/tool.js";
+import { failed, hookError, prefixViolation } from "./hook-errors.js";
 import type { HookContext, Middleware, ModelCallNext, ToolCallNext } from "./middleware.js";
 import { type PrefixLayout, prefixChange, prefixLayout } from "./prefix-fingerprint.js";
 import { isCopyOnWriteHook, isReadOnlyHook } from "./read-only-hooks.js";
+
+export { hookError } from "./hook-errors.js";
 
 type ValueHook = "beforeModel" | "afterModel" | "beforeTool" | "afterTool" | "afterAgent";
 
@@ -151,9 +153,8 @@ export class MiddlewareStack<State, Ctx> {
     let current = value;
     for (let i = start; i < chain.length; i++) {
       const m = chain[i] as Middleware<State, Ctx>;
-      const fn = m[hook] as (c: HookContext<State, Ctx>, v: T) => T | undefined | Promise<T | undefined>;
       const input = current;
-      const replaced = this.bracket(ctx, m, hook, () => fn.call(m, ctx, input));
+      const replaced = this.callHook<T | undefined>(ctx, m, hook, input);
       if (replaced instanceof Promise) {
         return replaced.then((out) => this.chainFrom(ctx, hook, chain, i + 1, out ?? input));
       }
@@ -178,8 +179,7 @@ export class MiddlewareStack<State, Ctx> {
     if (chain.length === 0) return request;
     // The prefix is snapshotted lazily, before the first hook that may change it: a chain of
     // read-only hooks (see `readsRequestOnly`) costs no snapshot at all.
-    const watch: PrefixWatch = { layout: undefined, changed: false, protectPrefix };
-    return this.beforeModelFrom(ctx, chain, 0, request, watch);
+    return this.beforeModelFrom(ctx, chain, 0, request, protectPrefix, undefined);
   }
 
   private beforeModelFrom(
@@ -187,47 +187,56 @@ export class MiddlewareStack<State, Ctx> {
     chain: Middleware<State, Ctx>[],
     start: number,
     request: ModelRequest,
-    watch: PrefixWatch,
+    protectPrefix: boolean,
+    watching: PrefixWatch | undefined,
   ): ModelRequest | Promise<ModelRequest> {
     let current = request;
+    let watch = watching;
     for (let i = start; i < chain.length; i++) {
       const m = chain[i] as Middleware<State, Ctx>;
       const input = current;
       if (isReadOnlyHook(m.beforeModel)) {
-        const checked = this.bracket(ctx, m, "beforeModel", () => m.beforeModel?.(ctx, input));
+        const checked = this.callHook<unknown>(ctx, m, "beforeModel", input);
         if (checked instanceof Promise) {
-          return checked.then(() => this.beforeModelFrom(ctx, chain, i + 1, input, watch));
+          return checked.then(() => this.beforeModelFrom(ctx, chain, i + 1, input, protectPrefix, watch));
         }
         continue;
       }
+      // Only a hook that may change the request needs the watch's state (read-only chains: none).
+      watch ??= { layout: undefined, changed: false, protectPrefix };
+      const watched = watch;
       if (isCopyOnWriteHook(m.beforeModel)) {
         // It leaves its input intact: the prefix needs a snapshot only if it returned a new request.
         const next = this.bracket(ctx, m, "beforeModel", () => {
           const replaced = m.beforeModel?.(ctx, input);
           return isThenable(replaced)
-            ? Promise.resolve(replaced).then((out) => this.checkReplacement(ctx, m, input, out, watch))
-            : this.checkReplacement(ctx, m, input, replaced, watch);
+            ? Promise.resolve(replaced).then((out) => this.checkReplacement(ctx, m, input, out, watched))
+            : this.checkReplacement(ctx, m, input, replaced, watched);
         });
         if (next instanceof Promise) {
-          return next.then((prepared) => this.beforeModelFrom(ctx, chain, i + 1, prepared, watch));
+          return next.then((prepared) =>
+            this.beforeModelFrom(ctx, chain, i + 1, prepared, protectPrefix, watched),
+          );
         }
         current = next;
         continue;
       }
-      watch.layout ??= prefixLayout(input);
+      watched.layout ??= prefixLayout(input);
       const next = this.bracket(ctx, m, "beforeModel", () => {
         const replaced = m.beforeModel?.(ctx, input);
         return isThenable(replaced)
-          ? Promise.resolve(replaced).then((out) => this.checkPrefix(ctx, m, out ?? input, watch))
-          : this.checkPrefix(ctx, m, replaced ?? input, watch);
+          ? Promise.resolve(replaced).then((out) => this.checkPrefix(ctx, m, out ?? input, watched))
+          : this.checkPrefix(ctx, m, replaced ?? input, watched);
       });
       if (next instanceof Promise) {
-        return next.then((prepared) => this.beforeModelFrom(ctx, chain, i + 1, prepared, watch));
+        return next.then((prepared) =>
+          this.beforeModelFrom(ctx, chain, i + 1, prepared, protectPrefix, watched),
+        );
       }
       current = next;
     }
     // The prefix changed: the request's fingerprint must describe what is actually sent.
-    if (watch.changed && watch.layout !== undefined && Object.hasOwn(current, "promptFingerprint"))
+    if (watch?.changed && watch.layout !== undefined && Object.hasOwn(current, "promptFingerprint"))
       current.promptFingerprint = watch.layout.fingerprint;
     return current;
   }
@@ -269,9 +278,7 @@ export class MiddlewareStack<State, Ctx> {
     for (const m of this.wrappers("wrapModelCall")) {
       const downstream = next;
       next = (request: ModelRequest): Promise<ModelResponse> =>
-        Promise.resolve(
-          this.bracket(ctx, m, "wrapModelCall", () => m.wrapModelCall!(ctx, request, downstream)),
-        );
+        Promise.resolve(this.callHook<ModelResponse>(ctx, m, "wrapModelCall", request, downstream));
     }
     return next;
   }
@@ -282,7 +289,7 @@ export class MiddlewareStack<State, Ctx> {
     for (const m of this.wrappers("wrapToolCall")) {
       const downstream = next;
       next = (call: ToolCall): Promise<ToolResult> =>
-        Promise.resolve(this.bracket(ctx, m, "wrapToolCall", () => m.wrapToolCall!(ctx, call, downstream)));
+        Promise.resolve(this.callHook<ToolResult>(ctx, m, "wrapToolCall", call, downstream));
     }
     return next;
   }
@@ -326,6 +333,38 @@ export class MiddlewareStack<State, Ctx> {
     } catch (thrown) {
       return Promise.reject(failed(ctx, m.name, hook, thrown));
     }
+    return this.completed(ctx, m, hook, result);
+  }
+
+  /**
+   * {@link bracket} around `m[hook](ctx, input)` (a value hook) or `m[hook](ctx, input, next)` (a
+   * wrap hook), without a closure per call.
+   */
+  private callHook<T>(
+    ctx: HookContext<State, Ctx>,
+    m: Middleware<State, Ctx>,
+    hook: ValueHook | "wrapModelCall" | "wrapToolCall",
+    input: unknown,
+    next?: unknown,
+  ): T | Promise<T> {
+    ctx.run.emit({ type: "middleware.started", name: m.name, hook });
+    const fn = m[hook] as (this: Middleware<State, Ctx>, ...args: unknown[]) => T | Promise<T>;
+    let result: T | Promise<T>;
+    try {
+      result = next === undefined ? fn.call(m, ctx, input) : fn.call(m, ctx, input, next);
+    } catch (thrown) {
+      return Promise.reject(failed(ctx, m.name, hook, thrown));
+    }
+    return this.completed(ctx, m, hook, result);
+  }
+
+  /** The end of a bracket: `middleware.completed` now, or once a promise settles (or `middleware.failed`). */
+  private completed<T>(
+    ctx: HookContext<State, Ctx>,
+    m: Middleware<State, Ctx>,
+    hook: MiddlewareHook,
+    result: T | Promise<T>,
+  ): T | Promise<T> {
     if (!isThenable(result)) {
       ctx.run.emit({ type: "middleware.completed", name: m.name, hook });
       return result;
@@ -355,45 +394,5 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
     (typeof value === "object" || typeof value === "function") &&
     value !== null &&
     typeof (value as { then?: unknown }).then === "function"
-  );
-}
-
-/** Report a hook's failure as its `middleware.failed` event; returns the error the run fails with. */
-function failed<State, Ctx>(
-  ctx: HookContext<State, Ctx>,
-  middleware: string,
-  hook: MiddlewareHook,
-  thrown: unknown,
-): TinyAgentsError {
-  const error = hookError(middleware, hook, thrown);
-  ctx.run.emit({ type: "middleware.failed", name: middleware, hook, error: error.toJSON() });
-  return error;
-}
-
-/**
- * The error a throwing hook fails the run with: a tinyagents error as it is, anything else a
- * `middleware` error naming the middleware and the hook (`details: { middleware, hook }`).
- * Also used for the per-delta hooks (`onModelDelta`, `onToolDelta`), which are not bracketed.
- */
-export function hookError(middleware: string, hook: string, thrown: unknown): TinyAgentsError {
-  if (TinyAgentsError.isInstance(thrown)) return thrown;
-  return new TinyAgentsError(
-    "middleware",
-    `middleware "${middleware}" failed in ${hook}: ${toTinyAgentsError(thrown).message}`,
-    { cause: thrown, details: { middleware, hook } },
-  );
-}
-
-function prefixViolation<State, Ctx>(
-  m: Middleware<State, Ctx>,
-  segment: string | undefined,
-): TinyAgentsError {
-  const where = segment === undefined ? "" : ` (segment "${segment}")`;
-  return new TinyAgentsError(
-    "validation",
-    `middleware "${m.name}" changed the cacheable prompt prefix${where} in beforeModel without declaring ` +
-      `changes: "prefix"; declare it, move the edit to the volatile tail (append at the end), ` +
-      `or turn off RunPolicy.protectPromptPrefix`,
-    { details: { middleware: m.name, hook: "beforeModel", ...(segment === undefined ? {} : { segment }) } },
   );
 }

@@ -179,6 +179,7 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
   /** Record one dispatched call's outcome and report warnings / overruns. */
   const settle = (
     run: RunContext<unknown>,
+    spent: { calls: number; usage: Usage; cost: number },
     callId: string,
     estimated: number,
     response: ModelResponse,
@@ -194,7 +195,6 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
             : estimateCost(prices, usage).total
           : Math.max(0, runCost(run) - costBefore);
       tracker.record(usage, cost);
-      const spent = perRun.of(run);
       spent.calls++;
       spent.usage = addUsage(spent.usage, usage);
       spent.cost += cost;
@@ -249,10 +249,6 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
       const hold = tracker.hold(estimated);
       const held = state.inFlight;
       held.push(hold);
-      const release = () => {
-        tracker.releaseHold(hold);
-        dropHold(held, hold);
-      };
       let costBefore: number;
       let pending: Promise<ModelResponse>;
       try {
@@ -260,17 +256,17 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
         costBefore = pricing === undefined ? runCost(run) : 0;
         pending = next(request);
       } catch (error) {
-        release();
+        releaseHold(tracker, held, hold);
         return Promise.reject(error);
       }
       return pending.then(
         (response) => {
-          release();
-          settle(run, callId, estimated, response, costBefore);
+          releaseHold(tracker, held, hold);
+          settle(run, state, callId, estimated, response, costBefore);
           return response;
         },
         (error: unknown) => {
-          release();
+          releaseHold(tracker, held, hold);
           throw error;
         },
       );
@@ -317,8 +313,12 @@ function runCost(run: RunContext<unknown>): number {
   return (live !== undefined ? live.costTotal() : run.status()?.cost.total) ?? 0;
 }
 
-/** Remove `hold` from a run's holds in flight (usually the only one: a run's calls are sequential). */
-function dropHold(held: BudgetHold[], hold: BudgetHold): void {
+/**
+ * Release a dispatched call's `hold` and remove it from its run's holds in flight (usually the
+ * only one: a run's calls are sequential).
+ */
+function releaseHold(tracker: BudgetTracker, held: BudgetHold[], hold: BudgetHold): void {
+  tracker.releaseHold(hold);
   const at = held.indexOf(hold);
   if (at < 0) return;
   held[at] = held[held.length - 1] as BudgetHold;
