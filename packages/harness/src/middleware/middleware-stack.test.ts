@@ -203,7 +203,8 @@ describe("MiddlewareStack dispatch", () => {
   it("hooksToolCalls: whether any middleware has a tool hook (the loop runs tool calls without the stack otherwise)", () => {
     const budget = budgetMiddleware({ limits: { maxTotalTokens: 10 } });
     expect(new MiddlewareStack([]).hooksToolCalls).toBe(false);
-    expect(new MiddlewareStack([budget, modelCallLimitMiddleware({ runLimit: 3 })]).hooksToolCalls).toBe(false);
+    const modelOnly = new MiddlewareStack([budget, modelCallLimitMiddleware({ runLimit: 3 })]);
+    expect(modelOnly.hooksToolCalls).toBe(false);
     for (const hook of ["beforeTool", "wrapToolCall", "afterTool"] as const) {
       const tooling: Middleware<unknown, unknown> = { name: hook, [hook]: () => undefined };
       expect(new MiddlewareStack([budget, tooling]).hooksToolCalls).toBe(true);
