@@ -41,4 +41,20 @@ describe("FinishedRunRetention", () => {
     expect(retention.finished()).toBe("recount"); // the 300th since the count
     expect(retention.counted(450)).toBe(150); // 150 more finished elsewhere
   });
+
+  it("with evictBatch n, evicts once the excess reaches n: the newest maxFinishedRuns are always kept", () => {
+    const retention = new FinishedRunRetention(100, { evictBatch: 8 });
+    expect(retention.finished()).toBe("recount");
+    expect(retention.counted(105)).toBe(0); // 5 over: under a batch, kept for now
+    expect(Array.from({ length: 3 }, () => retention.finished())).toEqual([0, 0, 8]); // 106, 107, 108
+    let table = 100;
+    for (let i = 0; i < 1_000; i++) {
+      table++;
+      const next = retention.finished();
+      table -= next === "recount" ? retention.counted(table) : next;
+      expect(table).toBeGreaterThanOrEqual(100);
+      expect(table).toBeLessThan(108);
+    }
+    expect(new FinishedRunRetention(10).evictBatch).toBe(1); // the default: exact
+  });
 });

@@ -4,7 +4,9 @@
  * advanced per finished save, and the O(rows) real count runs only when nothing is known yet or
  * after `max(256, maxFinishedRuns)` finished saves — the finished rows are bounded by
  * `maxFinishedRuns`, so that recount is O(1) amortized too. Past the bound, the store evicts
- * exactly the excess (one row per finished save in the steady state), oldest finished first.
+ * the excess, oldest finished first: by default exactly (one row per finished save in the
+ * steady state); with `evictBatch` n, once the excess reaches n (n rows per n finished saves),
+ * so the newest `maxFinishedRuns` are always kept and at most n - 1 more.
  *
  * With one writer the count is exact, so the bound is exact; other processes' finished runs are
  * seen at the next recount, so the table may briefly hold up to one recount interval more per
@@ -12,12 +14,15 @@
  */
 export class FinishedRunRetention {
   readonly maxFinishedRuns: number;
+  /** Rows of excess that trigger an eviction (1: evict at once, exactly the bound). */
+  readonly evictBatch: number;
   private readonly recountEvery: number;
   private estimate: number | undefined;
   private sinceCount = 0;
 
-  constructor(maxFinishedRuns: number) {
+  constructor(maxFinishedRuns: number, options: { evictBatch?: number } = {}) {
     this.maxFinishedRuns = maxFinishedRuns;
+    this.evictBatch = Math.max(1, Math.floor(options.evictBatch ?? 1));
     this.recountEvery = Math.max(256, maxFinishedRuns);
   }
 
@@ -29,8 +34,8 @@ export class FinishedRunRetention {
     this.sinceCount++;
     if (this.estimate === undefined || this.sinceCount >= this.recountEvery) return "recount";
     this.estimate++;
-    if (this.estimate <= this.maxFinishedRuns) return 0;
     const excess = this.estimate - this.maxFinishedRuns;
+    if (excess < this.evictBatch) return 0;
     this.estimate = this.maxFinishedRuns;
     return excess;
   }
@@ -46,7 +51,12 @@ export class FinishedRunRetention {
   /** The real count of finished rows; returns how many of the oldest to evict. */
   counted(finishedRows: number): number {
     this.sinceCount = 0;
-    this.estimate = Math.min(finishedRows, this.maxFinishedRuns);
-    return Math.max(0, finishedRows - this.maxFinishedRuns);
+    const excess = finishedRows - this.maxFinishedRuns;
+    if (excess < this.evictBatch) {
+      this.estimate = finishedRows;
+      return 0;
+    }
+    this.estimate = this.maxFinishedRuns;
+    return excess;
   }
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { conformanceStatus } from "../testkit/store-conformance/status-store-conformance.js";
 import { openSqliteDatabase, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
 import { SqliteGroupCommit } from "./sqlite-group-commit.js";
-import { SqliteHarnessStatusStore } from "./sqlite-status-store.js";
+import { SqliteHarnessStatusStore, sqliteEvictBatch } from "./sqlite-status-store.js";
 
 // Issue 37 item 11: finishing a run must not cost O(stored runs). Checked by counting the
 // statements a finished save executes (not by wall time), at two table sizes.
@@ -50,29 +50,47 @@ async function costOfFinishing(maxFinishedRuns: number, stored: number, saves: n
   for (let i = stored; i < stored + saves; i++) await store.save(finished(i));
   const of = (pattern: RegExp) =>
     [...runs].filter(([sql]) => pattern.test(sql)).reduce((n, [, c]) => n + c, 0);
-  const rows = (await store.list({})).length;
+  const kept = (await store.list({})).map((status) => status.runId);
+  const rows = kept.length;
   const evictSql = [...runs.keys()].find((sql) => /^DELETE FROM run_status WHERE run_id IN/.test(sql));
   return {
     counts: of(/COUNT\(\*\)/),
     evictions: of(/^DELETE FROM run_status WHERE run_id IN/),
     rows,
+    kept,
     evictSql,
     db,
   };
 }
 
 describe("SQLite status store retention (issue 37 item 11)", () => {
-  it("at the bound, a finished save evicts one row and almost never counts, whatever the table size", async () => {
+  it("at the bound, finished saves evict in batches and almost never count, whatever the table size", async () => {
     const small = await costOfFinishing(300, 300, 600);
     const large = await costOfFinishing(3_000, 3_000, 600);
-    for (const cost of [small, large]) {
-      // One eviction statement per finished save (each removes the single oldest row)...
-      expect(cost.evictions).toBe(600);
+    for (const [max, cost] of [
+      [300, small],
+      [3_000, large],
+    ] as const) {
+      const batch = sqliteEvictBatch(max);
+      // One eviction statement per `batch` finished saves (each removes that many oldest rows)...
+      expect(cost.evictions).toBe(Math.floor(600 / batch));
       // ...and a real count only every max(256, maxFinishedRuns) finished saves, or first.
       expect(cost.counts).toBeLessThanOrEqual(3);
+      // The newest `max` finished runs are all kept, and fewer than a batch more.
+      expect(cost.rows).toBeGreaterThanOrEqual(max);
+      expect(cost.rows).toBeLessThan(max + batch);
+      // (runs 0 .. max + 599 were saved, oldest first)
+      expect(cost.kept.slice(-max)).toEqual(Array.from({ length: max }, (_, i) => finished(600 + i).runId));
     }
-    expect(small.rows).toBe(300);
-    expect(large.rows).toBe(3_000);
+    expect([sqliteEvictBatch(300), sqliteEvictBatch(3_000)]).toEqual([2, 23]);
+  });
+
+  it("evicts one run at a time under 256 finished runs, and 64 at most from 8,192 on", async () => {
+    expect([0, 3, 255].map(sqliteEvictBatch)).toEqual([1, 1, 1]);
+    expect([8_192, 10_000, 1_000_000].map(sqliteEvictBatch)).toEqual([64, 64, 64]);
+    const exact = await costOfFinishing(200, 200, 50);
+    expect(exact.evictions).toBe(50);
+    expect(exact.rows).toBe(200);
   });
 
   it("a group commit that rolls back does not count its finished runs twice", async () => {
