@@ -5,8 +5,10 @@
 // `git archive` of the base commit, its own `npm run build`, the rest of node_modules linked).
 // Prints µs per step of each, the second adapter over the first within each build, and each
 // adapter's new/base ratio: median of per-round ratios and ratio of the fastest quarters.
+// `--prefill N` runs each loop N times before timing (untimed): e.g. 11000 puts a SQLite store at
+// its bound of 10,000 finished runs, where each run's end evicts, as in a long-lived store.
 // Usage: node bench/tools/ab-builds.mjs --base DIR [--steps 10] [--rounds 15] [--round-ms 60]
-//   [--adapters tinyagents-sqlite,tinyagents-production]
+//   [--adapters tinyagents-sqlite,tinyagents-production] [--prefill 0]
 
 import { intArg, parseArgs } from "../lib/args.mjs";
 import { loadTreeAdapter } from "../lib/cpu-sample.mjs";
@@ -41,6 +43,8 @@ async function timed(l, ms) {
   }
   return (cpu() - c) / (n * steps);
 }
+const prefill = intArg(args, "prefill", 0);
+for (const l of loops) for (let i = 0; i < prefill; i++) await l.run();
 for (const l of loops) await timed(l, 300);
 for (let r = 0; r < rounds; r++)
   for (const l of r % 2 ? [...loops].reverse() : loops) l.samples.push(await timed(l, roundMs));
