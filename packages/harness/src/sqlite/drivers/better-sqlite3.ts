@@ -23,10 +23,11 @@ export function betterSqlite3Driver(Database: BetterSqlite3Module): SqliteDriver
       return {
         prepare(sql: string): SqliteStatement {
           const statement = db.prepare(sql);
+          // Bound, not wrapped in rest/spread arrow functions: no argument array per call.
           return {
-            run: (...params) => statement.run(...params),
-            get: (...params) => statement.get(...params),
-            all: (...params) => statement.all(...params),
+            run: statement.run.bind(statement),
+            get: statement.get.bind(statement),
+            all: statement.all.bind(statement),
           };
         },
         exec(sql: string) {
