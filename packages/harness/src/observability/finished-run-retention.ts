@@ -20,6 +20,10 @@ export class FinishedRunRetention {
   private estimate: number | undefined;
   private sinceCount = 0;
 
+  /**
+   * @param maxFinishedRuns finished runs the store keeps at least (the newest).
+   * @param options.evictBatch rows of excess to wait for before evicting (default 1: exact bound).
+   */
   constructor(maxFinishedRuns: number, options: { evictBatch?: number } = {}) {
     this.maxFinishedRuns = maxFinishedRuns;
     this.evictBatch = Math.max(1, Math.floor(options.evictBatch ?? 1));
