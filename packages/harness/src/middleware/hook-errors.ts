@@ -30,6 +30,11 @@ export function hookError(middleware: string, hook: string, thrown: unknown): Ti
   );
 }
 
+/**
+ * The error for a `beforeModel` hook that changed the cacheable prompt prefix (of `segment`,
+ * when the request has segments) without declaring it may: it would silently break prompt
+ * caching.
+ */
 export function prefixViolation<State, Ctx>(
   m: Middleware<State, Ctx>,
   segment: string | undefined,

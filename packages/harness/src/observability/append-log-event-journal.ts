@@ -163,6 +163,7 @@ export class AppendLogEventJournal implements HarnessEventJournal {
       values,
       check: (tail) => checkOffset(offsetOf(tail)),
       checkOffset,
+      valuesFrozen: true,
     };
   }
 

@@ -32,7 +32,10 @@ export class SqliteAppendLog implements AppendLog {
   /** `INSERT INTO log` of n rows at index n, prepared on first use (n <= ROWS_PER_INSERT). */
   private readonly inserts: SqliteStatement[] = [];
   private readonly insertMany: (stream: string, lines: readonly string[]) => number[];
-  private readonly insertGroups: (groups: readonly AppendGroup[]) => number[][];
+  private readonly insertGroups: (
+    groups: readonly AppendGroup[],
+    copies: readonly (string[] | undefined)[],
+  ) => number[][];
 
   private readonly commit: SqliteGroupCommit | undefined;
 
@@ -89,24 +92,26 @@ export class SqliteAppendLog implements AppendLog {
     // A group's values are serialized here, inside the transaction, one group at a time: each
     // record's JSON text lives until its row is inserted, not across the whole turn's commit (at
     // a thousand runs in flight, megabytes of text a scavenge would copy and promote).
-    const groupTx = db.transaction((groups: readonly AppendGroup[]) =>
-      groups.map(({ stream, values, check, checkOffset }) => {
-        const lines = values.map((v) => serializeEntry(v, stream));
-        if (checkOffset !== undefined) {
-          const tail = this.stmt.lastOffset.get(stream) as
-            | { offset: number; last: number | null }
-            | undefined;
-          checkOffset(tail === undefined || tail.last === null ? undefined : tail.last);
-          return insertAt(stream, tail === undefined ? 0 : tail.offset + 1, lines);
-        }
-        if (check === undefined)
-          return insertAt(stream, (this.stmt.next.get(stream) as { next: number }).next, lines);
-        const row = this.stmt.last.get(stream) as { offset: number; value: string } | undefined;
-        check(row === undefined ? undefined : (JSON.parse(row.value) as JsonValue));
-        return insertAt(stream, row === undefined ? 0 : row.offset + 1, lines);
-      }),
+    // `copies[i]`: group i's lines, serialized at the call (a group not `valuesFrozen`).
+    const groupTx = db.transaction(
+      (groups: readonly AppendGroup[], copies: readonly (string[] | undefined)[]) =>
+        groups.map(({ stream, values, check, checkOffset }, i) => {
+          const lines = copies[i] ?? values.map((v) => serializeEntry(v, stream));
+          if (checkOffset !== undefined) {
+            const tail = this.stmt.lastOffset.get(stream) as
+              | { offset: number; last: number | null }
+              | undefined;
+            checkOffset(tail === undefined || tail.last === null ? undefined : tail.last);
+            return insertAt(stream, tail === undefined ? 0 : tail.offset + 1, lines);
+          }
+          if (check === undefined)
+            return insertAt(stream, (this.stmt.next.get(stream) as { next: number }).next, lines);
+          const row = this.stmt.last.get(stream) as { offset: number; value: string } | undefined;
+          check(row === undefined ? undefined : (JSON.parse(row.value) as JsonValue));
+          return insertAt(stream, row === undefined ? 0 : row.offset + 1, lines);
+        }),
     );
-    this.insertGroups = (groups) => groupTx.immediate(groups);
+    this.insertGroups = (groups, copies) => groupTx.immediate(groups, copies);
   }
 
   /** The INSERT of `rows` rows, prepared once per connection. */
@@ -135,13 +140,16 @@ export class SqliteAppendLog implements AppendLog {
   /**
    * Group commit: every group in one IMMEDIATE transaction (all or nothing); a group's `check`
    * runs against its stream's last stored value inside it, and refusing aborts the whole batch.
-   * The values are serialized when the transaction runs (at the end of this turn), group by
-   * group: do not change them after the call (the event journal's records never change).
+   * A group's values are copied (serialized) at the call, unless it is `valuesFrozen`: those are
+   * serialized when the transaction runs (at the end of this turn), group by group.
    */
   async appendGroups(groups: readonly AppendGroup[]): Promise<number[][]> {
     if (groups.length === 0) return [];
+    const copies = groups.map((g) =>
+      g.valuesFrozen === true ? undefined : g.values.map((v) => serializeEntry(v, g.stream)),
+    );
     const write = () =>
-      guard(`append to ${groups.length} streams`, () => this.insertGroups(groups), this.file);
+      guard(`append to ${groups.length} streams`, () => this.insertGroups(groups, copies), this.file);
     return this.commit === undefined ? write() : this.commit.submit(write);
   }
 

@@ -131,13 +131,46 @@ describe.each(availableSqliteDrivers())("SqliteStore on %s", (name) => {
       expect((await log.readFrom("t", 0, 10)).map((e) => e.offset)).toEqual([0, 1, 2, 3, 4]);
     });
 
-    it("serializes a group's values in the turn's commit: one that is not JSON fails its own write alone", async () => {
+    it("serializes a frozen group's values in the turn's commit: one that is not JSON fails its own write alone", async () => {
       const log = open().appendLog;
-      const good = log.appendGroups([{ stream: "a", values: [{ n: 1 }] }]);
-      const bad = log.appendGroups([{ stream: "b", values: [undefined as never] }]);
+      const good = log.appendGroups([{ stream: "a", values: [{ n: 1 }], valuesFrozen: true }]);
+      const bad = log.appendGroups([{ stream: "b", values: [undefined as never], valuesFrozen: true }]);
       await expect(bad).rejects.toMatchObject({ code: "validation" });
       await expect(good).resolves.toEqual([[0]]);
       expect((await log.readFrom("a", 0, 10)).map((e) => e.value)).toEqual([{ n: 1 }]);
+      expect(await log.length("b")).toBe(0);
+    });
+
+    it("copies a group's values at the call unless it is valuesFrozen (a caller may change them once it returns)", async () => {
+      const log = open().appendLog;
+      const copied = { n: 1 };
+      const frozen = { n: 1 };
+      const writes = [
+        log.appendGroups([{ stream: "copied", values: [copied] }]),
+        log.appendGroups([{ stream: "frozen", values: [frozen], valuesFrozen: true }]),
+      ];
+      copied.n = 2; // before the turn's commit: the copy taken at the call is what is stored
+      frozen.n = 2; // breaks the frozen promise: the log serializes at the commit
+      await Promise.all(writes);
+      expect((await log.readFrom("copied", 0, 1))[0]?.value).toEqual({ n: 1 });
+      expect((await log.readFrom("frozen", 0, 1))[0]?.value).toEqual({ n: 2 });
+    });
+
+    it("refuses a value JSON cannot encode with a validation error, whether copied at the call or in the commit", async () => {
+      const log = open().appendLog;
+      const other = log.appendGroups([{ stream: "a", values: [{ n: 1 }], valuesFrozen: true }]);
+      for (const valuesFrozen of [undefined, true] as const) {
+        const group = {
+          stream: "b",
+          values: [{ n: 1n } as never],
+          ...(valuesFrozen ? { valuesFrozen } : {}),
+        };
+        await expect(log.appendGroups([group])).rejects.toMatchObject({
+          code: "validation",
+          message: expect.stringContaining("not JSON data"),
+        });
+      }
+      await expect(other).resolves.toEqual([[0]]);
       expect(await log.length("b")).toBe(0);
     });
 

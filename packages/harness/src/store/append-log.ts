@@ -25,6 +25,14 @@ export interface AppendGroup {
    * journal gives both (it checks offsets only): no stored record is parsed per group commit.
    */
   checkOffset?: (lastOffset: number | undefined) => void;
+  /**
+   * The caller promises not to change `values` (nor anything they hold) until the write
+   * settles, so a log may serialize them when the write runs instead of at the call (SQLite:
+   * inside its group commit, so no JSON text lives across the turn). Without it every log takes
+   * its copy at the call, as `append`/`appendMany` do. The event journal sets it: its records
+   * never change once handed in.
+   */
+  valuesFrozen?: true;
 }
 
 /**
@@ -65,7 +73,16 @@ export function serializeEntry(value: JsonValue, stream: string): string {
     assertStorableKey(stream, "stream");
     lastCheckedStream = stream;
   }
-  const json = JSON.stringify(value);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    // A BigInt or a cycle: the caller's data, not the store, is at fault.
+    throw validationError(
+      `append to stream "${stream}": the value is not JSON data (${error instanceof Error ? error.message : String(error)})`,
+      { field: "value" },
+    );
+  }
   if (json === undefined) {
     throw validationError(`append to stream "${stream}": the value is not JSON data`, { field: "value" });
   }
