@@ -2,8 +2,9 @@ import type { HarnessRunStatus } from "@tinyagents/harness";
 import { validateStatus } from "@tinyagents/harness/observability";
 import type pg from "pg";
 import { pgCode } from "./postgres-errors.js";
-import { statementName, statusRow, statusUpsertTail } from "./postgres-one-statement-commit.js";
+import { statementName } from "./postgres-one-statement-commit.js";
 import type { PostgresTables } from "./postgres-schema.js";
+import { statusRow, statusUpsertTail } from "./postgres-status-row.js";
 import { isRetryable } from "./postgres-transaction.js";
 
 /**

@@ -3,7 +3,6 @@ import { abandonedStatus, isStale, type ReapOptions, reapCutoff } from "@tinyage
 import {
   DEFAULT_MAX_FINISHED_RUNS,
   FinishedRunRetention,
-  isActiveStatus,
   type StatusQuery,
   statusFilter,
   validateStatus,
@@ -12,8 +11,8 @@ import { validationError } from "@tinyagents/inference";
 import type pg from "pg";
 import { type PgTarget, pgDatabase, pgGuard } from "./postgres-errors.js";
 import type { PostgresGroupCommit } from "./postgres-group-commit.js";
-import { statusRow, statusUpsertTail } from "./postgres-one-statement-commit.js";
 import type { PostgresTables } from "./postgres-schema.js";
+import { byRunId, type StatusRow, statusRow, statusUpsertTail } from "./postgres-status-row.js";
 
 /**
  * A HarnessStatusStore in the `run_status` table of a tinyagents Postgres schema, indexed by root
@@ -83,13 +82,20 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
     };
   }
 
+  /**
+   * `save` and `saveMany` serialize the records before they return (the write commits with the
+   * turn's group commit), so the status writer hands over its live records instead of copies.
+   */
+  readonly snapshotsOnSave = true;
+
   async save(status: HarnessRunStatus): Promise<void> {
     validateStatus(status);
+    const row = statusRow(status);
     await this.commit.submit(
       `save the status of run "${status.runId}"`,
       this.target,
-      (client) => this.saveOne(client, status),
-      { kind: "status", statuses: [status] },
+      (client) => this.saveOne(client, row),
+      { kind: "status", rows: [row] },
     );
   }
 
@@ -98,14 +104,14 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
     for (const status of statuses) validateStatus(status);
     if (statuses.length === 0) return;
     // Run id order: two processes saving overlapping runs lock them in the same order.
-    const ordered = [...statuses].sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
+    const rows = statuses.map((status) => statusRow(status)).sort(byRunId);
     await this.commit.submit(
       `save ${statuses.length} run statuses`,
       this.target,
       async (client) => {
-        for (const status of ordered) await this.saveOne(client, status);
+        for (const row of rows) await this.saveOne(client, row);
       },
-      { kind: "status", statuses: ordered },
+      { kind: "status", rows },
     );
   }
 
@@ -120,7 +126,7 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
         const record = JSON.parse(row.record) as HarnessRunStatus;
         if (!isStale(record, cutoff)) continue;
         const reaped = abandonedStatus(record, now);
-        await this.saveOne(client, reaped);
+        await this.saveOne(client, statusRow(reaped));
         changed.push(reaped);
       }
       return changed;
@@ -176,7 +182,7 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
    */
   async saveIn(client: pg.PoolClient, status: HarnessRunStatus): Promise<void> {
     validateStatus(status);
-    await this.saveOne(client, status);
+    await this.saveOne(client, statusRow(status));
   }
 
   /**
@@ -198,14 +204,13 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
     if (excess > 0) await this.pool.query(this.sql.evict, [excess]);
   }
 
-  private async saveOne(client: pg.PoolClient, status: HarnessRunStatus): Promise<void> {
-    const active = isActiveStatus(status.status);
+  private async saveOne(client: pg.PoolClient, row: StatusRow): Promise<void> {
     const { rows } = await client.query<{ was_active: boolean | null }>(
       this.sql.upsert,
-      statusRow(status, active),
+      row as unknown as unknown[],
     );
     const written = rows[0];
-    if (written === undefined || active || written.was_active === false) return;
+    if (written === undefined || row[4] || written.was_active === false) return;
     await this.retain(client);
   }
 

@@ -110,7 +110,7 @@ describe.skipIf(skipPostgres())(
         named.store.appendLog.append("a", 1),
         named.store.statusStore.save(conformanceStatus("r1")),
       ]);
-      expect(named.names[0]).toMatch(/^tinyagents_commit_[0-9a-f]{20}$/);
+      expect(named.names[0]).toMatch(/^tinyagents_commit1?_[0-9a-f]{20}$/);
       const unnamed = await spiedStore(undefined, false);
       await Promise.all([
         unnamed.store.appendLog.append("a", 1),

@@ -1,0 +1,189 @@
+/**
+ * The one-run commit statement (issue 40): a group commit of at most one stream and one status —
+ * what one run's turn writes — is a statement with scalar parameters (the lines as one text the
+ * server splits), and keeps every rule of the array statement: compare-and-set on the stream's
+ * counter (a stream another store created or moved on is refused whole, then the transaction
+ * path), the status store's upsert rule, the finished-run count for retention. Status records are
+ * serialized when `save` is called (`snapshotsOnSave`). Against a throwaway server; time budget
+ * about 10 s.
+ */
+import type { HarnessRunStatus } from "@tinyagents/harness";
+import { conformanceStatus } from "@tinyagents/harness/testkit";
+import { PostgresStore } from "@tinyagents/postgres";
+import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { PostgresOneStatementCommit } from "../src/postgres-one-statement-commit.js";
+import { postgresTables } from "../src/postgres-schema.js";
+import { statusRow } from "../src/postgres-status-row.js";
+import { StreamTails } from "../src/postgres-stream-tails.js";
+
+let server: TestPostgres;
+const cleanup: (() => Promise<unknown> | unknown)[] = [];
+let schemas = 0;
+
+/** A store on its own pool whose statements (names and texts) are recorded in `sent`. */
+async function spiedStore(
+  schema = `t_run_${++schemas}`,
+  maxFinishedRuns?: number,
+): Promise<{ store: PostgresStore; sent: { name: string | undefined; text: string }[] }> {
+  const pool = new pg.Pool({ connectionString: server.url, max: 2 });
+  pool.on("error", () => undefined); // an idle connection's error at the server's shutdown
+  pool.on("connect", (client) => client.on("error", () => undefined));
+  const store = await PostgresStore.open({
+    pool,
+    schema,
+    ...(maxFinishedRuns === undefined ? {} : { maxFinishedRuns }),
+  });
+  cleanup.push(async () => {
+    await store.close();
+    await pool.end();
+  });
+  const sent: { name: string | undefined; text: string }[] = [];
+  pool.on("acquire", (client) => {
+    if ((client as { spied?: true }).spied) return;
+    (client as { spied?: true }).spied = true;
+    const query = client.query as (...a: unknown[]) => unknown;
+    client.query = ((...a: unknown[]) => {
+      const config = a[0] as string | { text: string; name?: string };
+      sent.push(typeof config === "string" ? { name: undefined, text: config } : config);
+      return query.apply(client, a);
+    }) as typeof client.query;
+  });
+  return { store, sent };
+}
+
+const ONE_RUN = /^tinyagents_commit1_[0-9a-f]{20}$/;
+
+describe.skipIf(skipPostgres())(
+  "Postgres one-run commit statement (skipped only by TINYAGENTS_SKIP_POSTGRES=1)",
+  () => {
+    beforeAll(async () => {
+      server = await startTestPostgres();
+    }, 60_000);
+    afterEach(async () => {
+      for (const close of cleanup.splice(0).reverse()) await close();
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it("a run's turns (its journal and its status) are one scalar statement each: new stream, continued, append only, status only", async () => {
+      const { store, sent } = await spiedStore();
+      const first = await Promise.all([
+        store.appendLog.appendMany("journal-r1", [{ n: 1 }, "two\nlines", [3]]),
+        store.statusStore.save(conformanceStatus("r1", { updatedAt: 1 })),
+      ]);
+      expect(first).toEqual([[0, 1, 2], undefined]);
+      const seen: unknown[] = [];
+      const second = await Promise.all([
+        store.appendLog.appendGroups([
+          { stream: "journal-r1", values: [4, 5], check: (last) => seen.push(last) },
+        ]),
+        store.statusStore.save(
+          conformanceStatus("r1", { status: "completed", updatedAt: 2, endedAt: 2, modelCalls: 3 }),
+        ),
+      ]);
+      expect(second).toEqual([[[3, 4]], undefined]);
+      expect(seen).toEqual([[3]]); // the check saw the tail this store committed
+      expect(await store.appendLog.append("journal-r1", 6)).toBe(5);
+      await store.statusStore.save(conformanceStatus("r2", { updatedAt: 3 }));
+      // Four commits, each the one-run statement (the other statement sent: the finished-run
+      // bound's first count, after the run finished).
+      expect(sent.filter((s) => s.name !== undefined).map((s) => s.name)).toEqual(
+        Array.from({ length: 4 }, () => expect.stringMatching(ONE_RUN)),
+      );
+      expect(sent.map((s) => s.text)).not.toContain("BEGIN");
+      expect((await store.appendLog.readFrom("journal-r1", 0, 10)).map((e) => [e.offset, e.value])).toEqual([
+        [0, { n: 1 }],
+        [1, "two\nlines"],
+        [2, [3]],
+        [3, 4],
+        [4, 5],
+        [5, 6],
+      ]);
+      expect(await store.appendLog.length("journal-r1")).toBe(6);
+      expect(await store.statusStore.get("r1")).toMatchObject({ status: "completed", modelCalls: 3 });
+      expect((await store.statusStore.get("r2"))?.status).toBe("running");
+      // The status rule holds: an older record does not replace a newer one.
+      await store.statusStore.save(conformanceStatus("r1", { status: "running", updatedAt: 1 }));
+      expect((await store.statusStore.get("r1"))?.status).toBe("completed");
+    });
+
+    it("a stream another store created first: the statement is refused whole, then the transaction path continues after it", async () => {
+      const schema = `t_run_${++schemas}`;
+      const { store: a, sent } = await spiedStore(schema);
+      const { store: b } = await spiedStore(schema);
+      expect(await b.appendLog.appendMany("s", ["b1", "b2"])).toEqual([0, 1]);
+      const [offsets] = await Promise.all([
+        a.appendLog.append("s", "a1"),
+        a.statusStore.save(conformanceStatus("ra")),
+      ]);
+      expect(offsets).toBe(2);
+      expect(sent[0]?.name).toMatch(ONE_RUN);
+      expect(sent.slice(1).map((s) => s.text.split(" ")[0])).toContain("BEGIN");
+      expect((await a.appendLog.readFrom("s", 0, 10)).map((e) => e.value)).toEqual(["b1", "b2", "a1"]);
+      expect((await a.statusStore.get("ra"))?.runId).toBe("ra");
+      // Continued by the other store in turn: its remembered tail is stale, refused, then right.
+      expect(await b.appendLog.append("s", "b3")).toBe(3);
+      expect(await a.appendLog.append("s", "a2")).toBe(4);
+      expect(await b.appendLog.length("s")).toBe(5);
+    });
+
+    it("a run finished in a one-run commit counts once for the finished-run bound", async () => {
+      const { store, sent } = await spiedStore(undefined, 1);
+      const done = (runId: string, at: number) =>
+        conformanceStatus(runId, { status: "completed", updatedAt: at, endedAt: at });
+      await Promise.all([store.appendLog.append("journal-a", 1), store.statusStore.save(done("a", 1))]);
+      // Saved finished again (already finished): not newly finished, nothing evicted.
+      await store.statusStore.save(done("a", 2));
+      expect((await store.statusStore.list({ active: false })).map((s) => s.runId)).toEqual(["a"]);
+      await Promise.all([store.appendLog.append("journal-b", 1), store.statusStore.save(done("b", 3))]);
+      expect((await store.statusStore.list({ active: false })).map((s) => s.runId)).toEqual(["b"]);
+      expect(sent.filter((s) => ONE_RUN.test(s.name ?? ""))).toHaveLength(3);
+    });
+
+    it("a record changed after save was called is stored as it was when called (snapshotsOnSave)", async () => {
+      const { store } = await spiedStore();
+      expect(store.statusStore.snapshotsOnSave).toBe(true);
+      const record: HarnessRunStatus = conformanceStatus("r", { updatedAt: 1 });
+      const saving = store.statusStore.saveMany([record]);
+      // Changed in the same turn, before the group commit writes it.
+      record.status = "failed";
+      record.updatedAt = 2;
+      await saving;
+      expect(await store.statusStore.get("r")).toMatchObject({ status: "running", updatedAt: 1 });
+    });
+
+    it("a line holding a line feed (not JSON text) goes in the array statement, stored exactly", async () => {
+      const { store } = await spiedStore();
+      const tables = postgresTables(store.schema);
+      const commit = new PostgresOneStatementCommit(
+        store.pool,
+        tables,
+        new StreamTails(),
+        async () => undefined,
+      );
+      const texts: string[] = [];
+      const query = store.pool.query.bind(store.pool) as (...a: unknown[]) => unknown;
+      const spied = ((...a: unknown[]) => {
+        texts.push((a[0] as { text: string }).text);
+        return query(...a);
+      }) as typeof store.pool.query;
+      Object.assign(store.pool, { query: spied });
+      const lines = ["first\nsecond", "third"];
+      const results = await commit.commit([
+        { kind: "append", groups: [{ stream: "raw", lines, check: undefined }] },
+        { kind: "status", rows: [statusRow(conformanceStatus("r"))] },
+      ]);
+      expect(results).toEqual([[[0, 1]], undefined]);
+      expect(texts.map((t) => t.split(" ")[1])).toEqual(["want"]);
+      const { rows } = (await query(
+        `SELECT value FROM ${tables.log} WHERE stream = 'raw' ORDER BY "offset"`,
+      )) as {
+        rows: { value: string }[];
+      };
+      expect(rows.map((r) => r.value)).toEqual(lines);
+    });
+  },
+);
