@@ -18,6 +18,8 @@ if (url === undefined || url === "") {
 }
 const schema = `bench_floor_${process.pid}`;
 const pool = new pg.Pool({ connectionString: url, max: 10, allowExitOnIdle: true });
+// An idle connection ended by the server (a tool stopping its server at exit) is not a crash.
+pool.on("error", () => undefined);
 await PostgresStore.open({ pool, schema });
 const log = `"${schema}"."log"`;
 const status = `"${schema}"."run_status"`;

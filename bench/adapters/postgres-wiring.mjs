@@ -21,6 +21,8 @@ export async function openPostgresStore() {
   }
   // The store's default pool size (10); allowExitOnIdle so a finished child process exits.
   const pool = new pg.Pool({ connectionString: url, max: 10, allowExitOnIdle: true });
+  // An idle connection ended by the server (a tool stopping its server at exit) is not a crash.
+  pool.on("error", () => undefined);
   const store = await PostgresStore.open({ pool, schema: `bench_${process.pid}_${++stores}` });
   return { journal: new AppendLogEventJournal(store.appendLog, { streamPrefix: "journal-" }), store };
 }
