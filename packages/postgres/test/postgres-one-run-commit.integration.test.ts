@@ -53,7 +53,9 @@ async function spiedStore(
   return { store, sent };
 }
 
-const ONE_RUN = /^tinyagents_commit1_[0-9a-f]{20}$/;
+const NEW_STREAM = /^tinyagents_commit_new_[0-9a-f]{20}$/;
+const NEXT_IN_STREAM = /^tinyagents_commit_next_[0-9a-f]{20}$/;
+const ONE_RUN = /^tinyagents_commit_ne(w|xt)_[0-9a-f]{20}$/;
 
 describe.skipIf(skipPostgres())(
   "Postgres one-run commit statement (skipped only by TINYAGENTS_SKIP_POSTGRES=1)",
@@ -91,7 +93,8 @@ describe.skipIf(skipPostgres())(
       // Four commits, each the one-run statement (the other statement sent: the finished-run
       // bound's first count, after the run finished).
       expect(sent.filter((s) => s.name !== undefined).map((s) => s.name)).toEqual(
-        Array.from({ length: 4 }, () => expect.stringMatching(ONE_RUN)),
+        // A new stream creates its row; a stream this store wrote advances it; no stream: the first.
+        [NEW_STREAM, NEXT_IN_STREAM, NEXT_IN_STREAM, NEW_STREAM].map((name) => expect.stringMatching(name)),
       );
       expect(sent.map((s) => s.text)).not.toContain("BEGIN");
       expect((await store.appendLog.readFrom("journal-r1", 0, 10)).map((e) => [e.offset, e.value])).toEqual([
@@ -120,13 +123,16 @@ describe.skipIf(skipPostgres())(
         a.statusStore.save(conformanceStatus("ra")),
       ]);
       expect(offsets).toBe(2);
-      expect(sent[0]?.name).toMatch(ONE_RUN);
+      expect(sent[0]?.name).toMatch(NEW_STREAM);
       expect(sent.slice(1).map((s) => s.text.split(" ")[0])).toContain("BEGIN");
       expect((await a.appendLog.readFrom("s", 0, 10)).map((e) => e.value)).toEqual(["b1", "b2", "a1"]);
       expect((await a.statusStore.get("ra"))?.runId).toBe("ra");
       // Continued by the other store in turn: its remembered tail is stale, refused, then right.
       expect(await b.appendLog.append("s", "b3")).toBe(3);
+      sent.length = 0;
       expect(await a.appendLog.append("s", "a2")).toBe(4);
+      expect(sent[0]?.name).toMatch(NEXT_IN_STREAM);
+      expect(sent.slice(1).map((s) => s.text.split(" ")[0])).toContain("BEGIN");
       expect(await b.appendLog.length("s")).toBe(5);
     });
 
