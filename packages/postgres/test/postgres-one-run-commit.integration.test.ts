@@ -46,7 +46,11 @@ async function spiedStore(
     const query = client.query as (...a: unknown[]) => unknown;
     client.query = ((...a: unknown[]) => {
       const config = a[0] as string | { text: string; name?: string };
-      sent.push(typeof config === "string" ? { name: undefined, text: config } : config);
+      sent.push(
+        typeof config === "string"
+          ? { name: undefined, text: config }
+          : { name: config.name, text: config.text },
+      );
       return query.apply(client, a);
     }) as typeof client.query;
   });
