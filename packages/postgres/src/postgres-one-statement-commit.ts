@@ -126,26 +126,24 @@ export class PostgresOneStatementCommit {
       `THEN ${newlyFinished} ELSE ${refused} END AS finished`;
     // $1 stream (NULL: no append), $2 the offset it continues (0: a new stream), $3 its lines
     // joined by line feeds, $4 its next offset after them; $5..$14 the status row (all NULL: none).
-    const oneRun = (claim: "created" | "advanced", claimSql: string, claimed: string) =>
-      `WITH ${claim} AS (${claimSql}), ` +
+    const oneRun = (claim: string, finished: string) =>
+      `WITH ${claim}, ` +
       `appended AS (INSERT INTO ${t.log} (stream, "offset", value) SELECT $1::text, $2::bigint + u.n - 1, u.line ` +
       "FROM unnest(string_to_array($3::text, E'\\n')) WITH ORDINALITY AS u(line, n)), " +
       `prev AS (SELECT active FROM ${t.runStatus} WHERE run_id = $5::text), ` +
       `saved AS (INSERT INTO ${t.runStatus} AS cur ${columns} ` +
       "SELECT $5::text, $6::text, $7::text, $8::text, $9::boolean, $10::bigint, $11::bigint, $12::bigint, $13::bigint, $14::text " +
       `WHERE $5::text IS NOT NULL ${statusUpsertTail()}RETURNING cur.active, (SELECT active FROM prev) AS was_active) ` +
-      `SELECT CASE WHEN ${claimed} THEN ${newlyFinished} ` +
-      `ELSE ('tinyagents: a stream moved on since this process last wrote it; ' || (SELECT count(*) FROM ${claim}))::bigint END AS finished`;
+      `SELECT ${finished} AS finished`;
+    // A plain insert: a stream that exists already (another writer created it) fails the whole
+    // statement on the row's primary key, cheaper than ON CONFLICT and a count.
     const newStream = oneRun(
-      "created",
-      `INSERT INTO ${t.logStreams} (stream, next_offset) SELECT $1::text, $4::bigint WHERE $1::text IS NOT NULL ` +
-        "ON CONFLICT (stream) DO NOTHING RETURNING 1",
-      "$1::text IS NULL OR EXISTS (SELECT FROM created)",
+      `created AS (INSERT INTO ${t.logStreams} (stream, next_offset) SELECT $1::text, $4::bigint WHERE $1::text IS NOT NULL)`,
+      newlyFinished,
     );
     const nextInStream = oneRun(
-      "advanced",
-      `UPDATE ${t.logStreams} SET next_offset = $4::bigint WHERE stream = $1::text AND next_offset = $2::bigint RETURNING 1`,
-      "EXISTS (SELECT FROM advanced)",
+      `advanced AS (UPDATE ${t.logStreams} SET next_offset = $4::bigint WHERE stream = $1::text AND next_offset = $2::bigint RETURNING 1)`,
+      `CASE WHEN EXISTS (SELECT FROM advanced) THEN ${newlyFinished} ELSE ${refused} END`,
     );
     const name = (prefix: string, text: string) => (named ? statementName(prefix, text) : undefined);
     this.many = { name: name("tinyagents_commit", many), text: many };
