@@ -15,7 +15,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PostgresOneStatementCommit } from "../src/postgres-one-statement-commit.js";
 import { postgresTables } from "../src/postgres-schema.js";
-import { statusRow } from "../src/postgres-status-row.js";
+import { type StatusRow, statusRow } from "../src/postgres-status-row.js";
 import { StreamTails } from "../src/postgres-stream-tails.js";
 
 let server: TestPostgres;
@@ -165,7 +165,7 @@ describe.skipIf(skipPostgres())(
       expect(await store.statusStore.get("r")).toMatchObject({ status: "running", updatedAt: 1 });
     });
 
-    it("a line holding a line feed (not JSON text) goes in the array statement, stored exactly", async () => {
+    it("a line or record that is not JSON text (empty, or holding a line feed) takes the transaction path", async () => {
       const { store } = await spiedStore();
       const tables = postgresTables(store.schema);
       const commit = new PostgresOneStatementCommit(
@@ -176,24 +176,44 @@ describe.skipIf(skipPostgres())(
       );
       const texts: string[] = [];
       const query = store.pool.query.bind(store.pool) as (...a: unknown[]) => unknown;
-      const spied = ((...a: unknown[]) => {
-        texts.push((a[0] as { text: string }).text);
-        return query(...a);
-      }) as typeof store.pool.query;
-      Object.assign(store.pool, { query: spied });
-      const lines = ["first\nsecond", "third"];
-      const results = await commit.commit([
-        { kind: "append", groups: [{ stream: "raw", lines, check: undefined }] },
-        { kind: "status", rows: [statusRow(conformanceStatus("r"))] },
-      ]);
-      expect(results).toEqual([[[0, 1]], undefined]);
-      expect(texts.map((t) => t.split(" ")[1])).toEqual(["want"]);
+      Object.assign(store.pool, {
+        query: (...a: unknown[]) => {
+          texts.push((a[0] as { text: string }).text);
+          return query(...a);
+        },
+      });
+      const status = statusRow(conformanceStatus("r"));
+      const append = (stream: string, lines: string[]) => ({
+        kind: "append" as const,
+        groups: [{ stream, lines, check: undefined }],
+      });
+      // Split on line feeds, these would become other rows (or none): not sent as one statement.
+      expect(await commit.commit([append("raw", ["first\nsecond", "third"])])).toBeUndefined();
+      expect(await commit.commit([append("raw", [""]), { kind: "status", rows: [status] }])).toBeUndefined();
+      expect(
+        await commit.commit([append("a", ["1"]), append("b", ["2\n3"]), { kind: "status", rows: [status] }]),
+      ).toBeUndefined();
+      const odd = [...status.slice(0, 9), "{\n}"] as unknown as StatusRow;
+      expect(await commit.commit([{ kind: "status", rows: [odd] }])).toBeUndefined();
+      expect(texts).toEqual([]);
+      // JSON text (any number of lines, both forms) goes in one statement. (New streams only:
+      // this commit's tails are not remembered, the append log does that.)
+      expect(await commit.commit([append("a", ["1", '"x"'])])).toEqual([[[0, 1]]]);
+      expect(
+        await commit.commit([append("b", ["2"]), append("c", ["3"]), { kind: "status", rows: [status] }]),
+      ).toEqual([[[0]], [[0]], undefined]);
+      expect(texts).toHaveLength(2);
       const { rows } = (await query(
-        `SELECT value FROM ${tables.log} WHERE stream = 'raw' ORDER BY "offset"`,
+        `SELECT stream, "offset", value FROM ${tables.log} ORDER BY stream, "offset"`,
       )) as {
-        rows: { value: string }[];
+        rows: { stream: string; offset: string; value: string }[];
       };
-      expect(rows.map((r) => r.value)).toEqual(lines);
+      expect(rows.map((r) => [r.stream, Number(r.offset), r.value])).toEqual([
+        ["a", 0, "1"],
+        ["a", 1, '"x"'],
+        ["b", 0, "2"],
+        ["c", 0, "3"],
+      ]);
     });
   },
 );
