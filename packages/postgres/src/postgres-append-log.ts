@@ -9,7 +9,7 @@ import type { JsonValue } from "@tinyagents/inference";
 import type pg from "pg";
 import { type PgTarget, pgDatabase, pgGuard } from "./postgres-errors.js";
 import type { PostgresGroupCommit } from "./postgres-group-commit.js";
-import type { LogGroup as Group } from "./postgres-one-statement-commit.js";
+import { type LogGroup as Group, offsetField } from "./postgres-one-statement-commit.js";
 import type { PostgresTables } from "./postgres-schema.js";
 import type { StreamTails } from "./postgres-stream-tails.js";
 
@@ -69,7 +69,7 @@ export class PostgresAppendLog implements AppendLog {
     const lines = values.map((v) => serializeEntry(v, stream));
     if (lines.length === 0) return [];
     const [offsets] = await this.submit(`append to stream "${stream}"`, [
-      { stream, lines, check: undefined },
+      { stream, lines, check: undefined, lastOffset: offsetField(values.at(-1)) },
     ]);
     return offsets as number[];
   }
@@ -84,6 +84,8 @@ export class PostgresAppendLog implements AppendLog {
         stream: g.stream,
         lines: g.values.map((v) => serializeEntry(v, g.stream)),
         check: g.check,
+        checkOffset: g.checkOffset,
+        lastOffset: offsetField(g.values.at(-1)),
       }),
     );
     if (prepared.length === 0) return [];
@@ -105,7 +107,7 @@ export class PostgresAppendLog implements AppendLog {
     groups.forEach((g, i) => {
       const last = offsets[i]?.at(-1);
       const line = g.lines.at(-1);
-      if (last !== undefined && line !== undefined) this.tails.set(g.stream, last + 1, line);
+      if (last !== undefined && line !== undefined) this.tails.set(g.stream, last + 1, line, g.lastOffset);
     });
     return offsets;
   }
@@ -151,9 +153,11 @@ export class PostgresAppendLog implements AppendLog {
     const result: number[][] = [];
     for (const g of groups) {
       const first = next.get(g.stream) as number;
-      if (g.check !== undefined) {
-        const last = seen.get(g.stream);
-        g.check(last === undefined ? undefined : (JSON.parse(last) as JsonValue));
+      if (g.checkOffset !== undefined || g.check !== undefined) {
+        const line = seen.get(g.stream);
+        const last = line === undefined ? undefined : (JSON.parse(line) as JsonValue);
+        if (g.checkOffset !== undefined) g.checkOffset(offsetField(last));
+        else g.check?.(last);
       }
       const offsets = g.lines.map((line, i) => {
         rows[0].push(g.stream);
@@ -177,7 +181,8 @@ export class PostgresAppendLog implements AppendLog {
     next: ReadonlyMap<string, number>,
   ): Promise<Map<string, string>> {
     const tails = new Map<string, string>();
-    const streams = [...new Set(groups.filter((g) => g.check !== undefined).map((g) => g.stream))].filter(
+    const checked = groups.filter((g) => g.check !== undefined || g.checkOffset !== undefined);
+    const streams = [...new Set(checked.map((g) => g.stream))].filter(
       (stream) => (next.get(stream) as number) > 0,
     );
     if (streams.length === 0) return tails;

@@ -6,11 +6,21 @@ import type { PostgresTables } from "./postgres-schema.js";
 import { byRunId, type StatusRow, statusUpsertTail } from "./postgres-status-row.js";
 import type { StreamTails } from "./postgres-stream-tails.js";
 
-/** One stream's lines to append (serialized), with the journal's optional tail check. */
+/** One stream's lines to append (serialized), with the journal's optional tail checks. */
 export interface LogGroup {
   stream: string;
   lines: readonly string[];
   check: AppendGroup["check"];
+  checkOffset?: AppendGroup["checkOffset"];
+  /** The last value's numeric `offset` field (what `checkOffset` of the next group reads). */
+  lastOffset?: number | undefined;
+}
+
+/** A value's numeric `offset` field, as `AppendGroup.checkOffset` reads it (undefined: none). */
+export function offsetField(value: JsonValue | undefined): number | undefined {
+  const offset =
+    typeof value === "object" && value !== null && !Array.isArray(value) ? value.offset : undefined;
+  return typeof offset === "number" && Number.isFinite(offset) ? offset : undefined;
 }
 
 /** A group-commit write as data, so that a whole batch of them can be one statement. */
@@ -51,6 +61,7 @@ interface StreamWrite {
   expect: number;
   next: number;
   last: string | undefined;
+  lastOffset: number | undefined;
   lines: string[];
 }
 
@@ -173,10 +184,17 @@ export class PostgresOneStatementCommit {
         if (stream === undefined) {
           const tail = this.tails.get(g.stream);
           const next = tail?.next ?? 0;
-          stream = { expect: next, next, last: tail?.last, lines: [] };
+          stream = { expect: next, next, last: tail?.last, lastOffset: tail?.lastOffset, lines: [] };
           streams.set(g.stream, stream);
         }
-        if (g.check !== undefined) {
+        if (g.checkOffset !== undefined) {
+          // The tail's offset field, remembered whatever the line's size: no parse, no size limit.
+          try {
+            g.checkOffset(stream.next === 0 ? undefined : stream.lastOffset);
+          } catch {
+            return undefined; // the slow path checks against the stored tail, and reports it
+          }
+        } else if (g.check !== undefined) {
           if (stream.next > 0 && stream.last === undefined) return undefined; // tail too large to keep
           try {
             g.check(stream.last === undefined ? undefined : (JSON.parse(stream.last) as JsonValue));
@@ -190,7 +208,10 @@ export class PostgresOneStatementCommit {
           stream.lines.push(line);
         }
         offsets.push(groupOffsets);
-        stream.last = g.lines.at(-1) ?? stream.last;
+        if (g.lines.length > 0) {
+          stream.last = g.lines.at(-1);
+          stream.lastOffset = g.lastOffset;
+        }
       }
       results.push(offsets);
     }

@@ -8,6 +8,8 @@ export interface StreamTail {
   next: number;
   /** The stream's last stored line; `undefined` when it was too large to remember. */
   last: string | undefined;
+  /** The last line's numeric `offset` field (an event journal's record), kept whatever its size. */
+  lastOffset: number | undefined;
 }
 
 /**
@@ -25,11 +27,11 @@ export class StreamTails {
     return this.tails.get(stream);
   }
 
-  /** A committed append ended `stream` at offset `next - 1` with `last`. */
-  set(stream: string, next: number, last: string): void {
+  /** A committed append ended `stream` at offset `next - 1` with `last` (its `offset` field: `lastOffset`). */
+  set(stream: string, next: number, last: string, lastOffset: number | undefined): void {
     this.forget(stream); // re-insert: the map keeps recently written streams last
     const keep = last.length <= MAX_LINE_CHARS / 64 ? last : undefined;
-    this.tails.set(stream, { next, last: keep });
+    this.tails.set(stream, { next, last: keep, lastOffset });
     this.lineChars += keep?.length ?? 0;
     while (this.tails.size > MAX_STREAMS || this.lineChars > MAX_LINE_CHARS) {
       this.forget(this.tails.keys().next().value as string);

@@ -7,8 +7,9 @@
  * serialized when `save` is called (`snapshotsOnSave`). Against a throwaway server; time budget
  * about 10 s.
  */
-import type { HarnessRunStatus } from "@tinyagents/harness";
+import { type AgentObservation, AppendLogEventJournal, type HarnessRunStatus } from "@tinyagents/harness";
 import { conformanceStatus } from "@tinyagents/harness/testkit";
+import { TinyAgentsError } from "@tinyagents/inference";
 import { PostgresStore } from "@tinyagents/postgres";
 import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
 import pg from "pg";
@@ -151,6 +152,56 @@ describe.skipIf(skipPostgres())(
       await Promise.all([store.appendLog.append("journal-b", 1), store.statusStore.save(done("b", 3))]);
       expect((await store.statusStore.list({ active: false })).map((s) => s.runId)).toEqual(["b"]);
       expect(sent.filter((s) => ONE_RUN.test(s.name ?? ""))).toHaveLength(3);
+    });
+
+    it("a journal record too large to remember: the next commit of its stream is still one statement (the check reads the offset field)", async () => {
+      const schema = `t_run_${++schemas}`;
+      const { store, sent } = await spiedStore(schema);
+      const journal = new AppendLogEventJournal(store.appendLog);
+      const record = (offset: number, text: string) =>
+        ({
+          offset,
+          runId: "big",
+          rootRunId: "big",
+          at: offset,
+          event: { type: "run.started", runId: "big", input: text },
+        }) as unknown as AgentObservation;
+      await journal.appendMany([record(0, "a"), record(1, "x".repeat(40_000))]);
+      await journal.append(record(2, "b"));
+      expect(sent.map((s) => s.text.split(" ")[0])).not.toContain("BEGIN");
+      expect(sent.map((s) => s.name)).toEqual([
+        expect.stringMatching(NEW_STREAM),
+        expect.stringMatching(NEXT_IN_STREAM),
+      ]);
+      // A second writer of the run tree is still refused, by the offsets alone.
+      const { store: other } = await spiedStore(schema);
+      await new AppendLogEventJournal(other.appendLog).append(record(3, "other"));
+      await expect(journal.append(record(3, "stale"))).rejects.toSatisfy((e) =>
+        TinyAgentsError.isInstance(e, "conflict"),
+      );
+      expect((await journal.read("big")).map((o) => o.offset)).toEqual([0, 1, 2, 3]);
+    });
+
+    it("a group with checkOffset gets the tail's offset field instead of check (no parse), also on the transaction path", async () => {
+      const schema = `t_run_${++schemas}`;
+      const { store } = await spiedStore(schema);
+      const { store: other } = await spiedStore(schema);
+      const seen: unknown[] = [];
+      const group = (stream: string, values: unknown[]) => ({
+        stream,
+        values: values as never[],
+        check: () => seen.push("check"),
+        checkOffset: (offset: number | undefined) => seen.push(offset),
+      });
+      await store.appendLog.appendGroups([group("s", [{ offset: 5 }]), group("t", [{ offset: "7" }])]);
+      await store.appendLog.appendGroups([group("s", [1]), group("t", [2])]);
+      expect(seen).toEqual([undefined, undefined, 5, undefined]); // "7" is not a numeric offset
+      // Another store moved "s" on: this store's tail is stale, the transaction path reads the stored one.
+      await other.appendLog.appendMany("s", [{ offset: 9 }]);
+      seen.length = 0;
+      expect(await store.appendLog.appendGroups([group("s", [3])])).toEqual([[3]]);
+      // First against the remembered tail (whose value has no offset), then against the stored one.
+      expect(seen).toEqual([undefined, 9]);
     });
 
     it("a record changed after save was called is stored as it was when called (snapshotsOnSave)", async () => {
