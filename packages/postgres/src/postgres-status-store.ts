@@ -15,15 +15,26 @@ import type { PostgresTables } from "./postgres-schema.js";
 import { byRunId, type StatusRow, statusRow, statusUpsertTail } from "./postgres-status-row.js";
 
 /**
+ * How many finished rows past the bound the Postgres status store lets accumulate before one
+ * delete removes them all: 1/128 of `maxFinishedRuns`, between 1 (a bound under 256 stays exact)
+ * and 64, as the SQLite store does. At the bound, evicting one row per finished run was one more
+ * statement, and after a one-statement commit one more round trip, at every run's end.
+ */
+export function postgresEvictBatch(maxFinishedRuns: number): number {
+  return Math.max(1, Math.min(64, Math.floor(maxFinishedRuns / 128)));
+}
+
+/**
  * A HarnessStatusStore in the `run_status` table of a tinyagents Postgres schema, indexed by root
  * run, thread and liveness; every worker, the CLI and a UI see the same runs. A save is ONE
  * conditional upsert, so its rule holds across processes without locks held in between: a
  * record of a higher fencing `epoch` replaces the stored one, one of a lower epoch never does,
  * and otherwise a record replaces it only if it is not older (`updatedAt`) and does not turn a
  * finished run back into an active one. Saves share the group commit of the event-loop turn.
- * Only finished runs are evicted, oldest first, beyond `maxFinishedRuns` (each process re-counts
- * every `max(256, maxFinishedRuns)` runs it finishes, so the table may briefly hold that many
- * more); at the bound a finished save deletes one row through the `run_status_finished` index.
+ * Only finished runs are evicted, oldest first, beyond `maxFinishedRuns`, in batches of
+ * {@link postgresEvictBatch} rows through the `run_status_finished` index, so the newest
+ * `maxFinishedRuns` are always kept and at most a batch less one more (each process re-counts
+ * every `max(256, maxFinishedRuns)` runs it finishes, so the table may briefly hold that many more).
  * `reapStale` locks the stale active rows (`FOR UPDATE`) and marks them failed / `abandoned` in
  * one transaction: a heartbeat committed first makes the row fresh (skipped); one committed after
  * loses to the finished record. Create it through `PostgresStore.open(...).statusStore`.
@@ -62,7 +73,9 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
     this.tables = tables;
     this.commit = commit;
     this.maxFinishedRuns = maxFinishedRuns;
-    this.retention = new FinishedRunRetention(maxFinishedRuns);
+    this.retention = new FinishedRunRetention(maxFinishedRuns, {
+      evictBatch: postgresEvictBatch(maxFinishedRuns),
+    });
     const t = tables.runStatus;
     this.sql = {
       get: `SELECT record FROM ${t} WHERE run_id = $1`,

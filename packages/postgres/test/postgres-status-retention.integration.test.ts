@@ -7,6 +7,7 @@ import { conformanceStatus } from "@tinyagents/harness/testkit";
 import { PostgresStore } from "@tinyagents/postgres";
 import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postgresEvictBatch } from "../src/postgres-status-store.js";
 
 let server: TestPostgres;
 let store: PostgresStore | undefined;
@@ -22,7 +23,7 @@ describe.skipIf(skipPostgres())(
       await server?.stop();
     });
 
-    it("keeps exactly maxFinishedRuns and evicts through the index", async () => {
+    it("keeps the newest maxFinishedRuns (and fewer than a batch more), evicting in batches through the index", async () => {
       store = await PostgresStore.open({
         url: server.url,
         schema: "retention",
@@ -38,13 +39,30 @@ describe.skipIf(skipPostgres())(
       for (let from = 0; from < 3_000; from += 500) {
         await store.statusStore.saveMany(Array.from({ length: 500 }, (_, i) => finished(from + i)));
       }
-      for (let i = 3_000; i < 3_050; i++) await store.statusStore.save(finished(i));
+      const evict = (Reflect.get(store.statusStore, "sql") as { evict: string }).evict;
+      let evictions = 0;
+      const query = store.pool.query.bind(store.pool) as (...a: unknown[]) => unknown;
+      Object.assign(store.pool, {
+        query: (...a: unknown[]) => {
+          if (a[0] === evict) evictions++;
+          return query(...a);
+        },
+      });
+      for (let i = 3_000; i < 3_060; i++) await store.statusStore.save(finished(i));
+      // 60 runs finished at the bound: one delete per batch of 15, not one per run.
+      const batch = postgresEvictBatch(2_000);
+      expect(batch).toBe(15);
+      expect(evictions).toBeGreaterThanOrEqual(Math.floor(60 / batch) - 1);
+      expect(evictions).toBeLessThanOrEqual(Math.ceil(60 / batch));
       const { rows } = await store.pool.query<{ n: string }>(
         `SELECT count(*) AS n FROM "retention".run_status WHERE active = false`,
       );
-      expect(Number(rows[0]?.n)).toBe(2_000);
+      expect(Number(rows[0]?.n)).toBeGreaterThanOrEqual(2_000);
+      expect(Number(rows[0]?.n)).toBeLessThan(2_000 + batch);
+      const newest = await store.statusStore.list({ active: false, order: "newest", limit: 2_000 });
+      expect(newest.at(-1)?.runId).toBe(finished(1_060).runId);
+      expect([0, 255, 8_192, 1_000_000].map(postgresEvictBatch)).toEqual([1, 1, 64, 64]);
       await store.pool.query(`ANALYZE "retention".run_status`);
-      const evict = (Reflect.get(store.statusStore, "sql") as { evict: string }).evict;
       const plan = await store.pool.query<{ "QUERY PLAN": string }>(`EXPLAIN ${evict.replace("$1", "1")}`);
       const text = plan.rows.map((r) => r["QUERY PLAN"]).join("\n");
       expect(text).toMatch(/Index (Only )?Scan using run_status_finished/);
