@@ -38,7 +38,7 @@ export function runToolPhase<State, Ctx>(
   calls: ToolCall[],
 ): ToolPhaseOutcome | Promise<ToolPhaseOutcome> {
   s.status.phase("tools");
-  const phase = new ToolPhase(s);
+  const phase = new ToolPhase(s, calls.length);
   const admitted = phase.admit(calls);
   if (admitted instanceof Promise) return admitted.then(() => phase.executeAndFold());
   return phase.executeAndFold();
@@ -46,10 +46,15 @@ export function runToolPhase<State, Ctx>(
 
 /** The state of one tool phase, shared by its synchronous and asynchronous paths. */
 class ToolPhase<State, Ctx> implements ToolFollowUp {
-  readonly plans: Plan<State, Ctx>[] = [];
+  /** One plan per call, in call order: sized once (a push onto `[]` reserves 17 slots). */
+  readonly plans: Plan<State, Ctx>[];
   capReached = false;
 
-  constructor(private readonly s: LoopSession<State, Ctx>) {
+  constructor(
+    private readonly s: LoopSession<State, Ctx>,
+    calls: number,
+  ) {
+    this.plans = new Array<Plan<State, Ctx>>(calls);
     shapeAnchors.toolPhase = this;
   }
 
@@ -58,7 +63,7 @@ class ToolPhase<State, Ctx> implements ToolFollowUp {
     for (let i = 0; i < calls.length; i++) {
       const plan = this.admitOne(calls[i] as ToolCall);
       if (plan instanceof Promise) return this.admitRest(calls, i, plan);
-      this.plans.push(plan);
+      this.plans[i] = plan;
     }
   }
 
@@ -67,10 +72,10 @@ class ToolPhase<State, Ctx> implements ToolFollowUp {
     index: number,
     pending: Promise<Plan<State, Ctx>>,
   ): Promise<void> {
-    this.plans.push(await pending);
+    this.plans[index] = await pending;
     for (let i = index + 1; i < calls.length; i++) {
       const plan = this.admitOne(calls[i] as ToolCall);
-      this.plans.push(plan instanceof Promise ? await plan : plan);
+      this.plans[i] = plan instanceof Promise ? await plan : plan;
     }
   }
 
@@ -132,20 +137,19 @@ class ToolPhase<State, Ctx> implements ToolFollowUp {
   /** A lone call's result, folded in the reaction that built it (see `executeAndFold`). */
   toolAnswered(result: ToolResult): ToolPhaseOutcome | Promise<ToolPhaseOutcome> {
     if (this.s.parts.middleware.hooksToolCalls) return this.fold([result]);
-    // No `afterTool` to run: the message, without a results array.
-    const messages: Message[] = [];
-    this.append(messages, result);
-    return { messages, capReached: this.capReached };
+    // No `afterTool` to run: the message, without a results array (one slot, not a push's 17).
+    return { messages: [this.messageOf(result)], capReached: this.capReached };
   }
 
   /** `afterTool` on each result in call order, then the tool messages. */
   private fold(results: ToolResult[]): ToolPhaseOutcome | Promise<ToolPhaseOutcome> {
-    const messages: Message[] = [];
     const stack = this.s.parts.middleware;
     if (stack.list.length === 0) {
-      for (let i = 0; i < results.length; i++) this.append(messages, results[i] as ToolResult);
+      const messages = new Array<Message>(results.length);
+      for (let i = 0; i < results.length; i++) messages[i] = this.messageOf(results[i] as ToolResult);
       return { messages, capReached: this.capReached };
     }
+    const messages: Message[] = [];
     for (let i = 0; i < results.length; i++) {
       const hooked = stack.runValueHook(this.s.hook, "afterTool", results[i] as ToolResult);
       if (hooked instanceof Promise) return this.foldRest(results, i, hooked, messages);
@@ -169,11 +173,16 @@ class ToolPhase<State, Ctx> implements ToolFollowUp {
   }
 
   private append(messages: Message[], result: ToolResult): void {
+    messages.push(this.messageOf(result));
+  }
+
+  /** The tool message of a result (artifact ids it carries go to `run.artifacts`). */
+  private messageOf(result: ToolResult): Message {
     if (result.artifacts !== undefined) {
       this.s.run.artifacts ??= [];
       this.s.run.artifacts.push(...result.artifacts);
     }
-    messages.push(toolResultMessage(result));
+    return toolResultMessage(result);
   }
 }
 
