@@ -38,15 +38,25 @@ export function buildRequest<State, Ctx>(s: LoopSession<State, Ctx>): ModelReque
   const count = transcript.length;
   const messages: Message[] =
     systemMessage === undefined ? transcript.slice() : [systemMessage].concat(transcript);
-  const cacheSegments: CacheSegment[] = [];
-  if (systemMessage !== undefined)
-    cacheSegments.push({ id: "system", role: "system", cacheable: true, messageCount: 1 });
   const tools = (parts.structured?.tools ?? parts.tools).schemas();
-  if (tools.length > 0) cacheSegments.push({ id: "tools", role: "tools", cacheable: true, messageCount: 0 });
-  if (count > 0) cacheSegments.push({ id: "history", role: "history", cacheable: true, messageCount: count });
-  if (volatile !== undefined && volatile !== "") {
+  const hasVolatile = volatile !== undefined && volatile !== "";
+  // Sized once: a push onto `[]` reserves 17 slots, on every model call.
+  const cacheSegments = new Array<CacheSegment>(
+    (systemMessage === undefined ? 0 : 1) +
+      (tools.length > 0 ? 1 : 0) +
+      (count > 0 ? 1 : 0) +
+      (hasVolatile ? 1 : 0),
+  );
+  let segment = 0;
+  if (systemMessage !== undefined)
+    cacheSegments[segment++] = { id: "system", role: "system", cacheable: true, messageCount: 1 };
+  if (tools.length > 0)
+    cacheSegments[segment++] = { id: "tools", role: "tools", cacheable: true, messageCount: 0 };
+  if (count > 0)
+    cacheSegments[segment++] = { id: "history", role: "history", cacheable: true, messageCount: count };
+  if (hasVolatile) {
     messages.push(system(volatile));
-    cacheSegments.push({ id: "volatile", role: "volatile", cacheable: false, messageCount: 1 });
+    cacheSegments[segment] = { id: "volatile", role: "volatile", cacheable: false, messageCount: 1 };
   }
   const request: ModelRequest = { messages, cacheSegments };
   if (tools.length > 0) request.tools = tools;

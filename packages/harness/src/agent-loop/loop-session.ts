@@ -6,7 +6,7 @@ import { type CostTotals, emptyCost } from "../cost/cost.js";
 import type { ShortTermMemory } from "../memory/short-term-memory.js";
 import type { HookContext } from "../middleware/middleware.js";
 import type { MiddlewareStack } from "../middleware/middleware-stack.js";
-import type { ModelRegistry } from "../model-registry/model-registry.js";
+import type { ModelRegistry, ModelSelection } from "../model-registry/model-registry.js";
 import type { RunStatusTracker } from "../status/run-status.js";
 import type { PreparedStructured } from "../structured/prepared-structured.js";
 import type { ToolTimeoutSettings } from "../tool/timeout-settings.js";
@@ -83,6 +83,11 @@ export interface LoopSession<State, Ctx> {
   prefixHasher?: RunPrefixHasher;
   /** The system message built from `parts.instructions`, once per run (same object every turn). */
   systemMessage?: Message;
+  /**
+   * The model selection of this run's requests that name no model, hint or capability (built at
+   * the first such call, then shared by all of them: `agentDefaultModel` is the run's).
+   */
+  plainSelection: ModelSelection | undefined;
   /** When the last successful model attempt ended (its clock read, shared with the status record). */
   modelEndedAt: number;
   /** Journaled runs only: what the model step in flight folds into the run (see `durableModelTurn`). */

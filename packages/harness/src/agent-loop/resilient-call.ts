@@ -49,6 +49,27 @@ export function resilientModelCall<State, Ctx>(
   return call.startAndFinish(startedAt);
 }
 
+/**
+ * A model selection with every key present (unset ones undefined): one literal, one shape. A
+ * selection built key by key takes a shape per combination, reachable only while one lives, and
+ * the optimized code that checks for it is discarded once a burst of runs ends (see shape-anchors.ts).
+ */
+function selectionOf(
+  request: ModelRequest | undefined,
+  previous: string | undefined,
+  reusePrevious: boolean | undefined,
+  agentDefault: string | undefined,
+): ModelSelection {
+  return {
+    override: request?.model,
+    previous,
+    reusePrevious,
+    hints: request?.modelHints,
+    agentDefault,
+    required: request?.requiredCapabilities,
+  };
+}
+
 /** What a failed attempt leads to: another attempt on the same model, or the next model. */
 type AfterFailure = "retry" | "next_model";
 
@@ -80,18 +101,20 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp {
     private readonly request: ModelRequest,
   ) {
     const { parts, ctx } = s;
-    // Every key present (unset ones undefined): one literal, one shape. A selection built key by
-    // key takes a shape per combination, reachable only while one lives, and the optimized code
-    // that checks for it is discarded once a burst of runs ends (see shape-anchors.ts).
-    const selection: ModelSelection = {
-      override: request.model,
-      previous: s.previousModel,
-      reusePrevious: request.reusePreviousModel,
-      hints: request.modelHints,
-      agentDefault: parts.agentDefaultModel,
-      required: request.requiredCapabilities,
-    };
-    const binding = parts.models.resolve(selection);
+    // A request that names no model, hint or capability (nearly all) resolves from the agent's
+    // default alone: the run's one selection for those serves every such call.
+    const plain =
+      request.model === undefined &&
+      request.modelHints === undefined &&
+      request.requiredCapabilities === undefined &&
+      request.reusePreviousModel !== true;
+    if (plain && s.plainSelection === undefined)
+      s.plainSelection = selectionOf(undefined, undefined, undefined, parts.agentDefaultModel);
+    const binding = parts.models.resolve(
+      plain
+        ? (s.plainSelection as ModelSelection)
+        : selectionOf(request, s.previousModel, request.reusePreviousModel, parts.agentDefaultModel),
+    );
     this.binding = binding;
     for (const skip of binding.skipped) {
       if (skip.source === "request_override") {

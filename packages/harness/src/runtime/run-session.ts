@@ -142,6 +142,7 @@ export function openSession<State, Ctx>(
     status,
     usedToolCallIds: new Set(),
     open: new OpenCalls(),
+    plainSelection: undefined,
     modelEndedAt: 0,
   };
   if (ctx.previousModel !== undefined) session.previousModel = ctx.previousModel;
