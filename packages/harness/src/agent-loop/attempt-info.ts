@@ -5,5 +5,5 @@ export interface AttemptInfo {
   /** Set once a delta reached consumers: such an attempt cannot be retried invisibly. */
   emittedDeltas: boolean;
   /** Set when it failed after the provider may have billed it without reporting all its usage. */
-  usageUnknown?: boolean;
+  usageUnknown?: boolean | undefined;
 }

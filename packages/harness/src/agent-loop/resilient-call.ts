@@ -73,8 +73,16 @@ function selectionOf(
 /** What a failed attempt leads to: another attempt on the same model, or the next model. */
 type AfterFailure = "retry" | "next_model";
 
-/** One model call with its retries and fallbacks (attempts are sequential: one is current). */
-class ResilientCall<State, Ctx> implements AttemptFollowUp {
+/**
+ * One model call with its retries and fallbacks (attempts are sequential: one is current). It is
+ * also the {@link AttemptInfo} of its first attempt (no object of its own per call); a retry or a
+ * fallback gets a fresh one.
+ */
+class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
+  // AttemptInfo of the first attempt.
+  readonly attempt = 1;
+  emittedDeltas = false;
+  usageUnknown: boolean | undefined = undefined;
   private readonly binding: ResolvedModelBinding<State>;
   private readonly maxRetries: number;
   private chainValue: ModelRegistration<State>[] | undefined;
@@ -97,7 +105,7 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp {
 
   constructor(
     private readonly s: LoopSession<State, Ctx>,
-    private readonly callId: string,
+    readonly callId: string,
     private readonly request: ModelRequest,
   ) {
     const { parts, ctx } = s;
@@ -141,7 +149,7 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp {
     );
     this.lastModel = binding.registration.name;
     this.registration = binding.registration;
-    this.info = { callId, attempt: 1, emittedDeltas: false };
+    this.info = this;
     // A fallback name that is not registered fails every call at once, as a misconfiguration
     // should (not only once the primary model fails); without fallbacks there is nothing to build.
     if (parts.policy.fallback.length > 0) this.chain();
@@ -164,7 +172,7 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp {
       // A spent attempt budget (retry middleware re-running this call) is refused without
       // counting; `loop` meets the same refusal and reports it.
       if (ctx.limits.admitAttempt(this.callId, registration.name) !== undefined) return this.loop(1);
-      attempt = this.attempt(registration, 0, 1, startedAt);
+      attempt = this.startAttempt(registration, 0, 1, startedAt);
     } catch (thrown) {
       return Promise.reject(thrown);
     }
@@ -195,7 +203,7 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp {
       if (ctx.limits.admitAttempt(this.callId, registration.name) !== undefined)
         return this.finishAfter(this.loop(1));
       // The attempt settles with `firstAnswered` / `firstFailed` of its outcome, in its own reaction.
-      return this.attempt(registration, 0, 1, startedAt, this);
+      return this.startAttempt(registration, 0, 1, startedAt, this);
     } catch (thrown) {
       this.s.status.modelEnded();
       return Promise.reject(thrown);
@@ -287,7 +295,7 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp {
           break;
         }
         try {
-          return this.completed(await this.attempt(registration, index, attempt));
+          return this.completed(await this.startAttempt(registration, index, attempt));
         } catch (thrown) {
           if ((await this.afterFailure(thrown)) === "next_model") break;
         }
@@ -303,7 +311,7 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp {
   }
 
   /** Start one (admitted) attempt: `model.started`, then the provider call. */
-  private attempt(
+  private startAttempt(
     registration: ModelRegistration<State>,
     index: number,
     attempt: number,

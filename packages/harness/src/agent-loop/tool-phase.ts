@@ -44,11 +44,18 @@ export function runToolPhase<State, Ctx>(
   return phase.executeAndFold();
 }
 
-/** The state of one tool phase, shared by its synchronous and asynchronous paths. */
-class ToolPhase<State, Ctx> implements ToolFollowUp {
+/** Before a phase's messages are known. */
+const NO_MESSAGES: Message[] = [];
+
+/**
+ * The state of one tool phase, shared by its synchronous and asynchronous paths; once done, it
+ * is the phase's outcome too (no object of its own per step).
+ */
+class ToolPhase<State, Ctx> implements ToolFollowUp, ToolPhaseOutcome {
   /** One plan per call, in call order: sized once (a push onto `[]` reserves 17 slots). */
   readonly plans: Plan<State, Ctx>[];
   capReached = false;
+  messages: Message[] = NO_MESSAGES;
 
   constructor(
     private readonly s: LoopSession<State, Ctx>,
@@ -138,7 +145,7 @@ class ToolPhase<State, Ctx> implements ToolFollowUp {
   toolAnswered(result: ToolResult): ToolPhaseOutcome | Promise<ToolPhaseOutcome> {
     if (this.s.parts.middleware.hooksToolCalls) return this.fold([result]);
     // No `afterTool` to run: the message, without a results array (one slot, not a push's 17).
-    return { messages: [this.messageOf(result)], capReached: this.capReached };
+    return this.outcome([this.messageOf(result)]);
   }
 
   /** `afterTool` on each result in call order, then the tool messages. */
@@ -147,7 +154,7 @@ class ToolPhase<State, Ctx> implements ToolFollowUp {
     if (stack.list.length === 0) {
       const messages = new Array<Message>(results.length);
       for (let i = 0; i < results.length; i++) messages[i] = this.messageOf(results[i] as ToolResult);
-      return { messages, capReached: this.capReached };
+      return this.outcome(messages);
     }
     const messages: Message[] = [];
     for (let i = 0; i < results.length; i++) {
@@ -155,7 +162,7 @@ class ToolPhase<State, Ctx> implements ToolFollowUp {
       if (hooked instanceof Promise) return this.foldRest(results, i, hooked, messages);
       this.append(messages, hooked);
     }
-    return { messages, capReached: this.capReached };
+    return this.outcome(messages);
   }
 
   private async foldRest(
@@ -169,7 +176,13 @@ class ToolPhase<State, Ctx> implements ToolFollowUp {
       const hooked = this.s.parts.middleware.runValueHook(this.s.hook, "afterTool", results[i] as ToolResult);
       this.append(messages, hooked instanceof Promise ? await hooked : hooked);
     }
-    return { messages, capReached: this.capReached };
+    return this.outcome(messages);
+  }
+
+  /** The phase's outcome: itself, with its tool messages. */
+  private outcome(messages: Message[]): ToolPhaseOutcome {
+    this.messages = messages;
+    return this;
   }
 
   private append(messages: Message[], result: ToolResult): void {

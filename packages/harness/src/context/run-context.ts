@@ -78,7 +78,8 @@ export class LiveRunContext<Ctx = unknown> implements RunContext<Ctx> {
   readonly limits: LimitTracker;
   private statusTracker: RunStatusTracker | undefined;
   private readonly callerSignal: AbortSignal | undefined;
-  private childFold: ((child: ChildRunSummary) => void) | undefined;
+  private childFold: ((target: never, child: ChildRunSummary) => void) | undefined;
+  private childFoldTarget: unknown;
   /** Runtime control of the run; unset means no steering (and no cost at checkpoints). */
   steering: SteeringHandle | undefined;
   /** The filesystem sandbox of the run, if any; enforce paths with `workspace.enforce(path)`. */
@@ -208,9 +209,13 @@ export class LiveRunContext<Ctx = unknown> implements RunContext<Ctx> {
     this.statusTracker = tracker;
   }
 
-  /** @internal Set by the loop: how a finished child run is rolled into this run's totals. */
-  attachChildFold(fold: (child: ChildRunSummary) => void): void {
-    this.childFold = fold;
+  /**
+   * @internal Set by the loop: how a finished child run is rolled into this run's totals
+   * (`fold(target, child)`: a module function and the run's session, no closure per run).
+   */
+  attachChildFold<T>(target: T, fold: (target: T, child: ChildRunSummary) => void): void {
+    this.childFoldTarget = target;
+    this.childFold = fold as (target: never, child: ChildRunSummary) => void;
   }
 
   /**
@@ -219,7 +224,7 @@ export class LiveRunContext<Ctx = unknown> implements RunContext<Ctx> {
    * calls this; a no-op when no run is executing in this context.
    */
   recordChild(child: ChildRunSummary): void {
-    this.childFold?.(child);
+    this.childFold?.(this.childFoldTarget as never, child);
   }
 
   /** Emit an event on this run's sink; returns its offset. */

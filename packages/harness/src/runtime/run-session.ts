@@ -146,6 +146,6 @@ export function openSession<State, Ctx>(
     modelEndedAt: 0,
   };
   if (ctx.previousModel !== undefined) session.previousModel = ctx.previousModel;
-  ctx.attachChildFold((child) => foldChildRun(session, child));
+  ctx.attachChildFold(session, foldChildRun);
   return session;
 }
