@@ -121,13 +121,7 @@ export function openSession<State, Ctx>(
   const transcript: AgentRun["messages"] = [];
   const run = emptyRun(ctx.runId, ctx.threadId, transcript);
   // The status record reads counts, usage and cost from the run itself.
-  const status = new RunStatusTracker(
-    identity,
-    () => ctx.clock.now(),
-    () => ctx.events.lastEventId,
-    run,
-    graphNode,
-  );
+  const status = new RunStatusTracker(identity, ctx.clock, ctx.events, run, graphNode);
   ctx.attachStatus(status);
   // A sub-agent run in this context inherits it: a streaming parent streams its children too.
   if (streaming) ctx.streamsDeltas = true;

@@ -44,8 +44,8 @@ interface LiveStatus {
  */
 export class RunStatusTracker {
   private readonly record: LiveStatus;
-  private readonly now: () => number;
-  private readonly lastEventId: () => string | undefined;
+  private readonly clock: { now(): number };
+  private readonly events: { readonly lastEventId: string | undefined };
   private readonly totals: RunTotals;
 
   constructor(
@@ -57,15 +57,24 @@ export class RunStatusTracker {
       tags?: string[];
       component: HarnessComponent;
     },
-    now: () => number,
-    lastEventId: () => string | undefined,
+    /** The time (a function, or a clock: the loop passes the run's, no closure per run). */
+    now: (() => number) | { now(): number },
+    /** The id of the run's last event (a function, or the run's event sink itself). */
+    lastEventId: (() => string | undefined) | { readonly lastEventId: string | undefined },
     totals: RunTotals = { modelCalls: 0, toolCalls: 0, usage: emptyUsageTotals(), cost: emptyCost() },
     graphNode?: GraphNodeRef,
   ) {
-    this.now = now;
-    this.lastEventId = lastEventId;
+    this.clock = typeof now === "function" ? { now } : now;
+    this.events =
+      typeof lastEventId === "function"
+        ? {
+            get lastEventId() {
+              return lastEventId();
+            },
+          }
+        : lastEventId;
     this.totals = totals;
-    const t = now();
+    const t = this.clock.now();
     this.record = {
       identity,
       graphNode,
@@ -99,7 +108,7 @@ export class RunStatusTracker {
     if (r.identity.tags !== undefined) copy.tags = r.identity.tags.slice();
     if (r.graphNode !== undefined) copy.graphNode = { ...r.graphNode };
     if (r.activeModelCall !== undefined) copy.activeModelCall = r.activeModelCall;
-    const last = this.lastEventId();
+    const last = this.events.lastEventId;
     if (last !== undefined) copy.lastEventId = last;
     if (r.endedAt !== undefined) copy.endedAt = r.endedAt;
     if (r.error !== undefined) copy.error = structuredClone(r.error);
@@ -160,7 +169,7 @@ export class RunStatusTracker {
     this.record.activeModelCall = undefined;
     if (error !== undefined) this.record.error = error;
     // One clock read: the record changed last when the run ended.
-    const endedAt = this.now();
+    const endedAt = this.clock.now();
     this.record.endedAt = endedAt;
     this.touch(endedAt);
   }
@@ -170,6 +179,6 @@ export class RunStatusTracker {
    * `at` saves a clock read when the caller has the time already (the hot path reads it once).
    */
   touch(at?: number): void {
-    this.record.updatedAt = at ?? this.now();
+    this.record.updatedAt = at ?? this.clock.now();
   }
 }
