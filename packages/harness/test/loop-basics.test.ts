@@ -167,6 +167,58 @@ describe("loop basics", () => {
     const calls = assistants(run.messages).flatMap((m) => m.toolCalls.map((c) => c.id));
     expect(calls.slice(0, 2)).toEqual(ids);
   });
+
+  it("a tool call id repeated within one response is re-keyed", async () => {
+    const echo = FakeTool.of("echo", (args) => String(args.n));
+    const { run, error } = await runScript({
+      script: [
+        {
+          toolCalls: [
+            { name: "echo", arguments: { n: 1 }, id: "call_0" },
+            { name: "echo", arguments: { n: 2 }, id: "call_0" },
+          ],
+        },
+        "done",
+      ],
+      tools: [echo],
+    });
+
+    expect(error).toBeUndefined();
+    const ids = toolMessages(run.messages).map((m) => m.toolCallId);
+    expect(ids).toEqual(["call_0", "run-1-model-1-tool-1"]);
+    expect(run.steps[0]?.toolCallIds).toEqual(ids);
+  });
+
+  it("ids stay unique in a run with many tool calls (past the scanned few, ids are kept in a set)", async () => {
+    const echo = FakeTool.of("echo", (args) => String(args.n));
+    // 12 turns of 2 calls: the first turn's ids come back on turns 4 and 12 (and in between).
+    const turns = Array.from({ length: 12 }, (_, t) => ({
+      toolCalls: [
+        { name: "echo", arguments: { n: 2 * t }, id: t % 4 === 3 || t === 11 ? "call_a" : `a${t}` },
+        { name: "echo", arguments: { n: 2 * t + 1 }, id: t % 4 === 3 || t === 11 ? "call_b" : `b${t}` },
+      ],
+    }));
+    turns[0] = {
+      toolCalls: [
+        { name: "echo", arguments: { n: 0 }, id: "call_a" },
+        { name: "echo", arguments: { n: 1 }, id: "call_b" },
+      ],
+    };
+    const { run, error } = await runScript({
+      script: [...turns, "done"],
+      tools: [echo],
+      policy: { limits: { maxToolCalls: 100, maxModelCalls: 100 } },
+    });
+
+    expect(error).toBeUndefined();
+    const ids = toolMessages(run.messages).map((m) => m.toolCallId);
+    expect(ids).toHaveLength(24);
+    expect(new Set(ids).size).toBe(24);
+    // The repeats were re-keyed, the first use kept.
+    expect(ids.slice(0, 2)).toEqual(["call_a", "call_b"]);
+    expect(ids.slice(22)).toEqual(["run-1-model-12-tool-0", "run-1-model-12-tool-1"]);
+    expect(run.steps.flatMap((step) => step.toolCallIds)).toEqual(ids);
+  });
 });
 
 function finalAnswer(answer: string) {

@@ -67,8 +67,12 @@ export interface LoopSession<State, Ctx> {
   transcript: Message[];
   run: AgentRun;
   status: RunStatusTracker;
-  /** Tool call ids already used in this run (ids must be unique to correlate results). */
-  usedToolCallIds: Set<string>;
+  /**
+   * Tool call ids already used in this run (ids must be unique to correlate results), once the
+   * run has more than a few: before that, the ids are read from `run.steps` (no set per run). A
+   * resumed run has it from the start (its transcript's ids).
+   */
+  usedToolCallIds: Set<string> | undefined;
   /** Model attempts and tool calls started and not yet ended (closed before `run.failed`). */
   open: OpenCalls;
   /** The registry name of the model that served the previous call. */

@@ -41,10 +41,12 @@ export function capturePausedRun<State, Ctx>(s: LoopSession<State, Ctx>, reason:
 export function restoreSession<State, Ctx>(s: LoopSession<State, Ctx>, paused: PausedRun): void {
   const p = structuredClone(paused);
   const { run, ctx } = s;
+  const usedIds = new Set<string>();
   for (const message of p.messages) {
     s.transcript.push(message);
-    if (message.role === "assistant") for (const call of message.toolCalls) s.usedToolCallIds.add(call.id);
+    if (message.role === "assistant") for (const call of message.toolCalls) usedIds.add(call.id);
   }
+  s.usedToolCallIds = usedIds;
   run.inputStart = p.inputStart;
   run.modelCalls = p.modelCalls;
   run.toolCalls = p.toolCalls;

@@ -329,10 +329,38 @@ function uniqueToolCallIds<State, Ctx>(
 ): ToolCall[] {
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i] as ToolCall;
-    if (s.usedToolCallIds.has(call.id)) calls[i] = { ...call, id: `${callId}-tool-${i}` };
-    s.usedToolCallIds.add((calls[i] as ToolCall).id);
+    if (isToolCallIdUsed(s, calls, i)) calls[i] = { ...call, id: `${callId}-tool-${i}` };
+    s.usedToolCallIds?.add((calls[i] as ToolCall).id);
   }
   return calls;
+}
+
+/** Past this many tool calls in its steps, a run indexes their ids in a set (see `usedToolCallIds`). */
+const SCANNED_TOOL_CALL_IDS = 16;
+
+/**
+ * Whether `calls[i]`'s id is taken: by a call of an earlier step of the run (its `toolCallIds`)
+ * or an earlier call of this response. Scanned while the run has few calls; past
+ * {@link SCANNED_TOOL_CALL_IDS} the ids go to a set, built once.
+ */
+function isToolCallIdUsed<State, Ctx>(s: LoopSession<State, Ctx>, calls: ToolCall[], i: number): boolean {
+  const id = (calls[i] as ToolCall).id;
+  for (let j = 0; j < i; j++) if ((calls[j] as ToolCall).id === id) return true;
+  if (s.usedToolCallIds !== undefined) return s.usedToolCallIds.has(id);
+  const steps = s.run.steps;
+  let seen = 0;
+  for (const step of steps) {
+    for (const used of step.toolCallIds) if (used === id) return true;
+    seen += step.toolCallIds.length;
+  }
+  if (seen + calls.length > SCANNED_TOOL_CALL_IDS) {
+    // From here on a set: the steps' ids (none of them is `id`) and this response's so far.
+    const used = new Set<string>();
+    for (const step of steps) for (const stepId of step.toolCallIds) used.add(stepId);
+    for (let j = 0; j < i; j++) used.add((calls[j] as ToolCall).id);
+    s.usedToolCallIds = used;
+  }
+  return false;
 }
 
 async function loadMemory<State, Ctx>(s: LoopSession<State, Ctx>): Promise<void> {

@@ -134,7 +134,7 @@ export function openSession<State, Ctx>(
     transcript,
     run,
     status,
-    usedToolCallIds: new Set(),
+    usedToolCallIds: undefined,
     open: new OpenCalls(),
     plainSelection: undefined,
     modelEndedAt: 0,
