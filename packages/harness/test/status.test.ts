@@ -26,6 +26,32 @@ describe("run status record", () => {
     });
   });
 
+  it("reads the time and the last event id from functions or from a clock and an event sink", () => {
+    let time = 5;
+    let last: string | undefined;
+    const byFunctions = new RunStatusTracker(
+      { runId: "r", rootRunId: "r", component: "agent" },
+      () => time,
+      () => last,
+    );
+    const sink = {
+      get lastEventId() {
+        return last;
+      },
+    };
+    const byObjects = new RunStatusTracker(
+      { runId: "r", rootRunId: "r", component: "agent" },
+      { now: () => time },
+      sink,
+    );
+    time = 9;
+    last = "r-evt-3";
+    for (const tracker of [byFunctions, byObjects]) {
+      tracker.start();
+      expect(tracker.snapshot()).toMatchObject({ startedAt: 5, updatedAt: 9, lastEventId: "r-evt-3" });
+    }
+  });
+
   it("moves running -> completed with counts, usage, cost, timestamps, and no prompts inside", async () => {
     const { harness, clock } = makeHarness({ instructions: INSTRUCTIONS });
     const seen: { where: string; status: HarnessRunStatus | undefined }[] = [];
