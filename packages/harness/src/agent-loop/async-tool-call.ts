@@ -2,7 +2,7 @@ import { startTimer, type Timer, type TinyAgentsError, type ToolCall } from "@ti
 import { abortError } from "../context/abort.js";
 import type { AnyTool, ToolResult } from "../tool/tool.js";
 import type { LoopSession } from "./loop-session.js";
-import { type Settlers, settledBy } from "./settlers.js";
+import { type ReactionTarget, type Settlers, settledBy, watchCall } from "./settlers.js";
 import { shapeAnchors } from "./shape-anchors.js";
 import type { ToolExecution } from "./tool-execution.js";
 import { toolCompleted, toolFailed, toolTimeout } from "./tool-outcome.js";
@@ -25,7 +25,7 @@ export interface ToolFollowUp {
  * reported a microtask later, as the rejected race was, so the run's own cancellation finishes
  * first.
  */
-export class AsyncToolCall<State, Ctx> implements Settlers<unknown> {
+export class AsyncToolCall<State, Ctx> implements Settlers<unknown>, ReactionTarget {
   resolve: ((outcome: unknown) => void) | undefined = undefined;
   reject: ((error: unknown) => void) | undefined = undefined;
   private timer: Timer | undefined;
@@ -33,7 +33,7 @@ export class AsyncToolCall<State, Ctx> implements Settlers<unknown> {
   private timedOut: TinyAgentsError | undefined;
   /** The outcome is decided (the tool settled, the run aborted, or the timeout/grace ran out). */
   private decided = false;
-  /** The timer's callback (made in `settle`, sharing its context with the tool's reactions). */
+  /** The timer's callback (made in `settle`). */
   private onTimer: (() => void) | undefined = undefined;
 
   /** The run aborted (the call watches the run's hub as itself: no closure per call). */
@@ -75,17 +75,20 @@ export class AsyncToolCall<State, Ctx> implements Settlers<unknown> {
       this.onTimer = onTimer;
       this.timer = startTimer(this.s.ctx.clock, this.timeoutMs, onTimer);
     }
-    promise.then(
-      (output) => {
-        if (!this.end()) return;
-        if (this.timedOut !== undefined) this.fail(this.timedOut);
-        else this.complete(output);
-      },
-      (thrown: unknown) => {
-        if (this.end()) this.fail(this.timedOut ?? thrown);
-      },
-    );
+    watchCall(this.s, promise, this);
     return result;
+  }
+
+  /** The tool returned. */
+  settledWith(output: unknown): void {
+    if (!this.end()) return;
+    if (this.timedOut !== undefined) this.fail(this.timedOut);
+    else this.complete(output);
+  }
+
+  /** The tool threw. */
+  failedWith(thrown: unknown): void {
+    if (this.end()) this.fail(this.timedOut ?? thrown);
   }
 
   /** The tool settled: false when the outcome was already decided; else stop watching. */

@@ -1,5 +1,12 @@
 import { getEventListeners } from "node:events";
-import { type Clock, TinyAgentsError } from "@tinyagents/inference";
+import {
+  type ChatModel,
+  type Clock,
+  type ModelCallOptions,
+  type ModelRequest,
+  type ModelResponse,
+  TinyAgentsError,
+} from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { EventSink } from "../events/event-sink.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
@@ -11,6 +18,7 @@ import { FakeTool } from "../testkit/fake-tool.js";
 import { ScriptedModel } from "../testkit/scripted-model.js";
 import { SlowModel } from "../testkit/slow-model.js";
 import { ToolTimeoutSettings } from "../tool/timeout-settings.js";
+import { runText } from "./agent-run.js";
 
 function setup(clock: Clock = new DeterministicClock()) {
   const harness = new AgentHarness<undefined, undefined>({ clock, ids: new DeterministicIds() });
@@ -205,6 +213,46 @@ describe("tool timeouts on the run's clock", () => {
       'tool "deaf" timed out after 1500 ms (it ignored its aborted signal and was abandoned after a further 200 ms grace)',
     );
     expect(failed?.error.details).toMatchObject({ value: 1_500, graceMs: 200, abandoned: true });
+  });
+
+  it("an abandoned tool that answers later does not answer the next model call", async () => {
+    const clock = new DeterministicClock();
+    const { harness, events, sink } = setup(clock);
+    harness.withToolTimeoutSettings(new ToolTimeoutSettings(0, 1, 10_000, 200));
+    // First a tool call at once; then, after the tool's result, a final answer that takes 5 s.
+    const model: ChatModel = {
+      provider: "test",
+      modelId: "two-step",
+      async invoke(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse> {
+        const last = request.messages[request.messages.length - 1];
+        if (last?.role !== "tool")
+          return {
+            message: {
+              role: "assistant",
+              content: [],
+              toolCalls: [{ id: "t1", name: "deaf", arguments: {} }],
+            },
+          };
+        await options?.clock?.sleep(5_000);
+        return { message: { role: "assistant", content: [{ type: "text", text: "ok" }], toolCalls: [] } };
+      },
+    };
+    harness.registerModel("m", model);
+    // Times out at 1,000 ms, abandoned at 1,200 ms, answers at 3,000 ms: during the next model call.
+    harness.registerTool(FakeTool.ignoringAbort("deaf", 3_000, { timeout: { ms: 1_000 } }));
+    const start = clock.now();
+    const outcome = await lowerLayer(harness).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "run-1" },
+      "hi",
+      { events: sink },
+    );
+    expect(outcome.error).toBeUndefined();
+    expect(runText(outcome.run)).toBe("ok");
+    expect(clock.now() - start).toBe(6_200);
+    expect(events.ofType("tool.failed")[0]?.error.details).toMatchObject({ abandoned: true });
+    expect(events.ofType("model.completed").map((e) => e.durationMs)).toEqual([0, 5_000]);
   });
 
   it("rejects a timeout below the minimum instead of raising it silently", async () => {

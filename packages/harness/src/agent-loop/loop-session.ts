@@ -15,6 +15,7 @@ import type { AgentRun } from "./agent-run.js";
 import type { OpenCalls } from "./open-calls.js";
 import type { ResponseCacheBinding } from "./response-cache-binding.js";
 import type { RunPolicy } from "./run-policy.js";
+import type { RunReactions } from "./settlers.js";
 
 /** The harness pieces a run reads (never writes). */
 export interface HarnessParts<State, Ctx> {
@@ -92,6 +93,8 @@ export interface LoopSession<State, Ctx> {
    * the first such call, then shared by all of them: `agentDefaultModel` is the run's).
    */
   plainSelection: ModelSelection | undefined;
+  /** The reactions the run's model attempts and tool calls share (built at its first call). */
+  reactions: RunReactions | undefined;
   /** When the last successful model attempt ended (its clock read, shared with the status record). */
   modelEndedAt: number;
   /** Journaled runs only: what the model step in flight folds into the run (see `durableModelTurn`). */

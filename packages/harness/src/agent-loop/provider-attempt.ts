@@ -21,7 +21,7 @@ import type { ModelRegistration } from "../model-registry/model-registry.js";
 import type { AttemptInfo } from "./attempt-info.js";
 import type { LoopSession } from "./loop-session.js";
 import { deltaHandler, endModelStream } from "./model-deltas.js";
-import { type Settlers, settledBy } from "./settlers.js";
+import { type ReactionTarget, type Settlers, settledBy, watchCall } from "./settlers.js";
 import { shapeAnchors } from "./shape-anchors.js";
 import { StreamRacer } from "./stream-racer.js";
 
@@ -108,7 +108,7 @@ export function providerAttempt<State, Ctx>(
  * promises and seven closures (W1, W3). An abort or a timeout settles the call two microtasks
  * later, as the race and its `.then` did.
  */
-class UnaryAttempt<State, Ctx> implements Settlers<ModelResponse> {
+class UnaryAttempt<State, Ctx> implements Settlers<ModelResponse>, ReactionTarget {
   resolve: ((outcome: ModelResponse | PromiseLike<ModelResponse>) => void) | undefined = undefined;
   reject: ((error: unknown) => void) | undefined = undefined;
   private timer: Timer | undefined;
@@ -156,22 +156,26 @@ class UnaryAttempt<State, Ctx> implements Settlers<ModelResponse> {
     hub.watch(this);
     if (this.timeoutMs !== undefined)
       this.timer = startTimer(ctx.clock, this.timeoutMs, () => this.timerFired());
-    Promise.resolve(call).then(
-      (response) => {
-        if (!this.end()) return;
-        try {
-          foldUsage(this.s, this.registration, this.info.callId, response);
-        } catch (error) {
-          this.fail(error);
-          return;
-        }
-        this.answer(response);
-      },
-      (error: unknown) => {
-        if (this.end()) this.fail(error);
-      },
-    );
+    watchCall(this.s, Promise.resolve(call), this);
     return settled;
+  }
+
+  /** The provider answered. */
+  settledWith(value: unknown): void {
+    if (!this.end()) return;
+    const response = value as ModelResponse;
+    try {
+      foldUsage(this.s, this.registration, this.info.callId, response);
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    this.answer(response);
+  }
+
+  /** The provider failed. */
+  failedWith(error: unknown): void {
+    if (this.end()) this.fail(error);
   }
 
   /** Settle with the response, or with what the follow-up makes of it (a throw rejects). */

@@ -28,3 +28,61 @@ export function settledBy<T>(target: Settlers<T>): Promise<T> {
   takenReject = undefined;
   return promise;
 }
+
+/** Where {@link RunReactions} delivers the settlement of the call it watches. */
+export interface ReactionTarget {
+  /** The call's promise fulfilled with `value`. */
+  settledWith(value: unknown): void;
+  /** The call's promise rejected with `error`. */
+  failedWith(error: unknown): void;
+}
+
+/**
+ * The two reactions a run's calls share (its model attempts and tool calls in flight): made once
+ * per run instead of two closures and their context per call. It watches one call at a time: a
+ * call watched while another's promise is still pending (parallel tool calls, a wrap running
+ * several attempts, a call after one that was abandoned and has not settled yet) gets reactions of
+ * its own, so a settlement always reaches the call whose promise it is.
+ */
+export class RunReactions {
+  private target: ReactionTarget | undefined = undefined;
+
+  readonly fulfilled = (value: unknown): void => {
+    const target = this.target;
+    this.target = undefined;
+    target?.settledWith(value);
+  };
+
+  readonly rejected = (error: unknown): void => {
+    const target = this.target;
+    this.target = undefined;
+    target?.failedWith(error);
+  };
+
+  /** Deliver `promise`'s settlement to `target`. */
+  watch(promise: PromiseLike<unknown>, target: ReactionTarget): void {
+    if (this.target !== undefined) {
+      promise.then(
+        (value) => target.settledWith(value),
+        (error: unknown) => target.failedWith(error),
+      );
+      return;
+    }
+    this.target = target;
+    promise.then(this.fulfilled, this.rejected);
+  }
+}
+
+/** Watch a call's promise with its run's shared reactions (made at the run's first call). */
+export function watchCall(
+  s: { reactions: RunReactions | undefined },
+  promise: PromiseLike<unknown>,
+  target: ReactionTarget,
+): void {
+  let reactions = s.reactions;
+  if (reactions === undefined) {
+    reactions = new RunReactions();
+    s.reactions = reactions;
+  }
+  reactions.watch(promise, target);
+}

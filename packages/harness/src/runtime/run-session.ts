@@ -137,6 +137,7 @@ export function openSession<State, Ctx>(
     usedToolCallIds: undefined,
     open: new OpenCalls(),
     plainSelection: undefined,
+    reactions: undefined,
     modelEndedAt: 0,
   };
   if (ctx.previousModel !== undefined) session.previousModel = ctx.previousModel;
