@@ -189,6 +189,29 @@ describe("loop basics", () => {
     expect(run.steps[0]?.toolCallIds).toEqual(ids);
   });
 
+  it("a re-keyed id that the model already used gets a suffix until it is free", async () => {
+    const echo = FakeTool.of("echo", (args) => String(args.n));
+    // The model names both calls the way the loop re-keys a repeat: re-keying the second to
+    // `run-1-model-1-tool-1` would repeat the id.
+    const { run, error } = await runScript({
+      script: [
+        {
+          toolCalls: [
+            { name: "echo", arguments: { n: 1 }, id: "run-1-model-1-tool-1" },
+            { name: "echo", arguments: { n: 2 }, id: "run-1-model-1-tool-1" },
+          ],
+        },
+        "done",
+      ],
+      tools: [echo],
+    });
+
+    expect(error).toBeUndefined();
+    const ids = toolMessages(run.messages).map((m) => m.toolCallId);
+    expect(ids).toEqual(["run-1-model-1-tool-1", "run-1-model-1-tool-1-1"]);
+    expect(run.steps[0]?.toolCallIds).toEqual(ids);
+  });
+
   it("ids stay unique in a run with many tool calls (past the scanned few, ids are kept in a set)", async () => {
     const echo = FakeTool.of("echo", (args) => String(args.n));
     // 12 turns of 2 calls: the first turn's ids come back on turns 4 and 12 (and in between).

@@ -329,7 +329,11 @@ function uniqueToolCallIds<State, Ctx>(
 ): ToolCall[] {
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i] as ToolCall;
-    if (isToolCallIdUsed(s, calls, i)) calls[i] = { ...call, id: `${callId}-tool-${i}` };
+    // The new id may itself be taken (a model that names its calls like the loop does): add a
+    // suffix until it is free.
+    for (let n = 0; isToolCallIdUsed(s, calls, i); n++) {
+      calls[i] = { ...call, id: n === 0 ? `${callId}-tool-${i}` : `${callId}-tool-${i}-${n}` };
+    }
     s.usedToolCallIds?.add((calls[i] as ToolCall).id);
   }
   return calls;

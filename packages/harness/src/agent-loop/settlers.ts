@@ -42,8 +42,12 @@ export interface ReactionTarget {
  * per run instead of two closures and their context per call. It watches one call at a time: a
  * call watched while another's promise is still pending (parallel tool calls, a wrap running
  * several attempts, a call after one that was abandoned and has not settled yet) gets reactions of
- * its own, so a settlement always reaches the call whose promise it is.
+ * its own, so a settlement always reaches the call whose promise it is. A call that never settles
+ * (a provider or tool deaf to abort) keeps the shared pair, and every later call of the run uses
+ * reactions of its own: correct, only without the saving.
  */
+const nativeThen = Promise.prototype.then;
+
 export class RunReactions {
   private target: ReactionTarget | undefined = undefined;
 
@@ -59,9 +63,14 @@ export class RunReactions {
     target?.failedWith(error);
   };
 
-  /** Deliver `promise`'s settlement to `target`. */
+  /**
+   * Deliver `promise`'s settlement to `target`. The shared reactions assume a promise calls one
+   * of them once: a promise with any other `then` (a native promise whose own `then` was
+   * replaced could call back twice, and a second call would reach the next call) gets reactions
+   * of its own, as does a call watched while another is pending.
+   */
   watch(promise: PromiseLike<unknown>, target: ReactionTarget): void {
-    if (this.target !== undefined) {
+    if (this.target !== undefined || promise.then !== nativeThen) {
       promise.then(
         (value) => target.settledWith(value),
         (error: unknown) => target.failedWith(error),
