@@ -38,11 +38,14 @@ describe("RunReactions", () => {
     let callBackAgain: ((value: unknown) => void) | undefined;
     const twice = Promise.resolve("a1");
     // A provider's promise with a replaced `then` (Promise.resolve does not wrap a native promise).
-    (twice as { then: unknown }).then = (onFulfilled: (value: unknown) => void) => {
-      onFulfilled("a1");
-      callBackAgain = onFulfilled;
-      return twice;
-    };
+    // biome-ignore lint/suspicious/noThenProperty: the misbehaving provider promise under test
+    Object.defineProperty(twice, "then", {
+      value: (onFulfilled: (value: unknown) => void) => {
+        onFulfilled("a1");
+        callBackAgain = onFulfilled;
+        return twice;
+      },
+    });
     reactions.watch(twice, recorder(got, "A"));
     let resolveB: (value: string) => void = () => {};
     reactions.watch(new Promise<string>((resolve) => (resolveB = resolve)), recorder(got, "B"));
