@@ -2,6 +2,7 @@ import type { HarnessRunStatus, HarnessStatusStore } from "@tinyagents/harness";
 import { abandonedStatus, isStale, type ReapOptions, reapCutoff } from "@tinyagents/harness/durability";
 import {
   DEFAULT_MAX_FINISHED_RUNS,
+  databaseEvictBatch,
   FinishedRunRetention,
   type StatusQuery,
   statusFilter,
@@ -15,16 +16,6 @@ import type { PostgresTables } from "./postgres-schema.js";
 import { byRunId, type StatusRow, statusRow, statusUpsertTail } from "./postgres-status-row.js";
 
 /**
- * How many finished rows past the bound the Postgres status store lets accumulate before one
- * delete removes them all: 1/128 of `maxFinishedRuns`, between 1 (a bound under 256 stays exact)
- * and 64, as the SQLite store does. At the bound, evicting one row per finished run was one more
- * statement, and after a one-statement commit one more round trip, at every run's end.
- */
-export function postgresEvictBatch(maxFinishedRuns: number): number {
-  return Math.max(1, Math.min(64, Math.floor(maxFinishedRuns / 128)));
-}
-
-/**
  * A HarnessStatusStore in the `run_status` table of a tinyagents Postgres schema, indexed by root
  * run, thread and liveness; every worker, the CLI and a UI see the same runs. A save is ONE
  * conditional upsert, so its rule holds across processes without locks held in between: a
@@ -32,7 +23,7 @@ export function postgresEvictBatch(maxFinishedRuns: number): number {
  * and otherwise a record replaces it only if it is not older (`updatedAt`) and does not turn a
  * finished run back into an active one. Saves share the group commit of the event-loop turn.
  * Only finished runs are evicted, oldest first, beyond `maxFinishedRuns`, in batches of
- * {@link postgresEvictBatch} rows through the `run_status_finished` index, so the newest
+ * {@link databaseEvictBatch} rows through the `run_status_finished` index, so the newest
  * `maxFinishedRuns` are always kept and at most a batch less one more (each process re-counts
  * every `max(256, maxFinishedRuns)` runs it finishes, so the table may briefly hold that many more).
  * `reapStale` locks the stale active rows (`FOR UPDATE`) and marks them failed / `abandoned` in
@@ -74,7 +65,7 @@ export class PostgresHarnessStatusStore implements HarnessStatusStore {
     this.commit = commit;
     this.maxFinishedRuns = maxFinishedRuns;
     this.retention = new FinishedRunRetention(maxFinishedRuns, {
-      evictBatch: postgresEvictBatch(maxFinishedRuns),
+      evictBatch: databaseEvictBatch(maxFinishedRuns),
     });
     const t = tables.runStatus;
     this.sql = {

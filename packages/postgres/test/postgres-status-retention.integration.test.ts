@@ -3,11 +3,11 @@
  * reads the oldest finished rows through the run_status_finished index, not a sort of every
  * finished row. Against a throwaway server; time budget about 10 s.
  */
+import { databaseEvictBatch } from "@tinyagents/harness/observability";
 import { conformanceStatus } from "@tinyagents/harness/testkit";
 import { PostgresStore } from "@tinyagents/postgres";
 import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postgresEvictBatch } from "../src/postgres-status-store.js";
 
 let server: TestPostgres;
 let store: PostgresStore | undefined;
@@ -50,7 +50,7 @@ describe.skipIf(skipPostgres())(
       });
       for (let i = 3_000; i < 3_060; i++) await store.statusStore.save(finished(i));
       // 60 runs finished at the bound: one delete per batch of 15, not one per run.
-      const batch = postgresEvictBatch(2_000);
+      const batch = databaseEvictBatch(2_000);
       expect(batch).toBe(15);
       expect(evictions).toBeGreaterThanOrEqual(Math.floor(60 / batch) - 1);
       expect(evictions).toBeLessThanOrEqual(Math.ceil(60 / batch));
@@ -61,7 +61,7 @@ describe.skipIf(skipPostgres())(
       expect(Number(rows[0]?.n)).toBeLessThan(2_000 + batch);
       const newest = await store.statusStore.list({ active: false, order: "newest", limit: 2_000 });
       expect(newest.at(-1)?.runId).toBe(finished(1_060).runId);
-      expect([0, 255, 8_192, 1_000_000].map(postgresEvictBatch)).toEqual([1, 1, 64, 64]);
+      expect([0, 255, 8_192, 1_000_000].map(databaseEvictBatch)).toEqual([1, 1, 64, 64]);
       await store.pool.query(`ANALYZE "retention".run_status`);
       const plan = await store.pool.query<{ "QUERY PLAN": string }>(`EXPLAIN ${evict.replace("$1", "1")}`);
       const text = plan.rows.map((r) => r["QUERY PLAN"]).join("\n");

@@ -33,7 +33,7 @@ export { CoalescingJournal } from "./coalescing-journal.js";
 export type { JournalDeltas } from "./delta-coalescer.js";
 export type { HarnessEventJournal, JournalQuery, ReplayListener } from "./event-journal.js";
 export { FanOutSink } from "./fan-out-sink.js";
-export { FinishedRunRetention } from "./finished-run-retention.js";
+export { databaseEvictBatch, FinishedRunRetention } from "./finished-run-retention.js";
 export {
   type GenAiPart,
   genAiAssistantMessage,

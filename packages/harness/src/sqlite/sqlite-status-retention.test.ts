@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { databaseEvictBatch } from "../observability/finished-run-retention.js";
 import { conformanceStatus } from "../testkit/store-conformance/status-store-conformance.js";
 import { openSqliteDatabase, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
 import { SqliteGroupCommit } from "./sqlite-group-commit.js";
-import { SqliteHarnessStatusStore, sqliteEvictBatch } from "./sqlite-status-store.js";
+import { SqliteHarnessStatusStore } from "./sqlite-status-store.js";
 
 // Issue 37 item 11: finishing a run must not cost O(stored runs). Checked by counting the
 // statements a finished save executes (not by wall time), at two table sizes.
@@ -71,7 +72,7 @@ describe("SQLite status store retention (issue 37 item 11)", () => {
       [300, small],
       [3_000, large],
     ] as const) {
-      const batch = sqliteEvictBatch(max);
+      const batch = databaseEvictBatch(max);
       // One eviction statement per `batch` finished saves (each removes that many oldest rows)...
       expect(cost.evictions).toBe(Math.floor(600 / batch));
       // ...and a real count only every max(256, maxFinishedRuns) finished saves, or first.
@@ -82,12 +83,12 @@ describe("SQLite status store retention (issue 37 item 11)", () => {
       // (runs 0 .. max + 599 were saved, oldest first)
       expect(cost.kept.slice(-max)).toEqual(Array.from({ length: max }, (_, i) => finished(600 + i).runId));
     }
-    expect([sqliteEvictBatch(300), sqliteEvictBatch(3_000)]).toEqual([2, 23]);
+    expect([databaseEvictBatch(300), databaseEvictBatch(3_000)]).toEqual([2, 23]);
   });
 
   it("evicts one run at a time under 256 finished runs, and 64 at most from 8,192 on", async () => {
-    expect([0, 3, 255].map(sqliteEvictBatch)).toEqual([1, 1, 1]);
-    expect([8_192, 10_000, 1_000_000].map(sqliteEvictBatch)).toEqual([64, 64, 64]);
+    expect([0, 3, 255].map(databaseEvictBatch)).toEqual([1, 1, 1]);
+    expect([8_192, 10_000, 1_000_000].map(databaseEvictBatch)).toEqual([64, 64, 64]);
     const exact = await costOfFinishing(200, 200, 50);
     expect(exact.evictions).toBe(50);
     expect(exact.rows).toBe(200);

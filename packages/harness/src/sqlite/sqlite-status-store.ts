@@ -1,6 +1,6 @@
 import { validationError } from "@tinyagents/inference";
 import { abandonedStatus, isStale, type ReapOptions, reapCutoff } from "../durability/reap-stale.js";
-import { FinishedRunRetention } from "../observability/finished-run-retention.js";
+import { databaseEvictBatch, FinishedRunRetention } from "../observability/finished-run-retention.js";
 import { DEFAULT_MAX_FINISHED_RUNS } from "../observability/in-memory-status-store.js";
 import {
   type HarnessStatusStore,
@@ -56,23 +56,12 @@ function statusRow(status: HarnessRunStatus): StatusRow {
 }
 
 /**
- * How many finished rows past the bound the SQLite status store lets accumulate before one
- * delete removes them all: 1/128 of `maxFinishedRuns`, between 1 (a bound under 256 stays exact)
- * and 64. Deleting one row touches a leaf page in each of the table's six B-trees; the oldest rows
- * of a batch share their pages, so a batch writes a few pages where one-by-one eviction wrote six
- * per finished run, at every commit of a store at its bound (~45 µs of CPU per 1-step run).
- */
-export function sqliteEvictBatch(maxFinishedRuns: number): number {
-  return Math.max(1, Math.min(64, Math.floor(maxFinishedRuns / 128)));
-}
-
-/**
  * A HarnessStatusStore in the `run_status` table of a tinyagents SQLite file, indexed by root
  * run, thread and liveness; queries go to the database, so runs saved by other processes are
  * visible at once. Each save (or `saveMany` batch) is atomic (compare, write, evict), in an
  * IMMEDIATE transaction shared with the other writes of the same event-loop turn (group commit):
  * a stale or backwards save never wins, and only finished runs are evicted, oldest first, beyond
- * `maxFinishedRuns`, in batches of {@link sqliteEvictBatch} rows (up to 64: one delete per batch
+ * `maxFinishedRuns`, in batches of {@link databaseEvictBatch} rows (up to 64: one delete per batch
  * instead of one per finished run, whose six B-tree deletes each commit wrote), so the newest
  * `maxFinishedRuns` finished runs are always kept and at most a batch less one more — when one
  * process writes; with several, each re-counts the finished rows every
@@ -122,7 +111,7 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
     this.db = db;
     this.maxFinishedRuns = maxFinishedRuns;
     this.retention = new FinishedRunRetention(maxFinishedRuns, {
-      evictBatch: sqliteEvictBatch(maxFinishedRuns),
+      evictBatch: databaseEvictBatch(maxFinishedRuns),
     });
     // A group commit that rolled back undid the finished rows this count advanced by.
     commit?.onRollback(() => this.retention.forget());
