@@ -1,4 +1,16 @@
 /**
+ * The `evictBatch` the database status stores (SQLite, Postgres) use: 1/128 of
+ * `maxFinishedRuns`, between 1 (a bound under 256 stays exact) and 64. Deleting one row touches a
+ * leaf page of each of the table's indexes (and on Postgres costs a statement, a round trip after
+ * a one-statement commit); the oldest rows of a batch share their pages, so a batch writes a few
+ * pages where one-by-one eviction wrote several per finished run, at every commit of a store at
+ * its bound.
+ */
+export function databaseEvictBatch(maxFinishedRuns: number): number {
+  return Math.max(1, Math.min(64, Math.floor(maxFinishedRuns / 128)));
+}
+
+/**
  * Keeps one writer's count of finished runs in a status store, so that finishing a run costs
  * O(1) amortized however many runs are stored (issue 37): the count is kept in memory and
  * advanced per finished save, and the O(rows) real count runs only when nothing is known yet or
@@ -12,18 +24,6 @@
  * seen at the next recount, so the table may briefly hold up to one recount interval more per
  * writer.
  */
-/**
- * The `evictBatch` the database status stores (SQLite, Postgres) use: 1/128 of
- * `maxFinishedRuns`, between 1 (a bound under 256 stays exact) and 64. Deleting one row touches a
- * leaf page of each of the table's indexes (and on Postgres costs a statement, a round trip after
- * a one-statement commit); the oldest rows of a batch share their pages, so a batch writes a few
- * pages where one-by-one eviction wrote several per finished run, at every commit of a store at
- * its bound.
- */
-export function databaseEvictBatch(maxFinishedRuns: number): number {
-  return Math.max(1, Math.min(64, Math.floor(maxFinishedRuns / 128)));
-}
-
 export class FinishedRunRetention {
   readonly maxFinishedRuns: number;
   /** Rows of excess that trigger an eviction (1: evict at once, exactly the bound). */
