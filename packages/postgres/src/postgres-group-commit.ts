@@ -1,3 +1,4 @@
+import { commitAtTurnEnd } from "@tinyagents/harness/observability";
 import { TinyAgentsError } from "@tinyagents/inference";
 import type pg from "pg";
 import { type PgTarget, postgresError } from "./postgres-errors.js";
@@ -91,7 +92,9 @@ export class PostgresGroupCommit {
   private schedule(): void {
     if (this.scheduled || this.running !== undefined) return;
     this.scheduled = true;
-    setImmediate(() => {
+    // Writes the journal queues and status writers hand in at a turn end start their round trip
+    // in that same turn end, once all of them are in, not one turn later (as SQLite's commit).
+    commitAtTurnEnd(() => {
       this.scheduled = false;
       if (this.running === undefined) this.start();
     });

@@ -57,6 +57,7 @@ export {
   type KeyValueStatusStoreOptions,
 } from "./key-value-status-store.js";
 export { AgentLatencyMetrics, type LatencySummary, summarizeLatencies } from "./latency-metrics.js";
+export { afterThisTurn, commitAtTurnEnd } from "./next-turn.js";
 export type { Projection, ProjectionSnapshot } from "./projection.js";
 export { ProjectionSet, type ProjectionSnapshots, rebuildProjections } from "./projection-set.js";
 export { ProjectionSink } from "./projection-sink.js";
