@@ -22,7 +22,7 @@ process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
 /** A fresh file with the store's schema and pragmas, opened with the raw driver. */
-function openFloorDb() {
+export function openFloorDb() {
   const file = join(dir, `floor-${++files}.sqlite`);
   SqliteStore.open(file).close(); // schema, WAL (persistent), user_version
   const db = new Database(file);

@@ -6,12 +6,9 @@
 // records only, and its records without the `runId` / `rootRunId` / `depth` envelope fields.
 // One process, alternating rounds, CPU time (or `--clock wall`); one database file per variant.
 // Usage: node bench/tools/sqlite-raw-rows.mjs [--rounds 15] [--round-ms 120] [--clock cpu|wall]
-import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { SqliteStore } from "@tinyagents/harness/sqlite";
 import { loadAdapter } from "../adapters/index.mjs";
+import { openFloorDb } from "../adapters/sqlite-floor.mjs";
 import { intArg, parseArgs } from "../lib/args.mjs";
 import { newCounters } from "../lib/script.mjs";
 import { median } from "../lib/stats.mjs";
@@ -44,21 +41,6 @@ await ours();
 capturing = false;
 Database.prototype.prepare = prepare;
 
-const dir = mkdtempSync(join(tmpdir(), "tinyagents-raw-rows-"));
-process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-let files = 0;
-/** A fresh file with the store's schema and pragmas, opened with the raw driver (as the floor does). */
-function openDb() {
-  const file = join(dir, `raw-${++files}.sqlite`);
-  SqliteStore.open(file).close();
-  const db = new Database(file);
-  db.pragma("busy_timeout = 5000");
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
-  db.pragma("secure_delete = ON");
-  process.once("exit", () => db.close());
-  return db;
-}
 // Each variant's lines and status record as text split at the run id, joined per run (cheap).
 const template = captured.runId;
 const parts = (text) => text.split(template);
@@ -80,7 +62,7 @@ const floorLine = JSON.stringify({
  * INSERT), the status record passed already serialized.
  */
 function variant(prefix, lines, status) {
-  const db = openDb();
+  const db = openFloorDb();
   const begin = db.prepare("BEGIN IMMEDIATE");
   const commit = db.prepare("COMMIT");
   const insert = db.prepare("INSERT INTO log (stream, offset, value) VALUES (?, ?, ?)");
