@@ -18,6 +18,7 @@ import { PostgresOneStatementCommit } from "../src/postgres-one-statement-commit
 import { postgresTables } from "../src/postgres-schema.js";
 import { type StatusRow, statusRow } from "../src/postgres-status-row.js";
 import { StreamTails } from "../src/postgres-stream-tails.js";
+import { quietOnShutdown, spyStatements } from "./support/statement-spy.js";
 
 let server: TestPostgres;
 const cleanup: (() => Promise<unknown> | unknown)[] = [];
@@ -29,8 +30,7 @@ async function spiedStore(
   maxFinishedRuns?: number,
 ): Promise<{ store: PostgresStore; sent: { name: string | undefined; text: string }[] }> {
   const pool = new pg.Pool({ connectionString: server.url, max: 2 });
-  pool.on("error", () => undefined); // an idle connection's error at the server's shutdown
-  pool.on("connect", (client) => client.on("error", () => undefined));
+  quietOnShutdown(pool);
   const store = await PostgresStore.open({
     pool,
     schema,
@@ -41,20 +41,7 @@ async function spiedStore(
     await pool.end();
   });
   const sent: { name: string | undefined; text: string }[] = [];
-  pool.on("acquire", (client) => {
-    if ((client as { spied?: true }).spied) return;
-    (client as { spied?: true }).spied = true;
-    const query = client.query as (...a: unknown[]) => unknown;
-    client.query = ((...a: unknown[]) => {
-      const config = a[0] as string | { text: string; name?: string };
-      sent.push(
-        typeof config === "string"
-          ? { name: undefined, text: config }
-          : { name: config.name, text: config.text },
-      );
-      return query.apply(client, a);
-    }) as typeof client.query;
-  });
+  spyStatements(pool, (name, text) => sent.push({ name, text }));
   return { store, sent };
 }
 

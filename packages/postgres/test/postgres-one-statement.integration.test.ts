@@ -12,16 +12,11 @@ import { PostgresStore } from "@tinyagents/postgres";
 import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { quietOnShutdown, spyStatements } from "./support/statement-spy.js";
 
 let server: TestPostgres;
 const cleanup: (() => Promise<unknown> | unknown)[] = [];
 let schemas = 0;
-
-/** `pool.end()` resolves before its sockets close: the server's shutdown may still reach one. */
-function quietOnShutdown(pool: pg.Pool): void {
-  pool.on("error", () => undefined); // an idle connection's error, passed on by the pool
-  pool.on("connect", (client) => client.on("error", () => undefined));
-}
 
 /** A store on its own pool whose statements (texts) are recorded in `sent`. */
 async function spiedStore(
@@ -41,16 +36,9 @@ async function spiedStore(
   });
   const sent: string[] = [];
   const names: (string | undefined)[] = [];
-  pool.on("acquire", (client) => {
-    if ((client as { spied?: true }).spied) return;
-    (client as { spied?: true }).spied = true;
-    const query = client.query as (...a: unknown[]) => unknown;
-    client.query = ((...a: unknown[]) => {
-      const config = a[0] as string | { text: string; name?: string };
-      sent.push(typeof config === "string" ? config : config.text);
-      names.push(typeof config === "string" ? undefined : config.name);
-      return query.apply(client, a);
-    }) as typeof client.query;
+  spyStatements(pool, (name, text) => {
+    sent.push(text);
+    names.push(name);
   });
   return { store, sent, names };
 }
