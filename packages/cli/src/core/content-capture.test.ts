@@ -64,9 +64,13 @@ describe("content capture of the CLI's runs", () => {
       "model.request",
       "tool.started",
       "tool.result",
-      "usage.recorded",
+      "model.completed",
     ] as const)
       expect(types).toContain(type);
+    // Usage is on each model.completed (the default journal has no separate usage.recorded).
+    expect(observations.some((o) => o.event.type === "model.completed" && o.event.usage !== undefined)).toBe(
+      true,
+    );
     for (const o of observations) {
       const e = o.event;
       if (e.type === "model.request") expect(e.stablePrefix).toMatch(/^[0-9a-f]{16,}$/);

@@ -32,7 +32,10 @@ export function renderTimeline(given: readonly AgentObservation[]): string {
   const toolArgs = new Map<string, unknown>();
   for (const o of observations) {
     const e = o.event;
+    // An "essential" journal has no `cost.recorded`: the attempt's end carries the same cost.
     if (e.type === "cost.recorded") costs.set(`${o.runId}/${e.callId}`, e.cost);
+    else if ((e.type === "model.completed" || e.type === "model.failed") && e.cost !== undefined)
+      costs.set(`${o.runId}/${e.callId}`, e.cost);
     if (e.type === "tool.started") {
       starts.set(`${o.runId}/tool/${e.callId}`, o);
       toolArgs.set(`${o.runId}/${e.callId}`, e.arguments);

@@ -1,4 +1,5 @@
 import type { AgentObservation, CostTotals } from "@tinyagents/harness";
+import { CallBilling } from "@tinyagents/harness/observability";
 import type { Usage } from "@tinyagents/inference";
 import type { CacheCallView, CostRow, CostView, TokenCounts } from "./view-types.js";
 
@@ -54,9 +55,11 @@ const emptyCostView = (): CostView => ({
 });
 
 /**
- * Usage and cost of a run tree grouped two ways: by model (`usage.recorded` / `cost.recorded`
- * per call) and by run (the root as `main`, each sub-agent by its name). A completed call that
- * reported no usage makes its group's cost unknown, never a silent $0.
+ * Usage and cost of a run tree grouped two ways: by model (each attempt's billed usage and cost:
+ * its `usage.recorded` / `cost.recorded`, or its `model.completed` / `model.failed` in an
+ * `"essential"` journal, counted once: `CallBilling`) and by run (the root as `main`, each
+ * sub-agent by its name). A completed call that reported no usage makes its group's cost unknown,
+ * never a silent $0.
  */
 export function costBreakdown(observations: readonly AgentObservation[]): {
   byModel: CostRow[];
@@ -73,29 +76,56 @@ export function costBreakdown(observations: readonly AgentObservation[]): {
     }
     return r;
   };
-  // Calls that reported usage, and those the harness priced (`cost.recorded` is emitted only for
-  // a model with a known price): a call with usage and no price has an unknown cost, not $0.
+  // Calls that billed usage, and those the harness priced (a cost is recorded only for a model
+  // with a known price): a call with usage and no price has an unknown cost, not $0.
   const used = new Map<string, { model: string; runKey: string }>();
   const priced = new Set<string>();
+  const billing = new Map<string, CallBilling>();
+  const bill = (call: string, model: string, runKey: string, usage?: Usage, cost?: CostTotals) => {
+    if (usage !== undefined) {
+      addTokens(row(byModel, model).tokens, usage);
+      addTokens(row(byRun, runKey).tokens, usage);
+      used.set(call, { model, runKey });
+    }
+    if (cost !== undefined) {
+      addCost(row(byModel, model).cost, cost);
+      addCost(row(byRun, runKey).cost, cost);
+      priced.add(call);
+    }
+  };
   for (const o of observations) {
     const e = o.event;
     if (e.type === "subagent.started") names.set(e.childRunId, e.name);
     const runKey = o.depth === 0 ? "main" : (names.get(o.runId) ?? o.runId);
-    if (e.type === "model.completed") {
-      row(byModel, e.model).calls++;
-      row(byRun, runKey).calls++;
-      if (e.usage === undefined && !e.servedFromCache) {
-        row(byModel, e.model).cost.unknown = true;
-        row(byRun, runKey).cost.unknown = true;
-      }
-    } else if (e.type === "usage.recorded") {
-      addTokens(row(byModel, e.model).tokens, e.usage);
-      addTokens(row(byRun, runKey).tokens, e.usage);
-      used.set(`${o.runId}/${e.callId}`, { model: e.model, runKey });
+    if (
+      e.type !== "model.completed" &&
+      e.type !== "model.failed" &&
+      e.type !== "usage.recorded" &&
+      e.type !== "cost.recorded"
+    )
+      continue;
+    let calls = billing.get(o.runId);
+    if (calls === undefined) {
+      calls = new CallBilling();
+      billing.set(o.runId, calls);
+    }
+    const call = `${o.runId}/${e.callId}`;
+    if (e.type === "usage.recorded") {
+      bill(call, e.model, runKey, e.usage);
+      calls.usageRecorded(e.callId);
     } else if (e.type === "cost.recorded") {
-      addCost(row(byModel, e.model).cost, e.cost);
-      addCost(row(byRun, runKey).cost, e.cost);
-      priced.add(`${o.runId}/${e.callId}`);
+      bill(call, e.model, runKey, undefined, e.cost);
+      calls.costRecorded(e.callId);
+    } else {
+      bill(call, e.model, runKey, calls.usageOf(e), calls.costOf(e));
+      if (e.type === "model.completed") {
+        row(byModel, e.model).calls++;
+        row(byRun, runKey).calls++;
+        if (e.usage === undefined && !e.servedFromCache) {
+          row(byModel, e.model).cost.unknown = true;
+          row(byRun, runKey).cost.unknown = true;
+        }
+      }
     }
   }
   for (const [call, { model, runKey }] of used) {

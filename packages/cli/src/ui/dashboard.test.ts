@@ -99,15 +99,21 @@ async function fromJournal() {
   const callDurations: number[] = [];
   for (const o of all) {
     const e = o.event;
-    if (e.type === "usage.recorded") {
-      input += e.usage.inputTokens;
-      cacheRead += e.usage.cacheReadTokens;
-      total += e.usage.totalTokens;
-      used.add(`${o.runId}/${e.callId}`);
-    }
-    if (e.type === "cost.recorded") {
-      usd += e.cost.total;
-      priced.add(`${o.runId}/${e.callId}`);
+    // The default ("essential") journal keeps each attempt's billed usage and cost on its end
+    // (`model.completed`, or `model.failed` for a stream that broke), not in separate records.
+    expect(e.type).not.toBe("usage.recorded");
+    expect(e.type).not.toBe("cost.recorded");
+    if ((e.type === "model.completed" && !e.servedFromCache) || e.type === "model.failed") {
+      if (e.usage !== undefined) {
+        input += e.usage.inputTokens;
+        cacheRead += e.usage.cacheReadTokens;
+        total += e.usage.totalTokens;
+        used.add(`${o.runId}/${e.callId}`);
+      }
+      if (e.cost !== undefined) {
+        usd += e.cost.total;
+        priced.add(`${o.runId}/${e.callId}`);
+      }
     }
     if (e.type === "model.completed") {
       modelCalls.set(e.model, (modelCalls.get(e.model) ?? 0) + 1);

@@ -1,12 +1,18 @@
-import type { AgentEventType, AgentObservation } from "@tinyagents/harness";
+import type { AgentEventType, AgentObservation, CostTotals } from "@tinyagents/harness";
+import { CallBilling } from "@tinyagents/harness/observability";
+import type { Usage } from "@tinyagents/inference";
 import type { CostView, DashboardBucket, DashboardQuery, DashboardView, RunSummary } from "./view-types.js";
 
 /** Runs a dashboard reads at most (the newest of the window); the view says when it stopped. */
 export const DASHBOARD_MAX_RUNS = 5000;
 
-/** The journal events the dashboard needs from each run (tools, model calls, their usage and cost). */
+/**
+ * The journal events the dashboard needs from each run (tools, model calls, their usage and cost:
+ * a failed attempt's `model.failed` carries what it billed in an `"essential"` journal).
+ */
 export const DASHBOARD_EVENTS: readonly AgentEventType[] = [
   "model.completed",
+  "model.failed",
   "usage.recorded",
   "cost.recorded",
   "tool.started",
@@ -127,18 +133,42 @@ export function dashboardView(
     const toolNames = new Map<string, string>();
     const priced = new Set<string>();
     const used = new Map<string, string>();
+    // Each attempt's usage and cost once: separate records, or its end in an "essential" journal.
+    const billing = new Map<string, CallBilling>();
+    const billed = (runId: string) => {
+      let calls = billing.get(runId);
+      if (calls === undefined) {
+        calls = new CallBilling();
+        billing.set(runId, calls);
+      }
+      return calls;
+    };
+    const bill = (call: string, name: string, usage: Usage | undefined, cost: CostTotals | undefined) => {
+      if (usage !== undefined) {
+        model(name).tokens += usage.totalTokens;
+        used.set(call, name);
+      }
+      if (cost !== undefined) {
+        addCost(model(name).cost, { ...cost, unknown: cost.unknown === true });
+        priced.add(call);
+      }
+    };
     for (const o of observations) {
       const e = o.event;
-      if (e.type === "model.completed") {
-        model(e.model).calls++;
-        modelDurations.push(e.durationMs);
-        if (e.usage === undefined && !e.servedFromCache) model(e.model).cost.unknown = true;
+      if (e.type === "model.completed" || e.type === "model.failed") {
+        const calls = billed(o.runId);
+        bill(`${o.runId}/${e.callId}`, e.model, calls.usageOf(e), calls.costOf(e));
+        if (e.type === "model.completed") {
+          model(e.model).calls++;
+          modelDurations.push(e.durationMs);
+          if (e.usage === undefined && !e.servedFromCache) model(e.model).cost.unknown = true;
+        }
       } else if (e.type === "usage.recorded") {
-        model(e.model).tokens += e.usage.totalTokens;
-        used.set(`${o.runId}/${e.callId}`, e.model);
+        bill(`${o.runId}/${e.callId}`, e.model, e.usage, undefined);
+        billed(o.runId).usageRecorded(e.callId);
       } else if (e.type === "cost.recorded") {
-        addCost(model(e.model).cost, { ...e.cost, unknown: e.cost.unknown === true });
-        priced.add(`${o.runId}/${e.callId}`);
+        bill(`${o.runId}/${e.callId}`, e.model, undefined, e.cost);
+        billed(o.runId).costRecorded(e.callId);
       } else if (e.type === "tool.started") {
         tool(e.toolName).calls++;
         toolNames.set(`${o.runId}/${e.callId}`, e.toolName);

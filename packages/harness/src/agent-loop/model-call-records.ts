@@ -6,19 +6,23 @@ import {
   TinyAgentsError,
 } from "@tinyagents/inference";
 import type { AgentEvent } from "../contracts/agent-event.js";
+import type { CostTotals } from "../contracts/cost-totals.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
 
 export type ModelCompletedEvent = Extract<AgentEvent, { type: "model.completed" }>;
 
 /**
- * `model.completed`, as one of four complete literals rather than keys added to one (each
+ * `model.completed`, as one of six complete literals rather than keys added to one (each
  * literal keeps its own shape alive; added keys make shapes that die with a burst of runs).
+ * `cost`: what the attempt's usage cost (a priced model, a billed call), carried into an
+ * `"essential"` journal in place of a `cost.recorded` record.
  */
 export function completedEvent(
   callId: string,
   model: string,
   durationMs: number,
   response: ModelResponse,
+  cost: CostTotals | undefined,
 ): ModelCompletedEvent {
   const toolCalls = response.message.toolCalls.length;
   const servedFromCache = response.servedFromCache === true;
@@ -28,9 +32,33 @@ export function completedEvent(
       ? { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache }
       : { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache, finishReason };
   }
+  if (cost === undefined) {
+    return finishReason === undefined
+      ? { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache, usage }
+      : {
+          type: "model.completed",
+          callId,
+          model,
+          durationMs,
+          toolCalls,
+          servedFromCache,
+          usage,
+          finishReason,
+        };
+  }
   return finishReason === undefined
-    ? { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache, usage }
-    : { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache, usage, finishReason };
+    ? { type: "model.completed", callId, model, durationMs, toolCalls, servedFromCache, usage, cost }
+    : {
+        type: "model.completed",
+        callId,
+        model,
+        durationMs,
+        toolCalls,
+        servedFromCache,
+        usage,
+        finishReason,
+        cost,
+      };
 }
 
 /**

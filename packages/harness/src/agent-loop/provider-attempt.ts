@@ -85,7 +85,7 @@ export function providerAttempt<State, Ctx>(
   const settled = pending.then(
     (response) => {
       options.dispose();
-      foldUsage(s, registration, info.callId, response);
+      foldUsage(s, registration, info, response);
       return response;
     },
     (error: unknown) => {
@@ -165,7 +165,7 @@ class UnaryAttempt<State, Ctx> implements Settlers<ModelResponse>, ReactionTarge
     if (!this.end()) return;
     const response = value as ModelResponse;
     try {
-      foldUsage(this.s, this.registration, this.info.callId, response);
+      foldUsage(this.s, this.registration, this.info, response);
     } catch (error) {
       this.fail(error);
       return;
@@ -339,7 +339,7 @@ function foldFailedStream<State, Ctx>(
   const usage = accumulator.reportedUsage;
   if (usage !== undefined) {
     // The call did not finish: what it reported may not be all it used.
-    foldUsage(s, registration, info.callId, accumulator.finish());
+    foldUsage(s, registration, info, accumulator.finish());
   } else if (!accumulator.started && !s.ctx.aborted && !TinyAgentsError.isInstance(error, "timeout")) {
     return; // refused before it began (an error status, unreachable): nothing billed
   }
@@ -356,10 +356,15 @@ function markCallUnreported<State, Ctx>(s: LoopSession<State, Ctx>, info: Attemp
   if (s.turnAccounting !== undefined) s.turnAccounting.unreported = true;
 }
 
+/**
+ * Fold a billed response's usage and cost into the run (a cache-served one is not billed):
+ * `usage.recorded` and, for a priced model, `cost.recorded`; the attempt keeps both for its
+ * `model.completed` / `model.failed`, which carries them into an `"essential"` journal.
+ */
 function foldUsage<State, Ctx>(
   s: LoopSession<State, Ctx>,
   registration: ModelRegistration<State>,
-  callId: string,
+  info: AttemptInfo,
   response: ModelResponse,
 ): void {
   const usage = response.usage;
@@ -371,6 +376,8 @@ function foldUsage<State, Ctx>(
     if (s.turnAccounting !== undefined) s.turnAccounting.unreported = true;
     return;
   }
+  const callId = info.callId;
+  info.billedUsage = usage;
   s.run.usage = recordUsage(s.run.usage, usage);
   if (s.ctx.observed) s.ctx.emit({ type: "usage.recorded", callId, model: registration.name, usage });
   else s.ctx.skipEvent();
@@ -380,6 +387,7 @@ function foldUsage<State, Ctx>(
   if (pricing !== undefined) {
     cost = estimateCost(pricing, usage);
     s.run.cost = addCost(s.run.cost, cost);
+    info.billedCost = cost;
     s.ctx.emit({ type: "cost.recorded", callId, model: registration.name, cost });
   } else if (s.run.cost.unknown !== true) {
     s.run.cost = markCostUnknown(s.run.cost);

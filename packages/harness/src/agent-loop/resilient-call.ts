@@ -4,8 +4,11 @@ import {
   type ModelResponse,
   TinyAgentsError,
   toTinyAgentsError,
+  type Usage,
 } from "@tinyagents/inference";
 import { abortError } from "../context/abort.js";
+import type { AgentEvent } from "../contracts/agent-event.js";
+import type { CostTotals } from "../contracts/cost-totals.js";
 import { markFailedModel } from "../errors/failed-model.js";
 import type { HookContext } from "../middleware/middleware.js";
 import type {
@@ -83,6 +86,8 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
   readonly attempt = 1;
   emittedDeltas = false;
   usageUnknown: boolean | undefined = undefined;
+  billedUsage: Usage | undefined = undefined;
+  billedCost: CostTotals | undefined = undefined;
   private readonly binding: ResolvedModelBinding<State>;
   private readonly maxRetries: number;
   private chainValue: ModelRegistration<State>[] | undefined;
@@ -364,7 +369,15 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
     s.modelEndedAt = endedAt;
     if (this.closeAttempt()) {
       if (s.ctx.observed)
-        s.ctx.emit(completedEvent(this.callId, registration.name, endedAt - this.started, response));
+        s.ctx.emit(
+          completedEvent(
+            this.callId,
+            registration.name,
+            endedAt - this.started,
+            response,
+            this.info.billedCost,
+          ),
+        );
       else s.ctx.skipEvent();
     }
     return response;
@@ -381,15 +394,21 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
   private failedEvent(error: TinyAgentsError): void {
     if (!this.closeAttempt()) return;
     const { ctx } = this.s;
-    ctx.emit({
+    const info = this.info;
+    const event: Extract<AgentEvent, { type: "model.failed" }> = {
       type: "model.failed",
       callId: this.callId,
       model: this.registration.name,
       durationMs: ctx.clock.now() - this.started,
-      attempt: this.info.attempt,
+      attempt: info.attempt,
       error: error.toJSON(),
-      ...(this.info.usageUnknown === true ? { usageUnknown: true as const } : {}),
-    });
+    };
+    if (info.usageUnknown === true) event.usageUnknown = true;
+    // What it billed before failing (a stream that broke after its usage chunk): an "essential"
+    // journal keeps it here, not in a `usage.recorded` of its own.
+    if (info.billedUsage !== undefined) event.usage = info.billedUsage;
+    if (info.billedCost !== undefined) event.cost = info.billedCost;
+    ctx.emit(event);
   }
 
   /**

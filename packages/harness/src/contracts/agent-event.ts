@@ -68,10 +68,17 @@ export type AgentEvent =
       callId: string;
       model: string;
       durationMs: number;
+      /** What the provider reported; not billed when `servedFromCache` (see `usage.recorded`). */
       usage?: Usage;
       finishReason?: FinishReason;
       toolCalls: number;
       servedFromCache: boolean;
+      /**
+       * The harness-computed cost of this attempt (as its `cost.recorded`), when the model has a
+       * price and the call was billed; absent for an unpriced model (its cost is unknown, never
+       * zero), a cache-served response, or a call that reported no usage.
+       */
+      cost?: CostTotals;
     }
   | {
       type: "model.failed";
@@ -86,6 +93,13 @@ export type AgentEvent =
        * cost are lower bounds from here on (`unknown`), as for a `model.completed` without usage.
        */
       usageUnknown?: true;
+      /**
+       * What the attempt reported before it failed (a stream that broke after its usage chunk),
+       * billed as its `usage.recorded` was; with `usageUnknown`, since it may not be all it used.
+       */
+      usage?: Usage;
+      /** The cost of that usage (as its `cost.recorded`), when the model has a price. */
+      cost?: CostTotals;
     }
   /**
    * An engine re-drove the run after the worker running this model call died: attempt `attempt`
@@ -94,7 +108,14 @@ export type AgentEvent =
   | { type: "model.abandoned"; callId: string; attempt: number; reason: string }
   | { type: "retry.scheduled"; callId: string; attempt: number; delayMs: number; error: ErrorSummary }
   | { type: "fallback.selected"; callId: string; from: string; to: string; error: ErrorSummary }
+  /**
+   * The billed usage of one attempt (never for a cache-served response), emitted just before the
+   * attempt's `model.completed` / `model.failed`, which carries the same `usage`. An `"essential"`
+   * journal leaves it out (see `JournalEvents`); readers count each attempt's usage once: from
+   * `usage.recorded` when they see it, else from the terminal event (`CallBilling`).
+   */
   | { type: "usage.recorded"; callId: string; model: string; usage: Usage }
+  /** The cost of that usage, for a priced model; the terminal event carries it as `cost` too. */
   | { type: "cost.recorded"; callId: string; model: string; cost: CostTotals }
   | { type: "tool.started"; callId: string; toolName: string; arguments: JsonObject }
   | { type: "tool.progress"; callId: string; toolName: string; message: string; data?: JsonValue }

@@ -118,13 +118,17 @@ export class TraceBuilder {
         const chat = run.chats.get(event.callId);
         if (chat === undefined) break;
         run.chats.delete(event.callId);
+        // An "essential" journal has no `cost.recorded`: the attempt's end carries the same cost.
+        if (event.cost !== undefined) chat.obs.cost = event.cost;
         completeChatObservation(chat, record, event, this.capture);
         break;
       }
       case "model.failed": {
         // Not the call's end yet: a retry or a fallback may follow (see `endRun`).
         const chat = run.chats.get(event.callId);
-        if (chat !== undefined) chat.failure = { error: event.error, ts: record.ts };
+        if (chat === undefined) break;
+        chat.failure = { error: event.error, ts: record.ts };
+        if (event.cost !== undefined) chat.obs.cost = event.cost;
         break;
       }
       case "model.response": {

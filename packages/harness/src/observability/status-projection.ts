@@ -2,6 +2,7 @@ import { addUsageTotals, emptyUsageTotals, markUsageUnknown, recordUsage } from 
 import { addCost, emptyCost } from "../cost/cost.js";
 import type { HarnessRunStatus } from "../status/run-status.js";
 import type { AgentObservation } from "./agent-observation.js";
+import { CallBilling, type ModelAttemptEnd } from "./call-billing.js";
 import type { Projection, ProjectionSnapshot } from "./projection.js";
 import { compareStatus } from "./status-store.js";
 
@@ -11,6 +12,8 @@ interface RunState {
   toolCallIds: Set<string>;
   usageCalls: number;
   costCalls: number;
+  /** Counts each model attempt's usage and cost once (separate records or its terminal event). */
+  billing: CallBilling;
   childUnknown: boolean;
   /** A model call of the run completed without reporting usage (not a cache hit). */
   unreported: boolean;
@@ -88,6 +91,7 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
         break;
       case "model.completed":
         delete s.activeModelCall;
+        this.billEnd(run, e);
         // A call that reported no usage makes the run's usage and cost lower bounds, as live.
         if (e.usage === undefined && !e.servedFromCache && !run.unreported) {
           run.unreported = true;
@@ -96,6 +100,7 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
         break;
       case "model.failed":
         delete s.activeModelCall;
+        this.billEnd(run, e);
         // An attempt the provider may have billed without reporting its usage: as live.
         if (e.usageUnknown === true && !run.unreported) {
           run.unreported = true;
@@ -105,10 +110,12 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
       case "usage.recorded":
         s.usage = recordUsage(s.usage, e.usage);
         run.usageCalls++;
+        run.billing.usageRecorded(e.callId);
         break;
       case "cost.recorded":
         s.cost = addCost(s.cost, e.cost);
         run.costCalls++;
+        run.billing.costRecorded(e.callId);
         break;
       case "tool.started":
         this.countTool(run, e.callId);
@@ -192,12 +199,28 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
         toolCallIds: new Set(),
         usageCalls: 0,
         costCalls: 0,
+        billing: new CallBilling(),
         childUnknown: false,
         unreported: false,
       };
       this.runs.set(o.runId, run);
     }
     return run;
+  }
+
+  /** What a model attempt's end bills that no `usage.recorded` / `cost.recorded` did (see `CallBilling`). */
+  private billEnd(run: RunState, end: ModelAttemptEnd): void {
+    const s = run.status;
+    const usage = run.billing.usageOf(end);
+    if (usage !== undefined) {
+      s.usage = recordUsage(s.usage, usage);
+      run.usageCalls++;
+    }
+    const cost = run.billing.costOf(end);
+    if (cost !== undefined) {
+      s.cost = addCost(s.cost, cost);
+      run.costCalls++;
+    }
   }
 
   private countTool(run: RunState, callId: string): void {

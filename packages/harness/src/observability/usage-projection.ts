@@ -3,10 +3,12 @@ import {
   emptyUsageTotals,
   markUsageUnknown,
   recordUsage,
+  type Usage,
   type UsageTotals,
 } from "@tinyagents/inference";
 import { addCost, type CostTotals, emptyCost, rollUpCost } from "../cost/cost.js";
 import type { AgentObservation } from "./agent-observation.js";
+import { CallBilling } from "./call-billing.js";
 import type { Projection, ProjectionSnapshot } from "./projection.js";
 
 /** Usage and cost of one run: its own calls, and its whole sub-agent tree. */
@@ -27,14 +29,18 @@ interface Own {
   cost: CostTotals;
   usageCalls: number;
   costCalls: number;
+  /** Counts each attempt's usage and cost once (separate records or its terminal event). */
+  billing: CallBilling;
 }
 
 /**
- * Usage and cost roll-ups from `usage.recorded` and `cost.recorded` observations. Each run's
- * `own` totals count only its own model calls (a call with usage but no `cost.recorded` marks
- * the cost unknown; a `model.completed` without usage, not served from cache, or a `model.failed`
- * with `usageUnknown`, marks usage and cost unknown); `tree` rolls children up into parents with
- * the pure `rollUpCost`, so a parent's tree cost is exactly its own plus the sum of its children's tree costs.
+ * Usage and cost roll-ups from each model attempt's billed usage and cost: its `usage.recorded`
+ * and `cost.recorded` when the events have them, else its `model.completed` / `model.failed`
+ * (an `"essential"` journal; see `CallBilling`). Each run's `own` totals count only its own
+ * model calls (a call with usage but no cost marks the cost unknown; a `model.completed` without
+ * usage, not served from cache, or a `model.failed` with `usageUnknown`, marks usage and cost
+ * unknown); `tree` rolls children up into parents with the pure `rollUpCost`, so a parent's tree
+ * cost is exactly its own plus the sum of its children's tree costs.
  */
 export class UsageCostProjection implements Projection<Record<string, RunUsageCost>> {
   readonly name = "usage-cost";
@@ -54,16 +60,20 @@ export class UsageCostProjection implements Projection<Record<string, RunUsageCo
     )
       return;
     const run = this.own(o);
-    if (e.type === "model.completed") {
-      if (e.usage === undefined && !e.servedFromCache) run.usage = markUsageUnknown(run.usage);
-    } else if (e.type === "model.failed") {
-      if (e.usageUnknown === true) run.usage = markUsageUnknown(run.usage);
+    if (e.type === "model.completed" || e.type === "model.failed") {
+      const usage = run.billing.usageOf(e);
+      if (usage !== undefined) addUsage(run, usage);
+      const cost = run.billing.costOf(e);
+      if (cost !== undefined) addCallCost(run, cost);
+      if (e.type === "model.completed") {
+        if (e.usage === undefined && !e.servedFromCache) run.usage = markUsageUnknown(run.usage);
+      } else if (e.usageUnknown === true) run.usage = markUsageUnknown(run.usage);
     } else if (e.type === "usage.recorded") {
-      run.usage = recordUsage(run.usage, e.usage);
-      run.usageCalls++;
+      addUsage(run, e.usage);
+      run.billing.usageRecorded(e.callId);
     } else if (e.type === "cost.recorded") {
-      run.cost = addCost(run.cost, e.cost);
-      run.costCalls++;
+      addCallCost(run, e.cost);
+      run.billing.costRecorded(e.callId);
     }
   }
 
@@ -120,12 +130,23 @@ export class UsageCostProjection implements Projection<Record<string, RunUsageCo
         cost: emptyCost(),
         usageCalls: 0,
         costCalls: 0,
+        billing: new CallBilling(),
       };
       if (o.parentRunId !== undefined) run.parentRunId = o.parentRunId;
       this.runs.set(o.runId, run);
     }
     return run;
   }
+}
+
+function addUsage(run: Own, usage: Usage): void {
+  run.usage = recordUsage(run.usage, usage);
+  run.usageCalls++;
+}
+
+function addCallCost(run: Own, cost: CostTotals): void {
+  run.cost = addCost(run.cost, cost);
+  run.costCalls++;
 }
 
 function ownTotals(run: Own): { usage: UsageTotals; cost: CostTotals } {

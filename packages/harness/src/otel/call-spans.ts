@@ -109,7 +109,10 @@ export function chatChunk(book: SpanBook, record: EventRecord, event: ModelDelta
   if (book.options.captureContent === true && event.type === "model.text_delta") chat.text += event.text;
 }
 
-/** `cost.recorded`: the harness-computed cost of the attempt, in USD. */
+/**
+ * `cost.recorded`: the harness-computed cost of the attempt, in USD (an "essential" journal has
+ * none: the attempt's `model.completed` / `model.failed` sets the same attribute from its `cost`).
+ */
 export function chatCost(book: SpanBook, record: EventRecord, event: AgentEventOf<"cost.recorded">): void {
   const chat = book.runs.get(record.runId)?.chats.get(event.callId);
   chat?.span.setAttribute(TINYAGENTS_ATTR.costTotalUsd, event.cost.total);
@@ -128,6 +131,7 @@ export function completeChat(
     [TINYAGENTS_ATTR.servedFromCache]: event.servedFromCache,
   };
   if (event.usage !== undefined) Object.assign(attributes, usageAttributes(event.usage));
+  if (event.cost !== undefined) attributes[TINYAGENTS_ATTR.costTotalUsd] = event.cost.total;
   if (event.finishReason !== undefined) attributes[GEN_AI.responseFinishReasons] = [event.finishReason];
   const run = book.runs.get(record.runId);
   if (run?.requests.has(event.callId) === true) {
@@ -147,6 +151,7 @@ export function completeChat(
 export function failChat(book: SpanBook, record: EventRecord, event: AgentEventOf<"model.failed">): void {
   const chat = takeChat(book, record.runId, event.callId);
   if (chat === undefined) return;
+  if (event.cost !== undefined) chat.span.setAttribute(TINYAGENTS_ATTR.costTotalUsd, event.cost.total);
   markFailed(chat.span, event.error, record.ts);
   chat.span.end(record.ts);
 }

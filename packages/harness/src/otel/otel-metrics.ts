@@ -7,7 +7,9 @@ import {
   ValueType,
 } from "@opentelemetry/api";
 import type { AgentEventOf, EventRecord, ModelDeltaEvent } from "../contracts/agent-event.js";
+import type { CostTotals } from "../contracts/cost-totals.js";
 import type { EventListener, EventSink } from "../events/event-sink.js";
+import { CallBilling, type ModelAttemptEnd } from "../observability/call-billing.js";
 import {
   errorType,
   GEN_AI,
@@ -64,6 +66,8 @@ interface RunState {
   attempts: Map<string, AttemptState>;
   /** Open child runs (dropped with this run so nothing outlives it). */
   children: Set<string>;
+  /** Each attempt's cost once: its `cost.recorded`, or its end's `cost` (an "essential" journal). */
+  billing: CallBilling;
 }
 
 interface Instruments {
@@ -96,7 +100,8 @@ interface Instruments {
  * and `error.type` (`tool_error` for an error result). Per run, `gen_ai.invoke_agent.duration` (s)
  * from `run.started` to its end, with `tinyagents.run.outcome` (`completed` | `failed` |
  * `interrupted`) and `error.type` on failure. Per priced attempt, the counter
- * `tinyagents.run.cost` (USD) from `cost.recorded`, with the provider, request model and
+ * `tinyagents.run.cost` (USD) from `cost.recorded` (or, in an `"essential"` journal, the attempt's
+ * `model.completed` / `model.failed` `cost`; once per attempt), with the provider, request model and
  * `tinyagents.model.name`. Agent, tool and cost measurements carry `gen_ai.agent.name` when
  * `agentName` is configured.
  *
@@ -198,13 +203,16 @@ export class OtelMetrics {
         this.chunk(record, event);
         break;
       case "model.completed":
+        this.endCost(record, event);
         this.completeAttempt(record, event);
         break;
       case "model.failed":
+        this.endCost(record, event);
         this.failAttempt(record, event);
         break;
       case "cost.recorded":
-        this.cost(record, event);
+        this.runs.get(record.runId)?.billing.costRecorded(event.callId);
+        this.cost(record, event.callId, event.model, event.cost);
         break;
       case "tool.completed":
       case "tool.failed":
@@ -233,6 +241,7 @@ export class OtelMetrics {
       agentName,
       attempts: new Map(),
       children: new Set(),
+      billing: new CallBilling(),
     });
     if (record.parentRunId !== undefined) this.runs.get(record.parentRunId)?.children.add(record.runId);
   }
@@ -290,13 +299,20 @@ export class OtelMetrics {
     });
   }
 
-  private cost(record: EventRecord, event: AgentEventOf<"cost.recorded">): void {
+  /** The cost an attempt's end carries that no `cost.recorded` of it did (see `CallBilling`). */
+  private endCost(record: EventRecord, event: ModelAttemptEnd): void {
+    const cost = this.runs.get(record.runId)?.billing.costOf(event);
+    if (cost !== undefined) this.cost(record, event.callId, event.model, cost);
+  }
+
+  /** One attempt's cost, measured while the attempt is still open (its attributes). */
+  private cost(record: EventRecord, callId: string, model: string, cost: CostTotals): void {
     const run = this.runs.get(record.runId);
     if (run === undefined) return;
-    const total = event.cost.total;
+    const total = cost.total;
     if (!Number.isFinite(total) || total < 0) return;
-    const base = run.attempts.get(event.callId)?.base;
-    const attributes: Attributes = { ...this.constant, [TINYAGENTS_ATTR.modelName]: event.model };
+    const base = run.attempts.get(callId)?.base;
+    const attributes: Attributes = { ...this.constant, [TINYAGENTS_ATTR.modelName]: model };
     if (base !== undefined) {
       attributes[GEN_AI.providerName] = base[GEN_AI.providerName];
       attributes[GEN_AI.requestModel] = base[GEN_AI.requestModel];
