@@ -32,8 +32,9 @@ interface ModelTurnRecord {
  *
  * Replay rule: a recorded turn re-applies its response, resolved model, usage and cost to the
  * run and emits NO event — its `model.*`, `usage.recorded`, `cost.recorded` and delta events were
- * emitted live by the worker that executed it (and are in its journal when it had one); emitting
- * them again would duplicate them. Deltas are never journaled by the engine.
+ * emitted live by the worker that executed it (and are in its journal when it had one; an
+ * "essential" journal keeps the usage and cost on `model.completed`); emitting them again would
+ * duplicate them. The totals come from the record's own accounting, never from journaled events. Deltas are never journaled by the engine.
  */
 export function durableModelTurn<State, Ctx>(
   s: LoopSession<State, Ctx>,
