@@ -34,7 +34,8 @@ interface ModelTurnRecord {
  * run and emits NO event — its `model.*`, `usage.recorded`, `cost.recorded` and delta events were
  * emitted live by the worker that executed it (and are in its journal when it had one; an
  * "essential" journal keeps the usage and cost on `model.completed`); emitting them again would
- * duplicate them. The totals come from the record's own accounting, never from journaled events. Deltas are never journaled by the engine.
+ * duplicate them. The totals come from the record's own accounting, never from journaled
+ * events. Deltas are never journaled by the engine.
  */
 export function durableModelTurn<State, Ctx>(
   s: LoopSession<State, Ctx>,
