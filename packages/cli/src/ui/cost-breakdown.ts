@@ -1,5 +1,5 @@
 import type { AgentObservation, CostTotals } from "@tinyagents/harness";
-import { CallBilling } from "@tinyagents/harness/observability";
+import { type CallBilling, callBillingOf } from "@tinyagents/harness/observability";
 import type { Usage } from "@tinyagents/inference";
 import type { CacheCallView, CostRow, CostView, TokenCounts } from "./view-types.js";
 
@@ -104,11 +104,7 @@ export function costBreakdown(observations: readonly AgentObservation[]): {
       e.type !== "cost.recorded"
     )
       continue;
-    let calls = billing.get(o.runId);
-    if (calls === undefined) {
-      calls = new CallBilling();
-      billing.set(o.runId, calls);
-    }
+    const calls = callBillingOf(billing, o.runId);
     const call = `${o.runId}/${e.callId}`;
     if (e.type === "usage.recorded") {
       bill(call, e.model, runKey, e.usage);

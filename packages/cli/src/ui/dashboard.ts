@@ -1,5 +1,5 @@
 import type { AgentEventType, AgentObservation, CostTotals } from "@tinyagents/harness";
-import { CallBilling } from "@tinyagents/harness/observability";
+import { type CallBilling, callBillingOf } from "@tinyagents/harness/observability";
 import type { Usage } from "@tinyagents/inference";
 import type { CostView, DashboardBucket, DashboardQuery, DashboardView, RunSummary } from "./view-types.js";
 
@@ -135,14 +135,6 @@ export function dashboardView(
     const used = new Map<string, string>();
     // Each attempt's usage and cost once: separate records, or its end in an "essential" journal.
     const billing = new Map<string, CallBilling>();
-    const billed = (runId: string) => {
-      let calls = billing.get(runId);
-      if (calls === undefined) {
-        calls = new CallBilling();
-        billing.set(runId, calls);
-      }
-      return calls;
-    };
     const bill = (call: string, name: string, usage: Usage | undefined, cost: CostTotals | undefined) => {
       if (usage !== undefined) {
         model(name).tokens += usage.totalTokens;
@@ -156,7 +148,7 @@ export function dashboardView(
     for (const o of observations) {
       const e = o.event;
       if (e.type === "model.completed" || e.type === "model.failed") {
-        const calls = billed(o.runId);
+        const calls = callBillingOf(billing, o.runId);
         bill(`${o.runId}/${e.callId}`, e.model, calls.usageOf(e), calls.costOf(e));
         if (e.type === "model.completed") {
           model(e.model).calls++;
@@ -165,10 +157,10 @@ export function dashboardView(
         }
       } else if (e.type === "usage.recorded") {
         bill(`${o.runId}/${e.callId}`, e.model, e.usage, undefined);
-        billed(o.runId).usageRecorded(e.callId);
+        callBillingOf(billing, o.runId).usageRecorded(e.callId);
       } else if (e.type === "cost.recorded") {
         bill(`${o.runId}/${e.callId}`, e.model, undefined, e.cost);
-        billed(o.runId).costRecorded(e.callId);
+        callBillingOf(billing, o.runId).costRecorded(e.callId);
       } else if (e.type === "tool.started") {
         tool(e.toolName).calls++;
         toolNames.set(`${o.runId}/${e.callId}`, e.toolName);

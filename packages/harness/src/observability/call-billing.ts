@@ -54,6 +54,16 @@ export class CallBilling {
   }
 }
 
+/** The {@link CallBilling} of run `runId` in `byRun` (a reader of several runs' events), made on first use. */
+export function callBillingOf(byRun: Map<string, CallBilling>, runId: string): CallBilling {
+  let billing = byRun.get(runId);
+  if (billing === undefined) {
+    billing = new CallBilling();
+    byRun.set(runId, billing);
+  }
+  return billing;
+}
+
 /** Remove `callId` from `noted`; whether it was there. */
 function take(noted: string[] | undefined, callId: string): boolean {
   if (noted === undefined || noted.length === 0) return false;
