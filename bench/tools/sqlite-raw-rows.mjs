@@ -1,9 +1,10 @@
 // Profiling aid (issue 40): what the raw driver (better-sqlite3, the statements and pragmas of
 // adapters/sqlite-floor.mjs: one IMMEDIATE transaction per run) costs to write the rows of one
-// 1-step journaled run, before any JavaScript of ours — its 5 journal records and its status
-// record, captured from a real `tinyagents-sqlite` run (the run id renamed per run) — against the
-// floor's own rows (1 record, a 3-field status), and variants: the run's first, fourth and fifth
-// records only, and its records without the `runId` / `rootRunId` / `depth` envelope fields.
+// 1-step journaled run, before any JavaScript of ours — its journal records (4; 5 before
+// usage.recorded folded into model.completed) and its status record, captured from a real
+// `tinyagents-sqlite` run (the run id renamed per run) — against the floor's own rows (1 record,
+// a 3-field status), and variants: the run without its `model.started` (and, in older builds,
+// `usage.recorded`) records, and its records without the `runId` / `rootRunId` / `depth` fields.
 // One process, alternating rounds, CPU time (or `--clock wall`); one database file per variant.
 // Usage: node bench/tools/sqlite-raw-rows.mjs [--rounds 15] [--round-ms 120] [--clock cpu|wall]
 import { createRequire } from "node:module";
@@ -51,6 +52,8 @@ const withoutLineage = (line) => {
   delete record.depth;
   return JSON.stringify(record);
 };
+/** A stored line's event, as JSON text (the line is a record with the event under `event`). */
+const eventOf = (line) => JSON.stringify(JSON.parse(line).event);
 const floorLine = JSON.stringify({
   type: "model.completed",
   step: 1,
@@ -85,9 +88,11 @@ const ourLines = captured.lines;
 const variants = {
   "floor's rows": variant("floor-run-", [floorLine], { runId: template, phase: "done" }),
   "a 1-step run's rows": variant("run-", ourLines, captured.status),
-  "its records 1, 4, 5 only": variant(
+  // Its run.started, model.completed and run.completed (records 1, 4, 5 before usage.recorded
+  // was folded into model.completed; 1, 3, 4 since).
+  "no model.started/usage.recorded": variant(
     "run-",
-    [0, 3, 4].map((i) => ourLines[i]),
+    ourLines.filter((line) => !/^\{"type":"(model\.started|usage\.recorded)"/.test(eventOf(line))),
     captured.status,
   ),
   "without runId/rootRunId/depth": variant("run-", ourLines.map(withoutLineage), captured.status),
