@@ -11,12 +11,12 @@ import type { AgentObservation } from "./agent-observation.js";
  *   `budget.exceeded` are kept), and `route.selected` when the agent's or registry's default model was picked (`model.started`
  *   names it anyway; a fallback, a per-run choice or a router's pick is kept), and each attempt's
  *   `usage.recorded` / `cost.recorded` (its `model.completed` / `model.failed`, the next record
- *   of the call, carries the same `usage` and `cost`; journals written before it have both, and
- *   every reader counts an attempt once: `CallBilling`). Live subscribers, projections and extra
- *   sinks still see every event; only the journal leaves them out, so a step that calls a tool
- *   journals 4 records (`model.started`, `model.completed`, `tool.started`, `tool.completed`)
- *   instead of 8, and a 1-step run 4 (`run.started` and `run.completed` around the model call's
- *   two); a middleware hook adds none.
+ *   of the call, carries the same `usage` and `cost`; journals written by earlier versions have
+ *   both, and every reader counts an attempt once: `CallBilling`). Live subscribers, projections
+ *   and extra sinks still see every event; only the journal leaves them out, so a step that calls
+ *   a tool journals 4 records (`model.started`, `model.completed`, `tool.started`,
+ *   `tool.completed`; 8 or more in an `"all"` journal), and a 1-step run 4 (`run.started` and
+ *   `run.completed` around the model call's two); a middleware hook adds none.
  * - `"all"`: every event.
  */
 export type JournalEvents = "essential" | "all";
