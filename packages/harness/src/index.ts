@@ -68,7 +68,10 @@ export {
   EventSink,
   isModelDeltaEvent,
   type ModelDeltaEvent,
+  type ModelRequestDetails,
+  type ModelResponseDetails,
   type ToolRecovery,
+  type ToolResultDetails,
 } from "./events/index.js";
 export { largeResultHandoff, type ResultHandoffOptions } from "./handoff/index.js";
 export { createRandomIds, type IdGenerator } from "./ids/index.js";

@@ -41,9 +41,9 @@ describe("content capture of the CLI's runs", () => {
     expect(text).toContain("what time is it in Tokyo");
     expect(text).toContain("Asia/Tokyo");
     expect(text).toMatch(CALC_ANSWER);
-    expect(observations.some((o) => o.event.type === "tool.result" && o.event.result !== undefined)).toBe(
-      true,
-    );
+    expect(
+      observations.some((o) => o.event.type === "tool.completed" && o.event.details?.result !== undefined),
+    ).toBe(true);
   });
 
   it("--no-capture-content: no prompt, answer, tool arguments or results in the journal or the run record", async () => {
@@ -61,9 +61,9 @@ describe("content capture of the CLI's runs", () => {
     // The run's shape is all there: calls, tools, usage, the prompt-cache fingerprints.
     for (const type of [
       "run.started",
-      "model.request",
+      "model.started",
       "tool.started",
-      "tool.result",
+      "tool.completed",
       "model.completed",
     ] as const)
       expect(types).toContain(type);
@@ -71,12 +71,18 @@ describe("content capture of the CLI's runs", () => {
     expect(observations.some((o) => o.event.type === "model.completed" && o.event.usage !== undefined)).toBe(
       true,
     );
+    // Trace details (on the calls' own records) keep the fingerprints, not the content.
+    expect(observations.some((o) => o.event.type === "model.started" && o.event.details !== undefined)).toBe(
+      true,
+    );
     for (const o of observations) {
       const e = o.event;
-      if (e.type === "model.request") expect(e.stablePrefix).toMatch(/^[0-9a-f]{16,}$/);
-      if (e.type === "model.request") expect(e.inputMessages).toBeUndefined();
-      if (e.type === "model.response") expect(e.outputMessages).toBeUndefined();
-      if (e.type === "tool.result") expect(e.result).toBeUndefined();
+      if (e.type === "model.started" && e.details !== undefined) {
+        expect(e.details.stablePrefix).toMatch(/^[0-9a-f]{16,}$/);
+        expect(e.details.inputMessages).toBeUndefined();
+      }
+      if (e.type === "model.completed") expect(e.details?.outputMessages).toBeUndefined();
+      if (e.type === "tool.completed") expect(e.details?.result).toBeUndefined();
       if (e.type === "tool.started") expect(e.arguments).toEqual({});
       if (e.type === "model.text_delta") expect(e.text).toBe("");
     }

@@ -70,6 +70,19 @@ function stripEvent(e: AgentEvent): AgentEvent {
       const { data: _data, ...rest } = e;
       return { ...rest, message: "" };
     }
+    case "model.started": {
+      if (e.details === undefined) return e;
+      const { systemInstructions, inputMessages, toolDefinitions, responseFormat, ...details } = e.details;
+      const content = [systemInstructions, inputMessages, toolDefinitions, responseFormat];
+      return content.every((field) => field === undefined) ? e : { ...e, details };
+    }
+    case "model.completed":
+      return e.details?.outputMessages === undefined
+        ? e
+        : { ...e, details: withoutKey(e.details, "outputMessages") };
+    case "tool.completed":
+    case "tool.failed":
+      return e.details?.result === undefined ? e : { ...e, details: withoutKey(e.details, "result") };
     case "model.request": {
       const {
         systemInstructions: _s,
@@ -91,4 +104,11 @@ function stripEvent(e: AgentEvent): AgentEvent {
     default:
       return e;
   }
+}
+
+/** A copy of `details` without `key`. */
+function withoutKey<T extends object>(details: T, key: keyof T): T {
+  const copy = { ...details };
+  delete copy[key];
+  return copy;
 }

@@ -133,10 +133,11 @@ export function costBreakdown(observations: readonly AgentObservation[]): {
 }
 
 /**
- * The prompt-cache view: for each successful model call, its stable-prefix fingerprint (from
- * `model.request`, recorded by trace details), whether the prefix was preserved or busted since the
- * previous call of the same run, the declared layout changes (`cache.layout_changed`, naming the
- * middleware and segment) in between, and the share of input tokens read from the cache.
+ * The prompt-cache view: for each successful model call, its stable-prefix fingerprint (recorded
+ * by trace details: on `model.started`, or `model.request` in journals of earlier versions),
+ * whether the prefix was preserved or busted since the previous call of the same run, the
+ * declared layout changes (`cache.layout_changed`, naming the middleware and segment) in between,
+ * and the share of input tokens read from the cache.
  */
 export function cacheView(observations: readonly AgentObservation[]): CacheCallView[] {
   const calls: CacheCallView[] = [];
@@ -146,7 +147,9 @@ export function cacheView(observations: readonly AgentObservation[]): CacheCallV
   const seenCall = new Set<string>();
   for (const o of observations) {
     const e = o.event;
-    if (e.type === "cache.layout_changed") {
+    if (e.type === "model.started" && e.details?.stablePrefix !== undefined) {
+      fingerprints.set(`${o.runId}/${e.callId}`, e.details.stablePrefix);
+    } else if (e.type === "cache.layout_changed") {
       const list = changes.get(o.runId) ?? [];
       list.push(
         e.segment === undefined

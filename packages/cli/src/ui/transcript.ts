@@ -1,4 +1,5 @@
 import type { AgentObservation } from "@tinyagents/harness";
+import { withSeparateTraceDetails } from "@tinyagents/harness/observability";
 import type { TranscriptEntry } from "./view-types.js";
 
 /** The transcript and whether the journal held message content. */
@@ -9,7 +10,7 @@ export interface TranscriptResult {
 
 /**
  * The conversation of a run tree, rebuilt from its journal in order: the input messages (from the
- * first `model.request` of each run, when trace details captured content), each answer (the
+ * first request of each run, when trace details captured content), each answer (the
  * response's output message, else the streamed text), tool calls with their arguments and results,
  * structured output (a JSON answer to a request that asked for a response format), and every error
  * with its code. `prompt` stands in for the input when content was not captured (the CLI records it).
@@ -26,7 +27,9 @@ export function buildTranscript(
   const tools = new Map<string, Extract<TranscriptEntry, { kind: "tool_call" }>>();
   let contentCaptured = false;
   let promptShown = false;
-  for (const o of observations) {
+  // Trace details folded into a call's records (current journals) read as the separate records
+  // of earlier journals.
+  for (const o of withSeparateTraceDetails(observations)) {
     const e = o.event;
     const base = { runId: o.runId, depth: o.depth, offset: o.offset };
     const key = `${o.runId}/${"callId" in e ? e.callId : ""}`;

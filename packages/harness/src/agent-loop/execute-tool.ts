@@ -96,7 +96,7 @@ async function onceToolCall<State, Ctx>(
       () => outcomeUnknownResult(call.id, tool.name),
     );
     // A call answered from its intent (not run) still ends with `tool.completed`.
-    if (s.open.isToolOpen(call.id)) emitCompleted(s, call.id, tool.name, result);
+    if (s.open.isToolOpen(call.id)) emitCompleted(s, call.id, tool.name, result, false);
     return result;
   } finally {
     s.status.toolEnded(call.id);

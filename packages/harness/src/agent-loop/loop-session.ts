@@ -2,6 +2,7 @@ import { emptyUsageTotals, type Message, type Usage } from "@tinyagents/inferenc
 import type { RunPrefixHasher } from "../cache/run-prefix-hasher.js";
 import type { LiveRunContext } from "../context/run-context.js";
 import type { RunContext } from "../contracts/run-context.js";
+import type { CallDetailsRecorder } from "../contracts/trace-details.js";
 import { type CostTotals, emptyCost } from "../cost/cost.js";
 import type { ShortTermMemory } from "../memory/short-term-memory.js";
 import type { HookContext } from "../middleware/middleware.js";
@@ -95,6 +96,11 @@ export interface LoopSession<State, Ctx> {
   plainSelection: ModelSelection | undefined;
   /** The reactions the run's model attempts and tool calls share (built at its first call). */
   reactions: RunReactions | undefined;
+  /**
+   * The trace details the run records on its calls' records (`traceDetailsMiddleware`), looked up
+   * once at the run's start; `undefined`: none.
+   */
+  callDetails?: CallDetailsRecorder | undefined;
   /** When the last successful model attempt ended (its clock read, shared with the status record). */
   modelEndedAt: number;
   /** Journaled runs only: what the model step in flight folds into the run (see `durableModelTurn`). */

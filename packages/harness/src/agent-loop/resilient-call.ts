@@ -7,7 +7,7 @@ import {
   type Usage,
 } from "@tinyagents/inference";
 import { abortError } from "../context/abort.js";
-import type { AgentEvent } from "../contracts/agent-event.js";
+import type { AgentEvent, AgentEventOf } from "../contracts/agent-event.js";
 import type { CostTotals } from "../contracts/cost-totals.js";
 import { markFailedModel } from "../errors/failed-model.js";
 import type { HookContext } from "../middleware/middleware.js";
@@ -22,6 +22,8 @@ import { asCallTimeout, completedEvent, resolvedFor } from "./model-call-records
 import type { OpenModel } from "./open-calls.js";
 import { type AttemptFollowUp, type AttemptInfo, providerAttempt } from "./provider-attempt.js";
 import { anchorResponse, shapeAnchors } from "./shape-anchors.js";
+
+type ModelStartedEvent = AgentEventOf<"model.started">;
 
 /**
  * The innermost model handler: resolve the model, call it with retry and backoff, and walk the
@@ -100,6 +102,8 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
   private index = 0;
   private info: AttemptInfo;
   private started = 0;
+  /** The call's request details were recorded (trace details: on its first `model.started`). */
+  private described = false;
   /** The current attempt's entry in the run's open calls (closed by its terminal event). */
   private openAttempt: OpenModel | undefined;
   /**
@@ -335,7 +339,7 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
       return providerAttempt(this.s, registration, this.request, this.info, followUp);
     }
     // Two complete literals rather than an optional key added later (see `completedEvent`).
-    ctx.emit(
+    const started: ModelStartedEvent =
       endpoint === undefined
         ? {
             type: "model.started",
@@ -353,8 +357,14 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
             providerModelId: registration.model.modelId,
             attempt,
             endpoint,
-          },
-    );
+          };
+    const details = this.s.callDetails;
+    if (details !== undefined && !this.described) {
+      // The request's details, once per call: on its first attempt (later attempts send the same).
+      this.described = true;
+      started.details = details.request(this.request);
+    }
+    ctx.emit(started);
     return providerAttempt(this.s, registration, this.request, this.info, followUp);
   }
 
@@ -368,17 +378,17 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
     const endedAt = s.ctx.clock.now();
     s.modelEndedAt = endedAt;
     if (this.closeAttempt()) {
-      if (s.ctx.observed)
-        s.ctx.emit(
-          completedEvent(
-            this.callId,
-            registration.name,
-            endedAt - this.started,
-            response,
-            this.info.billedCost,
-          ),
+      if (s.ctx.observed) {
+        const completed = completedEvent(
+          this.callId,
+          registration.name,
+          endedAt - this.started,
+          response,
+          this.info.billedCost,
         );
-      else s.ctx.skipEvent();
+        if (s.callDetails !== undefined) completed.details = s.callDetails.response(response);
+        s.ctx.emit(completed);
+      } else s.ctx.skipEvent();
     }
     return response;
   }

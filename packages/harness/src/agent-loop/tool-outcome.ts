@@ -1,5 +1,7 @@
 import { TinyAgentsError, type ToolCall, toTinyAgentsError } from "@tinyagents/inference";
 import { abortError } from "../context/abort.js";
+import type { AgentEventOf } from "../contracts/agent-event.js";
+import type { CallDetailsRecorder } from "../contracts/trace-details.js";
 import type { AnyTool, ToolResult } from "../tool/tool.js";
 import { errorToolResult, resultSizeBytes, toToolResult } from "../tool/tool-result.js";
 import type { LoopSession } from "./loop-session.js";
@@ -17,26 +19,38 @@ export function toolCompleted<State, Ctx>(
   return result;
 }
 
-/** `tool.completed`, unless the call was already ended (the run finished around it). */
+/**
+ * `tool.completed`, unless the call was already ended (the run finished around it); with the
+ * run's trace details unless `described` is false (a call answered without being run).
+ */
 export function emitCompleted<State, Ctx>(
   s: LoopSession<State, Ctx>,
   callId: string,
   toolName: string,
   result: ToolResult,
+  described = true,
 ): void {
   if (!s.open.closeTool(callId)) return;
   if (!s.ctx.observed) {
     s.ctx.skipEvent();
     return;
   }
-  s.ctx.emit({
+  const completed: AgentEventOf<"tool.completed"> = {
     type: "tool.completed",
     callId,
     toolName,
     durationMs: result.elapsedMs,
     isError: result.isError,
     outputBytes: resultSizeBytes(result),
-  });
+  };
+  if (s.callDetails !== undefined && described) completed.details = toolDetails(s, toolName, result);
+  s.ctx.emit(completed);
+}
+
+/** The trace details of a tool call's result (`s.callDetails` is set). */
+function toolDetails<State, Ctx>(s: LoopSession<State, Ctx>, toolName: string, result: ToolResult) {
+  const recorder = s.callDetails as CallDetailsRecorder;
+  return recorder.toolResult(result, s.parts.tools.get(toolName)?.description);
 }
 
 /**
@@ -57,17 +71,37 @@ export function toolFailed<State, Ctx>(
   const error = ctx.aborted
     ? abortError(ctx.abortHub, "during a tool call")
     : toTinyAgentsError(thrown, "tool");
+  // The error result the model sees, if any: trace details record it on `tool.failed`.
+  const result = ctx.aborted ? undefined : errorResult(call, tool, error, durationMs);
   if (s.open.closeTool(call.id)) {
-    ctx.emit({
+    const failed: AgentEventOf<"tool.failed"> = {
       type: "tool.failed",
       callId: call.id,
       toolName: tool.name,
       durationMs,
       error: error.toJSON(),
-    });
+    };
+    if (result !== undefined && s.callDetails !== undefined)
+      failed.details = toolDetails(s, tool.name, result);
+    ctx.emit(failed);
   }
   if (ctx.aborted) throw error;
-  const policy = tool.errorPolicy ?? "returnError";
+  if (result !== undefined) return result;
+  throw TinyAgentsError.isInstance(thrown)
+    ? thrown
+    : new TinyAgentsError("tool", `tool "${tool.name}" failed: ${error.message}`, {
+        cause: thrown,
+        details: { tool: tool.name, callId: call.id },
+      });
+}
+
+/** A failed call's error result per the tool's error policy (a timeout always has one); none: `"fail"`. */
+function errorResult<State, Ctx>(
+  call: ToolCall,
+  tool: AnyTool<State, Ctx>,
+  error: TinyAgentsError,
+  durationMs: number,
+): ToolResult | undefined {
   if (error.code === "timeout") {
     return errorToolResult(
       call.id,
@@ -76,14 +110,8 @@ export function toolFailed<State, Ctx>(
       durationMs,
     );
   }
-  if (policy === "fail") {
-    throw TinyAgentsError.isInstance(thrown)
-      ? thrown
-      : new TinyAgentsError("tool", `tool "${tool.name}" failed: ${error.message}`, {
-          cause: thrown,
-          details: { tool: tool.name, callId: call.id },
-        });
-  }
+  const policy = tool.errorPolicy ?? "returnError";
+  if (policy === "fail") return undefined;
   const message =
     typeof policy === "object" ? policy.message : `Error: tool "${tool.name}" failed: ${error.message}`;
   return errorToolResult(call.id, tool.name, message, durationMs);

@@ -11,6 +11,7 @@ import type { CompressionKind } from "./compression-record.js";
 import type { CostTotals } from "./cost-totals.js";
 import type { GraphNodeRef } from "./graph-node.js";
 import type { SteeringCommandKind } from "./steering-command.js";
+import type { ModelRequestDetails, ModelResponseDetails, ToolResultDetails } from "./trace-details.js";
 
 /** How the loop recovered from a bad tool call. */
 export type ToolRecovery = "fail" | "returnError" | "rewrite" | "normalized";
@@ -48,6 +49,8 @@ export type AgentEvent =
       attempt: number;
       /** The model's endpoint without credentials (`ChatModel.endpoint`), when it has one. */
       endpoint?: string;
+      /** The request (`traceDetailsMiddleware`; on the first attempt the call starts). */
+      details?: ModelRequestDetails;
     }
   // Streamed model output, one event kind per piece (streaming runs only; see `ModelDeltaEvent`).
   // `deltas`: set only on a journaled record that merges that many consecutive deltas of one
@@ -79,6 +82,8 @@ export type AgentEvent =
        * zero), a cache-served response, or a call that reported no usage.
        */
       cost?: CostTotals;
+      /** The response id and, with content capture, the answer (`traceDetailsMiddleware`). */
+      details?: ModelResponseDetails;
     }
   | {
       type: "model.failed";
@@ -126,8 +131,18 @@ export type AgentEvent =
       durationMs: number;
       isError: boolean;
       outputBytes: number;
+      /** The tool's description and, with content capture, its result (`traceDetailsMiddleware`). */
+      details?: ToolResultDetails;
     }
-  | { type: "tool.failed"; callId: string; toolName: string; durationMs: number; error: ErrorSummary }
+  | {
+      type: "tool.failed";
+      callId: string;
+      toolName: string;
+      durationMs: number;
+      error: ErrorSummary;
+      /** As on `tool.completed`, when the failure became an error result the model sees. */
+      details?: ToolResultDetails;
+    }
   /** As `model.abandoned`, for a tool call whose worker died while it ran. */
   | { type: "tool.abandoned"; callId: string; toolName: string; attempt: number; reason: string }
   | {
@@ -239,9 +254,10 @@ export type AgentEvent =
       maxReasks: number;
       issues: string[];
     }
-  // Trace details (opt-in: `traceDetailsMiddleware`): request parameters and response ids of a
-  // model call, tool descriptions; with content capture also the prompt, the answer and the tool
-  // result, shaped as the OpenTelemetry GenAI conventions' messages. Redacted like every event.
+  // Trace details as journals written by earlier versions carry them: three records per step of their
+  // own. No longer emitted: the same details now ride on `model.started`, `model.completed` and
+  // `tool.completed` / `tool.failed` (`details`); the exporters, the inspector and replay read both
+  // (`separateTraceDetails` turns a folded record back into this sequence).
   | {
       type: "model.request";
       callId: string;

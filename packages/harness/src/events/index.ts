@@ -7,5 +7,10 @@ export type {
   ModelDeltaEvent,
   ToolRecovery,
 } from "../contracts/agent-event.js";
+export type {
+  ModelRequestDetails,
+  ModelResponseDetails,
+  ToolResultDetails,
+} from "../contracts/trace-details.js";
 export { type EventListener, type EventScope, EventSink } from "./event-sink.js";
 export { isModelDeltaEvent, modelDeltaEvent } from "./model-delta-event.js";

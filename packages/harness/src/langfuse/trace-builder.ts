@@ -1,6 +1,7 @@
 import type { ErrorSummary, JsonObject } from "@tinyagents/inference";
 import type { EventRecord } from "../contracts/agent-event.js";
 import { ContentCaptureCheck } from "../observability/content-capture-check.js";
+import { separateTraceDetails } from "../observability/trace-details-records.js";
 import { agentSpanName, GEN_AI, resolveAgentName, TINYAGENTS_ATTR } from "../otel/gen-ai-conventions.js";
 import {
   chatObservation,
@@ -68,6 +69,13 @@ export class TraceBuilder {
 
   /** Fold one record in (records of runs that already ended are ignored). */
   add(record: EventRecord): void {
+    // Trace details folded into a call's records are read as the separate records they replace.
+    const separate = separateTraceDetails(record);
+    if (separate === undefined) this.addOne(record);
+    else for (const part of separate) this.addOne(part);
+  }
+
+  private addOne(record: EventRecord): void {
     this.startTs = Math.min(this.startTs, record.ts);
     this.lastTs = Math.max(this.lastTs, record.ts);
     if (this.ended.has(record.runId)) return;

@@ -92,4 +92,5 @@ export {
   type TraceDetailsOptions,
   traceDetailsMiddleware,
 } from "./trace-details-middleware.js";
+export { separateTraceDetails, withSeparateTraceDetails } from "./trace-details-records.js";
 export { type RunUsageCost, UsageCostProjection } from "./usage-projection.js";

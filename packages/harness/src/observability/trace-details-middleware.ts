@@ -8,7 +8,15 @@ import type {
 } from "@tinyagents/inference";
 import { writePromptPrefix } from "../cache/prompt-fingerprint.js";
 import { layoutSegments } from "../cache/request-layout.js";
-import type { AgentEventOf } from "../contracts/agent-event.js";
+import type { ToolResult } from "../contracts/tool-result.js";
+import {
+  CALL_DETAILS,
+  type CallDetailsRecorder,
+  type CarriesCallDetails,
+  type ModelRequestDetails,
+  type ModelResponseDetails,
+  type ToolResultDetails,
+} from "../contracts/trace-details.js";
 import type { Middleware } from "../middleware/middleware.js";
 import {
   genAiAssistantMessage,
@@ -30,49 +38,70 @@ export interface TraceDetailsOptions {
 }
 
 /**
- * What exporters need beyond the lifecycle events, as three opt-in events per call:
- * `model.request` (request parameters; with content capture the prompt and tool definitions),
- * `model.response` (the provider's response id and finish reason; with content capture the
- * answer) and `tool.result` (the tool's description and error flag; with content capture the
- * result). Messages follow the OpenTelemetry GenAI conventions (`gen_ai.input.messages`, ...).
+ * What exporters need beyond the lifecycle events, recorded on the records each call writes
+ * anyway (`details`, see contracts/trace-details.ts): on the first attempt's `model.started` the
+ * request parameters and the stable-prefix fingerprint (with content capture the prompt and tool
+ * definitions), on `model.completed` the provider's response id (with content capture the
+ * answer), on `tool.completed` (or `tool.failed` that became an error result) the tool's
+ * description (with content capture the result). Messages follow the OpenTelemetry GenAI
+ * conventions (`gen_ai.input.messages`, ...). `OtelTracer`, `LangfuseClient`, the CLI's inspector
+ * and replay's cassette export read them (and the separate `model.request` / `model.response` /
+ * `tool.result` records of journals written by earlier versions).
  *
- * Register it last (innermost) so it records the request as the provider receives it, after the
- * edits of other middleware. `OtelTracer` and `LangfuseClient` read these events.
+ * The middleware has no hooks: the loop records the details of the request it sends the
+ * provider, after every middleware's edits, so where it is registered does not matter (last,
+ * as before, is fine), and it adds no record, no hook dispatch and no promise to a call.
  *
  * ```ts
  * harness.use(traceDetailsMiddleware({ captureContent: true }));
  * ```
  */
 export function traceDetailsMiddleware(options: TraceDetailsOptions = {}): Middleware {
-  const content = options.captureContent === true;
-  const stablePrefix = new StablePrefixMemo();
-  // Not async functions: one promise per call (the `then` of `next`'s) instead of two.
-  return {
-    name: "traceDetails",
-    wrapModelCall(ctx, request, next) {
-      const callId = ctx.callId ?? "";
-      ctx.run.emit(requestEvent(callId, request, content, stablePrefix.of(request)));
-      return next(request).then((response) => {
-        ctx.run.emit(responseEvent(callId, response, content));
-        return response;
-      });
-    },
-    wrapToolCall(ctx, call, next) {
-      return next(call).then((result) => {
-        const description = ctx.tools?.get(call.name)?.description;
-        const event: AgentEventOf<"tool.result"> = {
-          type: "tool.result",
-          callId: call.id,
-          toolName: result.toolName,
-          isError: result.isError,
-        };
-        if (description !== undefined && description !== "") event.description = description;
-        if (content) event.result = genAiToolResult(result.content);
-        ctx.run.emit(event);
-        return result;
-      });
-    },
-  };
+  const middleware: Middleware & CarriesCallDetails = { name: "traceDetails" };
+  middleware[CALL_DETAILS] = new TraceDetailsRecorder(options.captureContent === true);
+  return middleware;
+}
+
+/** The details of {@link traceDetailsMiddleware}, built from what the loop has at hand. */
+class TraceDetailsRecorder implements CallDetailsRecorder {
+  private readonly stablePrefix = new StablePrefixMemo();
+
+  constructor(private readonly content: boolean) {}
+
+  request(request: ModelRequest): ModelRequestDetails {
+    const details: ModelRequestDetails = {
+      parameters: requestParameters(request),
+      // Hashes the tools and the stable messages only (not the growing history): the inspector's
+      // prompt-cache view compares it call to call.
+      stablePrefix: this.stablePrefix.of(request),
+    };
+    if (this.content) {
+      const system = genAiSystemInstructions(request.messages);
+      if (system.length > 0) details.systemInstructions = system;
+      details.inputMessages = genAiInputMessages(request.messages);
+      if (request.tools !== undefined && request.tools.length > 0) {
+        details.toolDefinitions = genAiToolDefinitions(request.tools);
+      }
+      if (request.responseFormat !== undefined) details.responseFormat = request.responseFormat as JsonValue;
+    }
+    return details;
+  }
+
+  response(response: ModelResponse): ModelResponseDetails {
+    const details: ModelResponseDetails = {};
+    const id = responseId(response);
+    if (id !== undefined) details.responseId = id;
+    if (this.content)
+      details.outputMessages = [genAiAssistantMessage(response.message, response.finishReason)];
+    return details;
+  }
+
+  toolResult(result: ToolResult, description: string | undefined): ToolResultDetails {
+    const details: ToolResultDetails = {};
+    if (description !== undefined && description !== "") details.description = description;
+    if (this.content) details.result = genAiToolResult(result.content);
+    return details;
+  }
 }
 
 /**
@@ -142,45 +171,6 @@ export function requestParameters(request: ModelRequest): JsonObject {
   if (request.reasoning !== undefined) parameters.reasoning = request.reasoning as unknown as JsonValue;
   if (request.tools !== undefined) parameters.tools = request.tools.length;
   return parameters;
-}
-
-function requestEvent(
-  callId: string,
-  request: ModelRequest,
-  content: boolean,
-  stablePrefix: string,
-): AgentEventOf<"model.request"> {
-  const event: AgentEventOf<"model.request"> = {
-    type: "model.request",
-    callId,
-    parameters: requestParameters(request),
-    // Hashes the tools and the stable messages only (not the growing history): the inspector's
-    // prompt-cache view compares it call to call.
-    stablePrefix,
-  };
-  if (content) {
-    const system = genAiSystemInstructions(request.messages);
-    if (system.length > 0) event.systemInstructions = system;
-    event.inputMessages = genAiInputMessages(request.messages);
-    if (request.tools !== undefined && request.tools.length > 0) {
-      event.toolDefinitions = genAiToolDefinitions(request.tools);
-    }
-    if (request.responseFormat !== undefined) event.responseFormat = request.responseFormat as JsonValue;
-  }
-  return event;
-}
-
-function responseEvent(
-  callId: string,
-  response: ModelResponse,
-  content: boolean,
-): AgentEventOf<"model.response"> {
-  const event: AgentEventOf<"model.response"> = { type: "model.response", callId };
-  const id = responseId(response);
-  if (id !== undefined) event.responseId = id;
-  if (response.finishReason !== undefined) event.finishReason = response.finishReason;
-  if (content) event.outputMessages = [genAiAssistantMessage(response.message, response.finishReason)];
-  return event;
 }
 
 /** The provider's response id: the assistant message's id, else `id` of the raw response. */

@@ -49,12 +49,18 @@ export interface ScenarioOptions {
   /** Runs inside the parent's model calls (e.g. an instrumented HTTP span). */
   insideModel?: () => void;
   captureContent?: boolean;
+  /**
+   * The trace details middleware of both harnesses (default: `traceDetailsMiddleware` with
+   * `captureContent`); e.g. the earlier versions' one, to compare journals of both kinds.
+   */
+  traceDetails?: Middleware;
 }
 
 /** Run the scenario on a fresh sink; returns the sink's records via `subscribe` before calling. */
 export async function runScenario(sink: EventSink, clock: DeterministicClock, options: ScenarioOptions = {}) {
   const ids = new DeterministicIds();
-  const details = traceDetailsMiddleware({ captureContent: options.captureContent ?? true });
+  const details =
+    options.traceDetails ?? traceDetailsMiddleware({ captureContent: options.captureContent ?? true });
   const childModel = new ScriptedModel(["Paris is in France."], {
     modelId: "gpt-child",
     usage: usage({ inputTokens: 20, outputTokens: 6 }),

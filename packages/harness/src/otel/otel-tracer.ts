@@ -15,6 +15,7 @@ import type { AgentObservation } from "../observability/agent-observation.js";
 import { ContentCaptureCheck } from "../observability/content-capture-check.js";
 import { Redactor } from "../observability/redaction.js";
 import type { ObservationSink } from "../observability/sink.js";
+import { separateTraceDetails } from "../observability/trace-details-records.js";
 import {
   chatChunk,
   chatCost,
@@ -184,6 +185,14 @@ export class OtelTracer implements ObservationSink {
         ? input
         : (this.redactor.redact(input as unknown as JsonValue) as unknown as EventRecord);
     this.lastTs = record.ts;
+    // Trace details folded into a call's records are read as the separate records they replace.
+    const separate = separateTraceDetails(record);
+    if (separate === undefined) this.apply(record);
+    else for (const part of separate) this.apply(part);
+  }
+
+  /** One record (trace details separate), in order. */
+  private apply(record: EventRecord): void {
     const book = this.book;
     const event = record.event;
     switch (event.type) {

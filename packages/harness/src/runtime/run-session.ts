@@ -1,5 +1,6 @@
 import { type ChatModel, createModel, validationError } from "@tinyagents/inference";
 import type { AgentRun } from "../agent-loop/agent-run.js";
+import { callDetailsOf } from "../agent-loop/call-details.js";
 import { foldChildRun } from "../agent-loop/child-run.js";
 import { emptyRun, type HarnessParts, type LoopSession } from "../agent-loop/loop-session.js";
 import { OpenCalls } from "../agent-loop/open-calls.js";
@@ -139,6 +140,7 @@ export function openSession<State, Ctx>(
     plainSelection: undefined,
     reactions: undefined,
     modelEndedAt: 0,
+    callDetails: parts.middleware.list.length === 0 ? undefined : callDetailsOf(parts.middleware),
   };
   if (ctx.previousModel !== undefined) session.previousModel = ctx.previousModel;
   ctx.attachChildFold(session, foldChildRun);

@@ -8,6 +8,7 @@ import {
 } from "@tinyagents/inference";
 import type { AgentObservation } from "../../observability/agent-observation.js";
 import { Redactor } from "../../observability/redaction.js";
+import { withSeparateTraceDetails } from "../../observability/trace-details-records.js";
 import { REDIRECT_PREFIX } from "../../steering/steering-command.js";
 import {
   CASSETTE_FORMAT,
@@ -288,7 +289,8 @@ export function cassetteFromObservations(
   const sections = new Map<string, RunSection>();
   const root = new RunSection(rootRunId);
   sections.set(rootRunId, root);
-  for (const o of observations) {
+  // Trace details folded into a call's records read as the separate records of earlier journals.
+  for (const o of withSeparateTraceDetails(observations)) {
     const e = o.event;
     if (e.type === "subagent.started") {
       const parent = sections.get(o.runId);

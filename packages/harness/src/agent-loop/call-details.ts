@@ -1,0 +1,21 @@
+import {
+  CALL_DETAILS,
+  type CallDetailsRecorder,
+  type CarriesCallDetails,
+} from "../contracts/trace-details.js";
+import type { MiddlewareStack } from "../middleware/middleware-stack.js";
+
+/**
+ * The recorder of the run's trace details (`traceDetailsMiddleware`), when one is registered:
+ * the innermost such middleware's. Read once per run; a run without middleware reads nothing.
+ */
+export function callDetailsOf<State, Ctx>(
+  stack: MiddlewareStack<State, Ctx>,
+): CallDetailsRecorder | undefined {
+  const list = stack.list;
+  for (let i = list.length - 1; i >= 0; i--) {
+    const recorder = (list[i] as CarriesCallDetails)[CALL_DETAILS];
+    if (recorder !== undefined) return recorder;
+  }
+  return undefined;
+}

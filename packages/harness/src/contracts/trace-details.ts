@@ -1,0 +1,68 @@
+import type { JsonObject, JsonValue, ModelRequest, ModelResponse } from "@tinyagents/inference";
+import type { ToolResult } from "./tool-result.js";
+
+// The details `traceDetailsMiddleware` records for exporters and the inspector, carried by the
+// records a call writes anyway (`model.started`, `model.completed`, `tool.completed` /
+// `tool.failed`) instead of three records of their own. Content fields are set only with content
+// capture; messages follow the OpenTelemetry GenAI conventions. Redacted like every event.
+
+/** A model call's request, on its first attempt's `model.started` (`details`). */
+export type ModelRequestDetails = {
+  /** Request options: temperature, maxTokens, topP, seed, stop, toolChoice, parallelToolCalls, ... */
+  parameters: JsonObject;
+  /**
+   * The stable-prefix fingerprint: SHA-256 of the tool declarations and the messages before the
+   * first history segment (what a provider's prompt cache keys on). Equal on two calls: the
+   * cacheable prefix was preserved; different: it was busted.
+   */
+  stablePrefix?: string;
+  /** `gen_ai.system_instructions` parts (content capture only). */
+  systemInstructions?: JsonValue[];
+  /** `gen_ai.input.messages` (content capture only). */
+  inputMessages?: JsonValue[];
+  /** `gen_ai.tool.definitions` (content capture only). */
+  toolDefinitions?: JsonValue[];
+  /**
+   * The request's full response format, schema included (content capture only; `parameters`
+   * carries only its type). Replay (`exportRunAsTest`) compares it call by call.
+   */
+  responseFormat?: JsonValue;
+};
+
+/** A model call's answer, on `model.completed` (`details`; the finish reason is the event's own). */
+export type ModelResponseDetails = {
+  /** The provider's response id, when it returned one. */
+  responseId?: string;
+  /** `gen_ai.output.messages` (content capture only). */
+  outputMessages?: JsonValue[];
+};
+
+/**
+ * A tool call's result, on `tool.completed`, or on `tool.failed` when the failure became an error
+ * result the model sees (`details`; the error flag is `tool.completed`'s own).
+ */
+export type ToolResultDetails = {
+  /** The tool's description, when it has one. */
+  description?: string;
+  /** `gen_ai.tool.call.result`: the result's content (content capture only). */
+  result?: JsonValue;
+};
+
+/**
+ * Builds the details above from what the loop has at hand (the request it dispatches, the
+ * response it got, the result it returns). `traceDetailsMiddleware` carries one under
+ * {@link CALL_DETAILS}; the loop looks for it once per run and fills the records' `details`.
+ */
+export interface CallDetailsRecorder {
+  request(request: ModelRequest): ModelRequestDetails;
+  response(response: ModelResponse): ModelResponseDetails;
+  toolResult(result: ToolResult, description: string | undefined): ToolResultDetails;
+}
+
+/** The key under which a middleware carries its {@link CallDetailsRecorder} (internal). */
+export const CALL_DETAILS: unique symbol = Symbol("tinyagents.callDetails");
+
+/** A middleware that asks the loop to record call details. */
+export interface CarriesCallDetails {
+  [CALL_DETAILS]?: CallDetailsRecorder;
+}

@@ -1,0 +1,178 @@
+import { context } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AgentEventType } from "../contracts/agent-event.js";
+import { buildTraceModels } from "../langfuse/build-trace-models.js";
+import type { Middleware } from "../middleware/middleware.js";
+import { OtelTracer } from "../otel/otel-tracer.js";
+import { DeterministicClock } from "../testkit/deterministic-clock.js";
+import { cassetteFromObservations } from "../testkit/replay/cassette-from-journal.js";
+import type { AgentObservation } from "./agent-observation.js";
+import { attachObservability } from "./attach-observability.js";
+import { InMemoryEventJournal } from "./in-memory-event-journal.js";
+import { legacyTraceDetailsMiddleware } from "./legacy-trace-details.fixture.js";
+import { traceDetailsMiddleware } from "./trace-details-middleware.js";
+import { separateTraceDetails, withSeparateTraceDetails } from "./trace-details-records.js";
+import { runScenario, SECRET, scenarioSink } from "./trace-scenario.fixture.js";
+
+// Trace details ride on the records a call writes anyway. The scenario (a retried call, two tool
+// calls, a sub-agent, a secret in the prompt and in a tool result) is journaled three ways: no
+// trace details, the folded details, and the separate records of earlier versions
+// (`legacyTraceDetailsMiddleware`). Every reader must make the same of the last two.
+
+const LEGACY: readonly AgentEventType[] = ["model.request", "model.response", "tool.result"];
+
+let contextManager: AsyncLocalStorageContextManager;
+
+beforeEach(() => {
+  contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+});
+
+afterEach(() => {
+  context.disable();
+  contextManager.disable();
+});
+
+/** The scenario's journal (default options of `attachObservability`: essential, redacted). */
+async function journal(traceDetails: Middleware): Promise<AgentObservation[]> {
+  const clock = new DeterministicClock();
+  const sink = scenarioSink(clock);
+  const store = new InMemoryEventJournal();
+  const observability = attachObservability(sink, { journal: store });
+  const outcome = await runScenario(sink, clock, { traceDetails });
+  expect(outcome.error).toBeUndefined();
+  await observability.close();
+  return store.read("run-1");
+}
+
+const none = (): Middleware => ({ name: "noTraceDetails" });
+const folded = (captureContent = true) => traceDetailsMiddleware({ captureContent });
+const legacy = (captureContent = true) => legacyTraceDetailsMiddleware({ captureContent });
+
+/** The spans an `OtelTracer` makes of `records`, without their random ids. */
+async function otelSpans(records: readonly AgentObservation[], captureContent: boolean) {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const otel = new OtelTracer(provider.getTracer("t"), { captureContent });
+  for (const record of records) otel.handle(record);
+  otel.endAll();
+  const spans = exporter.getFinishedSpans();
+  const nameOf = (span: ReadableSpan | undefined) =>
+    spans.find((s) => s.spanContext().spanId === span?.parentSpanContext?.spanId)?.name;
+  const view = spans.map((span) => ({
+    name: span.name,
+    kind: span.kind,
+    parent: nameOf(span),
+    start: span.startTime,
+    end: span.endTime,
+    status: span.status,
+    attributes: span.attributes,
+    events: span.events.map((event) => ({
+      name: event.name,
+      attributes: event.attributes,
+      time: event.time,
+    })),
+  }));
+  await provider.shutdown();
+  return view;
+}
+
+/** The Langfuse trace models of `records`, without what names a record's place in its journal. */
+function langfuseModels(records: readonly AgentObservation[], captureContent: boolean) {
+  return buildTraceModels(records, { captureContent, onContentWarning: () => {} }).map((model) => ({
+    ...model,
+    observations: model.observations.map((obs) => {
+      const { eventId: _id, offset: _offset, ...metadata } = obs.metadata;
+      return { ...obs, key: obs.kind === "event" ? obs.name : obs.key, metadata };
+    }),
+  }));
+}
+
+describe("trace details folded into a call's records", () => {
+  it("add no journal record: the journal holds as many records as without trace details", async () => {
+    const plain = await journal(none());
+    const withDetails = await journal(folded());
+    const earlier = await journal(legacy());
+    expect(withDetails.map((o) => o.event.type)).toEqual(plain.map((o) => o.event.type));
+    expect(withDetails.some((o) => LEGACY.includes(o.event.type))).toBe(false);
+    // The details are there: on the first attempt of each call, each answer and each tool result.
+    const carrying = withDetails.filter((o) => "details" in o.event).map((o) => o.event.type);
+    expect(carrying).toEqual([
+      "model.started", // the parent's first call (its retried attempt carries none)
+      "model.completed",
+      "model.started", // the sub-agent's call, while get_weather runs
+      "model.completed",
+      "tool.completed", // get_weather
+      "tool.completed", // researcher
+      "model.started", // the parent's answer
+      "model.completed",
+    ]);
+    // Earlier versions wrote one more record per model call and per tool call.
+    const separate = earlier.filter((o) => LEGACY.includes(o.event.type)).length;
+    expect(separate).toBe(carrying.length);
+    expect(earlier.length).toBe(plain.length + separate);
+  });
+
+  it("give the OpenTelemetry exporter the same spans as the separate records of earlier journals", async () => {
+    for (const capture of [true, false]) {
+      const current = await otelSpans(await journal(folded(capture)), capture);
+      const earlier = await otelSpans(await journal(legacy(capture)), capture);
+      expect(current).toEqual(earlier);
+      // Details did arrive: response ids, tool descriptions, the prompt with content capture.
+      const text = JSON.stringify(current);
+      expect(text).toContain("chatcmpl-");
+      expect(text).toContain("Current weather for a city");
+      expect(text.includes("What is the weather in Paris?")).toBe(capture);
+      expect(text).not.toContain(SECRET);
+    }
+  });
+
+  it("give the Langfuse exporter the same trace as the separate records of earlier journals", async () => {
+    for (const capture of [true, false]) {
+      const current = langfuseModels(await journal(folded(capture)), capture);
+      const earlier = langfuseModels(await journal(legacy(capture)), capture);
+      expect(current).toEqual(earlier);
+      expect(JSON.stringify(current)).toContain("chatcmpl-");
+      expect(JSON.stringify(current)).not.toContain(SECRET);
+    }
+  });
+
+  it("give replay the same cassette as the separate records of earlier journals", async () => {
+    const current = cassetteFromObservations("run-1", await journal(folded()));
+    const earlier = cassetteFromObservations("run-1", await journal(legacy()));
+    expect(current).toEqual(earlier);
+  });
+
+  it("are scrubbed by the journal's redaction like every field", async () => {
+    const records = await journal(folded());
+    const text = JSON.stringify(records);
+    expect(text).toContain("[REDACTED]");
+    expect(text).not.toContain(SECRET);
+  });
+});
+
+describe("separateTraceDetails", () => {
+  it("turns a folded record into the separate records, envelope kept, details off the lifecycle event", async () => {
+    const records = await journal(folded());
+    const started = records.find((o) => o.event.type === "model.started" && "details" in o.event);
+    if (started === undefined) throw new Error("no model.started with details");
+    const parts = separateTraceDetails(started);
+    expect(parts?.map((o) => o.event.type)).toEqual(["model.request", "model.started"]);
+    expect(parts?.every((o) => o.id === started.id && o.offset === started.offset)).toBe(true);
+    expect("details" in (parts?.[1]?.event ?? {})).toBe(false);
+    // A record without details is read as it is; a list without any is the same list.
+    const plain = await journal(none());
+    expect(plain.every((o) => separateTraceDetails(o) === undefined)).toBe(true);
+    expect(withSeparateTraceDetails(plain)).toBe(plain);
+    expect(withSeparateTraceDetails(records).length).toBe(
+      records.length + records.filter((o) => "details" in o.event).length,
+    );
+  });
+});
