@@ -10,7 +10,7 @@ vi.mock("../cache/prompt-fingerprint.js", async (importOriginal) => {
 
 const tool: ToolSchema = { name: "lookup", description: "Find a thing.", parameters: { type: "object" } };
 
-describe("StablePrefixMemo (the stablePrefix of model.request)", () => {
+describe("StablePrefixMemo (the stable-prefix fingerprint of trace details)", () => {
   it("answers as stablePrefixFingerprint over a run's requests, whatever changed between them", () => {
     const tools = Object.freeze([tool]) as ToolSchema[];
     const instructions = system("be brief");
@@ -33,6 +33,13 @@ describe("StablePrefixMemo (the stablePrefix of model.request)", () => {
         ],
       },
       { messages: [instructions, user("hi")], tools: loose },
+      // The default layout at its edges: only system messages, a system message after the user's,
+      // an empty frozen tool list, a second leading system message.
+      { messages: [instructions], tools },
+      { messages: [user("hi"), system("late")], tools },
+      { messages: [instructions, user("hi")], tools: Object.freeze([]) as ToolSchema[] },
+      { messages: [instructions, system("more"), user("hi"), call, user("more")], tools },
+      { messages: [instructions, user("hi")], tools },
     ];
     const memo = new StablePrefixMemo();
     for (const request of requests) expect(memo.of(request)).toBe(stablePrefixFingerprint(request));

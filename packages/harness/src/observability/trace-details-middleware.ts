@@ -7,7 +7,7 @@ import type {
   ToolSchema,
 } from "@tinyagents/inference";
 import { writePromptPrefix } from "../cache/prompt-fingerprint.js";
-import { layoutSegments } from "../cache/request-layout.js";
+import { type LaidOutSegment, layoutSegments } from "../cache/request-layout.js";
 import type { ToolResult } from "../contracts/tool-result.js";
 import {
   CALL_DETAILS,
@@ -115,19 +115,31 @@ class TraceDetailsRecorder implements CallDetailsRecorder {
  */
 export class StablePrefixMemo {
   private tools: readonly ToolSchema[] | undefined;
-  private segments = "";
+  /** The stable segments' layout: a string for declared segments, a number for the default one. */
+  private segments: string | number = "";
   private messages: readonly Message[] = [];
   private fingerprint: string | undefined;
 
   of(request: ModelRequest): string {
     const tools = request.tools;
-    const segments = layoutSegments(request);
-    let key = "";
+    let segments: LaidOutSegment[] | undefined;
+    let key: string | number;
     let stableEnd = 0;
-    for (const segment of segments) {
-      if (!segment.inPrefix || segment.role === "history") break;
-      key += `${segment.id}\u0000${segment.role}\u0000${segment.end - segment.start}\u0001`;
-      stableEnd = Math.max(stableEnd, segment.end);
+    const declared = request.cacheSegments;
+    if (declared === undefined || declared.length === 0) {
+      // The default layout's stable part is the tool declarations and the leading system
+      // messages (see `layoutSegments`): no need to lay out, or scan, the history.
+      const messages = request.messages;
+      while (stableEnd < messages.length && messages[stableEnd]?.role === "system") stableEnd++;
+      key = stableEnd * 2 + (tools !== undefined && tools.length > 0 ? 1 : 0);
+    } else {
+      segments = layoutSegments(request);
+      key = "";
+      for (const segment of segments) {
+        if (!segment.inPrefix || segment.role === "history") break;
+        key += `${segment.id}\u0000${segment.role}\u0000${segment.end - segment.start}\u0001`;
+        stableEnd = Math.max(stableEnd, segment.end);
+      }
     }
     const frozen = tools === undefined || Object.isFrozen(tools);
     if (
@@ -139,6 +151,7 @@ export class StablePrefixMemo {
     ) {
       return this.fingerprint;
     }
+    segments ??= layoutSegments(request);
     const fingerprint = writePromptPrefix(request, { segments, stableOnly: true }).stableFingerprint;
     if (frozen) {
       this.tools = tools;
