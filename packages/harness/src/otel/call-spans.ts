@@ -55,8 +55,9 @@ export function startChat(book: SpanBook, record: EventRecord, event: AgentEvent
 }
 
 /**
- * `model.request` (from `traceDetailsMiddleware`, before the call's first attempt): request
- * parameters and, with content capture, the prompt — kept for every attempt's chat span.
+ * `model.request` (trace details, before the call's first attempt: on its `model.started` in
+ * current journals, a record of its own in earlier ones): request parameters and, with content
+ * capture, the prompt — kept for every attempt's chat span.
  */
 export function chatRequest(book: SpanBook, record: EventRecord, event: AgentEventOf<"model.request">): void {
   const run = book.runs.get(record.runId);

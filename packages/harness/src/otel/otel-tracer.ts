@@ -346,7 +346,8 @@ export class OtelTracer implements ObservationSink {
     }
     for (const chat of run.chats.values()) endIncomplete(chat.span, ts, failure);
     for (const tool of run.tools.values()) endIncomplete(tool, ts, failure);
-    // Finished calls whose details never came (the middleware threw, or is not innermost).
+    // Finished calls whose details never came (a call answered without running; in journals of
+    // earlier versions also a trace details middleware that threw or was not innermost).
     for (const settling of run.settlingChats.values()) settling.span.end(settling.endTs);
     for (const settling of run.settlingTools.values()) settling.span.end(settling.endTs);
     run.chats.clear();

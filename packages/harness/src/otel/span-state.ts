@@ -27,8 +27,9 @@ export interface SettlingSpan {
  *
  * With `traceDetailsMiddleware` installed (`detailed`, set by the first `model.request`), a call's
  * span stays open after `model.completed` / `tool.completed` until its `model.response` /
- * `tool.result` arrives (emitted right after, by the wrapping middleware); it ends at the
- * completion's time.
+ * `tool.result` arrives; it ends at the completion's time. Current journals carry those details on
+ * the lifecycle records themselves; `separateTraceDetails` hands them over as the separate records
+ * (right after the completion) that journals of earlier versions hold.
  */
 export interface RunSpans {
   runId: string;
