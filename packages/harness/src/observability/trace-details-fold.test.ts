@@ -7,12 +7,18 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AgentEventType } from "../contracts/agent-event.js";
+import type { AgentEventType, EventRecord } from "../contracts/agent-event.js";
+import { EventSink } from "../events/event-sink.js";
 import { buildTraceModels } from "../langfuse/build-trace-models.js";
 import type { Middleware } from "../middleware/middleware.js";
 import { OtelTracer } from "../otel/otel-tracer.js";
+import { AgentHarness } from "../runtime/agent-harness.js";
+import { lowerLayer } from "../runtime/lower-layer.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
+import { DeterministicIds } from "../testkit/deterministic-ids.js";
 import { cassetteFromObservations } from "../testkit/replay/cassette-from-journal.js";
+import { ScriptedModel, type ScriptStep } from "../testkit/scripted-model.js";
+import { tool } from "../tool/define-tool.js";
 import type { AgentObservation } from "./agent-observation.js";
 import { attachObservability } from "./attach-observability.js";
 import { InMemoryEventJournal } from "./in-memory-event-journal.js";
@@ -174,5 +180,96 @@ describe("separateTraceDetails", () => {
     expect(withSeparateTraceDetails(records).length).toBe(
       records.length + records.filter((o) => "details" in o.event).length,
     );
+  });
+});
+
+/** A one-tool run's live records: the model calls `flaky` (which throws), then answers. */
+async function failingToolRun(traceDetails: Middleware, errorPolicy: "returnError" | "fail") {
+  const clock = new DeterministicClock();
+  const harness = new AgentHarness<undefined, undefined>({ clock, ids: new DeterministicIds() })
+    .registerModel(
+      "m",
+      new ScriptedModel([{ toolCalls: [{ name: "flaky", id: "t1", arguments: {} }] }, "done"]),
+    )
+    .registerTool(
+      tool({
+        name: "flaky",
+        description: "Fails on purpose",
+        inputSchema: { type: "object" },
+        errorPolicy,
+        execute: () => {
+          throw new Error("boom");
+        },
+      }),
+    )
+    .use(traceDetails);
+  const sink = new EventSink("run-f", { now: () => clock.now() });
+  const records: EventRecord[] = [];
+  sink.subscribe((record) => records.push(record));
+  await lowerLayer(harness).invokeCollectingPartial(undefined, undefined, { runId: "run-f" }, "go", {
+    events: sink,
+  });
+  return records;
+}
+
+describe("trace details of a failed tool call", () => {
+  it("ride on tool.failed when the failure became an error result, and export as the separate record did", async () => {
+    const current = await failingToolRun(folded(), "returnError");
+    const failed = current.find((o) => o.event.type === "tool.failed");
+    expect(failed?.event).toMatchObject({
+      details: { description: "Fails on purpose", result: expect.stringContaining("boom") },
+    });
+    const earlier = await failingToolRun(legacy(), "returnError");
+    expect(langfuseModels(current, true)).toEqual(langfuseModels(earlier, true));
+    expect(JSON.stringify(langfuseModels(current, true))).toContain("Fails on purpose");
+    expect(await otelSpans(current, true)).toEqual(await otelSpans(earlier, true));
+  });
+
+  it("are not recorded when the failure fails the run (no result reached the model)", async () => {
+    const current = await failingToolRun(folded(), "fail");
+    const failed = current.find((o) => o.event.type === "tool.failed");
+    expect(failed).toBeDefined();
+    expect(failed?.event).not.toHaveProperty("details");
+    const earlier = await failingToolRun(legacy(), "fail");
+    expect(earlier.some((o) => o.event.type === "tool.result")).toBe(false);
+  });
+});
+
+describe("a model call in flight", () => {
+  it("has its request's details on record before the provider answers (a crash mid-call keeps them)", async () => {
+    let answer: (() => void) | undefined;
+    let called: (() => void) | undefined;
+    const inFlight = new Promise<void>((resolve) => {
+      called = resolve;
+    });
+    const hanging: ScriptStep = () =>
+      new Promise((resolve) => {
+        answer = () => resolve("late answer");
+        called?.();
+      });
+    const harness = new AgentHarness<undefined, undefined>({ ids: new DeterministicIds() })
+      .registerModel("m", new ScriptedModel([hanging]))
+      .use(folded());
+    const sink = new EventSink("run-h");
+    const store = new InMemoryEventJournal();
+    const observability = attachObservability(sink, { journal: store });
+    const run = lowerLayer(harness).invokeCollectingPartial(
+      undefined,
+      undefined,
+      { runId: "run-h" },
+      "the prompt",
+      {
+        events: sink,
+      },
+    );
+    await inFlight;
+    await observability.flush();
+    const journaled = await store.read("run-h");
+    const started = journaled.find((o) => o.event.type === "model.started");
+    expect(JSON.stringify(started?.event)).toContain("the prompt");
+    expect(journaled.some((o) => o.event.type === "model.completed")).toBe(false);
+    answer?.();
+    await run;
+    await observability.close();
   });
 });
