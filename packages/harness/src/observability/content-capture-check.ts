@@ -33,7 +33,10 @@ export class ContentCaptureCheck {
     private readonly warn: ContentWarning = defaultContentWarning,
   ) {}
 
-  /** A `model.request` arrived: does it carry content when the exporter wants it (and vice versa)? */
+  /**
+   * A call's request details arrived (`model.started` details, read as the `model.request` of
+   * earlier journals): do they carry content when the exporter wants it (and vice versa)?
+   */
   request(event: AgentEventOf<"model.request">): void {
     if (this.warned) return;
     const recorded = event.inputMessages !== undefined;
@@ -50,7 +53,7 @@ export class ContentCaptureCheck {
     }
   }
 
-  /** A model call ended; `described` says whether a `model.request` was seen for it. */
+  /** A model call ended; `described` says whether request details were seen for it. */
   completed(described: boolean): void {
     if (this.warned || !this.capture || described) return;
     this.say(

@@ -37,7 +37,7 @@ describe("StablePrefixMemo (the stable-prefix fingerprint of trace details)", ()
       // an empty frozen tool list, a second leading system message.
       { messages: [instructions], tools },
       { messages: [user("hi"), system("late")], tools },
-      { messages: [instructions, user("hi")], tools: Object.freeze([]) as ToolSchema[] },
+      { messages: [instructions, user("hi")], tools: Object.freeze([] as ToolSchema[]) as ToolSchema[] },
       { messages: [instructions, system("more"), user("hi"), call, user("more")], tools },
       { messages: [instructions, user("hi")], tools },
     ];
