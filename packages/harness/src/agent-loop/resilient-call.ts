@@ -338,7 +338,8 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
       ctx.skipEvent();
       return providerAttempt(this.s, registration, this.request, this.info, followUp);
     }
-    // Two complete literals rather than an optional key added later (see `completedEvent`).
+    // Two complete literals rather than an optional key added later (see `completedEvent`); only
+    // a run with trace details adds one (`details`), to every call's first attempt alike.
     const started: ModelStartedEvent =
       endpoint === undefined
         ? {
