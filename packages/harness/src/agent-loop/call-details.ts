@@ -1,8 +1,5 @@
-import {
-  CALL_DETAILS,
-  type CallDetailsRecorder,
-  type CarriesCallDetails,
-} from "../contracts/trace-details.js";
+import type { CallDetailsRecorder } from "../contracts/trace-details.js";
+import { CALL_DETAILS, type CarriesCallDetails } from "../middleware/call-details-key.js";
 import type { MiddlewareStack } from "../middleware/middleware-stack.js";
 
 /**

@@ -51,18 +51,10 @@ export type ToolResultDetails = {
 /**
  * Builds the details above from what the loop has at hand (the request it dispatches, the
  * response it got, the result it returns). `traceDetailsMiddleware` carries one under
- * {@link CALL_DETAILS}; the loop looks for it once per run and fills the records' `details`.
+ * `CALL_DETAILS` (middleware/call-details-key.ts); the loop looks for it once per run and fills the records' `details`.
  */
 export interface CallDetailsRecorder {
   request(request: ModelRequest): ModelRequestDetails;
   response(response: ModelResponse): ModelResponseDetails;
   toolResult(result: ToolResult, description: string | undefined): ToolResultDetails;
-}
-
-/** The key under which a middleware carries its {@link CallDetailsRecorder} (internal). */
-export const CALL_DETAILS: unique symbol = Symbol("tinyagents.callDetails");
-
-/** A middleware that asks the loop to record call details. */
-export interface CarriesCallDetails {
-  [CALL_DETAILS]?: CallDetailsRecorder;
 }

@@ -9,14 +9,13 @@ import type {
 import { writePromptPrefix } from "../cache/prompt-fingerprint.js";
 import { type LaidOutSegment, layoutSegments } from "../cache/request-layout.js";
 import type { ToolResult } from "../contracts/tool-result.js";
-import {
-  CALL_DETAILS,
-  type CallDetailsRecorder,
-  type CarriesCallDetails,
-  type ModelRequestDetails,
-  type ModelResponseDetails,
-  type ToolResultDetails,
+import type {
+  CallDetailsRecorder,
+  ModelRequestDetails,
+  ModelResponseDetails,
+  ToolResultDetails,
 } from "../contracts/trace-details.js";
+import { CALL_DETAILS, type CarriesCallDetails } from "../middleware/call-details-key.js";
 import type { Middleware } from "../middleware/middleware.js";
 import {
   genAiAssistantMessage,
