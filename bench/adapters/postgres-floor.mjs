@@ -17,7 +17,9 @@ if (url === undefined || url === "") {
   throw new Error("TINYAGENTS_BENCH_POSTGRES_URL is not set: run the Postgres floor through bench/run.mjs");
 }
 const schema = `bench_floor_${process.pid}`;
-const pool = new pg.Pool({ connectionString: url, max: 10, allowExitOnIdle: true });
+// The pool settings PostgresStore.open gives the pool it creates (ours opens by URL): one
+// connection kept while idle (no idle timer per query), none keeping the process alive.
+const pool = new pg.Pool({ connectionString: url, max: 10, min: 1, allowExitOnIdle: true });
 // An idle connection ended by the server (a tool stopping its server at exit) is not a crash.
 pool.on("error", () => undefined);
 await PostgresStore.open({ pool, schema });

@@ -5,13 +5,15 @@
 // "journal-" stream prefix, its status store; per run the same observedRun as the SQLite rows.
 import { AppendLogEventJournal } from "@tinyagents/harness";
 import { PostgresStore } from "@tinyagents/postgres";
-import pg from "pg";
 
 export { observedRun } from "./cli-wiring.mjs";
 
 let stores = 0;
 
-/** A fresh store (its own schema) on the bench's server; the pool lets the process exit when idle. */
+/**
+ * A fresh store (its own schema) on the bench's server, opened by URL as docs/scale-out/postgres.md
+ * shows (the store's own pool: one connection kept while idle, none keeping the process alive).
+ */
 export async function openPostgresStore() {
   const url = process.env.TINYAGENTS_BENCH_POSTGRES_URL;
   if (url === undefined || url === "") {
@@ -19,10 +21,6 @@ export async function openPostgresStore() {
       "TINYAGENTS_BENCH_POSTGRES_URL is not set: run the Postgres adapter through bench/run.mjs, which starts a throwaway server",
     );
   }
-  // The store's default pool size (10); allowExitOnIdle so a finished child process exits.
-  const pool = new pg.Pool({ connectionString: url, max: 10, allowExitOnIdle: true });
-  // An idle connection ended by the server (a tool stopping its server at exit) is not a crash.
-  pool.on("error", () => undefined);
-  const store = await PostgresStore.open({ pool, schema: `bench_${process.pid}_${++stores}` });
+  const store = await PostgresStore.open({ url, schema: `bench_${process.pid}_${++stores}`, max: 10 });
   return { journal: new AppendLogEventJournal(store.appendLog, { streamPrefix: "journal-" }), store };
 }

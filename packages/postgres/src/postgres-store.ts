@@ -30,6 +30,8 @@ export interface PostgresStoreOptions {
   /**
    * Connections of the pool this store creates (default 10). A worker needs about one for its
    * group commit plus one per concurrent read; keep workers x max under the server's `max_connections`.
+   * That pool keeps one connection open while idle (its prepared statements with it) and does not
+   * keep the process alive for it; give your own `pool` `min: 1` for the same.
    */
   max?: number;
   /** Create the schema and apply missing migrations on open (default true). */
@@ -142,7 +144,7 @@ export class PostgresStore {
       throw validationError(`max must be a positive integer, got ${String(options.max)}`, { field: "max" });
     }
     const ownsPool = options.pool === undefined;
-    const pool = options.pool ?? new pg.Pool({ connectionString: options.url, max: options.max ?? 10 });
+    const pool = options.pool ?? new pg.Pool(ownPoolConfig(options.url as string, options.max ?? 10));
     if (options.url !== undefined) {
       // The URL's password is a credential: masked in every message, and kept out of
       // JSON.stringify / util.inspect of the pool (pg hides `password`, not `connectionString`).
@@ -196,6 +198,18 @@ export class PostgresStore {
     await this.commit.flush();
     if (this.ownsPool) await this.pool.end();
   }
+}
+
+/**
+ * The pool `open({ url })` creates. It keeps one connection open while idle (`min: 1`): a server
+ * serving a run now and then would otherwise reconnect and prepare its statements again after
+ * each pause over pg's 10 s idle timeout (about 5 ms on loopback, before the run's own round
+ * trip), and with one connection in use pg arms and clears no idle timer per query. An idle
+ * connection does not keep the process alive (`allowExitOnIdle`), so a script that never calls
+ * `close()` still exits once it has nothing else to do (before: 10 s later).
+ */
+function ownPoolConfig(url: string, max: number): pg.PoolConfig {
+  return { connectionString: url, max, min: 1, allowExitOnIdle: true };
 }
 
 /**
