@@ -134,10 +134,12 @@ export class PostgresOneStatementCommit {
       "SELECT * FROM unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::boolean[], $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[], string_to_array($16::text, E'\\n')) " +
       statusUpsertTail() +
       "RETURNING cur.active, (SELECT p.active FROM prev AS p WHERE p.run_id = cur.run_id) AS was_active) " +
-      "SELECT CASE WHEN (SELECT count(*) FROM created) + (SELECT count(*) FROM advanced) = cardinality($1::text[]) " +
-      `THEN ${newlyFinished} ELSE ${refused} END AS finished`;
+      "SELECT FROM generate_series(1, CASE WHEN (SELECT count(*) FROM created) + (SELECT count(*) FROM advanced) = cardinality($1::text[]) " +
+      `THEN ${newlyFinished} ELSE ${refused} END)`;
     // $1 stream (NULL: no append), $2 the offset it continues (0: a new stream), $3 its lines
     // joined by line feeds, $4 its next offset after them; $5..$14 the status row (all NULL: none).
+    // Every form returns one row without columns per newly finished run (`generate_series`; the
+    // refusal, a cast error inside its bound, still fails the statement).
     const oneRun = (claim: string, finished: string) =>
       `WITH ${claim}, ` +
       `appended AS (INSERT INTO ${t.log} (stream, "offset", value) SELECT $1::text, $2::bigint + u.n - 1, u.line ` +
@@ -146,7 +148,7 @@ export class PostgresOneStatementCommit {
       `saved AS (INSERT INTO ${t.runStatus} AS cur ${columns} ` +
       "SELECT $5::text, $6::text, $7::text, $8::text, $9::boolean, $10::bigint, $11::bigint, $12::bigint, $13::bigint, $14::text " +
       `WHERE $5::text IS NOT NULL ${statusUpsertTail()}RETURNING cur.active, (SELECT active FROM prev) AS was_active) ` +
-      `SELECT ${finished} AS finished`;
+      `SELECT FROM generate_series(1, ${finished})`;
     // A plain insert: a stream that exists already (another writer created it) fails the whole
     // statement on the row's primary key, cheaper than ON CONFLICT and a count.
     const newStream = oneRun(
@@ -235,8 +237,10 @@ export class PostgresOneStatementCommit {
       values = manyValues(streams, statuses);
       statement = this.many;
     }
-    const { rows: out } = await this.pool.query<{ finished: string }>({ ...statement, values });
-    const finished = Number(out[0]?.finished ?? 0);
+    // As many rows (without columns) as runs the commit newly finished: the count is the
+    // command tag's, with no column to describe, parse and convert.
+    const { rowCount } = await this.pool.query({ ...statement, values });
+    const finished = rowCount ?? 0;
     if (finished > 0) {
       try {
         await this.finished(finished);
