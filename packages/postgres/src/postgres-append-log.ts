@@ -107,7 +107,10 @@ export class PostgresAppendLog implements AppendLog {
     groups.forEach((g, i) => {
       const last = offsets[i]?.at(-1);
       const line = g.lines.at(-1);
-      if (last !== undefined && line !== undefined) this.tails.set(g.stream, last + 1, line, g.lastOffset);
+      // A writer that checks the tail's offset field (an event journal) never needs the line:
+      // keeping it would hold the last record of up to 4,096 streams alive for nothing.
+      if (last !== undefined && line !== undefined)
+        this.tails.set(g.stream, last + 1, g.checkOffset === undefined ? line : undefined, g.lastOffset);
     });
     return offsets;
   }

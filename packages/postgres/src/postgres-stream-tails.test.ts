@@ -18,6 +18,16 @@ describe("StreamTails", () => {
     expect(tails.get("big")).toEqual({ next: 1, last: undefined, lastOffset: 41 });
   });
 
+  it("a tail without its line (a journal's: only offsets are checked) counts nothing against the line bound", () => {
+    const tails = new StreamTails();
+    const line = "z".repeat(16_000);
+    for (let i = 0; i < 64; i++) tails.set(`line${i}`, 1, line, undefined);
+    for (let i = 0; i < 1000; i++) tails.set(`journal${i}`, 2, undefined, 1);
+    expect(tails.get("journal999")).toEqual({ next: 2, last: undefined, lastOffset: 1 });
+    // The 64 lines still fit in the 1 MiB bound: none was pushed out by the line-less tails.
+    expect(tails.get("line0")).toEqual({ next: 1, last: line, lastOffset: undefined });
+  });
+
   it("is bounded: the least recently written streams are forgotten first", () => {
     const tails = new StreamTails();
     const line = "y".repeat(16_000);

@@ -3,10 +3,13 @@ const MAX_STREAMS = 4096;
 /** Characters of remembered last lines, all streams together; a line over 1/64 of it is not kept. */
 const MAX_LINE_CHARS = 1 << 20;
 
-/** What this process last committed to a stream: its next offset and, if small enough, its last line. */
+/**
+ * What this process last committed to a stream: its next offset, its last line's offset field and,
+ * if small enough and a writer of the stream checks lines (not an event journal), its last line.
+ */
 export interface StreamTail {
   next: number;
-  /** The stream's last stored line; `undefined` when it was too large to remember. */
+  /** The stream's last stored line; `undefined` when too large to remember or not needed. */
   last: string | undefined;
   /** The last line's numeric `offset` field (an event journal's record), kept whatever its size. */
   lastOffset: number | undefined;
@@ -27,10 +30,13 @@ export class StreamTails {
     return this.tails.get(stream);
   }
 
-  /** A committed append ended `stream` at offset `next - 1` with `last` (its `offset` field: `lastOffset`). */
-  set(stream: string, next: number, last: string, lastOffset: number | undefined): void {
+  /**
+   * A committed append ended `stream` at offset `next - 1` with `last` (its `offset` field:
+   * `lastOffset`); `last` undefined when no later append will check the line itself.
+   */
+  set(stream: string, next: number, last: string | undefined, lastOffset: number | undefined): void {
     this.forget(stream); // re-insert: the map keeps recently written streams last
-    const keep = last.length <= MAX_LINE_CHARS / 64 ? last : undefined;
+    const keep = last !== undefined && last.length <= MAX_LINE_CHARS / 64 ? last : undefined;
     this.tails.set(stream, { next, last: keep, lastOffset });
     this.lineChars += keep?.length ?? 0;
     while (this.tails.size > MAX_STREAMS || this.lineChars > MAX_LINE_CHARS) {

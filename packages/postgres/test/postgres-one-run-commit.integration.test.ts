@@ -169,6 +169,36 @@ describe.skipIf(skipPostgres())(
       expect((await journal.read("big")).map((o) => o.offset)).toEqual([0, 1, 2, 3]);
     });
 
+    it("a journal's commit keeps no line of its stream: a later value check on that stream reads the stored tail", async () => {
+      const { store, sent } = await spiedStore();
+      const record = (offset: number) =>
+        ({
+          offset,
+          runId: "j",
+          rootRunId: "j",
+          at: offset,
+          event: { type: "run.started", runId: "j", input: `in ${offset}` },
+        }) as unknown as AgentObservation;
+      await new AppendLogEventJournal(store.appendLog).appendMany([record(0), record(1)]);
+      sent.length = 0;
+      // A check of the last value itself (not its offset field): the store kept only the journal's
+      // offsets, so the commit takes the transaction path, which reads the tail from the table.
+      const seen: unknown[] = [];
+      const offsets = await store.appendLog.appendGroups([
+        { stream: "journal-j", values: ["after"], check: (last) => seen.push(last) },
+      ]);
+      expect(offsets).toEqual([[2]]);
+      expect(seen).toEqual([record(1)]);
+      expect(sent.map((s) => s.text.split(" ")[0])).toContain("BEGIN");
+      expect(sent.some((s) => ONE_RUN.test(s.name ?? ""))).toBe(false);
+      // appendMany (no check at all) keeps its line as before: the next value check is one statement.
+      await store.appendLog.appendMany("k", ["k0"]);
+      sent.length = 0;
+      await store.appendLog.appendGroups([{ stream: "k", values: ["k1"], check: (last) => seen.push(last) }]);
+      expect(seen.at(-1)).toBe("k0");
+      expect(sent.map((s) => s.name)).toEqual([expect.stringMatching(NEXT_IN_STREAM)]);
+    });
+
     it("a group with checkOffset gets the tail's offset field instead of check (no parse), also on the transaction path", async () => {
       const schema = `t_run_${++schemas}`;
       const { store } = await spiedStore(schema);
