@@ -47,10 +47,14 @@ async function instrumentPostgres() {
       else if (text === "COMMIT" || text === "ROLLBACK") {
         this.benchInTransaction = false;
         if (text === "COMMIT") counts.commits++;
-      } else if (/^WITH want AS /.test(text)) {
-        // @tinyagents/postgres's one-statement group commit: log values in $6, status run ids in $7.
-        countLogRows(params[5]);
-        counts.statusWrites += params[6].length;
+      } else if (/^WITH (want|created|advanced) AS /.test(text) && text.includes(" appended AS (")) {
+        // @tinyagents/postgres's one-statement group commit, its lines joined by line feeds: the
+        // array form has them in $6 and the status run ids in $7; the one-run forms (a new or a
+        // continued stream) have them in $3 and the status run id in $5 (null: no status).
+        const many = text.startsWith("WITH want AS ");
+        const lines = many ? params[5] : params[2];
+        if (typeof lines === "string" && lines !== "") countLogRows(lines.split("\n"));
+        counts.statusWrites += many ? params[6].length : params[4] === null ? 0 : 1;
         if (this.benchInTransaction !== true) counts.commits++;
       } else {
         const writes = /\b(INSERT|UPDATE)\b/.test(text);
