@@ -21,7 +21,9 @@ export function runStartSql(t: PostgresTables, named = true): { name: string | u
     `saved AS (INSERT INTO ${t.runStatus} AS cur (run_id, root_run_id, thread_id, status, active, started_at, updated_at, ended_at, lease_until, record) ` +
     "SELECT $5::text, $6::text, $7::text, $8::text, $9::boolean, $10::bigint, $11::bigint, $12::bigint, $13::bigint, $14::text " +
     `WHERE EXISTS (SELECT 1 FROM created) ${statusUpsertTail()}RETURNING 1) ` +
-    "SELECT (SELECT count(*) FROM created) AS created, (SELECT count(*) FROM saved) AS saved";
+    // One row without columns when the record was created (its count is the command tag's); the
+    // status upsert runs whether or not the outer query reads it, as every data-modifying CTE does.
+    "SELECT FROM created";
   return { name: named ? statementName("tinyagents_start", text) : undefined, text };
 }
 
@@ -39,12 +41,12 @@ export async function startRun(
   let named = sql.name !== undefined;
   for (let attempt = 1; ; attempt++) {
     try {
-      const { rows } = await pool.query<{ created: string }>({
+      const { rowCount } = await pool.query({
         // A pooler that lost the named statement (26000): the same statement, unnamed.
         ...(named ? sql : { text: sql.text }),
         values: [...create, ...statusRow(status, true)],
       });
-      return Number(rows[0]?.created ?? 0) === 1;
+      return rowCount === 1;
     } catch (error) {
       if (named && pgCode(error) === "26000") named = false;
       else if (attempt >= 3 || !isRetryable(error)) throw error;

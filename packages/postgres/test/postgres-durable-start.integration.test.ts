@@ -5,11 +5,13 @@
  * and a status write the server refuses takes the record with it. A throwaway server; about 5 s.
  */
 import { createAgent } from "@tinyagents/harness";
-import { ScriptedModel } from "@tinyagents/harness/testkit";
+import { conformanceStatus, ScriptedModel } from "@tinyagents/harness/testkit";
 import { TinyAgentsError } from "@tinyagents/inference";
 import { PostgresStore } from "@tinyagents/postgres";
 import { skipPostgres, startTestPostgres, type TestPostgres } from "@tinyagents/postgres/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runStartSql, startRun } from "../src/postgres-run-start.js";
+import { postgresTables } from "../src/postgres-schema.js";
 
 let server: TestPostgres;
 const stores: PostgresStore[] = [];
@@ -83,6 +85,20 @@ describe.skipIf(skipPostgres())(
       expect(sent.filter((text) => /^(BEGIN|COMMIT)/.test(text))).toEqual([]);
       expect(await store.keyValue.get(store.checkpoints.namespace, "r2")).toBeUndefined();
       expect(await store.statusStore.get("r2")).toBeUndefined();
+    });
+
+    it("the start statement creates a run's record once: a second start of it reports not created and changes nothing", async () => {
+      const store = await open();
+      const sql = runStartSql(postgresTables(store.schema));
+      const status = (ownerId: string) =>
+        conformanceStatus("r4", { ownerId, leaseUntil: 9_000, updatedAt: 1_000 });
+      const start = (ownerId: string) =>
+        startRun(store.pool, sql, store.keyValue.createParams("runs", "r4", { ownerId }), status(ownerId));
+      expect(await start("w1")).toBe(true);
+      // A second starter that read no record before the first one wrote it (a race): refused.
+      expect(await start("w2")).toBe(false);
+      expect(await store.keyValue.get("runs", "r4")).toEqual({ ownerId: "w1" });
+      expect((await store.statusStore.get("r4"))?.ownerId).toBe("w1");
     });
 
     it("agent.run(input, { durable: { store } }): both exist before the first model call", async () => {
