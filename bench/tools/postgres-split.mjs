@@ -6,7 +6,7 @@
 //   instant    @tinyagents/postgres over a pool whose every query answers at once (the store's
 //              own JavaScript: batching, statement parameters, tails; no driver, no I/O);
 //   next-turn  the same pool answering one event-loop turn later (the wait path, still no I/O);
-//   echo       the same, each query a real loopback round trip (the commit's size, 2.2 KB) to a
+//   echo       the same, each query a real loopback round trip of 2.2 KB (about a commit) to a
 //              trivial echo process: a wait for I/O without the driver;
 //   postgres   the store on the real server (adds pg, the socket and the round trip);
 // plus the storage floor (postgres-floor) for scale. postgres minus next-turn is what the driver
