@@ -10,6 +10,7 @@ import { parseStoredRecord } from "../store/damaged-record.js";
 import { defaultStoreWarning, type StoreWarning } from "../store/store-warning.js";
 import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
 import type { SqliteGroupCommit } from "./sqlite-group-commit.js";
+import { SqliteStreamTails } from "./sqlite-stream-tails.js";
 
 /**
  * Rows per INSERT statement: a group's rows go in multi-row INSERTs (one statement for a
@@ -38,6 +39,8 @@ export class SqliteAppendLog implements AppendLog {
   ) => number[][];
 
   private readonly commit: SqliteGroupCommit | undefined;
+  /** The streams' last rows as this connection wrote them (see `SqliteStreamTails`). */
+  private readonly tails: SqliteStreamTails;
 
   private readonly file: string;
   private readonly warn: (warning: StoreWarning) => void;
@@ -49,6 +52,7 @@ export class SqliteAppendLog implements AppendLog {
     damaged: { file?: string; onWarning?: (warning: StoreWarning) => void } = {},
   ) {
     this.commit = commit;
+    this.tails = new SqliteStreamTails(db);
     this.file = damaged.file ?? db.filename;
     this.warn = damaged.onWarning ?? defaultStoreWarning;
     this.stmt = {
@@ -82,9 +86,10 @@ export class SqliteAppendLog implements AppendLog {
       }
       return offsets;
     };
-    const tx = db.transaction((stream: string, lines: readonly string[]) =>
-      insertAt(stream, (this.stmt.next.get(stream) as { next: number }).next, lines),
-    );
+    const tx = db.transaction((stream: string, lines: readonly string[]) => {
+      this.tails.forget(stream);
+      return insertAt(stream, (this.stmt.next.get(stream) as { next: number }).next, lines);
+    });
     this.insertMany = (stream, lines) => tx.immediate(stream, lines);
     // Each group's check reads its stream's last value inside the same IMMEDIATE transaction:
     // no other connection can append in between (the journal's second-writer detection). The
@@ -93,22 +98,38 @@ export class SqliteAppendLog implements AppendLog {
     // record's JSON text lives until its row is inserted, not across the whole turn's commit (at
     // a thousand runs in flight, megabytes of text a scavenge would copy and promote).
     // `copies[i]`: group i's lines, serialized at the call (a group not `valuesFrozen`).
+    // A stream's tail this connection wrote last is remembered (`SqliteStreamTails`): while no
+    // other connection committed, a `checkOffset` group (the journal's) or one without a check
+    // reads nothing back.
     const groupTx = db.transaction(
       (groups: readonly AppendGroup[], copies: readonly (string[] | undefined)[]) =>
         groups.map(({ stream, values, check, checkOffset }, i) => {
           const lines = copies[i] ?? values.map((v) => serializeEntry(v, stream));
-          if (checkOffset !== undefined) {
+          let next: number;
+          const known = check === undefined || checkOffset !== undefined ? this.tails.get(stream) : undefined;
+          if (known !== undefined) {
+            checkOffset?.(known.last);
+            next = known.offset + 1;
+          } else if (checkOffset !== undefined) {
             const tail = this.stmt.lastOffset.get(stream) as
               | { offset: number; last: number | null }
               | undefined;
             checkOffset(tail === undefined || tail.last === null ? undefined : tail.last);
-            return insertAt(stream, tail === undefined ? 0 : tail.offset + 1, lines);
+            next = tail === undefined ? 0 : tail.offset + 1;
+          } else if (check === undefined) {
+            next = (this.stmt.next.get(stream) as { next: number }).next;
+          } else {
+            const row = this.stmt.last.get(stream) as { offset: number; value: string } | undefined;
+            check(row === undefined ? undefined : (JSON.parse(row.value) as JsonValue));
+            next = row === undefined ? 0 : row.offset + 1;
           }
-          if (check === undefined)
-            return insertAt(stream, (this.stmt.next.get(stream) as { next: number }).next, lines);
-          const row = this.stmt.last.get(stream) as { offset: number; value: string } | undefined;
-          check(row === undefined ? undefined : (JSON.parse(row.value) as JsonValue));
-          return insertAt(stream, row === undefined ? 0 : row.offset + 1, lines);
+          const offsets = insertAt(stream, next, lines);
+          // The tail's `offset` field is read from the value only when the text was made from
+          // it now (a group copied at the call may have changed since): else read it next time.
+          if (copies[i] === undefined && offsets.length > 0)
+            this.tails.set(stream, next + offsets.length - 1, values[values.length - 1]);
+          else this.tails.forget(stream);
+          return offsets;
         }),
     );
     this.insertGroups = (groups, copies) => groupTx.immediate(groups, copies);

@@ -26,6 +26,12 @@ export interface SqliteDb {
   ): SqliteTransaction<A, R>;
   /** Run `PRAGMA source`; with `simple`, return the first column of its first row. */
   pragma(source: string, options?: { simple?: boolean }): unknown;
+  /**
+   * How many transactions and savepoints of `transaction` functions were rolled back (or failed
+   * to commit) on this connection so far: state a store derived from writes inside a
+   * transaction (the append log's remembered stream tails) is stale once this moved.
+   */
+  readonly rollbacks: number;
   close(): void;
   readonly open: boolean;
   /** The SQLite library behind this database. */
@@ -127,6 +133,7 @@ export function openSqliteDatabase(filename: string, options: SqliteOpenOptions 
 /** Transactions and pragmas over a driver's connection (SQL only, so every driver behaves alike). */
 function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName, filename: string): SqliteDb {
   let depth = 0;
+  let rollbacks = 0;
   // Set while an `inline` transaction runs: nested transaction functions skip their savepoints.
   let inline = false;
   // Transaction control runs as prepared statements, compiled once per connection: `exec` compiles
@@ -164,6 +171,7 @@ function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName, filena
           run(savepoint.release);
           return result;
         } catch (error) {
+          rollbacks++;
           try {
             run(savepoint.rollback);
             run(savepoint.release);
@@ -184,6 +192,7 @@ function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName, filena
         run("COMMIT");
         return result;
       } catch (error) {
+        rollbacks++;
         try {
           run("ROLLBACK");
         } catch {
@@ -211,6 +220,9 @@ function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName, filena
       if (options.simple !== true) return connection.exec(`PRAGMA ${source}`);
       const row = connection.prepare(`PRAGMA ${source}`).get() as Record<string, unknown> | undefined;
       return row === undefined ? undefined : Object.values(row)[0];
+    },
+    get rollbacks() {
+      return rollbacks;
     },
     close: () => {
       control.clear();

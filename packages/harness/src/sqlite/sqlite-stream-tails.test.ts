@@ -1,0 +1,154 @@
+/**
+ * The SQLite append log remembers the tail of the streams its connection wrote
+ * (`SqliteStreamTails`): a journal's next commit to a stream reads nothing back while no other
+ * connection committed (`PRAGMA data_version`) and none of its own transactions rolled back.
+ * These tests pin the skip, and that it never outlives a write it did not see.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { JsonValue } from "@tinyagents/inference";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AgentObservation } from "../observability/agent-observation.js";
+import { AppendLogEventJournal } from "../observability/append-log-event-journal.js";
+import type { AppendGroup } from "../store/append-log.js";
+import { SqliteAppendLog } from "./sqlite-append-log.js";
+import { openSqliteDatabase, type SqliteDb } from "./sqlite-database.js";
+import { SqliteGroupCommit } from "./sqlite-group-commit.js";
+import { SqliteStore } from "./sqlite-store.js";
+
+const cleanup: (() => void)[] = [];
+afterEach(() => {
+  for (const fn of cleanup.splice(0).reverse()) fn();
+});
+
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), "tinyagents-tails-"));
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, "shared.db");
+}
+
+/** A connection to `file` whose reads of a stream's last row are counted. */
+function countingLog(file: string): { log: SqliteAppendLog; db: SqliteDb; tailReads: () => number } {
+  const db = openSqliteDatabase(file);
+  cleanup.push(() => db.close());
+  let tailReads = 0;
+  const counted = Object.create(db) as SqliteDb;
+  counted.prepare = (sql: string) => {
+    const statement = db.prepare(sql);
+    if (!sql.includes("ORDER BY offset DESC LIMIT 1")) return statement;
+    return {
+      run: (...params: unknown[]) => statement.run(...params),
+      all: (...params: unknown[]) => statement.all(...params),
+      get: (...params: unknown[]) => {
+        tailReads++;
+        return statement.get(...params);
+      },
+    };
+  };
+  return {
+    log: new SqliteAppendLog(counted, new SqliteGroupCommit(counted)),
+    db,
+    tailReads: () => tailReads,
+  };
+}
+
+function record(root: string, offset: number, writer = "a"): AgentObservation {
+  return {
+    id: `${root}-evt-${offset}`,
+    offset,
+    ts: offset,
+    runId: root,
+    rootRunId: root,
+    depth: 0,
+    event: { type: "run.started", input: writer },
+  };
+}
+
+const records = (root: string, from: number, count: number, writer = "a") =>
+  Array.from({ length: count }, (_, i) => record(root, from + i, writer));
+
+describe("SqliteAppendLog stream tails", () => {
+  it("a journal's next commit to a stream it wrote reads no tail back", async () => {
+    const { log, tailReads } = countingLog(tempFile());
+    const journal = new AppendLogEventJournal(log);
+    await journal.appendMany(records("r", 0, 3));
+    expect(tailReads()).toBe(1); // a new stream: read once
+    await journal.appendMany(records("r", 3, 2));
+    await journal.appendMany(records("r", 5, 1));
+    expect(tailReads()).toBe(1);
+    // A second writer of the tree that did not continue it is still refused, from the tail kept.
+    await expect(journal.appendMany(records("r", 4, 1, "b"))).rejects.toMatchObject({ code: "conflict" });
+    expect((await journal.read("r")).map((r) => r.offset)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it("reads the tail again after another connection committed, and refuses a stale writer", async () => {
+    const file = tempFile();
+    const { log, tailReads } = countingLog(file);
+    const journal = new AppendLogEventJournal(log);
+    const other = SqliteStore.open(file);
+    cleanup.push(() => other.close());
+    const otherJournal = new AppendLogEventJournal(other.appendLog);
+
+    await journal.appendMany(records("r", 0, 3));
+    await journal.appendMany(records("r", 3, 1));
+    expect(tailReads()).toBe(1);
+    // Another connection commits to another stream: ours is unchanged, but nothing kept is trusted.
+    await otherJournal.appendMany(records("elsewhere", 0, 1, "b"));
+    await journal.appendMany(records("r", 4, 1));
+    expect(tailReads()).toBe(2);
+    // It continues our stream (from its own read of the tail) between two of our commits.
+    await otherJournal.appendMany(records("r", 5, 2, "b"));
+    // Our next commit continues from what WE wrote last: refused, not written past theirs.
+    await expect(journal.appendMany(records("r", 5, 1))).rejects.toMatchObject({
+      code: "conflict",
+      details: { runId: "r" },
+    });
+    expect(tailReads()).toBe(3);
+    const stored = await journal.read("r");
+    expect(stored.map((r) => r.offset)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(stored.slice(5).map((r) => (r.event as { input: string }).input)).toEqual(["b", "b"]);
+    // Continuing from the stored tail is accepted.
+    await journal.appendMany(records("r", 7, 1));
+    expect((await journal.read("r")).map((r) => r.offset)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it("forgets what a rolled-back commit wrote", async () => {
+    const { log } = countingLog(tempFile());
+    const group = (stream: string, from: number, count: number, refuse = false): AppendGroup => ({
+      stream,
+      values: records("r", from, count) as unknown as JsonValue[],
+      checkOffset: () => {
+        if (refuse) throw new Error("refused");
+      },
+      valuesFrozen: true,
+    });
+    await log.appendGroups([group("a", 0, 3)]);
+    await log.appendGroups([group("a", 3, 1)]);
+    // Stream a's group is written, then b's check refuses: the whole commit rolls back.
+    await expect(log.appendGroups([group("a", 4, 2), group("b", 0, 1, true)])).rejects.toThrow("refused");
+    const seen: (number | undefined)[] = [];
+    await log.appendGroups([
+      {
+        stream: "a",
+        values: [record("r", 4)] as unknown as JsonValue[],
+        checkOffset: (last) => seen.push(last),
+        valuesFrozen: true,
+      },
+    ]);
+    expect(seen).toEqual([3]); // the stored tail, not the rolled-back one
+    expect((await log.readFrom("a", 0, 100)).map((e) => e.offset)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it("a plain appendMany and a group copied at the call keep the next offsets dense", async () => {
+    const { log } = countingLog(tempFile());
+    const journal = new AppendLogEventJournal(log);
+    await journal.appendMany(records("r", 0, 2));
+    await log.appendMany("journal-r", [record("r", 2) as unknown as JsonValue]);
+    await journal.appendMany(records("r", 3, 1));
+    const copied = records("r", 4, 1) as unknown as JsonValue[];
+    await log.appendGroups([{ stream: "journal-r", values: copied, checkOffset: () => {} }]);
+    await journal.appendMany(records("r", 5, 1));
+    expect((await journal.read("r")).map((r) => r.offset)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+});
