@@ -56,7 +56,9 @@ export function watchRecords(events: RunEventSink): RecordsWatch | undefined {
   const watched = [...set].map((keeper) => ({ keeper, before: keeper.losses() }));
   return {
     lost: async () => {
-      await Promise.all(watched.map(({ keeper }) => keeper.settle()));
+      // One keeper (one `attachObservability` per run, the common case): no `Promise.all`.
+      if (watched.length === 1) await (watched[0] as { keeper: RecordKeeper }).keeper.settle();
+      else await Promise.all(watched.map(({ keeper }) => keeper.settle()));
       let journal = 0;
       let status = 0;
       let error: ErrorSummary | undefined;

@@ -308,19 +308,44 @@ class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
     this.onError(error);
   }
 
+  /**
+   * Whether a flush of this pipeline has nothing to wait for: no status save and no journal
+   * write queued or in flight, and no extra sinks (whose writes it cannot see). A run's
+   * `obs.close()` after the run waited for its records (`settle`) is such a flush: it detaches
+   * without a promise chain.
+   */
+  private idle(): boolean {
+    return (
+      this.detachReporting === undefined &&
+      this.projectionSink.idle &&
+      (this.journalSink === undefined || this.journalSink.idle)
+    );
+  }
+
   /** RecordKeeper: the journal and status saves so far are written (or counted lost). */
-  async settle(): Promise<void> {
-    await this.flushOwn();
-    await this.journalSink?.flush(); // a drop report emitted by the first flush
+  settle(): Promise<void> {
+    return this.idle() ? DONE : this.settleWrites();
+  }
+
+  private async settleWrites(): Promise<void> {
+    // Both flushes start now (a journal flush releases its pending delta merges at the call);
+    // neither rejects, so they are awaited one after the other (no `Promise.all` per run).
+    const journal = this.journalSink;
+    const journaled = journal?.flush();
+    await this.projectionSink.flush();
+    await journaled;
+    if (journal !== undefined && !journal.idle) await journal.flush(); // a drop report emitted by the first flush
   }
 
   /**
    * Flush the projection and journal sinks, both started now (a journal flush releases its
-   * pending delta merges at the call). Without a journal, one await and no `Promise.all`.
+   * pending delta merges at the call). One of them busy: its flush alone, no `Promise.all`.
    */
   private flushOwn(): Promise<unknown> {
-    const status = this.projectionSink.flush();
-    return this.journalSink === undefined ? status : Promise.all([status, this.journalSink.flush()]);
+    const journal = this.journalSink;
+    if (journal === undefined || journal.idle) return this.projectionSink.flush();
+    if (this.projectionSink.idle) return journal.flush();
+    return Promise.all([this.projectionSink.flush(), journal.flush()]);
   }
 
   /** RecordKeeper: running loss totals. */
@@ -333,12 +358,24 @@ class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
     };
   }
 
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
+    if (!this.idle()) return this.flushWrites();
+    const error = this.takeLost();
+    return error === undefined ? DONE : Promise.reject(error);
+  }
+
+  private async flushWrites(): Promise<void> {
     await this.drain();
-    if (this.lost === undefined) return;
+    const error = this.takeLost();
+    if (error !== undefined) throw error;
+  }
+
+  /** The first journal or status write failure since the last flush, as a `storage` error; cleared. */
+  private takeLost(): unknown {
+    if (this.lost === undefined) return undefined;
     const error = this.lost;
     this.lost = undefined;
-    throw TinyAgentsError.isInstance(error)
+    return TinyAgentsError.isInstance(error)
       ? error
       : new TinyAgentsError("storage", `observations or status changes were not saved: ${String(error)}`, {
           cause: error,
@@ -351,7 +388,15 @@ class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
     if (this.detachReporting !== undefined) for (const detach of this.detachReporting) detach?.();
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    if (!this.idle()) return this.closeAfterDrain();
+    // Nothing to wait for, and no sink of its own to close (the projection and journal sinks'
+    // `close` is a flush): detach and done.
+    this.detach();
+    return DONE;
+  }
+
+  private async closeAfterDrain(): Promise<void> {
     await this.drain();
     this.detach();
     await Promise.all(this.targets.map((sink) => sink.close?.()));
@@ -370,3 +415,6 @@ class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
 }
 
 function ignoreError(): void {}
+
+/** What an idle pipeline's `settle`, `flush` and `close` return: nothing to wait for. */
+const DONE: Promise<void> = Promise.resolve();

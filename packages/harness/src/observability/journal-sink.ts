@@ -121,6 +121,14 @@ export class JournalSink implements ObservationSink {
     return this.queue.queued;
   }
 
+  /**
+   * Whether a flush has nothing to wait for: nothing queued or being written, and no streamed
+   * delta ever coalesced (a sink that coalesced may hold pending merges: not idle).
+   */
+  get idle(): boolean {
+    return this.coalescer === undefined && this.queue.idle;
+  }
+
   /** Resolves once everything written so far (pending delta merges included) is journaled. */
   flush(): Promise<void> {
     const coalescer = this.coalescer;

@@ -40,6 +40,11 @@ export class ProjectionSink implements ObservationSink {
     this.writing ??= afterThisTurn().then(() => this.drain());
   }
 
+  /** Whether no status save is waiting or being written (a flush has nothing to wait for). */
+  get idle(): boolean {
+    return this.writing === undefined;
+  }
+
   flush(): Promise<void> {
     return this.writing === undefined ? Promise.resolve() : this.flushWrites();
   }

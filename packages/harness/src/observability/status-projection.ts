@@ -8,8 +8,9 @@ import { compareStatus } from "./status-store.js";
 
 interface RunState {
   status: HarnessRunStatus;
-  modelCallIds: Set<string>;
-  toolCallIds: Set<string>;
+  /** Distinct model and tool call ids seen (made at the first call of each kind). */
+  modelCallIds: Set<string> | undefined;
+  toolCallIds: Set<string> | undefined;
   usageCalls: number;
   costCalls: number;
   /** Counts each model attempt's usage and cost once (separate records or its terminal event). */
@@ -82,6 +83,7 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
         s.phase = "middleware";
         return undefined;
       case "model.started":
+        run.modelCallIds ??= new Set();
         if (!run.modelCallIds.has(e.callId)) {
           run.modelCallIds.add(e.callId);
           s.modelCalls++;
@@ -195,8 +197,8 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
       }
       run = {
         status,
-        modelCallIds: new Set(),
-        toolCallIds: new Set(),
+        modelCallIds: undefined,
+        toolCallIds: undefined,
         usageCalls: 0,
         costCalls: 0,
         billing: new CallBilling(),
@@ -224,6 +226,7 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
   }
 
   private countTool(run: RunState, callId: string): void {
+    run.toolCallIds ??= new Set();
     if (run.toolCallIds.has(callId)) return;
     run.toolCallIds.add(callId);
     run.status.toolCalls++;
