@@ -124,9 +124,11 @@ export class SqliteAppendLog implements AppendLog {
             next = row === undefined ? 0 : row.offset + 1;
           }
           const offsets = insertAt(stream, next, lines);
-          // The tail's `offset` field is read from the value only when the text was made from
-          // it now (a group copied at the call may have changed since): else read it next time.
-          if (copies[i] === undefined && offsets.length > 0)
+          // Remembered from a stream's second commit on: a new stream's first commit (every
+          // 1-step run's only one) costs no entry. The tail's `offset` field is read from the
+          // value only when the text was made from it now (a group copied at the call may have
+          // changed since).
+          if (next > 0 && copies[i] === undefined && offsets.length > 0)
             this.tails.set(stream, next + offsets.length - 1, values[values.length - 1]);
           else this.tails.forget(stream);
           return offsets;

@@ -73,10 +73,10 @@ describe("SqliteAppendLog stream tails", () => {
     const { log, tailReads } = countingLog(tempFile());
     const journal = new AppendLogEventJournal(log);
     await journal.appendMany(records("r", 0, 3));
-    expect(tailReads()).toBe(1); // a new stream: read once
     await journal.appendMany(records("r", 3, 2));
+    expect(tailReads()).toBe(2); // a new stream, then its second commit: read, and remembered
     await journal.appendMany(records("r", 5, 1));
-    expect(tailReads()).toBe(1);
+    expect(tailReads()).toBe(2);
     // A second writer of the tree that did not continue it is still refused, from the tail kept.
     await expect(journal.appendMany(records("r", 4, 1, "b"))).rejects.toMatchObject({ code: "conflict" });
     expect((await journal.read("r")).map((r) => r.offset)).toEqual([0, 1, 2, 3, 4, 5]);
@@ -90,13 +90,14 @@ describe("SqliteAppendLog stream tails", () => {
     cleanup.push(() => other.close());
     const otherJournal = new AppendLogEventJournal(other.appendLog);
 
-    await journal.appendMany(records("r", 0, 3));
+    await journal.appendMany(records("r", 0, 2));
+    await journal.appendMany(records("r", 2, 1));
     await journal.appendMany(records("r", 3, 1));
-    expect(tailReads()).toBe(1);
+    expect(tailReads()).toBe(2);
     // Another connection commits to another stream: ours is unchanged, but nothing kept is trusted.
     await otherJournal.appendMany(records("elsewhere", 0, 1, "b"));
     await journal.appendMany(records("r", 4, 1));
-    expect(tailReads()).toBe(2);
+    expect(tailReads()).toBe(3);
     // It continues our stream (from its own read of the tail) between two of our commits.
     await otherJournal.appendMany(records("r", 5, 2, "b"));
     // Our next commit continues from what WE wrote last: refused, not written past theirs.
@@ -104,7 +105,7 @@ describe("SqliteAppendLog stream tails", () => {
       code: "conflict",
       details: { runId: "r" },
     });
-    expect(tailReads()).toBe(3);
+    expect(tailReads()).toBe(4);
     const stored = await journal.read("r");
     expect(stored.map((r) => r.offset)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(stored.slice(5).map((r) => (r.event as { input?: number }).input)).toEqual([1, 1]); // theirs
@@ -144,11 +145,12 @@ describe("SqliteAppendLog stream tails", () => {
     const { log } = countingLog(tempFile());
     const journal = new AppendLogEventJournal(log);
     await journal.appendMany(records("r", 0, 2));
-    await log.appendMany("journal-r", [record("r", 2) as unknown as JsonValue]);
-    await journal.appendMany(records("r", 3, 1));
-    const copied = records("r", 4, 1) as unknown as JsonValue[];
+    await journal.appendMany(records("r", 2, 1)); // remembered
+    await log.appendMany("journal-r", [record("r", 3) as unknown as JsonValue]);
+    await journal.appendMany(records("r", 4, 1));
+    const copied = records("r", 5, 1) as unknown as JsonValue[];
     await log.appendGroups([{ stream: "journal-r", values: copied, checkOffset: () => {} }]);
-    await journal.appendMany(records("r", 5, 1));
-    expect((await journal.read("r")).map((r) => r.offset)).toEqual([0, 1, 2, 3, 4, 5]);
+    await journal.appendMany(records("r", 6, 1));
+    expect((await journal.read("r")).map((r) => r.offset)).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
 });

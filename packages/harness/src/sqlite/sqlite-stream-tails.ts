@@ -23,8 +23,9 @@ const MAX_TAILS = 4096;
  * count were found as they were when the entries were made; otherwise every entry is forgotten
  * and the tails are read from the table again. The transaction holds the write lock, so nothing
  * can commit between that check and the insert: the cross-process check is as strict as the
- * read it replaces. `data_version` is read only when an entry would be used: a run tree's first
- * commit (a new stream) costs nothing more.
+ * read it replaces. `data_version` is read only when an entry would be used, and the log
+ * remembers a stream from its second commit on: a run tree's first commit (a new stream, the only
+ * one of a 1-step run) costs nothing more.
  */
 export class SqliteStreamTails {
   private readonly tails = new Map<string, StreamTail>();
