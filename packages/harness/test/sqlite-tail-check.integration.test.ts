@@ -1,12 +1,13 @@
 /**
- * The SQLite journal's second-writer check across processes, now that a connection remembers
- * the tails of the streams it wrote and skips reading them back while `PRAGMA data_version` says
- * no other connection committed (`SqliteStreamTails`): another PROCESS that commits to the file
- * between two of our commits must make our next commit read the tail again, so a writer that
- * did not continue the stored stream is refused with `conflict` (not written past the other's
- * rows, nor failed as a storage error), and one that did is accepted.
+ * The SQLite journal's second-writer check and the status store's stale-save check across
+ * processes, now that a connection remembers what it wrote last and skips reading it back while
+ * `PRAGMA data_version` says no other connection committed (`SqliteOwnWrites`): another PROCESS
+ * that commits to the file between two of our commits must make our next commit read it again,
+ * so a journal writer that did not continue the stored stream is refused with `conflict` (not
+ * written past the other's rows, nor failed as a storage error), one that did is accepted, and a
+ * running status saved after another process finished the run loses.
  *
- * Budget: about 4 s on 2 cores (one child process for the exact point, three for the race with
+ * Budget: about 5 s on 2 cores (one child process for each exact point, three for the race with
  * the child arriving 0-40 ms into the parent's commits; each child starts in ~0.5 s).
  */
 import { spawn } from "node:child_process";
@@ -19,6 +20,8 @@ import { AppendLogEventJournal } from "../src/observability/append-log-event-jou
 import { SqliteAppendLog } from "../src/sqlite/sqlite-append-log.js";
 import { openSqliteDatabase, type SqliteDb } from "../src/sqlite/sqlite-database.js";
 import { SqliteGroupCommit } from "../src/sqlite/sqlite-group-commit.js";
+import { SqliteHarnessStatusStore } from "../src/sqlite/sqlite-status-store.js";
+import { conformanceStatus } from "../src/testkit/store-conformance/status-store-conformance.js";
 import { tempDir } from "./support/temp-dir.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
@@ -154,5 +157,19 @@ describe("SQLite second-writer check with remembered tails, across processes", (
         1_000_000,
       ]);
     }
+  });
+
+  it("another process finishes a run between two of our saves: our next running save loses", async () => {
+    const file = join(await tempDir(cleanup, "tinyagents-tails-"), "shared.db");
+    const db = openSqliteDatabase(file);
+    cleanup.push(() => db.close());
+    const store = new SqliteHarnessStatusStore(db, 100, new SqliteGroupCommit(db));
+    for (const updatedAt of [1, 2, 3])
+      await store.save(conformanceStatus("r", { status: "running", updatedAt }));
+    expect(await otherProcess([file, "r", "status", "1", "1"])).toContain("done 1");
+    await store.save(conformanceStatus("r", { status: "running", updatedAt: 4 }));
+    const stored = await store.get("r");
+    expect(stored?.status).toBe("completed");
+    expect(stored?.updatedAt).toBe(10);
   });
 });

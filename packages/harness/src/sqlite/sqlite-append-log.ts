@@ -10,7 +10,7 @@ import { parseStoredRecord } from "../store/damaged-record.js";
 import { defaultStoreWarning, type StoreWarning } from "../store/store-warning.js";
 import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
 import type { SqliteGroupCommit } from "./sqlite-group-commit.js";
-import { SqliteStreamTails } from "./sqlite-stream-tails.js";
+import { SqliteOwnWrites } from "./sqlite-own-writes.js";
 
 /**
  * Rows per INSERT statement: a group's rows go in multi-row INSERTs (one statement for a
@@ -18,6 +18,20 @@ import { SqliteStreamTails } from "./sqlite-stream-tails.js";
  * most of an append's CPU). 16 rows are 48 bound parameters, far below every SQLite's limit.
  */
 const ROWS_PER_INSERT = 16;
+
+/** A stream's last row: its offset in the log, and its value's numeric `offset` field. */
+interface StreamTail {
+  readonly offset: number;
+  /** The stored value's `offset` field when it is a finite number (what `checkOffset` reads). */
+  readonly last: number | undefined;
+}
+
+/** The tail of a stream whose last row, at `offset`, holds `value`. */
+function streamTail(offset: number, value: JsonValue | undefined): StreamTail {
+  const field =
+    value !== null && typeof value === "object" && !Array.isArray(value) ? value.offset : undefined;
+  return { offset, last: Number.isFinite(field) ? (field as number) : undefined };
+}
 
 /**
  * An AppendLog in the `log` table of a tinyagents SQLite file. Each append is atomic and takes
@@ -39,8 +53,8 @@ export class SqliteAppendLog implements AppendLog {
   ) => number[][];
 
   private readonly commit: SqliteGroupCommit | undefined;
-  /** The streams' last rows as this connection wrote them (see `SqliteStreamTails`). */
-  private readonly tails: SqliteStreamTails;
+  /** The streams' last rows as this connection wrote them (see `SqliteOwnWrites`). */
+  private readonly tails: SqliteOwnWrites<StreamTail>;
 
   private readonly file: string;
   private readonly warn: (warning: StoreWarning) => void;
@@ -52,7 +66,7 @@ export class SqliteAppendLog implements AppendLog {
     damaged: { file?: string; onWarning?: (warning: StoreWarning) => void } = {},
   ) {
     this.commit = commit;
-    this.tails = new SqliteStreamTails(db);
+    this.tails = new SqliteOwnWrites(db);
     this.file = damaged.file ?? db.filename;
     this.warn = damaged.onWarning ?? defaultStoreWarning;
     this.stmt = {
@@ -98,7 +112,7 @@ export class SqliteAppendLog implements AppendLog {
     // record's JSON text lives until its row is inserted, not across the whole turn's commit (at
     // a thousand runs in flight, megabytes of text a scavenge would copy and promote).
     // `copies[i]`: group i's lines, serialized at the call (a group not `valuesFrozen`).
-    // A stream's tail this connection wrote last is remembered (`SqliteStreamTails`): while no
+    // A stream's tail this connection wrote last is remembered (`SqliteOwnWrites`): while no
     // other connection committed, a `checkOffset` group (the journal's) or one without a check
     // reads nothing back.
     const groupTx = db.transaction(
@@ -129,7 +143,7 @@ export class SqliteAppendLog implements AppendLog {
           // value only when the text was made from it now (a group copied at the call may have
           // changed since).
           if (next > 0 && copies[i] === undefined && offsets.length > 0)
-            this.tails.set(stream, next + offsets.length - 1, values[values.length - 1]);
+            this.tails.set(stream, streamTail(next + offsets.length - 1, values[values.length - 1]));
           else this.tails.forget(stream);
           return offsets;
         }),

@@ -15,6 +15,7 @@ import { damagedRecord, parseStoredRecord } from "../store/damaged-record.js";
 import { defaultStoreWarning, type StoreWarning } from "../store/store-warning.js";
 import { guard, type SqliteDb, type SqliteStatement } from "./sqlite-database.js";
 import type { SqliteGroupCommit } from "./sqlite-group-commit.js";
+import { SqliteOwnWrites } from "./sqlite-own-writes.js";
 
 /** The stored columns a save compares with. */
 interface CurrentRow {
@@ -55,6 +56,19 @@ function statusRow(status: HarnessRunStatus): StatusRow {
   };
 }
 
+/** The stored columns `row` writes, as the `current` statement reads them back. */
+function currentRow(row: StatusRow): CurrentRow {
+  return {
+    status: row.status,
+    updatedAt: row.updatedAt,
+    rootRunId: row.rootRunId,
+    threadId: row.threadId,
+    startedAt: row.startedAt,
+    endedAt: row.endedAt,
+    epoch: Number.isFinite(row.epoch) ? (row.epoch as number) : null,
+  };
+}
+
 /**
  * A HarnessStatusStore in the `run_status` table of a tinyagents SQLite file, indexed by root
  * run, thread and liveness; queries go to the database, so runs saved by other processes are
@@ -84,6 +98,8 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
   private readonly reapTx: (cutoff: number, now: number) => HarnessRunStatus[];
 
   private readonly commit: SqliteGroupCommit | undefined;
+  /** The rows of running runs as this connection last saved them (see `SqliteOwnWrites`). */
+  private readonly written: SqliteOwnWrites<CurrentRow>;
   /** Finished rows as far as this connection knows, and when to recount them. */
   private readonly retention: FinishedRunRetention;
 
@@ -109,6 +125,7 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
       );
     }
     this.db = db;
+    this.written = new SqliteOwnWrites(db);
     this.maxFinishedRuns = maxFinishedRuns;
     this.retention = new FinishedRunRetention(maxFinishedRuns, {
       evictBatch: databaseEvictBatch(maxFinishedRuns),
@@ -151,10 +168,17 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
       ),
     };
     const saveOne = (row: StatusRow): void => {
-      const current = this.stmt.current.get(row.runId) as CurrentRow | undefined;
+      // A running run's row as this connection last saved it (see `SqliteOwnWrites`): no read
+      // back while no other connection committed.
+      const current =
+        this.written.get(row.runId) ?? (this.stmt.current.get(row.runId) as CurrentRow | undefined);
       if (!shouldReplaceStatus(current, row)) return;
       const active = isActiveStatus(row.status);
       const { threadId, endedAt } = row;
+      // Remembered from a run's second save on (a 1-step run's only save makes no entry), and
+      // forgotten when it finishes: the cache holds the rows of runs in flight.
+      if (current !== undefined && active) this.written.set(row.runId, currentRow(row));
+      else this.written.forget(row.runId);
       if (
         current !== undefined &&
         current.rootRunId === row.rootRunId &&
@@ -184,7 +208,7 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
       const next = this.retention.finished();
       const excess =
         next === "recount" ? this.retention.counted((this.stmt.finished.get() as { n: number }).n) : next;
-      if (excess > 0) this.stmt.evict.run(excess);
+      if (excess > 0) this.stmt.evict.run(excess); // finished rows only: none is remembered
     };
     const tx = db.transaction(saveOne);
     this.saveTx = (row) => tx.immediate(row);
@@ -315,6 +339,7 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
   }
 
   async delete(runId: string): Promise<boolean> {
+    this.written.forget(runId);
     return guard("delete a run status", () => this.stmt.del.run(runId).changes > 0, this.file);
   }
 }

@@ -1,8 +1,9 @@
 /**
- * The SQLite append log remembers the tail of the streams its connection wrote
- * (`SqliteStreamTails`): a journal's next commit to a stream reads nothing back while no other
- * connection committed (`PRAGMA data_version`) and none of its own transactions rolled back.
- * These tests pin the skip, and that it never outlives a write it did not see.
+ * The SQLite append log and status store remember what their connection wrote last
+ * (`SqliteOwnWrites`): a journal's next commit to a stream reads no tail back, a running run's
+ * next save reads no row back, while no other connection committed (`PRAGMA data_version`) and
+ * none of its own transactions rolled back. These tests pin the skip, and that it never outlives
+ * a write it did not see.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,9 +13,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgentObservation } from "../observability/agent-observation.js";
 import { AppendLogEventJournal } from "../observability/append-log-event-journal.js";
 import type { AppendGroup } from "../store/append-log.js";
+import { conformanceStatus } from "../testkit/store-conformance/status-store-conformance.js";
 import { SqliteAppendLog } from "./sqlite-append-log.js";
 import { openSqliteDatabase, type SqliteDb } from "./sqlite-database.js";
 import { SqliteGroupCommit } from "./sqlite-group-commit.js";
+import { SqliteHarnessStatusStore } from "./sqlite-status-store.js";
 import { SqliteStore } from "./sqlite-store.js";
 
 const cleanup: (() => void)[] = [];
@@ -30,27 +33,29 @@ function tempFile(): string {
 
 /** A connection to `file` whose reads of a stream's last row are counted. */
 function countingLog(file: string): { log: SqliteAppendLog; db: SqliteDb; tailReads: () => number } {
+  const { db, reads } = countingDb(file, "ORDER BY offset DESC LIMIT 1");
+  return { log: new SqliteAppendLog(db, new SqliteGroupCommit(db)), db, tailReads: reads };
+}
+
+/** A connection to `file` whose executions of the statements containing `marker` are counted. */
+function countingDb(file: string, marker: string): { db: SqliteDb; reads: () => number } {
   const db = openSqliteDatabase(file);
   cleanup.push(() => db.close());
-  let tailReads = 0;
+  let reads = 0;
   const counted = Object.create(db) as SqliteDb;
   counted.prepare = (sql: string) => {
     const statement = db.prepare(sql);
-    if (!sql.includes("ORDER BY offset DESC LIMIT 1")) return statement;
+    if (!sql.includes(marker)) return statement;
     return {
       run: (...params: unknown[]) => statement.run(...params),
       all: (...params: unknown[]) => statement.all(...params),
       get: (...params: unknown[]) => {
-        tailReads++;
+        reads++;
         return statement.get(...params);
       },
     };
   };
-  return {
-    log: new SqliteAppendLog(counted, new SqliteGroupCommit(counted)),
-    db,
-    tailReads: () => tailReads,
-  };
+  return { db: counted, reads: () => reads };
 }
 
 function record(root: string, offset: number, writer = "a"): AgentObservation {
@@ -152,5 +157,56 @@ describe("SqliteAppendLog stream tails", () => {
     await log.appendGroups([{ stream: "journal-r", values: copied, checkOffset: () => {} }]);
     await journal.appendMany(records("r", 6, 1));
     expect((await journal.read("r")).map((r) => r.offset)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe("SqliteHarnessStatusStore saved rows", () => {
+  /** Our status store on `file`, counting its reads of a stored row before a save. */
+  function countingStore(file: string): { store: SqliteHarnessStatusStore; rowReads: () => number } {
+    const { db, reads } = countingDb(file, "json_extract(record, '$.epoch')");
+    return { store: new SqliteHarnessStatusStore(db, 100, new SqliteGroupCommit(db)), rowReads: reads };
+  }
+  const running = (updatedAt: number) => conformanceStatus("r", { status: "running", updatedAt });
+
+  it("a running run's next save reads no row back", async () => {
+    const { store, rowReads } = countingStore(tempFile());
+    await store.save(running(1));
+    await store.save(running(2)); // the row exists: read, and remembered
+    expect(rowReads()).toBe(2);
+    await store.save(running(3));
+    await store.save(running(4));
+    expect(rowReads()).toBe(2);
+    // A stale save still loses, against the remembered row.
+    await store.save(running(3));
+    expect((await store.get("r"))?.updatedAt).toBe(4);
+    await store.save(conformanceStatus("r", { status: "completed", updatedAt: 5, endedAt: 5 }));
+    expect((await store.get("r"))?.status).toBe("completed");
+  });
+
+  it("reads the row again after another connection saved it, so a stale save loses", async () => {
+    const file = tempFile();
+    const { store, rowReads } = countingStore(file);
+    const other = SqliteStore.open(file);
+    cleanup.push(() => other.close());
+    await store.save(running(1));
+    await store.save(running(2));
+    await store.save(running(3));
+    expect(rowReads()).toBe(2);
+    // Another connection finishes the run between two of our saves.
+    await other.statusStore.save(conformanceStatus("r", { status: "completed", updatedAt: 10, endedAt: 10 }));
+    await store.save(running(4)); // a running record after the finished one: loses
+    expect(rowReads()).toBe(3);
+    const stored = await other.statusStore.get("r");
+    expect(stored?.status).toBe("completed");
+    expect(stored?.updatedAt).toBe(10);
+  });
+
+  it("a deleted run's next save writes its row again", async () => {
+    const { store } = countingStore(tempFile());
+    await store.save(running(1));
+    await store.save(running(2)); // remembered
+    expect(await store.delete("r")).toBe(true);
+    await store.save(running(3));
+    expect((await store.get("r"))?.updatedAt).toBe(3);
   });
 });
