@@ -7,8 +7,10 @@
 // adapter's new/base ratio: median of per-round ratios and ratio of the fastest quarters.
 // `--prefill N` runs each loop N times before timing (untimed): e.g. 11000 puts a SQLite store at
 // its bound of 10,000 finished runs, where each run's end evicts, as in a long-lived store.
+// `--yield-each-call` makes the fake model yield a turn per call, as a real model's I/O does: a
+// journaled run then commits once per step instead of once per run.
 // Usage: node bench/tools/ab-builds.mjs --base DIR [--steps 10] [--rounds 15] [--round-ms 60]
-//   [--adapters tinyagents-sqlite,tinyagents-production] [--prefill 0]
+//   [--adapters tinyagents-sqlite,tinyagents-production] [--prefill 0] [--yield-each-call]
 
 import { intArg, parseArgs } from "../lib/args.mjs";
 import { loadTreeAdapter } from "../lib/cpu-sample.mjs";
@@ -18,6 +20,7 @@ const args = parseArgs();
 const steps = intArg(args, "steps", 10);
 const rounds = intArg(args, "rounds", 15);
 const roundMs = intArg(args, "round-ms", 60);
+const yieldEachCall = args["yield-each-call"] !== undefined;
 const names = String(args.adapters ?? "tinyagents-sqlite,tinyagents-production").split(",");
 const loops = [];
 for (const tree of [args.base, "."])
@@ -25,7 +28,7 @@ for (const tree of [args.base, "."])
     const { adapter, newCounters } = await loadTreeAdapter(tree, name);
     loops.push({
       key: `${tree === "." ? "new" : "base"} ${name}`,
-      run: adapter.createLoop({ steps, counters: newCounters() }),
+      run: adapter.createLoop({ steps, yieldEachCall, counters: newCounters() }),
       samples: [],
     });
   }

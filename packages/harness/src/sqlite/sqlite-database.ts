@@ -32,6 +32,8 @@ export interface SqliteDb {
    * transaction (the append log's remembered stream tails) is stale once this moved.
    */
   readonly rollbacks: number;
+  /** How many outermost transactions of `transaction` functions began on this connection so far. */
+  readonly transactions: number;
   close(): void;
   readonly open: boolean;
   /** The SQLite library behind this database. */
@@ -134,6 +136,7 @@ export function openSqliteDatabase(filename: string, options: SqliteOpenOptions 
 function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName, filename: string): SqliteDb {
   let depth = 0;
   let rollbacks = 0;
+  let transactions = 0;
   // Set while an `inline` transaction runs: nested transaction functions skip their savepoints.
   let inline = false;
   // Transaction control runs as prepared statements, compiled once per connection: `exec` compiles
@@ -185,6 +188,7 @@ function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName, filena
         }
       }
       run(begin);
+      transactions++;
       depth++;
       inline = inlineNested;
       try {
@@ -223,6 +227,9 @@ function sqliteDb(connection: SqliteConnection, driver: SqliteDriverName, filena
     },
     get rollbacks() {
       return rollbacks;
+    },
+    get transactions() {
+      return transactions;
     },
     close: () => {
       control.clear();

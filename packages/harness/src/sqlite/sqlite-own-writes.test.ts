@@ -210,3 +210,24 @@ describe("SqliteHarnessStatusStore saved rows", () => {
     expect((await store.get("r"))?.updatedAt).toBe(3);
   });
 });
+
+describe("one change check per commit", () => {
+  it("a commit holding a journal group and a status save reads data_version once", async () => {
+    const { db, reads } = countingDb(tempFile(), "PRAGMA data_version");
+    const commit = new SqliteGroupCommit(db);
+    const journal = new AppendLogEventJournal(new SqliteAppendLog(db, commit));
+    const store = new SqliteHarnessStatusStore(db, 100, commit);
+    const turn = (i: number) =>
+      Promise.all([
+        journal.appendMany(records("r", i, 1)),
+        store.save(conformanceStatus("r", { status: "running", updatedAt: i })),
+      ]);
+    for (let i = 0; i < 3; i++) await turn(i); // both remember from their second commit on
+    const before = reads();
+    await turn(3);
+    await turn(4);
+    expect(reads() - before).toBe(2);
+    expect((await journal.read("r")).map((r) => r.offset)).toEqual([0, 1, 2, 3, 4]);
+    expect((await store.get("r"))?.updatedAt).toBe(4);
+  });
+});
