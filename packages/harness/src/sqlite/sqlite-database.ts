@@ -29,7 +29,7 @@ export interface SqliteDb {
   /**
    * How many transactions and savepoints of `transaction` functions were rolled back (or failed
    * to commit) on this connection so far: state a store derived from writes inside a
-   * transaction (the append log's remembered stream tails) is stale once this moved.
+   * transaction (what `SqliteOwnWrites` remembers) is stale once this moved.
    */
   readonly rollbacks: number;
   /** How many outermost transactions of `transaction` functions began on this connection so far. */
