@@ -7,8 +7,10 @@
 // runs (each run's end then evicts). CPU time counts every thread of the process: a call during
 // which V8 compiles or marks on its helper threads reads long (the tail of the first statement of
 // a commit, mostly).
+// `--yield-each-call`: the fake model yields a turn per call, as a real model's I/O does, so a
+// journaled run commits once per step (the reads a commit makes before its writes show per step).
 // Usage: node bench/tools/sqlite-statements.mjs [--adapter tinyagents-sqlite] [--steps 1]
-//        [--runs 3000] [--warmup 300]
+//        [--runs 3000] [--warmup 300] [--yield-each-call]
 import { createRequire } from "node:module";
 import { loadAdapter } from "../adapters/index.mjs";
 import { intArg, parseArgs } from "../lib/args.mjs";
@@ -52,7 +54,7 @@ Database.prototype.prepare = function (sql) {
 const adapter = await loadAdapter(args.adapter ?? "tinyagents-sqlite");
 const counters = newCounters();
 const steps = intArg(args, "steps", 1);
-const run = adapter.createLoop({ steps, counters });
+const run = adapter.createLoop({ steps, yieldEachCall: args["yield-each-call"] !== undefined, counters });
 const runs = intArg(args, "runs", 3000);
 const warmup = intArg(args, "warmup", 300);
 for (let i = 0; i < warmup; i++) await run();
