@@ -112,9 +112,10 @@ class ToolPhase<State, Ctx> implements ToolFollowUp, ToolPhaseOutcome {
     this.s.onceIntentByModelStep = onceIntentByModelStep(this.s);
     if (plans.length === 1) {
       const plan = plans[0] as Plan<State, Ctx>;
-      // One call run in process without tool hooks (the common case): the call folds its
-      // result into the phase's outcome in its own reaction (`toolAnswered`), no layer between.
-      if (plan.kind === "run" && !this.s.ctx.journaled && !this.s.parts.middleware.hooksToolCalls) {
+      // One call run in process (the common case): the call folds its result into the phase's
+      // outcome in its own reaction (`toolAnswered`, which runs the `afterTool` hooks when any
+      // middleware has them), no layer between.
+      if (plan.kind === "run" && !this.s.ctx.journaled) {
         const only = executeToolCall(this.s, plan.call, plan.tool, plan.args, this);
         return only instanceof Promise ? (only as Promise<ToolPhaseOutcome>) : this.toolAnswered(only);
       }
