@@ -10,6 +10,7 @@ import type { MiddlewareHook } from "../contracts/agent-event.js";
 import type { ToolResult } from "../tool/tool.js";
 import { failed, hookError, prefixViolation } from "./hook-errors.js";
 import type { HookContext, Middleware, ModelCallNext, ToolCallNext } from "./middleware.js";
+import { callAround, modelCallAroundOf } from "./model-call-around.js";
 import { type PrefixLayout, prefixChange, prefixLayout } from "./prefix-fingerprint.js";
 import { isCopyOnWriteHook, isReadOnlyHook } from "./read-only-hooks.js";
 
@@ -277,8 +278,13 @@ export class MiddlewareStack<State, Ctx> {
     let next = inner;
     for (const m of this.wrappers("wrapModelCall")) {
       const downstream = next;
-      next = (request: ModelRequest): Promise<ModelResponse> =>
-        Promise.resolve(this.callHook<ModelResponse>(ctx, m, "wrapModelCall", request, downstream));
+      const around = modelCallAroundOf(m.wrapModelCall);
+      next =
+        around === undefined
+          ? (request: ModelRequest): Promise<ModelResponse> =>
+              Promise.resolve(this.callHook<ModelResponse>(ctx, m, "wrapModelCall", request, downstream))
+          : (request: ModelRequest): Promise<ModelResponse> =>
+              callAround(ctx, m.name, around, request, downstream);
     }
     return next;
   }

@@ -1,5 +1,4 @@
 import {
-  addUsage,
   emptyUsage,
   type ModelRequest,
   type ModelResponse,
@@ -10,6 +9,7 @@ import { liveRunOf } from "../../context/run-context.js";
 import type { RunContext } from "../../contracts/run-context.js";
 import { estimateCost, type ModelPricing } from "../../cost/cost.js";
 import type { HookContext, Middleware } from "../middleware.js";
+import { wrapsModelCallAround } from "../model-call-around.js";
 import { readsRequestOnly } from "../read-only-hooks.js";
 import { type BudgetHold, BudgetTracker } from "./budget-tracker.js";
 import { RunRequestEstimator } from "./estimate-request.js";
@@ -131,16 +131,7 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
   if (!(tracker instanceof BudgetTracker)) throw optionError(name, "tracker", "must be a BudgetTracker");
   const custom = options.estimate === undefined ? undefined : callable(name, "estimate", options.estimate);
   const pricing = options.pricing;
-  // Per run: the reservations of its calls in flight (one key per dispatch), for `onError` /
-  // `afterAgent`; what its calls spent (recorded in the tracker), saved when it pauses; and the
-  // default estimate's memory of the run's previous request (`estimateRequestTokens`' answers).
-  const perRun = new PerRun<{
-    inFlight: BudgetHold[];
-    calls: number;
-    usage: Usage;
-    cost: number;
-    estimator: RunRequestEstimator | undefined;
-  }>(() => ({
+  const perRun = new PerRun<RunBudget>(() => ({
     inFlight: [],
     calls: 0,
     usage: emptyUsage(),
@@ -196,7 +187,7 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
           : Math.max(0, runCost(run) - costBefore);
       tracker.record(usage, cost);
       spent.calls++;
-      spent.usage = addUsage(spent.usage, usage);
+      addUsageTo(spent.usage, usage);
       spent.cost += cost;
     }
     run.emit({
@@ -231,46 +222,37 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
     beforeModel: readsRequestOnly((ctx: HookContext<State, Ctx>): void => {
       preflight(ctx.run, 0);
     }),
-    // Not an async function: one promise per call (the `then` of `next`'s) instead of two.
-    wrapModelCall(ctx, request, next) {
-      const run = ctx.run;
-      const callId = ctx.callId ?? "";
-      const state = perRun.of(run);
-      // The request as dispatched (later middleware may have grown it); checked and reserved in
-      // one synchronous step, so runs sharing the tracker cannot both pass on the same room.
-      let estimated: number;
-      try {
-        estimated =
+    // Split around `next` (see `wrapsModelCallAround`): the stack settles the call in the same
+    // reaction that closes the hook's bracket, no promise layer of its own.
+    wrapModelCall: wrapsModelCallAround<DispatchedCall, State, Ctx>({
+      dispatch(ctx, request) {
+        const run = ctx.run;
+        const state = perRun.of(run);
+        // The request as dispatched (later middleware may have grown it); checked and reserved in
+        // one synchronous step, so runs sharing the tracker cannot both pass on the same room.
+        const estimated =
           custom === undefined ? (state.estimator as RunRequestEstimator).estimate(request) : custom(request);
         preflight(run, estimated);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      const hold = tracker.hold(estimated);
-      const held = state.inFlight;
-      held.push(hold);
-      let costBefore: number;
-      let pending: Promise<ModelResponse>;
-      try {
-        run.emit({ type: "budget.reserved", callId, estimatedInputTokens: estimated });
-        costBefore = pricing === undefined ? runCost(run) : 0;
-        pending = next(request);
-      } catch (error) {
-        releaseHold(tracker, held, hold);
-        return Promise.reject(error);
-      }
-      return pending.then(
-        (response) => {
-          releaseHold(tracker, held, hold);
-          settle(run, state, callId, estimated, response, costBefore);
-          return response;
-        },
-        (error: unknown) => {
-          releaseHold(tracker, held, hold);
+        const hold = tracker.hold(estimated);
+        const call: DispatchedCall = { state, callId: ctx.callId ?? "", estimated, hold, costBefore: 0 };
+        state.inFlight.push(hold);
+        try {
+          run.emit({ type: "budget.reserved", callId: call.callId, estimatedInputTokens: estimated });
+          call.costBefore = pricing === undefined ? runCost(run) : 0;
+        } catch (error) {
+          releaseHold(tracker, state.inFlight, hold);
           throw error;
-        },
-      );
-    },
+        }
+        return call;
+      },
+      settled(ctx, call, response) {
+        releaseHold(tracker, call.state.inFlight, call.hold);
+        settle(ctx.run, call.state, call.callId, call.estimated, response, call.costBefore);
+      },
+      failed(_ctx, call) {
+        releaseHold(tracker, call.state.inFlight, call.hold);
+      },
+    }),
     onError(ctx) {
       releaseRun(ctx.run);
     },
@@ -305,12 +287,48 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
 }
 
 /**
+ * Per run: the reservations of its calls in flight, for `onError` / `afterAgent`; what its calls
+ * spent (recorded in the tracker), saved when it pauses; and the default estimate's memory of the
+ * run's previous request.
+ */
+interface RunBudget {
+  inFlight: BudgetHold[];
+  calls: number;
+  usage: Usage;
+  cost: number;
+  estimator: RunRequestEstimator | undefined;
+}
+
+/** One dispatched call, from its reservation to its settlement. */
+interface DispatchedCall {
+  readonly state: RunBudget;
+  readonly callId: string;
+  readonly estimated: number;
+  readonly hold: BudgetHold;
+  /** The run's cost before the call (without `pricing`: the call's cost is the difference). */
+  costBefore: number;
+}
+
+/**
  * The run's cost so far (US dollars): read from the harness's own run context without copying
  * its status record, else from `status()` (a context built by hand).
  */
 function runCost(run: RunContext<unknown>): number {
   const live = liveRunOf(run);
   return (live !== undefined ? live.costTotal() : run.status()?.cost.total) ?? 0;
+}
+
+/**
+ * Add `usage` to the run's own running `total` in place (`addUsage` without a new object per
+ * call): `total` is the run's alone, copied when it is saved.
+ */
+function addUsageTo(total: Usage, usage: Usage): void {
+  total.inputTokens += usage.inputTokens;
+  total.outputTokens += usage.outputTokens;
+  total.totalTokens += usage.totalTokens;
+  total.cacheReadTokens += usage.cacheReadTokens;
+  total.cacheWriteTokens += usage.cacheWriteTokens;
+  total.reasoningTokens += usage.reasoningTokens;
 }
 
 /**
