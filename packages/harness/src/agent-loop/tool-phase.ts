@@ -157,11 +157,12 @@ class ToolPhase<State, Ctx> implements ToolFollowUp, ToolPhaseOutcome {
       for (let i = 0; i < results.length; i++) messages[i] = this.messageOf(results[i] as ToolResult);
       return this.outcome(messages);
     }
-    const messages: Message[] = [];
+    // Sized once (a push onto [] reserves 17 slots), filled in call order.
+    const messages = new Array<Message>(results.length);
     for (let i = 0; i < results.length; i++) {
       const hooked = stack.runValueHook(this.s.hook, "afterTool", results[i] as ToolResult);
       if (hooked instanceof Promise) return this.foldRest(results, i, hooked, messages);
-      this.append(messages, hooked);
+      messages[i] = this.messageOf(hooked);
     }
     return this.outcome(messages);
   }
@@ -172,10 +173,10 @@ class ToolPhase<State, Ctx> implements ToolFollowUp, ToolPhaseOutcome {
     pending: Promise<ToolResult>,
     messages: Message[],
   ): Promise<ToolPhaseOutcome> {
-    this.append(messages, await pending);
+    messages[index] = this.messageOf(await pending);
     for (let i = index + 1; i < results.length; i++) {
       const hooked = this.s.parts.middleware.runValueHook(this.s.hook, "afterTool", results[i] as ToolResult);
-      this.append(messages, hooked instanceof Promise ? await hooked : hooked);
+      messages[i] = this.messageOf(hooked instanceof Promise ? await hooked : hooked);
     }
     return this.outcome(messages);
   }
@@ -184,10 +185,6 @@ class ToolPhase<State, Ctx> implements ToolFollowUp, ToolPhaseOutcome {
   private outcome(messages: Message[]): ToolPhaseOutcome {
     this.messages = messages;
     return this;
-  }
-
-  private append(messages: Message[], result: ToolResult): void {
-    messages.push(this.messageOf(result));
   }
 
   /** The tool message of a result (artifact ids it carries go to `run.artifacts`). */

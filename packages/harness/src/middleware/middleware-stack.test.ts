@@ -8,6 +8,7 @@ import { modelCallLimitMiddleware } from "./library/call-limit-middleware.js";
 import { redactionMiddleware } from "./library/redaction-middleware.js";
 import type { HookContext, Middleware } from "./middleware.js";
 import { MiddlewareStack } from "./middleware-stack.js";
+import { replacesRequestOnly } from "./read-only-hooks.js";
 
 /** A hook context whose run records what the stack emits. */
 function context(): { ctx: HookContext<unknown, unknown>; events: AgentEvent[] } {
@@ -179,6 +180,59 @@ describe("MiddlewareStack dispatch", () => {
     expect(snapshots).toBeGreaterThan(0);
     expect(changed.events.filter((e) => e.type === "cache.layout_changed")).toEqual([
       expect.objectContaining({ middleware: "redaction", segment: "history" }),
+    ]);
+  });
+
+  it("beforeModel: a copy-on-write hook's failures and replacements stay inside its bracket", async () => {
+    const base: ModelRequest = { messages: [system("sys"), user("q")] };
+    const renamed = (r: ModelRequest): ModelRequest => ({
+      ...r,
+      messages: [system("other"), ...r.messages.slice(1)],
+    });
+    // Replacing the prefix asynchronously, undeclared, under protectPromptPrefix: refused as its failure.
+    const asyncUndeclared: Middleware = {
+      name: "async-cow",
+      beforeModel: replacesRequestOnly(async (_ctx: unknown, r: ModelRequest) => renamed(r)),
+    };
+    const refused = context();
+    await expect(
+      new MiddlewareStack([asyncUndeclared]).beforeModel(refused.ctx, base, true),
+    ).rejects.toMatchObject({
+      code: "validation",
+      details: { middleware: "async-cow", hook: "beforeModel" },
+    });
+    expect(brackets(refused.events)).toEqual([
+      "middleware.started async-cow",
+      "cache.layout_changed",
+      "middleware.failed async-cow",
+    ]);
+    // Declared: the replacement is reported inside the bracket and returned.
+    const declared: Middleware = { ...asyncUndeclared, name: "declared", changes: "prefix" };
+    const allowed = context();
+    const out = await new MiddlewareStack([declared]).beforeModel(allowed.ctx, base, true);
+    expect(out.messages[0]).toEqual(system("other"));
+    expect(brackets(allowed.events)).toEqual([
+      "middleware.started declared",
+      "cache.layout_changed",
+      "middleware.completed declared",
+    ]);
+    // Throwing synchronously: a rejected promise, after its middleware.failed.
+    const throwing: Middleware = {
+      name: "throwing-cow",
+      beforeModel: replacesRequestOnly((): ModelRequest => {
+        throw new Error("no");
+      }),
+    };
+    const failedRun = context();
+    await expect(
+      new MiddlewareStack([throwing]).beforeModel(failedRun.ctx, base, true),
+    ).rejects.toMatchObject({
+      code: "middleware",
+      details: { middleware: "throwing-cow", hook: "beforeModel" },
+    });
+    expect(brackets(failedRun.events)).toEqual([
+      "middleware.started throwing-cow",
+      "middleware.failed throwing-cow",
     ]);
   });
 

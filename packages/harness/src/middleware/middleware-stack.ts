@@ -203,17 +203,31 @@ export class MiddlewareStack<State, Ctx> {
         }
         continue;
       }
-      // Only a hook that may change the request needs the watch's state (read-only chains: none).
-      watch ??= { layout: undefined, changed: false, protectPrefix };
-      const watched = watch;
       if (isCopyOnWriteHook(m.beforeModel)) {
-        // It leaves its input intact: the prefix needs a snapshot only if it returned a new request.
-        const next = this.bracket(ctx, m, "beforeModel", () => {
-          const replaced = m.beforeModel?.(ctx, input);
-          return isThenable(replaced)
+        // It leaves its input intact: the prefix needs a snapshot (and the watch its state) only
+        // if it returned a new request. Bracketed as `callHook` brackets, without a closure.
+        ctx.run.emit({ type: "middleware.started", name: m.name, hook: "beforeModel" });
+        let replaced: ModelRequest | undefined | void | Promise<ModelRequest | undefined | void>;
+        try {
+          replaced = m.beforeModel?.(ctx, input);
+        } catch (thrown) {
+          return Promise.reject(failed(ctx, m.name, "beforeModel", thrown));
+        }
+        if (replaced === undefined || replaced === null || replaced === input) {
+          ctx.run.emit({ type: "middleware.completed", name: m.name, hook: "beforeModel" });
+          continue;
+        }
+        watch ??= { layout: undefined, changed: false, protectPrefix };
+        const watched = watch;
+        let checked: ModelRequest | Promise<ModelRequest>;
+        try {
+          checked = isThenable(replaced)
             ? Promise.resolve(replaced).then((out) => this.checkReplacement(ctx, m, input, out, watched))
             : this.checkReplacement(ctx, m, input, replaced, watched);
-        });
+        } catch (thrown) {
+          return Promise.reject(failed(ctx, m.name, "beforeModel", thrown));
+        }
+        const next = this.completed(ctx, m, "beforeModel", checked);
         if (next instanceof Promise) {
           return next.then((prepared) =>
             this.beforeModelFrom(ctx, chain, i + 1, prepared, protectPrefix, watched),
@@ -222,6 +236,9 @@ export class MiddlewareStack<State, Ctx> {
         current = next;
         continue;
       }
+      // Only a hook that may change the request needs the watch's state (read-only chains: none).
+      watch ??= { layout: undefined, changed: false, protectPrefix };
+      const watched = watch;
       watched.layout ??= prefixLayout(input);
       const next = this.bracket(ctx, m, "beforeModel", () => {
         const replaced = m.beforeModel?.(ctx, input);
