@@ -4,10 +4,12 @@ import type { Redactor } from "./redaction.js";
  * Whether a redactor leaves an event sink's record ids unchanged, without reading them: an
  * `EventSink`'s ids are `${streamId}-evt-` followed by the record's decimal offset, and the
  * verdict for one prefix holds for every offset with the same number of digits. The built-in
- * secret shapes treat all digits alike (probes: the prefix followed by zeros, then by ones), and
- * the registered credentials are ruled out by {@link cannotOccurInSinkIds} (when one might occur,
- * the verdict is "not clean" and the caller redacts the id itself). One redactString pair per
- * prefix and digit count, instead of one scan per record. Used by the per-delta lane
+ * secret shapes treat all digits alike (no digit in their literal parts, every character class
+ * holds all ten or none, and digits are all word characters for `\b`), so the prefix followed by
+ * zeros stands for every such id: one probe. The registered credentials are ruled out by
+ * {@link cannotOccurInSinkIds} (when one might occur, the verdict is "not clean" and the caller
+ * redacts the id itself). One redactString per prefix and digit count, instead of one scan per
+ * record. Used by the per-delta lane
  * (`DeltaRedaction`) and by the bookkeeping short cut (`projectionOnlyFilter`).
  */
 export class SinkIdVerdict {
@@ -42,7 +44,6 @@ export class SinkIdVerdict {
         !(last >= 48 && last <= 57) &&
         idPrefix.length > 0 &&
         this.cleanProbe(idPrefix + "0".repeat(digits)) &&
-        this.cleanProbe(idPrefix + "1".repeat(digits)) &&
         secrets.every((secret) => cannotOccurInSinkIds(secret, idPrefix));
     }
     return this.clean && idLength === this.length;
