@@ -21,6 +21,8 @@ import { finalText, newCounters, PROMPT } from "../lib/script.mjs";
 import { median } from "../lib/stats.mjs";
 
 const args = parseArgs();
+// Each variant opens a store that closes on the process's exit (one listener each, two builds).
+process.setMaxListeners(0);
 const steps = intArg(args, "steps", 10);
 const rounds = intArg(args, "rounds", 9);
 const roundMs = intArg(args, "round-ms", 150);
