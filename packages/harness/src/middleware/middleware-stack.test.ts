@@ -254,6 +254,28 @@ describe("MiddlewareStack dispatch", () => {
     return expect(refused).rejects.toMatchObject({ code: "validation" });
   });
 
+  it("beforeAgent: no promise when no middleware has the hook; otherwise each one bracketed, in order", async () => {
+    const { ctx, events } = context();
+    expect(
+      new MiddlewareStack([budgetMiddleware({ limits: { maxTotalTokens: 10 } })]).beforeAgent(ctx),
+    ).toBeUndefined();
+    expect(events).toEqual([]);
+    const seen: string[] = [];
+    const stack = new MiddlewareStack<unknown, unknown>([
+      { name: "a", beforeAgent: () => void seen.push("a") },
+      budgetMiddleware({ limits: { maxTotalTokens: 10 } }),
+      { name: "b", beforeAgent: async () => void seen.push("b") },
+    ]);
+    await stack.beforeAgent(ctx);
+    expect(seen).toEqual(["a", "b"]);
+    expect(brackets(events)).toEqual([
+      "middleware.started a",
+      "middleware.completed a",
+      "middleware.started b",
+      "middleware.completed b",
+    ]);
+  });
+
   it("hooksToolCalls: whether any middleware has a tool hook (the loop runs tool calls without the stack otherwise)", () => {
     const budget = budgetMiddleware({ limits: { maxTotalTokens: 10 } });
     expect(new MiddlewareStack([]).hooksToolCalls).toBe(false);

@@ -114,8 +114,20 @@ export class MiddlewareStack<State, Ctx> {
     return found;
   }
 
-  async beforeAgent(ctx: HookContext<State, Ctx>): Promise<void> {
-    for (const m of this.with("beforeAgent")) {
+  /**
+   * The `beforeAgent` hooks in registration order, each bracketed. `undefined` (no promise, no
+   * async frame) when no middleware has the hook: most stacks (budget, retry, usage accounting).
+   */
+  beforeAgent(ctx: HookContext<State, Ctx>): Promise<void> | undefined {
+    const chain = this.with("beforeAgent");
+    return chain.length === 0 ? undefined : this.beforeAgentChain(ctx, chain);
+  }
+
+  private async beforeAgentChain(
+    ctx: HookContext<State, Ctx>,
+    chain: Middleware<State, Ctx>[],
+  ): Promise<void> {
+    for (const m of chain) {
       await this.bracket(ctx, m, "beforeAgent", () => m.beforeAgent?.(ctx));
     }
   }
