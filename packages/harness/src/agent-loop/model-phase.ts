@@ -61,8 +61,13 @@ function callThroughStack<State, Ctx>(
   s.run.modelCalls++;
   // With nothing between the status record and the provider attempt (no wrap, no journal step),
   // the attempt starts at this instant and its end is the call's end: the call reads the clock
-  // twice (start, end), shared by the status record, the open attempt and `durationMs`.
-  const direct = !s.ctx.journaled && (stack.list.length === 0 || stack.with("wrapModelCall").length === 0);
+  // twice (start, end), shared by the status record, the open attempt and `durationMs`. A sole
+  // wrap in split form (budget's) runs inside that direct call (see `resilientModelCall`).
+  const direct =
+    !s.ctx.journaled &&
+    (stack.list.length === 0 ||
+      stack.with("wrapModelCall").length === 0 ||
+      stack.soleModelCallAround !== undefined);
   const startedAt = s.ctx.clock.now();
   s.status.modelStarted(callId, startedAt);
   // Direct: the resilient call itself ends the status entry and runs `afterModel` (one promise

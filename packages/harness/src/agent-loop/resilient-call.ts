@@ -11,6 +11,7 @@ import type { AgentEvent, AgentEventOf } from "../contracts/agent-event.js";
 import type { CostTotals } from "../contracts/cost-totals.js";
 import { markFailedModel } from "../errors/failed-model.js";
 import type { HookContext } from "../middleware/middleware.js";
+import type { SoleModelCallAround } from "../middleware/model-call-around.js";
 import type {
   ModelRegistration,
   ModelSelection,
@@ -42,16 +43,36 @@ export function resilientModelCall<State, Ctx>(
   startedAt?: number,
   after?: HookContext<State, Ctx>,
 ): Promise<ModelResponse> {
+  // A direct call with a sole wrap in split form (budget's): dispatched here, before the call
+  // (as the onion would, just before its `next`), settled before the status entry ends.
+  const wrap = after === undefined ? undefined : s.parts.middleware.soleModelCallAround;
+  let wrapCall: unknown;
+  let attemptStart = startedAt;
+  if (wrap !== undefined) {
+    try {
+      wrapCall = wrap.dispatch(after as HookContext<State, Ctx>, request);
+    } catch (error) {
+      s.status.modelEnded();
+      return Promise.reject(error);
+    }
+    // The wrap's work ran since the status entry's clock read: the attempt reads its own.
+    attemptStart = undefined;
+  }
   let call: ResilientCall<State, Ctx>;
   try {
     call = new ResilientCall(s, callId, request);
   } catch (error) {
-    if (after !== undefined) s.status.modelEnded();
-    return Promise.reject(error);
+    if (after === undefined) return Promise.reject(error);
+    s.status.modelEnded();
+    return Promise.reject(wrap === undefined ? error : wrap.fail(after, wrapCall, error));
   }
-  if (after === undefined) return call.start(startedAt);
+  if (after === undefined) return call.start(attemptStart);
   call.after = after;
-  return call.startAndFinish(startedAt);
+  if (wrap !== undefined) {
+    call.wrap = wrap;
+    call.wrapCall = wrapCall;
+  }
+  return call.startAndFinish(attemptStart);
 }
 
 /**
@@ -111,6 +132,10 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
    * ends the run's status entry and runs `afterModel` with these hooks itself (`startAndFinish`).
    */
   after: HookContext<State, Ctx> | undefined = undefined;
+  /** With `after`: the stack's sole wrap in split form, settled (or failed) before the call ends. */
+  wrap: SoleModelCallAround | undefined = undefined;
+  /** What the wrap's dispatch returned, for its settlement. */
+  wrapCall: unknown = undefined;
 
   constructor(
     private readonly s: LoopSession<State, Ctx>,
@@ -215,7 +240,7 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
       return this.startAttempt(registration, 0, 1, startedAt, this);
     } catch (thrown) {
       this.s.status.modelEnded();
-      return Promise.reject(thrown);
+      return Promise.reject(this.wrapFailed(thrown));
     }
   }
 
@@ -238,6 +263,14 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
   /** After a successful call: the status entry ends (at `endedAt`), then `afterModel`. */
   private finish(response: ModelResponse, endedAt?: number): ModelResponse | Promise<ModelResponse> {
     const { s } = this;
+    if (this.wrap !== undefined) {
+      try {
+        this.wrap.settle(this.after as HookContext<State, Ctx>, this.wrapCall, response);
+      } catch (thrown) {
+        s.status.modelEnded();
+        throw thrown;
+      }
+    }
     s.status.modelEnded(endedAt);
     s.status.phase("middleware");
     const stack = s.parts.middleware;
@@ -251,9 +284,17 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
       (response) => this.finish(response, this.s.modelEndedAt),
       (thrown: unknown) => {
         this.s.status.modelEnded();
-        throw thrown;
+        throw this.wrapFailed(thrown);
       },
     );
+  }
+
+  /** The call failed: the error it rejects with, after the sole split wrap's failure (if any). */
+  private wrapFailed(thrown: unknown): unknown {
+    const wrap = this.wrap;
+    return wrap === undefined
+      ? thrown
+      : wrap.fail(this.after as HookContext<State, Ctx>, this.wrapCall, thrown);
   }
 
   private async recoverFromFirst(thrown: unknown): Promise<ModelResponse> {

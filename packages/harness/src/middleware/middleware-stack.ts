@@ -10,7 +10,7 @@ import type { MiddlewareHook } from "../contracts/agent-event.js";
 import type { ToolResult } from "../tool/tool.js";
 import { failed, hookError, prefixViolation } from "./hook-errors.js";
 import type { HookContext, Middleware, ModelCallNext, ToolCallNext } from "./middleware.js";
-import { callAround, modelCallAroundOf } from "./model-call-around.js";
+import { callAround, modelCallAroundOf, SoleModelCallAround } from "./model-call-around.js";
 import { type PrefixLayout, prefixChange, prefixLayout } from "./prefix-fingerprint.js";
 import { isCopyOnWriteHook, isReadOnlyHook } from "./read-only-hooks.js";
 
@@ -37,6 +37,8 @@ export class MiddlewareStack<State, Ctx> {
    * middleware.
    */
   readonly hooksToolCalls: boolean;
+  /** {@link soleModelCallAround}, once looked up (`null`: not yet). */
+  private soleAround: SoleModelCallAround | undefined | null = null;
 
   /**
    * Throws `validation` when two middleware that keep resumable state (`saveState` /
@@ -327,6 +329,23 @@ export class MiddlewareStack<State, Ctx> {
         Promise.resolve(this.callHook<ToolResult>(ctx, m, "wrapToolCall", call, downstream));
     }
     return next;
+  }
+
+  /**
+   * The stack's only `wrapModelCall` hook when it is in split form (see `wrapsModelCallAround`):
+   * the loop then runs it inside its direct model call instead of composing the onion.
+   * `undefined` with no wrap hook, several, or one that is not split.
+   */
+  get soleModelCallAround(): SoleModelCallAround | undefined {
+    if (this.soleAround === null) {
+      const wraps = this.with("wrapModelCall");
+      const around = wraps.length === 1 ? modelCallAroundOf(wraps[0]?.wrapModelCall) : undefined;
+      this.soleAround =
+        around === undefined
+          ? undefined
+          : new SoleModelCallAround((wraps[0] as Middleware<State, Ctx>).name, around);
+    }
+    return this.soleAround;
   }
 
   /** The middleware implementing a wrap hook, innermost (last registered) first. */

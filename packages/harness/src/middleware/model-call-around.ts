@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelResponse } from "@tinyagents/inference";
+import type { ModelRequest, ModelResponse, TinyAgentsError } from "@tinyagents/inference";
 import { failed } from "./hook-errors.js";
 import type { HookContext, ModelCallNext } from "./middleware.js";
 
@@ -71,6 +71,80 @@ export function modelCallAroundOf(hook: unknown): ModelCallAround<unknown> | und
 }
 
 /**
+ * `middleware.started`, then `around.dispatch`: what {@link settleAround} / {@link failAround}
+ * take. Throws the error the call fails with (after `middleware.failed`) when `dispatch` throws.
+ */
+function dispatchAround<State, Ctx>(
+  ctx: HookContext<State, Ctx>,
+  name: string,
+  around: ModelCallAround<unknown>,
+  request: ModelRequest,
+): unknown {
+  ctx.run.emit({ type: "middleware.started", name, hook: "wrapModelCall" });
+  try {
+    return around.dispatch(ctx as HookContext<unknown, unknown>, request);
+  } catch (thrown) {
+    throw failed(ctx, name, "wrapModelCall", thrown);
+  }
+}
+
+/** `around.settled`, then `middleware.completed`; throws the error the call fails with when it throws. */
+function settleAround<State, Ctx>(
+  ctx: HookContext<State, Ctx>,
+  name: string,
+  around: ModelCallAround<unknown>,
+  call: unknown,
+  response: ModelResponse,
+): void {
+  try {
+    around.settled(ctx as HookContext<unknown, unknown>, call, response);
+  } catch (thrown) {
+    throw failed(ctx, name, "wrapModelCall", thrown);
+  }
+  ctx.run.emit({ type: "middleware.completed", name, hook: "wrapModelCall" });
+}
+
+/** The call below failed with `thrown`: `around.failed`, `middleware.failed`; returns the error to reject with. */
+function failAround<State, Ctx>(
+  ctx: HookContext<State, Ctx>,
+  name: string,
+  around: ModelCallAround<unknown>,
+  call: unknown,
+  thrown: unknown,
+): TinyAgentsError {
+  around.failed(ctx as HookContext<unknown, unknown>, call, thrown);
+  return failed(ctx, name, "wrapModelCall", thrown);
+}
+
+/**
+ * A stack's only `wrapModelCall` hook, in split form: the loop runs it inside its direct model
+ * call (no onion, no promise layer between the call and the loop; see `resilientModelCall`),
+ * bracketed and its failures wrapped as {@link callAround} does.
+ */
+export class SoleModelCallAround {
+  constructor(
+    /** The middleware's name (its bracket's). */
+    readonly name: string,
+    private readonly around: ModelCallAround<unknown>,
+  ) {}
+
+  /** See {@link dispatchAround}. */
+  dispatch<State, Ctx>(ctx: HookContext<State, Ctx>, request: ModelRequest): unknown {
+    return dispatchAround(ctx, this.name, this.around, request);
+  }
+
+  /** See {@link settleAround}. */
+  settle<State, Ctx>(ctx: HookContext<State, Ctx>, call: unknown, response: ModelResponse): void {
+    settleAround(ctx, this.name, this.around, call, response);
+  }
+
+  /** See {@link failAround}. */
+  fail<State, Ctx>(ctx: HookContext<State, Ctx>, call: unknown, thrown: unknown): TinyAgentsError {
+    return failAround(ctx, this.name, this.around, call, thrown);
+  }
+}
+
+/**
  * Run middleware `name`'s `wrapModelCall` in its split form around `downstream` (the rest of the
  * onion), bracketed as the stack brackets every hook: `middleware.started`, then the settlement
  * and `middleware.completed` (or `failed` and `middleware.failed`, the error wrapped by
@@ -83,34 +157,25 @@ export function callAround<State, Ctx>(
   request: ModelRequest,
   downstream: ModelCallNext,
 ): Promise<ModelResponse> {
-  const context = ctx as HookContext<unknown, unknown>;
-  ctx.run.emit({ type: "middleware.started", name, hook: "wrapModelCall" });
   let call: unknown;
   let pending: Promise<ModelResponse>;
   try {
-    call = around.dispatch(context, request);
-  } catch (thrown) {
-    return Promise.reject(failed(ctx, name, "wrapModelCall", thrown));
+    call = dispatchAround(ctx, name, around, request);
+  } catch (error) {
+    return Promise.reject(error);
   }
   try {
     pending = downstream(request);
   } catch (thrown) {
-    around.failed(context, call, thrown);
-    return Promise.reject(failed(ctx, name, "wrapModelCall", thrown));
+    return Promise.reject(failAround(ctx, name, around, call, thrown));
   }
   return pending.then(
     (response) => {
-      try {
-        around.settled(context, call, response);
-      } catch (thrown) {
-        throw failed(ctx, name, "wrapModelCall", thrown);
-      }
-      ctx.run.emit({ type: "middleware.completed", name, hook: "wrapModelCall" });
+      settleAround(ctx, name, around, call, response);
       return response;
     },
     (thrown: unknown) => {
-      around.failed(context, call, thrown);
-      throw failed(ctx, name, "wrapModelCall", thrown);
+      throw failAround(ctx, name, around, call, thrown);
     },
   );
 }
