@@ -84,6 +84,34 @@ describe("attachObservability().close()", () => {
     expect(obs.projections.status.get("run-3")?.status).toBe("running");
   });
 
+  it("settles with a rejection, none left unhandled, when both writes fail and onError throws", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const events = new EventSink("run-5");
+      const journal = new InMemoryEventJournal();
+      const statusStore = new InMemoryHarnessStatusStore();
+      // A full disk fails both writes of the same commit.
+      Object.assign(journal, { appendMany: () => Promise.reject(new Error("journal down")) });
+      Object.assign(statusStore, { save: () => Promise.reject(new Error("status down")) });
+      const obs = attachObservability(events, {
+        journal,
+        statusStore,
+        onError: (error) => {
+          throw error;
+        },
+      });
+      events.emit({ runId: "run-5", rootRunId: "run-5", depth: 0 }, { type: "run.started", input: 1 });
+      const settle = (obs as unknown as { settle(): Promise<void> }).settle();
+      await expect(settle).rejects.toThrow(/down/);
+      await new Promise((resolve) => setImmediate(resolve)); // Node reports unhandled rejections by now
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
   it("waits for what is still queued before it detaches", async () => {
     const events = new EventSink("run-4");
     const journal = new InMemoryEventJournal();

@@ -80,7 +80,8 @@ export interface ObservabilityHandle {
   /**
    * Flush, detach, then close every sink of the pipeline (a `JsonlSink` in `sinks` releases its
    * file handle). The journal and status store themselves stay open: they belong to the caller.
-   * Never rejects for a failed write: those went to `onError`.
+   * Never rejects for a failed write: those went to `onError`. Events emitted after the call
+   * are not observed: with nothing left to write, the pipeline detaches at the call.
    */
   close(): Promise<void>;
 }
@@ -328,12 +329,17 @@ class ObservabilityAttachment implements ObservabilityHandle, RecordKeeper {
   }
 
   private async settleWrites(): Promise<void> {
-    // Both flushes start now (a journal flush releases its pending delta merges at the call);
-    // neither rejects, so they are awaited one after the other (no `Promise.all` per run).
+    // Both flushes start now (a journal flush releases its pending delta merges at the call)
+    // and are awaited one after the other (no `Promise.all` per run). Either rejects when the
+    // user's `onError` throws: the journal's is awaited even when the status flush threw first,
+    // so neither rejection is left unhandled.
     const journal = this.journalSink;
     const journaled = journal?.flush();
-    await this.projectionSink.flush();
-    await journaled;
+    try {
+      await this.projectionSink.flush();
+    } finally {
+      await journaled;
+    }
     if (journal !== undefined && !journal.idle) await journal.flush(); // a drop report emitted by the first flush
   }
 

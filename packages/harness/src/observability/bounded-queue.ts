@@ -141,12 +141,12 @@ export class BoundedObservationQueue {
     this.draining ??= afterThisTurn().then(() => this.drain());
   }
 
-  /** Resolves once everything pushed so far (and any drop report) has been handled. */
   /** Whether nothing is queued, being written or waiting to be reported (`flush` would not wait). */
   get idle(): boolean {
     return this.draining === undefined && (this.pending === undefined || this.pending.size === 0);
   }
 
+  /** Resolves once everything pushed so far (and any drop report) has been handled. */
   flush(): Promise<void> {
     // Nothing in flight and nothing to report (a run's close, mostly): no async frame.
     if (this.draining === undefined && (this.pending === undefined || this.pending.size === 0)) {

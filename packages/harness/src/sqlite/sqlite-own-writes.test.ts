@@ -201,6 +201,17 @@ describe("SqliteHarnessStatusStore saved rows", () => {
     expect(stored?.updatedAt).toBe(10);
   });
 
+  it("a remembered row gone behind the store's back (same connection) is written again, not lost", async () => {
+    const { db, reads } = countingDb(tempFile(), "json_extract(record, '$.epoch')");
+    const store = new SqliteHarnessStatusStore(db, 100, new SqliteGroupCommit(db));
+    await store.save(running(1));
+    await store.save(running(2)); // remembered
+    expect(reads()).toBe(2);
+    db.exec("DELETE FROM run_status"); // this connection: data_version does not move
+    await store.save(running(3));
+    expect((await store.get("r"))?.updatedAt).toBe(3);
+  });
+
   it("a deleted run's next save writes its row again", async () => {
     const { store } = countingStore(tempFile());
     await store.save(running(1));

@@ -179,6 +179,9 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
       // forgotten when it finishes: the cache holds the rows of runs in flight.
       if (current !== undefined && active) this.written.set(row.runId, currentRow(row));
       else this.written.forget(row.runId);
+      // An update that changes no row means a remembered row is gone (removed on this connection
+      // without the store): it is written again below rather than lost.
+      let updated = false;
       if (
         current !== undefined &&
         current.rootRunId === row.rootRunId &&
@@ -186,11 +189,15 @@ export class SqliteHarnessStatusStore implements HarnessStatusStore {
         current.startedAt === row.startedAt
       ) {
         if (active === isActiveStatus(current.status) && endedAt === current.endedAt) {
-          this.stmt.updateRecord.run(row.status, row.updatedAt, row.record, row.runId);
-          return; // still as active as it was: nothing to evict
+          updated = this.stmt.updateRecord.run(row.status, row.updatedAt, row.record, row.runId).changes > 0;
+          if (updated) return; // still as active as it was: nothing to evict
+        } else {
+          updated =
+            this.stmt.update.run(row.status, active ? 1 : 0, row.updatedAt, endedAt, row.record, row.runId)
+              .changes > 0;
         }
-        this.stmt.update.run(row.status, active ? 1 : 0, row.updatedAt, endedAt, row.record, row.runId);
-      } else {
+      }
+      if (!updated) {
         this.stmt.upsert.run(
           row.runId,
           row.rootRunId,
