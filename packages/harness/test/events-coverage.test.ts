@@ -107,17 +107,16 @@ const ALL_EVENT_TYPES = [
   "cache.miss",
   "context.compressed",
   "structured.reask",
+  // Trace details of a tool call's attempt after the one that ended it (scenario 10).
+  "tool.result",
 ] as const satisfies readonly AgentEventType[];
 
 /**
  * Types only journals written by earlier versions hold: trace details now ride on
  * `model.started`, `model.completed` and `tool.completed` (scenario 10); readers still read these.
+ * (`tool.result` is still emitted for a tool call's later attempts: in the list above.)
  */
-const LEGACY_EVENT_TYPES = [
-  "model.request",
-  "model.response",
-  "tool.result",
-] as const satisfies readonly AgentEventType[];
+const LEGACY_EVENT_TYPES = ["model.request", "model.response"] as const satisfies readonly AgentEventType[];
 
 /** Compile-time exhaustiveness: `true` only when every union member is listed above. */
 type MissingEventTypes = Exclude<
@@ -512,6 +511,28 @@ describe("events coverage", () => {
         "model.started",
         "model.completed",
       ]);
+      // A tool call retried by a wrap after its first attempt ended it: the retry's result.
+      let calls = 0;
+      const { harness: retrying } = makeHarness();
+      retrying
+        .registerModel("m", new ScriptedModel([{ toolCalls: [{ name: "flaky" }] }, "ok"]))
+        .registerTool(
+          FakeTool.of(
+            "flaky",
+            () => {
+              if (++calls === 1) throw new Error("flake");
+              return "fine";
+            },
+            { idempotent: true },
+          ),
+        )
+        .use(toolRetryMiddleware({ policy: { initialBackoffMs: 1 } }))
+        .use(traceDetailsMiddleware());
+      const retried = new EventSink("cov-10b");
+      observed.attach(retried);
+      await lowerLayer(retrying).invoke(undefined, undefined, { runId: "cov-10b" }, "go", {
+        events: retried,
+      });
     }
 
     // Scenario 11: liveness (a run with a lease heartbeats).

@@ -18,6 +18,7 @@ import type {
   ResolvedModelBinding,
 } from "../model-registry/model-registry.js";
 import { backoffFor, isRetryable, shouldFallback } from "../retry/retry-policy.js";
+import { requestDetails, responseDetails } from "./call-details.js";
 import type { LoopSession } from "./loop-session.js";
 import { asCallTimeout, completedEvent, resolvedFor } from "./model-call-records.js";
 import type { OpenModel } from "./open-calls.js";
@@ -404,7 +405,8 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
     if (details !== undefined && !this.described) {
       // The request's details, once per call: on its first attempt (later attempts send the same).
       this.described = true;
-      started.details = details.request(this.request);
+      const request = requestDetails(details, this.request);
+      if (request !== undefined) started.details = request;
     }
     ctx.emit(started);
     return providerAttempt(this.s, registration, this.request, this.info, followUp);
@@ -428,7 +430,10 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
           response,
           this.info.billedCost,
         );
-        if (s.callDetails !== undefined) completed.details = s.callDetails.response(response);
+        if (s.callDetails !== undefined) {
+          const details = responseDetails(s.callDetails, response);
+          if (details !== undefined) completed.details = details;
+        }
         s.ctx.emit(completed);
       } else s.ctx.skipEvent();
     }

@@ -4,6 +4,7 @@ import type { AgentEventOf } from "../contracts/agent-event.js";
 import type { CallDetailsRecorder } from "../contracts/trace-details.js";
 import type { AnyTool, ToolResult } from "../tool/tool.js";
 import { errorToolResult, resultSizeBytes, toToolResult } from "../tool/tool-result.js";
+import { toolResultDetails } from "./call-details.js";
 import type { LoopSession } from "./loop-session.js";
 
 /** The tool returned `output`: its result, and `tool.completed`. */
@@ -20,8 +21,9 @@ export function toolCompleted<State, Ctx>(
 }
 
 /**
- * `tool.completed`, unless the call was already ended (the run finished around it); with the
- * run's trace details unless `described` is false (a call answered without being run).
+ * `tool.completed`, unless the call was already ended (the run finished around it, or an earlier
+ * attempt of a retried call did: see `laterResult`); with the run's trace details unless
+ * `described` is false (a call answered without being run).
  */
 export function emitCompleted<State, Ctx>(
   s: LoopSession<State, Ctx>,
@@ -30,7 +32,10 @@ export function emitCompleted<State, Ctx>(
   result: ToolResult,
   described = true,
 ): void {
-  if (!s.open.closeTool(callId)) return;
+  if (!s.open.closeTool(callId)) {
+    if (described) laterResult(s, callId, toolName, result);
+    return;
+  }
   if (!s.ctx.observed) {
     s.ctx.skipEvent();
     return;
@@ -43,14 +48,46 @@ export function emitCompleted<State, Ctx>(
     isError: result.isError,
     outputBytes: resultSizeBytes(result),
   };
-  if (s.callDetails !== undefined && described) completed.details = toolDetails(s, toolName, result);
+  if (s.callDetails !== undefined && described) {
+    const details = toolDetails(s, toolName, result);
+    if (details !== undefined) completed.details = details;
+  }
   s.ctx.emit(completed);
 }
 
-/** The trace details of a tool call's result (`s.callDetails` is set). */
+/**
+ * A result of a call whose terminal record is already out: a wrap (`toolRetryMiddleware`) ran
+ * the tool again after an attempt that ended the call. The model sees the last result, so a run
+ * with trace details records each later one as a `tool.result` (the record earlier versions
+ * wrote after every attempt; each reader keeps a call's last). Nothing once the run ended
+ * around the call (it was cancelled: no result reaches a model).
+ */
+function laterResult<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  callId: string,
+  toolName: string,
+  result: ToolResult,
+): void {
+  if (s.callDetails === undefined || s.ctx.aborted) return;
+  if (!s.ctx.observed) {
+    s.ctx.skipEvent();
+    return;
+  }
+  const event: AgentEventOf<"tool.result"> = {
+    type: "tool.result",
+    callId,
+    toolName,
+    isError: result.isError,
+  };
+  const details = toolDetails(s, toolName, result);
+  if (details !== undefined) Object.assign(event, details);
+  s.ctx.emit(event);
+}
+
+/** The trace details of a tool call's result (`s.callDetails` is set); none if the recorder threw. */
 function toolDetails<State, Ctx>(s: LoopSession<State, Ctx>, toolName: string, result: ToolResult) {
   const recorder = s.callDetails as CallDetailsRecorder;
-  return recorder.toolResult(result, s.parts.tools.get(toolName)?.description);
+  return toolResultDetails(recorder, result, s.parts.tools.get(toolName)?.description);
 }
 
 /**
@@ -81,10 +118,12 @@ export function toolFailed<State, Ctx>(
       durationMs,
       error: error.toJSON(),
     };
-    if (result !== undefined && s.callDetails !== undefined)
-      failed.details = toolDetails(s, tool.name, result);
+    if (result !== undefined && s.callDetails !== undefined) {
+      const details = toolDetails(s, tool.name, result);
+      if (details !== undefined) failed.details = details;
+    }
     ctx.emit(failed);
-  }
+  } else if (result !== undefined) laterResult(s, call.id, tool.name, result);
   if (ctx.aborted) throw error;
   if (result !== undefined) return result;
   throw TinyAgentsError.isInstance(thrown)

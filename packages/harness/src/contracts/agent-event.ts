@@ -255,9 +255,11 @@ export type AgentEvent =
       issues: string[];
     }
   // Trace details as journals written by earlier versions carry them: three records per step of their
-  // own. No longer emitted: the same details now ride on `model.started`, `model.completed` and
-  // `tool.completed` / `tool.failed` (`details`); the exporters, the inspector and replay read both
-  // (`separateTraceDetails` turns a folded record back into this sequence).
+  // own. The same details now ride on `model.started`, `model.completed` and `tool.completed` /
+  // `tool.failed` (`details`); the exporters, the inspector and replay read both
+  // (`separateTraceDetails` turns a folded record back into this sequence). Only `tool.result` is
+  // still emitted: for a tool call's attempt after the one that ended it (a wrap such as
+  // `toolRetryMiddleware` ran the tool again), whose result is the one the model sees.
   | {
       type: "model.request";
       callId: string;

@@ -52,8 +52,11 @@ export type ToolResultDetails = {
  * Builds the details above from what the loop has at hand (the request it dispatches, the
  * response it got, the result it returns). `traceDetailsMiddleware` carries one under
  * `CALL_DETAILS` (middleware/call-details-key.ts); the loop looks for it once per run and fills the records' `details`.
+ * A method that throws costs the record its `details`, never the call (agent-loop/call-details.ts).
  */
 export interface CallDetailsRecorder {
+  /** Whether the details include content (prompts, answers, tool results). */
+  readonly capturesContent: boolean;
   request(request: ModelRequest): ModelRequestDetails;
   response(response: ModelResponse): ModelResponseDetails;
   toolResult(result: ToolResult, description: string | undefined): ToolResultDetails;

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEventType, EventRecord } from "../contracts/agent-event.js";
 import { EventSink } from "../events/event-sink.js";
 import { buildTraceModels } from "../langfuse/build-trace-models.js";
+import { toolRetryMiddleware } from "../middleware/library/tool-retry-middleware.js";
 import type { Middleware } from "../middleware/middleware.js";
 import { OtelTracer } from "../otel/otel-tracer.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
@@ -183,9 +184,19 @@ describe("separateTraceDetails", () => {
   });
 });
 
-/** A one-tool run's live records: the model calls `flaky` (which throws), then answers. */
-async function failingToolRun(traceDetails: Middleware, errorPolicy: "returnError" | "fail") {
+/**
+ * A one-tool run's live records: the model calls `flaky`, which throws (its first `failures`
+ * calls, then returns "OK-RESULT"), then answers. `before`: middleware registered before
+ * `traceDetails` (earlier versions' one had to be innermost, registered last).
+ */
+async function failingToolRun(
+  traceDetails: Middleware,
+  errorPolicy: "returnError" | "fail",
+  options: { failures?: number; before?: Middleware[] } = {},
+) {
   const clock = new DeterministicClock();
+  const failures = options.failures ?? Number.POSITIVE_INFINITY;
+  let calls = 0;
   const harness = new AgentHarness<undefined, undefined>({ clock, ids: new DeterministicIds() })
     .registerModel(
       "m",
@@ -197,12 +208,15 @@ async function failingToolRun(traceDetails: Middleware, errorPolicy: "returnErro
         description: "Fails on purpose",
         inputSchema: { type: "object" },
         errorPolicy,
+        idempotent: true,
         execute: () => {
-          throw new Error("boom");
+          if (++calls <= failures) throw new Error(`boom ${calls}`);
+          return "OK-RESULT";
         },
       }),
-    )
-    .use(traceDetails);
+    );
+  for (const m of options.before ?? []) harness.use(m);
+  harness.use(traceDetails);
   const sink = new EventSink("run-f", { now: () => clock.now() });
   const records: EventRecord[] = [];
   sink.subscribe((record) => records.push(record));
@@ -232,6 +246,56 @@ describe("trace details of a failed tool call", () => {
     expect(failed?.event).not.toHaveProperty("details");
     const earlier = await failingToolRun(legacy(), "fail");
     expect(earlier.some((o) => o.event.type === "tool.result")).toBe(false);
+  });
+});
+
+describe("trace details of a tool call retried by a wrap (toolRetryMiddleware)", () => {
+  const retried = (traceDetails: Middleware, errorPolicy: "returnError" | "fail", failures: number) =>
+    failingToolRun(traceDetails, errorPolicy, {
+      failures,
+      before: [toolRetryMiddleware({ policy: { initialBackoffMs: 10 } })],
+    });
+
+  it("record the result the model saw (the retry's), as earlier versions' records did", async () => {
+    for (const errorPolicy of ["returnError", "fail"] as const) {
+      const current = await retried(folded(), errorPolicy, 1);
+      // The model got the retry's result.
+      const request = current.filter((o) => o.event.type === "model.started").at(-1);
+      expect(JSON.stringify(request?.event)).toContain("OK-RESULT");
+      // Earlier versions' middleware had a wrap hook: a throw through it was reported as its
+      // `middleware.failed` too (not a trace detail; the folded details have no hook).
+      const earlier = (await retried(legacy(), errorPolicy, 1)).filter(
+        (o) => o.event.type !== "middleware.failed",
+      );
+      const cassette = cassetteFromObservations("run-f", current);
+      expect(cassette).toEqual(cassetteFromObservations("run-f", earlier));
+      expect(cassette.run.toolCalls[0]).toMatchObject({ result: "OK-RESULT", isError: false });
+      const langfuse = langfuseModels(current, true);
+      expect(langfuse).toEqual(langfuseModels(earlier, true));
+      const toolObservation = langfuse[0]?.observations.find((o) => o.kind === "tool");
+      expect(toolObservation?.output).toBe("OK-RESULT");
+      expect(await otelSpans(current, true)).toEqual(await otelSpans(earlier, true));
+    }
+  });
+
+  it("record every attempt's result when the retries run out (the last one is the model's)", async () => {
+    const current = await retried(folded(), "returnError", 10);
+    const results = withSeparateTraceDetails(current)
+      .filter((o) => o.event.type === "tool.result")
+      .map((o) => (o.event as { result?: unknown }).result);
+    expect(results).toEqual([
+      'Error: tool "flaky" failed: boom 1',
+      'Error: tool "flaky" failed: boom 2',
+      'Error: tool "flaky" failed: boom 3',
+    ]);
+    const earlier = await retried(legacy(), "returnError", 10);
+    expect(cassetteFromObservations("run-f", current)).toEqual(cassetteFromObservations("run-f", earlier));
+    expect(langfuseModels(current, true)).toEqual(langfuseModels(earlier, true));
+  });
+
+  it("add no record to a retried call without trace details", async () => {
+    const plain = await retried(none(), "returnError", 1);
+    expect(plain.some((o) => LEGACY.includes(o.event.type))).toBe(false);
   });
 });
 

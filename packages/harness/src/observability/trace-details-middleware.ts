@@ -65,7 +65,7 @@ export function traceDetailsMiddleware(options: TraceDetailsOptions = {}): Middl
 class TraceDetailsRecorder implements CallDetailsRecorder {
   private readonly stablePrefix = new StablePrefixMemo();
 
-  constructor(private readonly content: boolean) {}
+  constructor(readonly capturesContent: boolean) {}
 
   request(request: ModelRequest): ModelRequestDetails {
     const details: ModelRequestDetails = {
@@ -74,7 +74,7 @@ class TraceDetailsRecorder implements CallDetailsRecorder {
       // prompt-cache view compares it call to call.
       stablePrefix: this.stablePrefix.of(request),
     };
-    if (this.content) {
+    if (this.capturesContent) {
       const system = genAiSystemInstructions(request.messages);
       if (system.length > 0) details.systemInstructions = system;
       details.inputMessages = genAiInputMessages(request.messages);
@@ -90,7 +90,7 @@ class TraceDetailsRecorder implements CallDetailsRecorder {
     const details: ModelResponseDetails = {};
     const id = responseId(response);
     if (id !== undefined) details.responseId = id;
-    if (this.content)
+    if (this.capturesContent)
       details.outputMessages = [genAiAssistantMessage(response.message, response.finishReason)];
     return details;
   }
@@ -98,7 +98,7 @@ class TraceDetailsRecorder implements CallDetailsRecorder {
   toolResult(result: ToolResult, description: string | undefined): ToolResultDetails {
     const details: ToolResultDetails = {};
     if (description !== undefined && description !== "") details.description = description;
-    if (this.content) details.result = genAiToolResult(result.content);
+    if (this.capturesContent) details.result = genAiToolResult(result.content);
     return details;
   }
 }
