@@ -20,7 +20,9 @@ const traced = new WeakSet<AgentHarness>();
 /**
  * Journal what a run said, not only what it did: the prompt, the answers and the tool results
  * (`traceDetailsMiddleware` with content, redacted by the journal pipeline like every event), so
- * `tinyagents ui` can show the transcript. Registered last, so it records the request as sent.
+ * `tinyagents ui` can show the transcript. It records the request as sent wherever it is
+ * registered. Should the agent register its own, one serves the run, with content if either asks
+ * (with capture off the run's journal drops content anyway: `contentFreeJournal`).
  * `captureContent: false` (`--no-capture-content`) keeps the trace details without content (the
  * prompt-cache fingerprints, response ids, tool descriptions).
  */

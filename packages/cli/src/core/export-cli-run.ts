@@ -8,7 +8,7 @@ import { CAPTURE_CONTENT_ENV } from "./content-capture.js";
 import { EXIT } from "./exit-codes.js";
 
 /** What records the content a replay test needs, as the CLI says it. */
-export const CLI_CAPTURE_HINT = `run it again without --no-capture-content (and with ${CAPTURE_CONTENT_ENV} unset or 1); a library agent needs traceDetailsMiddleware({ captureContent: true }) registered last`;
+export const CLI_CAPTURE_HINT = `run it again without --no-capture-content (and with ${CAPTURE_CONTENT_ENV} unset or 1); a library agent needs traceDetailsMiddleware({ captureContent: true }) registered on it`;
 
 /** Options of {@link exportCliRunAsTest}. */
 export interface CliRunExportOptions {

@@ -1,4 +1,13 @@
-import type { AgentEvent, AgentObservation } from "@tinyagents/harness";
+import {
+  type AgentEvent,
+  type AgentObservation,
+  createAgent,
+  type EventRecord,
+  tool,
+} from "@tinyagents/harness";
+import { toolRetryMiddleware } from "@tinyagents/harness/middleware";
+import { traceDetailsMiddleware } from "@tinyagents/harness/observability";
+import { DeterministicClock, DeterministicIds, ScriptedModel } from "@tinyagents/harness/testkit";
 import { describe, expect, it } from "vitest";
 import { withoutContent } from "../core/content-capture.js";
 import { cacheView } from "./cost-breakdown.js";
@@ -148,5 +157,47 @@ describe("the inspector's readers of trace details", () => {
     expect(text).toContain('"responseId":"r2"');
     expect(text).toContain("Tells the time");
     expect(cacheView(stripped)).toEqual(cacheView(FOLDED));
+  });
+});
+
+/** A run whose tool throws once and is retried by `toolRetryMiddleware`, as the harness journals it. */
+async function retriedToolRun(): Promise<EventRecord[]> {
+  let calls = 0;
+  const agent = createAgent({
+    model: new ScriptedModel([{ toolCalls: [{ name: "lookup", id: "t1", arguments: {} }] }, "found it"]),
+    tools: [
+      tool({
+        name: "lookup",
+        description: "Looks it up",
+        inputSchema: { type: "object" },
+        idempotent: true,
+        execute: () => {
+          if (++calls === 1) throw new Error("boom");
+          return "OK-RESULT";
+        },
+      }),
+    ],
+    middleware: [toolRetryMiddleware(), traceDetailsMiddleware({ captureContent: true })],
+    clock: new DeterministicClock(),
+    ids: new DeterministicIds(),
+  });
+  const records: EventRecord[] = [];
+  await agent.run("look it up", { runId: "run-r", onEvent: (record) => records.push(record) });
+  return records;
+}
+
+describe("the inspector's transcript of a tool call retried by a wrap", () => {
+  it("shows the result the model saw (the retry's), not the failed attempt's", async () => {
+    const records = await retriedToolRun();
+    const call = buildTranscript(records).entries.find((entry) => entry.kind === "tool_call");
+    expect(call).toMatchObject({ toolName: "lookup", result: "OK-RESULT" });
+  });
+
+  it("keeps neither attempt's result in a content-free journal", async () => {
+    const text = JSON.stringify((await retriedToolRun()).map(withoutContent));
+    expect(text).not.toContain("OK-RESULT");
+    // Neither the first attempt's error result (on tool.failed) nor the retry's (tool.result).
+    expect(text).not.toContain('"result"');
+    expect(text).toContain("Looks it up");
   });
 });

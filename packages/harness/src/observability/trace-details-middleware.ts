@@ -48,8 +48,10 @@ export interface TraceDetailsOptions {
  * `tool.result` records of journals written by earlier versions).
  *
  * The middleware has no hooks: the loop records the details of the request it sends the
- * provider, after every middleware's edits, so where it is registered does not matter (last,
- * as before, is fine), and it adds no record, no hook dispatch and no promise to a call.
+ * provider, after every middleware's edits, so where it is registered does not matter, and it
+ * adds no record, no hook dispatch and no promise to a call. Registered more than once, one
+ * serves the run, with content if any asks. A detail that cannot be computed (a value that is
+ * not JSON in the request) leaves the record without `details`; it never fails the call.
  *
  * ```ts
  * harness.use(traceDetailsMiddleware({ captureContent: true }));

@@ -36,7 +36,7 @@ export interface CassetteBuildOptions {
 
 /** The library's way to record what a cassette needs. */
 export const LIBRARY_CAPTURE_HINT =
-  "register traceDetailsMiddleware({ captureContent: true }) last on the agent (and on each sub-agent's harness) and journal the run with attachObservability";
+  "register traceDetailsMiddleware({ captureContent: true }) on the agent (and on each sub-agent's harness) and journal the run with attachObservability";
 
 /** Thrown when a run's journal holds no content to replay: says which switch records it. */
 export function contentNotCaptured(runId: string, why: string, hint: string): TinyAgentsError {

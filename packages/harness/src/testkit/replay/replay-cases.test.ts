@@ -170,7 +170,7 @@ describe("what a cassette needs", () => {
       new ScriptedModel(["Hi."], { usage }),
     );
     await expect(recordRun(bare, "r-bare", "Hello?")).rejects.toThrow(
-      /^run r-bare cannot become a test: its journal has no model requests for run r-bare \(1 model call\(s\) without trace details\)\. Record content and run it again: register traceDetailsMiddleware\(\{ captureContent: true \}\) last/,
+      /^run r-bare cannot become a test: its journal has no model requests for run r-bare \(1 model call\(s\) without trace details\)\. Record content and run it again: register traceDetailsMiddleware\(\{ captureContent: true \}\) on the agent/,
     );
   });
 });
