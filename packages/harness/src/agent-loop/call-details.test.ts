@@ -96,6 +96,12 @@ describe("several traceDetailsMiddleware on one harness", () => {
     }
   });
 
+  it("are found on a copy made by spreading the middleware (the symbol-keyed recorder is copied)", async () => {
+    const copy: Middleware = { ...traceDetailsMiddleware({ captureContent: true }), name: "renamed" };
+    const { records } = await run([copy]);
+    expect(withDetails(records)).toHaveLength(5);
+  });
+
   it("record no content when none asks", async () => {
     const { records } = await run([traceDetailsMiddleware(), traceDetailsMiddleware()]);
     expect(withDetails(records)).toHaveLength(5);
