@@ -6,14 +6,17 @@ import { CALL_DETAILS, type CarriesCallDetails } from "../middleware/call-detail
 import type { Middleware } from "../middleware/middleware.js";
 import { traceDetailsMiddleware } from "../observability/trace-details-middleware.js";
 import { AgentHarness } from "../runtime/agent-harness.js";
+import { createAgent } from "../runtime/create-agent.js";
 import { lowerLayer } from "../runtime/lower-layer.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
 import { DeterministicIds } from "../testkit/deterministic-ids.js";
 import { ScriptedModel } from "../testkit/scripted-model.js";
+import { StreamingMock } from "../testkit/streaming-mock.js";
 import { tool } from "../tool/define-tool.js";
 
 // How the loop finds and uses the run's trace details recorder (`traceDetailsMiddleware`): from
-// another copy of the package, with several registrations, and when the recorder throws.
+// another copy of the package, with several registrations, when the recorder throws, and on a
+// streamed call.
 
 /** A run where the model calls `lookup` (sync or async), then answers; its records and model. */
 async function run(middleware: Middleware[], options: { asyncTool?: boolean } = {}) {
@@ -147,5 +150,41 @@ describe("a trace details recorder that throws", () => {
         const completed = records.find((r) => r.event.type === "tool.completed")?.event;
         expect(completed).toMatchObject({ isError: false });
       }
+  });
+});
+
+describe("trace details of a streamed model call", () => {
+  it("carry the request on model.started and the assembled answer and response id on model.completed", async () => {
+    const agent = createAgent({
+      model: new StreamingMock([
+        [
+          { type: "start", id: "msg-7" },
+          { type: "text_delta", text: "Hello, " },
+          { type: "text_delta", text: "world." },
+          { type: "finish", finishReason: "stop" },
+        ],
+      ]),
+      middleware: [traceDetailsMiddleware({ captureContent: true })],
+      clock: new DeterministicClock(),
+      ids: new DeterministicIds(),
+    });
+    const records: EventRecord[] = [];
+    const streamed = agent.stream("say hello", { onEvent: (record) => records.push(record) });
+    for await (const _item of streamed) {
+      // Consume the stream: the answer arrives in deltas.
+    }
+    await streamed.result;
+    expect(records.filter((r) => r.event.type === "model.text_delta")).toHaveLength(2);
+    const started = records.find((r) => r.event.type === "model.started")
+      ?.event as AgentEventOf<"model.started">;
+    expect(JSON.stringify(started.details?.inputMessages)).toContain("say hello");
+    const completed = records.find((r) => r.event.type === "model.completed")
+      ?.event as AgentEventOf<"model.completed">;
+    expect(completed.details).toEqual({
+      responseId: "msg-7",
+      outputMessages: [
+        { role: "assistant", parts: [{ type: "text", content: "Hello, world." }], finish_reason: "stop" },
+      ],
+    });
   });
 });
