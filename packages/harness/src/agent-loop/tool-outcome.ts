@@ -59,8 +59,9 @@ export function emitCompleted<State, Ctx>(
  * A result of a call whose terminal record is already out: a wrap (`toolRetryMiddleware`) ran
  * the tool again after an attempt that ended the call. The model sees the last result, so a run
  * with trace details records each later one as a `tool.result` (the record earlier versions
- * wrote after every attempt; each reader keeps a call's last). Nothing once the run ended
- * around the call (it was cancelled: no result reaches a model).
+ * wrote after every attempt; Langfuse, the inspector and replay keep a call's last; an OTel
+ * span ended with the first attempt). Nothing once the run ended around the call (it was
+ * cancelled: no result reaches a model).
  */
 function laterResult<State, Ctx>(
   s: LoopSession<State, Ctx>,
