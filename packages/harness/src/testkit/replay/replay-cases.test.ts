@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CheckpointStore } from "../../durability/checkpoint-store.js";
 import { EventSink } from "../../events/event-sink.js";
 import { modelFallbackMiddleware } from "../../middleware/library/model-fallback-middleware.js";
+import { toolRetryMiddleware } from "../../middleware/library/tool-retry-middleware.js";
 import { attachObservability } from "../../observability/attach-observability.js";
 import type { HarnessEventJournal } from "../../observability/event-journal.js";
 import { InMemoryEventJournal } from "../../observability/in-memory-event-journal.js";
@@ -87,6 +88,40 @@ describe("replayRun across run shapes", () => {
     expect(report.result.text).toBe("From the backup model.");
     expect(primary.requests).toHaveLength(0);
     expect(backup.requests).toHaveLength(0);
+  });
+
+  it("a tool call retried by toolRetryMiddleware replays the result the model saw, without running the tool", async () => {
+    let calls = 0;
+    const retrying = () =>
+      new AgentHarness({ instructions: "Use the tool." })
+        .registerModel(
+          "m",
+          new ScriptedModel([{ toolCalls: [{ name: "flaky", id: "t1", arguments: {} }] }, "Done."], {
+            usage,
+          }),
+        )
+        .registerTool(
+          tool({
+            name: "flaky",
+            description: "Fails once",
+            inputSchema: { type: "object" },
+            idempotent: true,
+            execute: () => {
+              if (++calls === 1) throw new Error("boom");
+              return "OK-RESULT";
+            },
+          }),
+        )
+        .use(toolRetryMiddleware({ policy: { initialBackoffMs: 10 } }))
+        .use(traceDetailsMiddleware({ captureContent: true }));
+    const cassette = await recordRun(retrying(), "r-tool-retry", "Go.");
+    expect(calls).toBe(2);
+    expect(cassette.run.toolCalls[0]).toMatchObject({ result: "OK-RESULT", isError: false });
+    // The second model request (with OK-RESULT in it) matches the recording: no divergence.
+    const report = await replayRun(retrying(), cassette);
+    expect(report.result.text).toBe("Done.");
+    expect(report.replayedTools).toBe(1);
+    expect(calls).toBe(2);
   });
 
   it("structured output replays the validated answer; a schema change fails naming the field", async () => {
