@@ -1,4 +1,4 @@
-import type { Usage } from "@tinyagents/inference";
+import type { ModelResponse, TinyAgentsError, Usage } from "@tinyagents/inference";
 import type { CostTotals } from "../contracts/cost-totals.js";
 
 /** Per-attempt facts the retry logic needs (its own file: provider-attempt and model-deltas both use it). */
@@ -15,4 +15,17 @@ export interface AttemptInfo {
    */
   billedUsage?: Usage | undefined;
   billedCost?: CostTotals | undefined;
+  /**
+   * A live stream's billing, folded once (a `StreamBilling`): when the attempt answers, or when
+   * the run ends the attempt while it still streams (`OpenCalls.closeAll`), before its `model.failed`.
+   */
+  streamBilling?: PendingBilling | undefined;
+}
+
+/** An attempt's billing still to fold into the run (see `AttemptInfo.streamBilling`). */
+export interface PendingBilling {
+  /** The attempt answered with `response`: fold it, unless already folded. */
+  answered(response: ModelResponse): void;
+  /** The run ends the attempt now (`runError`: why): fold what it billed so far. */
+  settle(runError: TinyAgentsError): void;
 }

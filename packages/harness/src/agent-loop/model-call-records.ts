@@ -8,8 +8,10 @@ import {
 import type { AgentEvent } from "../contracts/agent-event.js";
 import type { CostTotals } from "../contracts/cost-totals.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
+import type { AttemptInfo } from "./attempt-info.js";
 
 export type ModelCompletedEvent = Extract<AgentEvent, { type: "model.completed" }>;
+export type ModelFailedEvent = Extract<AgentEvent, { type: "model.failed" }>;
 
 /**
  * `model.completed`, as one of six complete literals rather than keys added to one (each
@@ -59,6 +61,32 @@ export function completedEvent(
         finishReason,
         cost,
       };
+}
+
+/**
+ * `model.failed` for attempt `info` of `model`, with what it billed before failing (a stream that
+ * broke after its usage chunk: an `"essential"` journal keeps it here, not in a `usage.recorded`
+ * of its own) and whether it may have billed more than it reported (`usageUnknown`). Made by the
+ * attempt's own failure and by the run ending it (`OpenCalls.closeAll`) alike.
+ */
+export function failedEvent(
+  info: AttemptInfo,
+  model: string,
+  durationMs: number,
+  error: ModelFailedEvent["error"],
+): ModelFailedEvent {
+  const event: ModelFailedEvent = {
+    type: "model.failed",
+    callId: info.callId,
+    model,
+    durationMs,
+    attempt: info.attempt,
+    error,
+  };
+  if (info.usageUnknown === true) event.usageUnknown = true;
+  if (info.billedUsage !== undefined) event.usage = info.billedUsage;
+  if (info.billedCost !== undefined) event.cost = info.billedCost;
+  return event;
 }
 
 /**

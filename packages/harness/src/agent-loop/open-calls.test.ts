@@ -1,7 +1,9 @@
-import { TinyAgentsError } from "@tinyagents/inference";
+import { TinyAgentsError, type Usage } from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../contracts/agent-event.js";
+import type { CostTotals } from "../contracts/cost-totals.js";
 import { DeterministicClock } from "../testkit/deterministic-clock.js";
+import type { AttemptInfo } from "./attempt-info.js";
 import { OpenCalls } from "./open-calls.js";
 
 function sink() {
@@ -35,7 +37,7 @@ describe("OpenCalls", () => {
     open.toolStarted("a", "first", 990);
     open.toolStarted("b", "second", 995);
     open.toolStarted("a", "restarted", 996); // a restarted id replaces its entry, keeps its place
-    const model = open.modelStarted("m-1", "m", 1, 980);
+    const model = open.modelStarted({ callId: "m-1", attempt: 1, emittedDeltas: false }, "m", 980);
     open.toolStarted("c", "third", 999);
     open.closeTool("b");
     const closed: string[] = [];
@@ -53,4 +55,60 @@ describe("OpenCalls", () => {
     expect(open.closeTool("a")).toBe(false);
     expect(open.closeModel(model)).toBe(false);
   });
+
+  it("closeAll settles an attempt's pending billing before its model.failed, which carries it", () => {
+    const open = new OpenCalls();
+    const { events, ctx } = sink();
+    const info: AttemptInfo = { callId: "m-1", attempt: 2, emittedDeltas: false };
+    const settledWith: string[] = [];
+    info.streamBilling = {
+      answered: () => settledWith.push("answered"),
+      // What a stream cut off after its usage chunk folds: its usage, its cost, the rest unknown.
+      settle: (runError) => {
+        settledWith.push(runError.code);
+        ctx.emit({ type: "usage.recorded", callId: "m-1", model: "m", usage: usage(10, 2) });
+        info.billedUsage = usage(10, 2);
+        info.billedCost = cost12;
+        info.usageUnknown = true;
+      },
+    };
+    open.modelStarted(info, "m", 990);
+    open.closeAll(ctx, new TinyAgentsError("provider", "a wrap gave up"));
+    expect(settledWith).toEqual(["provider"]);
+    expect(events.map((e) => e.type)).toEqual(["usage.recorded", "model.failed"]);
+    expect(events[1]).toMatchObject({
+      type: "model.failed",
+      callId: "m-1",
+      attempt: 2,
+      durationMs: 10,
+      usage: usage(10, 2),
+      cost: cost12,
+      usageUnknown: true,
+      error: { code: "cancelled" },
+    });
+  });
+
+  it("closeAll's model.failed says usageUnknown for an attempt marked so (a unary call the abort cut off)", () => {
+    const open = new OpenCalls();
+    const { events, ctx } = sink();
+    const info: AttemptInfo = { callId: "m-1", attempt: 1, emittedDeltas: false, usageUnknown: true };
+    open.modelStarted(info, "m", 990);
+    open.closeAll(ctx, new TinyAgentsError("timeout", "deadline"));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: "model.failed", usageUnknown: true, error: { code: "timeout" } });
+    expect(events[0]).not.toHaveProperty("usage");
+  });
 });
+
+const cost12: CostTotals = { currency: "USD", input: 10, output: 2, cacheRead: 0, cacheWrite: 0, total: 12 };
+
+function usage(input: number, output: number): Usage {
+  return {
+    inputTokens: input,
+    outputTokens: output,
+    totalTokens: input + output,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+  };
+}

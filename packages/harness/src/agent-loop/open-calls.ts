@@ -1,5 +1,7 @@
 import { type Clock, TinyAgentsError } from "@tinyagents/inference";
 import type { AgentEvent } from "../contracts/agent-event.js";
+import type { AttemptInfo } from "./attempt-info.js";
+import { failedEvent } from "./model-call-records.js";
 
 /** What closing calls needs of the run: its clock and its event sink (a `RunContext` is one). */
 export interface CallEvents {
@@ -15,9 +17,9 @@ interface OpenTool {
 
 /** One open model attempt (see {@link OpenCalls.modelStarted}). */
 export interface OpenModel {
-  callId: string;
+  /** The attempt (call id, number, what it billed so far). */
+  info: AttemptInfo;
   model: string;
-  attempt: number;
   startedAt: number;
 }
 
@@ -63,8 +65,8 @@ export class OpenCalls {
   }
 
   /** A model attempt started; the returned record is what {@link closeModel} takes. */
-  modelStarted(callId: string, model: string, attempt: number, startedAt: number): OpenModel {
-    const entry = { callId, model, attempt, startedAt };
+  modelStarted(info: AttemptInfo, model: string, startedAt: number): OpenModel {
+    const entry = { info, model, startedAt };
     if (this.models === undefined) this.models = [entry];
     else this.models.push(entry);
     return entry;
@@ -89,7 +91,10 @@ export class OpenCalls {
 
   /**
    * End everything still open with `model.failed` / `tool.failed`: the run's own error when it
-   * is a `timeout` or `cancelled`, else a `cancelled` error saying the run failed around it.
+   * is a `timeout` or `cancelled`, else a `cancelled` error saying the run failed around it. A
+   * model attempt's billing is settled first (a stream still in flight folds the usage it
+   * reported), so its `model.failed` carries its usage, cost and `usageUnknown`. Call it after
+   * aborting the run: an attempt in flight then counts as possibly billed beyond what it reported.
    */
   closeAll(ctx: CallEvents, runError: TinyAgentsError, onToolClosed?: (callId: string) => void): void {
     if (this.size === 0) return;
@@ -99,14 +104,8 @@ export class OpenCalls {
     this.models = undefined;
     if (models !== undefined) {
       for (const m of models) {
-        ctx.emit({
-          type: "model.failed",
-          callId: m.callId,
-          model: m.model,
-          durationMs: now - m.startedAt,
-          attempt: m.attempt,
-          error,
-        });
+        m.info.streamBilling?.settle(runError);
+        ctx.emit(failedEvent(m.info, m.model, now - m.startedAt, error));
       }
     }
     const tools = this.tools;

@@ -4,7 +4,6 @@ import {
   type ModelRequest,
   type ModelResponse,
   type ModelStreamItem,
-  recordUsage,
   StreamAccumulator,
   startTimer,
   streamFromResponse,
@@ -14,10 +13,8 @@ import {
 } from "@tinyagents/inference";
 import { abortError, CallSignal, type RaceOptions, race } from "../context/abort.js";
 import type { AbortHub } from "../context/abort-hub.js";
-import { addCost, estimateCost, type ModelPricing, markCostUnknown } from "../cost/cost.js";
-import { lookupPricing } from "../cost/lookup-pricing.js";
-import { markUsageUnreported } from "../cost/unknown-usage.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
+import { foldUsage, markCallUnreported, StreamBilling } from "./attempt-billing.js";
 import type { AttemptInfo } from "./attempt-info.js";
 import type { LoopSession } from "./loop-session.js";
 import { deltaHandler, endModelStream } from "./model-deltas.js";
@@ -85,7 +82,10 @@ export function providerAttempt<State, Ctx>(
   const settled = pending.then(
     (response) => {
       options.dispose();
-      foldUsage(s, registration, info, response);
+      // A stream's billing may have been folded already (the run ended the attempt meanwhile).
+      const billing = info.streamBilling;
+      if (billing !== undefined) billing.answered(response);
+      else foldUsage(s, registration, info, response);
       return response;
     },
     (error: unknown) => {
@@ -303,13 +303,16 @@ async function streamOnce<State, Ctx>(
     raceOptions.onTimeout,
     raceOptions.clock,
   );
+  // A live stream's billing, which the run can settle while the stream is still in flight.
+  const billing = billed === undefined ? undefined : new StreamBilling(s, billed, info, accumulator);
+  info.streamBilling = billing;
   try {
     await reader.readAll(deltaHandler(s, info, accumulator));
     endModelStream(s, info, accumulator);
   } catch (error) {
     // Stop the provider stream (closes the HTTP body) before surfacing the failure.
     void iterator.return?.()?.catch?.(() => {});
-    if (billed !== undefined) foldFailedStream(s, billed, info, accumulator, error);
+    billing?.failed(error);
     const failure = s.ctx.aborted
       ? abortError(s.ctx.abortHub, "while streaming a model response")
       : toTinyAgentsError(error, "provider");
@@ -320,93 +323,9 @@ async function streamOnce<State, Ctx>(
   } finally {
     reader.dispose();
   }
-  return accumulator.finish();
-}
-
-/**
- * A stream that failed after the provider began answering may have been billed: fold the usage it
- * reported before failing, or, when it reported none, make the run's usage and cost lower bounds
- * (`unknown`), never a known zero for a call the provider may charge. A stream that failed before
- * it began (refused, unreachable) was not billed and changes nothing.
- */
-function foldFailedStream<State, Ctx>(
-  s: LoopSession<State, Ctx>,
-  registration: ModelRegistration<State>,
-  info: AttemptInfo,
-  accumulator: StreamAccumulator,
-  error: unknown,
-): void {
-  const usage = accumulator.reportedUsage;
-  if (usage !== undefined) {
-    // The call did not finish: what it reported may not be all it used.
-    foldUsage(s, registration, info, accumulator.finish());
-  } else if (!accumulator.started && !s.ctx.aborted && !TinyAgentsError.isInstance(error, "timeout")) {
-    return; // refused before it began (an error status, unreachable): nothing billed
-  }
-  markCallUnreported(s, info);
-}
-
-/**
- * A call that may have been billed reported no (or not all its) usage: the run's totals become
- * lower bounds, and the attempt's `model.failed` says so (`usageUnknown`) for the projections.
- */
-function markCallUnreported<State, Ctx>(s: LoopSession<State, Ctx>, info: AttemptInfo): void {
-  markUsageUnreported(s.run);
-  info.usageUnknown = true;
-  if (s.turnAccounting !== undefined) s.turnAccounting.unreported = true;
-}
-
-/**
- * Fold a billed response's usage and cost into the run (a cache-served one is not billed):
- * `usage.recorded` and, for a priced model, `cost.recorded`; the attempt keeps both for its
- * `model.completed` / `model.failed`, which carries them into an `"essential"` journal.
- */
-function foldUsage<State, Ctx>(
-  s: LoopSession<State, Ctx>,
-  registration: ModelRegistration<State>,
-  info: AttemptInfo,
-  response: ModelResponse,
-): void {
-  const usage = response.usage;
-  if (response.servedFromCache === true) return;
-  if (usage === undefined) {
-    // The call happened but reported no usage (a stream without a usage chunk): the run's
-    // tokens and money are a lower bound from here on, never a silent zero.
-    markUsageUnreported(s.run);
-    if (s.turnAccounting !== undefined) s.turnAccounting.unreported = true;
-    return;
-  }
-  const callId = info.callId;
-  info.billedUsage = usage;
-  s.run.usage = recordUsage(s.run.usage, usage);
-  if (s.ctx.observed) s.ctx.emit({ type: "usage.recorded", callId, model: registration.name, usage });
-  else s.ctx.skipEvent();
-  let cost: ReturnType<typeof estimateCost> | undefined;
-  // Registered pricing wins; otherwise the built-in catalog; otherwise the cost is unknown (never zero).
-  const pricing = registration.pricing ?? catalogPricing(registration);
-  if (pricing !== undefined) {
-    cost = estimateCost(pricing, usage);
-    s.run.cost = addCost(s.run.cost, cost);
-    info.billedCost = cost;
-    s.ctx.emit({ type: "cost.recorded", callId, model: registration.name, cost });
-  } else if (s.run.cost.unknown !== true) {
-    s.run.cost = markCostUnknown(s.run.cost);
-  }
-  // A journaled run records what its model step folded in, so a replay re-applies it.
-  const accounting = s.turnAccounting;
-  if (accounting !== undefined) {
-    accounting.usage.push(usage);
-    accounting.cost.push(cost ?? null);
-  }
-}
-
-/** The catalog price of a registered model, looked up once per registration. */
-function catalogPricing<State>(registration: ModelRegistration<State>): ModelPricing | undefined {
-  if (registration.catalogPricing === undefined) {
-    registration.catalogPricing =
-      lookupPricing(registration.model.provider, registration.model.modelId) ?? null;
-  }
-  return registration.catalogPricing ?? undefined;
+  const response = accumulator.finish();
+  billing?.streamed(response);
+  return response;
 }
 
 /** Model call options; the per-call AbortController is only created if the model reads `signal`. */

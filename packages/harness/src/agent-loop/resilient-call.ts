@@ -7,7 +7,7 @@ import {
   type Usage,
 } from "@tinyagents/inference";
 import { abortError } from "../context/abort.js";
-import type { AgentEvent, AgentEventOf } from "../contracts/agent-event.js";
+import type { AgentEventOf } from "../contracts/agent-event.js";
 import type { CostTotals } from "../contracts/cost-totals.js";
 import { markFailedModel } from "../errors/failed-model.js";
 import type { HookContext } from "../middleware/middleware.js";
@@ -18,9 +18,10 @@ import type {
   ResolvedModelBinding,
 } from "../model-registry/model-registry.js";
 import { backoffFor, isRetryable, shouldFallback } from "../retry/retry-policy.js";
+import type { PendingBilling } from "./attempt-info.js";
 import { requestDetails, responseDetails } from "./call-details.js";
 import type { LoopSession } from "./loop-session.js";
-import { asCallTimeout, completedEvent, resolvedFor } from "./model-call-records.js";
+import { asCallTimeout, completedEvent, failedEvent, resolvedFor } from "./model-call-records.js";
 import type { OpenModel } from "./open-calls.js";
 import { type AttemptFollowUp, type AttemptInfo, providerAttempt } from "./provider-attempt.js";
 import { anchorResponse, shapeAnchors } from "./shape-anchors.js";
@@ -112,6 +113,7 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
   usageUnknown: boolean | undefined = undefined;
   billedUsage: Usage | undefined = undefined;
   billedCost: CostTotals | undefined = undefined;
+  streamBilling: PendingBilling | undefined = undefined;
   private readonly binding: ResolvedModelBinding<State>;
   private readonly maxRetries: number;
   private chainValue: ModelRegistration<State>[] | undefined;
@@ -374,7 +376,7 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
     this.index = index;
     if (attempt > 1 || index > 0) this.info = { callId: this.callId, attempt, emittedDeltas: false };
     this.started = startedAt ?? ctx.clock.now();
-    this.openAttempt = this.s.open.modelStarted(this.callId, registration.name, attempt, this.started);
+    this.openAttempt = this.s.open.modelStarted(this.info, registration.name, this.started);
     const { endpoint } = registration.model;
     if (!ctx.observed) {
       ctx.skipEvent();
@@ -451,21 +453,7 @@ class ResilientCall<State, Ctx> implements AttemptFollowUp, AttemptInfo {
   private failedEvent(error: TinyAgentsError): void {
     if (!this.closeAttempt()) return;
     const { ctx } = this.s;
-    const info = this.info;
-    const event: Extract<AgentEvent, { type: "model.failed" }> = {
-      type: "model.failed",
-      callId: this.callId,
-      model: this.registration.name,
-      durationMs: ctx.clock.now() - this.started,
-      attempt: info.attempt,
-      error: error.toJSON(),
-    };
-    if (info.usageUnknown === true) event.usageUnknown = true;
-    // What it billed before failing (a stream that broke after its usage chunk): an "essential"
-    // journal keeps it here, not in a `usage.recorded` of its own.
-    if (info.billedUsage !== undefined) event.usage = info.billedUsage;
-    if (info.billedCost !== undefined) event.cost = info.billedCost;
-    ctx.emit(event);
+    ctx.emit(failedEvent(this.info, this.registration.name, ctx.clock.now() - this.started, error.toJSON()));
   }
 
   /**

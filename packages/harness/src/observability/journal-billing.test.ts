@@ -1,9 +1,20 @@
-import { ProviderError, type Usage, type UsageTotals } from "@tinyagents/inference";
+import {
+  type ChatModel,
+  type ModelCallOptions,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamItem,
+  ProviderError,
+  TinyAgentsError,
+  type Usage,
+  type UsageTotals,
+} from "@tinyagents/inference";
 import { describe, expect, it } from "vitest";
 import { InMemoryResponseCache } from "../cache/in-memory-response-cache.js";
 import type { AgentEvent } from "../contracts/agent-event.js";
 import type { CostTotals } from "../contracts/cost-totals.js";
 import { EventSink } from "../events/event-sink.js";
+import type { Middleware } from "../middleware/middleware.js";
 import { createAgent } from "../runtime/create-agent.js";
 import { AgentRunError } from "../runtime/run-result.js";
 import { FakeTool } from "../testkit/fake-tool.js";
@@ -263,6 +274,82 @@ describe("an essential journal folds usage.recorded and cost.recorded into the a
     expect(essential.live.usage.totalTokens).toBe(0);
     expect(essential.live.cost).toMatchObject({ total: 0 });
     expect(essential.live.cost.unknown).toBeUndefined();
+  });
+});
+
+/**
+ * A model whose stream starts, reports its usage (10 in, 2 out), then hangs until its call is
+ * aborted; `reported` settles once the usage item was handed over.
+ */
+class HangsAfterUsage implements ChatModel {
+  readonly provider = "hangs";
+  readonly modelId = "hangs-after-usage";
+  readonly reported: Promise<void>;
+  private markReported: () => void = () => {};
+
+  constructor() {
+    this.reported = new Promise((resolve) => {
+      this.markReported = resolve;
+    });
+  }
+
+  invoke(): Promise<ModelResponse> {
+    return Promise.reject(new Error("stream only"));
+  }
+
+  async *stream(_request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamItem> {
+    yield { type: "start" };
+    yield { type: "usage", usage: usage(10, 2) };
+    this.markReported();
+    const signal = options?.signal;
+    await new Promise<void>((resolve) => {
+      if (signal?.aborted) resolve();
+      else signal?.addEventListener("abort", () => resolve(), { once: true });
+    });
+    throw new Error("aborted");
+  }
+}
+
+describe("an attempt the run ends while it streams (failRun's closeAll)", () => {
+  it("a wrap that gives up on next(): model.failed carries the usage and cost, and every reader agrees", async () => {
+    const go: Go = (events, runId) => {
+      const model = new HangsAfterUsage();
+      // Gives up on the call once its stream reported usage (a hedge, a timeout of its own).
+      const givesUp: Middleware = {
+        name: "gives-up",
+        async wrapModelCall(_ctx, request, next) {
+          next(request).catch(() => {});
+          await model.reported;
+          throw new TinyAgentsError("provider", "gave up waiting");
+        },
+      };
+      const agent = createAgent({
+        model,
+        pricing,
+        middleware: [givesUp],
+        policy: { retry: { maxRetries: 0 } },
+      });
+      return totalsOf(agent.stream("go", { runId, events }).result);
+    };
+    const { essential, types } = await expectSameEverywhere(go);
+    expect(essential.live.usage).toMatchObject({ inputTokens: 10, outputTokens: 2, unknown: true });
+    expect(essential.live.cost).toMatchObject({ total: 14, unknown: true });
+    expect(types).not.toContain("usage.recorded");
+    const failed = (await essential.journal.read("r")).find((o) => o.event.type === "model.failed");
+    expect(failed?.event).toMatchObject({
+      usage: usage(10, 2),
+      cost: { total: 14 },
+      usageUnknown: true,
+      error: { code: "cancelled" },
+    });
+    // Live: the attempt's records come before its end, nothing of it after.
+    const all = await journaled("all", go);
+    const live = (await all.journal.read("r")).map((o) => o.event.type);
+    const end = live.indexOf("model.failed");
+    expect(live.indexOf("usage.recorded")).toBeLessThan(end);
+    expect(live.indexOf("cost.recorded")).toBeLessThan(end);
+    expect(live.lastIndexOf("usage.recorded")).toBe(live.indexOf("usage.recorded"));
+    expect(live.at(-1)).toBe("run.failed");
   });
 });
 
