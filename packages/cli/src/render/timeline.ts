@@ -27,15 +27,14 @@ export function renderTimeline(given: readonly AgentObservation[]): string {
   const first = observations[0];
   if (first === undefined) return "(no observations)\n";
   const t0 = first.ts;
+  // The cost of each model call's attempt in flight (from its `cost.recorded`; an "essential"
+  // journal has none: the attempt's end carries the same cost), cleared at each attempt's start,
+  // so an attempt shows its own cost, never an earlier attempt's.
   const costs = new Map<string, CostTotals>();
   const starts = new Map<string, At>();
   const toolArgs = new Map<string, unknown>();
   for (const o of observations) {
     const e = o.event;
-    // An "essential" journal has no `cost.recorded`: the attempt's end carries the same cost.
-    if (e.type === "cost.recorded") costs.set(`${o.runId}/${e.callId}`, e.cost);
-    else if ((e.type === "model.completed" || e.type === "model.failed") && e.cost !== undefined)
-      costs.set(`${o.runId}/${e.callId}`, e.cost);
     if (e.type === "tool.started") {
       starts.set(`${o.runId}/tool/${e.callId}`, o);
       toolArgs.set(`${o.runId}/${e.callId}`, e.arguments);
@@ -57,6 +56,10 @@ export function renderTimeline(given: readonly AgentObservation[]): string {
     switch (e.type) {
       case "model.started":
         attemptStarts.set(`${o.runId}/${e.callId}`, o);
+        costs.delete(`${o.runId}/${e.callId}`);
+        break;
+      case "cost.recorded":
+        costs.set(`${o.runId}/${e.callId}`, e.cost);
         break;
       case "run.started":
         if (d === 0)
@@ -76,13 +79,14 @@ export function renderTimeline(given: readonly AgentObservation[]): string {
         break;
       case "model.completed": {
         modelCall++;
-        const cost = costs.get(`${o.runId}/${e.callId}`);
+        const cost = e.cost ?? costs.get(`${o.runId}/${e.callId}`);
         const parts = [
           `model call ${modelCall}`,
           e.model,
           formatDuration(e.durationMs),
           e.usage === undefined ? "no usage reported" : formatTokens(e.usage),
-          cost === undefined ? "cost unknown" : formatCost(cost),
+          // A cache hit is not billed: free, not unknown.
+          cost !== undefined ? formatCost(cost) : e.servedFromCache ? "not billed" : "cost unknown",
           e.toolCalls > 0
             ? `-> ${e.toolCalls} tool call${e.toolCalls === 1 ? "" : "s"}`
             : `-> ${e.finishReason ?? "answer"}`,

@@ -13,6 +13,7 @@ import {
   EventSink,
   InMemoryEventJournal,
   InMemoryHarnessStatusStore,
+  InMemoryResponseCache,
 } from "@tinyagents/harness";
 import { DeterministicClock, FakeTool, ScriptedModel, StreamingMock } from "@tinyagents/harness/testkit";
 import { ProviderError, usage } from "@tinyagents/inference";
@@ -75,6 +76,32 @@ async function recordRuns(format: Format) {
       .registerModel("priced-model", model, { pricing })
       .stream("q", { runId: "broken-stream", events }).result;
   });
+  await record("fallback", (events) => {
+    // A priced model's stream breaks after billing $14; the call falls back to an unpriced model.
+    const broken = new StreamingMock([
+      [
+        { type: "start" },
+        { type: "usage", usage: tokens(10, 2) },
+        { type: "error", message: "overloaded", status: 529, retryable: true },
+      ],
+    ]);
+    const local = new StreamingMock([
+      [{ type: "start" }, { type: "text_delta", text: "ok" }, { type: "usage", usage: tokens(3, 1) }],
+    ]);
+    return new AgentHarness({ clock, policy: { retry: { maxRetries: 0 }, fallback: ["fallback-local"] } })
+      .registerModel("fallback-priced", broken, { pricing })
+      .registerModel("fallback-local", local)
+      .stream("q", { runId: "fallback", events }).result;
+  });
+  await record("cache-hit", async (events) => {
+    const harness = new AgentHarness({ clock })
+      .registerModel("cached-model", new ScriptedModel(["same", "same"], { usage: tokens(2, 2) }), {
+        pricing,
+      })
+      .withResponseCache(new InMemoryResponseCache());
+    await harness.run("q", { runId: "cache-fill" });
+    return harness.run("q", { runId: "cache-hit", events });
+  });
   await record("refused", (events) =>
     new AgentHarness({ clock })
       .registerModel(
@@ -87,7 +114,7 @@ async function recordRuns(format: Format) {
       .run("q", { runId: "refused", events }),
   );
   const observations: AgentObservation[] = [];
-  for (const id of ["priced", "unpriced", "broken-stream", "refused"])
+  for (const id of ["priced", "unpriced", "broken-stream", "fallback", "cache-hit", "refused"])
     observations.push(...(await journal.read(id)));
   return { stores, observations };
 }
@@ -121,12 +148,19 @@ describe("cost views read every journal format alike", () => {
     const byModel = Object.fromEntries(
       (breakdowns[0]?.byModel ?? []).map((r) => [r.key, { tokens: r.tokens.totalTokens, cost: r.cost }]),
     );
-    // priced: 2 calls of 6 tokens ($7 each); broken-stream: 12 tokens ($14) billed before the break,
-    // then 4 ($5); local-model: 10 tokens, no price: unknown, never $0.
+    // priced: 2 calls of 6 tokens ($7 each); broken-stream: 12 tokens ($14) billed before the break
+    // (a lower bound: the stream may have billed more), then 4 ($5); local-model: 10 tokens, no
+    // price: unknown, never $0.
     expect(byModel["priced-model"]?.tokens).toBe(28);
-    expect(byModel["priced-model"]?.cost).toMatchObject({ total: 33, unknown: false });
+    expect(byModel["priced-model"]?.cost).toMatchObject({ total: 33, unknown: true });
     expect(byModel["local-model"]?.tokens).toBe(10);
     expect(byModel["local-model"]?.cost).toMatchObject({ total: 0, unknown: true });
+    // The fallback: each attempt on its own model's row. The unpriced model's answer is not
+    // priced by the broken attempt's $14 on the other model.
+    expect(byModel["fallback-priced"]).toMatchObject({ tokens: 12, cost: { total: 14, unknown: true } });
+    expect(byModel["fallback-local"]).toMatchObject({ tokens: 4, cost: { total: 0, unknown: true } });
+    // A cache hit is free and known.
+    expect(byModel["cached-model"]).toMatchObject({ tokens: 0, cost: { total: 0, unknown: false } });
     for (const other of breakdowns.slice(1)) expect(other).toEqual(breakdowns[0]);
 
     const dashboards = await Promise.all(
@@ -138,14 +172,26 @@ describe("cost views read every journal format alike", () => {
     expect(models[0]?.["priced-model"]).toMatchObject({
       calls: 3,
       tokens: 28,
-      cost: { total: 33, unknown: false },
+      cost: { total: 33, unknown: true },
     });
     expect(models[0]?.["local-model"]).toMatchObject({ tokens: 10, cost: { unknown: true } });
+    expect(models[0]?.["fallback-local"]).toMatchObject({ calls: 1, tokens: 4, cost: { unknown: true } });
+    expect(models[0]?.["cached-model"]).toMatchObject({ calls: 1, tokens: 0, cost: { unknown: false } });
     for (const other of models.slice(1)) expect(other).toEqual(models[0]);
 
-    for (const runId of ["priced", "unpriced", "broken-stream"]) {
+    // Each attempt's line shows its own cost: the retry's answer $5 (not the broken attempt's $14),
+    // the fallback's unpriced answer "cost unknown" (not $14), a cache hit "not billed".
+    const [brokenStream, fallback, cacheHit] = ["broken-stream", "fallback", "cache-hit"].map((id) =>
+      timelineOf(formats[0]?.observations ?? [], id),
+    );
+    expect(brokenStream).toMatch(/model call 1 · priced-model · .* · \$5\.0+ · /);
+    expect(fallback).toMatch(/model call 1 · fallback-local · .* · cost unknown · /);
+    expect(cacheHit).toMatch(/model call 1 · cached-model · .* · not billed · .*\(from cache\)/);
+    for (const runId of ["priced", "unpriced", "broken-stream", "fallback", "cache-hit"]) {
       const timelines = formats.map((f) => timelineOf(f.observations, runId));
-      expect(timelines[0]).toMatch(runId === "unpriced" ? /cost unknown/ : /\$/);
+      expect(timelines[0]).toMatch(
+        runId === "unpriced" || runId === "fallback" ? /cost unknown/ : /\$|not billed/,
+      );
       for (const other of timelines.slice(1)) expect(other).toBe(timelines[0]);
     }
   });

@@ -76,27 +76,25 @@ export function costBreakdown(observations: readonly AgentObservation[]): {
     }
     return r;
   };
-  // Calls that billed usage, and those the harness priced (a cost is recorded only for a model
-  // with a known price): a call with usage and no price has an unknown cost, not $0.
-  const used = new Map<string, { model: string; runKey: string }>();
-  const priced = new Set<string>();
   const billing = new Map<string, CallBilling>();
-  const bill = (call: string, model: string, runKey: string, usage?: Usage, cost?: CostTotals) => {
+  const bill = (model: string, runKey: string, usage?: Usage, cost?: CostTotals) => {
     if (usage !== undefined) {
       addTokens(row(byModel, model).tokens, usage);
       addTokens(row(byRun, runKey).tokens, usage);
-      used.set(call, { model, runKey });
     }
     if (cost !== undefined) {
       addCost(row(byModel, model).cost, cost);
       addCost(row(byRun, runKey).cost, cost);
-      priced.add(call);
     }
   };
   for (const o of observations) {
     const e = o.event;
     if (e.type === "subagent.started") names.set(e.childRunId, e.name);
     const runKey = o.depth === 0 ? "main" : (names.get(o.runId) ?? o.runId);
+    if (e.type === "model.started" || e.type === "model.abandoned") {
+      billing.get(o.runId)?.attemptStarted(e.callId);
+      continue;
+    }
     if (
       e.type !== "model.completed" &&
       e.type !== "model.failed" &&
@@ -105,29 +103,26 @@ export function costBreakdown(observations: readonly AgentObservation[]): {
     )
       continue;
     const calls = callBillingOf(billing, o.runId);
-    const call = `${o.runId}/${e.callId}`;
     if (e.type === "usage.recorded") {
-      bill(call, e.model, runKey, e.usage);
+      bill(e.model, runKey, e.usage);
       calls.usageRecorded(e.callId);
     } else if (e.type === "cost.recorded") {
-      bill(call, e.model, runKey, undefined, e.cost);
+      bill(e.model, runKey, undefined, e.cost);
       calls.costRecorded(e.callId);
     } else {
-      bill(call, e.model, runKey, calls.usageOf(e), calls.costOf(e));
+      // Each attempt on its own: one billed on an unpriced model (after a fallback, say) makes its
+      // model's and its run's cost unknown, whatever the call's other attempts cost.
+      const attempt = calls.attemptEnded(e);
+      bill(e.model, runKey, attempt.usage, attempt.cost);
+      if (attempt.costUnknown) {
+        row(byModel, e.model).cost.unknown = true;
+        row(byRun, runKey).cost.unknown = true;
+      }
       if (e.type === "model.completed") {
         row(byModel, e.model).calls++;
         row(byRun, runKey).calls++;
-        if (e.usage === undefined && !e.servedFromCache) {
-          row(byModel, e.model).cost.unknown = true;
-          row(byRun, runKey).cost.unknown = true;
-        }
       }
     }
-  }
-  for (const [call, { model, runKey }] of used) {
-    if (priced.has(call)) continue;
-    row(byModel, model).cost.unknown = true;
-    row(byRun, runKey).cost.unknown = true;
   }
   return { byModel: [...byModel.values()], bySubAgent: [...byRun.values()] };
 }

@@ -131,35 +131,30 @@ export function dashboardView(
   for (const run of runs) {
     const observations = observationsOf.get(run.runId) ?? [];
     const toolNames = new Map<string, string>();
-    const priced = new Set<string>();
-    const used = new Map<string, string>();
-    // Each attempt's usage and cost once: separate records, or its end in an "essential" journal.
+    // Each attempt's usage and cost once (separate records, or its end in an "essential" journal),
+    // and each attempt on its own: one billed on an unpriced model makes its model's cost unknown.
     const billing = new Map<string, CallBilling>();
-    const bill = (call: string, name: string, usage: Usage | undefined, cost: CostTotals | undefined) => {
-      if (usage !== undefined) {
-        model(name).tokens += usage.totalTokens;
-        used.set(call, name);
-      }
-      if (cost !== undefined) {
-        addCost(model(name).cost, { ...cost, unknown: cost.unknown === true });
-        priced.add(call);
-      }
+    const bill = (name: string, usage: Usage | undefined, cost: CostTotals | undefined) => {
+      if (usage !== undefined) model(name).tokens += usage.totalTokens;
+      if (cost !== undefined) addCost(model(name).cost, { ...cost, unknown: cost.unknown === true });
     };
     for (const o of observations) {
       const e = o.event;
       if (e.type === "model.completed" || e.type === "model.failed") {
-        const calls = callBillingOf(billing, o.runId);
-        bill(`${o.runId}/${e.callId}`, e.model, calls.usageOf(e), calls.costOf(e));
+        const attempt = callBillingOf(billing, o.runId).attemptEnded(e);
+        bill(e.model, attempt.usage, attempt.cost);
+        if (attempt.costUnknown) model(e.model).cost.unknown = true;
         if (e.type === "model.completed") {
           model(e.model).calls++;
           modelDurations.push(e.durationMs);
-          if (e.usage === undefined && !e.servedFromCache) model(e.model).cost.unknown = true;
         }
+      } else if (e.type === "model.started" || e.type === "model.abandoned") {
+        billing.get(o.runId)?.attemptStarted(e.callId);
       } else if (e.type === "usage.recorded") {
-        bill(`${o.runId}/${e.callId}`, e.model, e.usage, undefined);
+        bill(e.model, e.usage, undefined);
         callBillingOf(billing, o.runId).usageRecorded(e.callId);
       } else if (e.type === "cost.recorded") {
-        bill(`${o.runId}/${e.callId}`, e.model, undefined, e.cost);
+        bill(e.model, undefined, e.cost);
         callBillingOf(billing, o.runId).costRecorded(e.callId);
       } else if (e.type === "tool.started") {
         tool(e.toolName).calls++;
@@ -169,8 +164,6 @@ export function dashboardView(
         tool(name).failures++;
       }
     }
-    // A call with usage and no price has an unknown cost (never a silent $0).
-    for (const [call, name] of used) if (!priced.has(call)) model(name).cost.unknown = true;
   }
   const view: DashboardView = {
     query,

@@ -1,5 +1,7 @@
 import type { ErrorSummary, JsonObject } from "@tinyagents/inference";
 import type { EventRecord } from "../contracts/agent-event.js";
+import { addCost, type CostTotals } from "../cost/cost.js";
+import { type CallBilling, callBillingOf, type ModelAttemptEnd } from "../observability/call-billing.js";
 import { ContentCaptureCheck } from "../observability/content-capture-check.js";
 import { separateTraceDetails } from "../observability/trace-details-records.js";
 import { agentSpanName, GEN_AI, resolveAgentName, TINYAGENTS_ATTR } from "../otel/gen-ai-conventions.js";
@@ -50,6 +52,8 @@ export class TraceBuilder {
   private readonly observations: TraceObservation[] = [];
   private readonly runs = new Map<string, OpenRun>();
   private readonly ended = new Set<string>();
+  /** Per run: each attempt's cost once, from its `cost.recorded` or from its end (see `CallBilling`). */
+  private readonly billing = new Map<string, CallBilling>();
   private threadId: string | undefined;
   private agentName: string | undefined;
   private outcome: TraceOutcome | undefined;
@@ -65,6 +69,12 @@ export class TraceBuilder {
       this.capture,
       options.onContentWarning,
     );
+  }
+
+  /** The cost attempt end `end` of run `runId` adds that no `cost.recorded` of it did. */
+  private attemptCost(runId: string, end: ModelAttemptEnd): CostTotals | undefined {
+    const billing = this.billing.get(runId);
+    return billing === undefined ? end.cost : billing.costOf(end);
   }
 
   /** Fold one record in (records of runs that already ended are ignored). */
@@ -96,6 +106,7 @@ export class TraceBuilder {
         if (this.capture && run.obs.input === undefined) run.obs.input = requestInput(event);
         break;
       case "model.started": {
+        this.billing.get(record.runId)?.attemptStarted(event.callId);
         const open = run.chats.get(event.callId);
         if (open !== undefined) {
           nextAttempt(open, event);
@@ -117,26 +128,30 @@ export class TraceBuilder {
         break;
       }
       case "cost.recorded": {
+        callBillingOf(this.billing, record.runId).costRecorded(event.callId);
         const chat = run.chats.get(event.callId);
-        if (chat !== undefined) chat.obs.cost = event.cost;
+        if (chat !== undefined) addAttemptCost(chat.obs, event.cost);
         break;
       }
       case "model.completed": {
         this.contentCheck.completed(this.described);
+        const cost = this.attemptCost(record.runId, event);
         const chat = run.chats.get(event.callId);
         if (chat === undefined) break;
         run.chats.delete(event.callId);
-        // An "essential" journal has no `cost.recorded`: the attempt's end carries the same cost.
-        if (event.cost !== undefined) chat.obs.cost = event.cost;
+        // The generation's cost is its attempts' (an "essential" journal has no `cost.recorded`:
+        // each attempt's end carries the same cost).
+        addAttemptCost(chat.obs, cost);
         completeChatObservation(chat, record, event, this.capture);
         break;
       }
       case "model.failed": {
         // Not the call's end yet: a retry or a fallback may follow (see `endRun`).
+        const cost = this.attemptCost(record.runId, event);
         const chat = run.chats.get(event.callId);
         if (chat === undefined) break;
         chat.failure = { error: event.error, ts: record.ts };
-        if (event.cost !== undefined) chat.obs.cost = event.cost;
+        addAttemptCost(chat.obs, cost);
         break;
       }
       case "model.response": {
@@ -304,4 +319,10 @@ export class TraceBuilder {
     this.observations.push(obs);
     return obs;
   }
+}
+
+/** Add an attempt's `cost` (if any) to its generation's: a retried call's generation costs all its attempts. */
+function addAttemptCost(generation: TraceObservation, cost: CostTotals | undefined): void {
+  if (cost === undefined) return;
+  generation.cost = generation.cost === undefined ? cost : addCost(generation.cost, cost);
 }

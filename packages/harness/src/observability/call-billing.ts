@@ -15,9 +15,12 @@ export type ModelAttemptEnd = Extract<AgentEvent, { type: "model.completed" } | 
  * this; at the attempt's end apply only what {@link usageOf} / {@link costOf} return.
  *
  * One per run: call ids are unique within a run, and an attempt's records come before its
- * terminal event (a retry's attempts follow one another). A reader that notes usage must call
- * {@link usageOf} at every attempt end, and one that notes cost {@link costOf}: each clears its
- * note there. Nothing is allocated for a run whose events carry no separate records.
+ * terminal event (a retry's attempts follow one another; an attempt the run ends while it is in
+ * flight folds its billing before the run emits its end). A reader that notes usage must call
+ * {@link usageOf} (or {@link attemptEnded}) at every attempt end, and one that notes cost
+ * {@link costOf}: each clears its note there; {@link attemptStarted} at every `model.started` /
+ * `model.abandoned` drops a note whose attempt never reached its end (a crashed epoch's records).
+ * Nothing is allocated for a run whose events carry no separate records.
  */
 export class CallBilling {
   // Attempts whose separate record was applied and whose end has not come yet: nearly always
@@ -38,6 +41,38 @@ export class CallBilling {
   }
 
   /**
+   * An attempt of `callId` starts (`model.started`) or one a lost worker left open is closed
+   * (`model.abandoned`): notes of an earlier attempt that never reached its end are dropped, so
+   * they cannot hide this attempt's billing.
+   */
+  attemptStarted(callId: string): void {
+    while (take(this.usageNoted, callId));
+    while (take(this.costNoted, callId));
+  }
+
+  /**
+   * What attempt end `end` adds ({@link usageOf}, {@link costOf}; call it instead of those), and
+   * whether that attempt's cost is unknown: it billed usage (in its record or on its end) that no
+   * cost priced (an unpriced model), it answered without reporting usage (not from the cache), or
+   * it failed after the provider may have billed more than it reported (`usageUnknown`). For a
+   * reader that shows cost per model or per attempt: a later attempt on a priced model does not
+   * make an earlier unpriced one's cost known.
+   */
+  attemptEnded(end: ModelAttemptEnd): AttemptBilling {
+    const usageNoted = take(this.usageNoted, end.callId);
+    const costNoted = take(this.costNoted, end.callId);
+    const fromCache = end.type === "model.completed" && end.servedFromCache;
+    const usage = usageNoted || fromCache ? undefined : end.usage;
+    const cost = costNoted ? undefined : end.cost;
+    const billedUsage = usageNoted || usage !== undefined;
+    const priced = costNoted || cost !== undefined;
+    const costUnknown =
+      (billedUsage && !priced) ||
+      (end.type === "model.completed" ? end.usage === undefined && !fromCache : end.usageUnknown === true);
+    return { usage, cost, costUnknown };
+  }
+
+  /**
    * The billed usage `end` adds: its `usage` unless its `usage.recorded` was applied, or the
    * response was served from the cache (never billed).
    */
@@ -52,6 +87,16 @@ export class CallBilling {
     if (take(this.costNoted, end.callId)) return undefined;
     return end.cost;
   }
+}
+
+/** What one attempt's end adds to a reader's totals (see {@link CallBilling.attemptEnded}). */
+export interface AttemptBilling {
+  /** Usage its end carries that no `usage.recorded` of it applied (none for a cache hit). */
+  usage: Usage | undefined;
+  /** Cost its end carries that no `cost.recorded` of it applied. */
+  cost: CostTotals | undefined;
+  /** The attempt's cost is not known (billed without a price, or usage unreported). */
+  costUnknown: boolean;
 }
 
 /** The {@link CallBilling} of run `runId` in `byRun` (a reader of several runs' events), made on first use. */

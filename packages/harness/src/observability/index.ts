@@ -29,7 +29,7 @@ export {
   type DropReport,
   type QueuedSinkOptions,
 } from "./bounded-queue.js";
-export { CallBilling, callBillingOf, type ModelAttemptEnd } from "./call-billing.js";
+export { type AttemptBilling, CallBilling, callBillingOf, type ModelAttemptEnd } from "./call-billing.js";
 export { CoalescingJournal } from "./coalescing-journal.js";
 export type { JournalDeltas } from "./delta-coalescer.js";
 export type { HarnessEventJournal, JournalQuery, ReplayListener } from "./event-journal.js";

@@ -82,7 +82,11 @@ export class RunStatusProjection implements Projection<HarnessRunStatus[]> {
       case "middleware.started":
         s.phase = "middleware";
         return undefined;
+      case "model.abandoned":
+        run.billing.attemptStarted(e.callId);
+        return undefined;
       case "model.started":
+        run.billing.attemptStarted(e.callId);
         run.modelCallIds ??= new Set();
         if (!run.modelCallIds.has(e.callId)) {
           run.modelCallIds.add(e.callId);

@@ -51,6 +51,10 @@ export class UsageCostProjection implements Projection<Record<string, RunUsageCo
   apply(o: AgentObservation): void {
     this.sourceOffset = Math.max(this.sourceOffset, o.offset);
     const e = o.event;
+    if (e.type === "model.started" || e.type === "model.abandoned") {
+      this.runs.get(o.runId)?.billing.attemptStarted(e.callId);
+      return;
+    }
     if (
       e.type !== "usage.recorded" &&
       e.type !== "cost.recorded" &&

@@ -95,16 +95,17 @@ function older(records: readonly EventRecord[]): EventRecord[] {
 }
 
 describe("OTel and Langfuse exports from a journal: each attempt's cost once, in every format", () => {
-  it("the cost metric, the chat spans' cost attribute and the generations' cost", async () => {
+  it("the cost metric and the chat spans' cost attribute per attempt; the call's generation costs both attempts", async () => {
     const essential = await journalOf("essential");
     const all = await journalOf("all");
     expect(essential.some((r) => r.event.type === "cost.recorded")).toBe(false);
     expect(all.some((r) => r.event.type === "cost.recorded")).toBe(true);
-    // The broken attempt billed 10 in + 2 out ($14), the answer 3 + 1 ($5).
+    // The broken attempt billed 10 in + 2 out ($14), the answer 3 + 1 ($5): one generation for
+    // the call (its attempts are not observations of their own), costing $19.
     for (const records of [essential, all, older(all)]) {
       expect(costPoints(records)).toEqual([14, 5]);
       expect(spanCosts(records)).toEqual([14, 5]);
-      expect(generationCosts(records)).toEqual([5]);
+      expect(generationCosts(records)).toEqual([19]);
     }
   });
 

@@ -249,6 +249,7 @@ export class OtelMetrics {
   private startAttempt(record: EventRecord, event: AgentEventOf<"model.started">): void {
     const run = this.runs.get(record.runId);
     if (run === undefined) return;
+    run.billing.attemptStarted(event.callId);
     const provider = (this.options.providerName ?? genAiProviderName)(event.provider);
     run.attempts.set(event.callId, {
       base: {
