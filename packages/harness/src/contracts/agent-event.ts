@@ -115,7 +115,8 @@ export type AgentEvent =
   | { type: "fallback.selected"; callId: string; from: string; to: string; error: ErrorSummary }
   /**
    * The billed usage of one attempt (never for a cache-served response), emitted just before the
-   * attempt's `model.completed` / `model.failed`, which carries the same `usage`. An `"essential"`
+   * attempt's `model.completed` / `model.failed`, which carries the same `usage` (also when the
+   * run ends the attempt while it is in flight: its billing is settled first). An `"essential"`
    * journal leaves it out (see `JournalEvents`); readers count each attempt's usage once: from
    * `usage.recorded` when they see it, else from the terminal event (`CallBilling`).
    */
