@@ -353,6 +353,53 @@ describe("an attempt the run ends while it streams (failRun's closeAll)", () => 
   });
 });
 
+/** A unary model whose call never answers; `called` settles once the request went out. */
+class NeverAnswers implements ChatModel {
+  readonly provider = "never";
+  readonly modelId = "never-answers";
+  readonly called: Promise<void>;
+  private markCalled: () => void = () => {};
+
+  constructor() {
+    this.called = new Promise((resolve) => {
+      this.markCalled = resolve;
+    });
+  }
+
+  invoke(): Promise<ModelResponse> {
+    this.markCalled();
+    return new Promise(() => {});
+  }
+}
+
+describe("a unary attempt the run ends while the provider works on it", () => {
+  it("its model.failed says usageUnknown, so the stored status and the rebuilt projections stay lower bounds", async () => {
+    const go: Go = (events, runId) => {
+      const model = new NeverAnswers();
+      const givesUp: Middleware = {
+        name: "gives-up",
+        async wrapModelCall(_ctx, request, next) {
+          next(request).catch(() => {});
+          await model.called;
+          throw new TinyAgentsError("provider", "gave up waiting");
+        },
+      };
+      const agent = createAgent({
+        model,
+        pricing,
+        middleware: [givesUp],
+        policy: { retry: { maxRetries: 0 } },
+      });
+      return totalsOf(agent.run("go", { runId, events }));
+    };
+    const { essential } = await expectSameEverywhere(go);
+    expect(essential.live.usage).toMatchObject({ totalTokens: 0, unknown: true });
+    expect(essential.live.cost).toMatchObject({ total: 0, unknown: true });
+    const failed = (await essential.journal.read("r")).find((o) => o.event.type === "model.failed");
+    expect(failed?.event).toMatchObject({ usageUnknown: true, error: { code: "cancelled" } });
+  });
+});
+
 describe("older journals", () => {
   it("a journal with both usage.recorded and model.completed usage is counted once", async () => {
     const journal = new InMemoryEventJournal();
