@@ -14,9 +14,11 @@ import { InMemoryResponseCache } from "../cache/in-memory-response-cache.js";
 import type { AgentEvent } from "../contracts/agent-event.js";
 import type { CostTotals } from "../contracts/cost-totals.js";
 import { EventSink } from "../events/event-sink.js";
+import { timeoutMiddleware } from "../middleware/library/timeout-middleware.js";
 import type { Middleware } from "../middleware/middleware.js";
 import { createAgent } from "../runtime/create-agent.js";
 import { AgentRunError } from "../runtime/run-result.js";
+import { DeterministicClock } from "../testkit/deterministic-clock.js";
 import { FakeTool } from "../testkit/fake-tool.js";
 import { ScriptedModel } from "../testkit/scripted-model.js";
 import { StreamingMock } from "../testkit/streaming-mock.js";
@@ -279,7 +281,8 @@ describe("an essential journal folds usage.recorded and cost.recorded into the a
 
 /**
  * A model whose stream starts, reports its usage (10 in, 2 out), then hangs until its call is
- * aborted; `reported` settles once the usage item was handed over.
+ * aborted; `reported` settles once the usage item was handed over. The first `refusals` calls
+ * are refused before they begin (529, retryable: not billed).
  */
 class HangsAfterUsage implements ChatModel {
   readonly provider = "hangs";
@@ -287,7 +290,7 @@ class HangsAfterUsage implements ChatModel {
   readonly reported: Promise<void>;
   private markReported: () => void = () => {};
 
-  constructor() {
+  constructor(private refusals = 0) {
     this.reported = new Promise((resolve) => {
       this.markReported = resolve;
     });
@@ -298,6 +301,11 @@ class HangsAfterUsage implements ChatModel {
   }
 
   async *stream(_request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamItem> {
+    if (this.refusals > 0) {
+      this.refusals--;
+      yield { type: "error", message: "overloaded", status: 529, retryable: true };
+      return;
+    }
     yield { type: "start" };
     yield { type: "usage", usage: usage(10, 2) };
     this.markReported();
@@ -371,6 +379,35 @@ class NeverAnswers implements ChatModel {
     return new Promise(() => {});
   }
 }
+
+describe("timeoutMiddleware expiring during a retry's stream (its budget covers the retries)", () => {
+  it("the retry's model.failed carries what it billed, in every reader", async () => {
+    const go: Go = (events, runId) => {
+      const model = new HangsAfterUsage(1);
+      // Virtual time: the 529 at 0 ms, the retry after a 10 ms backoff, its usage, then nothing
+      // until the middleware's 40 ms pass (the attempt's own 40 ms timer would fire at 50 ms).
+      const agent = createAgent({
+        model,
+        pricing,
+        clock: new DeterministicClock({ start: 0 }),
+        middleware: [timeoutMiddleware({ timeoutMs: 40 })],
+        policy: { retry: { maxRetries: 1, initialBackoffMs: 10, jitter: 0 } },
+      });
+      return totalsOf(agent.stream("go", { runId, events }).result);
+    };
+    const { essential, types } = await expectSameEverywhere(go);
+    expect(types.filter((t) => t === "model.failed")).toHaveLength(2);
+    expect(essential.live.usage).toMatchObject({ inputTokens: 10, outputTokens: 2, unknown: true });
+    expect(essential.live.cost).toMatchObject({ total: 14, unknown: true });
+    const failed = (await essential.journal.read("r")).filter((o) => o.event.type === "model.failed");
+    expect(failed[1]?.event).toMatchObject({
+      attempt: 2,
+      usage: usage(10, 2),
+      cost: { total: 14 },
+      usageUnknown: true,
+    });
+  });
+});
 
 describe("a unary attempt the run ends while the provider works on it", () => {
   it("its model.failed says usageUnknown, so the stored status and the rebuilt projections stay lower bounds", async () => {
