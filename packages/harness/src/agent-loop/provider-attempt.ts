@@ -255,7 +255,7 @@ function callProvider<State, Ctx>(
           raceOptions,
           registration,
         )
-      : race(model.invoke(request, options), raceOptions);
+      : race(model.invoke(request, options), billedRace(s, info, raceOptions));
   if (cache === undefined) return live();
   return cache.call(s.ctx, model, registration.name, info.callId, request, s.streaming, {
     live,
@@ -278,6 +278,19 @@ function callProvider<State, Ctx>(
   });
 }
 
+/**
+ * The race of a provider call that may be billed (not a cached replay, not a coalesced wait): cut
+ * off by the run's abort or the call's timeout before it answered, the attempt's usage becomes
+ * unknown, as a {@link UnaryAttempt}'s does (its `model.failed` says `usageUnknown`).
+ */
+function billedRace<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  info: AttemptInfo,
+  raceOptions: RaceOptions,
+): RaceOptions {
+  return { ...raceOptions, onCutOff: () => markCallUnreported(s, info) };
+}
+
 async function streamOnce<State, Ctx>(
   s: LoopSession<State, Ctx>,
   model: { readonly provider: string; readonly modelId: string },
@@ -290,7 +303,13 @@ async function streamOnce<State, Ctx>(
   /** The provider's registration, for a live call (a cached replay bills nothing). */
   billed: ModelRegistration<State> | undefined,
 ): Promise<ModelResponse> {
-  const source = stream ? stream(request, options) : streamFromResponse(await race(invoke(), raceOptions));
+  // No `stream` (a model without one, or a cached replay): the answer becomes deltas once it
+  // arrives; only a live call (`billed`) may be billed if the run cuts it off first.
+  const source = stream
+    ? stream(request, options)
+    : streamFromResponse(
+        await race(invoke(), billed === undefined ? raceOptions : billedRace(s, info, raceOptions)),
+      );
   const iterator = source[Symbol.asyncIterator]();
   // The model's names label an in-stream error the adapter did not attribute ("by unknown" otherwise).
   const accumulator = new StreamAccumulator({ provider: model.provider, model: model.modelId });

@@ -36,6 +36,12 @@ export interface RaceOptions {
    */
   graceMs?: number;
   onAbandon?: () => TinyAgentsError;
+  /**
+   * Called once when the run's abort or the timeout ends the race while `promise` is still
+   * pending (not when the run had aborted before the race began): a provider call abandoned in
+   * flight may have been billed.
+   */
+  onCutOff?: () => void;
 }
 
 /**
@@ -54,12 +60,14 @@ export function race<T>(promise: Promise<T>, options: RaceOptions): Promise<T> {
     let timedOut: TinyAgentsError | undefined;
     const onAbort = () => {
       timer?.cancel();
+      if (timedOut === undefined) options.onCutOff?.();
       reject(abortError(hub, where));
     };
     hub.watch(onAbort);
     const { clock, timeoutMs, graceMs } = options;
     if (timeoutMs !== undefined && clock !== undefined) {
       timer = startTimer(clock, timeoutMs, () => {
+        options.onCutOff?.();
         const error = options.onTimeout?.() ?? new TinyAgentsError("timeout", `timed out ${where}`);
         if (graceMs === undefined || graceMs <= 0) {
           hub.unwatch(onAbort);
