@@ -6,13 +6,12 @@ import {
   TinyAgentsError,
   type ToolCall,
 } from "@tinyagents/inference";
-import type { MiddlewareHook } from "../contracts/agent-event.js";
 import type { ToolResult } from "../tool/tool.js";
-import { failed, hookError, prefixViolation } from "./hook-errors.js";
+import { runBeforeModelChain } from "./before-model-chain.js";
+import { bracket, callHook } from "./hook-brackets.js";
+import { hookError } from "./hook-errors.js";
 import type { HookContext, Middleware, ModelCallNext, ToolCallNext } from "./middleware.js";
 import { callAround, modelCallAroundOf, SoleModelCallAround } from "./model-call-around.js";
-import { type PrefixLayout, prefixChange, prefixLayout } from "./prefix-fingerprint.js";
-import { isCopyOnWriteHook, isReadOnlyHook } from "./read-only-hooks.js";
 
 export { hookError } from "./hook-errors.js";
 
@@ -130,7 +129,7 @@ export class MiddlewareStack<State, Ctx> {
     chain: Middleware<State, Ctx>[],
   ): Promise<void> {
     for (const m of chain) {
-      await this.bracket(ctx, m, "beforeAgent", () => m.beforeAgent?.(ctx));
+      await bracket(ctx, m, "beforeAgent", () => m.beforeAgent?.(ctx));
     }
   }
 
@@ -169,7 +168,7 @@ export class MiddlewareStack<State, Ctx> {
     for (let i = start; i < chain.length; i++) {
       const m = chain[i] as Middleware<State, Ctx>;
       const input = current;
-      const replaced = this.callHook<T | undefined>(ctx, m, hook, input);
+      const replaced = callHook<State, Ctx, T | undefined>(ctx, m, hook, input);
       if (replaced instanceof Promise) {
         return replaced.then((out) => this.chainFrom(ctx, hook, chain, i + 1, out ?? input));
       }
@@ -192,116 +191,7 @@ export class MiddlewareStack<State, Ctx> {
   ): ModelRequest | Promise<ModelRequest> {
     const chain = this.with("beforeModel");
     if (chain.length === 0) return request;
-    // The prefix is snapshotted lazily, before the first hook that may change it: a chain of
-    // read-only hooks (see `readsRequestOnly`) costs no snapshot at all.
-    return this.beforeModelFrom(ctx, chain, 0, request, protectPrefix, undefined);
-  }
-
-  private beforeModelFrom(
-    ctx: HookContext<State, Ctx>,
-    chain: Middleware<State, Ctx>[],
-    start: number,
-    request: ModelRequest,
-    protectPrefix: boolean,
-    watching: PrefixWatch | undefined,
-  ): ModelRequest | Promise<ModelRequest> {
-    let current = request;
-    let watch = watching;
-    for (let i = start; i < chain.length; i++) {
-      const m = chain[i] as Middleware<State, Ctx>;
-      const input = current;
-      if (isReadOnlyHook(m.beforeModel)) {
-        const checked = this.callHook<unknown>(ctx, m, "beforeModel", input);
-        if (checked instanceof Promise) {
-          return checked.then(() => this.beforeModelFrom(ctx, chain, i + 1, input, protectPrefix, watch));
-        }
-        continue;
-      }
-      if (isCopyOnWriteHook(m.beforeModel)) {
-        // It leaves its input intact: the prefix needs a snapshot (and the watch its state) only
-        // if it returned a new request. Bracketed as `callHook` brackets, without a closure.
-        ctx.run.emit({ type: "middleware.started", name: m.name, hook: "beforeModel" });
-        let replaced: ModelRequest | undefined | void | Promise<ModelRequest | undefined | void>;
-        try {
-          replaced = m.beforeModel?.(ctx, input);
-        } catch (thrown) {
-          return Promise.reject(failed(ctx, m.name, "beforeModel", thrown));
-        }
-        if (replaced === undefined || replaced === null || replaced === input) {
-          ctx.run.emit({ type: "middleware.completed", name: m.name, hook: "beforeModel" });
-          continue;
-        }
-        watch ??= { layout: undefined, changed: false, protectPrefix };
-        const watched = watch;
-        let checked: ModelRequest | Promise<ModelRequest>;
-        try {
-          checked = isThenable(replaced)
-            ? Promise.resolve(replaced).then((out) => this.checkReplacement(ctx, m, input, out, watched))
-            : this.checkReplacement(ctx, m, input, replaced, watched);
-        } catch (thrown) {
-          return Promise.reject(failed(ctx, m.name, "beforeModel", thrown));
-        }
-        const next = this.completed(ctx, m, "beforeModel", checked);
-        if (next instanceof Promise) {
-          return next.then((prepared) =>
-            this.beforeModelFrom(ctx, chain, i + 1, prepared, protectPrefix, watched),
-          );
-        }
-        current = next;
-        continue;
-      }
-      // Only a hook that may change the request needs the watch's state (read-only chains: none).
-      watch ??= { layout: undefined, changed: false, protectPrefix };
-      const watched = watch;
-      watched.layout ??= prefixLayout(input);
-      const next = this.bracket(ctx, m, "beforeModel", () => {
-        const replaced = m.beforeModel?.(ctx, input);
-        return isThenable(replaced)
-          ? Promise.resolve(replaced).then((out) => this.checkPrefix(ctx, m, out ?? input, watched))
-          : this.checkPrefix(ctx, m, replaced ?? input, watched);
-      });
-      if (next instanceof Promise) {
-        return next.then((prepared) =>
-          this.beforeModelFrom(ctx, chain, i + 1, prepared, protectPrefix, watched),
-        );
-      }
-      current = next;
-    }
-    // The prefix changed: the request's fingerprint must describe what is actually sent.
-    if (watch?.changed && watch.layout !== undefined && Object.hasOwn(current, "promptFingerprint"))
-      current.promptFingerprint = watch.layout.fingerprint;
-    return current;
-  }
-
-  /** After a copy-on-write `beforeModel` hook (see `replacesRequestOnly`): `checkPrefix` if it replaced the request. */
-  private checkReplacement(
-    ctx: HookContext<State, Ctx>,
-    m: Middleware<State, Ctx>,
-    input: ModelRequest,
-    out: ModelRequest | undefined | void,
-    watch: PrefixWatch,
-  ): ModelRequest {
-    if (out === undefined || out === null || out === input) return input;
-    watch.layout ??= prefixLayout(input);
-    return this.checkPrefix(ctx, m, out, watch);
-  }
-
-  /** After one `beforeModel` hook: report (or, protected, refuse) a change of the prefix. */
-  private checkPrefix(
-    ctx: HookContext<State, Ctx>,
-    m: Middleware<State, Ctx>,
-    next: ModelRequest,
-    watch: PrefixWatch,
-  ): ModelRequest {
-    const after = prefixLayout(next);
-    const change = prefixChange(watch.layout ?? after, after);
-    watch.layout = after;
-    if (change !== undefined) {
-      watch.changed = true;
-      ctx.run.emit({ type: "cache.layout_changed", middleware: m.name, ...change });
-      if (watch.protectPrefix && m.changes !== "prefix") throw prefixViolation(m, change.segment);
-    }
-    return next;
+    return runBeforeModelChain(ctx, chain, request, protectPrefix);
   }
 
   /** Compose the model-call onion around `inner` (first registered = outermost). */
@@ -313,7 +203,9 @@ export class MiddlewareStack<State, Ctx> {
       next =
         around === undefined
           ? (request: ModelRequest): Promise<ModelResponse> =>
-              Promise.resolve(this.callHook<ModelResponse>(ctx, m, "wrapModelCall", request, downstream))
+              Promise.resolve(
+                callHook<State, Ctx, ModelResponse>(ctx, m, "wrapModelCall", request, downstream),
+              )
           : (request: ModelRequest): Promise<ModelResponse> =>
               callAround(ctx, m.name, around, request, downstream);
     }
@@ -326,7 +218,7 @@ export class MiddlewareStack<State, Ctx> {
     for (const m of this.wrappers("wrapToolCall")) {
       const downstream = next;
       next = (call: ToolCall): Promise<ToolResult> =>
-        Promise.resolve(this.callHook<ToolResult>(ctx, m, "wrapToolCall", call, downstream));
+        Promise.resolve(callHook<State, Ctx, ToolResult>(ctx, m, "wrapToolCall", call, downstream));
     }
     return next;
   }
@@ -362,91 +254,10 @@ export class MiddlewareStack<State, Ctx> {
   async onError(ctx: HookContext<State, Ctx>, error: TinyAgentsError): Promise<void> {
     for (const m of this.with("onError")) {
       try {
-        await this.bracket(ctx, m, "onError", () => m.onError?.(ctx, error));
+        await bracket(ctx, m, "onError", () => m.onError?.(ctx, error));
       } catch {
         // The original error is what the caller gets; the failure is already on the event stream.
       }
     }
   }
-
-  /**
-   * `fn` between `middleware.started` and `middleware.completed` (or `middleware.failed`, the
-   * error wrapped by {@link hookError}). A synchronous answer is returned as it is; a promise (or
-   * any thenable) is settled first; a failure is always a rejected promise.
-   */
-  private bracket<T>(
-    ctx: HookContext<State, Ctx>,
-    m: Middleware<State, Ctx>,
-    hook: MiddlewareHook,
-    fn: () => T | Promise<T>,
-  ): T | Promise<T> {
-    ctx.run.emit({ type: "middleware.started", name: m.name, hook });
-    let result: T | Promise<T>;
-    try {
-      result = fn();
-    } catch (thrown) {
-      return Promise.reject(failed(ctx, m.name, hook, thrown));
-    }
-    return this.completed(ctx, m, hook, result);
-  }
-
-  /**
-   * {@link bracket} around `m[hook](ctx, input)` (a value hook) or `m[hook](ctx, input, next)` (a
-   * wrap hook), without a closure per call.
-   */
-  private callHook<T>(
-    ctx: HookContext<State, Ctx>,
-    m: Middleware<State, Ctx>,
-    hook: ValueHook | "wrapModelCall" | "wrapToolCall",
-    input: unknown,
-    next?: unknown,
-  ): T | Promise<T> {
-    ctx.run.emit({ type: "middleware.started", name: m.name, hook });
-    const fn = m[hook] as (this: Middleware<State, Ctx>, ...args: unknown[]) => T | Promise<T>;
-    let result: T | Promise<T>;
-    try {
-      result = next === undefined ? fn.call(m, ctx, input) : fn.call(m, ctx, input, next);
-    } catch (thrown) {
-      return Promise.reject(failed(ctx, m.name, hook, thrown));
-    }
-    return this.completed(ctx, m, hook, result);
-  }
-
-  /** The end of a bracket: `middleware.completed` now, or once a promise settles (or `middleware.failed`). */
-  private completed<T>(
-    ctx: HookContext<State, Ctx>,
-    m: Middleware<State, Ctx>,
-    hook: MiddlewareHook,
-    result: T | Promise<T>,
-  ): T | Promise<T> {
-    if (!isThenable(result)) {
-      ctx.run.emit({ type: "middleware.completed", name: m.name, hook });
-      return result;
-    }
-    return Promise.resolve(result).then(
-      (value) => {
-        ctx.run.emit({ type: "middleware.completed", name: m.name, hook });
-        return value;
-      },
-      (thrown: unknown) => {
-        throw failed(ctx, m.name, hook, thrown);
-      },
-    );
-  }
-}
-
-/** State of the prefix watch across one run of the `beforeModel` chain. */
-interface PrefixWatch {
-  /** The prefix before the next watched hook; `undefined` until a hook that may change it runs. */
-  layout: PrefixLayout | undefined;
-  changed: boolean;
-  readonly protectPrefix: boolean;
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return (
-    (typeof value === "object" || typeof value === "function") &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === "function"
-  );
 }
