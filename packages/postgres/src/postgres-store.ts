@@ -206,10 +206,20 @@ export class PostgresStore {
  * each pause over pg's 10 s idle timeout (about 5 ms on loopback, before the run's own round
  * trip), and with one connection in use pg arms and clears no idle timer per query. An idle
  * connection does not keep the process alive (`allowExitOnIdle`), so a script that never calls
- * `close()` still exits once it has nothing else to do (before: 10 s later).
+ * `close()` still exits once it has nothing else to do (before: 10 s later). Its connections use
+ * TCP keepalive, since one of them may sit idle for hours.
  */
 function ownPoolConfig(url: string, max: number): pg.PoolConfig {
-  return { connectionString: url, max, min: 1, allowExitOnIdle: true };
+  return {
+    connectionString: url,
+    max,
+    min: 1,
+    allowExitOnIdle: true,
+    // The connection kept idle must not die unnoticed (a NAT or load balancer dropping quiet
+    // flows, a failover without FIN): the OS probes it after 10 s of silence.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
 }
 
 /**

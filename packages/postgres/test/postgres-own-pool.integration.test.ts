@@ -7,6 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
+import { Socket } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { conformanceStatus } from "@tinyagents/harness/testkit";
@@ -65,6 +66,26 @@ describe.skipIf(skipPostgres())(
         expect(await backend()).toBe(before);
         expect((await store.statusStore.get("idle-2"))?.runId).toBe("idle-2");
       } finally {
+        await store.close();
+      }
+    });
+
+    it("asks for TCP keepalive on its connections, so the one it keeps idle does not go stale unnoticed", async () => {
+      const calls: unknown[][] = [];
+      const original = Socket.prototype.setKeepAlive;
+      const spy = vi.spyOn(Socket.prototype, "setKeepAlive").mockImplementation(function (
+        this: Socket,
+        ...args: Parameters<Socket["setKeepAlive"]>
+      ) {
+        calls.push(args);
+        return original.apply(this, args);
+      });
+      const store = await PostgresStore.open({ url: server.url, schema: "t_own_pool_keepalive" });
+      try {
+        await store.statusStore.save(conformanceStatus("keepalive-1"));
+        expect(calls).toContainEqual([true, 10_000]);
+      } finally {
+        spy.mockRestore();
         await store.close();
       }
     });
