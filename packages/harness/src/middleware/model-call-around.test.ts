@@ -128,6 +128,15 @@ describe("wrapsModelCallAround", () => {
     });
   }
 
+  it("called directly with a next that answers a plain value: settled once, the value returned", async () => {
+    const { ctx } = context();
+    const { middleware, seen } = recording();
+    const plainNext = (() => response) as unknown as (r: ModelRequest) => Promise<ModelResponse>;
+    const hook = middleware.wrapModelCall as NonNullable<Middleware["wrapModelCall"]>;
+    await expect(hook(ctx, request, plainNext)).resolves.toBe(response);
+    expect(seen).toEqual(["dispatch true", "settled 1 true"]);
+  });
+
   it("through the stack, failures close the bracket with middleware.failed and a middleware error", async () => {
     for (const [options, inner, message] of [
       [{ settleThrows: true }, () => Promise.resolve(response), "settle broke"],

@@ -45,7 +45,8 @@ export function wrapsModelCallAround<Call, State = unknown, Ctx = unknown>(
       return Promise.reject(error);
     }
     try {
-      pending = next(request);
+      // A caller's `next` may answer a plain value: the reservation is settled either way.
+      pending = Promise.resolve(next(request));
     } catch (error) {
       around.failed(context, call, error);
       return Promise.reject(error);

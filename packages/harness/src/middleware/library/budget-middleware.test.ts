@@ -74,6 +74,23 @@ describe("budgetMiddleware", () => {
     });
   });
 
+  it("a custom estimate that is not a token count blocks the call with a validation error (never switches the limit off)", async () => {
+    for (const bad of [Number.NaN, undefined, -1, Number.POSITIVE_INFINITY]) {
+      const { harness } = setup();
+      const model = loop(1);
+      const budget = budgetMiddleware({
+        limits: { maxInputTokens: 100 },
+        estimate: () => bad as unknown as number,
+      });
+      harness.registerModel("m", model).use(budget);
+      const { error } = await runAgent(harness, "hi");
+      expect(model.callCount).toBe(0);
+      expect(error?.code).toBe("validation");
+      expect(error?.message).toContain("estimate");
+      expect(budget.tracker.snapshot().reservedInputTokens).toBe(0);
+    }
+  });
+
   it("counts cost from the harness's pricing; reports an overrun once, then blocks", async () => {
     const { harness } = setup();
     const model = loop(3);

@@ -153,7 +153,8 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
     for (const { measure, max } of limits) {
       const used = measure.read(usage, cost);
       const projected = measure.projects ? used + reserved + estimated : used;
-      const blocked = measure.projects ? projected > max : used >= max;
+      // Written so that a NaN blocks: fail closed.
+      const blocked = measure.projects ? !(projected <= max) : !(used < max);
       if (!blocked) continue;
       const reason = measure.projects
         ? `${measure.label}: used ${used} + reserved ${reserved} + estimated ${estimated} would exceed ${max}`
@@ -231,7 +232,9 @@ export function budgetMiddleware<State = unknown, Ctx = unknown>(
         // The request as dispatched (later middleware may have grown it); checked and reserved in
         // one synchronous step, so runs sharing the tracker cannot both pass on the same room.
         const estimated =
-          custom === undefined ? (state.estimator as RunRequestEstimator).estimate(request) : custom(request);
+          custom === undefined
+            ? (state.estimator as RunRequestEstimator).estimate(request)
+            : nonNegative(name, "estimate (its result)", custom(request)); // NaN would switch the limit off
         preflight(run, estimated);
         const hold = tracker.hold(estimated);
         const call: DispatchedCall = { state, callId: ctx.callId ?? "", estimated, hold, costBefore: 0 };
