@@ -53,7 +53,7 @@ process.once("exit", () => db.close());
 db.pragma("journal_mode = WAL");
 db.pragma("synchronous = NORMAL");
 db.exec(
-  "CREATE TABLE log (stream TEXT NOT NULL, offset INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (stream, offset)) WITHOUT ROWID",
+  "CREATE TABLE log (stream TEXT NOT NULL, offset INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (stream, offset))",
 );
 const insert = db.prepare("INSERT INTO log (stream, offset, value) VALUES (?, ?, ?)");
 const begin = db.prepare("BEGIN IMMEDIATE");

@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS log (
   offset INTEGER NOT NULL,
   value TEXT NOT NULL,
   PRIMARY KEY (stream, offset)
-) WITHOUT ROWID;
+);
 CREATE TABLE IF NOT EXISTS run_status (
   run_id TEXT PRIMARY KEY,
   root_run_id TEXT NOT NULL,
