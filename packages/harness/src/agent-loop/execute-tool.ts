@@ -6,7 +6,7 @@ import { AsyncToolCall, type ToolFollowUp } from "./async-tool-call.js";
 import type { LoopSession } from "./loop-session.js";
 import { onceToolSteps, outcomeUnknownResult } from "./once-tool-steps.js";
 import { ToolExecution } from "./tool-execution.js";
-import { emitCompleted, toolCompleted, toolFailed } from "./tool-outcome.js";
+import { emitCompleted, laterResult, toolCompleted, toolFailed } from "./tool-outcome.js";
 
 /**
  * Run one admitted tool call through the `wrapToolCall` onion: `tool.started`, execute with the
@@ -111,7 +111,15 @@ async function wrappedToolCall<State, Ctx>(
   args: unknown,
   timeoutMs: number | undefined,
 ): Promise<ToolResult> {
+  // The result of the attempt that ended the call (wrote its terminal record), if it returned one.
+  let recorded: ToolResult | undefined;
   const inner = async (wrapped: ToolCall): Promise<ToolResult> => {
+    const openBefore = s.open.isToolOpen(call.id);
+    const result = await attempt(wrapped);
+    if (openBefore && recorded === undefined && !s.open.isToolOpen(call.id)) recorded = result;
+    return result;
+  };
+  const attempt = async (wrapped: ToolCall): Promise<ToolResult> => {
     if (wrapped.arguments === call.arguments) return runTool(s, wrapped, tool, args, timeoutMs);
     // A wrap middleware replaced the arguments: validate them again, execute only sees valid input.
     const validation = await tool.validate(wrapped.arguments);
@@ -129,8 +137,10 @@ async function wrappedToolCall<State, Ctx>(
   const started = s.ctx.clock.now();
   try {
     const result = await s.parts.middleware.wrapTool(s.hook, inner)(call);
-    // A wrap that answered without running the tool (a cache, a policy) still ends the call.
+    // A wrap that answered without running the tool (a cache, a policy) still ends the call; one
+    // that ran it again after an attempt ended the call returns what the model sees.
     if (s.open.isToolOpen(call.id)) emitCompleted(s, call.id, tool.name, result);
+    else if (result !== recorded) laterResult(s, call.id, tool.name, result);
     return result;
   } catch (thrown) {
     if (s.open.closeTool(call.id)) {

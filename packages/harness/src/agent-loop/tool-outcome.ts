@@ -22,8 +22,9 @@ export function toolCompleted<State, Ctx>(
 
 /**
  * `tool.completed`, unless the call was already ended (the run finished around it, or an earlier
- * attempt of a retried call did: see `laterResult`); with the run's trace details unless
- * `described` is false (a call answered without being run).
+ * attempt of a retried call did: the wrap's caller records what reaches the model, see
+ * `laterResult`); with the run's trace details unless `described` is false (a call answered
+ * without being run).
  */
 export function emitCompleted<State, Ctx>(
   s: LoopSession<State, Ctx>,
@@ -32,10 +33,7 @@ export function emitCompleted<State, Ctx>(
   result: ToolResult,
   described = true,
 ): void {
-  if (!s.open.closeTool(callId)) {
-    if (described) laterResult(s, callId, toolName, result);
-    return;
-  }
+  if (!s.open.closeTool(callId)) return;
   if (!s.ctx.observed) {
     s.ctx.skipEvent();
     return;
@@ -56,14 +54,14 @@ export function emitCompleted<State, Ctx>(
 }
 
 /**
- * A result of a call whose terminal record is already out: a wrap (`toolRetryMiddleware`) ran
- * the tool again after an attempt that ended the call. The model sees the last result, so a run
- * with trace details records each later one as a `tool.result` (the record earlier versions
- * wrote after every attempt; Langfuse, the inspector and replay keep a call's last; an OTel
- * span ended with the first attempt). Nothing once the run ended around the call (it was
- * cancelled: no result reaches a model).
+ * The result a wrap (`toolRetryMiddleware`) returned for a call whose terminal record an earlier
+ * attempt already wrote: the model sees this one, so a run with trace details records it as a
+ * `tool.result` (the record earlier versions wrote after every attempt; Langfuse, the inspector
+ * and replay keep a call's last; an OTel span ended with the first attempt). Called only with
+ * what the wrap returned, never with an attempt the wrap gave up on. Nothing once the run ended
+ * around the call (it was cancelled: no result reaches a model).
  */
-function laterResult<State, Ctx>(
+export function laterResult<State, Ctx>(
   s: LoopSession<State, Ctx>,
   callId: string,
   toolName: string,
@@ -124,7 +122,7 @@ export function toolFailed<State, Ctx>(
       if (details !== undefined) failed.details = details;
     }
     ctx.emit(failed);
-  } else if (result !== undefined) laterResult(s, call.id, tool.name, result);
+  }
   if (ctx.aborted) throw error;
   if (result !== undefined) return result;
   throw TinyAgentsError.isInstance(thrown)

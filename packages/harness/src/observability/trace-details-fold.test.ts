@@ -20,6 +20,7 @@ import { DeterministicIds } from "../testkit/deterministic-ids.js";
 import { cassetteFromObservations } from "../testkit/replay/cassette-from-journal.js";
 import { ScriptedModel, type ScriptStep } from "../testkit/scripted-model.js";
 import { tool } from "../tool/define-tool.js";
+import { errorToolResult } from "../tool/tool-result.js";
 import type { AgentObservation } from "./agent-observation.js";
 import { attachObservability } from "./attach-observability.js";
 import { InMemoryEventJournal } from "./in-memory-event-journal.js";
@@ -278,19 +279,60 @@ describe("trace details of a tool call retried by a wrap (toolRetryMiddleware)",
     }
   });
 
-  it("record every attempt's result when the retries run out (the last one is the model's)", async () => {
+  it("record the attempt that ended the call and the result the model saw when the retries run out", async () => {
     const current = await retried(folded(), "returnError", 10);
     const results = withSeparateTraceDetails(current)
       .filter((o) => o.event.type === "tool.result")
       .map((o) => (o.event as { result?: unknown }).result);
-    expect(results).toEqual([
-      'Error: tool "flaky" failed: boom 1',
-      'Error: tool "flaky" failed: boom 2',
-      'Error: tool "flaky" failed: boom 3',
-    ]);
+    // The middle attempt's result never reached the model: the readers keep the last anyway.
+    expect(results).toEqual(['Error: tool "flaky" failed: boom 1', 'Error: tool "flaky" failed: boom 3']);
     const earlier = await retried(legacy(), "returnError", 10);
     expect(cassetteFromObservations("run-f", current)).toEqual(cassetteFromObservations("run-f", earlier));
     expect(langfuseModels(current, true)).toEqual(langfuseModels(earlier, true));
+  });
+
+  it("record nothing of an attempt a wrap gave up on, even when it ends after the run", async () => {
+    let release: (() => void) | undefined;
+    let late: Promise<unknown> | undefined;
+    const giveUp: Middleware = {
+      name: "giveUp",
+      wrapToolCall(_ctx, call, next) {
+        late = next(call); // the tool goes on; the wrap answers without it
+        return Promise.resolve(errorToolResult(call.id, call.name, "WRAP-TIMEOUT", 0));
+      },
+    };
+    const harness = new AgentHarness<undefined, undefined>({ ids: new DeterministicIds() })
+      .registerModel(
+        "m",
+        new ScriptedModel([{ toolCalls: [{ name: "slow", id: "t1", arguments: {} }] }, "done"]),
+      )
+      .registerTool(
+        tool({
+          name: "slow",
+          description: "Answers after the run",
+          inputSchema: { type: "object" },
+          execute: () =>
+            new Promise<string>((resolve) => {
+              release = () => resolve("LATE-RESULT");
+            }),
+        }),
+      )
+      .use(giveUp)
+      .use(folded());
+    const sink = new EventSink("run-g");
+    const records: EventRecord[] = [];
+    sink.subscribe((record) => records.push(record));
+    await lowerLayer(harness).invokeCollectingPartial(undefined, undefined, { runId: "run-g" }, "go", {
+      events: sink,
+    });
+    expect(records.at(-1)?.event.type).toBe("run.completed");
+    release?.();
+    await late;
+    expect(records.at(-1)?.event.type).toBe("run.completed"); // nothing after the run's end
+    expect(JSON.stringify(records)).not.toContain("LATE-RESULT");
+    expect(cassetteFromObservations("run-g", records).run.toolCalls[0]).toMatchObject({
+      result: "WRAP-TIMEOUT",
+    });
   });
 
   it("add no record to a retried call without trace details", async () => {
