@@ -61,6 +61,39 @@ export class StreamBilling<State, Ctx> implements PendingBilling {
 }
 
 /**
+ * A unary call's billing while something still stands between the provider's answer and the
+ * attempt's end (the response cache's write): folded once, when the attempt answers, or when the
+ * run ends the attempt first, if the provider had answered by then. A call still in flight at
+ * that point is marked unknown by its race (`billedRace`).
+ */
+export class ResponseBilling<State, Ctx> implements PendingBilling {
+  private settled = false;
+  private response: ModelResponse | undefined = undefined;
+
+  constructor(
+    private readonly s: LoopSession<State, Ctx>,
+    private readonly registration: ModelRegistration<State>,
+    private readonly info: AttemptInfo,
+  ) {}
+
+  /** The provider answered with `response` (folded by `answered`, or by `settle` before that). */
+  arrived(response: ModelResponse): ModelResponse {
+    this.response = response;
+    return response;
+  }
+
+  answered(response: ModelResponse): void {
+    if (this.settled) return;
+    this.settled = true;
+    foldUsage(this.s, this.registration, this.info, response);
+  }
+
+  settle(_runError: TinyAgentsError): void {
+    if (this.response !== undefined) this.answered(this.response);
+  }
+}
+
+/**
  * A stream that failed after the provider began answering may have been billed: fold the usage it
  * reported before failing, or, when it reported none, make the run's usage and cost lower bounds
  * (`unknown`), never a known zero for a call the provider may charge. A stream that failed before

@@ -14,7 +14,7 @@ import {
 import { abortError, CallSignal, type RaceOptions, race } from "../context/abort.js";
 import type { AbortHub } from "../context/abort-hub.js";
 import type { ModelRegistration } from "../model-registry/model-registry.js";
-import { foldUsage, markCallUnreported, StreamBilling } from "./attempt-billing.js";
+import { foldUsage, markCallUnreported, ResponseBilling, StreamBilling } from "./attempt-billing.js";
 import type { AttemptInfo } from "./attempt-info.js";
 import type { LoopSession } from "./loop-session.js";
 import { deltaHandler, endModelStream } from "./model-deltas.js";
@@ -255,7 +255,7 @@ function callProvider<State, Ctx>(
           raceOptions,
           registration,
         )
-      : race(model.invoke(request, options), billedRace(s, info, raceOptions));
+      : liveUnary(s, registration, request, info, options, raceOptions);
   if (cache === undefined) return live();
   return cache.call(s.ctx, model, registration.name, info.callId, request, s.streaming, {
     live,
@@ -276,6 +276,26 @@ function callProvider<State, Ctx>(
         : Promise.resolve(cached),
     wait: (promise) => race(promise, raceOptions),
   });
+}
+
+/**
+ * A unary call that goes out through the response cache: its billing is pending from the
+ * provider's answer until the attempt ends (after the cache write), so a run that ends the
+ * attempt in between still folds it before the attempt's `model.failed`.
+ */
+function liveUnary<State, Ctx>(
+  s: LoopSession<State, Ctx>,
+  registration: ModelRegistration<State>,
+  request: ModelRequest,
+  info: AttemptInfo,
+  options: AttemptOptions<State>,
+  raceOptions: RaceOptions,
+): Promise<ModelResponse> {
+  const billing = new ResponseBilling(s, registration, info);
+  info.streamBilling = billing;
+  return race(registration.model.invoke(request, options), billedRace(s, info, raceOptions)).then(
+    (response) => billing.arrived(response),
+  );
 }
 
 /**

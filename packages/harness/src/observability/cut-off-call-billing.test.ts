@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { InMemoryResponseCache } from "../cache/in-memory-response-cache.js";
 import type { CostTotals } from "../contracts/cost-totals.js";
 import { EventSink } from "../events/event-sink.js";
+import { timeoutMiddleware } from "../middleware/library/timeout-middleware.js";
 import type { Middleware } from "../middleware/middleware.js";
 import { createAgent } from "../runtime/create-agent.js";
 import { AgentRunError } from "../runtime/run-result.js";
@@ -121,6 +122,63 @@ describe("a model call cut off while the provider works on it: usage unknown, no
     expect(result.rebuiltUsage).toEqual(result.live);
     expect(result.failed).toHaveLength(1);
     expect(result.failed[0]).toMatchObject({ type: "model.failed", usageUnknown: true, error: { code } });
+  });
+
+  it("a cached unary call answered before the cut, whose cache write outlasts it, is billed before its model.failed", async () => {
+    const usage = {
+      inputTokens: 3,
+      outputTokens: 1,
+      totalTokens: 4,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    };
+    const clock = new DeterministicClock({ start: 0 });
+    const cache = new InMemoryResponseCache();
+    const put = cache.put.bind(cache);
+    // The provider answers at 10 ms; writing the answer to the cache takes until 40 ms.
+    cache.put = async (...args) => {
+      await clock.sleep(30);
+      return put(...args);
+    };
+    const reply = { message: assistant("done"), finishReason: "stop" as const, usage };
+    // A wrap that gives up on the call at 20 ms ends the attempt while the cache write runs.
+    const agent = createAgent({
+      model: new SlowModel({ delayMs: 10, reply }),
+      pricing,
+      clock,
+      middleware: [timeoutMiddleware({ timeoutMs: 20 })],
+      policy: { retry: { maxRetries: 0 } },
+    }).withResponseCache(cache);
+    const journal = new InMemoryEventJournal();
+    const statusStore = new InMemoryHarnessStatusStore();
+    const events = new EventSink("r");
+    const seen: string[] = [];
+    events.subscribe((record) => seen.push(record.event.type));
+    const observed = attachObservability(events, { journal, statusStore, journalEvents: "essential" });
+    const error = await agent.run("go", { runId: "r", events }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    if (!AgentRunError.isAgentRunError(error)) throw new Error(`the run did not fail: ${String(error)}`);
+    clock.advance(30); // the cache write ends after the run did
+    await observed.close();
+    expect(error.run.usage).toMatchObject({ totalTokens: 4 });
+    expect(error.run.cost).toMatchObject({ total: 4 });
+    // Nothing about the call after its end: its billing went out before model.failed.
+    expect(seen.slice(seen.indexOf("model.failed"))).not.toContain("usage.recorded");
+    const failed = (await journal.read("r")).find((o) => o.event.type === "model.failed");
+    expect(failed?.event).toMatchObject({ usage: { totalTokens: 4 }, cost: { total: 4 } });
+    const status = await statusStore.get("r");
+    expect({ usage: status?.usage, cost: status?.cost }).toEqual({
+      usage: error.run.usage,
+      cost: error.run.cost,
+    });
+    const rebuilt = (await rebuildProjections(journal, "r")).status.value.find((s) => s.runId === "r");
+    expect({ usage: rebuilt?.usage, cost: rebuilt?.cost }).toEqual({
+      usage: error.run.usage,
+      cost: error.run.cost,
+    });
   });
 
   it("a call answered before any cut is billed as known (cached unary, streaming without stream())", async () => {
