@@ -11,6 +11,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { loadAdapter } from "../adapters/index.mjs";
 import { intArg, parseArgs } from "../lib/args.mjs";
+import { ensureBenchPostgres } from "../lib/bench-postgres.mjs";
 import { expectEqual } from "../lib/child.mjs";
 import { finalText, newCounters } from "../lib/script.mjs";
 import { median } from "../lib/stats.mjs";
@@ -23,12 +24,7 @@ const roundMs = intArg(args, "round-ms", 300);
 const warmupMs = intArg(args, "warmup-ms", 500);
 const expected = finalText(steps);
 
-let server;
-if (!process.env.TINYAGENTS_BENCH_POSTGRES_URL) {
-  const { startTestPostgres } = await import("@tinyagents/postgres/testing");
-  server = await startTestPostgres();
-  process.env.TINYAGENTS_BENCH_POSTGRES_URL = server.url;
-}
+const server = await ensureBenchPostgres();
 const port = new URL(process.env.TINYAGENTS_BENCH_POSTGRES_URL).port;
 const TICK_US = 1e6 / 100; // USER_HZ
 

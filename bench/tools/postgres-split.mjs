@@ -21,6 +21,7 @@ import { loadAdapter } from "../adapters/index.mjs";
 import { observedRun, openPostgresStore } from "../adapters/postgres-wiring.mjs";
 import { scriptedAgent, scriptedModel } from "../adapters/tinyagents.mjs";
 import { intArg, parseArgs } from "../lib/args.mjs";
+import { ensureBenchPostgres } from "../lib/bench-postgres.mjs";
 import { expectEqual } from "../lib/child.mjs";
 import { finalText, newCounters, PROMPT } from "../lib/script.mjs";
 import { median } from "../lib/stats.mjs";
@@ -32,12 +33,7 @@ const roundMs = intArg(args, "round-ms", 150);
 const warmupMs = intArg(args, "warmup-ms", 3000);
 const expected = finalText(steps);
 
-let server;
-if (!process.env.TINYAGENTS_BENCH_POSTGRES_URL) {
-  const { startTestPostgres } = await import("@tinyagents/postgres/testing");
-  server = await startTestPostgres();
-  process.env.TINYAGENTS_BENCH_POSTGRES_URL = server.url;
-}
+const server = await ensureBenchPostgres();
 
 /** A stand-in for pg.Pool: every query succeeds with no rows, at once or one turn later. */
 function fakePool(answer) {
